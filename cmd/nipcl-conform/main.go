@@ -1,0 +1,66 @@
+// Command nipcl-conform is the NIP-CL conformance harness: it runs the
+// conformance suites against a relay (by default the built-in reference
+// relay), serves the reference relay, and prints the case and fault
+// catalogues.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+const usage = `nipcl-conform — conformance test harness for NIP-CL relays
+
+Usage:
+  nipcl-conform run [flags]          run the suites (default: every profile against the built-in reference relay)
+  nipcl-conform serve [flags]        run the reference relay standalone
+  nipcl-conform faults               list the reference relay's fault switches
+  nipcl-conform list [--profile P]   list the conformance cases
+  nipcl-conform explain ID           show one case or section
+  nipcl-conform help [command]       this text, or a command's flags
+
+Examples:
+  nipcl-conform run
+  nipcl-conform run --target ws://127.0.0.1:7447 --profile labels
+  nipcl-conform serve --addr 127.0.0.1:7447 --profile identity
+  nipcl-conform run --profile labels --fault labels-unsorted   # see the harness catch a broken relay
+
+Exit codes (run):
+  0  every required (MUST) case passed
+  1  a required case failed or timed out (or the relay lacks nip-cl)
+  2  setup or harness error: bad flags, unreachable target, no NIP-11 document
+`
+
+func main() {
+	os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// dispatch runs one subcommand and returns the process exit code.
+func dispatch(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "run":
+		return cmdRun(args[1:], stdout, stderr)
+	case "serve":
+		return cmdServe(args[1:], stdout, stderr)
+	case "faults":
+		return cmdFaults(args[1:], stdout, stderr)
+	case "list":
+		return cmdList(args[1:], stdout, stderr)
+	case "explain":
+		return cmdExplain(args[1:], stdout, stderr)
+	case "help", "-h", "--help":
+		if len(args) > 1 {
+			return dispatch([]string{args[1], "--help"}, stdout, stderr)
+		}
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "nipcl-conform: unknown command %q\n\n%s", args[0], usage)
+		return 2
+	}
+}

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/nipcl/nipcl-conform/reference"
+	"github.com/nipcl/nipcl-conform/reports"
+	"github.com/nipcl/nipcl-conform/runner"
+	"github.com/nipcl/nipcl-conform/suites"
+)
+
+var profiles = []string{suites.ProfileIdentity, suites.ProfileLabels}
+
+func cmdRun(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("run", "run [flags]", stderr)
+	var (
+		target      = fs.String("target", "", "WebSocket URL (ws:// or wss://) of the relay to test; default: the built-in reference relay")
+		profile     = fs.String("profile", "", "NIP-CL line to check: identity, labels, none or auto (default: every profile for the reference relay, auto for --target)")
+		relayPubKey = fs.String("relay-pubkey", "", "relay key (hex) when its NIP-11 document lacks \"self\"")
+		timeout     = fs.Duration("timeout", 10*time.Second, "deadline for each network step")
+		deadline    = fs.Duration("deadline", 5*time.Minute, "deadline for the whole run")
+		reportDir   = fs.String("report-dir", "nipcl-report", "directory for the reports (junit.xml, results.json, summary.md)")
+		junit       = fs.String("junit", "", "JUnit XML path (default <report-dir>/junit.xml)")
+		scale       = fs.Int("scale", 200, "distractor count for limit-ordering cases")
+		strict      = fs.Bool("strict", false, "also fail the run on SHOULD cases")
+		force       = fs.Bool("force", false, "run NIP-CL cases even if the relay does not advertise nip-cl")
+		db          = fs.String("db", "", "SQLite file for the built-in reference relay (default in-memory)")
+		image       = fs.String("image", "", "run against a local container image NAME[:TAG] (needs a Docker engine)")
+		dockerfile  = fs.String("dockerfile", "", "build the image from this directory's Dockerfile first, then run against it")
+		ctrPort     = fs.String("container-port", "7447/tcp", "the relay's port inside the container (bridge network)")
+		ctrPath     = fs.String("path", "/", "WebSocket path of the relay in the container")
+		network     = fs.String("network", "", "container network: \"host\" for engines without a bridge")
+		actorKeys   listFlag
+		hosts       listFlag
+		faults      listFlag
+		focus       listFlag
+		skip        listFlag
+		envs        listFlag
+	)
+	fs.Var(&actorKeys, "actor-key", "secret key (hex) the suites may act with, for relays that only admit known keys (repeatable)")
+	fs.Var(&hosts, "host", "another Host header value that names a second community of the same relay (repeatable)")
+	fs.Var(&faults, "fault", "break the built-in reference relay with this fault switch (repeatable; see `nipcl-conform faults`)")
+	fs.Var(&focus, "focus", "run only cases whose ID, area or section matches (repeatable; a trailing * or / matches a prefix)")
+	fs.Var(&skip, "skip", "skip cases whose ID, area or section matches (repeatable)")
+	fs.Var(&envs, "env", "K=V environment variable for the container (repeatable)")
+	if code, done := parse(fs, args); done {
+		return code
+	}
+	if *timeout <= 0 || *deadline <= 0 {
+		return usageError(stderr, "--timeout and --deadline must be positive durations")
+	}
+	switch *profile {
+	case "", "auto", suites.ProfileNone, suites.ProfileIdentity, suites.ProfileLabels:
+	default:
+		return usageError(stderr, "--profile must be identity, labels, none or auto, not %q", *profile)
+	}
+	if *scale < 1 {
+		return usageError(stderr, "--scale must be at least 1")
+	}
+	sources := 0
+	for _, s := range []string{*target, *image, *dockerfile} {
+		if s != "" {
+			sources++
+		}
+	}
+	if sources > 1 {
+		return usageError(stderr, "--target, --image and --dockerfile are mutually exclusive")
+	}
+	if len(faults) > 0 && sources > 0 {
+		return usageError(stderr, "--fault applies to the built-in reference relay only")
+	}
+	if err := validFaults(faults); err != nil {
+		return usageError(stderr, "%v", err)
+	}
+	envMap := map[string]string{}
+	for _, kv := range envs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return usageError(stderr, "--env wants K=V, got %q", kv)
+		}
+		envMap[k] = v
+	}
+
+	var plans []runner.Plan
+	switch {
+	case *target != "":
+		u, err := url.Parse(*target)
+		if err != nil || (u.Scheme != "ws" && u.Scheme != "wss") || u.Host == "" {
+			return usageError(stderr, "--target must be a ws:// or wss:// URL, got %q", *target)
+		}
+		p := *profile
+		if p == "" {
+			p = "auto"
+		}
+		plans = append(plans, runner.Plan{Name: p, Target: &runner.URLTarget{URL: *target}, Profile: p})
+	case *image != "" || *dockerfile != "":
+		for _, p := range profilesFor(*profile) {
+			ct := &runner.ContainerTarget{Image: *image, Dockerfile: *dockerfile, Env: copyEnv(envMap, p),
+				ContainerPort: *ctrPort, Path: *ctrPath, Network: *network}
+			plans = append(plans, runner.Plan{Name: p, Target: ct, Profile: p})
+		}
+	default:
+		for _, p := range profilesFor(*profile) {
+			cfg := reference.Config{Profile: p, Faults: faults, DBPath: *db}
+			plans = append(plans, runner.Plan{Name: p, Target: &runner.ReferenceTarget{Config: cfg}, Profile: p})
+		}
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	started := time.Now()
+	res, err := runner.Run(ctx, runner.Options{
+		Plans: plans, RelayPubKey: *relayPubKey, ActorKeys: actorKeys, Hosts: hosts,
+		StepTimeout: *timeout, Deadline: *deadline, ReportDir: *reportDir, JUnitPath: *junit,
+		Force: *force, Focus: focus, Skip: skip, Scale: *scale, Out: stdout,
+	})
+	if res == nil {
+		fmt.Fprintf(stderr, "nipcl-conform: %v\n", err)
+		return reports.ExitHarness
+	}
+	printSummary(stdout, res, time.Since(started))
+	if err != nil {
+		fmt.Fprintf(stderr, "nipcl-conform: writing reports: %v\n", err)
+		return reports.ExitHarness
+	}
+	code := res.ExitCode(*strict)
+	for _, p := range res.Plans {
+		if p.SetupError != "" {
+			fmt.Fprintf(stderr, "nipcl-conform: %s: %s\n", p.Name, p.SetupError)
+		} else if p.Note != "" {
+			fmt.Fprintf(stderr, "nipcl-conform: %s: %s\n", p.Name, p.Note)
+			if strings.Contains(p.Note, "does not advertise") && code == reports.ExitOK {
+				code = reports.ExitFailed
+			}
+		}
+	}
+	return code
+}
+
+func profilesFor(p string) []string {
+	if p == "" || p == "auto" {
+		return profiles
+	}
+	return []string{p}
+}
+
+func copyEnv(m map[string]string, profile string) map[string]string {
+	out := map[string]string{"NIPCL_PROFILE": profile}
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func validFaults(names []string) error {
+	known := map[string]bool{}
+	for _, f := range reference.Faults() {
+		known[f.Name] = true
+	}
+	for _, n := range names {
+		if !known[n] {
+			return errors.New("unknown fault " + fmt.Sprintf("%q", n) + " (see `nipcl-conform faults`)")
+		}
+	}
+	return nil
+}
+
+func printSummary(w io.Writer, res *reports.Results, took time.Duration) {
+	counts := res.Counts()
+	fmt.Fprintf(w, "\n%-14s %s\n", "outcome", "cases")
+	for _, o := range reports.Outcomes {
+		if counts[o] > 0 {
+			fmt.Fprintf(w, "%-14s %d\n", o, counts[o])
+		}
+	}
+	var bad []reports.CaseResult
+	for _, c := range res.Cases {
+		if c.Outcome == reports.Fail || c.Outcome == reports.Timeout || c.Outcome == reports.HarnessError {
+			bad = append(bad, c)
+		}
+	}
+	sort.SliceStable(bad, func(i, j int) bool { return bad[i].ID < bad[j].ID })
+	if len(bad) > 0 {
+		fmt.Fprintln(w, "\nnot passing:")
+		for _, c := range bad {
+			fmt.Fprintf(w, "  %-13s %-22s %s [%s %s] %s\n", c.Outcome, c.ID, c.Plan, c.Level, c.Section, firstLine(c.Message))
+		}
+	}
+	fmt.Fprintf(w, "\n%d cases in %s; reports in %s\n", len(res.Cases), took.Round(time.Millisecond), reportDirOf(res))
+	if res.Interrupted != "" {
+		fmt.Fprintln(w, res.Interrupted)
+	}
+}
+
+func reportDirOf(*reports.Results) string { return "the report directory (junit.xml, results.json, summary.md)" }
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 160 {
+		s = s[:160] + "…"
+	}
+	return s
+}

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/nipcl/nipcl-conform/reference"
+)
+
+func cmdServe(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("serve", "serve [flags]", stderr)
+	addr := fs.String("addr", envOr("NIPCL_ADDR", "127.0.0.1:7447"), "listen address (env NIPCL_ADDR)")
+	db := fs.String("db", os.Getenv("NIPCL_DB"), "SQLite file; empty = in-memory (env NIPCL_DB)")
+	profile := fs.String("profile", envOr("NIPCL_PROFILE", "labels"), "none, identity or labels (env NIPCL_PROFILE)")
+	key := fs.String("key", os.Getenv("NIPCL_RELAY_KEY"), "relay secret key (hex); random when empty (env NIPCL_RELAY_KEY)")
+	var faults listFlag
+	fs.Var(&faults, "fault", "fault switch to turn on (repeatable; env NIPCL_FAULTS, comma-separated)")
+	if code, done := parse(fs, args); done {
+		return code
+	}
+	if len(faults) == 0 && os.Getenv("NIPCL_FAULTS") != "" {
+		faults = strings.Split(os.Getenv("NIPCL_FAULTS"), ",")
+	}
+	if err := validFaults(faults); err != nil {
+		return usageError(stderr, "%v", err)
+	}
+	r, err := reference.New(reference.Config{Addr: *addr, DBPath: *db, Profile: *profile, Faults: faults, SecretKey: *key,
+		Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
+	if err != nil {
+		fmt.Fprintf(stderr, "nipcl-conform serve: %v\n", err)
+		return 2
+	}
+	u, err := r.Start()
+	if err != nil {
+		fmt.Fprintf(stderr, "nipcl-conform serve: %v\n", err)
+		return 2
+	}
+	fmt.Fprintf(stdout, "listening on %s (profile %s, relay key %s)\n", u, *profile, r.PubKey())
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	<-sig
+	if err := r.Close(); err != nil {
+		fmt.Fprintf(stderr, "nipcl-conform serve: close: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func envOr(k, def string) string {
+	if v := os.Getenv(k); v != "" {
+		return v
+	}
+	return def
+}

@@ -1,0 +1,110 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nipcl/nipcl-conform/reference"
+	"github.com/nipcl/nipcl-conform/reports"
+	"github.com/nipcl/nipcl-conform/runner"
+	"github.com/nipcl/nipcl-conform/suites"
+)
+
+var profiles = []string{suites.ProfileIdentity, suites.ProfileLabels}
+
+// faultPlanName is the plan label of the run with one fault on.
+func faultPlanName(f reference.Fault, profile string) string {
+	return profile + " fault=" + f.Name
+}
+
+// TestKill runs, in one process (Ginkgo allows one RunSpecs), every suite
+// against a clean reference relay per profile, and for each fault switch
+// the cases citing the fault's section against a relay with that fault.
+// The clean relays must pass every case; each fault must make at least one
+// case citing its section fail.
+func TestKill(t *testing.T) {
+	var plans []runner.Plan
+	for _, p := range profiles {
+		plans = append(plans, runner.Plan{Name: p, Profile: p,
+			Target: &runner.ReferenceTarget{Config: reference.Config{Profile: p}}})
+	}
+	faults := reference.Faults()
+	for _, f := range faults {
+		for _, p := range faultProfiles(f) {
+			plans = append(plans, runner.Plan{Name: faultPlanName(f, p), Profile: p, Sections: []string{f.Section},
+				Target: &runner.ReferenceTarget{Config: reference.Config{Profile: p, Faults: []string{f.Name}}}})
+		}
+	}
+	dir := t.TempDir()
+	res, err := runner.Run(context.Background(), runner.Options{
+		Plans: plans, ReportDir: dir, StepTimeout: 5 * time.Second, Deadline: 10 * time.Minute,
+	})
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	if os.Getenv("NIPCL_KEEP_REPORT") != "" {
+		t.Logf("reports in %s", dir)
+	}
+
+	byPlan := map[string][]reports.CaseResult{}
+	for _, c := range res.Cases {
+		byPlan[c.Plan] = append(byPlan[c.Plan], c)
+	}
+	for _, p := range profiles {
+		cases := byPlan[p]
+		if len(cases) == 0 {
+			t.Errorf("clean %s relay: no cases ran", p)
+		}
+		for _, c := range cases {
+			if c.Outcome != reports.Pass {
+				t.Errorf("clean %s relay: %s is %s: %s", p, c.ID, c.Outcome, firstLine(c.Message))
+			}
+		}
+	}
+	var table []string
+	for _, f := range faults {
+		for _, p := range faultProfiles(f) {
+			name := faultPlanName(f, p)
+			var killers []string
+			for _, c := range byPlan[name] {
+				if c.Section == f.Section && (c.Outcome == reports.Fail || c.Outcome == reports.Timeout) {
+					killers = append(killers, c.ID)
+				}
+			}
+			if len(byPlan[name]) == 0 {
+				t.Errorf("fault %s (%s): no case cites section %s", f.Name, p, f.Section)
+				continue
+			}
+			if len(killers) == 0 {
+				t.Errorf("fault %s (%s) survived: no case citing %s failed (ran %d)", f.Name, p, f.Section, len(byPlan[name]))
+				continue
+			}
+			sort.Strings(killers)
+			table = append(table, fmt.Sprintf("%-40s %-9s killed by %s", f.Name, p, strings.Join(killers, " ")))
+		}
+	}
+	t.Logf("fault kill table (%d faults, %d cases in %s):\n%s", len(faults), len(res.Cases),
+		res.Finished.Sub(res.Started).Round(time.Millisecond), strings.Join(table, "\n"))
+}
+
+// faultProfiles lists the profiles a fault is exercised in: its own, or
+// both when it applies to any profile.
+func faultProfiles(f reference.Fault) []string {
+	if f.Profile != "" {
+		return []string{f.Profile}
+	}
+	return profiles
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

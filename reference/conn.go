@@ -1,0 +1,517 @@
+package reference
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/nbd-wtf/go-nostr"
+)
+
+const (
+	maxOutbox    = 100_000 // queued frames before a slow connection is dropped
+	writeTimeout = 10 * time.Second
+)
+
+// conn is one WebSocket client.
+type conn struct {
+	r         *Relay
+	ws        *websocket.Conn
+	community string
+	challenge string
+	ctx       context.Context
+	cancel    context.CancelFunc
+
+	mu     sync.Mutex // authed, subs
+	authed []string
+	subs   map[string]nostr.Filters
+
+	outMu   sync.Mutex
+	out     [][]byte
+	outWake chan struct{}
+}
+
+func (r *Relay) serveWS(w http.ResponseWriter, req *http.Request) {
+	ws, err := websocket.Accept(w, req, &websocket.AcceptOptions{InsecureSkipVerify: true})
+	if err != nil {
+		r.logf("accept: %v", err)
+		return
+	}
+	ws.SetReadLimit(r.maxMessageSize)
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &conn{
+		r:         r,
+		ws:        ws,
+		community: communityOf(req),
+		challenge: randomHex(16),
+		ctx:       ctx,
+		cancel:    cancel,
+		subs:      map[string]nostr.Filters{},
+		outWake:   make(chan struct{}, 1),
+	}
+
+	r.connMu.Lock()
+	select {
+	case <-r.closed:
+		r.connMu.Unlock()
+		cancel()
+		_ = ws.Close(websocket.StatusGoingAway, "relay closing")
+		return
+	default:
+	}
+	r.conns[c] = struct{}{}
+	r.connWG.Add(1)
+	r.connMu.Unlock()
+
+	defer func() {
+		r.connMu.Lock()
+		delete(r.conns, c)
+		r.connMu.Unlock()
+		cancel()
+		_ = ws.CloseNow()
+		r.connWG.Done()
+	}()
+
+	writerDone := make(chan struct{})
+	go func() {
+		defer close(writerDone)
+		c.writeLoop()
+	}()
+
+	c.send(nostr.AuthEnvelope{Challenge: &c.challenge})
+	c.readLoop()
+	cancel()
+	<-writerDone
+}
+
+// shutdown is called by Relay.Close.
+func (c *conn) shutdown() {
+	c.cancel()
+	_ = c.ws.Close(websocket.StatusGoingAway, "relay closing")
+}
+
+func (c *conn) readLoop() {
+	for {
+		typ, data, err := c.ws.Read(c.ctx)
+		if err != nil {
+			return
+		}
+		if typ != websocket.MessageText {
+			if c.malformed("binary frames are not supported") {
+				return
+			}
+			continue
+		}
+		if c.handle(data) {
+			return
+		}
+	}
+}
+
+func (c *conn) writeLoop() {
+	for {
+		c.outMu.Lock()
+		batch := c.out
+		c.out = nil
+		c.outMu.Unlock()
+		for _, msg := range batch {
+			ctx, cancel := context.WithTimeout(c.ctx, writeTimeout)
+			err := c.ws.Write(ctx, websocket.MessageText, msg)
+			cancel()
+			if err != nil {
+				c.cancel()
+				return
+			}
+		}
+		if len(batch) > 0 {
+			continue
+		}
+		select {
+		case <-c.ctx.Done():
+			return
+		case <-c.outWake:
+		}
+	}
+}
+
+// send queues one envelope; frames leave in the order they were queued.
+func (c *conn) send(env interface{ MarshalJSON() ([]byte, error) }) {
+	b, err := env.MarshalJSON()
+	if err != nil {
+		c.r.logf("marshal: %v", err)
+		return
+	}
+	c.outMu.Lock()
+	if len(c.out) >= maxOutbox {
+		c.outMu.Unlock()
+		c.r.logf("dropping slow connection")
+		c.cancel()
+		return
+	}
+	c.out = append(c.out, b)
+	c.outMu.Unlock()
+	select {
+	case c.outWake <- struct{}{}:
+	default:
+	}
+}
+
+func (c *conn) notice(msg string) { c.send(nostr.NoticeEnvelope(msg)) }
+
+func (c *conn) closed(subID, reason string) {
+	c.send(nostr.ClosedEnvelope{SubscriptionID: subID, Reason: reason})
+}
+
+func (c *conn) ok(ev *nostr.Event, accepted bool, reason string) {
+	c.send(nostr.OKEnvelope{EventID: ev.ID, OK: accepted, Reason: c.r.profile.okReason(ev, accepted, reason)})
+}
+
+// malformed answers a frame the relay cannot parse. It returns true when the
+// connection must end.
+func (c *conn) malformed(why string) bool {
+	if c.r.fault(faultMalformedClosesConn) {
+		// Fault: close the socket instead of answering with NOTICE.
+		_ = c.ws.Close(websocket.StatusUnsupportedData, "malformed frame")
+		return true
+	}
+	c.notice("invalid: " + why)
+	return false
+}
+
+func (c *conn) reader() *reader {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return &reader{community: c.community, pubkeys: append([]string(nil), c.authed...)}
+}
+
+func (c *conn) isAuthed(pk string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, k := range c.authed {
+		if k == pk {
+			return true
+		}
+	}
+	return false
+}
+
+// handle processes one text frame; it never panics. It returns true when the
+// connection must end.
+func (c *conn) handle(data []byte) (stop bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			c.r.logf("panic handling %q: %v\n%s", truncate(string(data), 200), p, debug.Stack())
+			c.notice("error: internal error")
+			stop = false
+		}
+	}()
+
+	var arr []json.RawMessage
+	if err := json.Unmarshal(data, &arr); err != nil {
+		return c.malformed("frame is not a JSON array")
+	}
+	if len(arr) == 0 {
+		return c.malformed("empty frame")
+	}
+	var verb string
+	if err := json.Unmarshal(arr[0], &verb); err != nil {
+		return c.malformed("first element must be a string")
+	}
+	switch verb {
+	case "EVENT":
+		if len(arr) != 2 || !isObject(arr[1]) {
+			return c.malformed(`expected ["EVENT", <event>]`)
+		}
+		ev, err := decodeEvent(arr[1])
+		if err != nil {
+			return c.malformed("bad event: " + err.Error())
+		}
+		c.handleEvent(ev)
+	case "REQ", "COUNT":
+		subID, filters, err := decodeSubscription(arr)
+		if err != nil {
+			stop = c.malformed(verb + ": " + err.Error())
+			if !stop && subID != "" {
+				c.closed(subID, "invalid: "+err.Error())
+			}
+			return stop
+		}
+		if verb == "REQ" {
+			c.handleReq(subID, filters)
+		} else {
+			c.handleCount(subID, filters)
+		}
+	case "CLOSE":
+		var subID string
+		if len(arr) != 2 || json.Unmarshal(arr[1], &subID) != nil {
+			return c.malformed(`expected ["CLOSE", <subscription id>]`)
+		}
+		c.mu.Lock()
+		delete(c.subs, subID)
+		c.mu.Unlock()
+	case "AUTH":
+		if len(arr) != 2 || !isObject(arr[1]) {
+			return c.malformed(`expected ["AUTH", <signed kind 22242 event>]`)
+		}
+		ev, err := decodeEvent(arr[1])
+		if err != nil {
+			return c.malformed("bad AUTH event: " + err.Error())
+		}
+		c.handleAuth(ev)
+	default:
+		return c.malformed(fmt.Sprintf("unknown message type %q", truncate(verb, 32)))
+	}
+	return false
+}
+
+func isObject(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) > 0 && raw[0] == '{'
+}
+
+// decodeEvent parses and shape-checks an event object (not id/signature).
+func decodeEvent(raw json.RawMessage) (*nostr.Event, error) {
+	// Reject wrong field types the lenient decoder would coerce.
+	var shape struct {
+		ID        *string          `json:"id"`
+		PubKey    *string          `json:"pubkey"`
+		CreatedAt *json.Number     `json:"created_at"`
+		Kind      *json.Number     `json:"kind"`
+		Tags      *[][]string      `json:"tags"`
+		Content   *string          `json:"content"`
+		Sig       *string          `json:"sig"`
+		Extra     *json.RawMessage `json:"-"`
+	}
+	if err := json.Unmarshal(raw, &shape); err != nil {
+		return nil, errors.New("wrong field types")
+	}
+	switch {
+	case shape.ID == nil, shape.PubKey == nil, shape.CreatedAt == nil, shape.Kind == nil,
+		shape.Tags == nil, shape.Content == nil, shape.Sig == nil:
+		return nil, errors.New("missing fields (id, pubkey, created_at, kind, tags, content, sig)")
+	}
+	if _, err := shape.CreatedAt.Int64(); err != nil {
+		return nil, errors.New("created_at must be an integer")
+	}
+	if k, err := shape.Kind.Int64(); err != nil || k < 0 || k > 65535 {
+		return nil, errors.New("kind must be an integer 0-65535")
+	}
+	ev := &nostr.Event{}
+	if err := json.Unmarshal(raw, ev); err != nil {
+		return nil, errors.New("undecodable event")
+	}
+	for _, t := range ev.Tags {
+		if len(t) == 0 {
+			return nil, errors.New("empty tag")
+		}
+	}
+	return ev, nil
+}
+
+// decodeSubscription parses ["REQ"|"COUNT", subid, filter...].
+func decodeSubscription(arr []json.RawMessage) (string, nostr.Filters, error) {
+	if len(arr) < 2 {
+		return "", nil, errors.New("missing subscription id")
+	}
+	var subID string
+	if err := json.Unmarshal(arr[1], &subID); err != nil {
+		return "", nil, errors.New("subscription id must be a string")
+	}
+	if subID == "" || len(subID) > MaxSubIDLength {
+		return "", nil, fmt.Errorf("subscription id must be 1-%d characters", MaxSubIDLength)
+	}
+	if len(arr) < 3 {
+		return subID, nil, errors.New("missing filters")
+	}
+	if len(arr)-2 > MaxFilters {
+		return subID, nil, fmt.Errorf("too many filters (max %d)", MaxFilters)
+	}
+	filters := make(nostr.Filters, 0, len(arr)-2)
+	for i, raw := range arr[2:] {
+		if !isObject(raw) {
+			return subID, nil, fmt.Errorf("filter %d is not an object", i)
+		}
+		var f nostr.Filter
+		if err := json.Unmarshal(raw, &f); err != nil {
+			return subID, nil, fmt.Errorf("filter %d: %v", i, err)
+		}
+		if err := checkFilter(&f); err != nil {
+			return subID, nil, fmt.Errorf("filter %d: %v", i, err)
+		}
+		filters = append(filters, f)
+	}
+	return subID, filters, nil
+}
+
+func checkFilter(f *nostr.Filter) error {
+	for _, id := range f.IDs {
+		if !isHex64(id) {
+			return fmt.Errorf("ids: %q is not 64 lowercase hex", truncate(id, 80))
+		}
+	}
+	for _, a := range f.Authors {
+		if !isHex64(a) {
+			return fmt.Errorf("authors: %q is not 64 lowercase hex", truncate(a, 80))
+		}
+	}
+	for _, k := range f.Kinds {
+		if k < 0 || k > 65535 {
+			return fmt.Errorf("kinds: %d out of range", k)
+		}
+	}
+	for name := range f.Tags {
+		if len(name) != 1 || !isLetter(name[0]) {
+			return fmt.Errorf("tag filter #%s: only single-letter tags are indexed", truncate(name, 32))
+		}
+	}
+	if f.Limit < 0 {
+		return errors.New("limit must not be negative")
+	}
+	if (f.Since != nil && *f.Since < 0) || (f.Until != nil && *f.Until < 0) {
+		return errors.New("since/until must not be negative")
+	}
+	return nil
+}
+
+func isLetter(b byte) bool { return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') }
+
+func isHex64(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		if !((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f')) {
+			return false
+		}
+	}
+	return true
+}
+
+// --- REQ / COUNT / CLOSE ----------------------------------------------------
+
+func (c *conn) handleReq(subID string, filters nostr.Filters) {
+	c.mu.Lock()
+	_, exists := c.subs[subID]
+	full := !exists && len(c.subs) >= MaxSubscriptions
+	c.mu.Unlock()
+	if full {
+		c.closed(subID, fmt.Sprintf("restricted: too many subscriptions (max %d)", MaxSubscriptions))
+		return
+	}
+	// History and registration under the shared lock: no write commits in
+	// between, so live delivery starts exactly after the history.
+	c.r.wmu.RLock()
+	defer c.r.wmu.RUnlock()
+	evs, err := c.r.query(c.reader(), filters)
+	if err != nil {
+		c.r.logf("query: %v", err)
+		c.closed(subID, "error: query failed")
+		return
+	}
+	for _, ev := range evs {
+		id := subID
+		c.send(nostr.EventEnvelope{SubscriptionID: &id, Event: *ev})
+	}
+	c.send(nostr.EOSEEnvelope(subID))
+	c.mu.Lock()
+	c.subs[subID] = filters
+	c.mu.Unlock()
+}
+
+func (c *conn) handleCount(subID string, filters nostr.Filters) {
+	c.r.wmu.RLock()
+	n, err := c.r.count(c.reader(), filters)
+	c.r.wmu.RUnlock()
+	if err != nil {
+		c.r.logf("count: %v", err)
+		c.closed(subID, "error: count failed")
+		return
+	}
+	c.send(nostr.CountEnvelope{SubscriptionID: subID, Count: &n})
+}
+
+// deliver pushes a committed event to this connection's matching
+// subscriptions. ch is the event's channel (nil if none).
+func (c *conn) deliver(ev *nostr.Event, ch *Channel) {
+	rd := c.reader()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for subID, filters := range c.subs {
+		for i := range filters {
+			if c.r.liveMatch(&filters[i], rd, ev, ch) {
+				id := subID
+				c.send(nostr.EventEnvelope{SubscriptionID: &id, Event: *ev})
+				break
+			}
+		}
+	}
+}
+
+// --- AUTH -------------------------------------------------------------------
+
+func (c *conn) handleAuth(ev *nostr.Event) {
+	fail := func(msg string) { c.send(nostr.OKEnvelope{EventID: ev.ID, OK: false, Reason: msg}) }
+	if ev.Kind != nostr.KindClientAuthentication {
+		fail("invalid: AUTH needs a kind 22242 event")
+		return
+	}
+	if !ev.CheckID() {
+		fail("invalid: bad id")
+		return
+	}
+	if ok, _ := ev.CheckSignature(); !ok {
+		fail("invalid: bad signature")
+		return
+	}
+	if d := c.r.now().Unix() - int64(ev.CreatedAt); d > AuthWindow || d < -AuthWindow {
+		fail(fmt.Sprintf("invalid: created_at must be within %d seconds of the relay clock", AuthWindow))
+		return
+	}
+	if ch := ev.Tags.Find("challenge"); ch == nil || ch[1] != c.challenge {
+		fail("invalid: challenge tag does not match")
+		return
+	}
+	if rl := ev.Tags.Find("relay"); rl == nil || strings.TrimSpace(rl[1]) == "" {
+		fail("invalid: missing relay tag")
+		return
+	}
+	c.mu.Lock()
+	if !containsStr(c.authed, ev.PubKey) {
+		c.authed = append(c.authed, ev.PubKey)
+	}
+	c.mu.Unlock()
+	c.send(nostr.OKEnvelope{EventID: ev.ID, OK: true, Reason: ""})
+}
+
+func containsStr(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}

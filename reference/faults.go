@@ -1,0 +1,110 @@
+package reference
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Fault is one switch that makes the reference relay break exactly one
+// clause family on purpose. The kill test runs the suite against the relay
+// with one fault on and expects at least one case citing Section to fail.
+type Fault struct {
+	Name    string // switch name, as passed in Config.Faults
+	Profile string // "" = any profile; otherwise the only profile it applies to
+	Section string // clause.Section ID the fault breaks
+	Breaks  string // what the relay does wrong while the fault is on
+}
+
+// Fault switch names. Each constant is checked at exactly one place in the
+// code: the place of the behaviour it breaks.
+const (
+	faultLimitBeforeAccess        = "limit-before-access"
+	faultStateSignedByOtherKey    = "state-signed-by-other-key"
+	faultPrivateMessagesReadable  = "private-messages-readable"
+	faultLastOwnerRemovable       = "last-owner-removable"
+	faultNoSignatureCheck         = "no-signature-check"
+	faultNoAuthRequired           = "no-auth-required"
+	faultStaleReplacementTimestmp = "stale-replacement-timestamp"
+	faultMemberCanEdit            = "member-can-edit"
+	faultUUIDReusableAfterDelete  = "uuid-reusable-after-delete"
+	faultMalformedClosesConn      = "malformed-closes-connection"
+	faultCountIgnoresAccess       = "count-ignores-access"
+	faultLimitBeforeFilter        = "limit-before-filter"
+)
+
+var faultCatalogue = []Fault{
+	{faultLimitBeforeAccess, "", "nip29/read-access",
+		"REQ applies LIMIT to the newest events first and drops inaccessible private-channel events afterwards, so a page comes back short"},
+	{faultStateSignedByOtherKey, "", "nip29/state-events",
+		"relay-signed 39000-39003 state events are signed by a random key that is not the NIP-11 self key"},
+	{faultPrivateMessagesReadable, "", "nip29/read-access",
+		"kind 9 messages of a private channel are returned, counted and delivered to non-members"},
+	{faultLastOwnerRemovable, "", "nip29/membership",
+		"9001 remove-user (and 9000 demotion) may remove a channel's last owner"},
+	{faultNoSignatureCheck, "", "nip01/event-validation",
+		"EVENTs with a bad signature are accepted (the id is still checked)"},
+	{faultNoAuthRequired, "", "nip42/auth",
+		"EVENTs whose pubkey is not authenticated on the connection are accepted"},
+	{faultStaleReplacementTimestmp, "", "nip29/state-events",
+		"a replacement state event reuses the created_at of the event it replaces instead of a strictly greater one"},
+	{faultMemberCanEdit, "", "nip29/permissions",
+		"plain members (role member) may 9002-edit channel metadata"},
+	{faultUUIDReusableAfterDelete, "", "nip29/delete",
+		"a 9007 may re-create a channel on the UUID of a deleted channel"},
+	{faultMalformedClosesConn, "", "nip01/malformed",
+		"a malformed frame closes the WebSocket instead of being answered with NOTICE"},
+	{faultCountIgnoresAccess, "", "nip45/count",
+		"COUNT counts private-channel events for readers who are not members"},
+	{faultLimitBeforeFilter, "", "nip01/filters",
+		"tag filters (#x) are applied in Go after the SQL LIMIT, so matching events hide behind newer non-matching ones"},
+}
+
+// Faults returns the catalogue of every fault switch, sorted by name.
+func Faults() []Fault {
+	out := append([]Fault(nil), faultCatalogue...)
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+func faultNames() []string {
+	names := make([]string, 0, len(faultCatalogue))
+	for _, f := range faultCatalogue {
+		names = append(names, f.Name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// parseFaults validates the requested switches against the catalogue and the
+// chosen profile.
+func parseFaults(names []string, profile string) (map[string]bool, error) {
+	set := make(map[string]bool, len(names))
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		if n == "" {
+			continue
+		}
+		var found *Fault
+		for i := range faultCatalogue {
+			if faultCatalogue[i].Name == n {
+				found = &faultCatalogue[i]
+				break
+			}
+		}
+		if found == nil {
+			return nil, fmt.Errorf("reference: unknown fault %q (valid: %s)", n, strings.Join(faultNames(), ", "))
+		}
+		if found.Profile != "" && found.Profile != profile {
+			return nil, fmt.Errorf("reference: fault %q applies only to profile %q, not %q", n, found.Profile, profile)
+		}
+		set[n] = true
+	}
+	return set, nil
+}
+
+// fault reports whether the named switch is on. Names must come from the
+// constants above; an unknown name is a programming error.
+func (r *Relay) fault(name string) bool {
+	return r.faults[name]
+}

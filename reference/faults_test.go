@@ -1,0 +1,151 @@
+package reference
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// faultProbe reports whether the behaviour a fault breaks is broken on a
+// running relay. Each probe runs twice: fault off (must be false) and fault
+// on (must be true).
+type faultProbe func(t *testing.T, r *Relay, url string) bool
+
+var faultProbes = map[string]faultProbe{
+	faultLimitBeforeAccess: func(t *testing.T, r *Relay, url string) bool {
+		owner, outsider := newActor(t), newActor(t)
+		co, cx := dial(t, url), dial(t, url)
+		co.auth(owner)
+		cx.auth(outsider)
+		open := newChannelID()
+		co.mustPublish(owner.create(t, open))
+		co.mustPublish(owner.msg(t, open, "old", -500))
+		priv := newChannelID()
+		co.mustPublish(owner.create(t, priv, nostr.Tag{"visibility", "private"}))
+		for i := 0; i < 3; i++ {
+			co.mustPublish(owner.msg(t, priv, "new", int64(-10+i)))
+		}
+		return len(cx.query(nostr.Filter{Kinds: []int{9}, Limit: 1})) != 1
+	},
+	faultStateSignedByOtherKey: func(t *testing.T, r *Relay, url string) bool {
+		owner := newActor(t)
+		c := dial(t, url)
+		c.auth(owner)
+		id := newChannelID()
+		c.mustPublish(owner.create(t, id))
+		meta := c.state(kindGroupMetadata, id)
+		ok, _ := meta.CheckSignature()
+		return !ok || meta.PubKey != r.PubKey()
+	},
+	faultPrivateMessagesReadable: func(t *testing.T, r *Relay, url string) bool {
+		owner := newActor(t)
+		co, anon := dial(t, url), dial(t, url)
+		co.auth(owner)
+		id := newChannelID()
+		co.mustPublish(owner.create(t, id, nostr.Tag{"visibility", "private"}))
+		co.mustPublish(owner.msg(t, id, "secret", 0))
+		return len(anon.query(nostr.Filter{Kinds: []int{9}, Tags: nostr.TagMap{"h": {id}}})) > 0
+	},
+	faultLastOwnerRemovable: func(t *testing.T, r *Relay, url string) bool {
+		owner := newActor(t)
+		c := dial(t, url)
+		c.auth(owner)
+		id := newChannelID()
+		c.mustPublish(owner.create(t, id))
+		return c.publish(owner.remove(t, id, owner.pk)).OK
+	},
+	faultNoSignatureCheck: func(t *testing.T, r *Relay, url string) bool {
+		a := newActor(t)
+		c := dial(t, url)
+		c.auth(a)
+		ev := a.event(t, 1, nil, "x", 0)
+		ev.Sig = strings.Repeat("1", 128)
+		return c.publish(ev).OK
+	},
+	faultNoAuthRequired: func(t *testing.T, r *Relay, url string) bool {
+		a := newActor(t)
+		c := dial(t, url)
+		return c.publish(a.event(t, 1, nil, "x", 0)).OK
+	},
+	faultStaleReplacementTimestmp: func(t *testing.T, r *Relay, url string) bool {
+		owner := newActor(t)
+		c := dial(t, url)
+		c.auth(owner)
+		id := newChannelID()
+		c.mustPublish(owner.create(t, id))
+		before := c.state(kindGroupMetadata, id).CreatedAt
+		c.mustPublish(owner.edit(t, id, nostr.Tag{"name", "other"}))
+		return c.state(kindGroupMetadata, id).CreatedAt <= before
+	},
+	faultMemberCanEdit: func(t *testing.T, r *Relay, url string) bool {
+		owner, member := newActor(t), newActor(t)
+		co, cm := dial(t, url), dial(t, url)
+		co.auth(owner)
+		cm.auth(member)
+		id := newChannelID()
+		co.mustPublish(owner.create(t, id))
+		co.mustPublish(owner.put(t, id, member.pk, roleMember))
+		return cm.publish(member.edit(t, id, nostr.Tag{"name", "mine"})).OK
+	},
+	faultUUIDReusableAfterDelete: func(t *testing.T, r *Relay, url string) bool {
+		owner := newActor(t)
+		c := dial(t, url)
+		c.auth(owner)
+		id := newChannelID()
+		c.mustPublish(owner.create(t, id))
+		c.mustPublish(owner.event(t, kindDeleteGroup, nostr.Tags{{"h", id}}, "", 0))
+		return c.publish(owner.create(t, id)).OK
+	},
+	faultMalformedClosesConn: func(t *testing.T, r *Relay, url string) bool {
+		c := dial(t, url)
+		c.sendRaw(`not json`)
+		_, err := c.next(func(e nostr.Envelope) bool { _, ok := e.(*nostr.NoticeEnvelope); return ok })
+		return err == errClosed
+	},
+	faultCountIgnoresAccess: func(t *testing.T, r *Relay, url string) bool {
+		owner := newActor(t)
+		co, anon := dial(t, url), dial(t, url)
+		co.auth(owner)
+		id := newChannelID()
+		co.mustPublish(owner.create(t, id, nostr.Tag{"visibility", "private"}))
+		co.mustPublish(owner.msg(t, id, "secret", 0))
+		return anon.count(nostr.Filter{Tags: nostr.TagMap{"h": {id}}}) > 0
+	},
+	faultLimitBeforeFilter: func(t *testing.T, r *Relay, url string) bool {
+		a := newActor(t)
+		c := dial(t, url)
+		c.auth(a)
+		c.mustPublish(a.event(t, 1, nostr.Tags{{"t", "needle"}}, "old", -300))
+		for i := 0; i < 3; i++ {
+			c.mustPublish(a.event(t, 1, nostr.Tags{{"t", "hay"}}, "new", int64(-10+i)))
+		}
+		return len(c.query(nostr.Filter{Tags: nostr.TagMap{"t": {"needle"}}, Limit: 1})) != 1
+	},
+}
+
+func TestEveryFaultToggles(t *testing.T) {
+	for _, f := range Faults() {
+		probe, ok := faultProbes[f.Name]
+		if !ok {
+			t.Errorf("fault %s has no probe", f.Name)
+			continue
+		}
+		t.Run(f.Name, func(t *testing.T) {
+			profile := f.Profile
+			if profile == "" {
+				profile = "none"
+			}
+			for _, on := range []bool{false, true} {
+				cfg := Config{Profile: profile}
+				if on {
+					cfg.Faults = []string{f.Name}
+				}
+				r, url := startRelay(t, cfg)
+				if broken := probe(t, r, url); broken != on {
+					t.Fatalf("fault on=%v: behaviour broken=%v", on, broken)
+				}
+			}
+		})
+	}
+}

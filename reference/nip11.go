@@ -1,0 +1,100 @@
+package reference
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/nbd-wtf/go-nostr/nip11"
+)
+
+// Software and Version appear in the NIP-11 document.
+const (
+	Software = "https://github.com/nipcl/nipcl-conform/reference"
+	Version  = "0.1.0"
+)
+
+// Info is the NIP-11 document the relay serves: go-nostr's document plus
+// the fields the target contract reads.
+type Info struct {
+	nip11.RelayInformationDocument
+	Self                string      `json:"self"`
+	SupportedExtensions []string    `json:"supported_extensions"`
+	Limitation          *Limitation `json:"limitation,omitempty"`
+}
+
+// Limitation is NIP-11 "limitation" plus max_filters.
+type Limitation struct {
+	nip11.RelayLimitationDocument
+	MaxFilters int `json:"max_filters,omitempty"`
+}
+
+// Info returns the relay's NIP-11 document.
+func (r *Relay) Info() Info {
+	name := r.cfg.Name
+	if name == "" {
+		name = "nipcl-conform reference relay (" + r.profile.name() + ")"
+	}
+	doc := Info{
+		RelayInformationDocument: nip11.RelayInformationDocument{
+			Name:          name,
+			Description:   "Reference NIP-29 relay for the NIP-CL conformance harness, profile " + r.profile.name() + ".",
+			PubKey:        r.pubKey,
+			SupportedNIPs: []any{1, 11, 29, 42, 45},
+			Software:      Software,
+			Version:       Version,
+		},
+		Self:                r.pubKey,
+		SupportedExtensions: append([]string{}, r.profile.extensions()...),
+		Limitation: &Limitation{
+			RelayLimitationDocument: nip11.RelayLimitationDocument{
+				MaxMessageLength:    int(r.maxMessageSize),
+				MaxSubscriptions:    MaxSubscriptions,
+				MaxLimit:            r.maxLimit,
+				DefaultLimit:        r.defaultLimit,
+				MaxSubidLength:      MaxSubIDLength,
+				CreatedAtLowerLimit: CreatedAtWindow,
+				CreatedAtUpperLimit: CreatedAtWindow,
+				AuthRequired:        true,
+				RestrictedWrites:    true,
+			},
+			MaxFilters: MaxFilters,
+		},
+	}
+	return doc
+}
+
+// Handler serves the WebSocket and the NIP-11 document on "/".
+func (r *Relay) Handler() http.Handler {
+	return http.HandlerFunc(r.serveHTTP)
+}
+
+func (r *Relay) serveHTTP(w http.ResponseWriter, req *http.Request) {
+	select {
+	case <-r.closed:
+		http.Error(w, "relay closed", http.StatusServiceUnavailable)
+		return
+	default:
+	}
+	if strings.EqualFold(req.Header.Get("Upgrade"), "websocket") {
+		r.serveWS(w, req)
+		return
+	}
+	w.Header().Set("Access-Control-Allow-Origin", "*")
+	w.Header().Set("Access-Control-Allow-Headers", "*")
+	w.Header().Set("Access-Control-Allow-Methods", "GET, OPTIONS")
+	if req.Method == http.MethodOptions {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	if strings.Contains(req.Header.Get("Accept"), "application/nostr+json") {
+		w.Header().Set("Content-Type", "application/nostr+json")
+		_ = json.NewEncoder(w).Encode(r.Info())
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	info := r.Info()
+	fmt.Fprintf(w, "%s\n\nThis is a Nostr relay; connect with a WebSocket client.\nprofile: %s\npubkey: %s\ncommunity: %s\n",
+		info.Name, r.profile.name(), r.pubKey, communityOf(req))
+}

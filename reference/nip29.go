@@ -1,0 +1,597 @@
+package reference
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/google/uuid"
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// NIP-29 kinds the relay handles.
+const (
+	kindChatMessage   = 9
+	kindPutUser       = 9000
+	kindRemoveUser    = 9001
+	kindEditMetadata  = 9002
+	kindDeleteGroup   = 9008
+	kindCreateGroup   = 9007
+	kindGroupMetadata = 39000
+	kindGroupAdmins   = 39001
+	kindGroupMembers  = 39002
+	kindGroupRoles    = 39003
+
+	visibilityOpen    = "open"
+	visibilityPrivate = "private"
+)
+
+func isGroupState(kind int) bool { return kind >= kindGroupMetadata && kind <= kindGroupRoles }
+func isGroupCommand(kind int) bool {
+	return kind >= 9000 && kind <= 9020
+}
+func isReplaceable(kind int) bool { return kind == 0 || kind == 3 || (kind >= 10000 && kind < 20000) }
+func isEphemeral(kind int) bool   { return kind >= 20000 && kind < 30000 }
+func isAddressable(kind int) bool { return kind >= 30000 && kind < 40000 }
+
+// --- EVENT admission --------------------------------------------------------
+
+func (c *conn) handleEvent(ev *nostr.Event) {
+	if err := c.r.validateEvent(ev); err != nil {
+		c.ok(ev, false, err.Error())
+		return
+	}
+	if ev.Kind == nostr.KindClientAuthentication {
+		c.ok(ev, false, "invalid: kind 22242 is sent with AUTH, not EVENT")
+		return
+	}
+	if err := c.r.checkAuthor(c, ev); err != nil {
+		c.ok(ev, false, err.Error())
+		return
+	}
+	accepted, reason := c.r.apply(c.community, ev)
+	c.ok(ev, accepted, reason)
+}
+
+// validateEvent checks id, signature and the created_at window.
+func (r *Relay) validateEvent(ev *nostr.Event) error {
+	if !isHex64(ev.PubKey) {
+		return reject("invalid", "pubkey must be 64 lowercase hex")
+	}
+	if !ev.CheckID() {
+		return reject("invalid", "bad id")
+	}
+	// Fault no-signature-check: skip the signature.
+	if !r.fault(faultNoSignatureCheck) {
+		if ok, _ := ev.CheckSignature(); !ok {
+			return reject("invalid", "bad signature")
+		}
+	}
+	now := r.now().Unix()
+	if d := int64(ev.CreatedAt) - now; d > CreatedAtWindow || d < -CreatedAtWindow {
+		return reject("invalid", "created_at must be within %d seconds of the relay clock (%d)", CreatedAtWindow, now)
+	}
+	return nil
+}
+
+// checkAuthor requires the event's pubkey to be authenticated (NIP-42).
+func (r *Relay) checkAuthor(c *conn, ev *nostr.Event) error {
+	if c.isAuthed(ev.PubKey) {
+		return nil
+	}
+	// Fault no-auth-required: accept writes from unauthenticated keys.
+	if r.fault(faultNoAuthRequired) {
+		return nil
+	}
+	return reject("auth-required", "authenticate as the event's pubkey first")
+}
+
+// apply stores or applies one admitted event in one transaction and returns
+// the OK answer.
+func (r *Relay) apply(community string, ev *nostr.Event) (bool, string) {
+	accepted, reason := true, ""
+	err := r.write(community, func(t *txn) error {
+		dup, err := t.hasEvent(ev.ID)
+		if err != nil {
+			return err
+		}
+		if dup {
+			accepted, reason = r.profile.duplicate(t, ev)
+			return nil
+		}
+		return r.dispatch(t, ev)
+	})
+	if err != nil {
+		var rj *rejection
+		if errors.As(err, &rj) {
+			return false, rj.Error()
+		}
+		r.logf("apply %s: %v", ev.ID, err)
+		return false, "error: " + err.Error()
+	}
+	return accepted, reason
+}
+
+func (r *Relay) dispatch(t *txn, ev *nostr.Event) error {
+	switch {
+	case isGroupState(ev.Kind):
+		return reject("restricted", "kinds 39000-39003 are signed by the relay only")
+	case isGroupCommand(ev.Kind) || hasTag(ev, "h"):
+		return r.groupEvent(t, ev)
+	case isEphemeral(ev.Kind):
+		t.emitted = append(t.emitted, ev) // delivered, never stored
+		return nil
+	default:
+		stored, err := t.storeUserEvent(ev, "")
+		if err != nil {
+			return err
+		}
+		if !stored {
+			return reject("duplicate", "a newer version of this replaceable event is stored")
+		}
+		return nil
+	}
+}
+
+func hasTag(ev *nostr.Event, name string) bool {
+	for _, tag := range ev.Tags {
+		if len(tag) > 0 && tag[0] == name {
+			return true
+		}
+	}
+	return false
+}
+
+// --- NIP-29 -----------------------------------------------------------------
+
+// channelID returns the single h tag's UUID of a group event.
+func channelID(ev *nostr.Event) (string, error) {
+	var hs []nostr.Tag
+	for _, tag := range ev.Tags {
+		if len(tag) > 0 && tag[0] == "h" {
+			hs = append(hs, tag)
+		}
+	}
+	if len(hs) != 1 {
+		return "", reject("invalid", "a group event needs exactly one h tag, got %d", len(hs))
+	}
+	if len(hs[0]) != 2 {
+		return "", reject("invalid", `the h tag must be ["h", <channel UUID>]`)
+	}
+	id := hs[0][1]
+	u, err := uuid.Parse(id)
+	if err != nil || len(id) != 36 || u.String() != id {
+		return "", reject("invalid", "h tag %q is not a canonical lowercase UUID", truncate(id, 64))
+	}
+	if u == uuid.Nil {
+		return "", reject("invalid", "the nil UUID is not a channel id")
+	}
+	return id, nil
+}
+
+func (r *Relay) groupEvent(t *txn, ev *nostr.Event) error {
+	id, err := channelID(ev)
+	if err != nil {
+		return err
+	}
+	switch ev.Kind {
+	case kindCreateGroup:
+		return r.createChannel(t, ev, id)
+	case kindEditMetadata, kindPutUser, kindRemoveUser, kindDeleteGroup:
+	default:
+		if isGroupCommand(ev.Kind) {
+			return reject("invalid", "group command kind %d is not supported by this relay", ev.Kind)
+		}
+		return r.postToChannel(t, ev, id)
+	}
+	ch, err := r.liveChannel(t, id)
+	if err != nil {
+		return err
+	}
+	switch ev.Kind {
+	case kindEditMetadata:
+		return r.editChannel(t, ev, ch)
+	case kindPutUser:
+		return r.putUser(t, ev, ch)
+	case kindRemoveUser:
+		return r.removeUser(t, ev, ch)
+	default:
+		return r.deleteChannel(t, ev, ch)
+	}
+}
+
+// liveChannel loads a channel that exists and is not deleted.
+func (r *Relay) liveChannel(t *txn, id string) (*Channel, error) {
+	ch, err := t.channel(id)
+	if err != nil {
+		return nil, err
+	}
+	if ch == nil {
+		return nil, reject("invalid", "unknown channel %s", id)
+	}
+	if ch.Deleted {
+		return nil, reject("restricted", "channel %s is deleted", id)
+	}
+	return ch, nil
+}
+
+// lastTag returns the value of the last tag with that name, and whether
+// one was present.
+func lastTag(ev *nostr.Event, name string) (string, bool) {
+	if tag := ev.Tags.FindLast(name); tag != nil {
+		return tag[1], true
+	}
+	return "", false
+}
+
+func (r *Relay) createChannel(t *txn, ev *nostr.Event, id string) error {
+	used, err := t.uuidUsed(id)
+	if err != nil {
+		return err
+	}
+	if used {
+		prev, err := t.channel(id)
+		if err != nil {
+			return err
+		}
+		switch {
+		case prev != nil && !prev.Deleted:
+			return reject("duplicate", "channel %s already exists", id)
+		// Fault uuid-reusable-after-delete: a deleted UUID may be created again.
+		case !r.fault(faultUUIDReusableAfterDelete):
+			return reject("duplicate", "channel id %s was used by a deleted channel and is never reused", id)
+		}
+	}
+	ch := &Channel{
+		Community: t.community,
+		UUID:      id,
+		Type:      "stream",
+		Creator:   ev.PubKey,
+		CreatedAt: r.now().Unix(),
+		Members:   map[string]string{ev.PubKey: roleOwner},
+	}
+	ch.Name, _ = lastTag(ev, "name")
+	ch.About, _ = lastTag(ev, "about")
+	if typ, ok := lastTag(ev, "channel_type"); ok {
+		if !slices.Contains(r.profile.channelTypes(), typ) {
+			return reject("invalid", "channel_type %q is not one of %s", truncate(typ, 32), strings.Join(r.profile.channelTypes(), ", "))
+		}
+		ch.Type = typ
+	}
+	if vis, ok := lastTag(ev, "visibility"); ok {
+		if vis != visibilityOpen && vis != visibilityPrivate {
+			return reject("invalid", "visibility must be open or private")
+		}
+		ch.Visibility = vis
+	}
+	if err := r.profile.onCreate(ev, ch); err != nil {
+		return err
+	}
+	if ch.Visibility == "" {
+		ch.Visibility = visibilityOpen
+	}
+	if err := t.saveChannel(ch); err != nil {
+		return err
+	}
+	if err := t.markUUIDUsed(id, ev.ID); err != nil {
+		return err
+	}
+	if err := t.insert(ev, id); err != nil {
+		return err
+	}
+	if err := r.profile.onMembership(t, ch, ev.PubKey, true); err != nil {
+		return err
+	}
+	return r.publishState(t, ch)
+}
+
+// mayModerate: owners and admins moderate (put/remove users).
+func mayModerate(role string) bool { return role == roleOwner || role == roleAdmin }
+
+// mayEditMetadata: owners and admins edit metadata.
+func (r *Relay) mayEditMetadata(role string) bool {
+	// Fault member-can-edit: plain members may edit too.
+	if r.fault(faultMemberCanEdit) && role == roleMember {
+		return true
+	}
+	return mayModerate(role)
+}
+
+func (r *Relay) editChannel(t *txn, ev *nostr.Event, ch *Channel) error {
+	if !r.mayEditMetadata(ch.roleOf(ev.PubKey)) {
+		return reject("restricted", "only an owner or admin may edit channel metadata")
+	}
+	next := ch.clone()
+	if v, ok := lastTag(ev, "name"); ok {
+		next.Name = v
+	}
+	if v, ok := lastTag(ev, "about"); ok {
+		next.About = v
+	}
+	if v, ok := lastTag(ev, "archived"); ok {
+		switch v {
+		case "true":
+			next.Archived = true
+		case "false":
+			next.Archived = false
+		default:
+			return reject("invalid", `archived must be "true" or "false"`)
+		}
+	}
+	if v, ok := lastTag(ev, "visibility"); ok {
+		if v != visibilityOpen && v != visibilityPrivate {
+			return reject("invalid", "visibility must be open or private")
+		}
+		next.Visibility = v
+	}
+	if err := r.profile.onEdit(ev, ch, next); err != nil {
+		return err
+	}
+	return r.commitCommand(t, ev, next)
+}
+
+func (r *Relay) putUser(t *txn, ev *nostr.Event, ch *Channel) error {
+	actor := ch.roleOf(ev.PubKey)
+	if !mayModerate(actor) {
+		return reject("restricted", "only an owner or admin may add users")
+	}
+	next := ch.clone()
+	var added []string
+	n := 0
+	for _, tag := range ev.Tags {
+		if len(tag) == 0 || tag[0] != "p" {
+			continue
+		}
+		n++
+		if len(tag) < 2 || !isHex64(tag[1]) {
+			return reject("invalid", "p tag needs a 64-hex pubkey")
+		}
+		pk, prev := tag[1], next.Members[tag[1]]
+		role := prev
+		if len(tag) >= 3 && tag[2] != "" {
+			role = tag[2]
+		}
+		if role == "" {
+			role = roleMember
+		}
+		if roleRank(role) == 0 {
+			return reject("invalid", "role %q is not owner, admin or member", truncate(role, 32))
+		}
+		if (role == roleOwner || prev == roleOwner) && actor != roleOwner && role != prev {
+			return reject("restricted", "only an owner may grant or take the owner role")
+		}
+		if prev == "" {
+			added = append(added, pk)
+		}
+		next.Members[pk] = role
+	}
+	if n == 0 {
+		return reject("invalid", `9000 needs at least one ["p", <pubkey>, <role>] tag`)
+	}
+	if err := r.checkOwnerRemains(next); err != nil {
+		return err
+	}
+	if err := r.commitCommand(t, ev, next); err != nil {
+		return err
+	}
+	for _, pk := range added {
+		if err := r.profile.onMembership(t, next, pk, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *Relay) removeUser(t *txn, ev *nostr.Event, ch *Channel) error {
+	actor := ch.roleOf(ev.PubKey)
+	if !mayModerate(actor) {
+		return reject("restricted", "only an owner or admin may remove users")
+	}
+	next := ch.clone()
+	var removed []string
+	n := 0
+	for _, tag := range ev.Tags {
+		if len(tag) == 0 || tag[0] != "p" {
+			continue
+		}
+		n++
+		if len(tag) < 2 || !isHex64(tag[1]) {
+			return reject("invalid", "p tag needs a 64-hex pubkey")
+		}
+		pk := tag[1]
+		prev, ok := next.Members[pk]
+		if !ok {
+			continue
+		}
+		if prev == roleOwner && actor != roleOwner {
+			return reject("restricted", "only an owner may remove an owner")
+		}
+		delete(next.Members, pk)
+		removed = append(removed, pk)
+	}
+	if n == 0 {
+		return reject("invalid", `9001 needs at least one ["p", <pubkey>] tag`)
+	}
+	if err := r.checkOwnerRemains(next); err != nil {
+		return err
+	}
+	if err := r.commitCommand(t, ev, next); err != nil {
+		return err
+	}
+	for _, pk := range removed {
+		if err := r.profile.onMembership(t, next, pk, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkOwnerRemains refuses a membership change that leaves no owner.
+func (r *Relay) checkOwnerRemains(next *Channel) error {
+	for _, role := range next.Members {
+		if role == roleOwner {
+			return nil
+		}
+	}
+	// Fault last-owner-removable: allow a channel without owners.
+	if r.fault(faultLastOwnerRemovable) {
+		return nil
+	}
+	return reject("restricted", "a channel must keep at least one owner")
+}
+
+func (r *Relay) deleteChannel(t *txn, ev *nostr.Event, ch *Channel) error {
+	if ch.roleOf(ev.PubKey) != roleOwner {
+		return reject("restricted", "only an owner may delete the channel")
+	}
+	next := ch.clone()
+	next.Deleted = true
+	if err := t.saveChannel(next); err != nil {
+		return err
+	}
+	if err := t.insert(ev, ch.UUID); err != nil {
+		return err
+	}
+	// The channel is gone: its state events leave storage; the UUID stays
+	// in used_uuids forever.
+	return t.deleteWhere(`channel = ? AND kind BETWEEN ? AND ?`, ch.UUID, kindGroupMetadata, kindGroupRoles)
+}
+
+// commitCommand stores the changed channel, the command event and the state
+// events it produces (all in the caller's transaction).
+func (r *Relay) commitCommand(t *txn, ev *nostr.Event, next *Channel) error {
+	if err := t.saveChannel(next); err != nil {
+		return err
+	}
+	if err := t.insert(ev, next.UUID); err != nil {
+		return err
+	}
+	return r.publishState(t, next)
+}
+
+func (r *Relay) postToChannel(t *txn, ev *nostr.Event, id string) error {
+	ch, err := r.liveChannel(t, id)
+	if err != nil {
+		return err
+	}
+	if ch.Archived {
+		return reject("restricted", "channel %s is archived", id)
+	}
+	// Open channels: any authenticated key may post. Private: members only.
+	if ch.Visibility != visibilityOpen && ch.roleOf(ev.PubKey) == "" {
+		return reject("restricted", "only members may post in a private channel")
+	}
+	if isEphemeral(ev.Kind) {
+		t.emitted = append(t.emitted, ev)
+		return nil
+	}
+	stored, err := t.storeUserEvent(ev, id)
+	if err != nil {
+		return err
+	}
+	if !stored {
+		return reject("duplicate", "a newer version of this replaceable event is stored")
+	}
+	return nil
+}
+
+// --- relay-signed state -----------------------------------------------------
+
+// stateTags builds the tags of a state event: the core NIP-29 tags, then the
+// profile's.
+func (r *Relay) stateTags(kind int, ch *Channel) nostr.Tags {
+	tags := nostr.Tags{{"d", ch.UUID}}
+	switch kind {
+	case kindGroupMetadata:
+		tags = append(tags, nostr.Tag{"name", ch.Name})
+		if ch.About != "" {
+			tags = append(tags, nostr.Tag{"about", ch.About})
+		}
+		if ch.Visibility == visibilityPrivate {
+			tags = append(tags, nostr.Tag{"private"}, nostr.Tag{"closed"})
+		} else {
+			tags = append(tags, nostr.Tag{"public"}, nostr.Tag{"open"})
+		}
+		if ch.Archived {
+			tags = append(tags, nostr.Tag{"archived", "true"})
+		}
+	case kindGroupAdmins:
+		for _, pk := range sortedMembers(ch) {
+			if role := ch.Members[pk]; mayModerate(role) {
+				tags = append(tags, nostr.Tag{"p", pk, role})
+			}
+		}
+	case kindGroupMembers:
+		for _, pk := range sortedMembers(ch) {
+			tags = append(tags, nostr.Tag{"p", pk, ch.Members[pk]})
+		}
+	}
+	return append(tags, r.profile.stateTags(kind, ch)...)
+}
+
+// sortedMembers orders members by role (owner, admin, member) then pubkey.
+func sortedMembers(ch *Channel) []string {
+	pks := make([]string, 0, len(ch.Members))
+	for pk := range ch.Members {
+		pks = append(pks, pk)
+	}
+	sort.Slice(pks, func(i, j int) bool {
+		ri, rj := roleRank(ch.Members[pks[i]]), roleRank(ch.Members[pks[j]])
+		if ri != rj {
+			return ri > rj
+		}
+		return pks[i] < pks[j]
+	})
+	return pks
+}
+
+// publishState (re)publishes 39000-39002 for ch from the transaction's fresh
+// state. An event whose tags would not change is left as it is; a
+// replacement always has a strictly greater created_at than the one it
+// replaces.
+func (r *Relay) publishState(t *txn, ch *Channel) error {
+	for _, kind := range []int{kindGroupMetadata, kindGroupAdmins, kindGroupMembers} {
+		tags := r.stateTags(kind, ch)
+		prev, err := t.currentState(kind, ch.UUID)
+		if err != nil {
+			return err
+		}
+		if prev != nil && tagsEqual(prev.Tags, tags) {
+			continue
+		}
+		ts := nostr.Timestamp(r.now().Unix())
+		if prev != nil {
+			if r.fault(faultStaleReplacementTimestmp) {
+				// Fault stale-replacement-timestamp: reuse the old created_at.
+				ts = prev.CreatedAt
+			} else if ts <= prev.CreatedAt {
+				ts = prev.CreatedAt + 1
+			}
+		}
+		ev := &nostr.Event{Kind: kind, CreatedAt: ts, Tags: tags, Content: ""}
+		if err := ev.Sign(r.stateKey); err != nil {
+			return fmt.Errorf("sign state: %w", err)
+		}
+		if err := t.deleteWhere(`kind = ? AND channel = ?`, kind, ch.UUID); err != nil {
+			return err
+		}
+		if err := t.insert(ev, ch.UUID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func tagsEqual(a, b nostr.Tags) bool {
+	return slices.EqualFunc(a, b, func(x, y nostr.Tag) bool { return slices.Equal(x, y) })
+}
+
+// signRelayEvent signs an event with the relay key (for profile notices).
+func (r *Relay) signRelayEvent(ev *nostr.Event) error {
+	if ev.CreatedAt == 0 {
+		ev.CreatedAt = nostr.Timestamp(r.now().Unix())
+	}
+	return ev.Sign(r.secretKey)
+}

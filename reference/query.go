@@ -1,0 +1,241 @@
+package reference
+
+import (
+	"sort"
+
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// channelOf returns the channel an event belongs to: the d tag of the
+// relay-signed state kinds 39000-39003, the h tag of anything else, or "".
+func channelOf(ev *nostr.Event) string {
+	if isGroupState(ev.Kind) {
+		return ev.Tags.GetD()
+	}
+	if h := ev.Tags.Find("h"); h != nil {
+		return h[1]
+	}
+	return ""
+}
+
+// --- the read-access rule ---------------------------------------------------
+//
+// An event outside every channel is public. An event of a channel is
+// readable when the channel exists, is not deleted, and is open or one of the
+// reader's authenticated keys is a member. The rule exists twice, once in SQL
+// (history and COUNT) and once in Go (live delivery and the post-filter of
+// the limit-before-access fault); both live here, next to each other.
+
+// accessSQL is the rule as an SQL condition over e (events) and c (channels).
+// forCount is true for NIP-45 COUNT.
+func (r *Relay) accessSQL(rd *reader, forCount bool) (string, []any) {
+	member, args := "0", []any(nil)
+	if len(rd.pubkeys) > 0 {
+		in, inArgs := inList("m.pubkey", rd.pubkeys)
+		member = "EXISTS (SELECT 1 FROM members m WHERE m.community = e.community AND m.uuid = e.channel AND " + in + ")"
+		args = inArgs
+	}
+	readable := "c.visibility = '" + visibilityOpen + "' OR " + member
+	if r.fault(faultPrivateMessagesReadable) {
+		readable += " OR e.kind = 9"
+	}
+	if forCount && r.fault(faultCountIgnoresAccess) {
+		readable, args = "1", nil
+	}
+	return "(e.channel = '' OR (c.deleted = 0 AND (" + readable + ")))", args
+}
+
+// canRead is the same rule in Go. ch is the event's channel (nil if none or
+// unknown).
+func (r *Relay) canRead(rd *reader, ev *nostr.Event, ch *Channel) bool {
+	if channelOf(ev) == "" {
+		return true
+	}
+	if ch == nil || ch.Deleted {
+		return false
+	}
+	if ch.Visibility == visibilityOpen {
+		return true
+	}
+	if r.fault(faultPrivateMessagesReadable) && ev.Kind == 9 {
+		return true
+	}
+	return ch.roleOf(rd.pubkeys...) != ""
+}
+
+// --- filters -> SQL ---------------------------------------------------------
+
+// filterSQL builds the AND-ed conditions of one filter: every NIP-01
+// predicate, the access rule and the profile's rule.
+func (r *Relay) filterSQL(f *nostr.Filter, rd *reader, withTags, withAccess, forCount bool) *sqlBuf {
+	b := &sqlBuf{}
+	b.add("e.community = ?", rd.community)
+	if f.IDs != nil {
+		cond, args := inList("e.id", f.IDs)
+		b.add(cond, args...)
+	}
+	if f.Authors != nil {
+		cond, args := inList("e.pubkey", f.Authors)
+		b.add(cond, args...)
+	}
+	if f.Kinds != nil {
+		if len(f.Kinds) == 0 {
+			b.add("0")
+		} else {
+			args := make([]any, len(f.Kinds))
+			for i, k := range f.Kinds {
+				args[i] = k
+			}
+			b.add("e.kind IN ("+placeholders(len(args))+")", args...)
+		}
+	}
+	if f.Since != nil {
+		b.add("e.created_at >= ?", int64(*f.Since))
+	}
+	if f.Until != nil {
+		b.add("e.created_at <= ?", int64(*f.Until))
+	}
+	if withTags {
+		names := make([]string, 0, len(f.Tags))
+		for name := range f.Tags {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			vals := f.Tags[name]
+			if len(vals) == 0 {
+				b.add("0")
+				continue
+			}
+			in, args := inList("t.value", vals)
+			b.add("e.seq IN (SELECT t.event_seq FROM event_tags t WHERE t.community = ? AND t.name = ? AND "+in+")",
+				append([]any{rd.community, name}, args...)...)
+		}
+	}
+	if withAccess {
+		cond, args := r.accessSQL(rd, forCount)
+		b.add(cond, args...)
+	}
+	if cond, args := r.profile.readSQL(f, rd); cond != "" {
+		b.add("("+cond+")", args...)
+	}
+	return b
+}
+
+// effectiveLimit returns the number of stored events a filter may return.
+func (r *Relay) effectiveLimit(f *nostr.Filter) int {
+	switch {
+	case f.LimitZero:
+		return 0
+	case f.Limit <= 0:
+		return r.defaultLimit
+	case f.Limit > r.maxLimit:
+		return r.maxLimit
+	}
+	return f.Limit
+}
+
+// queryFilter returns the stored events of one filter, newest first
+// (created_at DESC, id ASC), with every predicate and access rule applied
+// before LIMIT.
+func (r *Relay) queryFilter(rd *reader, f *nostr.Filter) ([]*nostr.Event, error) {
+	limit := r.effectiveLimit(f)
+	if limit == 0 {
+		return nil, nil
+	}
+	// Fault limit-before-filter: tag predicates leave the SQL and are
+	// applied to the LIMITed page in Go.
+	tagsLate := r.fault(faultLimitBeforeFilter) && len(f.Tags) > 0
+	// Fault limit-before-access: the access rule leaves the SQL and is
+	// applied to the LIMITed page in Go.
+	accessLate := r.fault(faultLimitBeforeAccess)
+
+	b := r.filterSQL(f, rd, !tagsLate, !accessLate, false)
+	rows, err := r.db.Query(`SELECT `+eventCols+fromEvents+`WHERE `+b.where()+
+		` ORDER BY e.created_at DESC, e.id ASC LIMIT ?`, append(b.args, limit)...)
+	if err != nil {
+		return nil, err
+	}
+	evs, err := scanEvents(rows)
+	if err != nil {
+		return nil, err
+	}
+	if tagsLate {
+		evs = keep(evs, func(ev *nostr.Event) bool { return f.Matches(ev) })
+	}
+	if accessLate {
+		chans := map[string]*Channel{}
+		evs = keep(evs, func(ev *nostr.Event) bool {
+			id := channelOf(ev)
+			if id == "" {
+				return true
+			}
+			ch, ok := chans[id]
+			if !ok {
+				ch, _ = loadChannel(r.db, rd.community, id)
+				chans[id] = ch
+			}
+			return r.canRead(rd, ev, ch)
+		})
+	}
+	return evs, nil
+}
+
+// query runs several filters and merges them newest first without repeats.
+func (r *Relay) query(rd *reader, filters []nostr.Filter) ([]*nostr.Event, error) {
+	seen := map[string]bool{}
+	var out []*nostr.Event
+	for i := range filters {
+		evs, err := r.queryFilter(rd, &filters[i])
+		if err != nil {
+			return nil, err
+		}
+		for _, ev := range evs {
+			if !seen[ev.ID] {
+				seen[ev.ID] = true
+				out = append(out, ev)
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].CreatedAt != out[j].CreatedAt {
+			return out[i].CreatedAt > out[j].CreatedAt
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out, nil
+}
+
+// count answers NIP-45 COUNT: distinct events matching any filter, same
+// access rules as REQ, limit ignored.
+func (r *Relay) count(rd *reader, filters []nostr.Filter) (int64, error) {
+	where := ""
+	var args []any
+	for i := range filters {
+		b := r.filterSQL(&filters[i], rd, true, true, true)
+		if i > 0 {
+			where += " OR "
+		}
+		where += "(" + b.where() + ")"
+		args = append(args, b.args...)
+	}
+	var n int64
+	err := r.db.QueryRow(`SELECT COUNT(*)`+fromEvents+`WHERE `+where, args...).Scan(&n)
+	return n, err
+}
+
+// liveMatch decides whether a newly committed event goes to one filter of a
+// live subscription.
+func (r *Relay) liveMatch(f *nostr.Filter, rd *reader, ev *nostr.Event, ch *Channel) bool {
+	return f.Matches(ev) && r.canRead(rd, ev, ch) && r.profile.readMatch(f, rd, ev, ch)
+}
+
+func keep(evs []*nostr.Event, pred func(*nostr.Event) bool) []*nostr.Event {
+	out := evs[:0]
+	for _, ev := range evs {
+		if pred(ev) {
+			out = append(out, ev)
+		}
+	}
+	return out
+}

@@ -1,0 +1,275 @@
+// Package reference is the reference NIP-CL relay the harness drives over a
+// real WebSocket: NIP-01/11/42/45 and NIP-29 (as the target contract in
+// shared/spec/README.md uses it) on embedded SQLite, with profile hooks for
+// the two NIP-CL drafts and fault switches that break one clause each.
+package reference
+
+import (
+	"crypto/rand"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// Config configures a reference relay. The zero value is a usable relay
+// (profile none, in-memory database, random key, 127.0.0.1:0).
+type Config struct {
+	Addr      string           // listen address, default "127.0.0.1:0"
+	DBPath    string           // SQLite file; "" = private in-memory DB
+	Profile   string           // "none" (default), "identity", "labels"
+	Faults    []string         // fault switch names (see Faults)
+	SecretKey string           // relay key hex; generated when empty
+	Name      string           // NIP-11 name
+	Now       func() time.Time // clock; nil = time.Now
+	Logf      func(format string, args ...any)
+
+	// Optional limits (0 = default).
+	MaxMessageSize int // bytes per WebSocket message, default 512 KiB
+	MaxLimit       int // largest REQ limit honoured, default 500
+	DefaultLimit   int // limit of a filter without one, default 500
+}
+
+// Defaults for the optional limits and the admission windows.
+const (
+	DefaultMaxMessageSize = 512 * 1024
+	DefaultMaxLimit       = 500
+	DefaultDefaultLimit   = 500
+	MaxSubscriptions      = 50
+	MaxFilters            = 10
+	MaxSubIDLength        = 64
+	CreatedAtWindow       = 900 // seconds either side of the relay clock for events
+	AuthWindow            = 600 // seconds either side for kind 22242
+)
+
+// Relay is one reference relay instance.
+type Relay struct {
+	cfg     Config
+	profile profile
+	faults  map[string]bool
+	db      *sql.DB
+	now     func() time.Time
+
+	secretKey string
+	pubKey    string
+	// stateKey signs 39000-39003; equals secretKey unless the
+	// state-signed-by-other-key fault is on.
+	stateKey string
+
+	maxMessageSize int64
+	maxLimit       int
+	defaultLimit   int
+
+	// wmu orders writes against reads that register live subscriptions: a
+	// write transaction and its live delivery hold it exclusively; a REQ
+	// holds it shared while it reads history and registers, so no committed
+	// event falls between history and live.
+	wmu sync.RWMutex
+
+	connMu sync.Mutex
+	conns  map[*conn]struct{}
+	connWG sync.WaitGroup
+
+	startMu  sync.Mutex
+	server   *http.Server
+	listener net.Listener
+	url      string
+
+	closeOnce sync.Once
+	closeErr  error
+	closed    chan struct{}
+}
+
+// New validates cfg, opens the database and prepares the relay. It does not
+// listen; call Start or mount Handler.
+func New(cfg Config) (*Relay, error) {
+	if cfg.Addr == "" {
+		cfg.Addr = "127.0.0.1:0"
+	}
+	if cfg.Profile == "" {
+		cfg.Profile = "none"
+	}
+	mk, ok := profiles[cfg.Profile]
+	if !ok {
+		names := make([]string, 0, len(profiles))
+		for n := range profiles {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		return nil, fmt.Errorf("reference: unknown profile %q (valid: %s)", cfg.Profile, strings.Join(names, ", "))
+	}
+	faults, err := parseFaults(cfg.Faults, cfg.Profile)
+	if err != nil {
+		return nil, err
+	}
+	r := &Relay{
+		cfg:            cfg,
+		profile:        mk(),
+		faults:         faults,
+		now:            cfg.Now,
+		maxMessageSize: int64(cfg.MaxMessageSize),
+		maxLimit:       cfg.MaxLimit,
+		defaultLimit:   cfg.DefaultLimit,
+		conns:          map[*conn]struct{}{},
+		closed:         make(chan struct{}),
+	}
+	if r.now == nil {
+		r.now = time.Now
+	}
+	if r.maxMessageSize <= 0 {
+		r.maxMessageSize = DefaultMaxMessageSize
+	}
+	if r.maxLimit <= 0 {
+		r.maxLimit = DefaultMaxLimit
+	}
+	if r.defaultLimit <= 0 {
+		r.defaultLimit = DefaultDefaultLimit
+	}
+	if r.defaultLimit > r.maxLimit {
+		r.defaultLimit = r.maxLimit
+	}
+
+	r.secretKey = strings.ToLower(strings.TrimSpace(cfg.SecretKey))
+	if r.secretKey == "" {
+		r.secretKey = nostr.GeneratePrivateKey()
+	}
+	if !nostr.IsValid32ByteHex(r.secretKey) {
+		return nil, errors.New("reference: SecretKey must be 64 hex characters")
+	}
+	if r.pubKey, err = nostr.GetPublicKey(r.secretKey); err != nil {
+		return nil, fmt.Errorf("reference: bad SecretKey: %w", err)
+	}
+	r.stateKey = r.secretKey
+	if r.fault(faultStateSignedByOtherKey) {
+		r.stateKey = nostr.GeneratePrivateKey()
+	}
+
+	if r.db, err = openDB(cfg.DBPath); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Start listens on cfg.Addr, serves Handler and returns the ws:// URL.
+func (r *Relay) Start() (string, error) {
+	r.startMu.Lock()
+	defer r.startMu.Unlock()
+	select {
+	case <-r.closed:
+		return "", errors.New("reference: relay is closed")
+	default:
+	}
+	if r.server != nil {
+		return r.url, nil
+	}
+	ln, err := net.Listen("tcp", r.cfg.Addr)
+	if err != nil {
+		return "", fmt.Errorf("reference: listen %s: %w", r.cfg.Addr, err)
+	}
+	r.listener = ln
+	r.server = &http.Server{Handler: r.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	r.url = "ws://" + ln.Addr().String()
+	go func() {
+		if err := r.server.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			r.logf("serve: %v", err)
+		}
+	}()
+	r.logf("listening on %s (profile %s, faults %v)", r.url, r.profile.name(), r.cfg.Faults)
+	return r.url, nil
+}
+
+// URL returns the ws:// URL Start listens on ("" before Start).
+func (r *Relay) URL() string {
+	r.startMu.Lock()
+	defer r.startMu.Unlock()
+	return r.url
+}
+
+// PubKey returns the relay key (hex); equals NIP-11 "self" and "pubkey".
+func (r *Relay) PubKey() string { return r.pubKey }
+
+// Close stops the listener, closes every connection and the database. It is
+// idempotent.
+func (r *Relay) Close() error {
+	r.closeOnce.Do(func() {
+		close(r.closed)
+		r.startMu.Lock()
+		srv := r.server
+		r.startMu.Unlock()
+		var errs []error
+		if srv != nil {
+			if err := srv.Close(); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		r.connMu.Lock()
+		for c := range r.conns {
+			c.shutdown()
+		}
+		r.connMu.Unlock()
+		r.connWG.Wait()
+		if err := r.db.Close(); err != nil {
+			errs = append(errs, err)
+		}
+		r.closeErr = errors.Join(errs...)
+	})
+	return r.closeErr
+}
+
+func (r *Relay) logf(format string, args ...any) {
+	if r.cfg.Logf != nil {
+		r.cfg.Logf(format, args...)
+	}
+}
+
+// broadcast delivers a committed event to every live subscription of the
+// community that may read it. Called with wmu held exclusively.
+func (r *Relay) broadcast(community string, ev *nostr.Event) {
+	var ch *Channel
+	if id := channelOf(ev); id != "" {
+		var err error
+		if ch, err = loadChannel(r.db, community, id); err != nil {
+			r.logf("broadcast: load channel: %v", err)
+			return
+		}
+	}
+	r.connMu.Lock()
+	targets := make([]*conn, 0, len(r.conns))
+	for c := range r.conns {
+		if c.community == community {
+			targets = append(targets, c)
+		}
+	}
+	r.connMu.Unlock()
+	for _, c := range targets {
+		c.deliver(ev, ch)
+	}
+}
+
+func randomUint() uint64 {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return binary.LittleEndian.Uint64(b[:])
+}
+
+// communityOf resolves the community from the Host header (host without
+// port, lowercase).
+func communityOf(req *http.Request) string {
+	host := req.Host
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.Trim(strings.ToLower(host), "[]")
+	if host == "" {
+		host = "localhost"
+	}
+	return host
+}

@@ -1,0 +1,403 @@
+package reference
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync/atomic"
+
+	"github.com/nbd-wtf/go-nostr"
+	_ "modernc.org/sqlite" // driver "sqlite"
+)
+
+// schema is the whole database. Everything is scoped by community (the host
+// the connection came in on).
+const schema = `
+CREATE TABLE IF NOT EXISTS events (
+	seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+	community  TEXT    NOT NULL,
+	id         TEXT    NOT NULL,
+	pubkey     TEXT    NOT NULL,
+	kind       INTEGER NOT NULL,
+	created_at INTEGER NOT NULL,
+	content    TEXT    NOT NULL,
+	tags       TEXT    NOT NULL, -- JSON array of arrays
+	sig        TEXT    NOT NULL,
+	channel    TEXT    NOT NULL DEFAULT '', -- h tag; d tag for 39000-39003
+	dtag       TEXT    NOT NULL DEFAULT '', -- d tag (addressable kinds)
+	received_at INTEGER NOT NULL,
+	UNIQUE (community, id)
+);
+CREATE INDEX IF NOT EXISTS events_time    ON events (community, created_at DESC, id);
+CREATE INDEX IF NOT EXISTS events_kind    ON events (community, kind, created_at DESC, id);
+CREATE INDEX IF NOT EXISTS events_author  ON events (community, pubkey, created_at DESC, id);
+CREATE INDEX IF NOT EXISTS events_channel ON events (community, channel, kind, created_at DESC);
+CREATE INDEX IF NOT EXISTS events_addr    ON events (community, kind, pubkey, dtag);
+
+-- single-letter tags, first value only (NIP-01 indexing)
+CREATE TABLE IF NOT EXISTS event_tags (
+	community TEXT    NOT NULL,
+	event_seq INTEGER NOT NULL,
+	name      TEXT    NOT NULL,
+	value     TEXT    NOT NULL
+);
+CREATE INDEX IF NOT EXISTS event_tags_lookup ON event_tags (community, name, value, event_seq);
+CREATE INDEX IF NOT EXISTS event_tags_event  ON event_tags (event_seq);
+
+CREATE TABLE IF NOT EXISTS channels (
+	community  TEXT    NOT NULL,
+	uuid       TEXT    NOT NULL,
+	type       TEXT    NOT NULL,
+	visibility TEXT    NOT NULL, -- open|private
+	archived   INTEGER NOT NULL DEFAULT 0,
+	deleted    INTEGER NOT NULL DEFAULT 0,
+	name       TEXT    NOT NULL DEFAULT '',
+	about      TEXT    NOT NULL DEFAULT '',
+	creator    TEXT    NOT NULL,
+	created_at INTEGER NOT NULL,
+	updated_at INTEGER NOT NULL,
+	labels     TEXT    NOT NULL DEFAULT '[]', -- JSON array, profile-owned
+	ext        TEXT    NOT NULL DEFAULT '{}', -- JSON object, profile-owned
+	PRIMARY KEY (community, uuid)
+);
+
+CREATE TABLE IF NOT EXISTS members (
+	community TEXT NOT NULL,
+	uuid      TEXT NOT NULL,
+	pubkey    TEXT NOT NULL,
+	role      TEXT NOT NULL, -- owner|admin|member
+	PRIMARY KEY (community, uuid, pubkey)
+);
+CREATE INDEX IF NOT EXISTS members_pubkey ON members (community, pubkey);
+
+-- every UUID a 9007 ever used in the community; never removed
+CREATE TABLE IF NOT EXISTS used_uuids (
+	community TEXT    NOT NULL,
+	uuid      TEXT    NOT NULL,
+	event_id  TEXT    NOT NULL, -- the 9007 that used it
+	used_at   INTEGER NOT NULL,
+	PRIMARY KEY (community, uuid)
+);
+`
+
+var memDBSeq atomic.Int64
+
+func openDB(path string) (*sql.DB, error) {
+	var dsn string
+	if path == "" {
+		dsn = fmt.Sprintf("file:nipcl-ref-%d-%d?mode=memory&cache=shared&_pragma=busy_timeout(5000)",
+			memDBSeq.Add(1), randomUint())
+	} else {
+		q := url.Values{}
+		q.Add("_pragma", "journal_mode(WAL)")
+		q.Add("_pragma", "busy_timeout(5000)")
+		q.Add("_pragma", "synchronous(NORMAL)")
+		q.Set("_txlock", "immediate")
+		dsn = "file:" + path + "?" + q.Encode()
+	}
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, err
+	}
+	if path == "" {
+		// One connection keeps the in-memory database alive and serializes
+		// access to it; the relay's own write lock orders writers anyway.
+		db.SetMaxOpenConns(1)
+	} else {
+		db.SetMaxOpenConns(4)
+	}
+	db.SetConnMaxLifetime(0)
+	db.SetConnMaxIdleTime(0)
+	if _, err := db.Exec(schema); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("reference: create schema: %w", err)
+	}
+	return db, nil
+}
+
+// --- transactions -----------------------------------------------------------
+
+// txn is one write transaction of one community. Events stored through it
+// are collected in emitted and pushed to subscribers after commit.
+type txn struct {
+	r         *Relay
+	tx        *sql.Tx
+	community string
+	emitted   []*nostr.Event
+}
+
+// write runs fn in ONE transaction under the relay's write lock, commits,
+// and then delivers every event the transaction stored to live
+// subscriptions (still under the lock, so delivery order = commit order).
+func (r *Relay) write(community string, fn func(t *txn) error) error {
+	r.wmu.Lock()
+	defer r.wmu.Unlock()
+	tx, err := r.db.BeginTx(context.Background(), nil)
+	if err != nil {
+		return reject("error", "database unavailable")
+	}
+	t := &txn{r: r, tx: tx, community: community}
+	if err := fn(t); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		r.logf("commit: %v", err)
+		return reject("error", "commit failed")
+	}
+	for _, ev := range t.emitted {
+		r.broadcast(community, ev)
+	}
+	return nil
+}
+
+func tagsJSON(tags nostr.Tags) string {
+	if tags == nil {
+		tags = nostr.Tags{}
+	}
+	b, _ := json.Marshal(tags)
+	return string(b)
+}
+
+// insert stores ev (no replacement logic) and indexes its single-letter tags.
+func (t *txn) insert(ev *nostr.Event, channel string) error {
+	res, err := t.tx.Exec(`INSERT INTO events (community, id, pubkey, kind, created_at, content, tags, sig, channel, dtag, received_at)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?)`,
+		t.community, ev.ID, ev.PubKey, ev.Kind, int64(ev.CreatedAt), ev.Content, tagsJSON(ev.Tags), ev.Sig,
+		channel, ev.Tags.GetD(), t.r.now().Unix())
+	if err != nil {
+		return fmt.Errorf("insert event: %w", err)
+	}
+	seq, err := res.LastInsertId()
+	if err != nil {
+		return err
+	}
+	for _, tag := range ev.Tags {
+		if len(tag) < 2 || len(tag[0]) != 1 {
+			continue
+		}
+		if _, err := t.tx.Exec(`INSERT INTO event_tags (community, event_seq, name, value) VALUES (?,?,?,?)`,
+			t.community, seq, tag[0], tag[1]); err != nil {
+			return fmt.Errorf("insert tag: %w", err)
+		}
+	}
+	t.emitted = append(t.emitted, ev)
+	return nil
+}
+
+// deleteWhere removes events (and their tag rows) matching cond.
+func (t *txn) deleteWhere(cond string, args ...any) error {
+	all := append([]any{t.community}, args...)
+	if _, err := t.tx.Exec(`DELETE FROM event_tags WHERE event_seq IN (SELECT seq FROM events WHERE community = ? AND `+cond+`)`, all...); err != nil {
+		return err
+	}
+	_, err := t.tx.Exec(`DELETE FROM events WHERE community = ? AND `+cond, all...)
+	return err
+}
+
+func (t *txn) hasEvent(id string) (bool, error) {
+	var n int
+	err := t.tx.QueryRow(`SELECT COUNT(*) FROM events WHERE community = ? AND id = ?`, t.community, id).Scan(&n)
+	return n > 0, err
+}
+
+// storeUserEvent stores a client event with NIP-01 replaceable/addressable
+// semantics. It returns false when a newer version is already stored.
+func (t *txn) storeUserEvent(ev *nostr.Event, channel string) (bool, error) {
+	if isReplaceable(ev.Kind) || isAddressable(ev.Kind) {
+		d := ""
+		if isAddressable(ev.Kind) {
+			d = ev.Tags.GetD()
+		}
+		var prevAt int64
+		var prevID string
+		err := t.tx.QueryRow(`SELECT created_at, id FROM events WHERE community = ? AND kind = ? AND pubkey = ? AND dtag = ?
+			ORDER BY created_at DESC, id ASC LIMIT 1`, t.community, ev.Kind, ev.PubKey, d).Scan(&prevAt, &prevID)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+		case err != nil:
+			return false, err
+		default:
+			if prevAt > int64(ev.CreatedAt) || (prevAt == int64(ev.CreatedAt) && prevID < ev.ID) {
+				return false, nil
+			}
+			if err := t.deleteWhere(`kind = ? AND pubkey = ? AND dtag = ?`, ev.Kind, ev.PubKey, d); err != nil {
+				return false, err
+			}
+		}
+	}
+	return true, t.insert(ev, channel)
+}
+
+// currentState returns the stored relay state event of kind for channel.
+func (t *txn) currentState(kind int, uuid string) (*nostr.Event, error) {
+	rows, err := t.tx.Query(`SELECT id, pubkey, created_at, kind, tags, content, sig FROM events
+		WHERE community = ? AND kind = ? AND channel = ? ORDER BY created_at DESC, id ASC LIMIT 1`, t.community, kind, uuid)
+	if err != nil {
+		return nil, err
+	}
+	evs, err := scanEvents(rows)
+	if err != nil || len(evs) == 0 {
+		return nil, err
+	}
+	return evs[0], nil
+}
+
+// --- channels -------------------------------------------------------------
+
+func (t *txn) channel(uuid string) (*Channel, error) {
+	return loadChannel(t.tx, t.community, uuid)
+}
+
+type querier interface {
+	Query(query string, args ...any) (*sql.Rows, error)
+	QueryRow(query string, args ...any) *sql.Row
+}
+
+// loadChannel reads a channel and its members; nil when it never existed.
+func loadChannel(q querier, community, uuid string) (*Channel, error) {
+	ch := &Channel{Community: community, UUID: uuid, Members: map[string]string{}}
+	var archived, deleted int
+	var labels string
+	err := q.QueryRow(`SELECT type, visibility, archived, deleted, name, about, creator, created_at, labels
+		FROM channels WHERE community = ? AND uuid = ?`, community, uuid).
+		Scan(&ch.Type, &ch.Visibility, &archived, &deleted, &ch.Name, &ch.About, &ch.Creator, &ch.CreatedAt, &labels)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	ch.Archived, ch.Deleted = archived != 0, deleted != 0
+	_ = json.Unmarshal([]byte(labels), &ch.Labels)
+	rows, err := q.Query(`SELECT pubkey, role FROM members WHERE community = ? AND uuid = ?`, community, uuid)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var pk, role string
+		if err := rows.Scan(&pk, &role); err != nil {
+			return nil, err
+		}
+		ch.Members[pk] = role
+	}
+	return ch, rows.Err()
+}
+
+// saveChannel writes ch (row and complete member list).
+func (t *txn) saveChannel(ch *Channel) error {
+	labels, _ := json.Marshal(nonNil(ch.Labels))
+	_, err := t.tx.Exec(`INSERT INTO channels (community, uuid, type, visibility, archived, deleted, name, about, creator, created_at, updated_at, labels)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
+		ON CONFLICT (community, uuid) DO UPDATE SET type=excluded.type, visibility=excluded.visibility,
+			archived=excluded.archived, deleted=excluded.deleted, name=excluded.name, about=excluded.about,
+			creator=excluded.creator, created_at=excluded.created_at, updated_at=excluded.updated_at, labels=excluded.labels`,
+		t.community, ch.UUID, ch.Type, ch.Visibility, boolInt(ch.Archived), boolInt(ch.Deleted), ch.Name, ch.About,
+		ch.Creator, ch.CreatedAt, t.r.now().Unix(), string(labels))
+	if err != nil {
+		return fmt.Errorf("save channel: %w", err)
+	}
+	if _, err := t.tx.Exec(`DELETE FROM members WHERE community = ? AND uuid = ?`, t.community, ch.UUID); err != nil {
+		return err
+	}
+	for pk, role := range ch.Members {
+		if _, err := t.tx.Exec(`INSERT INTO members (community, uuid, pubkey, role) VALUES (?,?,?,?)`,
+			t.community, ch.UUID, pk, role); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *txn) uuidUsed(uuid string) (bool, error) {
+	var n int
+	err := t.tx.QueryRow(`SELECT COUNT(*) FROM used_uuids WHERE community = ? AND uuid = ?`, t.community, uuid).Scan(&n)
+	return n > 0, err
+}
+
+func (t *txn) markUUIDUsed(uuid, eventID string) error {
+	_, err := t.tx.Exec(`INSERT INTO used_uuids (community, uuid, event_id, used_at) VALUES (?,?,?,?)
+		ON CONFLICT (community, uuid) DO UPDATE SET event_id = excluded.event_id, used_at = excluded.used_at`,
+		t.community, uuid, eventID, t.r.now().Unix())
+	return err
+}
+
+// --- reads ----------------------------------------------------------------
+
+func scanEvents(rows *sql.Rows) ([]*nostr.Event, error) {
+	defer rows.Close()
+	var out []*nostr.Event
+	for rows.Next() {
+		ev := &nostr.Event{}
+		var created int64
+		var tags string
+		if err := rows.Scan(&ev.ID, &ev.PubKey, &created, &ev.Kind, &tags, &ev.Content, &ev.Sig); err != nil {
+			return nil, err
+		}
+		ev.CreatedAt = nostr.Timestamp(created)
+		if err := json.Unmarshal([]byte(tags), &ev.Tags); err != nil {
+			return nil, err
+		}
+		out = append(out, ev)
+	}
+	return out, rows.Err()
+}
+
+// sqlBuf accumulates AND-ed conditions and their arguments.
+type sqlBuf struct {
+	conds []string
+	args  []any
+}
+
+func (b *sqlBuf) add(cond string, args ...any) {
+	b.conds = append(b.conds, cond)
+	b.args = append(b.args, args...)
+}
+
+func (b *sqlBuf) where() string {
+	if len(b.conds) == 0 {
+		return "1"
+	}
+	return strings.Join(b.conds, " AND ")
+}
+
+// placeholders returns "?,?,?" for n values, or "" for none.
+func placeholders(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
+}
+
+func inList(col string, vals []string) (string, []any) {
+	if len(vals) == 0 {
+		return "0", nil // an empty list matches nothing (NIP-01)
+	}
+	args := make([]any, len(vals))
+	for i, v := range vals {
+		args[i] = v
+	}
+	return col + " IN (" + placeholders(len(vals)) + ")", args
+}
+
+const eventCols = `e.id, e.pubkey, e.created_at, e.kind, e.tags, e.content, e.sig`
+const fromEvents = ` FROM events e LEFT JOIN channels c ON e.channel <> '' AND c.community = e.community AND c.uuid = e.channel `
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,184 @@
+package reports
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// JUnit XML, in the common Jenkins/Ant shape that CI systems import.
+type junitTestSuites struct {
+	XMLName  xml.Name         `xml:"testsuites"`
+	Name     string           `xml:"name,attr"`
+	Tests    int              `xml:"tests,attr"`
+	Failures int              `xml:"failures,attr"`
+	Errors   int              `xml:"errors,attr"`
+	Skipped  int              `xml:"skipped,attr"`
+	Time     string           `xml:"time,attr"`
+	Suites   []junitTestSuite `xml:"testsuite"`
+}
+
+type junitTestSuite struct {
+	Name       string          `xml:"name,attr"`
+	Tests      int             `xml:"tests,attr"`
+	Failures   int             `xml:"failures,attr"`
+	Errors     int             `xml:"errors,attr"`
+	Skipped    int             `xml:"skipped,attr"`
+	Time       string          `xml:"time,attr"`
+	Timestamp  string          `xml:"timestamp,attr,omitempty"`
+	Properties []junitProperty `xml:"properties>property,omitempty"`
+	Cases      []junitTestCase `xml:"testcase"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+type junitTestCase struct {
+	Name       string          `xml:"name,attr"`
+	Classname  string          `xml:"classname,attr"`
+	Time       string          `xml:"time,attr"`
+	Properties []junitProperty `xml:"properties>property"`
+	Failure    *junitMessage   `xml:"failure,omitempty"`
+	Error      *junitMessage   `xml:"error,omitempty"`
+	Skipped    *junitMessage   `xml:"skipped,omitempty"`
+	SystemOut  string          `xml:"system-out,omitempty"`
+}
+
+type junitMessage struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr,omitempty"`
+	Body    string `xml:",chardata"`
+}
+
+// JUnitName is the stable test name of a case: "<ID> <requirement>".
+func JUnitName(c CaseResult) string { return c.ID + " " + c.Requirement }
+
+// suiteName groups cases into one testsuite per plan and area.
+func suiteName(c CaseResult) string { return c.Plan + "/" + c.Area }
+
+// WriteJUnit renders r as JUnit XML.
+func WriteJUnit(w io.Writer, r *Results) error {
+	groups := map[string][]CaseResult{}
+	for _, c := range r.Cases {
+		groups[suiteName(c)] = append(groups[suiteName(c)], c)
+	}
+	names := make([]string, 0, len(groups))
+	for n := range groups {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	doc := junitTestSuites{Name: "nipcl-conform", Time: secs(r.Finished.Sub(r.Started).Milliseconds())}
+	for _, n := range names {
+		s := junitTestSuite{Name: n, Timestamp: r.Started.UTC().Format("2006-01-02T15:04:05")}
+		var ms int64
+		for _, c := range groups[n] {
+			tc := junitTestCase{
+				Name: JUnitName(c), Classname: n, Time: secs(c.DurationMS),
+				Properties: []junitProperty{
+					{"id", c.ID}, {"section", c.Section}, {"level", c.Level},
+					{"profile", profileName(c.Profile)}, {"outcome", string(c.Outcome)}, {"plan", c.Plan},
+				},
+			}
+			if c.Reading != "" {
+				tc.Properties = append(tc.Properties, junitProperty{"reading", c.Reading})
+			}
+			body := failureBody(c)
+			switch c.Outcome {
+			case Fail:
+				tc.Failure = &junitMessage{Message: firstLine(c.Message), Type: "fail", Body: body}
+				s.Failures++
+			case Timeout:
+				tc.Failure = &junitMessage{Message: "timeout: " + firstLine(c.Message), Type: "timeout", Body: body}
+				s.Failures++
+			case HarnessError:
+				tc.Error = &junitMessage{Message: firstLine(c.Message), Type: "harness-error", Body: body}
+				s.Errors++
+			case Skipped, Unsupported:
+				tc.Skipped = &junitMessage{Message: string(c.Outcome) + ": " + firstLine(c.Message)}
+				s.Skipped++
+			}
+			if len(c.Notes) > 0 {
+				tc.SystemOut = strings.Join(c.Notes, "\n")
+			}
+			s.Tests++
+			ms += c.DurationMS
+			s.Cases = append(s.Cases, tc)
+		}
+		s.Time = secs(ms)
+		doc.Tests += s.Tests
+		doc.Failures += s.Failures
+		doc.Errors += s.Errors
+		doc.Skipped += s.Skipped
+		doc.Suites = append(doc.Suites, s)
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return fmt.Errorf("encode JUnit: %w", err)
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+func failureBody(c CaseResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Requirement (%s %s, %s): %s\n", c.Level, c.ID, c.Section, c.Requirement)
+	if c.Reading != "" {
+		fmt.Fprintf(&b, "Reading: %s\n", c.Reading)
+	}
+	if c.Message != "" {
+		fmt.Fprintf(&b, "\n%s\n", c.Message)
+	}
+	if c.Location != "" {
+		fmt.Fprintf(&b, "at %s\n", c.Location)
+	}
+	if c.Repro != "" {
+		fmt.Fprintf(&b, "\nReproduce: %s\n", c.Repro)
+	}
+	if c.Transcript != "" {
+		fmt.Fprintf(&b, "\nWire transcript:\n%s", c.Transcript)
+	}
+	return b.String()
+}
+
+func profileName(p string) string {
+	if p == "" {
+		return "baseline"
+	}
+	return p
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func secs(ms int64) string { return fmt.Sprintf("%.3f", float64(ms)/1000) }
+
+// WriteFile writes a report with fn to path, creating its directory.
+func WriteFile(path string, r *Results, fn func(io.Writer, *Results) error) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("report directory: %w", err)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("create report: %w", err)
+	}
+	if err := fn(f, r); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return f.Close()
+}

@@ -1,0 +1,59 @@
+package reports
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteMarkdown renders a short summary suitable for a CI step summary.
+func WriteMarkdown(w io.Writer, r *Results) error {
+	var b strings.Builder
+	counts := r.Counts()
+	fmt.Fprintf(&b, "## nipcl-conform: %s\n\n", verdict(r))
+	b.WriteString("| plan | target | profile |\n|---|---|---|\n")
+	for _, p := range r.Plans {
+		t := p.Target
+		if p.SetupError != "" {
+			t += " — setup failed: " + p.SetupError
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", p.Name, mdEscape(t), p.Profile)
+	}
+	b.WriteString("\n| outcome | cases |\n|---|---|\n")
+	for _, o := range Outcomes {
+		fmt.Fprintf(&b, "| %s | %d |\n", o, counts[o])
+	}
+	var failed []CaseResult
+	for _, c := range r.Cases {
+		if c.Outcome == Fail || c.Outcome == Timeout || c.Outcome == HarnessError {
+			failed = append(failed, c)
+		}
+	}
+	if len(failed) > 0 {
+		b.WriteString("\n### Not passing\n\n| case | level | section | outcome | message |\n|---|---|---|---|---|\n")
+		for _, c := range failed {
+			fmt.Fprintf(&b, "| `%s` (%s) | %s | %s | %s | %s |\n", c.ID, c.Plan, c.Level, c.Section, c.Outcome, mdEscape(firstLine(c.Message)))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func verdict(r *Results) string {
+	switch r.ExitCode(false) {
+	case ExitOK:
+		return "conforms (every MUST case passed)"
+	case ExitFailed:
+		return "does not conform"
+	default:
+		return "could not complete (setup or harness error)"
+	}
+}
+
+func mdEscape(s string) string {
+	s = strings.ReplaceAll(s, "|", "\\|")
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
+}

@@ -1,0 +1,34 @@
+package runner
+
+import (
+	"io"
+	"time"
+)
+
+// Plan is one target run with one profile's suites. A run has one or more
+// plans; all of them execute inside a single Ginkgo RunSpecs call (Ginkgo
+// allows one per process), each plan with its own suites.Env.
+type Plan struct {
+	Name    string // unique label for reports, e.g. "labels" or "labels fault=x"
+	Target  Target
+	Profile string // "none", "identity", "labels" or "auto"
+	// Sections, when non-empty, restricts the plan to cases citing these
+	// section IDs (the fault kill test uses it).
+	Sections []string
+}
+
+// Options configures a run. The zero value plus Plans is usable.
+type Options struct {
+	Plans       []Plan
+	RelayPubKey string        // overrides NIP-11 "self" when the relay lacks it
+	ActorKeys   []string      // secret keys (hex) for relays that only admit known keys
+	Hosts       []string      // extra Host header values naming other communities
+	StepTimeout time.Duration // per network step, default 10s
+	Deadline    time.Duration // whole run, default 5m
+	ReportDir   string        // default "nipcl-report"
+	JUnitPath   string        // default <ReportDir>/junit.xml
+	Force       bool          // run NIP-CL cases even when the relay does not advertise nip-cl
+	Focus, Skip []string      // case ID / area / section patterns
+	Scale       int           // distractor count for limit-ordering cases
+	Out         io.Writer     // progress and summary; nil = io.Discard
+}

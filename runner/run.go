@@ -1,0 +1,462 @@
+package runner
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
+	"github.com/onsi/ginkgo/v2/formatter"
+	"github.com/onsi/ginkgo/v2/types"
+	"github.com/onsi/gomega"
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/reports"
+	"github.com/nipcl/nipcl-conform/suites"
+)
+
+// ErrAlreadyRan is returned by a second Run in one process: Ginkgo allows a
+// single RunSpecs per process.
+var ErrAlreadyRan = errors.New("runner: a process can run the suites only once (Ginkgo allows one RunSpecs per process)")
+
+var runOnce sync.Mutex
+var ran bool
+
+// failer satisfies ginkgo.GinkgoTestingT for RunSpecs outside `go test`.
+type failer struct{ failed bool }
+
+func (f *failer) Fail() { f.failed = true }
+
+// preparedPlan is a plan whose target has been started and probed.
+type preparedPlan struct {
+	plan   Plan
+	env    *suites.Env
+	result reports.PlanResult
+	target Target
+}
+
+func (o *Options) defaults() {
+	if o.StepTimeout <= 0 {
+		o.StepTimeout = 10 * time.Second
+	}
+	if o.Deadline <= 0 {
+		o.Deadline = 5 * time.Minute
+	}
+	if o.ReportDir == "" {
+		o.ReportDir = "nipcl-report"
+	}
+	if o.JUnitPath == "" {
+		o.JUnitPath = filepath.Join(o.ReportDir, "junit.xml")
+	}
+	if o.Out == nil {
+		o.Out = io.Discard
+	}
+}
+
+// NewRunID returns a short random run identifier (lowercase hex).
+func NewRunID() string {
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// Run executes every plan and writes the reports. It returns the results
+// even when err is non-nil whenever any were produced. Run may be called
+// once per process.
+func Run(ctx context.Context, opts Options) (*reports.Results, error) {
+	runOnce.Lock()
+	if ran {
+		runOnce.Unlock()
+		return nil, ErrAlreadyRan
+	}
+	ran = true
+	runOnce.Unlock()
+
+	opts.defaults()
+	if len(opts.Plans) == 0 {
+		return nil, errors.New("runner: no plans")
+	}
+	if err := suites.Validate(); err != nil {
+		return nil, fmt.Errorf("harness error: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, opts.Deadline)
+	defer cancel()
+
+	res := &reports.Results{
+		Tool: "nipcl-conform", RunID: NewRunID(), Started: time.Now(),
+		Settings: map[string]string{
+			"step_timeout": opts.StepTimeout.String(),
+			"deadline":     opts.Deadline.String(),
+			"scale":        fmt.Sprint(opts.Scale),
+		},
+	}
+	var prepared []*preparedPlan
+	defer func() {
+		stopCtx, c := context.WithTimeout(context.Background(), 30*time.Second)
+		defer c()
+		for _, p := range prepared {
+			_ = p.target.Stop(stopCtx)
+		}
+	}()
+	for _, plan := range opts.Plans {
+		p := prepare(ctx, &opts, plan, res.RunID)
+		prepared = append(prepared, p)
+		if p.result.SetupError != "" {
+			fmt.Fprintf(opts.Out, "setup %s: %s\n", plan.Name, p.result.SetupError)
+		}
+	}
+
+	specReports := runGinkgo(&opts, prepared)
+	res.Finished = time.Now()
+	for _, p := range prepared {
+		res.Plans = append(res.Plans, p.result)
+	}
+	res.Cases, res.Interrupted = convert(specReports, prepared)
+	attachLogs(prepared, res)
+	res.Sort()
+	if err := writeReports(&opts, res); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+// prepare starts a plan's target and probes it. Failures are recorded in
+// the plan result and the env (every case then reports the setup error).
+func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *preparedPlan {
+	p := &preparedPlan{plan: plan, target: plan.Target}
+	env := &suites.Env{
+		Plan: plan.Name, Profile: plan.Profile, StepTimeout: opts.StepTimeout,
+		Hosts: opts.Hosts, Scale: opts.Scale, RunID: runID,
+	}
+	p.env = env
+	p.result = reports.PlanResult{Name: plan.Name, Target: plan.Target.String(), Profile: plan.Profile}
+	if include := caseFilter(plan, opts); include != nil {
+		env.Include = include
+	}
+	for i, k := range opts.ActorKeys {
+		a, err := fixtures.ActorFromKey(fmt.Sprintf("key%d", i+1), k)
+		if err != nil {
+			setupFailed(p, err, false)
+			return p
+		}
+		env.Keys = append(env.Keys, a)
+	}
+	startCtx, cancel := context.WithTimeout(ctx, 3*opts.StepTimeout+time.Minute)
+	ep, err := plan.Target.Start(startCtx)
+	cancel()
+	if err != nil {
+		setupFailed(p, err, errors.Is(err, context.DeadlineExceeded))
+		return p
+	}
+	env.URL, p.result.URL = ep.URL, ep.URL
+
+	infoCtx, cancel := context.WithTimeout(ctx, opts.StepTimeout)
+	info, err := fixtures.FetchInfo(infoCtx, ep.URL, "")
+	cancel()
+	if err != nil {
+		setupFailed(p, fmt.Errorf("no NIP-11 document: %w", err), errors.Is(err, fixtures.ErrTimeout))
+		return p
+	}
+	env.Info = info
+	env.RelayPubKey = firstNonEmpty(opts.RelayPubKey, ep.RelayPubKey, info.Self)
+	p.result.RelayPubKey = env.RelayPubKey
+	if env.RelayPubKey == "" {
+		setupFailed(p, errors.New("NIP-11 document has no \"self\" key; pass --relay-pubkey"), false)
+		return p
+	}
+
+	probe, err := probeAuth(ctx, ep.URL, opts.StepTimeout)
+	if err != nil {
+		setupFailed(p, err, errors.Is(err, fixtures.ErrTimeout))
+		return p
+	}
+	env.AuthOnConnect = probe
+
+	profile, note := resolveProfile(plan.Profile, info, opts.Force)
+	env.Profile, p.result.Profile, p.result.Note = profile, profile, note
+	if profile == suites.ProfileNone && plan.Profile != suites.ProfileNone && !opts.Force {
+		env.Unsupported = note
+	}
+	return p
+}
+
+func setupFailed(p *preparedPlan, err error, timedOut bool) {
+	p.result.SetupError = oneLine(err.Error())
+	p.env.SetupErr = err
+	p.env.SetupTimedOut = timedOut
+}
+
+// probeAuth reports whether the relay sends an AUTH challenge on connect.
+// Not receiving one quickly is not an error: clients then authenticate when
+// the relay asks ("auth-required:").
+func probeAuth(ctx context.Context, url string, step time.Duration) (bool, error) {
+	c, err := fixtures.Dial(ctx, url, fixtures.DialOptions{StepTimeout: step})
+	if err != nil {
+		return false, fmt.Errorf("cannot open a WebSocket: %w", err)
+	}
+	defer c.Close()
+	wait := step
+	if wait > 2*time.Second {
+		wait = 2 * time.Second
+	}
+	wctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	return c.WaitChallenge(wctx), nil
+}
+
+// resolveProfile picks the profile a plan is checked against.
+func resolveProfile(requested string, info *fixtures.RelayInfo, force bool) (string, string) {
+	advertised := info.HasExtension("nip-cl")
+	switch requested {
+	case suites.ProfileIdentity, suites.ProfileLabels:
+		if !advertised && !force {
+			return suites.ProfileNone, fmt.Sprintf("the relay does not advertise \"nip-cl\" in NIP-11 supported_extensions, so the %s profile cases are unsupported (use --force to run them anyway)", requested)
+		}
+		return requested, ""
+	case suites.ProfileNone:
+		return suites.ProfileNone, ""
+	default: // auto
+		if !advertised {
+			return suites.ProfileNone, "the relay does not advertise \"nip-cl\" in NIP-11 supported_extensions: NIP-CL cases are unsupported, baseline NIP-29 cases still run"
+		}
+		return suites.ProfileLabels, "profile auto: nip-cl advertised; behaviour detection not available, assuming labels (pass --profile)"
+	}
+}
+
+func caseFilter(plan Plan, opts *Options) func(suites.Case) bool {
+	if len(plan.Sections) == 0 && len(opts.Focus) == 0 && len(opts.Skip) == 0 {
+		return nil
+	}
+	sections := map[string]bool{}
+	for _, s := range plan.Sections {
+		sections[s] = true
+	}
+	return func(c suites.Case) bool {
+		if len(sections) > 0 && !sections[c.Section] {
+			return false
+		}
+		if len(opts.Focus) > 0 && !matchAny(c, opts.Focus) {
+			return false
+		}
+		return !matchAny(c, opts.Skip)
+	}
+}
+
+// matchAny reports whether a case's ID, area or section matches a pattern
+// (exact, or prefix when the pattern ends with '/' or '*').
+func matchAny(c suites.Case, patterns []string) bool {
+	for _, p := range patterns {
+		prefix := strings.TrimSuffix(p, "*")
+		for _, v := range []string{c.ID, c.Area, c.Section} {
+			if v == p || (prefix != p && strings.HasPrefix(v, prefix)) || (strings.HasSuffix(p, "/") && strings.HasPrefix(v, p)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// runGinkgo registers every plan's specs and runs them once.
+func runGinkgo(opts *Options, prepared []*preparedPlan) types.SpecReports {
+	var captured types.SpecReports
+	total := 0
+	for _, p := range prepared {
+		if p.env.SetupErr != nil {
+			continue // reported from the catalogue, without Ginkgo
+		}
+		suites.Define(p.env)
+		total++
+	}
+	if total == 0 {
+		return nil
+	}
+	var done, failed int
+	var mu sync.Mutex
+	ReportAfterEach(func(r SpecReport) {
+		mu.Lock()
+		defer mu.Unlock()
+		done++
+		if r.State.Is(types.SpecStateFailureStates) {
+			failed++
+			fmt.Fprintf(opts.Out, "FAIL %s %s\n", planOf(r), r.LeafNodeText)
+		}
+	})
+	ReportAfterSuite("nipcl-conform capture", func(r Report) { captured = r.SpecReports })
+
+	logPath := filepath.Join(opts.ReportDir, "ginkgo.log")
+	_ = os.MkdirAll(opts.ReportDir, 0o755)
+	logFile, err := os.Create(logPath)
+	if err == nil {
+		formatter.ColorableStdOut = logFile
+		defer logFile.Close()
+	} else {
+		formatter.ColorableStdOut = io.Discard
+	}
+	gomega.RegisterFailHandler(Fail)
+	suiteConfig, reporterConfig := GinkgoConfiguration()
+	suiteConfig.Timeout = opts.Deadline
+	suiteConfig.RandomSeed = 1
+	suiteConfig.GracePeriod = 5 * time.Second
+	suiteConfig.FailFast = false
+	reporterConfig.NoColor = true
+	reporterConfig.Succinct = true
+	RunSpecs(&failer{}, "nipcl-conform", suiteConfig, reporterConfig)
+	return captured
+}
+
+func planOf(r SpecReport) string {
+	if len(r.ContainerHierarchyTexts) > 0 {
+		return r.ContainerHierarchyTexts[0]
+	}
+	return ""
+}
+
+// convert maps Ginkgo spec reports (and plans that never ran) to results.
+func convert(specs types.SpecReports, prepared []*preparedPlan) ([]reports.CaseResult, string) {
+	interrupted := ""
+	var out []reports.CaseResult
+	byPlan := map[string]*preparedPlan{}
+	for _, p := range prepared {
+		byPlan[p.plan.Name] = p
+		if p.env.SetupErr != nil {
+			outcome := reports.HarnessError
+			if p.env.SetupTimedOut {
+				outcome = reports.Timeout
+			}
+			for _, c := range suites.Catalogue() {
+				if !p.env.Applies(c) {
+					continue
+				}
+				r := caseResult(c, p)
+				r.Outcome = outcome
+				r.Message = "not run: setup of " + p.plan.Name + " failed: " + p.result.SetupError
+				out = append(out, r)
+			}
+		}
+	}
+	for _, s := range specs {
+		if s.LeafNodeType != types.NodeTypeIt {
+			continue
+		}
+		p := byPlan[planOf(s)]
+		c, ok := suites.Lookup(s.LeafNodeText)
+		if p == nil || !ok {
+			continue
+		}
+		r := caseResult(c, p)
+		r.DurationMS = s.RunTime.Milliseconds()
+		override := ""
+		for _, e := range s.ReportEntries {
+			switch e.Name {
+			case suites.EntryOutcome:
+				override = e.StringRepresentation()
+			case suites.EntryTranscript:
+				r.Transcript = e.StringRepresentation()
+			case suites.EntryNote:
+				r.Notes = append(r.Notes, e.StringRepresentation())
+			}
+		}
+		r.Outcome, r.Message = classify(s, override)
+		if s.Failure.Location.FileName != "" {
+			r.Location = fmt.Sprintf("%s:%d", filepath.Base(s.Failure.Location.FileName), s.Failure.Location.LineNumber)
+		}
+		if s.State == types.SpecStateInterrupted || (s.State == types.SpecStateSkipped && strings.Contains(s.Failure.Message, "nterrupt")) {
+			interrupted = "interrupted: " + s.Failure.Message
+		}
+		out = append(out, r)
+	}
+	return out, interrupted
+}
+
+func caseResult(c suites.Case, p *preparedPlan) reports.CaseResult {
+	return reports.CaseResult{
+		ID: c.ID, Plan: p.plan.Name, Profile: c.Profile, Area: c.Area, Section: c.Section,
+		Level: string(c.Level), Requirement: c.Requirement, Reading: c.Reading,
+		Repro: reproCommand(p, c),
+	}
+}
+
+func reproCommand(p *preparedPlan, c suites.Case) string {
+	switch t := p.target.(type) {
+	case *ReferenceTarget:
+		cmd := "nipcl-conform run --profile " + t.Config.Profile
+		for _, f := range t.Config.Faults {
+			cmd += " --fault " + f
+		}
+		return cmd + " --focus " + c.ID
+	default:
+		return fmt.Sprintf("nipcl-conform run --target %s --profile %s --focus %s", p.result.URL, p.env.Profile, c.ID)
+	}
+}
+
+// classify maps a Ginkgo state (and an outcome a case recorded) to a class.
+func classify(s types.SpecReport, override string) (reports.Outcome, string) {
+	msg := s.Failure.Message
+	switch s.State {
+	case types.SpecStatePassed:
+		return reports.Pass, ""
+	case types.SpecStateSkipped, types.SpecStatePending:
+		if override == string(reports.Unsupported) {
+			return reports.Unsupported, msg
+		}
+		if strings.Contains(msg, "nterrupt") || strings.Contains(msg, "imeout") {
+			return reports.Timeout, "not run: " + msg
+		}
+		return reports.Skipped, msg
+	case types.SpecStatePanicked:
+		return reports.HarnessError, "panic: " + msg + "\n" + s.Failure.ForwardedPanic
+	case types.SpecStateTimedout, types.SpecStateInterrupted:
+		return reports.Timeout, msg
+	case types.SpecStateAborted:
+		return reports.HarnessError, msg
+	default: // failed
+		switch override {
+		case string(reports.Timeout):
+			return reports.Timeout, msg
+		case string(reports.HarnessError):
+			return reports.HarnessError, msg
+		}
+		return reports.Fail, msg
+	}
+}
+
+func attachLogs(prepared []*preparedPlan, res *reports.Results) {
+	failedPlans := map[string]bool{}
+	for _, c := range res.Cases {
+		if c.Outcome != reports.Pass && c.Outcome != reports.Skipped && c.Outcome != reports.Unsupported {
+			failedPlans[c.Plan] = true
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for i, p := range prepared {
+		if failedPlans[p.plan.Name] || p.result.SetupError != "" {
+			res.Plans[i].Logs = p.target.Logs(ctx)
+		}
+	}
+}
+
+func writeReports(opts *Options, res *reports.Results) error {
+	var errs []error
+	errs = append(errs, reports.WriteFile(opts.JUnitPath, res, reports.WriteJUnit))
+	errs = append(errs, reports.WriteFile(filepath.Join(opts.ReportDir, "results.json"), res, reports.WriteJSON))
+	errs = append(errs, reports.WriteFile(filepath.Join(opts.ReportDir, "summary.md"), res, reports.WriteMarkdown))
+	return errors.Join(errs...)
+}
+
+func firstNonEmpty(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

@@ -1,0 +1,102 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"net"
+
+	"github.com/nipcl/nipcl-conform/reference"
+)
+
+// Endpoint is where a started target can be reached.
+type Endpoint struct {
+	// URL is the WebSocket URL (ws:// or wss://) the suites connect to.
+	URL string
+	// RelayPubKey is the relay key when the target knows it without NIP-11
+	// (the in-process reference relay does); empty otherwise.
+	RelayPubKey string
+}
+
+// Target is a relay the harness can run against: an existing URL, the
+// in-process reference relay, or a container.
+type Target interface {
+	// Start makes the relay reachable; it must honour ctx's deadline.
+	Start(ctx context.Context) (Endpoint, error)
+	// Stop releases everything Start acquired. It is safe to call after a
+	// failed Start and more than once.
+	Stop(ctx context.Context) error
+	// Logs returns the relay's own log output, or "" when the target has none.
+	Logs(ctx context.Context) string
+	// String describes the target for reports ("ws://…", "reference(labels)", "image foo:1").
+	String() string
+}
+
+// URLTarget is a relay that is already running somewhere.
+type URLTarget struct{ URL string }
+
+// Start implements Target.
+func (t *URLTarget) Start(context.Context) (Endpoint, error) { return Endpoint{URL: t.URL}, nil }
+
+// Stop implements Target.
+func (t *URLTarget) Stop(context.Context) error { return nil }
+
+// Logs implements Target.
+func (t *URLTarget) Logs(context.Context) string { return "" }
+
+func (t *URLTarget) String() string { return t.URL }
+
+// ReferenceTarget runs the built-in reference relay in this process.
+type ReferenceTarget struct {
+	Config reference.Config
+	relay  *reference.Relay
+}
+
+// Start implements Target.
+func (t *ReferenceTarget) Start(context.Context) (Endpoint, error) {
+	cfg := t.Config
+	if cfg.Addr == "" {
+		cfg.Addr = "127.0.0.1:0"
+	}
+	r, err := reference.New(cfg)
+	if err != nil {
+		return Endpoint{}, fmt.Errorf("start reference relay: %w", err)
+	}
+	u, err := r.Start()
+	if err != nil {
+		_ = r.Close()
+		return Endpoint{}, fmt.Errorf("start reference relay: %w", err)
+	}
+	t.relay = r
+	return Endpoint{URL: u, RelayPubKey: r.PubKey()}, nil
+}
+
+// Stop implements Target.
+func (t *ReferenceTarget) Stop(context.Context) error {
+	if t.relay == nil {
+		return nil
+	}
+	err := t.relay.Close()
+	t.relay = nil
+	return err
+}
+
+// Logs implements Target.
+func (t *ReferenceTarget) Logs(context.Context) string { return "" }
+
+func (t *ReferenceTarget) String() string {
+	s := "reference(" + t.Config.Profile + ")"
+	for _, f := range t.Config.Faults {
+		s += " fault=" + f
+	}
+	return s
+}
+
+// FreeLoopbackPort returns a TCP port that was free on 127.0.0.1 a moment ago.
+func FreeLoopbackPort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, fmt.Errorf("find free loopback port: %w", err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}

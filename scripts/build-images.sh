@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Builds the static nipcl-conform binary once and both FROM scratch images:
+#   the reference relay image (reference/Dockerfile, ENTRYPOINT nipcl-conform serve)
+#   the harness CLI image     (Dockerfile,           ENTRYPOINT nipcl-conform)
+# No base image is pulled: the binary is built on the host (CGO_ENABLED=0) and
+# staged into temporary build contexts, so the source tree stays clean.
+#
+# Usage: scripts/build-images.sh [REFERENCE_TAG [HARNESS_TAG]]
+# Tags default to $NIPCL_REFERENCE_IMAGE / $NIPCL_HARNESS_IMAGE, else
+# nipcl-reference:latest and nipcl-conform:latest.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ref_tag="${1:-${NIPCL_REFERENCE_IMAGE:-nipcl-reference:latest}}"
+harness_tag="${2:-${NIPCL_HARNESS_IMAGE:-nipcl-conform:latest}}"
+
+command -v go >/dev/null || { echo "build-images: go not on PATH" >&2; exit 1; }
+command -v docker >/dev/null || { echo "build-images: docker not on PATH" >&2; exit 1; }
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+# Without the buildx plugin (Debian's docker.io) use the legacy builder,
+# which needs nothing else for a FROM scratch image.
+if [ -z "${DOCKER_BUILDKIT:-}" ] && ! docker buildx version >/dev/null 2>&1; then
+  export DOCKER_BUILDKIT=0
+fi
+
+start=$SECONDS
+echo "build-images: building static binary"
+(cd "$root" && CGO_ENABLED=0 go build -trimpath -o "$work/nipcl-conform" ./cmd/nipcl-conform)
+echo "build-images: binary built in $((SECONDS - start))s"
+
+build() { # build TAG DOCKERFILE
+  local tag="$1" dockerfile="$2" ctx
+  ctx="$(mktemp -d "$work/ctx.XXXXXX")"
+  cp "$dockerfile" "$ctx/Dockerfile"
+  cp "$work/nipcl-conform" "$ctx/nipcl-conform"
+  local t=$SECONDS
+  docker build -q -t "$tag" "$ctx" >/dev/null
+  echo "build-images: built $tag in $((SECONDS - t))s"
+}
+
+build "$ref_tag" "$root/reference/Dockerfile"
+build "$harness_tag" "$root/Dockerfile"
+echo "build-images: done in $((SECONDS - start))s"

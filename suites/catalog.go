@@ -1,0 +1,132 @@
+// Package suites holds the conformance cases: a catalogue of cases as values
+// (ID, profile, area, section, level, requirement) and the Ginkgo specs that
+// run them against one target. Files are named after the section they test.
+//
+// Nothing here is global mutable state: Define registers the specs of one
+// run for one *Env, and Catalogue returns the metadata the reporters, `list`,
+// `explain` and the coverage check read.
+package suites
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/nipcl/nipcl-conform/clause"
+)
+
+// Level is the requirement level of a case.
+type Level string
+
+// Requirement levels, as in RFC 2119.
+const (
+	MUST   Level = "MUST"
+	SHOULD Level = "SHOULD"
+	MAY    Level = "MAY"
+)
+
+// Profiles a case can belong to. A case with Profile "" (baseline) runs in
+// every profile.
+const (
+	ProfileBaseline = ""
+	ProfileNone     = "none"
+	ProfileIdentity = "identity"
+	ProfileLabels   = "labels"
+)
+
+// Case is the metadata of one conformance check.
+type Case struct {
+	ID          string // stable, e.g. "base/auth/1"
+	Profile     string // "", "identity" or "labels"
+	Area        string // report grouping, e.g. "auth", "discovery"
+	Section     string // clause.Section ID the case tests
+	Level       Level
+	Requirement string // one line, our own words
+	// Reading records the interpretation chosen where the draft is ambiguous.
+	Reading string
+	// Slow marks cases that wait on real clocks or many writes.
+	Slow bool
+}
+
+// Spec is a case with the function that runs it.
+type Spec struct {
+	Case
+	Run func(t *T)
+}
+
+// all returns every spec of every suite file, in catalogue order.
+func all() []Spec {
+	var out []Spec
+	for _, group := range [][]Spec{
+		baselineRelaySpecs(),
+		baselineGroupSpecs(),
+	} {
+		out = append(out, group...)
+	}
+	out = append(out, profileSpecs()...)
+	return out
+}
+
+// Catalogue returns every case's metadata, sorted by ID.
+func Catalogue() []Case {
+	specs := all()
+	out := make([]Case, len(specs))
+	for i, s := range specs {
+		out[i] = s.Case
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// Lookup returns the case with the given ID.
+func Lookup(id string) (Case, bool) {
+	for _, c := range Catalogue() {
+		if c.ID == id {
+			return c, true
+		}
+	}
+	return Case{}, false
+}
+
+// Validate checks the catalogue: unique IDs, known sections, levels and
+// profiles, a requirement sentence.
+func Validate() error {
+	var problems []string
+	seen := map[string]bool{}
+	for _, c := range Catalogue() {
+		if seen[c.ID] {
+			problems = append(problems, "duplicate case ID "+c.ID)
+		}
+		seen[c.ID] = true
+		if _, ok := clause.Lookup(c.Section); !ok {
+			problems = append(problems, fmt.Sprintf("%s cites unknown section %q", c.ID, c.Section))
+		}
+		switch c.Level {
+		case MUST, SHOULD, MAY:
+		default:
+			problems = append(problems, fmt.Sprintf("%s has level %q", c.ID, c.Level))
+		}
+		switch c.Profile {
+		case ProfileBaseline, ProfileIdentity, ProfileLabels:
+		default:
+			problems = append(problems, fmt.Sprintf("%s has profile %q", c.ID, c.Profile))
+		}
+		if strings.TrimSpace(c.Requirement) == "" || c.Area == "" {
+			problems = append(problems, c.ID+" lacks a requirement or area")
+		}
+		if !strings.HasPrefix(c.ID, profilePrefix(c.Profile)) {
+			problems = append(problems, fmt.Sprintf("%s: ID must start with %q", c.ID, profilePrefix(c.Profile)))
+		}
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("case catalogue: %s", strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+func profilePrefix(p string) string {
+	if p == ProfileBaseline {
+		return "base/"
+	}
+	return p + "/"
+}

@@ -1,0 +1,68 @@
+package suites
+
+import (
+	"errors"
+	"fmt"
+
+	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+)
+
+// Report entry names the runner reads back from Ginkgo's report.
+const (
+	EntryOutcome    = "nipcl.outcome"    // value: an outcome class overriding Ginkgo's state
+	EntryTranscript = "nipcl.transcript" // wire transcript of a failed case
+	EntryNote       = "nipcl.note"       // informational remark (reading seen, rounds run …)
+)
+
+// Define registers one Ginkgo container for env with one spec per
+// applicable case. Call it before RunSpecs, once per plan.
+func Define(env *Env) {
+	env.defaults()
+	specs := all()
+	Describe(env.Plan, func() {
+		for _, s := range specs {
+			if !env.Applies(s.Case) {
+				continue
+			}
+			s := s
+			It(s.ID, func(ctx SpecContext) { runSpec(ctx, env, s) }, SpecTimeout(env.CaseTimeout))
+		}
+	})
+}
+
+func runSpec(ctx SpecContext, env *Env, s Spec) {
+	if env.SetupErr != nil {
+		if env.SetupTimedOut {
+			AddReportEntry(EntryOutcome, "timeout", ReportEntryVisibilityNever)
+		} else {
+			AddReportEntry(EntryOutcome, "harness-error", ReportEntryVisibilityNever)
+		}
+		Fail("setup: " + env.SetupErr.Error())
+	}
+	if s.Profile != ProfileBaseline && env.Unsupported != "" {
+		AddReportEntry(EntryOutcome, "unsupported", ReportEntryVisibilityNever)
+		Skip(env.Unsupported)
+	}
+	t := newT(ctx, env, s.Case)
+	DeferCleanup(func() {
+		t.closeAll()
+		if CurrentSpecReport().State.Is(types.SpecStateFailureStates) {
+			AddReportEntry(EntryTranscript, t.tr.String(), ReportEntryVisibilityNever)
+		}
+	})
+	s.Run(t)
+}
+
+// classify records a timeout outcome for errors that wrap fixtures.ErrTimeout.
+func classify(err error) {
+	if errors.Is(err, fixtures.ErrTimeout) {
+		AddReportEntry(EntryOutcome, "timeout", ReportEntryVisibilityNever)
+	}
+}
+
+func failf(format string, args ...any) {
+	Fail(fmt.Sprintf(format, args...), 2)
+}

@@ -1,0 +1,81 @@
+package suites
+
+import (
+	"time"
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+)
+
+// Env is the per-run configuration one target's specs read. The runner
+// builds one Env per plan; specs never read anything global.
+type Env struct {
+	// Plan labels the target in reports ("labels", "identity fault=x", …).
+	Plan string
+	// Profile is the NIP-CL line the target is checked against:
+	// "none", "identity" or "labels".
+	Profile string
+	// URL is the relay's WebSocket URL.
+	URL string
+	// RelayPubKey is the key relay-signed state events must carry.
+	RelayPubKey string
+	// Info is the relay's NIP-11 document (nil when it could not be read).
+	Info *fixtures.RelayInfo
+	// StepTimeout bounds each network step; CaseTimeout bounds a whole case.
+	StepTimeout time.Duration
+	CaseTimeout time.Duration
+	// AuthOnConnect: the relay sends its AUTH challenge on connect, so
+	// clients authenticate before their first command.
+	AuthOnConnect bool
+	// Hosts are extra Host header values that address other communities of
+	// the same relay (empty: community isolation cases are unsupported).
+	Hosts []string
+	// Scale is the distractor count for limit-ordering cases.
+	Scale int
+	// Rounds is how many times race scenarios repeat.
+	Rounds int
+	// RunID is unique per run; names and labels carry it so runs on a
+	// shared relay never see each other's data.
+	RunID string
+	// Keys are configured actor keys for relays that only admit known keys;
+	// empty means fresh random keys.
+	Keys []*fixtures.Actor
+	// Include, when set, selects the cases this plan registers.
+	Include func(Case) bool
+	// Unsupported, when non-empty, marks every NIP-CL profile case of this
+	// plan unsupported with this sentence (relay does not advertise nip-cl).
+	Unsupported string
+	// SetupErr, when set, makes every case of this plan report it instead
+	// of running (unreachable target, no NIP-11 …).
+	SetupErr error
+	// SetupTimedOut classifies SetupErr as a timeout rather than an error.
+	SetupTimedOut bool
+}
+
+// Applies reports whether this plan registers case c.
+func (e *Env) Applies(c Case) bool {
+	if c.Profile != ProfileBaseline && c.Profile != e.Profile && !(e.Profile == ProfileNone && e.Unsupported != "") {
+		return false
+	}
+	if e.Include != nil && !e.Include(c) {
+		return false
+	}
+	return true
+}
+
+func (e *Env) defaults() {
+	if e.StepTimeout <= 0 {
+		e.StepTimeout = 10 * time.Second
+	}
+	if e.CaseTimeout <= 0 {
+		e.CaseTimeout = 12 * e.StepTimeout
+		if e.CaseTimeout < 30*time.Second {
+			e.CaseTimeout = 30 * time.Second
+		}
+	}
+	if e.Scale <= 0 {
+		e.Scale = 200
+	}
+	if e.Rounds <= 0 {
+		e.Rounds = 20
+	}
+}

@@ -1,0 +1,291 @@
+package suites
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
+	. "github.com/onsi/gomega"    //nolint:revive // Gomega DSL
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+)
+
+// T is what a case body works with: the run's Env, the case's context and
+// transcript, actors and connections that are cleaned up after the case,
+// and assertion helpers that keep exact wire answers in failure messages.
+type T struct {
+	Env  *Env
+	Case Case
+
+	ctx     context.Context
+	tr      *fixtures.Transcript
+	mu      sync.Mutex
+	clients []*fixtures.Client
+	nextKey int
+	seq     atomic.Int64
+}
+
+func newT(ctx context.Context, env *Env, c Case) *T {
+	return &T{Env: env, Case: c, ctx: ctx, tr: fixtures.NewTranscript(0)}
+}
+
+// Ctx is the case's context (cancelled at the case deadline).
+func (t *T) Ctx() context.Context { return t.ctx }
+
+// Transcript is the case's wire transcript.
+func (t *T) Transcript() *fixtures.Transcript { return t.tr }
+
+// Note records an informational remark in the report.
+func (t *T) Note(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	t.tr.Note("%s", msg)
+	AddReportEntry(EntryNote, msg, ReportEntryVisibilityNever)
+}
+
+// Unsupported ends the case as "unsupported" (the relay lacks an optional feature).
+func (t *T) Unsupported(reason string) {
+	AddReportEntry(EntryOutcome, "unsupported", ReportEntryVisibilityNever)
+	Skip(reason)
+}
+
+// Must fails the case when err is not nil; timeouts are classified as such.
+func (t *T) Must(err error, what string) {
+	GinkgoHelper()
+	if err != nil {
+		classify(err)
+		Fail(fmt.Sprintf("%s: %v", what, err))
+	}
+}
+
+// Actor returns a new actor. With configured keys, it hands them out in order.
+func (t *T) Actor(name string) *fixtures.Actor {
+	GinkgoHelper()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.Env.Keys) > 0 {
+		if t.nextKey >= len(t.Env.Keys) {
+			Fail(fmt.Sprintf("case needs more actors than the %d configured keys (--actor-key)", len(t.Env.Keys)))
+		}
+		k := t.Env.Keys[t.nextKey]
+		t.nextKey++
+		return &fixtures.Actor{Name: name, SecretKey: k.SecretKey, PubKey: k.PubKey}
+	}
+	return fixtures.NewActor(name)
+}
+
+// Unique returns a run-scoped unique token usable in names and labels
+// (lowercase letters, digits and '-').
+func (t *T) Unique(prefix string) string {
+	return fmt.Sprintf("%s-%s-%d", prefix, t.Env.RunID, t.seq.Add(1))
+}
+
+func (t *T) dialOptions(a *fixtures.Actor, host string) fixtures.DialOptions {
+	return fixtures.DialOptions{
+		Actor: a, Host: host, StepTimeout: t.Env.StepTimeout, Transcript: t.tr,
+		AuthOnConnect: t.Env.AuthOnConnect && a != nil,
+	}
+}
+
+// Connect opens a connection as actor a (nil = anonymous), authenticated
+// when the relay challenges on connect.
+func (t *T) Connect(a *fixtures.Actor) *fixtures.Client {
+	GinkgoHelper()
+	return t.ConnectWith(t.dialOptions(a, ""))
+}
+
+// ConnectHost is Connect with another Host header (another community).
+func (t *T) ConnectHost(a *fixtures.Actor, host string) *fixtures.Client {
+	GinkgoHelper()
+	return t.ConnectWith(t.dialOptions(a, host))
+}
+
+// ConnectWith opens a connection with explicit options (transcript and
+// step timeout are filled in when empty).
+func (t *T) ConnectWith(o fixtures.DialOptions) *fixtures.Client {
+	GinkgoHelper()
+	if o.Transcript == nil {
+		o.Transcript = t.tr
+	}
+	if o.StepTimeout == 0 {
+		o.StepTimeout = t.Env.StepTimeout
+	}
+	c, err := fixtures.Dial(t.ctx, t.Env.URL, o)
+	t.Must(err, "connect")
+	t.mu.Lock()
+	t.clients = append(t.clients, c)
+	t.mu.Unlock()
+	return c
+}
+
+func (t *T) closeAll() {
+	t.mu.Lock()
+	cs := t.clients
+	t.clients = nil
+	t.mu.Unlock()
+	for _, c := range cs {
+		c.Close()
+	}
+}
+
+// Publish sends ev on c and returns the exact OK.
+func (t *T) Publish(c *fixtures.Client, ev *nostr.Event) fixtures.OK {
+	GinkgoHelper()
+	ok, err := c.Publish(t.ctx, ev)
+	t.Must(err, fmt.Sprintf("publish kind %d", ev.Kind))
+	return ok
+}
+
+// Accept publishes ev and requires OK true.
+func (t *T) Accept(c *fixtures.Client, ev *nostr.Event, why string) fixtures.OK {
+	GinkgoHelper()
+	ok := t.Publish(c, ev)
+	if !ok.Accepted {
+		failf("%s: expected the relay to accept kind %d, got %s", why, ev.Kind, ok)
+	}
+	return ok
+}
+
+// Reject publishes ev and requires OK false with the given reason prefix
+// (empty prefix: any machine-readable rejection).
+func (t *T) Reject(c *fixtures.Client, ev *nostr.Event, prefix, why string) fixtures.OK {
+	GinkgoHelper()
+	ok := t.Publish(c, ev)
+	if ok.Accepted {
+		failf("%s: expected OK false%s for kind %d, got %s", why, prefixNote(prefix), ev.Kind, ok)
+	}
+	if prefix != "" && !strings.HasPrefix(ok.Reason, prefix) {
+		failf("%s: expected the rejection reason to start with %q, got %s", why, prefix, ok)
+	}
+	return ok
+}
+
+func prefixNote(p string) string {
+	if p == "" {
+		return ""
+	}
+	return fmt.Sprintf(" with prefix %q", p)
+}
+
+// Query runs a REQ on c and returns the stored events (CLOSED counts as none).
+func (t *T) Query(c *fixtures.Client, filters ...nostr.Filter) []*nostr.Event {
+	GinkgoHelper()
+	r, err := c.Query(t.ctx, filters...)
+	t.Must(err, "query")
+	return r.Events
+}
+
+// QueryResult runs a REQ and returns the whole result (events and CLOSED).
+func (t *T) QueryResult(c *fixtures.Client, filters ...nostr.Filter) fixtures.QueryResult {
+	GinkgoHelper()
+	r, err := c.Query(t.ctx, filters...)
+	t.Must(err, "query")
+	return r
+}
+
+// Count runs a NIP-45 COUNT; a CLOSED answer counts as zero.
+func (t *T) Count(c *fixtures.Client, filters ...nostr.Filter) int64 {
+	GinkgoHelper()
+	r, err := c.Count(t.ctx, filters...)
+	t.Must(err, "count")
+	return r.Count
+}
+
+// Subscribe opens a live subscription (after EOSE).
+func (t *T) Subscribe(c *fixtures.Client, filters ...nostr.Filter) *fixtures.Subscription {
+	GinkgoHelper()
+	s, err := c.Subscribe(t.ctx, filters...)
+	t.Must(err, "subscribe")
+	return s
+}
+
+// CreateChannel publishes a 9007 for spec as c's actor and requires OK true.
+// It returns the channel UUID.
+func (t *T) CreateChannel(c *fixtures.Client, spec fixtures.ChannelSpec) string {
+	GinkgoHelper()
+	if spec.Name == "" {
+		spec.Name = t.Unique("chan")
+	}
+	ev := fixtures.CreateChannel(c.Actor(), &spec)
+	t.Accept(c, ev, "create channel "+spec.ID)
+	return spec.ID
+}
+
+// StateEvent returns the current relay-signed state event of kind for a
+// channel (by #d), or nil when the reader gets none.
+func (t *T) StateEvent(c *fixtures.Client, kind int, channel string) *nostr.Event {
+	GinkgoHelper()
+	evs := t.Query(c, nostr.Filter{Kinds: []int{kind}, Tags: nostr.TagMap{"d": {channel}}})
+	var cur *nostr.Event
+	for _, ev := range evs {
+		if cur == nil || ev.CreatedAt > cur.CreatedAt {
+			cur = ev
+		}
+	}
+	return cur
+}
+
+// MustStateEvent is StateEvent that fails when the event is missing.
+func (t *T) MustStateEvent(c *fixtures.Client, kind int, channel string) *nostr.Event {
+	GinkgoHelper()
+	ev := t.StateEvent(c, kind, channel)
+	if ev == nil {
+		failf("expected a kind %d state event for channel %s, got none", kind, channel)
+	}
+	return ev
+}
+
+// Eventually polls cond until it passes or the step timeout elapses.
+func (t *T) Eventually(cond func(g Gomega), what string) {
+	GinkgoHelper()
+	Eventually(t.ctx, cond).WithTimeout(t.Env.StepTimeout).WithPolling(20*time.Millisecond).Should(Succeed(), what)
+}
+
+// RequireRelaySigned fails unless ev is signed, with a valid id and
+// signature, by the relay key.
+func (t *T) RequireRelaySigned(ev *nostr.Event) {
+	GinkgoHelper()
+	Expect(ev.PubKey).To(Equal(t.Env.RelayPubKey), "kind %d %s must be signed by the relay key (NIP-11 self)", ev.Kind, ev.ID)
+	Expect(ev.CheckID()).To(BeTrue(), "kind %d %s: id must match its content", ev.Kind, ev.ID)
+	okSig, err := ev.CheckSignature()
+	Expect(err).NotTo(HaveOccurred(), "kind %d %s: signature check", ev.Kind, ev.ID)
+	Expect(okSig).To(BeTrue(), "kind %d %s: signature must verify", ev.Kind, ev.ID)
+}
+
+// Go runs fn concurrently for i in [0,n) and waits for all; failures inside
+// are reported to the case.
+func (t *T) Go(n int, fn func(i int)) {
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			defer GinkgoRecover()
+			fn(i)
+		}(i)
+	}
+	wg.Wait()
+}
+
+// IDs returns the d-or-id identity of events, for readable set comparisons.
+func IDs(evs []*nostr.Event) []string {
+	out := make([]string, 0, len(evs))
+	for _, ev := range evs {
+		out = append(out, ev.ID)
+	}
+	return out
+}
+
+// DTags returns the d tag of each event (channel IDs of state events).
+func DTags(evs []*nostr.Event) []string {
+	out := make([]string, 0, len(evs))
+	for _, ev := range evs {
+		d, _ := fixtures.TagValue(ev, "d")
+		out = append(out, d)
+	}
+	return out
+}
