@@ -2,6 +2,7 @@ package reference
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -33,7 +34,11 @@ const (
 	faultLimitBeforeFilter        = "limit-before-filter"
 )
 
-var faultCatalogue = []Fault{
+// faultCatalogue is every fault switch: the core's and each profile's.
+var faultCatalogue = slices.Concat(coreFaults, identityFaults, labelsFaults)
+
+// coreFaults break baseline NIP-01/11/42/45/29 behaviour.
+var coreFaults = []Fault{
 	{faultLimitBeforeAccess, "", "nip29/read-access",
 		"REQ applies LIMIT to the newest events first and drops inaccessible private-channel events afterwards, so a page comes back short"},
 	{faultStateSignedByOtherKey, "", "nip29/state-events",

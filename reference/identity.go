@@ -16,7 +16,15 @@ import "github.com/nbd-wtf/go-nostr"
 //     #t:["system"] or any #P on 39000-39003 filters; 44100/44101 #t rule and
 //     "only to the p-tagged reader" rule.
 //   - onMembership: store relay-signed 44100/44101 with ["p"], ["h"], ["t", type].
-type identityProfile struct{ noneProfile }
+type identityProfile struct {
+	noneProfile
+	faults faultSet
+}
+
+func newIdentityProfile(f faultSet) profile { return identityProfile{faults: f} }
+
+// identityFaults are the identity profile's fault switches (Profile "identity").
+var identityFaults = []Fault{}
 
 var _ profile = identityProfile{}
 

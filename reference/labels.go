@@ -14,7 +14,15 @@ package reference
 //   - okReason: "invalid: nip-cl-rejected ..." etc. for covered commands.
 //   - duplicate: exact retry -> retry admission (channel exists, unarchived,
 //     undeleted, author still owner/admin) then "duplicate: nip-cl-committed".
-type labelsProfile struct{ noneProfile }
+type labelsProfile struct {
+	noneProfile
+	faults faultSet
+}
+
+func newLabelsProfile(f faultSet) profile { return labelsProfile{faults: f} }
+
+// labelsFaults are the labels profile's fault switches (Profile "labels").
+var labelsFaults = []Fault{}
 
 var _ profile = labelsProfile{}
 

@@ -133,10 +133,17 @@ type profile interface {
 	duplicate(t *txn, ev *nostr.Event) (bool, string)
 }
 
-var profiles = map[string]func() profile{
-	"none":     func() profile { return noneProfile{} },
-	"identity": func() profile { return identityProfile{} },
-	"labels":   func() profile { return labelsProfile{} },
+// faultSet is the set of fault switches that are on; profiles keep it so
+// their own faults sit at the place of the behaviour they break.
+type faultSet map[string]bool
+
+func (f faultSet) on(name string) bool { return f[name] }
+
+// profiles builds each profile with the relay's fault switches.
+var profiles = map[string]func(faultSet) profile{
+	"none":     func(faultSet) profile { return noneProfile{} },
+	"identity": newIdentityProfile,
+	"labels":   newLabelsProfile,
 }
 
 // noneProfile is plain NIP-29 as the target contract uses it: no NIP-CL.

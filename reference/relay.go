@@ -112,7 +112,7 @@ func New(cfg Config) (*Relay, error) {
 	}
 	r := &Relay{
 		cfg:            cfg,
-		profile:        mk(),
+		profile:        mk(faultSet(faults)),
 		faults:         faults,
 		now:            cfg.Now,
 		maxMessageSize: int64(cfg.MaxMessageSize),

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -709,10 +710,18 @@ func DockerAvailable(ctx context.Context) error {
 	}()
 	select {
 	case err := <-errc:
-		if err != nil {
-			return fmt.Errorf("docker engine not reachable: %s", oneLine(err.Error()))
+		if err == nil {
+			return nil
 		}
-		return nil
+		msg := oneLine(err.Error())
+		if strings.Contains(msg, "rootless Docker not found") || strings.Contains(msg, "failed to detect docker host") {
+			// testcontainers reports the last of its socket lookups only.
+			msg = "no Docker socket found (DOCKER_HOST unset, no /var/run/docker.sock); start dockerd or set DOCKER_HOST"
+			if h := os.Getenv("DOCKER_HOST"); h != "" {
+				msg = "DOCKER_HOST=" + h + " does not answer and no other Docker socket was found"
+			}
+		}
+		return fmt.Errorf("docker engine not reachable: %s", msg)
 	case <-ctx.Done():
 		return fmt.Errorf("docker engine not reachable: %s", oneLine(context.Cause(ctx).Error()))
 	}

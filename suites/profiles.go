@@ -1,15 +1,10 @@
 package suites
 
 // profileSpecs returns the NIP-CL profile suites (identity and labels).
+// identitySpecs lives in the identity_*.go files, labelsSpecs in labels_*.go.
 func profileSpecs() []Spec {
 	var out []Spec
 	out = append(out, identitySpecs()...)
 	out = append(out, labelsSpecs()...)
 	return out
 }
-
-// identitySpecs is filled by the identity suite files.
-func identitySpecs() []Spec { return nil }
-
-// labelsSpecs is filled by the labels suite files.
-func labelsSpecs() []Spec { return nil }
