@@ -157,6 +157,9 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 		return p
 	}
 	env.URL, p.result.URL = ep.URL, ep.URL
+	if len(env.Hosts) == 0 {
+		env.Hosts = ep.Hosts
+	}
 
 	infoCtx, cancel := context.WithTimeout(ctx, opts.StepTimeout)
 	info, err := fixtures.FetchInfo(infoCtx, ep.URL, "")

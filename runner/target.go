@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/url"
 
 	"github.com/nipcl/nipcl-conform/reference"
 )
@@ -15,6 +16,10 @@ type Endpoint struct {
 	// RelayPubKey is the relay key when the target knows it without NIP-11
 	// (the in-process reference relay does); empty otherwise.
 	RelayPubKey string
+	// Hosts are extra Host header values that reach another community of
+	// the same relay (the reference relay: "localhost:PORT" beside
+	// "127.0.0.1:PORT"); empty when unknown.
+	Hosts []string
 }
 
 // Target is a relay the harness can run against: an existing URL, the
@@ -67,7 +72,12 @@ func (t *ReferenceTarget) Start(context.Context) (Endpoint, error) {
 		return Endpoint{}, fmt.Errorf("start reference relay: %w", err)
 	}
 	t.relay = r
-	return Endpoint{URL: u, RelayPubKey: r.PubKey()}, nil
+	ep := Endpoint{URL: u, RelayPubKey: r.PubKey()}
+	if pu, err := url.Parse(u); err == nil && pu.Hostname() == "127.0.0.1" {
+		// The reference relay resolves its community from the Host name.
+		ep.Hosts = []string{"localhost:" + pu.Port()}
+	}
+	return ep, nil
 }
 
 // Stop implements Target.
