@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/moby/moby/api/types/container"
 	"github.com/moby/moby/api/types/network"
 	"github.com/moby/moby/client"
@@ -37,6 +38,8 @@ const (
 	// LabelRun is the container label carrying ContainerTarget.RunID; Stop
 	// removes every container carrying its run ID.
 	LabelRun = "nipcl-conform.run"
+	// builtRepo is the repository of images built from ContainerTarget.Dockerfile.
+	builtRepo = "nipcl-conform-target"
 	// maxLogBytes bounds what Logs returns (the tail of the output).
 	maxLogBytes = 64 << 10
 	// stopGrace bounds a container's graceful stop before it is killed.
@@ -120,6 +123,7 @@ type ContainerTarget struct {
 	endpoint Endpoint
 	lastLogs string // logs captured before the container was removed
 	clean    bool   // nothing of this target's is left in the engine
+	builtRef string // image Start built from Dockerfile, removed by Stop
 }
 
 // Start implements Target. It builds the image when Dockerfile is set,
@@ -245,10 +249,14 @@ func (t *ContainerTarget) start(ctx context.Context) (Endpoint, testcontainers.C
 			return Endpoint{}, nil, err
 		}
 		defer cleanup()
+		tag := strings.ToLower(t.RunID)
+		t.mu.Lock()
+		t.builtRef = builtRepo + ":" + tag
+		t.mu.Unlock()
 		req.FromDockerfile = testcontainers.FromDockerfile{
 			Context:        dir,
-			Repo:           "nipcl-conform-target",
-			Tag:            strings.ToLower(t.RunID),
+			Repo:           builtRepo,
+			Tag:            tag,
 			BuildLogWriter: logfWriter{t.logf},
 			// KeepImage false: Terminate removes the built image.
 		}
@@ -343,6 +351,15 @@ func (t *ContainerTarget) remove(ctx context.Context, ctr testcontainers.Contain
 	if t.RunID != "" {
 		if err := removeLabelled(ctx, LabelRun, t.RunID); err != nil {
 			errs = append(errs, err)
+		}
+	}
+	if t.builtRef != "" {
+		// Terminate removes a built image; this covers a container that
+		// was never created.
+		if err := removeImage(ctx, t.builtRef); err != nil {
+			errs = append(errs, err)
+		} else {
+			t.builtRef = ""
 		}
 	}
 	return errors.Join(errs...)
@@ -629,7 +646,7 @@ func removeLabelled(ctx context.Context, key, value string) error {
 	var errs []error
 	for _, c := range list.Items {
 		_, err := cli.ContainerRemove(ctx, c.ID, client.ContainerRemoveOptions{Force: true, RemoveVolumes: true})
-		if err != nil && !strings.Contains(err.Error(), "No such container") {
+		if err != nil && !cerrdefs.IsNotFound(err) {
 			errs = append(errs, fmt.Errorf("remove container %s: %w", shortID(c.ID), err))
 		}
 	}
@@ -680,6 +697,20 @@ func RunImage(ctx context.Context, image string, cmd []string, env map[string]st
 		return -1, output, fmt.Errorf("run %s %s: still running after %s", image, strings.Join(cmd, " "), timeout)
 	}
 	return st.ExitCode, output, nil
+}
+
+// removeImage force-removes the image ref; a missing image is no error.
+func removeImage(ctx context.Context, ref string) error {
+	cli, err := testcontainers.NewDockerClientWithOpts(ctx)
+	if err != nil {
+		return fmt.Errorf("docker client: %w", err)
+	}
+	defer cli.Close()
+	_, err = cli.ImageRemove(ctx, ref, client.ImageRemoveOptions{Force: true, PruneChildren: true})
+	if err != nil && !cerrdefs.IsNotFound(err) {
+		return fmt.Errorf("remove image %s: %w", ref, err)
+	}
+	return nil
 }
 
 // DockerAvailable reports whether a Docker engine is reachable the way

@@ -227,6 +227,48 @@ func TestContainerStopRemovesContainer(t *testing.T) {
 	}
 }
 
+func TestContainerFromDockerfile(t *testing.T) {
+	requireDocker(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	bin := filepath.Join(t.TempDir(), BinaryName)
+	began := time.Now()
+	if err := BuildStaticCLI(ctx, "..", bin); err != nil {
+		t.Fatal(err)
+	}
+	if static, err := IsStaticELF(bin); err != nil || !static {
+		t.Fatalf("IsStaticELF(%s) = %v, %v; want a static binary", bin, static, err)
+	}
+	t.Logf("static binary built in %s", time.Since(began).Round(time.Millisecond))
+	ct := &ContainerTarget{
+		Dockerfile: filepath.Join("..", "reference"), StageFiles: map[string]string{BinaryName: bin},
+		Network: "host", RunID: "test-" + newRunID(), Logf: t.Logf,
+		Env: map[string]string{"NIPCL_PROFILE": "identity"},
+	}
+	began = time.Now()
+	ep, err := ct.Start(ctx)
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	t.Logf("built and started %s in %s", ct, time.Since(began).Round(time.Millisecond))
+	ref := builtRepo + ":" + ct.RunID
+	if _, err := FetchNIP11(ctx, nil, ep.URL); err != nil {
+		t.Errorf("NIP-11: %v", err)
+	}
+	if err := ct.Stop(ctx); err != nil {
+		t.Fatalf("Stop: %v", err)
+	}
+	assertRemoved(t, ct.RunID)
+	cli, err := testcontainers.NewDockerClientWithOpts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cli.Close()
+	if _, err := cli.ImageInspect(ctx, ref); err == nil {
+		t.Errorf("built image %s still exists after Stop", ref)
+	}
+}
+
 func TestContainerFailedStartCleansUp(t *testing.T) {
 	t.Run("entrypoint exits", func(t *testing.T) {
 		// The harness image's entrypoint prints help and exits at once.

@@ -109,9 +109,6 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 	for _, plan := range opts.Plans {
 		p := prepare(ctx, &opts, plan, res.RunID)
 		prepared = append(prepared, p)
-		if p.result.SetupError != "" {
-			fmt.Fprintf(opts.Out, "setup %s: %s\n", plan.Name, p.result.SetupError)
-		}
 	}
 
 	specReports := runGinkgo(&opts, prepared)
@@ -184,11 +181,32 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 	env.AuthOnConnect = probe
 
 	profile, note := resolveProfile(plan.Profile, info, opts.Force)
+	if plan.Profile == "auto" && info.HasExtension("nip-cl") {
+		profile, note = detect(ctx, opts, env, runID)
+	}
 	env.Profile, p.result.Profile, p.result.Note = profile, profile, note
 	if profile == suites.ProfileNone && plan.Profile != suites.ProfileNone && !opts.Force {
 		env.Unsupported = note
 	}
 	return p
+}
+
+// detect resolves profile "auto" on a relay that advertises nip-cl by
+// behaviour; it reports the claim (nip-cl advertised) next to what it saw.
+func detect(ctx context.Context, opts *Options, env *suites.Env, runID string) (string, string) {
+	var actor *fixtures.Actor
+	if len(env.Keys) > 0 {
+		actor = env.Keys[0]
+	}
+	d, err := DetectProfile(ctx, env.URL, env.AuthOnConnect, opts.StepTimeout, actor, runID)
+	switch {
+	case err != nil:
+		return suites.ProfileLabels, "profile auto: nip-cl advertised, but detection failed (" + err.Error() + "); checking the labels line — pass --profile to choose"
+	case d.Profile == "":
+		return suites.ProfileLabels, "profile auto: nip-cl advertised, but " + d.Detail + "; checking the labels line — pass --profile to choose"
+	default:
+		return d.Profile, "profile auto: claims nip-cl; behaviour says " + d.Profile + ": " + d.Detail
+	}
 }
 
 func setupFailed(p *preparedPlan, err error, timedOut bool) {
@@ -230,7 +248,7 @@ func resolveProfile(requested string, info *fixtures.RelayInfo, force bool) (str
 		if !advertised {
 			return suites.ProfileNone, "the relay does not advertise \"nip-cl\" in NIP-11 supported_extensions: NIP-CL cases are unsupported, baseline NIP-29 cases still run"
 		}
-		return suites.ProfileLabels, "profile auto: nip-cl advertised; behaviour detection not available, assuming labels (pass --profile)"
+		return suites.ProfileLabels, ""
 	}
 }
 

@@ -184,9 +184,19 @@ func printSummary(w io.Writer, res *reports.Results, took time.Duration) {
 		}
 	}
 	var bad []reports.CaseResult
+	notRun := map[string]int{}
 	for _, c := range res.Cases {
+		if strings.HasPrefix(c.Message, "not run: setup") {
+			notRun[c.Plan]++
+			continue
+		}
 		if c.Outcome == reports.Fail || c.Outcome == reports.Timeout || c.Outcome == reports.HarnessError {
 			bad = append(bad, c)
+		}
+	}
+	for _, p := range res.Plans {
+		if n := notRun[p.Name]; n > 0 {
+			fmt.Fprintf(w, "\n%s: %d cases not run: setup failed: %s\n", p.Name, n, p.SetupError)
 		}
 	}
 	sort.SliceStable(bad, func(i, j int) bool { return bad[i].ID < bad[j].ID })
