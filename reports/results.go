@@ -48,6 +48,9 @@ type CaseResult struct {
 	Notes       []string `json:"notes,omitempty"`
 	DurationMS  int64    `json:"duration_ms"`
 	Repro       string   `json:"repro,omitempty"`
+	// Baseline is set when a --baseline file lists the case:
+	// "expected-failure" or "fixed".
+	Baseline string `json:"baseline,omitempty"`
 }
 
 // PlanResult describes one target a run used.
@@ -89,6 +92,9 @@ func Failing(c CaseResult, strict bool) bool {
 	switch c.Outcome {
 	case Fail, Timeout, HarnessError:
 	default:
+		return false
+	}
+	if c.Baseline == BaselineExpected {
 		return false
 	}
 	return c.Level == "MUST" || (strict && c.Level == "SHOULD")

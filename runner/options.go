@@ -3,6 +3,8 @@ package runner
 import (
 	"io"
 	"time"
+
+	"github.com/nipcl/nipcl-conform/reports"
 )
 
 // Plan is one target run with one profile's suites. A run has one or more
@@ -31,4 +33,7 @@ type Options struct {
 	Focus, Skip []string      // case ID / area / section patterns
 	Scale       int           // distractor count for limit-ordering cases
 	Out         io.Writer     // progress and summary; nil = io.Discard
+	// Baseline lists expected failures; listed failures do not fail the
+	// run and listed cases that pass are reported as fixed.
+	Baseline *reports.Baseline
 }

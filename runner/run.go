@@ -119,6 +119,9 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 	res.Cases, res.Interrupted = convert(specReports, prepared)
 	attachLogs(prepared, res)
 	res.Sort()
+	if opts.Baseline != nil {
+		opts.Baseline.Apply(res)
+	}
 	if err := writeReports(&opts, res); err != nil {
 		return res, err
 	}
@@ -470,6 +473,8 @@ func writeReports(opts *Options, res *reports.Results) error {
 	errs = append(errs, reports.WriteFile(opts.JUnitPath, res, reports.WriteJUnit))
 	errs = append(errs, reports.WriteFile(filepath.Join(opts.ReportDir, "results.json"), res, reports.WriteJSON))
 	errs = append(errs, reports.WriteFile(filepath.Join(opts.ReportDir, "summary.md"), res, reports.WriteMarkdown))
+	errs = append(errs, reports.WriteFile(filepath.Join(opts.ReportDir, "report.html"), res,
+		reports.HTMLWriter(reports.HTMLOptions{Coverage: Coverage(res)})))
 	return errors.Join(errs...)
 }
 

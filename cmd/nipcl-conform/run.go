@@ -40,6 +40,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		ctrPort     = fs.String("container-port", "7447/tcp", "the relay's port inside the container (bridge network)")
 		ctrPath     = fs.String("path", "/", "WebSocket path of the relay in the container")
 		network     = fs.String("network", "", "container network: \"host\" for engines without a bridge")
+		baseline    = fs.String("baseline", "", "file of expected failures (one case ID, or \"PLAN ID\", per line); they don't fail the run")
 		actorKeys   listFlag
 		hosts       listFlag
 		faults      listFlag
@@ -91,6 +92,15 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		envMap[k] = v
 	}
 
+	var base *reports.Baseline
+	if *baseline != "" {
+		b, err := reports.LoadBaseline(*baseline)
+		if err != nil {
+			return usageError(stderr, "%v", err)
+		}
+		base = b
+	}
+
 	var plans []runner.Plan
 	switch {
 	case *target != "":
@@ -122,7 +132,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	res, err := runner.Run(ctx, runner.Options{
 		Plans: plans, RelayPubKey: *relayPubKey, ActorKeys: actorKeys, Hosts: hosts,
 		StepTimeout: *timeout, Deadline: *deadline, ReportDir: *reportDir, JUnitPath: *junit,
-		Force: *force, Focus: focus, Skip: skip, Scale: *scale, Out: stdout,
+		Force: *force, Focus: focus, Skip: skip, Scale: *scale, Out: stdout, Baseline: base,
 	})
 	if res == nil {
 		fmt.Fprintf(stderr, "nipcl-conform: %v\n", err)
@@ -134,6 +144,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return reports.ExitHarness
 	}
 	code := res.ExitCode(*strict)
+	for _, c := range res.Cases {
+		if c.Baseline == reports.BaselineFixed {
+			fmt.Fprintf(stdout, "fixed, remove from baseline: %s %s\n", c.Plan, c.ID)
+		}
+	}
 	for _, p := range res.Plans {
 		if p.SetupError != "" {
 			fmt.Fprintf(stderr, "nipcl-conform: %s: %s\n", p.Name, p.SetupError)

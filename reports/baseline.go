@@ -1,0 +1,71 @@
+package reports
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// Baseline marks on a case result.
+const (
+	BaselineExpected = "expected-failure" // listed and still failing: does not fail the run
+	BaselineFixed    = "fixed"            // listed but passing now: remove it from the baseline
+)
+
+// Baseline is a set of expected failures: case IDs, optionally qualified by
+// plan as "PLAN ID" (e.g. "labels labels/grammar/3"). Lines starting with
+// '#' and blank lines are ignored.
+type Baseline struct {
+	entries map[string]bool
+}
+
+// LoadBaseline reads a baseline file.
+func LoadBaseline(path string) (*Baseline, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("baseline: %w", err)
+	}
+	defer f.Close()
+	b := &Baseline{entries: map[string]bool{}}
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		fields := strings.Fields(line)
+		if len(fields) > 2 {
+			return nil, fmt.Errorf("baseline %s:%d: want \"ID\" or \"PLAN ID\", got %q", path, n, line)
+		}
+		b.entries[strings.Join(fields, " ")] = true
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("baseline %s: %w", path, err)
+	}
+	return b, nil
+}
+
+func (b *Baseline) lists(c CaseResult) bool {
+	return b.entries[c.ID] || b.entries[c.Plan+" "+c.ID]
+}
+
+// Apply marks listed cases: still failing → expected-failure, passing → fixed.
+// It returns the IDs reported as fixed.
+func (b *Baseline) Apply(r *Results) []string {
+	var fixed []string
+	for i := range r.Cases {
+		c := &r.Cases[i]
+		if !b.lists(*c) {
+			continue
+		}
+		switch c.Outcome {
+		case Fail, Timeout:
+			c.Baseline = BaselineExpected
+		case Pass:
+			c.Baseline = BaselineFixed
+			fixed = append(fixed, c.Plan+" "+c.ID)
+		}
+	}
+	return fixed
+}

@@ -1,0 +1,122 @@
+package reports
+
+import (
+	"fmt"
+	"html/template"
+	"io"
+	"sort"
+)
+
+// Coverage is one row of the clause-coverage table in the HTML report.
+type Coverage struct {
+	ID       string // clause or section ID
+	Title    string
+	Cases    []string
+	Outcomes map[Outcome]int
+	Note     string // e.g. "not testable over the wire: …"
+}
+
+// HTMLOptions carries what the HTML report shows beyond the results.
+type HTMLOptions struct {
+	Coverage []Coverage
+}
+
+type areaRow struct {
+	Plan, Area string
+	Counts     map[Outcome]int
+}
+
+type htmlData struct {
+	R        *Results
+	Verdict  string
+	Counts   map[Outcome]int
+	Outcomes []Outcome
+	Areas    []areaRow
+	Failures []CaseResult
+	Coverage []Coverage
+}
+
+// WriteHTML renders r as one self-contained HTML file (no external assets).
+func WriteHTML(w io.Writer, r *Results, o HTMLOptions) error {
+	d := htmlData{R: r, Verdict: verdict(r), Counts: r.Counts(), Outcomes: Outcomes, Coverage: o.Coverage}
+	idx := map[string]int{}
+	for _, c := range r.Cases {
+		k := c.Plan + "\x00" + c.Area
+		i, ok := idx[k]
+		if !ok {
+			i = len(d.Areas)
+			idx[k] = i
+			d.Areas = append(d.Areas, areaRow{Plan: c.Plan, Area: c.Area, Counts: map[Outcome]int{}})
+		}
+		d.Areas[i].Counts[c.Outcome]++
+		if c.Outcome == Fail || c.Outcome == Timeout || c.Outcome == HarnessError {
+			d.Failures = append(d.Failures, c)
+		}
+	}
+	sort.Slice(d.Areas, func(i, j int) bool {
+		if d.Areas[i].Plan != d.Areas[j].Plan {
+			return d.Areas[i].Plan < d.Areas[j].Plan
+		}
+		return d.Areas[i].Area < d.Areas[j].Area
+	})
+	if err := htmlTemplate.Execute(w, d); err != nil {
+		return fmt.Errorf("render HTML report: %w", err)
+	}
+	return nil
+}
+
+// HTMLWriter adapts WriteHTML to WriteFile.
+func HTMLWriter(o HTMLOptions) func(io.Writer, *Results) error {
+	return func(w io.Writer, r *Results) error { return WriteHTML(w, r, o) }
+}
+
+var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
+	"count": func(m map[Outcome]int, o Outcome) int { return m[o] },
+}).Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>nipcl-conform report {{.R.RunID}}</title>
+<style>
+body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:1200px}
+h1{font-size:1.5em} h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}
+table{border-collapse:collapse;margin:.5em 0} td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left;vertical-align:top}
+th{background:#f4f4f4} .pass{color:#176e2b} .fail,.timeout,.harness-error{color:#b00020;font-weight:bold}
+.unsupported,.skipped{color:#777} pre{background:#f7f7f7;padding:.6em;overflow-x:auto;font-size:12px;white-space:pre-wrap}
+.failure{border-left:4px solid #b00020;padding-left:1em;margin:1.5em 0} code{background:#f0f0f0;padding:0 .2em}
+</style></head><body>
+<h1>nipcl-conform: {{.Verdict}}</h1>
+<p>Run <code>{{.R.RunID}}</code>, {{.R.Started.Format "2006-01-02 15:04:05 MST"}} – {{.R.Finished.Format "15:04:05"}}.
+{{if .R.Interrupted}}<strong>{{.R.Interrupted}}</strong>{{end}}</p>
+<h2>Targets</h2>
+<table><tr><th>plan</th><th>target</th><th>profile</th><th>relay key</th><th>notes</th></tr>
+{{range .R.Plans}}<tr><td>{{.Name}}</td><td>{{.Target}}{{if .URL}}<br><code>{{.URL}}</code>{{end}}</td><td>{{.Profile}}</td><td><code>{{.RelayPubKey}}</code></td>
+<td>{{if .SetupError}}<span class="fail">setup failed: {{.SetupError}}</span>{{end}}{{.Note}}{{if .Logs}}<details><summary>relay logs</summary><pre>{{.Logs}}</pre></details>{{end}}</td></tr>{{end}}
+</table>
+<h2>Summary</h2>
+<table><tr>{{range .Outcomes}}<th>{{.}}</th>{{end}}</tr><tr>{{$c := .Counts}}{{range .Outcomes}}<td class="{{.}}">{{count $c .}}</td>{{end}}</tr></table>
+<p>Settings: {{range $k, $v := .R.Settings}}<code>{{$k}}={{$v}}</code> {{end}}</p>
+<h2>Areas</h2>
+<table><tr><th>plan</th><th>area</th>{{range .Outcomes}}<th>{{.}}</th>{{end}}</tr>
+{{$outs := .Outcomes}}{{range .Areas}}<tr><td>{{.Plan}}</td><td>{{.Area}}</td>{{$a := .Counts}}{{range $outs}}<td class="{{if count $a .}}{{.}}{{end}}">{{count $a .}}</td>{{end}}</tr>{{end}}
+</table>
+<h2>Failures ({{len .Failures}})</h2>
+{{range .Failures}}<div class="failure" id="{{.Plan}}-{{.ID}}">
+<h3><span class="{{.Outcome}}">{{.Outcome}}</span> <code>{{.ID}}</code> ({{.Plan}})</h3>
+<p><strong>Requirement</strong> ({{.Level}}, section <code>{{.Section}}</code>): {{.Requirement}}</p>
+{{if .Reading}}<p><strong>Reading</strong>: {{.Reading}}</p>{{end}}
+<p><strong>Expected vs actual</strong>:</p><pre>{{.Message}}</pre>
+{{if .Location}}<p>at <code>{{.Location}}</code></p>{{end}}
+{{if .Notes}}<p><strong>Notes</strong>:</p><ul>{{range .Notes}}<li>{{.}}</li>{{end}}</ul>{{end}}
+<p><strong>Reproduce</strong>: <code>{{.Repro}}</code></p>
+{{if .Transcript}}<details open><summary>Wire transcript</summary><pre>{{.Transcript}}</pre></details>{{end}}
+</div>{{else}}<p>None.</p>{{end}}
+{{if .Coverage}}<h2>Clause coverage</h2>
+<table><tr><th>clause</th><th>title</th><th>cases</th><th>results</th></tr>
+{{$outs := .Outcomes}}{{range .Coverage}}<tr><td><code>{{.ID}}</code></td><td>{{.Title}}</td><td>{{range .Cases}}<code>{{.}}</code> {{end}}{{.Note}}</td>
+<td>{{$o := .Outcomes}}{{range $outs}}{{if count $o .}}<span class="{{.}}">{{.}} {{count $o .}}</span> {{end}}{{end}}</td></tr>{{end}}
+</table>{{end}}
+<h2>All cases</h2>
+<table><tr><th>case</th><th>plan</th><th>level</th><th>section</th><th>outcome</th><th>requirement</th></tr>
+{{range .R.Cases}}<tr><td><code>{{.ID}}</code></td><td>{{.Plan}}</td><td>{{.Level}}</td><td>{{.Section}}</td><td class="{{.Outcome}}">{{.Outcome}}</td><td>{{.Requirement}}</td></tr>{{end}}
+</table>
+</body></html>
+`))
