@@ -96,8 +96,8 @@ func (r *Relay) serveWS(w http.ResponseWriter, req *http.Request) {
 
 // shutdown is called by Relay.Close.
 func (c *conn) shutdown() {
-	c.cancel()
 	_ = c.ws.Close(websocket.StatusGoingAway, "relay closing")
+	c.cancel()
 }
 
 func (c *conn) readLoop() {
@@ -234,7 +234,17 @@ func (c *conn) handle(data []byte) (stop bool) {
 		}
 		ev, err := decodeEvent(arr[1])
 		if err != nil {
-			return c.malformed("bad event: " + err.Error())
+			if stop := c.malformed("bad event: " + err.Error()); stop {
+				return true
+			}
+			// EVENT is always answered with OK when its id can be read.
+			var idOnly struct {
+				ID string `json:"id"`
+			}
+			if json.Unmarshal(arr[1], &idOnly) == nil && isHex64(idOnly.ID) {
+				c.send(nostr.OKEnvelope{EventID: idOnly.ID, OK: false, Reason: "invalid: bad event: " + err.Error()})
+			}
+			return false
 		}
 		c.handleEvent(ev)
 	case "REQ", "COUNT":
@@ -283,14 +293,13 @@ func isObject(raw json.RawMessage) bool {
 func decodeEvent(raw json.RawMessage) (*nostr.Event, error) {
 	// Reject wrong field types the lenient decoder would coerce.
 	var shape struct {
-		ID        *string          `json:"id"`
-		PubKey    *string          `json:"pubkey"`
-		CreatedAt *json.Number     `json:"created_at"`
-		Kind      *json.Number     `json:"kind"`
-		Tags      *[][]string      `json:"tags"`
-		Content   *string          `json:"content"`
-		Sig       *string          `json:"sig"`
-		Extra     *json.RawMessage `json:"-"`
+		ID        *string      `json:"id"`
+		PubKey    *string      `json:"pubkey"`
+		CreatedAt *json.Number `json:"created_at"`
+		Kind      *json.Number `json:"kind"`
+		Tags      *[][]string  `json:"tags"`
+		Content   *string      `json:"content"`
+		Sig       *string      `json:"sig"`
 	}
 	if err := json.Unmarshal(raw, &shape); err != nil {
 		return nil, errors.New("wrong field types")

@@ -588,10 +588,18 @@ func tagsEqual(a, b nostr.Tags) bool {
 	return slices.EqualFunc(a, b, func(x, y nostr.Tag) bool { return slices.Equal(x, y) })
 }
 
-// signRelayEvent signs an event with the relay key (for profile notices).
-func (r *Relay) signRelayEvent(ev *nostr.Event) error {
+// storeRelayEvent signs ev with the relay key (created_at = relay clock when
+// zero) and stores it in the transaction under channel; profiles use it for
+// relay-signed notices (e.g. 44100/44101). It is delivered live after commit.
+func (t *txn) storeRelayEvent(ev *nostr.Event, channel string) error {
 	if ev.CreatedAt == 0 {
-		ev.CreatedAt = nostr.Timestamp(r.now().Unix())
+		ev.CreatedAt = nostr.Timestamp(t.r.now().Unix())
 	}
-	return ev.Sign(r.secretKey)
+	if ev.Tags == nil {
+		ev.Tags = nostr.Tags{}
+	}
+	if err := ev.Sign(t.r.secretKey); err != nil {
+		return fmt.Errorf("sign relay event: %w", err)
+	}
+	return t.insert(ev, channel)
 }

@@ -110,6 +110,12 @@ func (r *Relay) filterSQL(f *nostr.Filter, rd *reader, withTags, withAccess, for
 			in, args := inList("t.value", vals)
 			b.add("e.seq IN (SELECT t.event_seq FROM event_tags t WHERE t.community = ? AND t.name = ? AND "+in+")",
 				append([]any{rd.community, name}, args...)...)
+			if name == "h" {
+				// Every stored event with an h tag has exactly one, and it is
+				// the channel column: the same predicate, on the channel index.
+				in, args := inList("e.channel", vals)
+				b.add(in, args...)
+			}
 		}
 	}
 	if withAccess {

@@ -1,7 +1,3 @@
-// Package reference is the reference NIP-CL relay the harness drives over a
-// real WebSocket: NIP-01/11/42/45 and NIP-29 (as the target contract in
-// shared/spec/README.md uses it) on embedded SQLite, with profile hooks for
-// the two NIP-CL drafts and fault switches that break one clause each.
 package reference
 
 import (
@@ -211,10 +207,14 @@ func (r *Relay) Close() error {
 			}
 		}
 		r.connMu.Lock()
+		open := make([]*conn, 0, len(r.conns))
 		for c := range r.conns {
-			c.shutdown()
+			open = append(open, c)
 		}
 		r.connMu.Unlock()
+		for _, c := range open {
+			go c.shutdown()
+		}
 		r.connWG.Wait()
 		if err := r.db.Close(); err != nil {
 			errs = append(errs, err)

@@ -68,8 +68,13 @@ func TestFaultCatalogue(t *testing.T) {
 			}
 		}
 	}
-	if len(seen) != 12 {
-		t.Errorf("%d faults, want the 12 baseline faults", len(seen))
+	if len(coreFaults) != 12 {
+		t.Errorf("%d core faults, want the 12 baseline faults", len(coreFaults))
+	}
+	for _, f := range coreFaults {
+		if f.Profile != "" {
+			t.Errorf("core fault %s is bound to profile %q", f.Name, f.Profile)
+		}
 	}
 }
 

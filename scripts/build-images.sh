@@ -37,7 +37,11 @@ build() { # build TAG DOCKERFILE
   cp "$dockerfile" "$ctx/Dockerfile"
   cp "$work/nipcl-conform" "$ctx/nipcl-conform"
   local t=$SECONDS
-  docker build -q -t "$tag" "$ctx" >/dev/null
+  if ! docker build -q -t "$tag" "$ctx" >"$ctx.log" 2>&1; then
+    echo "build-images: docker build of $tag failed:" >&2
+    cat "$ctx.log" >&2
+    return 1
+  fi
   echo "build-images: built $tag in $((SECONDS - t))s"
 }
 

@@ -227,7 +227,9 @@ func printSummary(w io.Writer, res *reports.Results, took time.Duration) {
 	}
 }
 
-func reportDirOf(*reports.Results) string { return "the report directory (junit.xml, results.json, summary.md)" }
+func reportDirOf(*reports.Results) string {
+	return "the report directory (junit.xml, results.json, summary.md)"
+}
 
 func firstLine(s string) string {
 	s = strings.TrimSpace(s)
