@@ -1,0 +1,53 @@
+// Package reference is the reference relay the nipcl-conform harness drives
+// over a real WebSocket: NIP-01/11/42/45 and NIP-29 (as the target contract in
+// shared/spec/README.md uses it) on embedded SQLite, with profile hooks for the
+// two NIP-CL drafts (none | identity | labels) and fault switches that each
+// break exactly one clause family.
+//
+// Layout:
+//
+//	relay.go    Config, New, Start, Close, broadcast
+//	conn.go     WebSocket loop, frame parsing, REQ/COUNT/CLOSE/AUTH
+//	nip29.go    EVENT admission, NIP-29 commands, relay-signed state events
+//	query.go    filters -> SQL, the read-access rule (SQL and Go), COUNT
+//	store.go    schema, transactions, event/channel storage
+//	nip11.go    NIP-11 document and plain HTTP page
+//	profile.go  the profile hook interface and the "none" profile
+//	identity.go labels.go  NIP-CL profiles (stubs embedding none)
+//	faults.go   fault catalogue and switches
+//
+// Behaviour choices where the contract leaves room:
+//
+//   - Every EVENT needs its pubkey authenticated (NIP-42) on the connection;
+//     a connection may authenticate several keys. Reads need no AUTH; an
+//     unauthenticated reader is nobody (sees open channels and non-channel
+//     events only).
+//   - Any event with an h tag (and every 9000-9020 command) is a group event
+//     and needs exactly one ["h", <canonical lowercase non-nil UUID>] naming a
+//     live channel. Unknown channel -> "invalid: unknown channel", deleted ->
+//     "restricted: channel ... is deleted".
+//   - Posting: an open channel accepts posts from any authenticated key; a
+//     private channel only from members. An archived channel refuses posts
+//     ("restricted:") until a 9002 with ["archived","false"].
+//   - Commands: 9007 create (creator = owner), 9002 edit (owner/admin), 9000
+//     put-user (owner/admin; only an owner grants or takes the owner role; a
+//     9000 without role keeps an existing member's role), 9001 remove-user
+//     (owner/admin; only an owner removes an owner), 9008 delete (owner).
+//     No change may leave a channel without an owner. Other 9000-9020 kinds
+//     are "invalid: ... not supported".
+//   - 39000 tags: d, name, about (when non-empty), public+open or
+//     private+closed, ["archived","true"] when archived, then profile tags
+//     (none: ["t", type]). 39001: ["p", pk, role] for owners and admins;
+//     39002: ["p", pk, role] for every member. 39003 is never published.
+//     After every command 39000-39002 are rebuilt from the transaction's
+//     state; one whose tags would not change is not republished; a
+//     replacement has created_at = max(now, previous+1).
+//   - Deleting a channel removes its 39000-39003; its other events stay
+//     stored but are readable by nobody; the UUID is never reusable.
+//   - Duplicate EVENT (same id in the same community): OK true "duplicate:".
+//   - Malformed frames get NOTICE "invalid: ..."; a REQ/COUNT with a readable
+//     subscription id also gets CLOSED "invalid: ...", an EVENT with a
+//     readable id also gets OK false "invalid: ...". The connection stays open.
+//   - Tag filters: single letters only (others are invalid); an empty value
+//     list matches nothing; "search" is ignored.
+package reference
