@@ -39,7 +39,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		dockerfile  = fs.String("dockerfile", "", "build the image from this directory's Dockerfile first, then run against it")
 		ctrPort     = fs.String("container-port", "7447/tcp", "the relay's port inside the container (bridge network)")
 		ctrPath     = fs.String("path", "/", "WebSocket path of the relay in the container")
-		network     = fs.String("network", "", "container network: \"host\" for engines without a bridge")
+		network     = fs.String("network", "host", "container network: \"host\" (loopback port, works without a bridge) or \"bridge\"")
 		baseline    = fs.String("baseline", "", "file of expected failures (one case ID, or \"PLAN ID\", per line); they don't fail the run")
 		actorKeys   listFlag
 		hosts       listFlag
@@ -59,6 +59,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	if *timeout <= 0 || *deadline <= 0 {
 		return usageError(stderr, "--timeout and --deadline must be positive durations")
+	}
+	if *network != "host" && *network != "bridge" {
+		return usageError(stderr, "--network must be host or bridge, not %q", *network)
 	}
 	switch *profile {
 	case "", "auto", suites.ProfileNone, suites.ProfileIdentity, suites.ProfileLabels:
@@ -114,9 +117,30 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		}
 		plans = append(plans, runner.Plan{Name: p, Target: &runner.URLTarget{URL: *target}, Profile: p})
 	case *image != "" || *dockerfile != "":
+		dctx, dcancel := context.WithTimeout(context.Background(), *timeout)
+		err := runner.DockerAvailable(dctx)
+		dcancel()
+		if err != nil {
+			fmt.Fprintf(stderr, "nipcl-conform: %v\n", err)
+			return reports.ExitHarness
+		}
+		var stage map[string]string
+		if *dockerfile != "" {
+			files, cleanup, err := stageBinary(context.Background(), *dockerfile)
+			if err != nil {
+				fmt.Fprintf(stderr, "nipcl-conform: %v\n", err)
+				return reports.ExitHarness
+			}
+			defer cleanup()
+			stage = files
+		}
+		netMode := *network
+		if netMode == "bridge" {
+			netMode = ""
+		}
 		for _, p := range profilesFor(*profile) {
-			ct := &runner.ContainerTarget{Image: *image, Dockerfile: *dockerfile, Env: copyEnv(envMap, p),
-				ContainerPort: *ctrPort, Path: *ctrPath, Network: *network}
+			ct := &runner.ContainerTarget{Image: *image, Dockerfile: *dockerfile, StageFiles: stage, Env: copyEnv(envMap, p),
+				ContainerPort: *ctrPort, Path: *ctrPath, Network: netMode}
 			plans = append(plans, runner.Plan{Name: p, Target: ct, Profile: p})
 		}
 	default:
