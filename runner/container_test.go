@@ -14,6 +14,7 @@ package runner
 import (
 	"context"
 	"errors"
+	"github.com/nipcl/nipcl-conform/reports"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -381,16 +382,40 @@ func TestHarnessImageHelp(t *testing.T) {
 	}
 }
 
-// TODO(lead): once runner.Run exists, run the whole suite against the image:
-//
-//	func TestReferenceImageFullSuite(t *testing.T) {
-//		img := referenceImage(t)
-//		for _, profile := range []string{"identity", "labels"} {
-//			ct := &ContainerTarget{Image: img, Network: "host", Env: map[string]string{"NIPCL_PROFILE": profile}}
-//			res, err := Run(ctx, Options{Plans: []Plan{{Name: profile, Target: ct, Profile: profile}}, ReportDir: t.TempDir()})
-//			// expect no failed cases
-//		}
-//	}
+// TestReferenceImageFullSuite runs every suite, in one Run (Ginkgo allows
+// one per process), against the reference relay image started through
+// Testcontainers once per profile: every case must pass and the containers
+// must be gone afterwards.
+func TestReferenceImageFullSuite(t *testing.T) {
+	img := referenceImage(t)
+	runID := "fullsuite-" + newRunID()
+	var plans []Plan
+	for _, profile := range []string{"identity", "labels"} {
+		ct := &ContainerTarget{Image: img, Network: "host", RunID: runID, Env: map[string]string{"NIPCL_PROFILE": profile}}
+		plans = append(plans, Plan{Name: profile, Target: ct, Profile: profile})
+	}
+	res, err := Run(context.Background(), Options{Plans: plans, ReportDir: t.TempDir(), StepTimeout: 10 * time.Second, Deadline: 5 * time.Minute})
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	perPlan := map[string]int{}
+	for _, c := range res.Cases {
+		perPlan[c.Plan]++
+		if c.Outcome != reports.Pass {
+			t.Errorf("%s %s: %s: %s", c.Plan, c.ID, c.Outcome, c.Message)
+		}
+	}
+	for _, p := range res.Plans {
+		if p.SetupError != "" {
+			t.Errorf("plan %s: setup: %s", p.Name, p.SetupError)
+		}
+		if perPlan[p.Name] == 0 {
+			t.Errorf("plan %s ran no case", p.Name)
+		}
+	}
+	t.Logf("%d cases against the reference image (%v) in %s", len(res.Cases), perPlan, res.Finished.Sub(res.Started).Round(time.Millisecond))
+	assertRemoved(t, runID)
+}
 
 // --- tests that need no engine ---
 
