@@ -89,7 +89,7 @@ th{background:#f4f4f4} .pass{color:#176e2b} .fail,.timeout,.harness-error{color:
 <h2>Targets</h2>
 <table><tr><th>plan</th><th>target</th><th>profile</th><th>relay key</th><th>notes</th></tr>
 {{range .R.Plans}}<tr><td>{{.Name}}</td><td>{{.Target}}{{if .URL}}<br><code>{{.URL}}</code>{{end}}</td><td>{{.Profile}}</td><td><code>{{.RelayPubKey}}</code></td>
-<td>{{if .SetupError}}<span class="fail">setup failed: {{.SetupError}}</span>{{end}}{{.Note}}{{if .Logs}}<details><summary>relay logs</summary><pre>{{.Logs}}</pre></details>{{end}}</td></tr>{{end}}
+<td>{{if .SetupError}}<span class="fail">setup failed: {{.SetupError}}</span>{{end}}{{.Note}}{{with .Cleanup}}<br>safe mode: deleted {{.Deleted}} channels{{if .Failed}}; <span class="fail">could not delete {{len .Failed}}</span>:<ul>{{range .Failed}}<li>{{.}}</li>{{end}}</ul>{{end}}{{end}}{{if .Logs}}<details><summary>relay logs</summary><pre>{{.Logs}}</pre></details>{{end}}</td></tr>{{end}}
 </table>
 <h2>Summary</h2>
 <table><tr>{{range .Outcomes}}<th>{{.}}</th>{{end}}</tr><tr>{{$c := .Counts}}{{range .Outcomes}}<td class="{{.}}">{{count $c .}}</td>{{end}}</tr></table>

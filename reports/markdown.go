@@ -19,6 +19,11 @@ func WriteMarkdown(w io.Writer, r *Results) error {
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", p.Name, mdEscape(t), p.Profile)
 	}
+	for _, p := range r.Plans {
+		if p.Cleanup != nil && len(p.Cleanup.Failed) > 0 {
+			fmt.Fprintf(&b, "\n**Safe mode (%s): %d channels could not be deleted:** %s\n", p.Name, len(p.Cleanup.Failed), mdEscape(strings.Join(p.Cleanup.Failed, "; ")))
+		}
+	}
 	b.WriteString("\n| outcome | cases |\n|---|---|\n")
 	for _, o := range Outcomes {
 		fmt.Fprintf(&b, "| %s | %d |\n", o, counts[o])

@@ -63,6 +63,14 @@ type PlanResult struct {
 	SetupError  string `json:"setup_error,omitempty"`
 	Logs        string `json:"logs,omitempty"`
 	Note        string `json:"note,omitempty"`
+	// Cleanup is safe mode's account of the channels the run created.
+	Cleanup *Cleanup `json:"cleanup,omitempty"`
+}
+
+// Cleanup lists what safe mode deleted and what it could not.
+type Cleanup struct {
+	Deleted int      `json:"deleted"`
+	Failed  []string `json:"failed,omitempty"`
 }
 
 // Results is everything one run produced.

@@ -36,4 +36,15 @@ type Options struct {
 	// Baseline lists expected failures; listed failures do not fail the
 	// run and listed cases that pass are reported as fixed.
 	Baseline *reports.Baseline
+	// Safe mode for live relays: delete created channels, pace writes at
+	// Rate per second, retry rate-limited answers, skip Heavy cases unless
+	// AllowHeavy.
+	Safe       bool
+	Rate       float64
+	AllowHeavy bool
+	// Slow runs cases that wait on the relay's clock.
+	Slow bool
+	// Progress draws a live progress line (for terminals) instead of only
+	// printing failures.
+	Progress bool
 }

@@ -96,6 +96,9 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 			"step_timeout": opts.StepTimeout.String(),
 			"deadline":     opts.Deadline.String(),
 			"scale":        fmt.Sprint(opts.Scale),
+			"safe":         fmt.Sprint(opts.Safe),
+			"rate":         fmt.Sprint(opts.Rate),
+			"slow":         fmt.Sprint(opts.Slow),
 		},
 	}
 	var prepared []*preparedPlan
@@ -114,6 +117,10 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 	specReports := runGinkgo(&opts, prepared)
 	res.Finished = time.Now()
 	for _, p := range prepared {
+		if opts.Safe {
+			n, failed := p.env.Cleanup.Result()
+			p.result.Cleanup = &reports.Cleanup{Deleted: n, Failed: failed}
+		}
 		res.Plans = append(res.Plans, p.result)
 	}
 	res.Cases, res.Interrupted = convert(specReports, prepared)
@@ -135,6 +142,10 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 	env := &suites.Env{
 		Plan: plan.Name, Profile: plan.Profile, StepTimeout: opts.StepTimeout,
 		Hosts: opts.Hosts, Scale: opts.Scale, RunID: runID,
+		Slow: opts.Slow, Safe: opts.Safe, AllowHeavy: opts.AllowHeavy, Cleanup: &suites.CleanupLog{},
+	}
+	if opts.Rate > 0 {
+		env.Pace = newPacer(opts.Rate).Wait
 	}
 	p.env = env
 	p.result = reports.PlanResult{Name: plan.Name, Target: plan.Target.String(), Profile: plan.Profile}
@@ -302,6 +313,16 @@ func runGinkgo(opts *Options, prepared []*preparedPlan) types.SpecReports {
 	if total == 0 {
 		return nil
 	}
+	specs := 0
+	for _, p := range prepared {
+		if p.env.SetupErr == nil {
+			for _, c := range suites.Catalogue() {
+				if p.env.Applies(c) {
+					specs++
+				}
+			}
+		}
+	}
 	var done, failed int
 	var mu sync.Mutex
 	ReportAfterEach(func(r SpecReport) {
@@ -310,7 +331,16 @@ func runGinkgo(opts *Options, prepared []*preparedPlan) types.SpecReports {
 		done++
 		if r.State.Is(types.SpecStateFailureStates) {
 			failed++
+			if opts.Progress {
+				fmt.Fprint(opts.Out, "\r\033[K")
+			}
 			fmt.Fprintf(opts.Out, "FAIL %s %s\n", planOf(r), r.LeafNodeText)
+		}
+		if opts.Progress {
+			fmt.Fprintf(opts.Out, "\r\033[K[%d/%d] %d not passing  %s %s", done, specs, failed, planOf(r), r.LeafNodeText)
+			if done == specs {
+				fmt.Fprintln(opts.Out)
+			}
 		}
 	})
 	ReportAfterSuite("nipcl-conform capture", func(r Report) { captured = r.SpecReports })

@@ -44,8 +44,12 @@ type Case struct {
 	Requirement string // one line, our own words
 	// Reading records the interpretation chosen where the draft is ambiguous.
 	Reading string
-	// Slow marks cases that wait on real clocks or many writes.
+	// Slow marks cases that wait on the relay's real clock (seconds or
+	// more); they run only when Env.Slow is set.
 	Slow bool
+	// Heavy marks cases that need many writes (distractors, race rounds);
+	// safe mode skips them unless Env.AllowHeavy is set.
+	Heavy bool
 }
 
 // Spec is a case with the function that runs it.

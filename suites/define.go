@@ -46,8 +46,15 @@ func runSpec(ctx SpecContext, env *Env, s Spec) {
 		AddReportEntry(EntryOutcome, "unsupported", ReportEntryVisibilityNever)
 		Skip(env.Unsupported)
 	}
+	if s.Slow && !env.Slow {
+		Skip("slow case: it waits on the relay's clock; run with --slow")
+	}
+	if s.Heavy && env.Safe && !env.AllowHeavy {
+		Skip("safe mode: this case needs many writes; run with --allow-heavy to include it")
+	}
 	t := newT(ctx, env, s.Case)
 	DeferCleanup(func() {
+		t.deleteCreated()
 		t.closeAll()
 		if CurrentSpecReport().State.Is(types.SpecStateFailureStates) {
 			AddReportEntry(EntryTranscript, t.tr.String(), ReportEntryVisibilityNever)

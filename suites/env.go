@@ -1,6 +1,8 @@
 package suites
 
 import (
+	"context"
+	"sync"
 	"time"
 
 	"github.com/nipcl/nipcl-conform/fixtures"
@@ -49,6 +51,49 @@ type Env struct {
 	SetupErr error
 	// SetupTimedOut classifies SetupErr as a timeout rather than an error.
 	SetupTimedOut bool
+
+	// Slow runs cases marked Slow (they wait on the relay's clock).
+	Slow bool
+	// Safe is safe mode for live deployments: every channel a case creates
+	// is deleted (9008) when the case ends, writes are paced by Pace,
+	// "rate-limited:" answers are retried with backoff, and Heavy cases are
+	// skipped unless AllowHeavy.
+	Safe       bool
+	AllowHeavy bool
+	// Pace, when set, is called before every write a case makes (rate limit).
+	Pace func(ctx context.Context) error
+	// Cleanup receives the channels a safe-mode case could not delete.
+	Cleanup *CleanupLog
+}
+
+// CleanupLog collects safe-mode cleanup failures across cases.
+type CleanupLog struct {
+	mu       sync.Mutex
+	deleted  int
+	failures []string
+}
+
+func (l *CleanupLog) add(ok bool, what string) {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if ok {
+		l.deleted++
+		return
+	}
+	l.failures = append(l.failures, what)
+}
+
+// Result returns how many channels were deleted and what could not be.
+func (l *CleanupLog) Result() (int, []string) {
+	if l == nil {
+		return 0, nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.deleted, append([]string(nil), l.failures...)
 }
 
 // Applies reports whether this plan registers case c.

@@ -28,7 +28,11 @@ type T struct {
 	clients []*fixtures.Client
 	nextKey int
 	seq     atomic.Int64
+	actors  map[string]*fixtures.Actor // by pubkey, for safe-mode cleanup
+	created []createdChannel           // accepted 9007s, deleted in safe mode
 }
+
+type createdChannel struct{ id, creator string }
 
 func newT(ctx context.Context, env *Env, c Case) *T {
 	return &T{Env: env, Case: c, ctx: ctx, tr: fixtures.NewTranscript(0)}
@@ -73,9 +77,22 @@ func (t *T) Actor(name string) *fixtures.Actor {
 		}
 		k := t.Env.Keys[t.nextKey]
 		t.nextKey++
-		return &fixtures.Actor{Name: name, SecretKey: k.SecretKey, PubKey: k.PubKey}
+		a := &fixtures.Actor{Name: name, SecretKey: k.SecretKey, PubKey: k.PubKey}
+		t.rememberActor(a)
+		return a
 	}
-	return fixtures.NewActor(name)
+	a := fixtures.NewActor(name)
+	t.rememberActor(a)
+	return a
+}
+
+// rememberActor keeps a key so safe mode can delete the actor's channels.
+// Callers hold t.mu.
+func (t *T) rememberActor(a *fixtures.Actor) {
+	if t.actors == nil {
+		t.actors = map[string]*fixtures.Actor{}
+	}
+	t.actors[a.PubKey] = a
 }
 
 // Unique returns a run-scoped unique token usable in names and labels
@@ -135,9 +152,120 @@ func (t *T) closeAll() {
 // Publish sends ev on c and returns the exact OK.
 func (t *T) Publish(c *fixtures.Client, ev *nostr.Event) fixtures.OK {
 	GinkgoHelper()
-	ok, err := c.Publish(t.ctx, ev)
+	ok, err := t.send(c, ev)
 	t.Must(err, fmt.Sprintf("publish kind %d", ev.Kind))
 	return ok
+}
+
+// send paces writes, retries "rate-limited:" answers with backoff in safe
+// mode, and records accepted creates for safe-mode cleanup.
+func (t *T) send(c *fixtures.Client, ev *nostr.Event) (fixtures.OK, error) {
+	backoff := 250 * time.Millisecond
+	for attempt := 0; ; attempt++ {
+		if t.Env.Pace != nil {
+			if err := t.Env.Pace(t.ctx); err != nil {
+				return fixtures.OK{}, fmt.Errorf("pacing writes: %w", err)
+			}
+		}
+		ok, err := c.Publish(t.ctx, ev)
+		if err == nil && t.Env.Safe && !ok.Accepted && strings.HasPrefix(ok.Reason, "rate-limited:") && attempt < 5 {
+			t.tr.Note("rate-limited; resending the same event in %s", backoff)
+			timer := time.NewTimer(backoff)
+			select {
+			case <-timer.C:
+			case <-t.ctx.Done():
+				timer.Stop()
+				return ok, nil
+			}
+			backoff *= 2
+			continue
+		}
+		if err == nil && ok.Accepted {
+			t.track(ev)
+		}
+		return ok, err
+	}
+}
+
+// track records accepted creates, and forgets channels the case deleted.
+func (t *T) track(ev *nostr.Event) {
+	h, found := fixtures.TagValue(ev, "h")
+	if !found {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch ev.Kind {
+	case fixtures.KindCreateGroup:
+		t.created = append(t.created, createdChannel{id: h, creator: ev.PubKey})
+	case fixtures.KindDeleteGroup:
+		for i, c := range t.created {
+			if c.id == h {
+				t.created = append(t.created[:i:i], t.created[i+1:]...)
+				break
+			}
+		}
+	}
+}
+
+// deleteCreated deletes, in safe mode, every channel the case created, as
+// its creator, on a fresh connection with its own deadline.
+func (t *T) deleteCreated() {
+	t.mu.Lock()
+	created, actors := t.created, t.actors
+	t.created = nil
+	t.mu.Unlock()
+	if !t.Env.Safe || len(created) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*t.Env.StepTimeout)
+	defer cancel()
+	conns := map[string]*fixtures.Client{}
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	for _, ch := range created {
+		what := fmt.Sprintf("%s %s", t.Case.ID, ch.id)
+		// The creator first; ownership may have moved to another actor of the case.
+		order := []*fixtures.Actor{actors[ch.creator]}
+		for pk, a := range actors {
+			if pk != ch.creator {
+				order = append(order, a)
+			}
+		}
+		last := "creator key unknown to the harness"
+		deleted := false
+		for _, a := range order {
+			if a == nil {
+				continue
+			}
+			c := conns[a.PubKey]
+			if c == nil {
+				var err error
+				if c, err = fixtures.Dial(ctx, t.Env.URL, t.dialOptions(a, "")); err != nil {
+					last = err.Error()
+					continue
+				}
+				conns[a.PubKey] = c
+			}
+			if t.Env.Pace != nil {
+				_ = t.Env.Pace(ctx)
+			}
+			ok, err := c.Publish(ctx, fixtures.DeleteChannel(a, ch.id))
+			if err == nil && ok.Accepted {
+				deleted = true
+				break
+			}
+			if err != nil {
+				last = err.Error()
+			} else {
+				last = ok.String()
+			}
+		}
+		t.Env.Cleanup.add(deleted, what+": "+last)
+	}
 }
 
 // Accept publishes ev and requires OK true.

@@ -40,6 +40,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		ctrPort     = fs.String("container-port", "7447/tcp", "the relay's port inside the container (bridge network)")
 		ctrPath     = fs.String("path", "/", "WebSocket path of the relay in the container")
 		network     = fs.String("network", "host", "container network: \"host\" (loopback port, works without a bridge) or \"bridge\"")
+		safe        = fs.Bool("safe", false, "safe mode for live relays: delete every channel the run creates, pace writes (--rate), retry rate-limited answers, skip write-heavy cases")
+		rate        = fs.Float64("rate", 0, "writes per second (default unlimited; 5 in --safe mode)")
+		allowHeavy  = fs.Bool("allow-heavy", false, "in --safe mode, still run cases that need many writes")
+		slow        = fs.Bool("slow", false, "also run slow cases that wait on the relay's clock (e.g. the ±900 s retry window)")
 		baseline    = fs.String("baseline", "", "file of expected failures (one case ID, or \"PLAN ID\", per line); they don't fail the run")
 		actorKeys   listFlag
 		hosts       listFlag
@@ -67,6 +71,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	case "", "auto", suites.ProfileNone, suites.ProfileIdentity, suites.ProfileLabels:
 	default:
 		return usageError(stderr, "--profile must be identity, labels, none or auto, not %q", *profile)
+	}
+	if *rate < 0 {
+		return usageError(stderr, "--rate must not be negative")
+	}
+	if *safe && *rate == 0 {
+		*rate = 5
 	}
 	if *scale < 1 {
 		return usageError(stderr, "--scale must be at least 1")
@@ -157,6 +167,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		Plans: plans, RelayPubKey: *relayPubKey, ActorKeys: actorKeys, Hosts: hosts,
 		StepTimeout: *timeout, Deadline: *deadline, ReportDir: *reportDir, JUnitPath: *junit,
 		Force: *force, Focus: focus, Skip: skip, Scale: *scale, Out: stdout, Baseline: base,
+		Safe: *safe, Rate: *rate, AllowHeavy: *allowHeavy, Slow: *slow, Progress: isTerminal(stdout),
 	})
 	if res == nil {
 		fmt.Fprintf(stderr, "nipcl-conform: %v\n", err)
@@ -184,6 +195,16 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return code
+}
+
+// isTerminal reports whether w is a character device (a live terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 func profilesFor(p string) []string {
@@ -246,6 +267,15 @@ func printSummary(w io.Writer, res *reports.Results, took time.Duration) {
 		}
 	}
 	fmt.Fprintf(w, "\n%d cases in %s; reports in %s\n", len(res.Cases), took.Round(time.Millisecond), reportDirOf(res))
+	for _, p := range res.Plans {
+		if p.Cleanup != nil {
+			fmt.Fprintf(w, "safe mode (%s): deleted %d channels", p.Name, p.Cleanup.Deleted)
+			if len(p.Cleanup.Failed) > 0 {
+				fmt.Fprintf(w, "; could NOT delete %d:\n  %s", len(p.Cleanup.Failed), strings.Join(p.Cleanup.Failed, "\n  "))
+			}
+			fmt.Fprintln(w)
+		}
+	}
 	if res.Interrupted != "" {
 		fmt.Fprintln(w, res.Interrupted)
 	}

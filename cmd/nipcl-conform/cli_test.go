@@ -1,0 +1,313 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	_ "modernc.org/sqlite"
+)
+
+// binary is the CLI built once for the subprocess tests: runner.Run may be
+// called once per process (Ginkgo), so every run is its own process.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "nipcl-cli-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "nipcl-conform")
+	build := exec.Command("go", "build", "-o", binary, ".")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "build CLI:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type cliResult struct {
+	code           int
+	stdout, stderr string
+	took           time.Duration
+}
+
+// cli runs the binary with a hard deadline so a hang fails the test.
+func cli(t *testing.T, limit time.Duration, args ...string) cliResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd.Dir = t.TempDir()
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	err := cmd.Run()
+	r := cliResult{stdout: out.String(), stderr: errb.String(), took: time.Since(start)}
+	if ctx.Err() != nil {
+		t.Fatalf("nipcl-conform %v did not finish within %s\nstdout:\n%s\nstderr:\n%s", args, limit, r.stdout, r.stderr)
+	}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run CLI: %v", err)
+	}
+	return r
+}
+
+type junitDoc struct {
+	Suites []struct {
+		Cases []struct {
+			Name    string    `xml:"name,attr"`
+			Failure *struct{} `xml:"failure"`
+			Error   *struct{} `xml:"error"`
+			Props   []struct {
+				Name  string `xml:"name,attr"`
+				Value string `xml:"value,attr"`
+			} `xml:"properties>property"`
+		} `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
+func readJUnit(t *testing.T, path string) junitDoc {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("JUnit report: %v", err)
+	}
+	var doc junitDoc
+	if err := xml.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("JUnit report does not parse: %v", err)
+	}
+	return doc
+}
+
+var caseID = regexp.MustCompile(`^(base|identity|labels)/[a-z0-9-]+/[0-9]+ `)
+
+func TestDefaultRunPassesAndWritesJUnit(t *testing.T) {
+	dir := t.TempDir()
+	r := cli(t, 2*time.Minute, "run", "--report-dir", dir)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	doc := readJUnit(t, filepath.Join(dir, "junit.xml"))
+	n := 0
+	for _, s := range doc.Suites {
+		for _, c := range s.Cases {
+			n++
+			if !caseID.MatchString(c.Name) {
+				t.Errorf("test name %q does not start with a case ID", c.Name)
+			}
+			if len(c.Props) < 5 {
+				t.Errorf("%s: %d properties", c.Name, len(c.Props))
+			}
+		}
+	}
+	if n < 10 {
+		t.Errorf("%d test cases, want at least 10", n)
+	}
+	for _, f := range []string{"results.json", "summary.md", "report.html"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("report %s: %v", f, err)
+		}
+	}
+}
+
+// serve starts `nipcl-conform serve` and returns its URL once it printed
+// its "listening on" line.
+func serve(t *testing.T, args ...string) string {
+	t.Helper()
+	port := freePort(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, binary, append([]string{"serve", "--addr", fmt.Sprintf("127.0.0.1:%d", port)}, args...)...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); _ = cmd.Wait() })
+	lines := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if strings.HasPrefix(sc.Text(), "listening on ") {
+				lines <- sc.Text()
+			}
+		}
+	}()
+	select {
+	case l := <-lines:
+		return strings.Fields(l)[2]
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve did not print its listening line within 20s")
+	}
+	return ""
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+func TestServeThenRunTarget(t *testing.T) {
+	for _, profile := range []string{"identity", "labels"} {
+		t.Run(profile, func(t *testing.T) {
+			url := serve(t, "--profile", profile)
+			dir := t.TempDir()
+			r := cli(t, 2*time.Minute, "run", "--target", url, "--profile", profile, "--report-dir", dir)
+			if r.code != 0 {
+				t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}
+
+func TestAutoProfileOnPlainRelayIsUnsupported(t *testing.T) {
+	url := serve(t, "--profile", "none")
+	dir := t.TempDir()
+	r := cli(t, time.Minute, "run", "--target", url, "--report-dir", dir)
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, `does not advertise "nip-cl"`) {
+		t.Errorf("stderr lacks the unsupported sentence:\n%s", r.stderr)
+	}
+	if !strings.Contains(r.stdout, "pass") {
+		t.Errorf("baseline cases should still pass:\n%s", r.stdout)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--target", "notaurl"}, "--target must be a ws:// or wss:// URL"},
+		{[]string{"run", "--profile", "bogus"}, "--profile must be"},
+		{[]string{"run", "--fault", "no-such-fault"}, "unknown fault"},
+		{[]string{"run", "--timeout", "-1s"}, "must be positive"},
+		{[]string{"run", "--image", "x", "--target", "ws://127.0.0.1:1"}, "mutually exclusive"},
+		{[]string{"run", "--baseline", "/nonexistent/file"}, "baseline"},
+		{[]string{"frobnicate"}, "unknown command"},
+		{[]string{"serve", "--profile", "bogus"}, "unknown profile"},
+		{[]string{"explain", "nope/1"}, "no case or section"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			r := cli(t, 30*time.Second, tt.args...)
+			if r.code != 2 {
+				t.Errorf("exit %d, want 2", r.code)
+			}
+			if !strings.Contains(r.stderr, tt.want) {
+				t.Errorf("stderr %q lacks %q", r.stderr, tt.want)
+			}
+		})
+	}
+}
+
+func TestUnreachableTargetExits2Quickly(t *testing.T) {
+	dir := t.TempDir()
+	r := cli(t, 15*time.Second, "run", "--target", "ws://127.0.0.1:1", "--report-dir", dir)
+	if r.code != 2 {
+		t.Fatalf("exit %d, want 2", r.code)
+	}
+	if lines := strings.Count(strings.TrimSpace(r.stderr), "\n") + 1; lines != 1 {
+		t.Errorf("want a one-line reason, got %d lines:\n%s", lines, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "junit.xml")); err != nil {
+		t.Errorf("junit.xml not written: %v", err)
+	}
+}
+
+// TestSilentRelayTimesOut: a TCP listener that accepts and never answers.
+func TestSilentRelayTimesOut(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		var held []net.Conn
+		defer func() {
+			for _, c := range held {
+				c.Close()
+			}
+		}()
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	dir := t.TempDir()
+	r := cli(t, 30*time.Second, "run", "--target", "ws://"+l.Addr().String(), "--timeout", "1s", "--deadline", "20s", "--report-dir", dir)
+	if r.code != 1 && r.code != 2 {
+		t.Fatalf("exit %d, want 1 or 2", r.code)
+	}
+	doc := readJUnit(t, filepath.Join(dir, "junit.xml"))
+	var res struct {
+		Cases []struct{ ID, Outcome string }
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "results.json"))
+	if err := json.Unmarshal(data, &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Cases) == 0 || len(doc.Suites) == 0 {
+		t.Fatal("no cases reported")
+	}
+	for _, c := range res.Cases {
+		if c.Outcome != "timeout" {
+			t.Errorf("%s: outcome %s, want timeout", c.ID, c.Outcome)
+		}
+	}
+}
+
+func TestSafeModeDeletesEveryChannel(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "relay.db")
+	url := serve(t, "--profile", "labels", "--db", db)
+	dir := t.TempDir()
+	r := cli(t, 2*time.Minute, "run", "--target", url, "--profile", "labels", "--safe", "--rate", "1000", "--report-dir", dir)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "safe mode (labels): deleted") || strings.Contains(r.stdout, "could NOT delete") {
+		t.Errorf("cleanup summary:\n%s", r.stdout)
+	}
+	conn, err := sql.Open("sqlite", "file:"+db+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var alive int
+	if err := conn.QueryRow(`SELECT count(*) FROM channels WHERE deleted = 0`).Scan(&alive); err != nil {
+		t.Fatal(err)
+	}
+	if alive != 0 {
+		t.Errorf("%d channels left behind by a --safe run", alive)
+	}
+}
