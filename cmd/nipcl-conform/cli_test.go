@@ -311,3 +311,24 @@ func TestSafeModeDeletesEveryChannel(t *testing.T) {
 		t.Errorf("%d channels left behind by a --safe run", alive)
 	}
 }
+
+func TestMatrixWritesCaseByTarget(t *testing.T) {
+	dir := t.TempDir()
+	r := cli(t, 3*time.Minute, "matrix", "--report-dir", dir)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "matrix.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	header := strings.SplitN(string(md), "\n", 2)[0]
+	for _, col := range []string{"identity suites @ labels relay", "labels suites @ identity relay", "labels suites @ none relay"} {
+		if !strings.Contains(header, col) {
+			t.Errorf("matrix header lacks %q: %s", col, header)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "matrix.html")); err != nil {
+		t.Error(err)
+	}
+}

@@ -18,6 +18,8 @@ Usage:
   nipcl-conform faults               list the reference relay's fault switches
   nipcl-conform list [--profile P]   list the conformance cases
   nipcl-conform explain ID           show one case or section
+  nipcl-conform matrix [--target URL]
+                                     every profile's suites × reference relays of every profile (and URLs)
   nipcl-conform report diff OLD.json NEW.json
                                      list regressions and fixes between two runs
   nipcl-conform help [command]       this text, or a command's flags
@@ -55,6 +57,8 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		return cmdList(args[1:], stdout, stderr)
 	case "explain":
 		return cmdExplain(args[1:], stdout, stderr)
+	case "matrix":
+		return cmdMatrix(args[1:], stdout, stderr)
 	case "report":
 		return cmdReport(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
