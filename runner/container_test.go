@@ -343,9 +343,16 @@ func TestContainerFailedStartCleansUp(t *testing.T) {
 			errc <- err
 		}()
 		// Stop once the container exists (bounded poll).
-		deadline := time.Now().Add(30 * time.Second)
-		for len(labelled(t, ct.RunID)) == 0 && time.Now().Before(deadline) {
-			time.Sleep(50 * time.Millisecond)
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+		limit := time.After(30 * time.Second)
+	poll:
+		for len(labelled(t, ct.RunID)) == 0 {
+			select {
+			case <-tick.C:
+			case <-limit:
+				break poll
+			}
 		}
 		began := time.Now()
 		if err := ct.Stop(ctx); err != nil {

@@ -47,4 +47,12 @@ type Options struct {
 	// Progress draws a live progress line (for terminals) instead of only
 	// printing failures.
 	Progress bool
+	// Shard, when Total > 1, runs only the stable subset of cases that
+	// ShardOf assigns to Index (0-based).
+	Shard Shard
+	// RunID, when set, names the run (shards of one run share it).
+	RunID string
 }
+
+// Shard selects the i-th of n stable subsets of the cases.
+type Shard struct{ Index, Total int }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"os"
 	"path/filepath"
@@ -90,8 +91,12 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 	ctx, cancel := context.WithTimeout(ctx, opts.Deadline)
 	defer cancel()
 
+	runID := opts.RunID
+	if runID == "" {
+		runID = NewRunID()
+	}
 	res := &reports.Results{
-		Tool: "nipcl-conform", RunID: NewRunID(), Started: time.Now(),
+		Tool: "nipcl-conform", RunID: runID, Started: time.Now(),
 		Settings: map[string]string{
 			"step_timeout": opts.StepTimeout.String(),
 			"deadline":     opts.Deadline.String(),
@@ -114,7 +119,7 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 		prepared = append(prepared, p)
 	}
 
-	specReports := runGinkgo(&opts, prepared)
+	specReports, stopped := runGinkgo(&opts, prepared)
 	res.Finished = time.Now()
 	for _, p := range prepared {
 		if opts.Safe {
@@ -123,7 +128,7 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 		}
 		res.Plans = append(res.Plans, p.result)
 	}
-	res.Cases, res.Interrupted = convert(specReports, prepared)
+	res.Cases, res.Interrupted = convert(specReports, prepared, stopped)
 	attachLogs(prepared, res)
 	res.Sort()
 	if opts.Baseline != nil {
@@ -266,8 +271,16 @@ func resolveProfile(requested string, info *fixtures.RelayInfo, force bool) (str
 	}
 }
 
+// ShardOf assigns a case to one of total shards, stably: the same case ID
+// always lands in the same shard, whatever else the catalogue holds.
+func ShardOf(caseID string, total int) int {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(caseID))
+	return int(h.Sum32() % uint32(total))
+}
+
 func caseFilter(plan Plan, opts *Options) func(suites.Case) bool {
-	if len(plan.Sections) == 0 && len(opts.Focus) == 0 && len(opts.Skip) == 0 {
+	if len(plan.Sections) == 0 && len(opts.Focus) == 0 && len(opts.Skip) == 0 && opts.Shard.Total <= 1 {
 		return nil
 	}
 	sections := map[string]bool{}
@@ -276,6 +289,9 @@ func caseFilter(plan Plan, opts *Options) func(suites.Case) bool {
 	}
 	return func(c suites.Case) bool {
 		if len(sections) > 0 && !sections[c.Section] {
+			return false
+		}
+		if opts.Shard.Total > 1 && ShardOf(c.ID, opts.Shard.Total) != opts.Shard.Index {
 			return false
 		}
 		if len(opts.Focus) > 0 && !matchAny(c, opts.Focus) {
@@ -300,8 +316,11 @@ func matchAny(c suites.Case, patterns []string) bool {
 }
 
 // runGinkgo registers every plan's specs and runs them once.
-func runGinkgo(opts *Options, prepared []*preparedPlan) types.SpecReports {
+// The string is why Ginkgo stopped early ("" when it ran every spec): the
+// suite deadline or an interrupt.
+func runGinkgo(opts *Options, prepared []*preparedPlan) (types.SpecReports, string) {
 	var captured types.SpecReports
+	var stopped string
 	total := 0
 	for _, p := range prepared {
 		if p.env.SetupErr != nil {
@@ -311,7 +330,7 @@ func runGinkgo(opts *Options, prepared []*preparedPlan) types.SpecReports {
 		total++
 	}
 	if total == 0 {
-		return nil
+		return nil, ""
 	}
 	specs := 0
 	for _, p := range prepared {
@@ -343,7 +362,9 @@ func runGinkgo(opts *Options, prepared []*preparedPlan) types.SpecReports {
 			}
 		}
 	})
-	ReportAfterSuite("nipcl-conform capture", func(r Report) { captured = r.SpecReports })
+	ReportAfterSuite("nipcl-conform capture", func(r Report) {
+		captured, stopped = r.SpecReports, strings.Join(r.SpecialSuiteFailureReasons, "; ")
+	})
 
 	logPath := filepath.Join(opts.ReportDir, "ginkgo.log")
 	_ = os.MkdirAll(opts.ReportDir, 0o755)
@@ -363,7 +384,7 @@ func runGinkgo(opts *Options, prepared []*preparedPlan) types.SpecReports {
 	reporterConfig.NoColor = true
 	reporterConfig.Succinct = true
 	RunSpecs(&failer{}, "nipcl-conform", suiteConfig, reporterConfig)
-	return captured
+	return captured, stopped
 }
 
 func planOf(r SpecReport) string {
@@ -374,8 +395,15 @@ func planOf(r SpecReport) string {
 }
 
 // convert maps Ginkgo spec reports (and plans that never ran) to results.
-func convert(specs types.SpecReports, prepared []*preparedPlan) ([]reports.CaseResult, string) {
+//
+// stopped is why Ginkgo stopped early; the specs it then never started
+// (skipped without a message) are timeouts, not skips: the run's deadline
+// or an interrupt kept them from running.
+func convert(specs types.SpecReports, prepared []*preparedPlan, stopped string) ([]reports.CaseResult, string) {
 	interrupted := ""
+	if stopped != "" {
+		interrupted = "interrupted: " + stopped
+	}
 	var out []reports.CaseResult
 	byPlan := map[string]*preparedPlan{}
 	for _, p := range prepared {
@@ -419,6 +447,9 @@ func convert(specs types.SpecReports, prepared []*preparedPlan) ([]reports.CaseR
 			}
 		}
 		r.Outcome, r.Message = classify(s, override)
+		if stopped != "" && s.State == types.SpecStateSkipped && s.Failure.Message == "" && override == "" {
+			r.Outcome, r.Message = reports.Timeout, "not run: the run stopped before this case ("+stopped+")"
+		}
 		if s.Failure.Location.FileName != "" {
 			r.Location = fmt.Sprintf("%s:%d", filepath.Base(s.Failure.Location.FileName), s.Failure.Location.LineNumber)
 		}

@@ -332,3 +332,70 @@ func TestMatrixWritesCaseByTarget(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func outcomes(t *testing.T, path string) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		Cases []struct{ ID, Plan, Outcome string }
+	}
+	if err := json.Unmarshal(data, &res); err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]string{}
+	for _, c := range res.Cases {
+		m[c.Plan+" "+c.ID] = c.Outcome
+	}
+	return m
+}
+
+func sameOutcomes(t *testing.T, what string, want, got map[string]string) {
+	t.Helper()
+	if len(want) != len(got) {
+		t.Errorf("%s: %d cases, serial run had %d", what, len(got), len(want))
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: %s is %q, serial run had %q", what, k, got[k], v)
+		}
+	}
+}
+
+// TestParallelAndShardsMatchSerial: --parallel 2 and two --shard runs joined
+// by `report merge` report the same cases with the same outcomes as a
+// serial run (with a fault on, so not every outcome is pass).
+func TestParallelAndShardsMatchSerial(t *testing.T) {
+	root := t.TempDir()
+	common := []string{"run", "--profile", "labels", "--fault", "count-ignores-access"}
+	serial := cli(t, 2*time.Minute, append(common, "--report-dir", filepath.Join(root, "serial"))...)
+	if serial.code != 1 {
+		t.Fatalf("serial run with a fault: exit %d, want 1\n%s", serial.code, serial.stderr)
+	}
+	want := outcomes(t, filepath.Join(root, "serial", "results.json"))
+
+	par := cli(t, 2*time.Minute, append(common, "--parallel", "2", "--report-dir", filepath.Join(root, "par"))...)
+	if par.code != serial.code {
+		t.Errorf("--parallel exit %d, serial %d\n%s", par.code, serial.code, par.stderr)
+	}
+	sameOutcomes(t, "--parallel 2", want, outcomes(t, filepath.Join(root, "par", "results.json")))
+
+	var parts []string
+	for i := 1; i <= 2; i++ {
+		dir := filepath.Join(root, fmt.Sprintf("s%d", i))
+		cli(t, 2*time.Minute, append(common, "--shard", fmt.Sprintf("%d/2", i), "--report-dir", dir)...)
+		part := outcomes(t, filepath.Join(dir, "results.json"))
+		if len(part) == 0 || len(part) == len(want) {
+			t.Errorf("shard %d/2 ran %d of %d cases", i, len(part), len(want))
+		}
+		parts = append(parts, filepath.Join(dir, "results.json"))
+	}
+	merged := cli(t, 30*time.Second, append([]string{"report", "merge", filepath.Join(root, "merged")}, parts...)...)
+	if merged.code != serial.code {
+		t.Errorf("report merge exit %d, serial %d\n%s", merged.code, serial.code, merged.stderr)
+	}
+	sameOutcomes(t, "shards + report merge", want, outcomes(t, filepath.Join(root, "merged", "results.json")))
+	readJUnit(t, filepath.Join(root, "merged", "junit.xml"))
+}

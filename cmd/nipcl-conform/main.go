@@ -16,12 +16,15 @@ Usage:
   nipcl-conform run [flags]          run the suites (default: every profile against the built-in reference relay)
   nipcl-conform serve [flags]        run the reference relay standalone
   nipcl-conform faults               list the reference relay's fault switches
-  nipcl-conform list [--profile P]   list the conformance cases
-  nipcl-conform explain ID           show one case or section
+  nipcl-conform list [--profile P] [--clauses]
+                                     list the conformance cases, or the spec clauses and the cases covering them
+  nipcl-conform explain ID           show one case, clause (e.g. labels/snapshot.3) or section
   nipcl-conform matrix [--target URL]
                                      every profile's suites × reference relays of every profile (and URLs)
   nipcl-conform report diff OLD.json NEW.json
                                      list regressions and fixes between two runs
+  nipcl-conform report merge OUTDIR A.json B.json ...
+                                     join the results of shards (run --shard i/N) into one set of reports
   nipcl-conform help [command]       this text, or a command's flags
 
 Examples:

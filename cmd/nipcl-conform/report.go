@@ -9,7 +9,7 @@ import (
 
 func cmdReport(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "--help" || args[0] == "-h" {
-		fmt.Fprint(stderr, "Usage: nipcl-conform report diff OLD.json NEW.json\n")
+		fmt.Fprint(stderr, "Usage: nipcl-conform report diff OLD.json NEW.json\n       nipcl-conform report merge OUTDIR SHARD.json...\n")
 		if len(args) == 0 {
 			return 2
 		}
@@ -34,7 +34,29 @@ func cmdReport(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		return 0
+	case "merge":
+		if len(args) < 3 {
+			return usageError(stderr, "report merge takes an output directory and one or more results.json files")
+		}
+		var parts []*reports.Results
+		for _, f := range args[2:] {
+			r, err := reports.ReadJSON(f)
+			if err != nil {
+				return usageError(stderr, "%v", err)
+			}
+			parts = append(parts, r)
+		}
+		merged, err := reports.Merge(parts...)
+		if err != nil {
+			return usageError(stderr, "%v", err)
+		}
+		if err := WriteAll(args[1], "", merged); err != nil {
+			fmt.Fprintf(stderr, "nipcl-conform report merge: %v\n", err)
+			return 2
+		}
+		fmt.Fprintf(stdout, "merged %d results (%d cases) into %s\n", len(parts), len(merged.Cases), args[1])
+		return merged.ExitCode(false)
 	default:
-		return usageError(stderr, "unknown report command %q (want diff)", args[0])
+		return usageError(stderr, "unknown report command %q (want diff or merge)", args[0])
 	}
 }

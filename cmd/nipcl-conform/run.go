@@ -44,6 +44,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		rate        = fs.Float64("rate", 0, "writes per second (default unlimited; 5 in --safe mode)")
 		allowHeavy  = fs.Bool("allow-heavy", false, "in --safe mode, still run cases that need many writes")
 		slow        = fs.Bool("slow", false, "also run slow cases that wait on the relay's clock (e.g. the ±900 s retry window)")
+		parallel    = fs.Int("parallel", 1, "run the cases in N concurrent shard processes and merge their reports")
+		shard       = fs.String("shard", "", "run only shard i of N (i/N, 1-based), a stable subset; merge with `report merge`")
+		runID       = fs.String("run-id", "", "run identifier (namespaces channels and labels; shards of one run share it)")
 		baseline    = fs.String("baseline", "", "file of expected failures (one case ID, or \"PLAN ID\", per line); they don't fail the run")
 		actorKeys   listFlag
 		hosts       listFlag
@@ -71,6 +74,16 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	case "", "auto", suites.ProfileNone, suites.ProfileIdentity, suites.ProfileLabels:
 	default:
 		return usageError(stderr, "--profile must be identity, labels, none or auto, not %q", *profile)
+	}
+	var sh runner.Shard
+	if *shard != "" {
+		var err error
+		if sh, err = parseShard(*shard); err != nil {
+			return usageError(stderr, "%v", err)
+		}
+	}
+	if *parallel < 1 || (*parallel > 1 && *shard != "") {
+		return usageError(stderr, "--parallel must be at least 1 and cannot be combined with --shard")
 	}
 	if *rate < 0 {
 		return usageError(stderr, "--rate must not be negative")
@@ -163,11 +176,29 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	started := time.Now()
+	if *parallel > 1 {
+		id := *runID
+		if id == "" {
+			id = runner.NewRunID()
+		}
+		res, err := runParallel(ctx, fs, *parallel, *reportDir, id, *deadline, stderr)
+		if res == nil {
+			fmt.Fprintf(stderr, "nipcl-conform: %v\n", err)
+			return reports.ExitHarness
+		}
+		printSummary(stdout, res, time.Since(started))
+		if err != nil {
+			fmt.Fprintf(stderr, "nipcl-conform: writing reports: %v\n", err)
+			return reports.ExitHarness
+		}
+		return res.ExitCode(*strict)
+	}
 	res, err := runner.Run(ctx, runner.Options{
 		Plans: plans, RelayPubKey: *relayPubKey, ActorKeys: actorKeys, Hosts: hosts,
 		StepTimeout: *timeout, Deadline: *deadline, ReportDir: *reportDir, JUnitPath: *junit,
 		Force: *force, Focus: focus, Skip: skip, Scale: *scale, Out: stdout, Baseline: base,
 		Safe: *safe, Rate: *rate, AllowHeavy: *allowHeavy, Slow: *slow, Progress: isTerminal(stdout),
+		Shard: sh, RunID: *runID,
 	})
 	if res == nil {
 		fmt.Fprintf(stderr, "nipcl-conform: %v\n", err)
