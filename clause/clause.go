@@ -47,9 +47,11 @@ var sections = []Section{
 	{"identity/identity-tags", DocIdentity, "Channel identity tags"},
 	{"identity/creator", DocIdentity, "Channel identity tags: Creator"},
 	{"identity/creation-time", DocIdentity, "Channel identity tags: Creation time"},
+	{"identity/older-events", DocIdentity, "Channel identity tags: Older events"},
 	{"identity/labels", DocIdentity, "Channel labels"},
 	{"identity/label-rules", DocIdentity, "Channel labels: Rules"},
 	{"identity/finding-channels", DocIdentity, "Finding channels"},
+	{"identity/match-before-limit", DocIdentity, "Finding channels: #t and #P are matched before limit"},
 	{"identity/choosing-one-channel", DocIdentity, "Choosing one channel"},
 	{"identity/system-channels", DocIdentity, "System channels"},
 	{"identity/reads-leave-out", DocIdentity, "System channels: Reads that leave system channels out"},
@@ -71,9 +73,11 @@ var sections = []Section{
 	{"labels/authorization", DocLabels, "Authorization and visibility"},
 	{"labels/community", DocLabels, "Authorization and visibility: community scope"},
 	{"labels/application", DocLabels, "Application and publication guarantees"},
+	{"labels/serialization", DocLabels, "Application and publication guarantees: serialized mutations and publication"},
 	{"labels/retry-admission", DocLabels, "Acknowledgements, retries and recovery: Retry admission"},
 	{"labels/responses", DocLabels, "Acknowledgements, retries and recovery: Responses and client outcomes"},
 	{"labels/retention", DocLabels, "Retention"},
+	{"labels/compatibility", DocLabels, "Compatibility and security considerations"},
 }
 
 var byID = func() map[string]Section {

@@ -6,26 +6,30 @@ import (
 	"github.com/nipcl/nipcl-conform/suites"
 )
 
-// Coverage maps every section to the cases citing it and their outcomes in
-// res (nil res: catalogue only).
+// Coverage maps every clause (clause.Clauses) to the cases that check it
+// (suites.ClauseCases) and their outcomes in res, over every plan (nil res:
+// catalogue only). A clause that cannot be tested over the wire says why in
+// Note.
 func Coverage(res *reports.Results) []reports.Coverage {
 	var out []reports.Coverage
-	cat := suites.Catalogue()
-	for _, s := range clause.Sections() {
-		row := reports.Coverage{ID: s.ID, Title: s.Doc + ": " + s.Title, Outcomes: map[reports.Outcome]int{}}
-		for _, c := range cat {
-			if c.Section == s.ID {
-				row.Cases = append(row.Cases, c.ID)
-			}
-		}
+	for _, c := range clause.Clauses() {
+		row := reports.Coverage{ID: c.ID, Title: c.Level + " (" + c.Subject + "): " + c.Text, Outcomes: map[reports.Outcome]int{}}
+		row.Cases = suites.ClauseCases(c.ID)
 		if res != nil {
-			for _, c := range res.Cases {
-				if c.Section == s.ID {
-					row.Outcomes[c.Outcome]++
+			cited := map[string]bool{}
+			for _, id := range row.Cases {
+				cited[id] = true
+			}
+			for _, r := range res.Cases {
+				if cited[r.ID] {
+					row.Outcomes[r.Outcome]++
 				}
 			}
 		}
-		if len(row.Cases) == 0 {
+		switch {
+		case !c.Testable:
+			row.Note = "not testable over the wire: " + c.Reason
+		case len(row.Cases) == 0:
 			row.Note = "no case yet"
 		}
 		out = append(out, row)

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/nipcl/nipcl-conform/clause"
@@ -28,12 +29,16 @@ func cmdFaults(args []string, stdout, stderr io.Writer) int {
 }
 
 func cmdList(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("list", "list [--profile P]", stderr)
-	profile := fs.String("profile", "", "only cases of this profile (identity, labels; baseline cases are always listed)")
+	fs := newFlagSet("list", "list [--profile P] [--clauses]", stderr)
+	profile := fs.String("profile", "", "only cases of this profile (identity, labels; baseline cases are always listed); with --clauses only that profile's clauses (identity, labels, baseline)")
+	clauses := fs.Bool("clauses", false, "list the spec clauses (normative statements) and the cases that cover them instead of the cases")
 	if code, done := parse(fs, args); done {
 		return code
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	if *clauses {
+		return listClauses(tw, *profile, stderr)
+	}
 	fmt.Fprintln(tw, "ID\tLEVEL\tSECTION\tREQUIREMENT")
 	for _, c := range suites.Catalogue() {
 		if *profile != "" && c.Profile != "" && c.Profile != *profile {
@@ -50,7 +55,7 @@ func cmdExplain(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if fs.NArg() != 1 {
-		return usageError(stderr, "explain takes one case or section ID")
+		return usageError(stderr, "explain takes one case, clause or section ID")
 	}
 	id := fs.Arg(0)
 	if c, ok := suites.Lookup(id); ok {
@@ -64,10 +69,24 @@ func cmdExplain(args []string, stdout, stderr io.Writer) int {
 		if c.Reading != "" {
 			fmt.Fprintf(stdout, "  reading:     %s\n", c.Reading)
 		}
+		if cl := suites.CasesClauses(c.ID); len(cl) > 0 {
+			fmt.Fprintf(stdout, "  clauses:     %s\n", strings.Join(cl, ", "))
+		}
+		return 0
+	}
+	if cl, ok := clause.LookupClause(id); ok {
+		explainClause(stdout, cl)
 		return 0
 	}
 	if s, ok := clause.Lookup(id); ok {
-		fmt.Fprintf(stdout, "%s — %s, %q\n  cases:\n", s.ID, s.Doc, s.Title)
+		fmt.Fprintf(stdout, "%s — %s, %q\n", s.ID, s.Doc, s.Title)
+		if cls := clause.SectionClauses(id); len(cls) > 0 {
+			fmt.Fprintf(stdout, "  clauses:\n")
+			for _, cl := range cls {
+				fmt.Fprintf(stdout, "    %-30s %-10s %-6s %s [%s]\n", cl.ID, cl.Level, cl.Subject, cl.Text, clauseStatus(cl))
+			}
+		}
+		fmt.Fprintf(stdout, "  cases:\n")
 		for _, c := range suites.Catalogue() {
 			if c.Section == id {
 				fmt.Fprintf(stdout, "    %-24s %-6s %s\n", c.ID, c.Level, c.Requirement)
@@ -80,8 +99,73 @@ func cmdExplain(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	fmt.Fprintf(stderr, "nipcl-conform explain: no case or section %q (see `nipcl-conform list`)\n", id)
+	fmt.Fprintf(stderr, "nipcl-conform explain: no case or section %q, nor a clause by that ID (see `nipcl-conform list [--clauses]`)\n", id)
 	return 2
+}
+
+// listClauses prints the clause catalogue, optionally one profile's
+// ("baseline" for the NIP-01/11/29/42/45 clauses).
+func listClauses(tw *tabwriter.Writer, profile string, stderr io.Writer) int {
+	switch profile {
+	case "", suites.ProfileIdentity, suites.ProfileLabels, "baseline":
+	default:
+		return usageError(stderr, "--profile with --clauses must be identity, labels or baseline, not %q", profile)
+	}
+	fmt.Fprintln(tw, "ID\tLEVEL\tSUBJECT\tTESTABLE\tCASES\tSTATEMENT")
+	for _, c := range clause.Clauses() {
+		p := c.Profile()
+		if p == "" {
+			p = "baseline"
+		}
+		if profile != "" && p != profile {
+			continue
+		}
+		testable, cases := "yes", strings.Join(suites.ClauseCases(c.ID), ",")
+		switch {
+		case !c.Testable:
+			testable, cases = "no", "-"
+		case cases == "":
+			cases = "(none yet)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", c.ID, c.Level, c.Subject, testable, cases, c.Text)
+	}
+	return flushCode(tw, stderr)
+}
+
+// explainClause prints one clause, its section and its cases (or why it
+// has none).
+func explainClause(w io.Writer, c clause.Clause) {
+	s, _ := clause.Lookup(c.Section)
+	fmt.Fprintf(w, "%s\n  statement:   %s\n  level:       %s\n  subject:     %s\n  section:     %s — %s, %q\n",
+		c.ID, c.Text, c.Level, c.Subject, s.ID, s.Doc, s.Title)
+	if !c.Testable {
+		fmt.Fprintf(w, "  testable:    no — %s\n", c.Reason)
+		return
+	}
+	ids := suites.ClauseCases(c.ID)
+	if len(ids) == 0 {
+		fmt.Fprintf(w, "  testable:    yes\n  cases:       none yet\n")
+		return
+	}
+	fmt.Fprintf(w, "  testable:    yes\n  cases:\n")
+	for _, id := range ids {
+		if cs, ok := suites.Lookup(id); ok {
+			fmt.Fprintf(w, "    %-24s %-6s %s\n", cs.ID, cs.Level, cs.Requirement)
+		} else {
+			fmt.Fprintf(w, "    %s\n", id)
+		}
+	}
+}
+
+// clauseStatus is the one-word coverage state of a clause.
+func clauseStatus(c clause.Clause) string {
+	switch {
+	case !c.Testable:
+		return "not testable"
+	case len(suites.ClauseCases(c.ID)) == 0:
+		return "no case yet"
+	}
+	return strings.Join(suites.ClauseCases(c.ID), ", ")
 }
 
 func flushCode(tw *tabwriter.Writer, stderr io.Writer) int {
