@@ -1,30 +1,787 @@
 package reference
 
-// labelsProfile implements nip-cl-labels.md ("Channel Labels"). For now it is
-// plain NIP-29 plus the "nip-cl" advertisement.
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// labelsProfile implements nip-cl-labels.md ("Channel Labels"):
 //
-// TODO(labels): everything below is the none behaviour; fill in:
-//   - onCreate: ["label", v] tags (max 64 raw, 32 stored, ^[a-z0-9][a-z0-9._:/-]*$,
-//     <= 64 bytes, exactly two elements); reject add-label/remove-label, l, L, t;
-//     only stream/forum may carry labels.
-//   - onEdit: label-only 9002 with add-label/remove-label; reject label, l, L,
-//     t; archived/deleted channels reject label mutations.
-//   - stateTags(39000): ["L","nip-cl"] + sorted ["l", v, "nip-cl"] (none when empty);
-//     exactly one ["t", type] (already from noneProfile).
-//   - okReason: "invalid: nip-cl-rejected ..." etc. for covered commands.
-//   - duplicate: exact retry -> retry admission (channel exists, unarchived,
-//     undeleted, author still owner/admin) then "duplicate: nip-cl-committed".
+//   - 9007 carries initial labels as ["label", v] tags; 9002 with
+//     ["add-label", v] / ["remove-label", v] is a label-only mutation that the
+//     profile applies itself (command hook), inside the command's single
+//     write transaction, against freshly read channel state;
+//   - 39000 snapshots carry ["L","nip-cl"] and sorted ["l", v, "nip-cl"];
+//   - covered commands answer with the fixed nip-cl-* OK prefixes; an exact
+//     retry of a committed covered command passes retry admission and answers
+//     OK true "duplicate: nip-cl-committed" without reapplying anything.
+//
+// Application evidence is the stored command itself: covered commands are
+// stored only by the transaction that applies them (never by generic
+// storage), and nothing deletes them.
 type labelsProfile struct {
 	noneProfile
 	faults faultSet
+
+	// stale holds channel state read before the write lock, by event id;
+	// only the lost-update and lifecycle-unserialized faults fill it.
+	staleMu sync.Mutex
+	stale   map[string]*Channel
 }
 
-func newLabelsProfile(f faultSet) profile { return labelsProfile{faults: f} }
+func newLabelsProfile(f faultSet) profile {
+	return &labelsProfile{faults: f, stale: map[string]*Channel{}}
+}
+
+var (
+	_ profile      = (*labelsProfile)(nil)
+	_ commandHooks = (*labelsProfile)(nil)
+)
+
+func (*labelsProfile) name() string         { return "labels" }
+func (*labelsProfile) extensions() []string { return []string{"nip-cl"} }
+
+// Limits of nip-cl-labels.md "Label values and limits".
+const (
+	maxStoredLabels = 32
+	maxLabelBytes   = 64
+	maxRawLabelTags = 64
+	labelNamespace  = "nip-cl"
+	// staleWindow is how long the read-outside-the-lock faults wait between
+	// their read and the write lock: a real race window, so concurrent
+	// commands interleave on every run.
+	staleWindow = 40 * time.Millisecond
+)
+
+var labelPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._:/-]*$`)
+
+// Fault switches of the labels profile. Each is checked at the place of the
+// behaviour it breaks.
+const (
+	faultLabelsUnsorted          = "labels-unsorted"
+	faultLabelsNoNamespace       = "labels-no-namespace"
+	faultLabelsAsTTags           = "labels-as-t-tags"
+	faultLabelsCreateNoDedup     = "labels-create-no-dedup"
+	faultLabelsValuesRewritten   = "labels-values-rewritten"
+	faultLabelsStoredLimitOff    = "labels-stored-limit-off"
+	faultLabelsRawLimitDedup     = "labels-raw-limit-after-dedup"
+	faultLabelsMisplacedIgnored  = "labels-misplaced-ignored"
+	faultLabelsHTagLenient       = "labels-h-tag-lenient"
+	faultLabelsOverlapAccepted   = "labels-overlap-accepted"
+	faultLabelsMixedEdit         = "labels-mixed-edit-accepted"
+	faultLabelsOrdinaryEditDrops = "labels-ordinary-edit-drops"
+	faultLabelsNoopPublishes     = "labels-noop-publishes"
+	faultLabelsDMAccepted        = "labels-dm-accepted"
+	faultLabelsArchivedMutable   = "labels-archived-mutable"
+	faultLabelsDeletedMutable    = "labels-deleted-mutable"
+	faultLabelsMemberCanLabel    = "labels-member-can-label"
+	faultLabelsPrivateVisible    = "labels-private-visible"
+	faultLabelsLimitBeforeMatch  = "labels-limit-before-match"
+	faultLabelsSupersededMatched = "labels-superseded-matched"
+	faultLabelsCommunityLeak     = "labels-community-leak"
+	faultLabelsNoMarker          = "labels-no-marker"
+	faultLabelsRetryEmptyReason  = "labels-retry-empty-reason"
+	faultLabelsRetryReapplies    = "labels-retry-reapplies"
+	faultLabelsRetrySkipsAdmit   = "labels-retry-skips-admission"
+	faultLabelsConflictDiscloses = "labels-conflict-discloses"
+	faultLabelsConflictFirst     = "labels-conflict-before-retry"
+	faultLabelsNonAtomicCreate   = "labels-nonatomic-create"
+	faultLabelsPartialApply      = "labels-partial-apply"
+	faultLabelsLostUpdate        = "labels-lost-update"
+	faultLabelsLifecycleUnserial = "labels-lifecycle-unserialized"
+	faultLabelsStaleTimestamp    = "labels-stale-snapshot-timestamp"
+)
 
 // labelsFaults are the labels profile's fault switches (Profile "labels").
-var labelsFaults = []Fault{}
+var labelsFaults = []Fault{
+	{faultLabelsUnsorted, "labels", "labels/snapshot",
+		"39000 l tags come in insertion order instead of sorted by ASCII value"},
+	{faultLabelsNoNamespace, "labels", "labels/snapshot",
+		`a labeled 39000 has no ["L","nip-cl"] tag`},
+	{faultLabelsAsTTags, "labels", "labels/snapshot",
+		"39000 also carries every label as an extra t tag (the competing draft's format)"},
+	{faultLabelsCreateNoDedup, "labels", "labels/initial-labels",
+		"repeated label tags of a 9007 are stored (and published) once per tag instead of once per value"},
+	{faultLabelsValuesRewritten, "labels", "labels/values-and-limits",
+		"noncanonical label values are trimmed and lowercased instead of rejected"},
+	{faultLabelsStoredLimitOff, "labels", "labels/values-and-limits",
+		"a channel may store more than 32 labels"},
+	{faultLabelsRawLimitDedup, "labels", "labels/values-and-limits",
+		"the 64 raw label tag limit is counted after deduplication"},
+	{faultLabelsMisplacedIgnored, "labels", "labels/events",
+		"misplaced tags (add-label/remove-label on 9007, label on 9002, l/L/t on either) are ignored instead of rejected"},
+	{faultLabelsHTagLenient, "labels", "labels/events",
+		"a label command with several h tags is applied to the first one"},
+	{faultLabelsOverlapAccepted, "labels", "labels/add-remove",
+		"a 9002 whose add-label and remove-label values intersect is applied (adds, then removes)"},
+	{faultLabelsMixedEdit, "labels", "labels/add-remove",
+		"a label mutation that also changes name, about, visibility or archive state is applied"},
+	{faultLabelsOrdinaryEditDrops, "labels", "labels/add-remove",
+		"an ordinary 9002 edit without label operations clears the channel's labels"},
+	{faultLabelsNoopPublishes, "labels", "labels/add-remove",
+		"a no-op label mutation publishes a new 39000 snapshot"},
+	{faultLabelsDMAccepted, "labels", "labels/scope",
+		"dm and workflow channels accept initial labels and label mutations"},
+	{faultLabelsArchivedMutable, "labels", "labels/scope",
+		"archived channels accept label mutations"},
+	{faultLabelsDeletedMutable, "labels", "labels/scope",
+		"label mutations on a deleted channel are acknowledged (and applied to the deleted record)"},
+	{faultLabelsMemberCanLabel, "labels", "labels/authorization",
+		"plain members may add and remove labels"},
+	{faultLabelsPrivateVisible, "labels", "labels/authorization",
+		"the 39000 snapshots a label command publishes for a private channel are stored outside the channel ACL"},
+	{faultLabelsLimitBeforeMatch, "labels", "labels/finding-channels",
+		"#l/#L filters are matched against the newest page of 39000 snapshots only (limit before match)"},
+	{faultLabelsSupersededMatched, "labels", "labels/finding-channels",
+		"snapshots replaced by a label command stay stored and still match #l filters"},
+	{faultLabelsCommunityLeak, "labels", "labels/community",
+		"label state is keyed by channel UUID only: a create inherits the labels of the same UUID in another community"},
+	{faultLabelsNoMarker, "labels", "labels/responses",
+		"rejections of covered commands carry only the NIP-01 prefix, without nip-cl-rejected"},
+	{faultLabelsRetryEmptyReason, "labels", "labels/responses",
+		`an exact retry of a committed command is answered OK true "" instead of "duplicate: nip-cl-committed"`},
+	{faultLabelsRetryReapplies, "labels", "labels/retry-admission",
+		"an exact retry of a committed command is applied again (and republished)"},
+	{faultLabelsRetrySkipsAdmit, "labels", "labels/retry-admission",
+		"an exact retry is answered duplicate: nip-cl-committed without checking channel lifecycle or the author's current role"},
+	{faultLabelsConflictDiscloses, "labels", "labels/initial-labels",
+		"a different 9007 on a used UUID is rejected with the channel's name and labels in the message"},
+	{faultLabelsConflictFirst, "labels", "labels/initial-labels",
+		"the UUID-conflict check runs before duplicate detection: an exact retry of a create is answered duplicate: nip-cl-rejected"},
+	{faultLabelsNonAtomicCreate, "labels", "labels/application",
+		"a labeled 9007 commits the channel, owner membership and snapshot before validating its labels; a rejected create leaves them behind"},
+	{faultLabelsPartialApply, "labels", "labels/application",
+		"a label mutation with an invalid value commits its valid values and then answers the rejection"},
+	{faultLabelsLostUpdate, "labels", "labels/serialization",
+		"a label mutation reads the current labels before taking the write lock (read-modify-write outside the serialization boundary): concurrent mutations lose updates"},
+	{faultLabelsLifecycleUnserial, "labels", "labels/serialization",
+		"a label mutation checks archive and deletion on channel state read before the write lock and writes that stale state back"},
+	{faultLabelsStaleTimestamp, "labels", "labels/serialization",
+		"the snapshot a label mutation publishes reuses the created_at of the snapshot it replaces"},
+}
 
-var _ profile = labelsProfile{}
+// --- tag classification -----------------------------------------------------
 
-func (labelsProfile) name() string         { return "labels" }
-func (labelsProfile) extensions() []string { return []string{"nip-cl"} }
+// labelCommandTags are the tag names whose presence makes a 9002 a covered
+// label command (including misplaced ones that must be rejected).
+var labelCommandTags = []string{"add-label", "remove-label", "label", "l", "L", "t"}
+
+// metadataTags are the 9002 tags that change channel metadata; a label
+// mutation must not carry any of them.
+var metadataTags = []string{"name", "about", "picture", "visibility", "archived", "topic", "purpose", "ttl",
+	"private", "public", "open", "closed", "channel_type"}
+
+func isLabelMutation(ev *nostr.Event) bool {
+	return ev.Kind == kindEditMetadata && (hasTag(ev, "add-label") || hasTag(ev, "remove-label"))
+}
+
+// covered reports whether ev is a command whose answers follow the draft's
+// fixed OK outcomes: every 9007, and every 9002 carrying a label-related tag.
+func covered(ev *nostr.Event) bool {
+	if ev.Kind == kindCreateGroup {
+		return true
+	}
+	if ev.Kind != kindEditMetadata {
+		return false
+	}
+	for _, n := range labelCommandTags {
+		if hasTag(ev, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkLabel validates one label value (rejects, never rewrites).
+func (p *labelsProfile) checkLabel(v string) (string, error) {
+	// Fault labels-values-rewritten: normalize instead of rejecting.
+	if p.faults.on(faultLabelsValuesRewritten) {
+		v = strings.ToLower(strings.TrimSpace(v))
+	}
+	if v == "" || len(v) > maxLabelBytes || !labelPattern.MatchString(v) {
+		return "", reject("invalid", "label %q must match ^[a-z0-9][a-z0-9._:/-]*$ and be at most %d bytes",
+			truncate(v, 80), maxLabelBytes)
+	}
+	return v, nil
+}
+
+// rawLimitExceeded applies the raw tag limit (before deduplication).
+func (p *labelsProfile) rawLimitExceeded(raw, distinct int) bool {
+	// Fault labels-raw-limit-after-dedup: count distinct values instead.
+	if p.faults.on(faultLabelsRawLimitDedup) {
+		return distinct > maxRawLabelTags
+	}
+	return raw > maxRawLabelTags
+}
+
+func (p *labelsProfile) storedLimitExceeded(n int) bool {
+	// Fault labels-stored-limit-off.
+	return n > maxStoredLabels && !p.faults.on(faultLabelsStoredLimitOff)
+}
+
+// misplaced rejects tags that do not belong on this command kind.
+func (p *labelsProfile) misplaced(ev *nostr.Event, names ...string) error {
+	// Fault labels-misplaced-ignored.
+	if p.faults.on(faultLabelsMisplacedIgnored) {
+		return nil
+	}
+	for _, tag := range ev.Tags {
+		if slices.Contains(names, tag[0]) {
+			return reject("invalid", "%q tags do not belong on kind %d", truncate(tag[0], 16), ev.Kind)
+		}
+	}
+	return nil
+}
+
+func labelTypeAllowed(typ string) bool { return typ == "stream" || typ == "forum" }
+
+// --- 9007 -------------------------------------------------------------------
+
+// onCreate validates the label tags of a 9007 and records the label set.
+func (p *labelsProfile) onCreate(ev *nostr.Event, ch *Channel) error {
+	if err := p.misplaced(ev, "add-label", "remove-label", "l", "L", "t"); err != nil {
+		return err
+	}
+	// Fault labels-nonatomic-create: labels are validated after the channel
+	// was committed (see create).
+	if p.faults.on(faultLabelsNonAtomicCreate) {
+		return nil
+	}
+	labels, err := p.createLabels(ev)
+	if err != nil {
+		return err
+	}
+	if len(labels) > 0 && !labelTypeAllowed(ch.Type) && !p.faults.on(faultLabelsDMAccepted) {
+		return reject("invalid", "labels apply to stream and forum channels only, not %q", ch.Type)
+	}
+	ch.Labels = labels
+	return nil
+}
+
+// createLabels parses the label tags of a 9007 into the applied set.
+func (p *labelsProfile) createLabels(ev *nostr.Event) ([]string, error) {
+	var raw []string
+	for _, tag := range ev.Tags {
+		if tag[0] != "label" {
+			continue
+		}
+		if len(tag) != 2 {
+			return nil, reject("invalid", `a label tag must be exactly ["label", <value>]`)
+		}
+		v, err := p.checkLabel(tag[1])
+		if err != nil {
+			return nil, err
+		}
+		raw = append(raw, v)
+	}
+	set := dedupSorted(raw)
+	// Fault labels-create-no-dedup: keep every raw value.
+	if p.faults.on(faultLabelsCreateNoDedup) {
+		set = slices.Clone(raw)
+		sort.Strings(set)
+	}
+	if p.rawLimitExceeded(len(raw), len(set)) {
+		return nil, reject("invalid", "at most %d label tags per command, got %d", maxRawLabelTags, len(raw))
+	}
+	if p.storedLimitExceeded(len(dedupSorted(set))) {
+		return nil, reject("invalid", "at most %d labels per channel, got %d", maxStoredLabels, len(dedupSorted(set)))
+	}
+	return set, nil
+}
+
+func dedupSorted(vs []string) []string {
+	out := slices.Clone(vs)
+	sort.Strings(out)
+	return slices.Compact(out)
+}
+
+// create applies an h-tagged 9007: the core creates the channel (onCreate
+// validated the labels) in this transaction; faults post-process.
+func (p *labelsProfile) create(t *txn, ev *nostr.Event) error {
+	if id, err := channelID(ev); err == nil && p.faults.on(faultLabelsConflictDiscloses) {
+		// Fault labels-conflict-discloses: name the existing channel.
+		if prev, err := t.channel(id); err == nil && prev != nil {
+			return reject("duplicate", "channel %s exists: name %q labels %s", id, prev.Name, strings.Join(prev.Labels, ","))
+		}
+	}
+	if err := t.r.dispatch(t, ev); err != nil {
+		return err
+	}
+	id, _ := channelID(ev)
+	ch, err := t.channel(id)
+	if err != nil || ch == nil {
+		return err
+	}
+	changed := false
+	// Fault labels-nonatomic-create: validate labels only now; a rejection
+	// keeps the channel, membership and snapshot committed above.
+	if p.faults.on(faultLabelsNonAtomicCreate) {
+		labels, err := p.createLabels(ev)
+		if err == nil && len(labels) > 0 && !labelTypeAllowed(ch.Type) {
+			err = reject("invalid", "labels apply to stream and forum channels only")
+		}
+		if err != nil {
+			if cerr := commitPartial(t); cerr != nil {
+				return cerr
+			}
+			return err
+		}
+		ch.Labels, changed = labels, len(labels) > 0
+	}
+	// Fault labels-community-leak: inherit labels stored for the same UUID
+	// in any other community.
+	if p.faults.on(faultLabelsCommunityLeak) {
+		rows, err := t.tx.Query(`SELECT community FROM channels WHERE uuid = ? AND community <> ?`, id, t.community)
+		if err != nil {
+			return err
+		}
+		var others []string
+		for rows.Next() {
+			var c string
+			if err := rows.Scan(&c); err != nil {
+				rows.Close()
+				return err
+			}
+			others = append(others, c)
+		}
+		rows.Close()
+		for _, c := range others {
+			if o, err := loadChannel(t.tx, c, id); err == nil && o != nil && len(o.Labels) > 0 {
+				ch.Labels, changed = dedupSorted(append(ch.Labels, o.Labels...)), true
+			}
+		}
+	}
+	if changed {
+		if err := t.saveChannel(ch); err != nil {
+			return err
+		}
+		if err := t.r.publishState(t, ch); err != nil {
+			return err
+		}
+	}
+	return p.afterPublish(t, ch, nil)
+}
+
+// --- 9002 -------------------------------------------------------------------
+
+// onEdit handles an ordinary 9002 (no add-label/remove-label; label
+// mutations never reach the core's edit path).
+func (p *labelsProfile) onEdit(ev *nostr.Event, _, next *Channel) error {
+	if err := p.misplaced(ev, "label", "l", "L", "t"); err != nil {
+		return err
+	}
+	// Fault labels-ordinary-edit-drops.
+	if p.faults.on(faultLabelsOrdinaryEditDrops) {
+		next.Labels = nil
+	}
+	return nil
+}
+
+// mutation is a parsed label-only 9002.
+type mutation struct {
+	channel string
+	add     []string // distinct
+	remove  []string // distinct
+	invalid error    // first invalid value (only kept under labels-partial-apply)
+}
+
+// parseMutation checks the shape of a label-only 9002.
+func (p *labelsProfile) parseMutation(ev *nostr.Event) (*mutation, error) {
+	id, err := channelID(ev)
+	if err != nil {
+		// Fault labels-h-tag-lenient: use the first well-formed h tag.
+		if !p.faults.on(faultLabelsHTagLenient) {
+			return nil, err
+		}
+		h := ev.Tags.Find("h")
+		if h == nil {
+			return nil, err
+		}
+		id = h[1]
+	}
+	if err := p.misplaced(ev, "label", "l", "L", "t"); err != nil {
+		return nil, err
+	}
+	// Fault labels-mixed-edit-accepted: metadata tags ride along.
+	if !p.faults.on(faultLabelsMixedEdit) {
+		for _, tag := range ev.Tags {
+			if slices.Contains(metadataTags, tag[0]) {
+				return nil, reject("invalid", "a label mutation must be label-only; %q is not allowed with add-label/remove-label", truncate(tag[0], 16))
+			}
+		}
+	}
+	m := &mutation{channel: id}
+	raw := 0
+	for _, tag := range ev.Tags {
+		if tag[0] != "add-label" && tag[0] != "remove-label" {
+			continue
+		}
+		raw++
+		if len(tag) != 2 {
+			return nil, reject("invalid", `%s tags must be exactly [%q, <value>]`, tag[0], tag[0])
+		}
+		v, err := p.checkLabel(tag[1])
+		if err != nil {
+			// Fault labels-partial-apply: skip the bad value, apply the rest,
+			// then answer the rejection.
+			if p.faults.on(faultLabelsPartialApply) {
+				if m.invalid == nil {
+					m.invalid = err
+				}
+				continue
+			}
+			return nil, err
+		}
+		if tag[0] == "add-label" {
+			m.add = append(m.add, v)
+		} else {
+			m.remove = append(m.remove, v)
+		}
+	}
+	m.add, m.remove = dedupSorted(m.add), dedupSorted(m.remove)
+	if p.rawLimitExceeded(raw, len(m.add)+len(m.remove)) {
+		return nil, reject("invalid", "at most %d add-label/remove-label tags per command, got %d", maxRawLabelTags, raw)
+	}
+	// Fault labels-overlap-accepted.
+	if !p.faults.on(faultLabelsOverlapAccepted) {
+		for _, v := range m.add {
+			if slices.Contains(m.remove, v) {
+				return nil, reject("invalid", "label %q is both added and removed", v)
+			}
+		}
+	}
+	return m, nil
+}
+
+// mutate applies a label-only 9002 inside the command's transaction,
+// against the channel state read in it: L' = (L ∪ A) \ R.
+func (p *labelsProfile) mutate(t *txn, ev *nostr.Event) error {
+	m, err := p.parseMutation(ev)
+	if err != nil {
+		return err
+	}
+	ch, err := t.channel(m.channel)
+	if err != nil {
+		return err
+	}
+	base := ch
+	// Fault labels-lifecycle-unserialized: lifecycle checks and the written
+	// state come from a read taken before the write lock.
+	if st := p.takeStale(ev.ID); st != nil && p.faults.on(faultLabelsLifecycleUnserial) && ch != nil {
+		base = st.clone()
+		base.Labels = ch.Labels
+	} else if st != nil && p.faults.on(faultLabelsLostUpdate) && ch != nil {
+		// Fault labels-lost-update: the label set comes from that early read.
+		base = ch.clone()
+		base.Labels = st.Labels
+	}
+	switch {
+	case base == nil:
+		return reject("invalid", "unknown channel %s", m.channel)
+	case base.Deleted && !p.faults.on(faultLabelsDeletedMutable):
+		return reject("restricted", "channel %s is deleted", m.channel)
+	}
+	role := base.roleOf(ev.PubKey)
+	if !mayModerate(role) && !(p.faults.on(faultLabelsMemberCanLabel) && role == roleMember) {
+		return reject("restricted", "only a channel owner or admin may change labels")
+	}
+	if !labelTypeAllowed(base.Type) && !p.faults.on(faultLabelsDMAccepted) {
+		return reject("restricted", "labels apply to stream and forum channels only, not %q", base.Type)
+	}
+	if base.Archived && !p.faults.on(faultLabelsArchivedMutable) {
+		return reject("restricted", "channel %s is archived; unarchive it before changing labels", m.channel)
+	}
+	next := base.clone()
+	if p.faults.on(faultLabelsMixedEdit) {
+		if v, ok := lastTag(ev, "name"); ok {
+			next.Name = v
+		}
+		if v, ok := lastTag(ev, "about"); ok {
+			next.About = v
+		}
+		if v, ok := lastTag(ev, "archived"); ok {
+			next.Archived = v == "true"
+		}
+	}
+	set := append(slices.Clone(base.Labels), m.add...)
+	set = slices.DeleteFunc(dedupSorted(set), func(v string) bool { return slices.Contains(m.remove, v) })
+	if p.storedLimitExceeded(len(set)) {
+		return reject("invalid", "the result would have %d labels; at most %d are allowed", len(set), maxStoredLabels)
+	}
+	next.Labels = set
+	prevSnap, err := t.currentState(kindGroupMetadata, next.UUID)
+	if err != nil {
+		return err
+	}
+	if err := t.r.commitCommand(t, ev, next); err != nil {
+		return err
+	}
+	if err := p.afterPublish(t, next, prevSnap); err != nil {
+		return err
+	}
+	if m.invalid != nil {
+		if err := commitPartial(t); err != nil {
+			return err
+		}
+		return m.invalid
+	}
+	return nil
+}
+
+// --- command hooks ------------------------------------------------------------
+
+// prepare: only the read-outside-the-lock faults do anything here.
+func (p *labelsProfile) prepare(r *Relay, community string, ev *nostr.Event) {
+	if !isLabelMutation(ev) || !(p.faults.on(faultLabelsLostUpdate) || p.faults.on(faultLabelsLifecycleUnserial)) {
+		return
+	}
+	h := ev.Tags.Find("h")
+	if h == nil {
+		return
+	}
+	ch, err := loadChannel(r.db, community, h[1])
+	if err != nil || ch == nil {
+		return
+	}
+	p.staleMu.Lock()
+	p.stale[ev.ID] = ch
+	p.staleMu.Unlock()
+	time.Sleep(staleWindow)
+}
+
+func (p *labelsProfile) takeStale(id string) *Channel {
+	p.staleMu.Lock()
+	defer p.staleMu.Unlock()
+	st := p.stale[id]
+	delete(p.stale, id)
+	return st
+}
+
+// command applies label mutations itself and wraps h-tagged creation.
+func (p *labelsProfile) command(t *txn, ev *nostr.Event) (bool, error) {
+	switch {
+	case isLabelMutation(ev):
+		return true, p.mutate(t, ev)
+	case ev.Kind == kindCreateGroup && hasTag(ev, "h"):
+		return true, p.create(t, ev)
+	}
+	return false, nil
+}
+
+// afterPublish runs after a label command stored its channel and state:
+// only fault switches change anything. prev is the 39000 the command
+// replaced (nil for a create).
+func (p *labelsProfile) afterPublish(t *txn, ch *Channel, prev *nostr.Event) error {
+	snap := emittedSnapshot(t, ch.UUID)
+	// Fault labels-noop-publishes: publish a fresh snapshot anyway.
+	if snap == nil && prev != nil && p.faults.on(faultLabelsNoopPublishes) {
+		var err error
+		if snap, err = p.republish(t, ch, prev.CreatedAt+1); err != nil {
+			return err
+		}
+	}
+	if snap == nil {
+		return nil
+	}
+	// Fault labels-stale-snapshot-timestamp: the replacement keeps the old
+	// created_at.
+	if prev != nil && p.faults.on(faultLabelsStaleTimestamp) {
+		if _, err := p.republish(t, ch, prev.CreatedAt); err != nil {
+			return err
+		}
+	}
+	// Fault labels-superseded-matched: keep the replaced snapshot stored.
+	if prev != nil && p.faults.on(faultLabelsSupersededMatched) {
+		if err := t.insert(prev, ch.UUID); err != nil {
+			return err
+		}
+		t.emitted = t.emitted[:len(t.emitted)-1]
+	}
+	// Fault labels-private-visible: a private channel's snapshot is stored
+	// as an event of no channel, outside the ACL.
+	if ch.Visibility == visibilityPrivate && p.faults.on(faultLabelsPrivateVisible) {
+		if _, err := t.tx.Exec(`UPDATE events SET channel = '' WHERE community = ? AND kind = ? AND channel = ?`,
+			t.community, kindGroupMetadata, ch.UUID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// emittedSnapshot returns the 39000 of channel this transaction stored.
+func emittedSnapshot(t *txn, uuid string) *nostr.Event {
+	for i := len(t.emitted) - 1; i >= 0; i-- {
+		if ev := t.emitted[i]; ev.Kind == kindGroupMetadata && ev.Tags.GetD() == uuid {
+			return ev
+		}
+	}
+	return nil
+}
+
+// republish replaces the channel's 39000 with one created at ts (faults only).
+func (p *labelsProfile) republish(t *txn, ch *Channel, ts nostr.Timestamp) (*nostr.Event, error) {
+	ev := &nostr.Event{Kind: kindGroupMetadata, CreatedAt: ts, Tags: t.r.stateTags(kindGroupMetadata, ch), Content: ""}
+	if err := ev.Sign(t.r.stateKey); err != nil {
+		return nil, fmt.Errorf("sign state: %w", err)
+	}
+	if err := t.deleteWhere(`kind = ? AND channel = ?`, kindGroupMetadata, ch.UUID); err != nil {
+		return nil, err
+	}
+	return ev, t.insert(ev, ch.UUID)
+}
+
+// commitPartial commits what the transaction wrote so far, so the
+// rejection the caller returns next cannot roll it back (the core's
+// rollback of the finished transaction is a no-op). Only the
+// partial-application faults use it; the caller must return right after,
+// and live delivery of the committed part is skipped.
+func commitPartial(t *txn) error {
+	t.emitted = nil
+	return t.tx.Commit()
+}
+
+// --- state, retries, answers -----------------------------------------------
+
+// stateTags: exactly one ["t", type]; a nonempty label set adds
+// ["L","nip-cl"] and one ["l", v, "nip-cl"] per value, sorted.
+func (p *labelsProfile) stateTags(kind int, ch *Channel) nostr.Tags {
+	if kind != kindGroupMetadata {
+		return nil
+	}
+	tags := nostr.Tags{{"t", ch.Type}}
+	if len(ch.Labels) == 0 {
+		return tags
+	}
+	// Fault labels-no-namespace.
+	if !p.faults.on(faultLabelsNoNamespace) {
+		tags = append(tags, nostr.Tag{"L", labelNamespace})
+	}
+	labels := slices.Clone(ch.Labels)
+	sort.Strings(labels)
+	// Fault labels-unsorted: reverse ASCII order.
+	if p.faults.on(faultLabelsUnsorted) && len(labels) > 1 {
+		slices.Reverse(labels)
+	}
+	for _, v := range labels {
+		tags = append(tags, nostr.Tag{"l", v, labelNamespace})
+	}
+	// Fault labels-as-t-tags.
+	if p.faults.on(faultLabelsAsTTags) {
+		for _, v := range labels {
+			tags = append(tags, nostr.Tag{"t", v})
+		}
+	}
+	return tags
+}
+
+// readSQL: the correct relay needs nothing beyond the core (current
+// snapshots only, every predicate and the ACL before LIMIT).
+func (p *labelsProfile) readSQL(f *nostr.Filter, rd *reader) (string, []any) {
+	// Fault labels-limit-before-match: only the newest page of snapshots
+	// (as many as the filter's limit) is matched against #l/#L.
+	if p.faults.on(faultLabelsLimitBeforeMatch) && (f.Tags["l"] != nil || f.Tags["L"] != nil) {
+		limit := f.Limit
+		if limit <= 0 {
+			limit = DefaultDefaultLimit
+		}
+		return `e.seq IN (SELECT s.seq FROM events s WHERE s.community = ? AND s.kind = ? ORDER BY s.created_at DESC, s.id ASC LIMIT ?)`,
+			[]any{rd.community, kindGroupMetadata, limit}
+	}
+	return "", nil
+}
+
+// duplicate answers an exact retry. A covered command is stored only by the
+// transaction that applied it, so the stored event is application evidence;
+// the retry must still pass admission against current state (this runs
+// inside the write transaction, the commands' serialization boundary).
+func (p *labelsProfile) duplicate(t *txn, ev *nostr.Event) (bool, string) {
+	if !covered(ev) {
+		return p.noneProfile.duplicate(t, ev)
+	}
+	// Fault labels-conflict-before-retry.
+	if ev.Kind == kindCreateGroup && p.faults.on(faultLabelsConflictFirst) {
+		return false, "duplicate: nip-cl-rejected channel id already used"
+	}
+	committed := "duplicate: nip-cl-committed"
+	// Fault labels-retry-empty-reason.
+	if p.faults.on(faultLabelsRetryEmptyReason) {
+		committed = ""
+	}
+	// Fault labels-retry-skips-admission.
+	if p.faults.on(faultLabelsRetrySkipsAdmit) {
+		return true, committed
+	}
+	id, err := channelID(ev)
+	if err != nil {
+		return false, "error: nip-cl-unknown stored command has no channel"
+	}
+	ch, err := t.channel(id)
+	switch {
+	case err != nil:
+		return false, "error: nip-cl-unknown application evidence unavailable"
+	case ch == nil:
+		return false, "error: nip-cl-unknown application evidence unavailable"
+	case ch.Deleted:
+		return false, "restricted: nip-cl-rejected channel is deleted"
+	case ch.Archived:
+		return false, "restricted: nip-cl-rejected channel is archived"
+	case !mayModerate(ch.roleOf(ev.PubKey)):
+		return false, "restricted: nip-cl-rejected author is no longer a channel owner or admin"
+	}
+	// Fault labels-retry-reapplies: apply the stored command once more.
+	if p.faults.on(faultLabelsRetryReapplies) {
+		if err := p.reapply(t, ev, ch); err != nil {
+			return false, "error: nip-cl-unknown " + err.Error()
+		}
+	}
+	return true, committed
+}
+
+// reapply is the labels-retry-reapplies fault: the retry is applied again.
+func (p *labelsProfile) reapply(t *txn, ev *nostr.Event, ch *Channel) error {
+	if isLabelMutation(ev) {
+		if err := t.deleteWhere(`id = ?`, ev.ID); err != nil {
+			return err
+		}
+		return p.mutate(t, ev)
+	}
+	prev, err := t.currentState(kindGroupMetadata, ch.UUID)
+	if err != nil || prev == nil {
+		return err
+	}
+	_, err = p.republish(t, ch, prev.CreatedAt+1)
+	return err
+}
+
+// okReason puts the fixed nip-cl markers on covered commands' rejections:
+// "<prefix>: nip-cl-rejected <detail>", or nip-cl-unknown where the commit
+// outcome is not known. A conflicting create's detail never names the
+// existing channel.
+func (p *labelsProfile) okReason(ev *nostr.Event, accepted bool, reason string) string {
+	if accepted || !covered(ev) || strings.Contains(reason, "nip-cl-") {
+		return reason
+	}
+	// Fault labels-no-marker.
+	if p.faults.on(faultLabelsNoMarker) {
+		return reason
+	}
+	prefix, detail, ok := strings.Cut(reason, ": ")
+	if !ok {
+		prefix, detail = "error", reason
+	}
+	marker := "nip-cl-rejected"
+	if prefix == "error" && strings.HasPrefix(detail, "commit failed") {
+		marker = "nip-cl-unknown"
+	}
+	if prefix == "duplicate" && ev.Kind == kindCreateGroup && !p.faults.on(faultLabelsConflictDiscloses) {
+		detail = "channel id already used"
+	}
+	return prefix + ": " + marker + " " + detail
+}

@@ -51,6 +51,10 @@ func (c *conn) handleEvent(ev *nostr.Event) {
 		c.ok(ev, false, err.Error())
 		return
 	}
+	if !c.r.rate.allow(ev.PubKey) {
+		c.ok(ev, false, c.r.rate.rateLimited())
+		return
+	}
 	accepted, reason := c.r.apply(c.community, ev)
 	c.ok(ev, accepted, reason)
 }
@@ -92,6 +96,10 @@ func (r *Relay) checkAuthor(c *conn, ev *nostr.Event) error {
 // the OK answer.
 func (r *Relay) apply(community string, ev *nostr.Event) (bool, string) {
 	accepted, reason := true, ""
+	hooks, _ := r.profile.(commandHooks)
+	if hooks != nil {
+		hooks.prepare(r, community, ev)
+	}
 	err := r.write(community, func(t *txn) error {
 		dup, err := t.hasEvent(ev.ID)
 		if err != nil {
@@ -100,6 +108,11 @@ func (r *Relay) apply(community string, ev *nostr.Event) (bool, string) {
 		if dup {
 			accepted, reason = r.profile.duplicate(t, ev)
 			return nil
+		}
+		if hooks != nil {
+			if handled, err := hooks.command(t, ev); handled {
+				return err
+			}
 		}
 		return r.dispatch(t, ev)
 	})
@@ -300,7 +313,7 @@ func (r *Relay) mayEditMetadata(role string) bool {
 }
 
 func (r *Relay) editChannel(t *txn, ev *nostr.Event, ch *Channel) error {
-	if !r.mayEditMetadata(ch.roleOf(ev.PubKey)) {
+	if !r.mayEditMetadata(ch.roleOf(ev.PubKey)) && !r.profile.admitEdit(ev, ch) {
 		return reject("restricted", "only an owner or admin may edit channel metadata")
 	}
 	next := ch.clone()

@@ -68,6 +68,11 @@ const (
 type reader struct {
 	community string
 	pubkeys   []string
+	// count is true while the read answers a NIP-45 COUNT.
+	count bool
+	// named collects channels that earlier filters of the same request
+	// named; only the identity naming-leak fault switch reads it.
+	named map[string]bool
 }
 
 func (rd *reader) has(pk string) bool { return slices.Contains(rd.pubkeys, pk) }
@@ -131,6 +136,30 @@ type profile interface {
 	// duplicate answers an EVENT whose id is already stored in the community,
 	// inside the write transaction.
 	duplicate(t *txn, ev *nostr.Event) (bool, string)
+
+	// selfReadKinds lists kinds whose readers the profile alone decides: the
+	// core's channel read-access rule is skipped for them, so readSQL and
+	// readMatch must restrict them (identity: 44100/44101 go only to the
+	// member in their p tag, even after that member was removed).
+	selfReadKinds() []int
+	// admitEdit reports whether the profile admits a 9002 that the core's
+	// role check refuses (the reference profiles admit none unless a fault
+	// switch is on).
+	admitEdit(ev *nostr.Event, ch *Channel) bool
+	// supportedNIPs may change the NIP-11 supported_nips array.
+	supportedNIPs(base []any) []any
+}
+
+// commandHooks is optional. A profile that owns the application of some
+// group commands (labels: label-only 9002 and the guarantees of h-tagged
+// 9007) implements it. prepare runs on the connection goroutine before the
+// write lock is taken, outside any transaction (only fault switches that
+// read state outside the serialization boundary use it). command runs inside
+// the command's transaction after the duplicate check; handled=false leaves
+// the event to the core's dispatch, handled=true makes err the outcome.
+type commandHooks interface {
+	prepare(r *Relay, community string, ev *nostr.Event)
+	command(t *txn, ev *nostr.Event) (handled bool, err error)
 }
 
 // faultSet is the set of fault switches that are on; profiles keep it so
@@ -184,3 +213,9 @@ func (noneProfile) okReason(_ *nostr.Event, _ bool, reason string) string { retu
 func (noneProfile) duplicate(*txn, *nostr.Event) (bool, string) {
 	return true, "duplicate: already have this event"
 }
+
+func (noneProfile) selfReadKinds() []int { return nil }
+
+func (noneProfile) admitEdit(*nostr.Event, *Channel) bool { return false }
+
+func (noneProfile) supportedNIPs(base []any) []any { return base }

@@ -80,14 +80,22 @@ func (t *ReferenceTarget) Start(context.Context) (Endpoint, error) {
 	return ep, nil
 }
 
-// Stop implements Target.
-func (t *ReferenceTarget) Stop(context.Context) error {
+// Stop implements Target. It gives up when ctx ends, so a relay that
+// deadlocked (a fault, a bug) cannot hang the run.
+func (t *ReferenceTarget) Stop(ctx context.Context) error {
 	if t.relay == nil {
 		return nil
 	}
-	err := t.relay.Close()
+	r := t.relay
 	t.relay = nil
-	return err
+	done := make(chan error, 1)
+	go func() { done <- r.Close() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return fmt.Errorf("stop reference relay: %w", ctx.Err())
+	}
 }
 
 // Logs implements Target.

@@ -258,6 +258,20 @@ var clauseCases = map[string][]string{
 	"labels/values-and-limits.7":  {"labels/limits/7", "labels/limits/8"},
 	"labels/values-and-limits.8":  {"labels/commands/15"},
 	"labels/values-and-limits.10": {"labels/limits/5"},
+
+	// Labels clauses checked by labels_extra.go.
+	"labels/add-remove.4":        {"labels/add-remove/12"},
+	"labels/events.9":            {"labels/commands/16"},
+	"labels/finding-channels.5":  {"labels/discovery/8"},
+	"labels/finding-channels.10": {"labels/discovery/9"},
+	"labels/finding-channels.11": {"labels/discovery/10"},
+	"labels/retention.1":         {"labels/retention/1"},
+	"labels/retention.2":         {"labels/retention/2"},
+	"labels/retry-admission.1":   {"labels/retry/8"},
+	"labels/retry-admission.7":   {"labels/retry/9"},
+	"labels/retry-admission.13":  {"labels/retry/10"},
+	"labels/retry-admission.14":  {"labels/retry/11", "labels/retention/1"},
+	"labels/scope.11":            {"labels/scope/8"},
 }
 
 // ClauseCases returns the IDs of the cases that check the clause, sorted.

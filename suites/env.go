@@ -3,6 +3,7 @@ package suites
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nipcl/nipcl-conform/fixtures"
@@ -64,7 +65,13 @@ type Env struct {
 	Pace func(ctx context.Context) error
 	// Cleanup receives the channels a safe-mode case could not delete.
 	Cleanup *CleanupLog
+
+	// seq numbers unique names and labels across every case of the plan.
+	seq atomic.Int64
 }
+
+// nextSeq returns a number unique within this plan's run.
+func (e *Env) nextSeq() int64 { return e.seq.Add(1) }
 
 // CleanupLog collects safe-mode cleanup failures across cases.
 type CleanupLog struct {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -27,7 +26,6 @@ type T struct {
 	mu      sync.Mutex
 	clients []*fixtures.Client
 	nextKey int
-	seq     atomic.Int64
 	actors  map[string]*fixtures.Actor // by pubkey, for safe-mode cleanup
 	created []createdChannel           // accepted 9007s, deleted in safe mode
 }
@@ -98,7 +96,7 @@ func (t *T) rememberActor(a *fixtures.Actor) {
 // Unique returns a run-scoped unique token usable in names and labels
 // (lowercase letters, digits and '-').
 func (t *T) Unique(prefix string) string {
-	return fmt.Sprintf("%s-%s-%d", prefix, t.Env.RunID, t.seq.Add(1))
+	return fmt.Sprintf("%s-%s-%d", prefix, t.Env.RunID, t.Env.nextSeq())
 }
 
 func (t *T) dialOptions(a *fixtures.Actor, host string) fixtures.DialOptions {

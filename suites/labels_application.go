@@ -1,0 +1,61 @@
+package suites
+
+import (
+	"github.com/nbd-wtf/go-nostr"
+	. "github.com/onsi/gomega" //nolint:revive // Gomega DSL
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+)
+
+// labelsApplicationSpecs: "Application and publication guarantees" —
+// atomic application, positive OK = committed.
+func labelsApplicationSpecs() []Spec {
+	sec := "labels/application"
+	return []Spec{
+		{lcase("application/1", "atomicity", sec, MUST, "A rejected labeled create (one invalid label among valid ones) leaves no 39000-39003, no membership and no channel by any filter; the UUID stays free."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				x, y := lbl(t, "x"), lbl(t, "y")
+				ev, ch := createEv(c.Actor(), "", fixtures.Open, x, "Not-Valid", y)
+				rejectCL(t, c, ev, "create with one invalid label", "invalid")
+				noChannel(t, c, ch, "rejected create")
+				Expect(findL(t, c, []string{x, y}, nil, 50)).To(BeEmpty(), "no channel by label")
+				Expect(t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMembers, fixtures.KindAdmins}, Tags: nostr.TagMap{"p": {c.Actor().PubKey}, "d": {ch}}})).To(BeEmpty(), "no membership")
+				good := fixtures.CreateChannel(c.Actor(), &fixtures.ChannelSpec{ID: ch, Type: fixtures.TypeStream, Name: "second try", Extra: labelTags(x)})
+				acceptNew(t, c, good, "a valid create on the UUID the rejected one named")
+				expectLabels(t, c, ch, x)
+			}},
+		{lcase("application/2", "atomicity", sec, MUST, "A mutation with one invalid value among valid adds and removes applies none of them."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				a, x := lbl(t, "a"), lbl(t, "x")
+				ch := createLabeled(t, c, "", fixtures.Open, a)
+				before := snapshot(t, c, ch)
+				rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", x}, nostr.Tag{"add-label", "BAD"}, nostr.Tag{"remove-label", a}), "mutation with one invalid value", "invalid")
+				expectUnchanged(t, c, ch, before, "rejected mutation")
+			}},
+		{lcase("application/3", "atomicity", sec, MUST, "A rejected labeled dm create leaves no channel, membership or snapshot."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				ev, ch := createEv(c.Actor(), fixtures.TypeDM, fixtures.Private, lbl(t, "dm"))
+				rejectCL(t, c, ev, "labeled dm create", "invalid", "restricted")
+				noChannel(t, c, ch, "rejected create")
+			}},
+		{lcase("application/4", "committed", sec, MUST, "A positive OK means committed: each acknowledged state-changing mutation is readable at once in a new snapshot with a greater created_at."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				reader := t.Connect(t.Actor("reader"))
+				ch := createLabeled(t, c, "", fixtures.Open)
+				prev := snapshot(t, reader, ch)
+				var want []string
+				for i := 0; i < 4; i++ {
+					x := lbl(t, "step")
+					want = append(want, x)
+					acceptNew(t, c, mutationEv(c.Actor(), ch, []string{x}, nil), "add")
+					cur := expectLabels(t, reader, ch, want...)
+					Expect(cur.CreatedAt).To(BeNumerically(">", prev.CreatedAt), "replacement created_at")
+					prev = cur
+				}
+			}},
+	}
+}

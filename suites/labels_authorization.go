@@ -1,0 +1,107 @@
+package suites
+
+import (
+	"github.com/nbd-wtf/go-nostr"
+	. "github.com/onsi/gomega" //nolint:revive // Gomega DSL
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+)
+
+// labelsAuthorizationSpecs: "Authorization and visibility".
+func labelsAuthorizationSpecs() []Spec {
+	sec := "labels/authorization"
+	return []Spec{
+		{lcase("authorization/1", "authorization", sec, MUST, "A plain member's add-label and remove-label are rejected with restricted: nip-cl-rejected; membership alone is not enough."),
+			func(t *T) {
+				owner := t.Connect(t.Actor("owner"))
+				a := lbl(t, "a")
+				ch := createLabeled(t, owner, "", fixtures.Open, a)
+				member := withRoles(t, owner, ch, "member")[0]
+				before := snapshot(t, owner, ch)
+				rejectCL(t, member, mutationEv(member.Actor(), ch, []string{lbl(t, "x")}, nil), "member adds", "restricted")
+				rejectCL(t, member, mutationEv(member.Actor(), ch, nil, []string{a}), "member removes", "restricted")
+				expectUnchanged(t, owner, ch, before, "rejected member mutations")
+			}},
+		{lcase("authorization/2", "authorization", sec, MUST, "A non-member's label mutation is rejected with restricted: nip-cl-rejected."),
+			func(t *T) {
+				owner := t.Connect(t.Actor("owner"))
+				ch := createLabeled(t, owner, "", fixtures.Open, lbl(t, "a"))
+				before := snapshot(t, owner, ch)
+				outsider := t.Connect(t.Actor("outsider"))
+				rejectCL(t, outsider, mutationEv(outsider.Actor(), ch, []string{lbl(t, "x")}, nil), "outsider adds", "restricted")
+				expectUnchanged(t, owner, ch, before, "rejected outsider mutation")
+			}},
+		{lcase("authorization/3", "authorization", sec, MUST, "An admin may add and remove labels (OK true \"\")."),
+			func(t *T) {
+				owner := t.Connect(t.Actor("owner"))
+				a, x := lbl(t, "a"), lbl(t, "x")
+				ch := createLabeled(t, owner, "", fixtures.Open, a)
+				admin := withRoles(t, owner, ch, "admin")[0]
+				acceptNew(t, admin, mutationEv(admin.Actor(), ch, []string{x}, []string{a}), "admin adds and removes")
+				expectLabels(t, owner, ch, x)
+			}},
+		{lcase("authorization/4", "authorization", sec, MUST, "An owner other than the creator may add and remove labels."),
+			func(t *T) {
+				owner := t.Connect(t.Actor("owner"))
+				a, x := lbl(t, "a"), lbl(t, "x")
+				ch := createLabeled(t, owner, "", fixtures.Open, a)
+				acceptNew(t, owner, mutationEv(owner.Actor(), ch, []string{x}, nil), "creator adds")
+				second := withRoles(t, owner, ch, "owner")[0]
+				acceptNew(t, second, mutationEv(second.Actor(), ch, nil, []string{a, x}), "second owner removes")
+				expectLabels(t, owner, ch)
+			}},
+		{lcase("authorization/5", "authorization", sec, MUST, "A label belongs to no one: an admin removes the owner's label and the owner removes the admin's, whatever the prefix."),
+			func(t *T) {
+				owner := t.Connect(t.Actor("owner"))
+				mine := "owner:" + lbl(t, "mine")
+				ch := createLabeled(t, owner, "", fixtures.Open, mine)
+				admin := withRoles(t, owner, ch, "admin")[0]
+				theirs := "admin:" + lbl(t, "theirs")
+				acceptNew(t, admin, mutationEv(admin.Actor(), ch, []string{theirs}, []string{mine}), "admin removes the owner's label")
+				acceptNew(t, owner, mutationEv(owner.Actor(), ch, nil, []string{theirs}), "owner removes the admin's label")
+				expectLabels(t, owner, ch)
+			}},
+		{lcase("authorization/6", "authorization", sec, MUST, "Authority is checked against current state: an admin demoted to member can no longer change labels."),
+			func(t *T) {
+				owner := t.Connect(t.Actor("owner"))
+				ch := createLabeled(t, owner, "", fixtures.Open)
+				admin := withRoles(t, owner, ch, "admin")[0]
+				x := lbl(t, "x")
+				acceptNew(t, admin, mutationEv(admin.Actor(), ch, []string{x}, nil), "admin adds")
+				t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, admin.Actor().PubKey, "member"), "demote to member")
+				before := snapshot(t, owner, ch)
+				rejectCL(t, admin, mutationEv(admin.Actor(), ch, nil, []string{x}), "demoted admin removes", "restricted")
+				expectUnchanged(t, owner, ch, before, "rejected mutation")
+			}},
+		{lcase("authorization/7", "visibility", sec, MUST, "A private channel's labels are readable by members and invisible to outsiders and anonymous readers by #l, #L or #d."),
+			func(t *T) {
+				owner := t.Connect(t.Actor("owner"))
+				x := lbl(t, "private")
+				ch := createLabeled(t, owner, "", fixtures.Private, x)
+				member := withRoles(t, owner, ch, "member")[0]
+				acceptNew(t, owner, mutationEv(owner.Actor(), ch, []string{lbl(t, "more")}, nil), "add while private")
+				Expect(DTags(findL(t, member, []string{x}, nil, 50))).To(Equal([]string{ch}), "a member finds it by label")
+				for _, r := range []*fixtures.Client{t.Connect(t.Actor("outsider")), t.Connect(nil)} {
+					Expect(findL(t, r, []string{x}, nil, 50)).To(BeEmpty(), "#L+#l")
+					Expect(t.Query(r, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"l": {x}}})).To(BeEmpty(), "#l")
+					Expect(t.Query(r, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})).To(BeEmpty(), "#d")
+				}
+			}},
+		{lcase("authorization/8", "visibility", sec, MUST, "Private snapshots do not consume an outsider's limit: with newer private channels carrying the label, limit 1 returns the older open one."),
+			func(t *T) {
+				owner := t.Connect(t.Actor("owner"))
+				x := lbl(t, "mixed")
+				open := createLabeled(t, owner, "", fixtures.Open, x)
+				var priv []string
+				for i := 0; i < 5; i++ {
+					priv = append(priv, createLabeled(t, owner, "", fixtures.Private, x))
+				}
+				// A rename makes the newest private snapshot strictly newer than the open one.
+				t.Accept(owner, fixtures.EditChannel(owner.Actor(), priv[4], nostr.Tag{"name", "newest"}), "rename")
+				outsider := t.Connect(t.Actor("outsider"))
+				Expect(DTags(findL(t, outsider, []string{x}, nil, 1))).To(Equal([]string{open}), "outsider, limit 1")
+				Expect(DTags(findL(t, outsider, []string{x}, nil, 50))).To(Equal([]string{open}), "outsider sees only the open channel")
+				Expect(DTags(findL(t, owner, []string{x}, nil, 1))).To(Equal([]string{priv[4]}), "the owner's limit 1 is the newest private one")
+			}},
+	}
+}

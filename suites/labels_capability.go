@@ -1,0 +1,18 @@
+package suites
+
+import (
+	. "github.com/onsi/gomega" //nolint:revive // Gomega DSL
+)
+
+// labelsCapabilitySpecs: "Capability discovery".
+func labelsCapabilitySpecs() []Spec {
+	return []Spec{
+		{lcase("capability/1", "capability", "labels/capability", MUST,
+			"The relay advertises \"nip-cl\" in NIP-11 supported_extensions and not in supported_nips."),
+			func(t *T) {
+				Expect(t.Env.Info).NotTo(BeNil(), "NIP-11 document")
+				Expect(t.Env.Info.HasExtension("nip-cl")).To(BeTrue(), "supported_extensions contains \"nip-cl\": %v", t.Env.Info.SupportedExtensions)
+				Expect(t.Env.Info.NIPsContainString("nip-cl")).To(BeFalse(), "supported_nips must not contain \"nip-cl\"")
+			}},
+	}
+}

@@ -1,0 +1,337 @@
+package suites
+
+import (
+	"fmt"
+
+	"github.com/nbd-wtf/go-nostr"
+	. "github.com/onsi/gomega" //nolint:revive // Gomega DSL
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+)
+
+// labelsCommandSpecs: "Events" — command shape, misplaced tags, the h tag.
+func labelsCommandSpecs() []Spec {
+	sec := "labels/events"
+	var out []Spec
+	n := 0
+	next := func() string { n++; return fmt.Sprintf("commands/%d", n) }
+
+	misplacedCreate := []struct {
+		name string
+		tag  func(v string) nostr.Tag
+	}{
+		{"add-label", func(v string) nostr.Tag { return nostr.Tag{"add-label", v} }},
+		{"remove-label", func(v string) nostr.Tag { return nostr.Tag{"remove-label", v} }},
+		{"l", func(v string) nostr.Tag { return nostr.Tag{"l", v, labelNS} }},
+		{"L", func(string) nostr.Tag { return nostr.Tag{"L", labelNS} }},
+		{"t", func(v string) nostr.Tag { return nostr.Tag{"t", v} }},
+	}
+	for _, row := range misplacedCreate {
+		row := row
+		out = append(out, Spec{lcase(next(), "command-shape", sec, MUST,
+			fmt.Sprintf("A 9007 carrying a misplaced %q tag is rejected with invalid: nip-cl-rejected (labeled or not) and creates nothing.", row.name)),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				v := lbl(t, "mis")
+				ev, id := createEv(c.Actor(), "", fixtures.Open, lbl(t, "ok"))
+				ev = resign(c.Actor(), ev, row.tag(v))
+				rejectCL(t, c, ev, "labeled 9007 with "+row.name, "invalid")
+				noChannel(t, c, id, "rejected create")
+				ev2, id2 := createEv(c.Actor(), "", fixtures.Open)
+				ev2 = resign(c.Actor(), ev2, row.tag(v))
+				rejectCL(t, c, ev2, "unlabeled 9007 with "+row.name, "invalid")
+				noChannel(t, c, id2, "rejected create")
+			}})
+	}
+	misplacedEdit := []struct {
+		name string
+		tag  func(v string) nostr.Tag
+	}{
+		{"label", func(v string) nostr.Tag { return nostr.Tag{"label", v} }},
+		{"l", func(v string) nostr.Tag { return nostr.Tag{"l", v, labelNS} }},
+		{"L", func(string) nostr.Tag { return nostr.Tag{"L", labelNS} }},
+		{"t", func(v string) nostr.Tag { return nostr.Tag{"t", v} }},
+	}
+	for _, row := range misplacedEdit {
+		row := row
+		out = append(out, Spec{lcase(next(), "command-shape", sec, MUST,
+			fmt.Sprintf("A 9002 carrying a misplaced %q tag is rejected with invalid: nip-cl-rejected, alone or beside add-label, and nothing is applied.", row.name)),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				keep := lbl(t, "keep")
+				ch := createLabeled(t, c, "", fixtures.Open, keep)
+				before := snapshot(t, c, ch)
+				v := lbl(t, "mis")
+				rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", lbl(t, "ok")}, row.tag(v)), "add-label with "+row.name, "invalid")
+				rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, row.tag(v)), "9002 with only "+row.name, "invalid")
+				expectUnchanged(t, c, ch, before, "rejected mutations")
+			}})
+	}
+	out = append(out,
+		Spec{lcase(next(), "command-shape", sec, MUST, "A labeled 9007 with two h tags is rejected with invalid: nip-cl-rejected; neither UUID gets a channel."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				ev, id := createEv(c.Actor(), "", fixtures.Open, lbl(t, "two-h"))
+				other := fixtures.NewChannelID()
+				ev = resign(c.Actor(), ev, nostr.Tag{"h", other})
+				rejectCL(t, c, ev, "9007 with two h tags", "invalid")
+				noChannel(t, c, id, "first h")
+				noChannel(t, c, other, "second h")
+			}},
+		Spec{lcase(next(), "command-shape", sec, MUST, "A label mutation with two h tags (the same channel twice, or two channels) is rejected with invalid: nip-cl-rejected; nothing is applied."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				a := createLabeled(t, c, "", fixtures.Open)
+				b := createLabeled(t, c, "", fixtures.Open)
+				ba, bb := snapshot(t, c, a), snapshot(t, c, b)
+				v := lbl(t, "two-h")
+				rejectCL(t, c, fixtures.EditChannel(c.Actor(), a, nostr.Tag{"h", a}, nostr.Tag{"add-label", v}), "h twice", "invalid")
+				rejectCL(t, c, fixtures.EditChannel(c.Actor(), a, nostr.Tag{"h", b}, nostr.Tag{"add-label", v}), "two channels", "invalid")
+				expectUnchanged(t, c, a, ba, "first channel")
+				expectUnchanged(t, c, b, bb, "second channel")
+			}},
+		Spec{lcase(next(), "command-shape", sec, MUST, "A labeled 9007 whose h value is not a UUID, or is the nil UUID, or whose h tag has three elements, is rejected with invalid: nip-cl-rejected."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				v := lbl(t, "bad-h")
+				for _, h := range []nostr.Tag{{"h", "not-a-uuid"}, {"h", "00000000-0000-0000-0000-000000000000"}, {"h", fixtures.NewChannelID(), "extra"}} {
+					ev := c.Actor().Event(fixtures.KindCreateGroup, nostr.Tags{h, {"name", "bad h"}, {"channel_type", "stream"}, {"label", v}}, "")
+					rejectCL(t, c, ev, fmt.Sprintf("9007 with %v", []string(h)), "invalid")
+				}
+				Expect(findL(t, c, []string{v}, nil, 10)).To(BeEmpty(), "no channel carries the label of the rejected creates")
+			}},
+		Spec{lcase(next(), "command-shape", sec, MUST, "A label mutation whose h value is not a UUID or is the nil UUID is rejected with invalid: nip-cl-rejected."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				for _, h := range []string{"not-a-uuid", "00000000-0000-0000-0000-000000000000"} {
+					rejectCL(t, c, mutationEv(c.Actor(), h, []string{lbl(t, "x")}, nil), "mutation with h "+h, "invalid")
+				}
+			}},
+		Spec{lcase(next(), "command-shape", sec, MUST, "A labeled 9007 without an h tag is rejected with invalid: nip-cl-rejected and creates no channel."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				v := lbl(t, "no-h")
+				spec := &fixtures.ChannelSpec{NoH: true, Type: fixtures.TypeStream, Extra: labelTags(v)}
+				rejectCL(t, c, fixtures.CreateChannel(c.Actor(), spec), "labeled 9007 without h", "invalid")
+				Expect(findL(t, c, []string{v}, nil, 10)).To(BeEmpty(), "no channel carries the label")
+			}},
+		Spec{lcase(next(), "command-shape", sec, MUST, "Label command tags must have exactly two elements: a three-element label or add-label, or a one-element remove-label, is rejected with invalid: nip-cl-rejected."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				v := lbl(t, "shape")
+				ev, id := createEv(c.Actor(), "", fixtures.Open)
+				ev = resign(c.Actor(), ev, nostr.Tag{"label", v, labelNS})
+				rejectCL(t, c, ev, "three-element label tag", "invalid")
+				noChannel(t, c, id, "rejected create")
+				ch := createLabeled(t, c, "", fixtures.Open, v)
+				before := snapshot(t, c, ch)
+				rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", lbl(t, "x"), labelNS}), "three-element add-label", "invalid")
+				rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"remove-label"}), "one-element remove-label", "invalid")
+				expectUnchanged(t, c, ch, before, "rejected mutations")
+			}},
+	)
+	return out
+}
+
+// resign appends tags to a signed event and signs it again (new id).
+func resign(a *fixtures.Actor, ev *nostr.Event, extra ...nostr.Tag) *nostr.Event {
+	tags := append(nostr.Tags{}, ev.Tags...)
+	tags = append(tags, extra...)
+	return a.Sign(&nostr.Event{Kind: ev.Kind, Tags: tags, Content: ev.Content, CreatedAt: ev.CreatedAt})
+}
+
+// labelsInitialSpecs: "Initial labels: kind 9007", including conflicts.
+func labelsInitialSpecs() []Spec {
+	sec := "labels/initial-labels"
+	return []Spec{
+		{lcase("initial/1", "create", sec, MUST, "Repeated label values on a 9007 are applied once: the snapshot has each value once, sorted."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				a, b := lbl(t, "b-dup"), lbl(t, "a-dup")
+				ch := createLabeled(t, c, "", fixtures.Open, a, b, a, b, a)
+				expectLabels(t, c, ch, a, b)
+			}},
+		{lcase("initial/2", "create", sec, MUST, "An h-tagged 9007 without labels answers OK true \"\" and yields a snapshot with no L or l tags and one t tag with the type."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				ch := createLabeled(t, c, fixtures.TypeStream, fixtures.Open)
+				ev := expectLabels(t, c, ch)
+				Expect(typeOf(ev)).To(Equal(fixtures.TypeStream))
+			}},
+		{lcase("initial/3", "create", sec, MUST, "A forum channel accepts initial labels; its snapshot keeps t=forum."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				v := lbl(t, "forum")
+				ch := createLabeled(t, c, fixtures.TypeForum, fixtures.Open, v)
+				Expect(typeOf(expectLabels(t, c, ch, v))).To(Equal(fixtures.TypeForum))
+			}},
+		{lcase("initial/4", "create", sec, MUST, "When a labeled create is acknowledged, fields, labels, owner membership and the snapshot are all readable at once."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				v := lbl(t, "together")
+				ev, ch := createEv(c.Actor(), "", fixtures.Private, v)
+				acceptNew(t, c, ev, "labeled private create")
+				snap := expectLabels(t, c, ch, v)
+				Expect(tagOf(snap, "name")).To(Equal("labels stream"), "name committed with the labels")
+				found, roles := hasP(t.MustStateEvent(c, fixtures.KindMembers, ch), c.Actor().PubKey)
+				Expect(found).To(BeTrue(), "owner membership committed with the create")
+				Expect(roles).To(ContainElement("owner"))
+			}},
+		{lcase("initial/5", "conflict", sec, MUST, "A different 9007 on an existing UUID is rejected with duplicate: nip-cl-rejected; the answer names neither the channel's name nor its labels, and the channel is unchanged."),
+			func(t *T) {
+				owner := t.Connect(t.Actor("owner"))
+				secret := lbl(t, "secret")
+				ev, ch := createEv(owner.Actor(), "", fixtures.Private, secret)
+				acceptNew(t, owner, ev, "private labeled create")
+				before := snapshot(t, owner, ch)
+				for _, who := range []*fixtures.Client{t.Connect(t.Actor("outsider")), owner} {
+					ok := rejectCL(t, who, fixtures.CreateChannel(who.Actor(), &fixtures.ChannelSpec{ID: ch, Type: fixtures.TypeStream, Name: "other", Extra: labelTags(lbl(t, "other"))}),
+						"different create on an existing UUID by "+who.Actor().Name, "duplicate")
+					Expect(ok.Reason).NotTo(ContainSubstring(secret), "the conflict answer discloses a label")
+					Expect(ok.Reason).NotTo(ContainSubstring("labels stream"), "the conflict answer discloses the name")
+				}
+				expectUnchanged(t, owner, ch, before, "existing channel")
+			}},
+		{lcase("initial/6", "conflict", sec, MUST, "A different 9007 on a deleted channel's UUID is rejected with duplicate: nip-cl-rejected without disclosing the old channel's name or labels, and no channel appears."),
+			func(t *T) {
+				owner := t.Connect(t.Actor("owner"))
+				secret := lbl(t, "gone")
+				ev, ch := createEv(owner.Actor(), "", fixtures.Open, secret)
+				acceptNew(t, owner, ev, "labeled create")
+				t.Accept(owner, fixtures.DeleteChannel(owner.Actor(), ch), "delete")
+				ok := rejectCL(t, owner, fixtures.CreateChannel(owner.Actor(), &fixtures.ChannelSpec{ID: ch, Type: fixtures.TypeStream, Name: "again", Extra: labelTags(secret)}),
+					"create on a deleted UUID", "duplicate")
+				Expect(ok.Reason).NotTo(ContainSubstring(secret), "the conflict answer discloses a label")
+				Expect(ok.Reason).NotTo(ContainSubstring("labels stream"), "the conflict answer discloses the name")
+				noChannel(t, owner, ch, "deleted UUID")
+			}},
+		{lcase("initial/7", "conflict", sec, MUST, "An exact retry of a committed 9007 is recognized before the UUID conflict: OK true \"duplicate: nip-cl-committed\", and no new snapshot."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				ev, ch := createEv(c.Actor(), "", fixtures.Open, lbl(t, "retry"))
+				acceptNew(t, c, ev, "create")
+				before := snapshot(t, c, ch)
+				acceptCommitted(t, c, ev, "exact retry of the create")
+				expectUnchanged(t, c, ch, before, "retried create")
+			}},
+	}
+}
+
+// labelsAddRemoveSpecs: "Add and remove labels: kind 9002".
+func labelsAddRemoveSpecs() []Spec {
+	sec := "labels/add-remove"
+	return []Spec{
+		{lcase("add-remove/1", "mutation", sec, MUST, "add-label adds a value and keeps every other label."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				a, b, x := lbl(t, "a"), lbl(t, "b"), lbl(t, "x")
+				ch := createLabeled(t, c, "", fixtures.Open, a, b)
+				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{x}, nil), "add")
+				expectLabels(t, c, ch, a, b, x)
+			}},
+		{lcase("add-remove/2", "mutation", sec, MUST, "remove-label removes a value and keeps every other label."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				a, b, x := lbl(t, "a"), lbl(t, "b"), lbl(t, "x")
+				ch := createLabeled(t, c, "", fixtures.Open, a, b, x)
+				acceptNew(t, c, mutationEv(c.Actor(), ch, nil, []string{b}), "remove")
+				expectLabels(t, c, ch, a, x)
+			}},
+		{lcase("add-remove/3", "mutation", sec, MUST, "One command with disjoint adds and removes yields (L ∪ A) \\ R."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				a, b, x, y := lbl(t, "a"), lbl(t, "b"), lbl(t, "x"), lbl(t, "y")
+				ch := createLabeled(t, c, "", fixtures.Open, a, b)
+				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{x, y, x}, []string{a, a}), "add and remove")
+				expectLabels(t, c, ch, b, x, y)
+			}},
+		{lcase("add-remove/4", "mutation", sec, MUST, "A command whose add-label and remove-label values intersect is rejected with invalid: nip-cl-rejected and nothing is applied."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				a, x, y := lbl(t, "a"), lbl(t, "x"), lbl(t, "y")
+				ch := createLabeled(t, c, "", fixtures.Open, a)
+				before := snapshot(t, c, ch)
+				rejectCL(t, c, mutationEv(c.Actor(), ch, []string{x, y}, []string{y}), "overlapping add/remove", "invalid")
+				rejectCL(t, c, mutationEv(c.Actor(), ch, []string{a}, []string{a}), "overlap on an existing label", "invalid")
+				expectUnchanged(t, c, ch, before, "rejected mutations")
+			}},
+		{lcase("add-remove/5", "no-op", sec, MUST, "Adding an existing label is a no-op: OK true \"\" and the snapshot keeps its id and created_at."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				a := lbl(t, "a")
+				ch := createLabeled(t, c, "", fixtures.Open, a)
+				before := snapshot(t, c, ch)
+				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{a}, nil), "add existing")
+				expectUnchanged(t, c, ch, before, "no-op add")
+			}},
+		{lcase("add-remove/6", "no-op", sec, MUST, "Removing an absent label is a no-op: OK true \"\" and the snapshot keeps its id and created_at."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				a := lbl(t, "a")
+				ch := createLabeled(t, c, "", fixtures.Open, a)
+				before := snapshot(t, c, ch)
+				acceptNew(t, c, mutationEv(c.Actor(), ch, nil, []string{lbl(t, "absent")}), "remove absent")
+				expectUnchanged(t, c, ch, before, "no-op remove")
+				empty := createLabeled(t, c, "", fixtures.Open)
+				before = snapshot(t, c, empty)
+				acceptNew(t, c, mutationEv(c.Actor(), empty, nil, []string{a}), "remove from an empty set")
+				expectUnchanged(t, c, empty, before, "no-op remove on an empty set")
+			}},
+		{lcase("add-remove/7", "mutation", sec, MUST, "Labels a command does not name are preserved byte for byte, whatever their prefix."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				keep := []string{"0", "a._:/-z", "team:" + lbl(t, "infra"), "workflow/" + lbl(t, "build"), "stream"}
+				x := lbl(t, "x")
+				ch := createLabeled(t, c, "", fixtures.Open, keep...)
+				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{x}, nil), "add")
+				acceptNew(t, c, mutationEv(c.Actor(), ch, nil, []string{x}), "remove")
+				expectLabels(t, c, ch, keep...)
+			}},
+		{lcase("add-remove/8", "ordinary-edit", sec, MUST, "A 9002 without label operations is an ordinary edit: name and about change and the labels are kept."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				a, b := lbl(t, "a"), lbl(t, "b")
+				ch := createLabeled(t, c, "", fixtures.Open, a, b)
+				name := t.Unique("renamed")
+				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"name", name}, nostr.Tag{"about", "about " + name}), "ordinary edit")
+				ev := expectLabels(t, c, ch, a, b)
+				Expect(tagOf(ev, "name")).To(Equal(name))
+				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"archived", "true"}), "archive")
+				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"archived", "false"}), "unarchive")
+				expectLabels(t, c, ch, a, b)
+			}},
+		{lcase("add-remove/9", "mixed", sec, MUST, "A label mutation that also changes name, about, visibility or archive state is rejected with invalid: nip-cl-rejected and nothing is applied."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				a := lbl(t, "a")
+				ch := createLabeled(t, c, "", fixtures.Open, a)
+				before := snapshot(t, c, ch)
+				for _, extra := range []nostr.Tag{{"name", "mixed"}, {"about", "mixed"}, {"visibility", "private"}, {"archived", "true"}} {
+					rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", lbl(t, "x")}, extra), "add-label with "+extra[0], "invalid")
+					rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, extra, nostr.Tag{"remove-label", a}), "remove-label with "+extra[0], "invalid")
+				}
+				expectUnchanged(t, c, ch, before, "rejected mixed edits")
+			}},
+		{lcase("add-remove/10", "no-op", sec, MUST, "A no-op is validated and authorized like any mutation: a member's no-op is rejected with restricted: nip-cl-rejected, a malformed no-op with invalid: nip-cl-rejected."),
+			func(t *T) {
+				owner := t.Connect(t.Actor("owner"))
+				a := lbl(t, "a")
+				ch := createLabeled(t, owner, "", fixtures.Open, a)
+				member := withRoles(t, owner, ch, "member")[0]
+				before := snapshot(t, owner, ch)
+				rejectCL(t, member, mutationEv(member.Actor(), ch, []string{a}, nil), "member no-op", "restricted")
+				rejectCL(t, owner, fixtures.EditChannel(owner.Actor(), ch, nostr.Tag{"add-label", a, "x"}), "malformed no-op", "invalid")
+				expectUnchanged(t, owner, ch, before, "rejected no-ops")
+			}},
+		{lcase("add-remove/11", "no-op", sec, MUST, "Removing the last label publishes a snapshot without L or l; removing it again is a no-op that publishes nothing."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				a := lbl(t, "last")
+				ch := createLabeled(t, c, "", fixtures.Open, a)
+				acceptNew(t, c, mutationEv(c.Actor(), ch, nil, []string{a}), "remove the last label")
+				before := expectLabels(t, c, ch)
+				acceptNew(t, c, mutationBack(c.Actor(), ch, nil, []string{a}, 1), "remove it again (a new event)")
+				expectUnchanged(t, c, ch, before, "no-op")
+			}},
+	}
+}

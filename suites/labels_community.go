@@ -1,0 +1,75 @@
+package suites
+
+import (
+	"github.com/nbd-wtf/go-nostr"
+	. "github.com/onsi/gomega" //nolint:revive // Gomega DSL
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+)
+
+const needHost = "community isolation needs a second Host of the same relay (--host)"
+
+// labelsCommunitySpecs: "Authorization and visibility: community scope".
+func labelsCommunitySpecs() []Spec {
+	sec := "labels/community"
+	return []Spec{
+		{lcase("community/1", "community", sec, MUST, "Labels set in one community (Host) are not visible from another: #l, #L and #d find nothing there."),
+			func(t *T) {
+				if len(t.Env.Hosts) == 0 {
+					t.Unsupported(needHost)
+				}
+				owner := t.Actor("owner")
+				a := t.Connect(owner)
+				x := lbl(t, "tenant")
+				ch := createLabeled(t, a, "", fixtures.Open, x)
+				b := t.ConnectHost(owner, t.Env.Hosts[0])
+				Expect(findL(t, b, []string{x}, nil, 50)).To(BeEmpty(), "#L+#l from the other community")
+				Expect(t.Query(b, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})).To(BeEmpty(), "#d from the other community")
+				rejectCL(t, b, mutationEv(owner, ch, []string{lbl(t, "y")}, nil), "mutation of the other community's channel", "invalid", "restricted")
+				expectLabels(t, a, ch, x)
+			}},
+		{lcase("community/2", "community", sec, MUST, "The same channel UUID in two communities keeps two label sets: neither community sees the other's labels."),
+			func(t *T) {
+				if len(t.Env.Hosts) == 0 {
+					t.Unsupported(needHost)
+				}
+				owner := t.Actor("owner")
+				a, b := t.Connect(owner), t.ConnectHost(owner, t.Env.Hosts[0])
+				x, y := lbl(t, "in-a"), lbl(t, "in-b")
+				evA, ch := createEv(owner, "", fixtures.Open, x)
+				acceptNew(t, a, evA, "create in community A")
+				evB := fixtures.CreateChannel(owner, &fixtures.ChannelSpec{ID: ch, Type: fixtures.TypeStream, Name: "in b", Extra: labelTags(y)})
+				acceptNew(t, b, evB, "create the same UUID in community B")
+				expectLabels(t, b, ch, y)
+				expectLabels(t, a, ch, x)
+				Expect(findL(t, b, []string{x}, nil, 50)).To(BeEmpty(), "A's label from B")
+				Expect(findL(t, a, []string{y}, nil, 50)).To(BeEmpty(), "B's label from A")
+				acceptNew(t, b, mutationEv(owner, ch, []string{x}, nil), "add A's value in B")
+				expectLabels(t, a, ch, x)
+				expectLabels(t, b, ch, x, y)
+			}},
+		{withReading(lcase("community/3", "community", sec, MUST, "The same signed 9007 submitted in another community does not recover the first community's evidence: it is never answered duplicate: nip-cl-committed there."),
+			"Submitted in another community, the event is a new command there: OK true \"\" with its own channel, or a nip-cl-rejected rejection if that community refuses it; both are accepted and noted."),
+			func(t *T) {
+				if len(t.Env.Hosts) == 0 {
+					t.Unsupported(needHost)
+				}
+				owner := t.Actor("owner")
+				a, b := t.Connect(owner), t.ConnectHost(owner, t.Env.Hosts[0])
+				x := lbl(t, "evidence")
+				ev, ch := createEv(owner, "", fixtures.Open, x)
+				acceptNew(t, a, ev, "create in community A")
+				ok := t.Publish(b, ev)
+				Expect(hasFixedPrefix(ok.Reason, markCommitted)).To(BeFalse(), "community B answered with A's evidence: %s", ok)
+				if ok.Accepted {
+					Expect(ok.Reason).To(Equal(""), "a new application in B answers OK true \"\": %s", ok)
+					expectLabels(t, b, ch, x)
+					t.Note("community B applied the event as a new command")
+				} else {
+					requireRejected(ok, "the same event in community B", "invalid", "restricted", "duplicate", "auth-required", "rate-limited", "error")
+					t.Note("community B rejected the event: %s", ok.Reason)
+				}
+				acceptCommitted(t, a, ev, "exact retry in community A")
+			}},
+	}
+}

@@ -1,0 +1,198 @@
+package suites
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+	. "github.com/onsi/gomega" //nolint:revive // Gomega DSL
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+)
+
+// labelsExtraSpecs: further clauses of several sections (authorization
+// bypass, h-less mutation, authors, live discovery, retention, retry
+// authentication and expiry, side effects).
+func labelsExtraSpecs() []Spec {
+	return []Spec{
+		{lcase("add-remove/12", "authorization", "labels/add-remove", MUST, "Malformed or unknown tags never let a label operation skip the owner/admin check: a member's malformed or odd mutation is rejected and applies nothing."),
+			func(t *T) {
+				owner := t.Connect(t.Actor("owner"))
+				a := lbl(t, "a")
+				ch := createLabeled(t, owner, "", fixtures.Open, a)
+				member := withRoles(t, owner, ch, "member")[0]
+				before := snapshot(t, owner, ch)
+				for _, tags := range [][]nostr.Tag{
+					{{"add-label", lbl(t, "x")}, {"x-unknown", "1"}},
+					{{"add-label", lbl(t, "x"), "extra"}},
+					{{"add-label", lbl(t, "x")}, {"label", lbl(t, "y")}},
+					{{"remove-label", a}, {"h", ch}},
+				} {
+					rejectCL(t, member, fixtures.EditChannel(member.Actor(), ch, tags...), fmt.Sprintf("member mutation %v", tags), "restricted", "invalid")
+				}
+				expectUnchanged(t, owner, ch, before, "member mutations")
+			}},
+		{lcase("commands/16", "command-shape", "labels/events", MUST, "A label mutation without an h tag is rejected with invalid: nip-cl-rejected."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				ev := c.Actor().Event(fixtures.KindEditMetadata, nostr.Tags{{"add-label", lbl(t, "no-h")}}, "")
+				rejectCL(t, c, ev, "mutation without h", "invalid")
+			}},
+		{lcase("discovery/8", "discovery", "labels/finding-channels", MUST, "authors on a 39000 label filter selects the relay signer: the relay key finds the snapshot, the creator's key finds none."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				x := lbl(t, "authors")
+				ch := createLabeled(t, c, "", fixtures.Open, x)
+				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"L": {labelNS}, "l": {x}}}
+				f.Authors = []string{t.Env.RelayPubKey}
+				Expect(DTags(t.Query(c, f))).To(Equal([]string{ch}), "authors = relay key")
+				f.Authors = []string{c.Actor().PubKey}
+				Expect(t.Query(c, f)).To(BeEmpty(), "authors = creator")
+			}},
+		{lcase("discovery/9", "live", "labels/finding-channels", MUST, "An open #l subscription receives the snapshot of a channel that gains the label; an outsider's does not receive a private one."),
+			func(t *T) {
+				owner := t.Connect(t.Actor("owner"))
+				x := lbl(t, "live")
+				open := createLabeled(t, owner, "", fixtures.Open)
+				priv := createLabeled(t, owner, "", fixtures.Private)
+				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"L": {labelNS}, "l": {x}}}
+				outsider := t.Connect(t.Actor("outsider"))
+				subO := t.Subscribe(outsider, f)
+				subM := t.Subscribe(owner, f)
+				acceptNew(t, owner, mutationEv(owner.Actor(), priv, []string{x}, nil), "label the private channel")
+				acceptNew(t, owner, mutationEv(owner.Actor(), open, []string{x}, nil), "label the open channel")
+				got, err := subO.WaitFor(t.Ctx(), func(ev *nostr.Event) bool { return ev.Tags.GetD() == open })
+				t.Must(err, "outsider receives the open channel's snapshot")
+				Expect(DTags(got)).To(Equal([]string{open}), "the outsider receives only the open channel")
+				checkCanonical(t, got[0])
+				_, err = subM.WaitFor(t.Ctx(), func(ev *nostr.Event) bool { return ev.Tags.GetD() == priv })
+				t.Must(err, "the owner receives the private channel's snapshot")
+			}},
+		{lcase("discovery/10", "live", "labels/finding-channels", MUST, "A subscription on #l is not a removal feed: the replacement snapshot of a channel that lost the label does not match it."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				x := lbl(t, "leaving")
+				ch := createLabeled(t, c, "", fixtures.Open, x)
+				watcher := t.Connect(nil)
+				sub := t.Subscribe(watcher, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"l": {x}}})
+				acceptNew(t, c, mutationEv(c.Actor(), ch, nil, []string{x}), "remove the label")
+				t.Must(watcher.Ping(t.Ctx()), "ping")
+				Expect(sub.Drain()).To(BeEmpty(), "the snapshot without the label is not delivered to the #l subscription")
+			}},
+		{withReading(lcase("retention/1", "retention", "labels/retention", MUST, "Application evidence survives a NIP-09 deletion request for the command event: the exact retry is still duplicate: nip-cl-committed and nothing is reapplied."),
+			"Whether the relay honours the kind 5 is not checked; only the retry's answer and the unchanged state are."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				x := lbl(t, "kept")
+				ch := createLabeled(t, c, "", fixtures.Open)
+				add := mutationEv(c.Actor(), ch, []string{x}, nil)
+				acceptNew(t, c, add, "add")
+				acceptNew(t, c, mutationEv(c.Actor(), ch, nil, []string{x}), "remove")
+				del := c.Actor().Event(5, nostr.Tags{{"e", add.ID}, {"k", "9002"}}, "")
+				ok := t.Publish(c, del)
+				t.Note("kind 5 for the command: %s", ok)
+				before := expectLabels(t, c, ch)
+				acceptCommitted(t, c, add, "retry after the deletion request")
+				expectUnchanged(t, c, ch, before, "retry after deletion request")
+			}},
+		{lcase("retention/2", "retention", "labels/retention", MUST, "Evidence is kept while the command can pass admission: retries spread over the case, after later commands, stay duplicate: nip-cl-committed."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				ch := createLabeled(t, c, "", fixtures.Open)
+				first := mutationEv(c.Actor(), ch, []string{lbl(t, "first")}, nil)
+				acceptNew(t, c, first, "first")
+				for i := 0; i < 5; i++ {
+					acceptNew(t, c, mutationEv(c.Actor(), ch, []string{lbl(t, "later")}, nil), "later command")
+					acceptCommitted(t, t.Connect(c.Actor()), first, "retry on a fresh connection")
+				}
+			}},
+		{lcase("retry/8", "retry-admission", "labels/retry-admission", MUST, "An exact retry passes authentication like a new event: unauthenticated, or on a connection authenticated as another key, it is refused with auth-required: nip-cl-rejected."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				ch := createLabeled(t, c, "", fixtures.Open)
+				m := mutationEv(c.Actor(), ch, []string{lbl(t, "x")}, nil)
+				acceptNew(t, c, m, "mutation")
+				before := snapshot(t, c, ch)
+				anon := t.ConnectWith(fixtures.DialOptions{Actor: c.Actor(), NoAutoAuth: true})
+				rejectCL(t, anon, m, "unauthenticated retry", "auth-required")
+				other := t.Connect(t.Actor("other"))
+				t.Must(authIfNeeded(t, other), "authenticate as another key")
+				rejectCL(t, other, m, "retry from another key's connection", "auth-required")
+				expectUnchanged(t, c, ch, before, "refused retries")
+			}},
+		{heavy(lcase("retry/9", "retry-admission", "labels/retry-admission", MUST, "A retry racing an archive is either a committed duplicate or restricted: nip-cl-rejected, and once the archive is acknowledged every later retry is rejected.")),
+			func(t *T) {
+				owner := t.Actor("owner")
+				conns := connectN(t, owner, 2)
+				won := 0
+				for r := 0; r < t.Env.Rounds; r++ {
+					ch := createLabeled(t, conns[0], "", fixtures.Open)
+					m := mutationEv(owner, ch, []string{lbl(t, "r")}, nil)
+					acceptNew(t, conns[0], m, "mutation")
+					oks := inFlight(t, conns, func(i int) *nostr.Event {
+						if i == 0 {
+							return m
+						}
+						return fixtures.EditChannel(owner, ch, nostr.Tag{"archived", "true"})
+					})
+					Expect(oks[1].Accepted).To(BeTrue(), "round %d: archive %s", r, oks[1])
+					if oks[0].Accepted {
+						Expect(hasFixedPrefix(oks[0].Reason, markCommitted)).To(BeTrue(), "round %d: %s", r, oks[0])
+						won++
+					} else {
+						requireRejected(oks[0], fmt.Sprintf("round %d: retry racing archive", r), "restricted")
+					}
+					rejectCL(t, conns[0], m, fmt.Sprintf("round %d: retry after the archive", r), "restricted")
+				}
+				t.Note("%d rounds; the retry won %d", t.Env.Rounds, won)
+			}},
+		{lcase("retry/10", "retry-admission", "labels/retry-admission", MUST, "A command stamped outside the ±900 s window that never applied is rejected with invalid: nip-cl-rejected and not applied."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				x := lbl(t, "old")
+				ch := createLabeled(t, c, "", fixtures.Open)
+				before := snapshot(t, c, ch)
+				for _, skew := range []time.Duration{-1000 * time.Second, 1000 * time.Second} {
+					m := c.Actor().EventAt(time.Now().Add(skew), fixtures.KindEditMetadata, append(nostr.Tags{{"h", ch}}, labelOps([]string{x}, nil)...), "")
+					rejectCL(t, c, m, fmt.Sprintf("mutation stamped %s away", skew), "invalid")
+				}
+				ev := c.Actor().EventAt(time.Now().Add(-1000*time.Second), fixtures.KindCreateGroup, nostr.Tags{{"h", fixtures.NewChannelID()}, {"name", "old"}, {"channel_type", "stream"}, {"label", x}}, "")
+				rejectCL(t, c, ev, "create stamped 1000 s ago", "invalid")
+				expectUnchanged(t, c, ch, before, "expired commands")
+				Expect(findL(t, c, []string{x}, nil, 10)).To(BeEmpty(), "nothing carries the label")
+			}},
+		{lcase("retry/11", "retry-admission", "labels/retry-admission", MUST, "Revoking and restoring the author's role never makes a committed command apply again: the retry is rejected while revoked and a committed duplicate after, with the superseded effect still gone."),
+			func(t *T) {
+				owner := t.Connect(t.Actor("owner"))
+				ch := createLabeled(t, owner, "", fixtures.Open)
+				admin := withRoles(t, owner, ch, "admin")[0]
+				x := lbl(t, "x")
+				add := mutationEv(admin.Actor(), ch, []string{x}, nil)
+				acceptNew(t, admin, add, "admin adds")
+				acceptNew(t, owner, mutationEv(owner.Actor(), ch, nil, []string{x}), "owner removes")
+				t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, admin.Actor().PubKey, "member"), "revoke")
+				rejectCL(t, admin, add, "retry while revoked", "restricted")
+				// Signed a second back: the same tags as the first promotion must be a new event.
+				restore := owner.Actor().EventAt(time.Now().Add(-time.Second), fixtures.KindPutUser,
+					nostr.Tags{{"h", ch}, {"p", admin.Actor().PubKey, "admin"}}, "")
+				t.Accept(owner, restore, "restore")
+				before := expectLabels(t, owner, ch)
+				acceptCommitted(t, admin, add, "retry after restore")
+				expectUnchanged(t, owner, ch, before, "retry after restore")
+			}},
+		{lcase("scope/8", "scope", "labels/scope", MUST, "Adding or removing labels leaves the channel's messages, membership (39002) and admins (39001) untouched."),
+			func(t *T) {
+				owner := t.Connect(t.Actor("owner"))
+				ch := createLabeled(t, owner, "", fixtures.Open, lbl(t, "a"))
+				withRoles(t, owner, ch, "admin", "member")
+				msg := fixtures.Message(owner.Actor(), ch, "hello")
+				t.Accept(owner, msg, "message")
+				admins, members := t.MustStateEvent(owner, fixtures.KindAdmins, ch), t.MustStateEvent(owner, fixtures.KindMembers, ch)
+				acceptNew(t, owner, mutationEv(owner.Actor(), ch, []string{lbl(t, "b")}, nil), "add")
+				acceptNew(t, owner, mutationEv(owner.Actor(), ch, nil, []string{lbl(t, "absent")}), "no-op")
+				Expect(t.MustStateEvent(owner, fixtures.KindAdmins, ch).ID).To(Equal(admins.ID), "39001 unchanged")
+				Expect(t.MustStateEvent(owner, fixtures.KindMembers, ch).ID).To(Equal(members.ID), "39002 unchanged")
+				Expect(IDs(t.Query(owner, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {ch}}}))).To(Equal([]string{msg.ID}), "messages unchanged")
+			}},
+	}
+}

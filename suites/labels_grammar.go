@@ -1,0 +1,172 @@
+package suites
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+)
+
+// labelsGrammarSpecs: "Label values and limits" — the value grammar, one
+// case per table row.
+func labelsGrammarSpecs() []Spec {
+	rows := []struct {
+		valid   bool
+		name, v string
+	}{
+		{true, "single letter", "a"},
+		{true, "single digit", "0"},
+		{true, "every punctuation character", "a._:/-z"},
+		{true, "exactly 64 bytes", "a" + strings.Repeat("0123456789abcdef", 4)[:63]},
+		{true, "a channel type name", "stream"},
+		{true, "trailing punctuation", "x-"},
+		{false, "uppercase", "Team:infra"},
+		{false, "leading dot", ".a"},
+		{false, "leading hyphen", "-a"},
+		{false, "leading underscore", "_a"},
+		{true, "underscore inside", "a_b"},
+		{false, "space inside", "a b"},
+		{false, "trailing space", "a "},
+		{false, "non-ASCII", "café"},
+		{false, "65 bytes", "a" + strings.Repeat("0123456789abcdef", 5)[:64]},
+		{false, "empty", ""},
+	}
+	var out []Spec
+	for i, row := range rows {
+		row := row
+		id := fmt.Sprintf("grammar/%d", i+1)
+		if row.valid {
+			out = append(out, Spec{lcase(id, "grammar", "labels/values-and-limits", MUST,
+				fmt.Sprintf("A valid label value (%s: %q) is accepted on 9007 and on add-label and published byte for byte.", row.name, row.v)),
+				func(t *T) {
+					c := t.Connect(t.Actor("owner"))
+					ch := createLabeled(t, c, "", fixtures.Open, row.v)
+					expectLabels(t, c, ch, row.v)
+					other := createLabeled(t, c, "", fixtures.Open)
+					acceptNew(t, c, mutationEv(c.Actor(), other, []string{row.v}, nil), "add-label "+row.v)
+					expectLabels(t, c, other, row.v)
+				}})
+			continue
+		}
+		out = append(out, Spec{lcase(id, "grammar", "labels/values-and-limits", MUST,
+			fmt.Sprintf("An invalid label value (%s: %q) is rejected, not rewritten, with invalid: nip-cl-rejected on 9007 and on add-label; nothing is applied.", row.name, row.v)),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				good := lbl(t, "ok")
+				ev, id := createEv(c.Actor(), "", fixtures.Open, good, row.v)
+				rejectCL(t, c, ev, fmt.Sprintf("9007 with label %q", row.v), "invalid")
+				noChannel(t, c, id, "rejected create")
+				ch := createLabeled(t, c, "", fixtures.Open, good)
+				before := snapshot(t, c, ch)
+				rejectCL(t, c, mutationEv(c.Actor(), ch, []string{lbl(t, "ok2"), row.v}, nil), fmt.Sprintf("add-label %q", row.v), "invalid")
+				expectUnchanged(t, c, ch, before, "rejected mutation")
+			}})
+	}
+	out = append(out, Spec{lcase(fmt.Sprintf("grammar/%d", len(rows)+1), "grammar", "labels/values-and-limits", MUST,
+		"A remove-label with a noncanonical value is rejected with invalid: nip-cl-rejected, even though no such label can be stored."),
+		func(t *T) {
+			c := t.Connect(t.Actor("owner"))
+			keep := lbl(t, "keep")
+			ch := createLabeled(t, c, "", fixtures.Open, keep)
+			before := snapshot(t, c, ch)
+			rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"remove-label", strings.ToUpper(keep)}), "remove-label uppercase", "invalid")
+			expectUnchanged(t, c, ch, before, "rejected mutation")
+		}})
+	return out
+}
+
+// labelsLimitsSpecs: "Label values and limits" — counts.
+func labelsLimitsSpecs() []Spec {
+	sec := "labels/values-and-limits"
+	values := func(t *T, n int) []string {
+		base := lbl(t, "n")
+		out := make([]string, n)
+		for i := range out {
+			out[i] = fmt.Sprintf("%s-%02d", base, i)
+		}
+		return out
+	}
+	return []Spec{
+		{lcase("limits/1", "limits", sec, MUST, "A 9007 with 32 distinct labels is accepted and all 32 are published."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				vs := values(t, maxLabels)
+				ch := createLabeled(t, c, "", fixtures.Open, vs...)
+				expectLabels(t, c, ch, vs...)
+			}},
+		{lcase("limits/2", "limits", sec, MUST, "A 9007 with 33 distinct labels is rejected with invalid: nip-cl-rejected and creates nothing."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				ev, id := createEv(c.Actor(), "", fixtures.Open, values(t, maxLabels+1)...)
+				rejectCL(t, c, ev, "33 labels", "invalid")
+				noChannel(t, c, id, "rejected create")
+			}},
+		{lcase("limits/3", "limits", sec, MUST, "A 9007 with 64 raw label tags (32 values, each twice) is accepted and stores the 32 distinct values."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				vs := values(t, maxLabels)
+				ch := createLabeled(t, c, "", fixtures.Open, append(vs, vs...)...)
+				expectLabels(t, c, ch, vs...)
+			}},
+		{lcase("limits/4", "limits", sec, MUST, "A 9007 with 65 raw label tags is rejected even though they hold only two distinct values (the raw count is taken before deduplication)."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				vs := values(t, 2)
+				raw := make([]string, maxRawTags+1)
+				for i := range raw {
+					raw[i] = vs[i%2]
+				}
+				ev, id := createEv(c.Actor(), "", fixtures.Open, raw...)
+				rejectCL(t, c, ev, "65 raw label tags", "invalid")
+				noChannel(t, c, id, "rejected create")
+			}},
+		{lcase("limits/5", "limits", sec, MUST, "A mutation whose result would exceed 32 labels is rejected before anything is applied."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				vs := values(t, 33)
+				ch := createLabeled(t, c, "", fixtures.Open, vs[:30]...)
+				before := snapshot(t, c, ch)
+				rejectCL(t, c, mutationEv(c.Actor(), ch, vs[30:], nil), "add 3 labels to 30", "invalid")
+				expectUnchanged(t, c, ch, before, "rejected mutation")
+			}},
+		{lcase("limits/6", "limits", sec, MUST, "The resulting set decides the stored-label limit: with 32 labels, adding one and removing another in one command is accepted."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				vs := values(t, 33)
+				ch := createLabeled(t, c, "", fixtures.Open, vs[:32]...)
+				acceptNew(t, c, mutationEv(c.Actor(), ch, vs[32:], vs[:1]), "add 1 remove 1 at 32")
+				expectLabels(t, c, ch, vs[1:]...)
+			}},
+		{lcase("limits/7", "limits", sec, MUST, "A mutation with 65 add-label/remove-label tags combined is rejected even though they hold two values; nothing is applied."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				vs := values(t, 3)
+				ch := createLabeled(t, c, "", fixtures.Open, vs[2])
+				before := snapshot(t, c, ch)
+				var add, rm []string
+				for i := 0; i < 33; i++ {
+					add = append(add, vs[0])
+				}
+				for i := 0; i < 32; i++ {
+					rm = append(rm, vs[1])
+				}
+				rejectCL(t, c, mutationEv(c.Actor(), ch, add, rm), "65 raw mutation tags", "invalid")
+				expectUnchanged(t, c, ch, before, "rejected mutation")
+			}},
+		{lcase("limits/8", "limits", sec, MUST, "A mutation with exactly 64 add-label/remove-label tags (repeats included) is accepted."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				vs := values(t, 3)
+				ch := createLabeled(t, c, "", fixtures.Open, vs[1], vs[2])
+				var add, rm []string
+				for i := 0; i < 32; i++ {
+					add = append(add, vs[0])
+					rm = append(rm, vs[1])
+				}
+				acceptNew(t, c, mutationEv(c.Actor(), ch, add, rm), "64 raw mutation tags")
+				expectLabels(t, c, ch, vs[0], vs[2])
+			}},
+	}
+}

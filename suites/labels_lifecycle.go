@@ -1,0 +1,87 @@
+package suites
+
+import (
+	"fmt"
+
+	"github.com/nbd-wtf/go-nostr"
+	. "github.com/onsi/gomega" //nolint:revive // Gomega DSL
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+)
+
+const readingTypePrefix = "The draft does not fix whether labels on a channel type outside its scope are invalid: or restricted:; either is accepted with the nip-cl-rejected marker, and the report notes which one the relay used."
+
+const readingDeletedPrefix = "A mutation on a deleted channel is a lifecycle denial (restricted:); a relay that treats the deleted channel as unknown may answer invalid:. Both are accepted with the nip-cl-rejected marker and noted."
+
+// labelsLifecycleSpecs: "Scope" — channel types, archive, deletion.
+func labelsLifecycleSpecs() []Spec {
+	sec := "labels/scope"
+	var out []Spec
+	for i, typ := range []string{fixtures.TypeDM, fixtures.TypeWorkflow} {
+		typ := typ
+		out = append(out,
+			Spec{withReading(lcase(scopeID(2*i+1), "scope", sec, MUST, "A "+typ+" 9007 with labels is rejected (invalid: or restricted: nip-cl-rejected) and creates nothing."), readingTypePrefix),
+				func(t *T) {
+					c := t.Connect(t.Actor("owner"))
+					ev, id := createEv(c.Actor(), typ, fixtures.Private, lbl(t, typ))
+					ok := rejectCL(t, c, ev, "labeled "+typ+" create", "invalid", "restricted")
+					t.Note("labels on a %s create: %s", typ, prefixOf(ok.Reason))
+					noChannel(t, c, id, "rejected create")
+				}},
+			Spec{withReading(lcase(scopeID(2*i+2), "scope", sec, MUST, "A label mutation on a "+typ+" channel is rejected (invalid: or restricted: nip-cl-rejected); its unlabeled snapshot stays canonical and unchanged."), readingTypePrefix),
+				func(t *T) {
+					c := t.Connect(t.Actor("owner"))
+					ch := createLabeled(t, c, typ, fixtures.Private)
+					before := expectLabels(t, c, ch)
+					Expect(typeOf(before)).To(Equal(typ))
+					ok := rejectCL(t, c, mutationEv(c.Actor(), ch, []string{lbl(t, typ)}, nil), "label mutation on "+typ, "invalid", "restricted")
+					t.Note("label mutation on a %s channel: %s", typ, prefixOf(ok.Reason))
+					expectUnchanged(t, c, ch, before, "rejected mutation")
+				}})
+	}
+	out = append(out,
+		Spec{lcase(scopeID(5), "lifecycle", sec, MUST, "An archived channel keeps readable, findable labels but rejects label mutations with restricted: nip-cl-rejected until it is unarchived."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				a, x := lbl(t, "a"), lbl(t, "x")
+				ch := createLabeled(t, c, "", fixtures.Open, a)
+				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"archived", "true"}), "archive")
+				before := expectLabels(t, c, ch, a)
+				Expect(DTags(findL(t, c, []string{a}, nil, 10))).To(Equal([]string{ch}), "archived channel found by label")
+				rejectCL(t, c, mutationEv(c.Actor(), ch, []string{x}, nil), "add on archived", "restricted")
+				rejectCL(t, c, mutationEv(c.Actor(), ch, nil, []string{a}), "remove on archived", "restricted")
+				rejectCL(t, c, mutationEv(c.Actor(), ch, []string{a}, nil), "no-op on archived", "restricted")
+				expectUnchanged(t, c, ch, before, "archived channel")
+				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"archived", "false"}), "unarchive")
+				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{x}, nil), "add after unarchive")
+				expectLabels(t, c, ch, a, x)
+			}},
+		Spec{withReading(lcase(scopeID(6), "lifecycle", sec, MUST, "A deleted channel rejects label mutations (nip-cl-rejected) and gets no new snapshot."), readingDeletedPrefix),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				a := lbl(t, "a")
+				ch := createLabeled(t, c, "", fixtures.Open, a)
+				watcher := t.Connect(nil)
+				sub := t.Subscribe(watcher, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})
+				t.Accept(c, fixtures.DeleteChannel(c.Actor(), ch), "delete")
+				ok := rejectCL(t, c, mutationEv(c.Actor(), ch, []string{lbl(t, "x")}, []string{a}), "mutation on a deleted channel", "restricted", "invalid")
+				t.Note("mutation on a deleted channel: %s", prefixOf(ok.Reason))
+				noChannel(t, c, ch, "deleted channel")
+				Expect(findL(t, c, []string{a}, nil, 10)).To(BeEmpty(), "deleted channel not found by label")
+				t.Must(watcher.Ping(t.Ctx()), "ping the watcher")
+				Expect(sub.Drain()).To(BeEmpty(), "no snapshot delivered after the delete")
+			}},
+		Spec{lcase(scopeID(7), "lifecycle", sec, MUST, "A deleted UUID is never reused: a labeled create on it, even by the old owner with the old labels, is rejected with duplicate: nip-cl-rejected."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				a := lbl(t, "a")
+				ch := createLabeled(t, c, "", fixtures.Open, a)
+				t.Accept(c, fixtures.DeleteChannel(c.Actor(), ch), "delete")
+				rejectCL(t, c, fixtures.CreateChannel(c.Actor(), &fixtures.ChannelSpec{ID: ch, Type: fixtures.TypeStream, Extra: labelTags(a, lbl(t, "b"))}), "create on the deleted UUID", "duplicate")
+				noChannel(t, c, ch, "deleted UUID")
+			}},
+	)
+	return out
+}
+
+func scopeID(n int) string { return fmt.Sprintf("scope/%d", n) }

@@ -1,0 +1,149 @@
+package suites
+
+import (
+	"github.com/nbd-wtf/go-nostr"
+	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
+	. "github.com/onsi/gomega"    //nolint:revive // Gomega DSL
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+)
+
+// labelsResponsesSpecs: "Acknowledgements, retries and recovery: Responses
+// and client outcomes" — exact answers, exact retries, lost acknowledgements.
+func labelsResponsesSpecs() []Spec {
+	sec := "labels/responses"
+	return []Spec{
+		{lcase("responses/1", "responses", sec, MUST, "A new h-tagged create, labeled or not, answers exactly OK true \"\"."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				createLabeled(t, c, "", fixtures.Open, lbl(t, "new"))
+				createLabeled(t, c, "", fixtures.Open)
+			}},
+		{lcase("responses/2", "responses", sec, MUST, "A new label mutation, state-changing or no-op, answers exactly OK true \"\"."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				x := lbl(t, "x")
+				ch := createLabeled(t, c, "", fixtures.Open)
+				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{x}, nil), "state-changing add")
+				acceptNew(t, c, mutationBack(c.Actor(), ch, []string{x}, nil, 1), "no-op add (a new event)")
+			}},
+		{lcase("responses/3", "retry", sec, MUST, "An exact retry of a committed mutation answers OK true \"duplicate: nip-cl-committed\", publishes nothing and changes nothing."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				a, x := lbl(t, "a"), lbl(t, "x")
+				ch := createLabeled(t, c, "", fixtures.Open, a)
+				m := mutationEv(c.Actor(), ch, []string{x}, []string{a})
+				acceptNew(t, c, m, "mutation")
+				before := expectLabels(t, c, ch, x)
+				acceptCommitted(t, c, m, "exact retry")
+				acceptCommitted(t, t.Connect(c.Actor()), m, "exact retry on another connection")
+				expectUnchanged(t, c, ch, before, "retried mutation")
+			}},
+		{lcase("responses/4", "retry", sec, MUST, "An exact retry succeeds without reapplication after a later command superseded it: add X, remove X, retry the add; X stays removed."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				x := lbl(t, "x")
+				ch := createLabeled(t, c, "", fixtures.Open)
+				add := mutationEv(c.Actor(), ch, []string{x}, nil)
+				acceptNew(t, c, add, "add x")
+				acceptNew(t, c, mutationEv(c.Actor(), ch, nil, []string{x}), "remove x")
+				before := expectLabels(t, c, ch)
+				acceptCommitted(t, c, add, "retry the add")
+				expectUnchanged(t, c, ch, before, "superseded retry")
+			}},
+		{lcase("responses/5", "retry", sec, MUST, "An exact retry of a committed no-op answers duplicate: nip-cl-committed and publishes nothing."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				a := lbl(t, "a")
+				ch := createLabeled(t, c, "", fixtures.Open, a)
+				before := snapshot(t, c, ch)
+				noop := mutationEv(c.Actor(), ch, []string{a}, nil)
+				acceptNew(t, c, noop, "no-op")
+				acceptCommitted(t, c, noop, "retry the no-op")
+				expectUnchanged(t, c, ch, before, "no-op and its retry")
+			}},
+		{lcase("responses/6", "retry", sec, MUST, "A rejected command retried exactly stays rejected with the same class and never applies."),
+			func(t *T) {
+				owner := t.Connect(t.Actor("owner"))
+				a, x := lbl(t, "a"), lbl(t, "x")
+				ch := createLabeled(t, owner, "", fixtures.Open, a)
+				member := withRoles(t, owner, ch, "member")[0]
+				before := snapshot(t, owner, ch)
+				bad := mutationEv(owner.Actor(), ch, []string{x}, []string{x})
+				denied := mutationEv(member.Actor(), ch, []string{x}, nil)
+				for i := 0; i < 2; i++ {
+					rejectCL(t, owner, bad, "overlapping mutation", "invalid")
+					rejectCL(t, member, denied, "member mutation", "restricted")
+				}
+				expectUnchanged(t, owner, ch, before, "rejected commands")
+			}},
+		{lcase("responses/7", "responses", sec, MUST, "A label mutation from an unauthenticated connection is rejected with auth-required: nip-cl-rejected and not applied."),
+			func(t *T) {
+				owner := t.Connect(t.Actor("owner"))
+				ch := createLabeled(t, owner, "", fixtures.Open, lbl(t, "a"))
+				before := snapshot(t, owner, ch)
+				anon := t.ConnectWith(fixtures.DialOptions{Actor: owner.Actor(), NoAutoAuth: true})
+				rejectCL(t, anon, mutationEv(owner.Actor(), ch, []string{lbl(t, "x")}, nil), "unauthenticated mutation", "auth-required")
+				ev, id := createEv(owner.Actor(), "", fixtures.Open, lbl(t, "y"))
+				rejectCL(t, anon, ev, "unauthenticated create", "auth-required")
+				noChannel(t, owner, id, "unauthenticated create")
+				expectUnchanged(t, owner, ch, before, "unauthenticated mutation")
+			}},
+		{withReading(lcase("responses/8", "lost-ack", sec, MUST, "Lost acknowledgement of a create: the OK is cut by a proxy, the client resends the same signed event and gets duplicate: nip-cl-committed; one channel exists."),
+			"The harness follows the draft's client rules: a missing answer is Unknown, the same signed event is resent (never a new id)."),
+			func(t *T) {
+				p, c := lossyConnect(t, "owner")
+				x := lbl(t, "lost")
+				ev, ch := createEv(c.Actor(), "", fixtures.Open, x)
+				firstAttemptLost(t, p, c, ev)
+				again := t.connectURL(p.URL(), t.dialOptions(c.Actor(), p.Host()))
+				acceptCommitted(t, again, ev, "resend after the lost OK")
+				direct := t.Connect(c.Actor())
+				expectLabels(t, direct, ch, x)
+				Expect(DTags(findL(t, direct, []string{x}, nil, 50))).To(Equal([]string{ch}), "exactly one channel carries the label")
+				Expect(t.Query(direct, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})).To(HaveLen(1), "one current snapshot")
+			}},
+		{withReading(lcase("responses/9", "lost-ack", sec, MUST, "Lost acknowledgement of a mutation: the resend answers duplicate: nip-cl-committed and the state shows exactly one application."),
+			"As responses/8; the resend goes over a direct connection."),
+			func(t *T) {
+				p, c := lossyConnect(t, "owner")
+				a, x := lbl(t, "a"), lbl(t, "x")
+				direct := t.Connect(c.Actor())
+				ch := createLabeled(t, direct, "", fixtures.Open, a)
+				before := snapshot(t, direct, ch)
+				m := mutationEv(c.Actor(), ch, []string{x}, []string{a})
+				firstAttemptLost(t, p, c, m)
+				acceptCommitted(t, direct, m, "resend after the lost OK")
+				after := expectLabels(t, direct, ch, x)
+				Expect(after.CreatedAt).To(BeNumerically(">", before.CreatedAt), "the first attempt published one new snapshot")
+				acceptCommitted(t, direct, m, "second resend")
+				expectUnchanged(t, direct, ch, after, "resends publish nothing")
+			}},
+	}
+}
+
+// lossyConnect starts an acknowledgement-dropping proxy for the case and
+// connects an actor through it.
+func lossyConnect(t *T, name string) (*fixtures.Proxy, *fixtures.Client) {
+	GinkgoHelper()
+	p, err := fixtures.NewProxy(t.Env.URL)
+	t.Must(err, "start the lost-acknowledgement proxy")
+	DeferCleanup(p.Close)
+	a := t.Actor(name)
+	o := t.dialOptions(a, p.Host())
+	o.AuthRelayURL = t.Env.URL // the relay checks AUTH against its own URL, not the proxy's
+	return p, t.connectURL(p.URL(), o)
+}
+
+// firstAttemptLost sends ev through the proxy armed to cut the relay's OK:
+// the client must see no answer (Unknown outcome).
+func firstAttemptLost(t *T, p *fixtures.Proxy, c *fixtures.Client, ev *nostr.Event) {
+	GinkgoHelper()
+	p.CutAfterOK(ev.ID)
+	ok, err := c.Send(t.Ctx(), ev)
+	if err == nil {
+		failf("the proxy was to withhold the OK of %s, but the client received %s", ev.ID, ok)
+	}
+	Expect(p.Cuts()).To(ContainElement(ev.ID), "the proxy saw the relay's OK and cut the connection")
+	t.Note("first attempt of %.12s: no answer (%v) — outcome Unknown; resending the same signed event", ev.ID, err)
+}

@@ -1,0 +1,121 @@
+package suites
+
+import (
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+)
+
+// labelsRetrySpecs: "Acknowledgements, retries and recovery: Retry admission".
+func labelsRetrySpecs() []Spec {
+	sec := "labels/retry-admission"
+	return []Spec{
+		{lcase("retry/1", "retry-admission", sec, MUST, "A retry by an author demoted to member is rejected with restricted: nip-cl-rejected; the earlier committed effect stays in place."),
+			func(t *T) {
+				owner := t.Connect(t.Actor("owner"))
+				ch := createLabeled(t, owner, "", fixtures.Open)
+				admin := withRoles(t, owner, ch, "admin")[0]
+				x := lbl(t, "x")
+				m := mutationEv(admin.Actor(), ch, []string{x}, nil)
+				acceptNew(t, admin, m, "admin adds")
+				t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, admin.Actor().PubKey, "member"), "demote")
+				before := expectLabels(t, owner, ch, x)
+				rejectCL(t, admin, m, "retry after demotion", "restricted")
+				expectUnchanged(t, owner, ch, before, "rejected retry")
+			}},
+		{lcase("retry/2", "retry-admission", sec, MUST, "A retry by an author removed from the channel is rejected with restricted: nip-cl-rejected; the effect stays."),
+			func(t *T) {
+				owner := t.Connect(t.Actor("owner"))
+				ch := createLabeled(t, owner, "", fixtures.Open)
+				admin := withRoles(t, owner, ch, "admin")[0]
+				x := lbl(t, "x")
+				m := mutationEv(admin.Actor(), ch, []string{x}, nil)
+				acceptNew(t, admin, m, "admin adds")
+				t.Accept(owner, fixtures.RemoveUser(owner.Actor(), ch, admin.Actor().PubKey), "remove the admin")
+				before := expectLabels(t, owner, ch, x)
+				rejectCL(t, admin, m, "retry after removal", "restricted")
+				expectUnchanged(t, owner, ch, before, "rejected retry")
+			}},
+		{lcase("retry/3", "retry-admission", sec, MUST, "A retry on an archived channel is rejected with restricted: nip-cl-rejected; after unarchiving, the same retry answers duplicate: nip-cl-committed without reapplying a superseded effect."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				x := lbl(t, "x")
+				ch := createLabeled(t, c, "", fixtures.Open)
+				add := mutationEv(c.Actor(), ch, []string{x}, nil)
+				acceptNew(t, c, add, "add x")
+				acceptNew(t, c, mutationEv(c.Actor(), ch, nil, []string{x}), "remove x")
+				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"archived", "true"}), "archive")
+				before := expectLabels(t, c, ch)
+				rejectCL(t, c, add, "retry on the archived channel", "restricted")
+				expectUnchanged(t, c, ch, before, "rejected retry")
+				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"archived", "false"}), "unarchive")
+				before = expectLabels(t, c, ch)
+				acceptCommitted(t, c, add, "retry after unarchive")
+				expectUnchanged(t, c, ch, before, "committed retry")
+			}},
+		{withReading(lcase("retry/4", "retry-admission", sec, MUST, "A retry on a deleted channel is rejected (nip-cl-rejected) and no snapshot reappears."), readingDeletedPrefix),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				x := lbl(t, "x")
+				ch := createLabeled(t, c, "", fixtures.Open)
+				add := mutationEv(c.Actor(), ch, []string{x}, nil)
+				acceptNew(t, c, add, "add x")
+				t.Accept(c, fixtures.DeleteChannel(c.Actor(), ch), "delete")
+				ok := rejectCL(t, c, add, "retry on the deleted channel", "restricted", "invalid")
+				t.Note("retry on a deleted channel: %s", prefixOf(ok.Reason))
+				noChannel(t, c, ch, "deleted channel")
+			}},
+		{lcase("retry/5", "retry-admission", sec, MUST, "A retry of a committed create by a creator who is no longer owner or admin is rejected with restricted: nip-cl-rejected; the channel is unchanged."),
+			func(t *T) {
+				first := t.Connect(t.Actor("creator"))
+				ev, ch := createEv(first.Actor(), "", fixtures.Open, lbl(t, "a"))
+				acceptNew(t, first, ev, "create")
+				heir := withRoles(t, first, ch, "owner")[0]
+				t.Accept(heir, fixtures.PutUser(heir.Actor(), ch, first.Actor().PubKey, "member"), "demote the creator")
+				before := snapshot(t, heir, ch)
+				rejectCL(t, first, ev, "creator retries the create", "restricted")
+				expectUnchanged(t, heir, ch, before, "rejected retry")
+			}},
+		{withReading(lcase("retry/6", "retry-admission", sec, MUST, "A retry of a committed create on an archived channel is rejected with restricted:, on a deleted one with restricted: or invalid: (nip-cl-rejected)."), readingDeletedPrefix),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				ev, ch := createEv(c.Actor(), "", fixtures.Open, lbl(t, "a"))
+				acceptNew(t, c, ev, "create")
+				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"archived", "true"}), "archive")
+				before := snapshot(t, c, ch)
+				rejectCL(t, c, ev, "retry the create of an archived channel", "restricted")
+				expectUnchanged(t, c, ch, before, "archived")
+				t.Accept(c, fixtures.DeleteChannel(c.Actor(), ch), "delete")
+				ok := rejectCL(t, c, ev, "retry the create of a deleted channel", "restricted", "invalid")
+				t.Note("create retry on a deleted channel: %s", prefixOf(ok.Reason))
+				noChannel(t, c, ch, "deleted channel")
+			}},
+		{Case{ID: "labels/retry/7", Profile: ProfileLabels, Area: "retry-admission", Section: sec, Level: MUST, Slow: true,
+			Requirement: "A command committed near the edge of the ±900 s window and retried once after the window closed is rejected with invalid: nip-cl-rejected; its effect stays.",
+			Reading:     "The relay clock is estimated from a fresh snapshot's created_at; the command is signed 893 s before it and retried once 2 s after the window closes (about 9 s of waiting)."},
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				ch := createLabeled(t, c, "", fixtures.Open)
+				relayNow := snapshot(t, c, ch).CreatedAt
+				offset := int64(relayNow) - time.Now().Unix()
+				x := lbl(t, "edge")
+				signedAt := time.Unix(int64(relayNow)-893, 0)
+				m := c.Actor().EventAt(signedAt, fixtures.KindEditMetadata, append(nostr.Tags{{"h", ch}}, labelOps([]string{x}, nil)...), "")
+				acceptNew(t, c, m, "mutation signed 893 s ago")
+				before := expectLabels(t, c, ch, x)
+				closes := time.Unix(signedAt.Unix()+900+2-offset, 0)
+				t.Note("waiting %s for the admission window of %.12s to close", time.Until(closes).Round(time.Second), m.ID)
+				for time.Now().Before(closes) {
+					select {
+					case <-t.Ctx().Done():
+						t.Must(t.Ctx().Err(), "waiting for the window to close")
+					case <-time.After(time.Until(closes)):
+					}
+				}
+				rejectCL(t, c, m, "retry outside the window", "invalid")
+				expectUnchanged(t, c, ch, before, "expired retry")
+			}},
+	}
+}
