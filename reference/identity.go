@@ -1,21 +1,29 @@
 package reference
 
-import "github.com/nbd-wtf/go-nostr"
+import (
+	"slices"
+	"sort"
+	"strconv"
+
+	"github.com/nbd-wtf/go-nostr"
+)
 
 // identityProfile implements nip-cl-identity.md ("Channel Identity and
-// Discovery"). For now it is plain NIP-29 plus the "nip-cl" advertisement.
+// Discovery", newest revision):
 //
-// TODO(identity): everything below is the none behaviour; fill in:
-//   - onCreate/onEdit: ["t", label] tags (max 8 distinct, 1-64 of a-z0-9.:-,
-//     not a type name; ["t",""] alone clears on 9002; no t = unchanged).
-//   - stateTags: on 39000-39002 ["t", type], ["t", label]..., ["P", creator]
-//     before any other t/P tag; 39000 also ["created_at", ch.CreatedAt];
-//     private system channels get ["hidden"].
-//   - readSQL/readMatch: leave system (and non-legacy) channels out of reads
-//     that do not name them (#h, or #d with kinds all 39000-39003), opt-in via
-//     #t:["system"] or any #P on 39000-39003 filters; 44100/44101 #t rule and
-//     "only to the p-tagged reader" rule.
-//   - onMembership: store relay-signed 44100/44101 with ["p"], ["h"], ["t", type].
+//   - labels: ["t", label] on 9007 and 9002 (replace-all; ["t",""] alone,
+//     once or repeated, clears; no t keeps), at most 8 distinct, 1-64 of
+//     a-z0-9.:-, never a type name, a rejected event applies nothing;
+//   - identity tags on 39000-39002: ["t", type], ["t", label]... in stored
+//     order, ["P", creator], before any other t/P tag; 39000 also carries
+//     ["created_at", <creation time>] and, for a private system channel,
+//     ["hidden"];
+//   - system channels: left out of every read that does not name them
+//     (legacy types only), named by #h or by #d on a 39000-39003-only
+//     filter, opt-in by #t:["system"] or any #P on such a filter;
+//   - 44100/44101 notices with ["p"], ["h"], ["t", type], stored in the
+//     command's transaction, read only by their p-tagged member under the
+//     #t rule.
 type identityProfile struct {
 	noneProfile
 	faults faultSet
@@ -23,24 +31,652 @@ type identityProfile struct {
 
 func newIdentityProfile(f faultSet) profile { return identityProfile{faults: f} }
 
+// Identity fault switches. Each is checked at exactly one place below.
+const (
+	faultIDCreatorBeforeType     = "identity-creator-before-type"
+	faultIDLabelOrderDiffers     = "identity-label-order-differs-by-kind"
+	faultIDTagsOnlyOn39000       = "identity-tags-only-on-39000"
+	faultIDCreatorFollowsOwner   = "identity-creator-follows-owner"
+	faultIDClientCreator         = "identity-client-creator-honoured"
+	faultIDCreatedAtFollowsEdit  = "identity-created-at-follows-edit"
+	faultIDNineLabels            = "identity-nine-labels-accepted"
+	faultIDRepeatsCounted        = "identity-repeated-labels-counted"
+	faultIDReservedLabel         = "identity-reserved-label-accepted"
+	faultIDCharsetLax            = "identity-label-charset-unchecked"
+	faultIDLengthUnchecked       = "identity-label-length-unchecked"
+	faultIDMixedEmpty            = "identity-mixed-empty-label-accepted"
+	faultIDPartialEdit           = "identity-rejected-edit-partly-applied"
+	faultIDMemberEditsLabels     = "identity-member-edits-labels"
+	faultIDAdminCannotLabel      = "identity-admin-cannot-edit-labels"
+	faultIDEditWithoutTClears    = "identity-edit-without-t-clears"
+	faultIDRepeatedEmptyRejected = "identity-repeated-empty-label-rejected"
+	faultIDLabelsMerged          = "identity-labels-merged-on-edit"
+	faultIDLimitBeforeTagMatch   = "identity-limit-before-tag-match"
+	faultIDFirstTValueOnly       = "identity-t-filter-first-value-only"
+	faultIDNIPCLInNIPs           = "identity-nip-cl-in-supported-nips"
+	faultIDHiddenMissing         = "identity-system-hidden-missing"
+	faultIDSystemOpenByDefault   = "identity-system-open-by-default"
+	faultIDSystemInHistory       = "identity-system-in-generic-reads"
+	faultIDSystemInCount         = "identity-count-counts-system"
+	faultIDSystemLive            = "identity-live-leaks-system"
+	faultIDMemberListLeaks       = "identity-member-list-leaks-system"
+	faultIDNamingLeaks           = "identity-naming-leaks-across-filters"
+	faultIDDNamesAnyKinds        = "identity-d-names-with-any-kinds"
+	faultIDLabelOptsIn           = "identity-label-opts-in-system"
+	faultIDPOptInIgnored         = "identity-p-opt-in-ignored"
+	faultIDNoticeWithoutType     = "identity-notice-without-type"
+	faultIDUntypedGetsSystem     = "identity-untyped-filter-gets-system-notices"
+	faultIDNoticesToOthers       = "identity-notices-to-others"
+	faultIDNoticesNotStored      = "identity-notices-not-stored"
+	faultIDLiveNoticesUntyped    = "identity-live-notices-ignore-type"
+	faultIDLabelUniquePerCreator = "identity-label-unique-per-creator"
+)
+
 // identityFaults are the identity profile's fault switches (Profile "identity").
-var identityFaults = []Fault{}
+var identityFaults = []Fault{
+	{faultIDCreatorBeforeType, "identity", "identity/identity-tags",
+		`the ["P", creator] tag comes before the ["t", type] and label tags on 39000-39002`},
+	{faultIDLabelOrderDiffers, "identity", "identity/identity-tags",
+		"39001 and 39002 list the labels sorted while 39000 keeps the stored order, so the order differs by kind"},
+	{faultIDTagsOnlyOn39000, "identity", "identity/identity-tags",
+		"39001 and 39002 carry no identity tags (t type, t labels, P)"},
+	{faultIDCreatorFollowsOwner, "identity", "identity/creator",
+		"P names the channel's current (first) owner instead of the key that signed the 9007"},
+	{faultIDClientCreator, "identity", "identity/creator",
+		"a client P tag on 9007 or 9002 sets the creator"},
+	{faultIDCreatedAtFollowsEdit, "identity", "identity/creation-time",
+		"a 9002 rewrites the created_at tag with the edit's own created_at"},
+	{faultIDNineLabels, "identity", "identity/label-rules",
+		"up to 9 distinct labels are accepted"},
+	{faultIDRepeatsCounted, "identity", "identity/label-rules",
+		"repeated labels count toward the limit of 8, so 8 distinct labels plus a repeat are rejected"},
+	{faultIDReservedLabel, "identity", "identity/label-rules",
+		"channel type names (stream, forum, dm, workflow, system) are accepted as labels"},
+	{faultIDCharsetLax, "identity", "identity/label-rules",
+		"label characters are not checked (uppercase, _, /, space, unicode accepted)"},
+	{faultIDLengthUnchecked, "identity", "identity/label-rules",
+		"labels longer than 64 characters are accepted"},
+	{faultIDMixedEmpty, "identity", "identity/label-rules",
+		`["t",""] together with labels is accepted (the empty tag is ignored)`},
+	{faultIDPartialEdit, "identity", "identity/label-rules",
+		"a 9002 with invalid labels is accepted: its labels are dropped and the rest (name, about) applied"},
+	{faultIDMemberEditsLabels, "identity", "identity/labels",
+		"a plain member's label-only 9002 is applied"},
+	{faultIDAdminCannotLabel, "identity", "identity/labels",
+		"only owners may change labels; an admin's 9002 with t tags is rejected"},
+	{faultIDEditWithoutTClears, "identity", "identity/labels",
+		"a 9002 without t tags clears the labels instead of keeping them"},
+	{faultIDRepeatedEmptyRejected, "identity", "identity/labels",
+		`repeated ["t",""] tags are rejected (the r1 "exactly one" rule) instead of clearing`},
+	{faultIDLabelsMerged, "identity", "identity/labels",
+		"9002 t tags are added to the stored labels instead of replacing them"},
+	{faultIDLimitBeforeTagMatch, "identity", "identity/match-before-limit",
+		"#t/#P filters read the newest `limit` events of the kinds first and match the tags afterwards"},
+	{faultIDFirstTValueOnly, "identity", "identity/finding-channels",
+		"a #t filter with several values matches only its first value (no OR)"},
+	{faultIDNIPCLInNIPs, "identity", "identity/advertising",
+		`"nip-cl" is listed in NIP-11 supported_nips`},
+	{faultIDHiddenMissing, "identity", "identity/system-channels",
+		"a private system channel's 39000 lacks the hidden tag"},
+	{faultIDSystemOpenByDefault, "identity", "identity/system-channels",
+		"a system channel created without a visibility tag is open"},
+	{faultIDSystemInHistory, "identity", "identity/reads-leave-out",
+		"REQ history returns system channels (and their events) to filters that do not name them"},
+	{faultIDSystemInCount, "identity", "identity/reads-leave-out",
+		"COUNT counts system channels (and their events) for filters that do not name them"},
+	{faultIDSystemLive, "identity", "identity/reads-leave-out",
+		"live subscriptions receive system-channel events for filters that do not name them"},
+	{faultIDMemberListLeaks, "identity", "identity/reads-leave-out",
+		`a 39002 filter with #p (the channels a reader belongs to) returns system channels`},
+	{faultIDNamingLeaks, "identity", "identity/naming",
+		"a channel named by one filter of a REQ/COUNT is also returned to the later filters of the same request"},
+	{faultIDDNamesAnyKinds, "identity", "identity/naming",
+		"#d names a channel even when the filter has a kind outside 39000-39003"},
+	{faultIDLabelOptsIn, "identity", "identity/asking-for-system",
+		"any #t (a label too) on a 39000-39003 filter returns system channels"},
+	{faultIDPOptInIgnored, "identity", "identity/asking-for-system",
+		"#P does not ask for system channels; only #t:[\"system\"] does"},
+	{faultIDNoticeWithoutType, "identity", "identity/notices",
+		"44100/44101 notices carry no [\"t\", type] tag"},
+	{faultIDUntypedGetsSystem, "identity", "identity/notices",
+		"a notice filter without #t also matches system-channel notices in history and COUNT"},
+	{faultIDNoticesToOthers, "identity", "identity/notices",
+		"44100/44101 notices are returned, counted and delivered to anyone who asks (by ids or #p)"},
+	{faultIDNoticesNotStored, "identity", "identity/notices",
+		"44100/44101 notices are only delivered live, never stored (since cannot recover them)"},
+	{faultIDLiveNoticesUntyped, "identity", "identity/notices",
+		"live delivery ignores the #t rule for notices: a filter without #t receives system-channel notices"},
+	{faultIDLabelUniquePerCreator, "identity", "identity/choosing-one-channel",
+		"labels are made unique per creator: a 9007 with a label its creator already uses on a live channel is rejected"},
+}
 
 var _ profile = identityProfile{}
+
+// Kinds, types and limits of the identity draft.
+const (
+	kindMemberAdded   = 44100
+	kindMemberRemoved = 44101
+	typeSystem        = "system"
+	maxLabels         = 8
+	maxLabelLen       = 64
+)
+
+// legacyTypes are the channel types every client knew before the draft;
+// reads that do not name a channel return only these. The list is frozen.
+var legacyTypes = []string{"stream", "forum", "dm", "workflow"}
+
+// reservedLabels are the channel type names no label may take.
+var reservedLabels = []string{"stream", "forum", "dm", "workflow", "system"}
+
+func isNoticeKind(k int) bool { return k == kindMemberAdded || k == kindMemberRemoved }
 
 func (identityProfile) name() string         { return "identity" }
 func (identityProfile) extensions() []string { return []string{"nip-cl"} }
 
-// channelTypes: the identity draft adds system channels.
-func (identityProfile) channelTypes() []string {
-	return []string{"stream", "forum", "dm", "workflow", "system"}
+// supportedNIPs: the draft has no NIP number, so "nip-cl" never goes there.
+func (p identityProfile) supportedNIPs(base []any) []any {
+	if p.faults.on(faultIDNIPCLInNIPs) {
+		return append(slices.Clone(base), "nip-cl")
+	}
+	return base
 }
 
-// onCreate: system channels are private unless the 9007 says open.
-// TODO(identity): parse and validate t labels.
-func (identityProfile) onCreate(_ *nostr.Event, ch *Channel) error {
-	if ch.Type == "system" && ch.Visibility == "" {
-		ch.Visibility = visibilityPrivate
+// channelTypes: the identity draft adds system channels.
+func (identityProfile) channelTypes() []string {
+	return []string{"stream", "forum", "dm", "workflow", typeSystem}
+}
+
+// --- labels -----------------------------------------------------------------
+
+// parseLabels reads the t tags of a 9007/9002. present is false when the
+// event has no t tag; labels is then nil. An all-empty set (["t",""] once or
+// repeated) is present with no labels.
+func (p identityProfile) parseLabels(ev *nostr.Event) (labels []string, present bool, err error) {
+	var vals []string
+	for _, tag := range ev.Tags {
+		if len(tag) == 0 || tag[0] != "t" {
+			continue
+		}
+		if len(tag) < 2 {
+			return nil, true, reject("invalid", `a t tag needs a value: ["t", <label>]`)
+		}
+		vals = append(vals, tag[1])
+	}
+	if len(vals) == 0 {
+		return nil, false, nil
+	}
+	empties := 0
+	for _, v := range vals {
+		if v == "" {
+			empties++
+		}
+	}
+	if empties == len(vals) {
+		// Fault identity-repeated-empty-label-rejected: only exactly one clears.
+		if empties > 1 && p.faults.on(faultIDRepeatedEmptyRejected) {
+			return nil, true, reject("invalid", `exactly one ["t", ""] clears the labels`)
+		}
+		return []string{}, true, nil
+	}
+	if empties > 0 {
+		// Fault identity-mixed-empty-label-accepted: drop the empty tags.
+		if !p.faults.on(faultIDMixedEmpty) {
+			return nil, true, reject("invalid", `["t", ""] cannot be combined with labels`)
+		}
+		vals = slices.DeleteFunc(vals, func(v string) bool { return v == "" })
+	}
+	for _, v := range vals {
+		if err := p.checkLabel(v); err != nil {
+			return nil, true, err
+		}
+	}
+	distinct := make([]string, 0, len(vals))
+	for _, v := range vals {
+		if !slices.Contains(distinct, v) {
+			distinct = append(distinct, v)
+		}
+	}
+	limit, counted := maxLabels, len(distinct)
+	// Fault identity-nine-labels-accepted.
+	if p.faults.on(faultIDNineLabels) {
+		limit = maxLabels + 1
+	}
+	// Fault identity-repeated-labels-counted.
+	if p.faults.on(faultIDRepeatsCounted) {
+		counted = len(vals)
+	}
+	if counted > limit {
+		return nil, true, reject("invalid", "at most %d distinct labels, got %d", maxLabels, counted)
+	}
+	return distinct, true, nil
+}
+
+// checkLabel applies the label grammar and the reserved names.
+func (p identityProfile) checkLabel(v string) error {
+	// Fault identity-label-length-unchecked.
+	if len(v) > maxLabelLen && !p.faults.on(faultIDLengthUnchecked) {
+		return reject("invalid", "label %q is longer than %d characters", truncate(v, 80), maxLabelLen)
+	}
+	// Fault identity-label-charset-unchecked.
+	if !p.faults.on(faultIDCharsetLax) {
+		for _, r := range v {
+			if !((r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') || r == '.' || r == ':' || r == '-') {
+				return reject("invalid", "label %q may only use a-z, 0-9, '.', ':' and '-'", truncate(v, 80))
+			}
+		}
+	}
+	// Fault identity-reserved-label-accepted.
+	if slices.Contains(reservedLabels, v) && !p.faults.on(faultIDReservedLabel) {
+		return reject("invalid", "label %q is a channel type name", v)
 	}
 	return nil
+}
+
+// clientCreator returns a client P tag's value (only the fault uses it).
+func clientCreator(ev *nostr.Event) (string, bool) {
+	if tag := ev.Tags.Find("P"); tag != nil && isHex64(tag[1]) {
+		return tag[1], true
+	}
+	return "", false
+}
+
+// onCreate: labels from t tags; system channels are private unless the 9007
+// says open.
+func (p identityProfile) onCreate(ev *nostr.Event, ch *Channel) error {
+	labels, present, err := p.parseLabels(ev)
+	if err != nil {
+		return err
+	}
+	if present {
+		ch.Labels = labels
+	}
+	// Fault identity-system-open-by-default.
+	if ch.Type == typeSystem && ch.Visibility == "" && !p.faults.on(faultIDSystemOpenByDefault) {
+		ch.Visibility = visibilityPrivate
+	}
+	// Fault identity-client-creator-honoured.
+	if pk, ok := clientCreator(ev); ok && p.faults.on(faultIDClientCreator) {
+		ch.Creator = pk
+	}
+	return nil
+}
+
+// onEdit: t tags replace the label set (only owners and admins); no t tag
+// keeps it. Anything invalid rejects the whole 9002.
+func (p identityProfile) onEdit(ev *nostr.Event, prev, ch *Channel) error {
+	labels, present, err := p.parseLabels(ev)
+	if err != nil {
+		// Fault identity-rejected-edit-partly-applied: drop the labels, keep the rest.
+		if p.faults.on(faultIDPartialEdit) {
+			return nil
+		}
+		return err
+	}
+	if present {
+		role := prev.roleOf(ev.PubKey)
+		switch {
+		case role == roleOwner:
+		case role == roleAdmin:
+			// Fault identity-admin-cannot-edit-labels.
+			if p.faults.on(faultIDAdminCannotLabel) {
+				return reject("restricted", "only an owner may change labels")
+			}
+		case role == roleMember && p.faults.on(faultIDMemberEditsLabels):
+			// Fault identity-member-edits-labels (admitted by admitEdit).
+		default:
+			return reject("restricted", "only an owner or admin may change labels")
+		}
+		ch.Labels = labels
+		// Fault identity-labels-merged-on-edit.
+		if p.faults.on(faultIDLabelsMerged) {
+			merged := slices.Clone(prev.Labels)
+			for _, l := range labels {
+				if !slices.Contains(merged, l) {
+					merged = append(merged, l)
+				}
+			}
+			ch.Labels = merged
+		}
+	} else if p.faults.on(faultIDEditWithoutTClears) {
+		// Fault identity-edit-without-t-clears.
+		ch.Labels = nil
+	}
+	// Fault identity-client-creator-honoured.
+	if pk, ok := clientCreator(ev); ok && p.faults.on(faultIDClientCreator) {
+		ch.Creator = pk
+	}
+	// Fault identity-created-at-follows-edit.
+	if p.faults.on(faultIDCreatedAtFollowsEdit) {
+		ch.CreatedAt = int64(ev.CreatedAt)
+	}
+	return nil
+}
+
+// admitEdit admits a plain member's label-only 9002 only while the
+// identity-member-edits-labels fault is on.
+func (p identityProfile) admitEdit(ev *nostr.Event, ch *Channel) bool {
+	if !p.faults.on(faultIDMemberEditsLabels) || ch.roleOf(ev.PubKey) != roleMember {
+		return false
+	}
+	for _, tag := range ev.Tags {
+		if len(tag) > 0 && tag[0] != "h" && tag[0] != "t" {
+			return false
+		}
+	}
+	return true
+}
+
+// --- identity tags ----------------------------------------------------------
+
+// stateTags: ["t", type], ["t", label]..., ["P", creator] on 39000-39002;
+// 39000 also ["created_at", creation time] and, while a system channel is
+// private, ["hidden"]. The core's tags (d, name, about, private/public ...)
+// carry no t or P, so these come before any other t/P tag.
+func (p identityProfile) stateTags(kind int, ch *Channel) nostr.Tags {
+	if kind < kindGroupMetadata || kind > kindGroupMembers {
+		return nil
+	}
+	// Fault identity-tags-only-on-39000.
+	if kind != kindGroupMetadata && p.faults.on(faultIDTagsOnlyOn39000) {
+		return nil
+	}
+	labels := ch.Labels
+	// Fault identity-label-order-differs-by-kind.
+	if kind != kindGroupMetadata && p.faults.on(faultIDLabelOrderDiffers) {
+		labels = slices.Clone(labels)
+		sort.Strings(labels)
+	}
+	creator := ch.Creator
+	// Fault identity-creator-follows-owner.
+	if p.faults.on(faultIDCreatorFollowsOwner) {
+		for _, pk := range sortedMembers(ch) {
+			if ch.Members[pk] == roleOwner {
+				creator = pk
+				break
+			}
+		}
+	}
+	tags := nostr.Tags{{"t", ch.Type}}
+	for _, l := range labels {
+		tags = append(tags, nostr.Tag{"t", l})
+	}
+	// Fault identity-creator-before-type.
+	if p.faults.on(faultIDCreatorBeforeType) {
+		tags = append(nostr.Tags{{"P", creator}}, tags...)
+	} else {
+		tags = append(tags, nostr.Tag{"P", creator})
+	}
+	if kind == kindGroupMetadata {
+		tags = append(tags, nostr.Tag{"created_at", strconv.FormatInt(ch.CreatedAt, 10)})
+		// Fault identity-system-hidden-missing.
+		if ch.Type == typeSystem && ch.Visibility == visibilityPrivate && !p.faults.on(faultIDHiddenMissing) {
+			tags = append(tags, nostr.Tag{"hidden"})
+		}
+	}
+	return tags
+}
+
+// --- membership notices -----------------------------------------------------
+
+// onMembership stores a relay-signed 44100/44101 with ["p", member],
+// ["h", UUID] and ["t", type] in the command's transaction.
+func (p identityProfile) onMembership(t *txn, ch *Channel, pubkey string, added bool) error {
+	// Fault identity-label-unique-per-creator: at creation (the creator is
+	// the only member), refuse a label the creator already uses.
+	if p.faults.on(faultIDLabelUniquePerCreator) && added && len(ch.Members) == 1 && len(ch.Labels) > 0 {
+		args := []any{t.community, ch.Creator, ch.UUID}
+		for _, l := range ch.Labels {
+			args = append(args, l)
+		}
+		var n int
+		if err := t.tx.QueryRow(`SELECT COUNT(*) FROM channels c2, json_each(c2.labels) j
+			WHERE c2.community = ? AND c2.creator = ? AND c2.uuid <> ? AND c2.deleted = 0 AND j.value IN (`+
+			placeholders(len(ch.Labels))+`)`, args...).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			return reject("duplicate", "the creator already has a channel with this label")
+		}
+	}
+	kind := kindMemberAdded
+	if !added {
+		kind = kindMemberRemoved
+	}
+	tags := nostr.Tags{{"p", pubkey}, {"h", ch.UUID}}
+	// Fault identity-notice-without-type.
+	if !p.faults.on(faultIDNoticeWithoutType) {
+		tags = append(tags, nostr.Tag{"t", ch.Type})
+	}
+	ev := &nostr.Event{Kind: kind, Tags: tags, Content: "", CreatedAt: nostr.Timestamp(t.r.now().Unix())}
+	// The same notice twice in one second (add, remove, add) would repeat an
+	// id; the later one moves to the next free second.
+	for {
+		if err := ev.Sign(t.r.secretKey); err != nil {
+			return err
+		}
+		dup, err := t.hasEvent(ev.ID)
+		if err != nil {
+			return err
+		}
+		if !dup {
+			break
+		}
+		ev.CreatedAt++
+	}
+	// Fault identity-notices-not-stored: deliver live only.
+	if p.faults.on(faultIDNoticesNotStored) {
+		t.emitted = append(t.emitted, ev)
+		return nil
+	}
+	return t.storeRelayEvent(ev, ch.UUID)
+}
+
+// --- reads ------------------------------------------------------------------
+
+// selfReadKinds: notices follow their own rule (p-tagged member only), not
+// the channel's read access, so a removed member still gets the 44101.
+func (identityProfile) selfReadKinds() []int { return []int{kindMemberAdded, kindMemberRemoved} }
+
+// filterScope is what one filter asks for under the system-channel rules.
+type filterScope struct {
+	named []string // channel IDs the filter names
+	optIn bool     // the filter asks for readable system channels too
+	hasT  bool     // the filter has #t (notice rule)
+}
+
+// stateKindsOnly reports whether the filter has kinds and all of them are
+// 39000-39003. A filter without kinds does not qualify.
+func stateKindsOnly(f *nostr.Filter) bool {
+	if len(f.Kinds) == 0 {
+		return false
+	}
+	for _, k := range f.Kinds {
+		if !isGroupState(k) {
+			return false
+		}
+	}
+	return true
+}
+
+func (p identityProfile) scope(f *nostr.Filter, rd *reader) filterScope {
+	s := filterScope{}
+	stateOnly := stateKindsOnly(f)
+	s.named = append(s.named, f.Tags["h"]...)
+	// Fault identity-d-names-with-any-kinds.
+	if stateOnly || (p.faults.on(faultIDDNamesAnyKinds) && len(f.Kinds) > 0) {
+		s.named = append(s.named, f.Tags["d"]...)
+	}
+	// Fault identity-naming-leaks-across-filters: earlier filters' names count.
+	if p.faults.on(faultIDNamingLeaks) {
+		if rd.named == nil {
+			rd.named = map[string]bool{}
+		}
+		prevNamed := make([]string, 0, len(rd.named))
+		for id := range rd.named {
+			prevNamed = append(prevNamed, id)
+		}
+		sort.Strings(prevNamed)
+		for _, id := range s.named {
+			rd.named[id] = true
+		}
+		s.named = append(s.named, prevNamed...)
+	}
+	tvals, hasT := f.Tags["t"]
+	s.hasT = hasT
+	_, hasP := f.Tags["P"]
+	// Fault identity-p-opt-in-ignored.
+	if p.faults.on(faultIDPOptInIgnored) {
+		hasP = false
+	}
+	askT := slices.Contains(tvals, typeSystem)
+	// Fault identity-label-opts-in-system.
+	if p.faults.on(faultIDLabelOptsIn) && len(tvals) > 0 {
+		askT = true
+	}
+	s.optIn = stateOnly && (askT || hasP)
+	return s
+}
+
+// leaksSystem reports whether a fault lets this read return system
+// channels to a filter that does not name them.
+func (p identityProfile) leaksSystem(f *nostr.Filter, rd *reader, live bool) bool {
+	switch {
+	case live:
+		return p.faults.on(faultIDSystemLive)
+	case rd.count && p.faults.on(faultIDSystemInCount):
+		return true
+	case !rd.count && p.faults.on(faultIDSystemInHistory):
+		return true
+	}
+	// Fault identity-member-list-leaks-system: 39002 #p reads skip the rule.
+	_, hasp := f.Tags["p"]
+	return p.faults.on(faultIDMemberListLeaks) && hasp && len(f.Kinds) == 1 && f.Kinds[0] == kindGroupMembers
+}
+
+// readSQL is the system-channel rule and the notice rule for stored reads
+// (REQ history and COUNT).
+func (p identityProfile) readSQL(f *nostr.Filter, rd *reader) (string, []any) {
+	s := p.scope(f, rd)
+	var args []any
+
+	// Channel events (everything but notices): legacy types, named channels,
+	// and, on opt-in, system channels.
+	chanCond := "c.uuid IS NULL OR c.type IN (" + placeholders(len(legacyTypes)) + ")"
+	for _, t := range legacyTypes {
+		args = append(args, t)
+	}
+	if len(s.named) > 0 {
+		chanCond += " OR e.channel IN (" + placeholders(len(s.named)) + ")"
+		for _, id := range s.named {
+			args = append(args, id)
+		}
+	}
+	if s.optIn {
+		chanCond += " OR c.type = ?"
+		args = append(args, typeSystem)
+	}
+	if p.leaksSystem(f, rd, false) {
+		chanCond += " OR 1"
+	}
+
+	// Notices: only the p-tagged reader; without #t, legacy types (or no t).
+	var nargs []any
+	pCond := "0"
+	if len(rd.pubkeys) > 0 {
+		pCond = "EXISTS (SELECT 1 FROM event_tags np WHERE np.event_seq = e.seq AND np.name = 'p' AND np.value IN (" +
+			placeholders(len(rd.pubkeys)) + "))"
+		for _, pk := range rd.pubkeys {
+			nargs = append(nargs, pk)
+		}
+	}
+	// Fault identity-notices-to-others.
+	if p.faults.on(faultIDNoticesToOthers) {
+		pCond, nargs = "1", nil
+	}
+	typeCond := "1" // with #t the core's tag match is the rule
+	if !s.hasT && !p.faults.on(faultIDUntypedGetsSystem) {
+		typeCond = "(NOT EXISTS (SELECT 1 FROM event_tags nt WHERE nt.event_seq = e.seq AND nt.name = 't')" +
+			" OR EXISTS (SELECT 1 FROM event_tags nt WHERE nt.event_seq = e.seq AND nt.name = 't' AND nt.value IN (" +
+			placeholders(len(legacyTypes)) + ")))"
+		for _, t := range legacyTypes {
+			nargs = append(nargs, t)
+		}
+	}
+	cond := "(e.kind IN (?, ?) AND " + pCond + " AND " + typeCond + ") OR (e.kind NOT IN (?, ?) AND (" + chanCond + "))"
+	all := []any{kindMemberAdded, kindMemberRemoved}
+	all = append(all, nargs...)
+	all = append(all, kindMemberAdded, kindMemberRemoved)
+	all = append(all, args...)
+
+	// Fault identity-limit-before-tag-match: the newest `limit` events of
+	// the filter's kinds are read first and #t/#P matched afterwards.
+	_, ht := f.Tags["t"]
+	_, hp := f.Tags["P"]
+	if p.faults.on(faultIDLimitBeforeTagMatch) && (ht || hp) {
+		limit := f.Limit
+		if limit <= 0 {
+			limit = DefaultDefaultLimit
+		}
+		kinds := ""
+		var kargs []any
+		if len(f.Kinds) > 0 {
+			kinds = " AND e2.kind IN (" + placeholders(len(f.Kinds)) + ")"
+			for _, k := range f.Kinds {
+				kargs = append(kargs, k)
+			}
+		}
+		cond = "(" + cond + ") AND e.seq IN (SELECT e2.seq FROM events e2 WHERE e2.community = ?" + kinds +
+			" ORDER BY e2.created_at DESC, e2.id ASC LIMIT ?)"
+		all = append(all, rd.community)
+		all = append(all, kargs...)
+		all = append(all, limit)
+	}
+	// Fault identity-t-filter-first-value-only.
+	if tv := f.Tags["t"]; p.faults.on(faultIDFirstTValueOnly) && len(tv) > 1 {
+		cond = "(" + cond + ") AND EXISTS (SELECT 1 FROM event_tags ft WHERE ft.event_seq = e.seq AND ft.name = 't' AND ft.value = ?)"
+		all = append(all, tv[0])
+	}
+	return cond, all
+}
+
+// readMatch is the same rule for live delivery.
+func (p identityProfile) readMatch(f *nostr.Filter, rd *reader, ev *nostr.Event, ch *Channel) bool {
+	s := p.scope(f, rd)
+	if isNoticeKind(ev.Kind) {
+		// Fault identity-notices-to-others.
+		if !p.faults.on(faultIDNoticesToOthers) && !noticeFor(ev, rd) {
+			return false
+		}
+		// Fault identity-live-notices-ignore-type.
+		if s.hasT || p.faults.on(faultIDLiveNoticesUntyped) {
+			return true
+		}
+		typ, ok := noticeType(ev)
+		return !ok || slices.Contains(legacyTypes, typ)
+	}
+	if ch == nil || slices.Contains(legacyTypes, ch.Type) || slices.Contains(s.named, ch.UUID) {
+		return true
+	}
+	if s.optIn && ch.Type == typeSystem {
+		return true
+	}
+	return p.leaksSystem(f, rd, true)
+}
+
+// noticeFor reports whether a notice's p tag names one of the reader's keys.
+func noticeFor(ev *nostr.Event, rd *reader) bool {
+	for _, tag := range ev.Tags {
+		if len(tag) >= 2 && tag[0] == "p" && rd.has(tag[1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// noticeType returns a notice's channel type (its t tag), if it has one.
+func noticeType(ev *nostr.Event) (string, bool) {
+	if tag := ev.Tags.Find("t"); tag != nil {
+		return tag[1], true
+	}
+	return "", false
 }

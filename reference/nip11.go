@@ -28,6 +28,8 @@ type Info struct {
 type Limitation struct {
 	nip11.RelayLimitationDocument
 	MaxFilters int `json:"max_filters,omitempty"`
+	// EventsPerSecond is the EVENT rate per author key (absent = unlimited).
+	EventsPerSecond float64 `json:"events_per_second,omitempty"`
 }
 
 // Info returns the relay's NIP-11 document.
@@ -41,7 +43,7 @@ func (r *Relay) Info() Info {
 			Name:          name,
 			Description:   "Reference NIP-29 relay for the NIP-CL conformance harness, profile " + r.profile.name() + ".",
 			PubKey:        r.pubKey,
-			SupportedNIPs: []any{1, 11, 29, 42, 45},
+			SupportedNIPs: r.profile.supportedNIPs([]any{1, 11, 29, 42, 45}),
 			Software:      Software,
 			Version:       Version,
 		},
@@ -50,7 +52,7 @@ func (r *Relay) Info() Info {
 		Limitation: &Limitation{
 			RelayLimitationDocument: nip11.RelayLimitationDocument{
 				MaxMessageLength:    int(r.maxMessageSize),
-				MaxSubscriptions:    MaxSubscriptions,
+				MaxSubscriptions:    r.maxSubs,
 				MaxLimit:            r.maxLimit,
 				DefaultLimit:        r.defaultLimit,
 				MaxSubidLength:      MaxSubIDLength,
@@ -59,7 +61,8 @@ func (r *Relay) Info() Info {
 				AuthRequired:        true,
 				RestrictedWrites:    true,
 			},
-			MaxFilters: MaxFilters,
+			MaxFilters:      r.maxFilters,
+			EventsPerSecond: r.rate.eventsPerSecond(),
 		},
 	}
 	return doc

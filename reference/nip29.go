@@ -131,6 +131,8 @@ func (r *Relay) dispatch(t *txn, ev *nostr.Event) error {
 	switch {
 	case isGroupState(ev.Kind):
 		return reject("restricted", "kinds 39000-39003 are signed by the relay only")
+	case isNoticeKind(ev.Kind):
+		return reject("restricted", "membership notices (44100/44101) are signed by the relay only")
 	case isGroupCommand(ev.Kind) || hasTag(ev, "h"):
 		return r.groupEvent(t, ev)
 	case isEphemeral(ev.Kind):

@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -42,13 +43,21 @@ func (r *Relay) accessSQL(rd *reader, forCount bool) (string, []any) {
 	if forCount && r.fault(faultCountIgnoresAccess) {
 		readable, args = "1", nil
 	}
-	return "(e.channel = '' OR (c.deleted = 0 AND (" + readable + ")))", args
+	// Kinds the profile reads by its own rule skip the channel rule.
+	self, selfArgs := "", []any(nil)
+	if ks := r.profile.selfReadKinds(); len(ks) > 0 {
+		self = " OR e.kind IN (" + placeholders(len(ks)) + ")"
+		for _, k := range ks {
+			selfArgs = append(selfArgs, k)
+		}
+	}
+	return "(e.channel = ''" + self + " OR (c.deleted = 0 AND (" + readable + ")))", append(selfArgs, args...)
 }
 
 // canRead is the same rule in Go. ch is the event's channel (nil if none or
 // unknown).
 func (r *Relay) canRead(rd *reader, ev *nostr.Event, ch *Channel) bool {
-	if channelOf(ev) == "" {
+	if channelOf(ev) == "" || slices.Contains(r.profile.selfReadKinds(), ev.Kind) {
 		return true
 	}
 	if ch == nil || ch.Deleted {
@@ -66,8 +75,10 @@ func (r *Relay) canRead(rd *reader, ev *nostr.Event, ch *Channel) bool {
 // --- filters -> SQL ---------------------------------------------------------
 
 // filterSQL builds the AND-ed conditions of one filter: every NIP-01
-// predicate, the access rule and the profile's rule.
-func (r *Relay) filterSQL(f *nostr.Filter, rd *reader, withTags, withAccess, forCount bool) *sqlBuf {
+// predicate, the access rule and the profile's rule. drive names the tag
+// filter that selectSQL joins as t0 (its condition is left out here and the
+// other tag filters are checked per row); "" = none.
+func (r *Relay) filterSQL(f *nostr.Filter, rd *reader, withTags, withAccess, forCount bool, drive string) *sqlBuf {
 	b := &sqlBuf{}
 	b.add("e.community = ?", rd.community)
 	if f.IDs != nil {
@@ -107,7 +118,15 @@ func (r *Relay) filterSQL(f *nostr.Filter, rd *reader, withTags, withAccess, for
 				b.add("0")
 				continue
 			}
+			if name == drive {
+				continue
+			}
 			in, args := inList("t.value", vals)
+			if drive != "" {
+				b.add("EXISTS (SELECT 1 FROM event_tags t WHERE t.event_seq = e.seq AND t.name = ? AND "+in+")",
+					append([]any{name}, args...)...)
+				continue
+			}
 			b.add("e.seq IN (SELECT t.event_seq FROM event_tags t WHERE t.community = ? AND t.name = ? AND "+in+")",
 				append([]any{rd.community, name}, args...)...)
 			if name == "h" {
@@ -156,9 +175,8 @@ func (r *Relay) queryFilter(rd *reader, f *nostr.Filter) ([]*nostr.Event, error)
 	// applied to the LIMITed page in Go.
 	accessLate := r.fault(faultLimitBeforeAccess)
 
-	b := r.filterSQL(f, rd, !tagsLate, !accessLate, false)
-	rows, err := r.db.Query(`SELECT `+eventCols+fromEvents+`WHERE `+b.where()+
-		` ORDER BY e.created_at DESC, e.id ASC LIMIT ?`, append(b.args, limit)...)
+	query, args := r.selectSQL(rd, f, tagsLate, accessLate, limit)
+	rows, err := r.db.Query(query, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -185,6 +203,99 @@ func (r *Relay) queryFilter(rd *reader, f *nostr.Filter) ([]*nostr.Event, error)
 		})
 	}
 	return evs, nil
+}
+
+// fromTagged drives a read from one tag filter's rows (t0) in the
+// event_tags_time index: newest first, so LIMIT stops the walk early.
+const fromTagged = ` FROM event_tags t0 CROSS JOIN events e ON e.seq = t0.event_seq LEFT JOIN channels c ON e.channel <> '' AND c.community = e.community AND c.uuid = e.channel `
+
+// selectSQL is the SELECT of one filter's stored read. With a tag filter
+// (other than #h, and without ids) the read walks that tag's rows newest
+// first (event_tags_time: community, name, value, kind, created_at) and
+// checks everything else per row, so a discovery read costs about LIMIT
+// rows however many events the tag has, and a rare tag costs its own
+// matches only; otherwise SQLite plans the read from the events indexes.
+func (r *Relay) selectSQL(rd *reader, f *nostr.Filter, tagsLate, accessLate bool, limit int) (string, []any) {
+	drive := ""
+	if !tagsLate {
+		drive = r.drivingTag(rd, f)
+	}
+	b := r.filterSQL(f, rd, !tagsLate, !accessLate, false, drive)
+	if drive == "" {
+		return `SELECT ` + eventCols + fromEvents + `WHERE ` + b.where() +
+			` ORDER BY e.created_at DESC, e.id ASC LIMIT ?`, append(b.args, limit)
+	}
+	cond, args := r.tagRowsSQL("t0", rd, f, drive)
+	// An event with several matching tags comes once, from its first one.
+	in, inArgs := inList("t1.value", f.Tags[drive])
+	cond += " AND NOT EXISTS (SELECT 1 FROM event_tags t1 WHERE t1.event_seq = t0.event_seq AND t1.name = t0.name AND " +
+		in + " AND t1.rowid < t0.rowid)"
+	args = append(args, inArgs...)
+	if f.Since != nil {
+		cond += " AND t0.created_at >= ?"
+		args = append(args, int64(*f.Since))
+	}
+	if f.Until != nil {
+		cond += " AND t0.created_at <= ?"
+		args = append(args, int64(*f.Until))
+	}
+	args = append(append(args, b.args...), limit)
+	return `SELECT ` + eventCols + fromTagged + `WHERE ` + cond + ` AND ` + b.where() +
+		` ORDER BY t0.created_at DESC, e.id ASC LIMIT ?`, args
+}
+
+// tagRowsSQL is the condition on alias's event_tags rows of the tag
+// filter name (and the filter's kinds).
+func (r *Relay) tagRowsSQL(alias string, rd *reader, f *nostr.Filter, name string) (string, []any) {
+	in, args := inList(alias+".value", f.Tags[name])
+	cond := alias + ".community = ? AND " + alias + ".name = ? AND " + in
+	args = append([]any{rd.community, name}, args...)
+	if len(f.Kinds) > 0 {
+		cond += " AND " + alias + ".kind IN (" + placeholders(len(f.Kinds)) + ")"
+		for _, k := range f.Kinds {
+			args = append(args, k)
+		}
+	}
+	return cond, args
+}
+
+// drivingTag picks the tag filter selectSQL walks, "" for none: no tag
+// filter, ids (the id index is better), #h (the channel index already reads
+// a channel newest first) or an empty value list (matches nothing). Of
+// several tag filters it takes the one with the fewest rows, counted up to
+// a cap, so #L nip-cl with #l x walks x.
+func (r *Relay) drivingTag(rd *reader, f *nostr.Filter) string {
+	if len(f.Tags) == 0 || f.IDs != nil {
+		return ""
+	}
+	if _, ok := f.Tags["h"]; ok {
+		return ""
+	}
+	names := make([]string, 0, len(f.Tags))
+	for name, vals := range f.Tags {
+		if len(vals) == 0 {
+			return ""
+		}
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	if len(names) == 1 {
+		return names[0]
+	}
+	const probeCap = 2000
+	best, bestN := names[0], int64(-1)
+	for _, name := range names {
+		cond, args := r.tagRowsSQL("p", rd, f, name)
+		var n int64
+		if err := r.db.QueryRow(`SELECT COUNT(*) FROM (SELECT 1 FROM event_tags p WHERE `+cond+` LIMIT ?)`,
+			append(args, probeCap)...).Scan(&n); err != nil {
+			return names[0]
+		}
+		if bestN < 0 || n < bestN {
+			best, bestN = name, n
+		}
+	}
+	return best
 }
 
 // query runs several filters and merges them newest first without repeats.
@@ -215,10 +326,13 @@ func (r *Relay) query(rd *reader, filters []nostr.Filter) ([]*nostr.Event, error
 // count answers NIP-45 COUNT: distinct events matching any filter, same
 // access rules as REQ, limit ignored.
 func (r *Relay) count(rd *reader, filters []nostr.Filter) (int64, error) {
+	crd := *rd
+	crd.count = true
+	rd = &crd
 	where := ""
 	var args []any
 	for i := range filters {
-		b := r.filterSQL(&filters[i], rd, true, true, true)
+		b := r.filterSQL(&filters[i], rd, true, true, true, "")
 		if i > 0 {
 			where += " OR "
 		}

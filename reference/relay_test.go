@@ -30,7 +30,8 @@ func TestNewValidatesConfig(t *testing.T) {
 		{"unknown profile", Config{Profile: "nope"}, `unknown profile "nope"`},
 		{"unknown fault", Config{Faults: []string{"bogus"}}, "limit-before-access"},
 		{"bad key", Config{SecretKey: "xyz"}, "SecretKey"},
-		{"every fault", Config{Faults: faultNames()}, ""},
+		{"every core fault", Config{Faults: faultNamesOf(coreFaults)}, ""},
+		{"every identity fault", Config{Profile: "identity", Faults: faultNamesOf(identityFaults)}, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -47,6 +48,15 @@ func TestNewValidatesConfig(t *testing.T) {
 			}
 		})
 	}
+}
+
+// faultNamesOf returns the switch names of a fault list.
+func faultNamesOf(fs []Fault) []string {
+	names := make([]string, 0, len(fs))
+	for _, f := range fs {
+		names = append(names, f.Name)
+	}
+	return names
 }
 
 func TestFaultCatalogue(t *testing.T) {

@@ -1,0 +1,222 @@
+package suites
+
+import (
+	"strings"
+
+	"github.com/nbd-wtf/go-nostr"
+	. "github.com/onsi/gomega" //nolint:revive // Gomega DSL
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+)
+
+// metaLabels returns the labels on a channel's current 39000.
+func idMetaLabels(t *T, c *fixtures.Client, ch string) []string {
+	return idLabelsOf(t.MustStateEvent(c, fixtures.KindMetadata, ch))
+}
+
+// requireNoChannel fails when the rejected 9007 created a channel anyway.
+func idRequireNoChannel(t *T, c *fixtures.Client, ch, why string) {
+	Expect(t.StateEvent(c, fixtures.KindMetadata, ch)).To(BeNil(), "%s: a rejected 9007 must create no channel", why)
+}
+
+// rejectCreate sends a 9007 with the given t tags, requires a rejection
+// and that no channel exists.
+func idRejectCreate(t *T, c *fixtures.Client, tags nostr.Tags, why string) {
+	ev, ch := idCreateEvent(t, c.Actor(), idChanOpts{Visibility: fixtures.Open, Extra: tags})
+	t.Reject(c, ev, "", why)
+	idRequireNoChannel(t, c, ch, why)
+}
+
+// invalidLabels are grammar violations, each with the reason it is invalid.
+func idInvalidLabels(t *T) [][2]string {
+	base := idLabel(t)
+	return [][2]string{
+		{strings.ToUpper(base[:1]) + base[1:], "uppercase"},
+		{base + "_x", "underscore"},
+		{base + "/x", "slash"},
+		{base + " x", "space"},
+		{base + "-é", "non-ASCII"},
+		{base + strings.Repeat("x", 65-len(base)), "65 characters"},
+	}
+}
+
+// identityLabelSpecs: "Channel labels" (set, replace, clear, keep,
+// permissions) and its "Rules" (limit, grammar, reserved names, whole-event
+// rejection).
+func identityLabelSpecs() []Spec {
+	return []Spec{
+		{idCase("identity/labels/1", "identity/labels", MUST,
+			"A 9007 with 8 distinct labels is accepted and the channel carries all 8."),
+			func(t *T) {
+				c := t.Connect(t.Actor("creator"))
+				labels := idLabels(t, 8)
+				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: labels})
+				requireIdentityAll(t, c, ch, fixtures.TypeStream, labels, c.Actor().PubKey)
+			}},
+		{idCase("identity/labels/2", "identity/label-rules", MUST,
+			"A 9007 with 9 distinct labels is rejected and creates no channel."),
+			func(t *T) {
+				c := t.Connect(t.Actor("creator"))
+				idRejectCreate(t, c, idTTags(idLabels(t, 9)...), "9007 with 9 distinct labels")
+			}},
+		{idCase("identity/labels/3", "identity/label-rules", MUST,
+			"Repeated labels are stored once and do not count toward 8: 8 distinct labels plus repeats are accepted and listed once each."),
+			func(t *T) {
+				c := t.Connect(t.Actor("creator"))
+				labels := idLabels(t, 8)
+				sent := append(append([]string{}, labels...), labels[0], labels[3], labels[7], labels[0])
+				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: sent})
+				requireIdentityAll(t, c, ch, fixtures.TypeStream, labels, c.Actor().PubKey)
+				// The same on 9002.
+				next := idLabels(t, 8)
+				sent = append(append([]string{}, next...), next[1], next[1], next[6])
+				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, idTTags(sent...)...), "9002 with 8 distinct labels plus repeats")
+				requireIdentityAll(t, c, ch, fixtures.TypeStream, next, c.Actor().PubKey)
+			}},
+		{idCase("identity/labels/4", "identity/label-rules", MUST,
+			"A 9007 whose labels break the grammar (uppercase, _, /, space, non-ASCII, 65 characters) is rejected whole and creates no channel."),
+			func(t *T) {
+				c := t.Connect(t.Actor("creator"))
+				for _, bad := range idInvalidLabels(t) {
+					idRejectCreate(t, c, idTTags(idLabel(t), bad[0]), "9007 with a label with "+bad[1])
+				}
+			}},
+		{idCase("identity/labels/5", "identity/label-rules", MUST,
+			"Labels of 1 and of 64 characters using every allowed character class (a-z 0-9 . : -) are accepted."),
+			func(t *T) {
+				c := t.Connect(t.Actor("creator"))
+				base := idLabel(t) + ".v1:x-"
+				long := base + strings.Repeat("z", 64-len(base))
+				Expect(long).To(HaveLen(64))
+				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: []string{long, "q"}})
+				requireIdentityAll(t, c, ch, fixtures.TypeStream, []string{long, "q"}, c.Actor().PubKey)
+			}},
+		{idCase("identity/labels/6", "identity/label-rules", MUST,
+			"A channel type name (stream, forum, dm, workflow, system) is refused as a label on 9007 and on 9002; a refused 9002 changes nothing."),
+			func(t *T) {
+				c := t.Connect(t.Actor("creator"))
+				labels := idLabels(t, 1)
+				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: labels})
+				for _, name := range []string{fixtures.TypeStream, fixtures.TypeForum, fixtures.TypeDM, fixtures.TypeWorkflow, fixtures.TypeSystem} {
+					idRejectCreate(t, c, idTTags(idLabel(t), name), "9007 with the reserved label "+name)
+					t.Reject(c, fixtures.EditChannel(c.Actor(), ch, idTTags(name)...), "", "9002 with the reserved label "+name)
+					Expect(idMetaLabels(t, c, ch)).To(Equal(labels), "labels after the refused 9002 with %s", name)
+				}
+			}},
+		{idCase("identity/labels/7", "identity/label-rules", MUST,
+			`["t",""] together with labels is rejected on 9007 (no channel) and on 9002 (labels unchanged).`),
+			func(t *T) {
+				c := t.Connect(t.Actor("creator"))
+				idRejectCreate(t, c, nostr.Tags{{"t", idLabel(t)}, {"t", ""}}, `9007 with a label and ["t",""]`)
+				labels := idLabels(t, 2)
+				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: labels})
+				t.Reject(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"t", ""}, nostr.Tag{"t", idLabel(t)}), "", `9002 with ["t",""] and a label`)
+				Expect(idMetaLabels(t, c, ch)).To(Equal(labels), `labels after the refused 9002`)
+			}},
+		{idCase("identity/labels/8", "identity/labels", MUST,
+			"t tags on 9002 replace the whole label set: old labels are gone, exactly the new ones remain."),
+			func(t *T) {
+				c := t.Connect(t.Actor("creator"))
+				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: idLabels(t, 3)})
+				next := idLabels(t, 2)
+				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, idTTags(next...)...), "replace the labels")
+				requireIdentityAll(t, c, ch, fixtures.TypeStream, next, c.Actor().PubKey)
+			}},
+		{idCase("identity/labels/9", "identity/labels", MUST,
+			`A 9002 whose only t tag is ["t",""] clears the labels.`),
+			func(t *T) {
+				c := t.Connect(t.Actor("creator"))
+				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: idLabels(t, 3)})
+				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"t", ""}), `9002 with ["t",""]`)
+				requireIdentityAll(t, c, ch, fixtures.TypeStream, nil, c.Actor().PubKey)
+			}},
+		{idCase("identity/labels/10", "identity/labels", MUST,
+			`Repeated ["t",""] tags (and no other t tag) clear the labels like one.`,
+			`Newest revision: "repeated ["t", ""] tags clear the set like one" (r1 allowed exactly one).`),
+			func(t *T) {
+				c := t.Connect(t.Actor("creator"))
+				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: idLabels(t, 2)})
+				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"t", ""}, nostr.Tag{"t", ""}, nostr.Tag{"t", ""}), `9002 with three ["t",""]`)
+				requireIdentityAll(t, c, ch, fixtures.TypeStream, nil, c.Actor().PubKey)
+			}},
+		{idCase("identity/labels/11", "identity/labels", MUST,
+			"A 9002 without t tags (a rename) leaves the labels as they are."),
+			func(t *T) {
+				c := t.Connect(t.Actor("creator"))
+				labels := idLabels(t, 3)
+				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: labels})
+				name := t.Unique("renamed")
+				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"name", name}), "rename without t tags")
+				Expect(tagOf(t.MustStateEvent(c, fixtures.KindMetadata, ch), "name")).To(Equal(name))
+				requireIdentityAll(t, c, ch, fixtures.TypeStream, labels, c.Actor().PubKey)
+			}},
+		{idCase("identity/labels/12", "identity/labels", MUST,
+			"A plain member or a non-member cannot change labels: label-only, clearing and name+label 9002s are rejected; labels are unchanged."),
+			func(t *T) {
+				owner, member, ch := channelWithMember(t, fixtures.Open, "member")
+				labels := idLabels(t, 2)
+				t.Accept(owner, fixtures.EditChannel(owner.Actor(), ch, idTTags(labels...)...), "owner sets labels")
+				t.Reject(member, fixtures.EditChannel(member.Actor(), ch, idTTags(idLabel(t))...), "", "member's label-only 9002")
+				t.Reject(member, fixtures.EditChannel(member.Actor(), ch, nostr.Tag{"t", ""}), "", "member's clearing 9002")
+				t.Reject(member, fixtures.EditChannel(member.Actor(), ch, append(nostr.Tags{{"name", t.Unique("m")}}, idTTags(idLabel(t))...)...), "", "member's 9002 with name and label")
+				outsider := t.Connect(t.Actor("outsider"))
+				t.Reject(outsider, fixtures.EditChannel(outsider.Actor(), ch, idTTags(idLabel(t))...), "", "non-member's label-only 9002")
+				requireIdentityAll(t, owner, ch, fixtures.TypeStream, labels, owner.Actor().PubKey)
+			}},
+		{idCase("identity/labels/13", "identity/labels", MUST,
+			"An admin (not owner) may replace and clear the labels."),
+			func(t *T) {
+				owner, admin, ch := channelWithMember(t, fixtures.Open, "admin")
+				next := idLabels(t, 2)
+				t.Accept(admin, fixtures.EditChannel(admin.Actor(), ch, idTTags(next...)...), "admin replaces the labels")
+				requireIdentityAll(t, owner, ch, fixtures.TypeStream, next, owner.Actor().PubKey)
+				t.Accept(admin, fixtures.EditChannel(admin.Actor(), ch, nostr.Tag{"t", ""}), "admin clears the labels")
+				requireIdentityAll(t, owner, ch, fixtures.TypeStream, nil, owner.Actor().PubKey)
+			}},
+		{idCase("identity/labels/14", "identity/label-rules", MUST,
+			"A 9002 rejected for its labels (invalid, reserved, 9 distinct, mixed empty) applies nothing else: the rename and about in it do not happen."),
+			func(t *T) {
+				c := t.Connect(t.Actor("creator"))
+				labels := idLabels(t, 2)
+				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: labels})
+				before := t.MustStateEvent(c, fixtures.KindMetadata, ch)
+				bads := []nostr.Tags{
+					idTTags("Upper-" + idLabel(t)),
+					idTTags(idLabel(t), fixtures.TypeForum),
+					idTTags(idLabels(t, 9)...),
+					{{"t", ""}, {"t", idLabel(t)}},
+				}
+				for _, bad := range bads {
+					tags := append(nostr.Tags{{"name", t.Unique("renamed")}, {"about", t.Unique("about")}}, bad...)
+					t.Reject(c, fixtures.EditChannel(c.Actor(), ch, tags...), "", "9002 with a rename and bad labels")
+				}
+				after := t.MustStateEvent(c, fixtures.KindMetadata, ch)
+				Expect(tagOf(after, "name")).To(Equal(tagOf(before, "name")), "name after refused 9002s")
+				Expect(tagOf(after, "about")).To(Equal(tagOf(before, "about")), "about after refused 9002s")
+				Expect(idLabelsOf(after)).To(Equal(labels), "labels after refused 9002s")
+			}},
+		{idCase("identity/labels/15", "identity/label-rules", MUST,
+			"On 9002 too, 9 distinct labels are rejected (labels unchanged) while 8 distinct are accepted."),
+			func(t *T) {
+				c := t.Connect(t.Actor("creator"))
+				labels := idLabels(t, 1)
+				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: labels})
+				t.Reject(c, fixtures.EditChannel(c.Actor(), ch, idTTags(idLabels(t, 9)...)...), "", "9002 with 9 distinct labels")
+				Expect(idMetaLabels(t, c, ch)).To(Equal(labels), "labels after the refused 9002")
+				eight := idLabels(t, 8)
+				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, idTTags(eight...)...), "9002 with 8 distinct labels")
+				requireIdentityAll(t, c, ch, fixtures.TypeStream, eight, c.Actor().PubKey)
+			}},
+		{idCase("identity/labels/16", "identity/label-rules", MUST,
+			"A 9002 whose labels break the grammar (uppercase, _, /, space, non-ASCII, 65 characters) is rejected and labels are unchanged."),
+			func(t *T) {
+				c := t.Connect(t.Actor("creator"))
+				labels := idLabels(t, 1)
+				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: labels})
+				for _, bad := range idInvalidLabels(t) {
+					t.Reject(c, fixtures.EditChannel(c.Actor(), ch, idTTags(idLabel(t), bad[0])...), "", "9002 with a label with "+bad[1])
+				}
+				Expect(idMetaLabels(t, c, ch)).To(Equal(labels), "labels after the refused 9002s")
+			}},
+	}
+}
