@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"runtime/debug"
 	"strings"
 	"sync/atomic"
 
@@ -38,15 +39,19 @@ CREATE INDEX IF NOT EXISTS events_author  ON events (community, pubkey, created_
 CREATE INDEX IF NOT EXISTS events_channel ON events (community, channel, kind, created_at DESC);
 CREATE INDEX IF NOT EXISTS events_addr    ON events (community, kind, pubkey, dtag);
 
--- single-letter tags, first value only (NIP-01 indexing)
+-- single-letter tags, first value only (NIP-01 indexing); kind and
+-- created_at repeat the event's, so a tag filter reads its matches newest
+-- first from event_tags_time and stops at LIMIT (see selectSQL).
 CREATE TABLE IF NOT EXISTS event_tags (
-	community TEXT    NOT NULL,
-	event_seq INTEGER NOT NULL,
-	name      TEXT    NOT NULL,
-	value     TEXT    NOT NULL
+	community  TEXT    NOT NULL,
+	event_seq  INTEGER NOT NULL,
+	name       TEXT    NOT NULL,
+	value      TEXT    NOT NULL,
+	kind       INTEGER NOT NULL DEFAULT 0,
+	created_at INTEGER NOT NULL DEFAULT 0
 );
-CREATE INDEX IF NOT EXISTS event_tags_lookup ON event_tags (community, name, value, event_seq);
-CREATE INDEX IF NOT EXISTS event_tags_event  ON event_tags (event_seq);
+CREATE INDEX IF NOT EXISTS event_tags_time  ON event_tags (community, name, value, kind, created_at DESC, event_seq);
+CREATE INDEX IF NOT EXISTS event_tags_event ON event_tags (event_seq);
 
 CREATE TABLE IF NOT EXISTS channels (
 	community  TEXT    NOT NULL,
@@ -112,11 +117,44 @@ func openDB(path string) (*sql.DB, error) {
 	}
 	db.SetConnMaxLifetime(0)
 	db.SetConnMaxIdleTime(0)
+	if err := migrate(db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("reference: migrate schema: %w", err)
+	}
 	if _, err := db.Exec(schema); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("reference: create schema: %w", err)
 	}
 	return db, nil
+}
+
+// migrate brings a database file of an older schema up to date before the
+// schema's indexes are created: event_tags gained kind and created_at.
+func migrate(db *sql.DB) error {
+	var tables, cols int
+	if err := db.QueryRow(`SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'event_tags'`).Scan(&tables); err != nil {
+		return err
+	}
+	if tables == 0 {
+		return nil
+	}
+	if err := db.QueryRow(`SELECT COUNT(*) FROM pragma_table_info('event_tags') WHERE name = 'created_at'`).Scan(&cols); err != nil {
+		return err
+	}
+	if cols > 0 {
+		return nil
+	}
+	for _, q := range []string{
+		`ALTER TABLE event_tags ADD COLUMN kind INTEGER NOT NULL DEFAULT 0`,
+		`ALTER TABLE event_tags ADD COLUMN created_at INTEGER NOT NULL DEFAULT 0`,
+		`UPDATE event_tags SET kind = COALESCE((SELECT kind FROM events WHERE seq = event_seq), 0),
+			created_at = COALESCE((SELECT created_at FROM events WHERE seq = event_seq), 0)`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // --- transactions -----------------------------------------------------------
@@ -133,13 +171,22 @@ type txn struct {
 // write runs fn in ONE transaction under the relay's write lock, commits,
 // and then delivers every event the transaction stored to live
 // subscriptions (still under the lock, so delivery order = commit order).
-func (r *Relay) write(community string, fn func(t *txn) error) error {
+func (r *Relay) write(community string, fn func(t *txn) error) (err error) {
 	r.wmu.Lock()
 	defer r.wmu.Unlock()
 	tx, err := r.db.BeginTx(context.Background(), nil)
 	if err != nil {
 		return reject("error", "database unavailable")
 	}
+	// A panic inside fn must not leave the transaction open: with a single
+	// in-memory connection every later command would block forever.
+	defer func() {
+		if p := recover(); p != nil {
+			_ = tx.Rollback()
+			r.logf("panic in write transaction (rolled back): %v\n%s", p, debug.Stack())
+			err = reject("error", "internal error; nothing was applied")
+		}
+	}()
 	t := &txn{r: r, tx: tx, community: community}
 	if err := fn(t); err != nil {
 		_ = tx.Rollback()
@@ -180,8 +227,8 @@ func (t *txn) insert(ev *nostr.Event, channel string) error {
 		if len(tag) < 2 || len(tag[0]) != 1 {
 			continue
 		}
-		if _, err := t.tx.Exec(`INSERT INTO event_tags (community, event_seq, name, value) VALUES (?,?,?,?)`,
-			t.community, seq, tag[0], tag[1]); err != nil {
+		if _, err := t.tx.Exec(`INSERT INTO event_tags (community, event_seq, name, value, kind, created_at) VALUES (?,?,?,?,?,?)`,
+			t.community, seq, tag[0], tag[1], ev.Kind, int64(ev.CreatedAt)); err != nil {
 			return fmt.Errorf("insert tag: %w", err)
 		}
 	}
