@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -112,6 +113,10 @@ type ContainerTarget struct {
 	RunID string
 	// Labels are extra container labels.
 	Labels map[string]string
+	// AliasHost offers "localhost:PORT" as a second community of the relay
+	// (for relays that, like the reference relay, resolve the community
+	// from the Host name); the community-isolation cases need one.
+	AliasHost bool
 	// Logf receives progress messages (testcontainers' included); nil
 	// discards them.
 	Logf func(format string, args ...any)
@@ -300,7 +305,13 @@ func (t *ContainerTarget) start(ctx context.Context) (Endpoint, testcontainers.C
 		u = "ws://" + wt.readyHost + ":" + strconv.Itoa(wt.readyPort) + t.path()
 	}
 	t.logf("container %s ready at %s after %s", shortID(ctr.GetContainerID()), u, time.Since(began).Round(time.Millisecond))
-	return Endpoint{URL: u}, ctr, nil
+	ep := Endpoint{URL: u}
+	if t.AliasHost {
+		if pu, err := url.Parse(u); err == nil && pu.Hostname() == "127.0.0.1" {
+			ep.Hosts = []string{"localhost:" + pu.Port()}
+		}
+	}
+	return ep, ctr, nil
 }
 
 // Stop implements Target. It stops and removes the container (and the image

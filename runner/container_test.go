@@ -398,7 +398,7 @@ func TestReferenceImageFullSuite(t *testing.T) {
 	runID := "fullsuite-" + newRunID()
 	var plans []Plan
 	for _, profile := range []string{"identity", "labels"} {
-		ct := &ContainerTarget{Image: img, Network: "host", RunID: runID, Env: map[string]string{"NIPCL_PROFILE": profile}}
+		ct := &ContainerTarget{Image: img, Network: "host", RunID: runID, AliasHost: true, Env: map[string]string{"NIPCL_PROFILE": profile}}
 		plans = append(plans, Plan{Name: profile, Target: ct, Profile: profile})
 	}
 	res, err := Run(context.Background(), Options{Plans: plans, ReportDir: t.TempDir(), StepTimeout: 10 * time.Second, Deadline: 5 * time.Minute})
@@ -408,7 +408,11 @@ func TestReferenceImageFullSuite(t *testing.T) {
 	perPlan := map[string]int{}
 	for _, c := range res.Cases {
 		perPlan[c.Plan]++
-		if c.Outcome != reports.Pass {
+		switch {
+		case c.Outcome == reports.Pass:
+		case c.Outcome == reports.Skipped && strings.Contains(c.Message, "slow case"): // needs --slow
+		case c.Outcome == reports.Unsupported && c.ID == "identity/leave/6": // NIP-50: the reference relay does not advertise search
+		default:
 			t.Errorf("%s %s: %s: %s", c.Plan, c.ID, c.Outcome, c.Message)
 		}
 	}
