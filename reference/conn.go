@@ -248,7 +248,7 @@ func (c *conn) handle(data []byte) (stop bool) {
 		}
 		c.handleEvent(ev)
 	case "REQ", "COUNT":
-		subID, filters, err := decodeSubscription(arr)
+		subID, filters, err := decodeSubscription(arr, c.r.maxFilters)
 		if err != nil {
 			stop = c.malformed(verb + ": " + err.Error())
 			if !stop && subID != "" {
@@ -328,7 +328,7 @@ func decodeEvent(raw json.RawMessage) (*nostr.Event, error) {
 }
 
 // decodeSubscription parses ["REQ"|"COUNT", subid, filter...].
-func decodeSubscription(arr []json.RawMessage) (string, nostr.Filters, error) {
+func decodeSubscription(arr []json.RawMessage, maxFilters int) (string, nostr.Filters, error) {
 	if len(arr) < 2 {
 		return "", nil, errors.New("missing subscription id")
 	}
@@ -342,8 +342,8 @@ func decodeSubscription(arr []json.RawMessage) (string, nostr.Filters, error) {
 	if len(arr) < 3 {
 		return subID, nil, errors.New("missing filters")
 	}
-	if len(arr)-2 > MaxFilters {
-		return subID, nil, fmt.Errorf("too many filters (max %d)", MaxFilters)
+	if len(arr)-2 > maxFilters {
+		return subID, nil, fmt.Errorf("too many filters (max %d)", maxFilters)
 	}
 	filters := make(nostr.Filters, 0, len(arr)-2)
 	for i, raw := range arr[2:] {
@@ -412,10 +412,10 @@ func isHex64(s string) bool {
 func (c *conn) handleReq(subID string, filters nostr.Filters) {
 	c.mu.Lock()
 	_, exists := c.subs[subID]
-	full := !exists && len(c.subs) >= MaxSubscriptions
+	full := !exists && len(c.subs) >= c.r.maxSubs
 	c.mu.Unlock()
 	if full {
-		c.closed(subID, fmt.Sprintf("restricted: too many subscriptions (max %d)", MaxSubscriptions))
+		c.closed(subID, fmt.Sprintf("restricted: too many subscriptions (max %d)", c.r.maxSubs))
 		return
 	}
 	// History and registration under the shared lock: no write commits in

@@ -32,6 +32,15 @@ type Config struct {
 	MaxMessageSize int // bytes per WebSocket message, default 512 KiB
 	MaxLimit       int // largest REQ limit honoured, default 500
 	DefaultLimit   int // limit of a filter without one, default 500
+	// Open subscriptions per connection (default MaxSubscriptions) and
+	// filters per REQ/COUNT (default MaxFilters).
+	MaxSubscriptions int
+	MaxFilters       int
+	// EventsPerSecond per author key; an EVENT over it is answered
+	// "rate-limited:". 0 (the default) = unlimited, so the conformance
+	// suites never meet it. EventBurst defaults to 2*EventsPerSecond.
+	EventsPerSecond float64
+	EventBurst      int
 }
 
 // Defaults for the optional limits and the admission windows.
@@ -63,6 +72,9 @@ type Relay struct {
 	maxMessageSize int64
 	maxLimit       int
 	defaultLimit   int
+	maxSubs        int
+	maxFilters     int
+	rate           *rateLimiter // nil = unlimited
 
 	// wmu orders writes against reads that register live subscriptions: a
 	// write transaction and its live delivery hold it exclusively; a REQ
@@ -132,6 +144,7 @@ func New(cfg Config) (*Relay, error) {
 	if r.defaultLimit > r.maxLimit {
 		r.defaultLimit = r.maxLimit
 	}
+	r.initLimits()
 
 	r.secretKey = strings.ToLower(strings.TrimSpace(cfg.SecretKey))
 	if r.secretKey == "" {

@@ -1,0 +1,211 @@
+package robustness
+
+import (
+	"bytes"
+	"context"
+	"os/exec"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nipcl/nipcl-conform/internal/chaos"
+	"github.com/nipcl/nipcl-conform/reports"
+)
+
+const (
+	stepTimeout = time.Second
+	// runDeadline is the CLI's --deadline. Modes that time out every step
+	// need about one step per case, so they hit it: 15s keeps the package
+	// quick and exercises the deadline path.
+	runDeadline = 15 * time.Second
+	// deadlineMargin covers process start, report writing and exit.
+	deadlineMargin = 5 * time.Second
+)
+
+// Baseline cases that need a REQ answered with EOSE (Query, StateEvent,
+// Subscribe, Ping) and cases that need an OK to an EVENT.
+var (
+	queryCases = []string{
+		"base/event/1", "base/malformed/1", "base/filters/1", "base/filters/2", "base/live/1",
+		"base/create/1", "base/create/2", "base/create/3", "base/state/1", "base/state/2", "base/edit/1",
+		"base/permissions/1", "base/permissions/2", "base/membership/1", "base/membership/2", "base/membership/3",
+		"base/read/1", "base/read/2", "base/read/3", "base/read/4", "base/delete/1", "base/delete/2",
+	}
+	publishCases = []string{
+		"base/auth/1", "base/auth/2", "base/auth/3", "base/event/1", "base/event/2", "base/event/3",
+		"base/filters/1", "base/filters/2", "base/live/1", "base/count/1", "base/count/2",
+		"base/create/1", "base/create/2", "base/create/3", "base/state/1", "base/state/2", "base/edit/1",
+		"base/permissions/1", "base/permissions/2", "base/membership/1", "base/membership/2", "base/membership/3",
+		"base/read/1", "base/read/2", "base/read/3", "base/read/4", "base/delete/1", "base/delete/2",
+	}
+)
+
+// expectation: which cases check the broken clause, and how each of them
+// must be classified. every: the rule covers every case of the run except
+// the listed ones (modes in which nothing can work).
+type expectation struct {
+	cases  []string        // cases that need the broken capability
+	every  bool            // ... or every case of the run, except `except`
+	except []string        // cases that may legitimately pass in an `every` mode
+	want   reports.Outcome // required class of the broken cases ("" = any non-pass)
+	code   int             // required exit code (0 = 1 or 2)
+}
+
+var expectations = map[chaos.Mode]expectation{
+	// No HTTP answer at all: setup times out, every case is a timeout.
+	chaos.Silent: {every: true, want: reports.Timeout, code: reports.ExitHarness},
+	// A REQ never ends: every case that reads times out.
+	chaos.NoEOSE: {cases: queryCases, want: reports.Timeout},
+	// Every answer comes 5s late with a 1s step timeout.
+	chaos.Slow: {every: true, except: []string{"base/nip11/1"}, want: reports.Timeout},
+	// Nothing parseable ever comes back.
+	chaos.Garbage: {every: true, except: []string{"base/nip11/1"}, want: reports.Timeout},
+	// The connection drops at the first REQ.
+	chaos.CloseMidSub: {cases: queryCases, want: reports.Fail},
+	// No OK ever names the event that was sent (AUTH included).
+	chaos.WrongOKID: {cases: publishCases, want: reports.Timeout},
+	// A frame above the client's read limit ends the connection.
+	chaos.Oversize: {cases: queryCases, want: reports.Fail},
+	// Relay-signed state events do not verify.
+	chaos.BadSignatures: {cases: []string{"base/state/1"}, want: reports.Fail},
+	// Every AUTH is refused: no authenticated write can succeed.
+	// (base/auth/1 checks the refusal of an unauthenticated write: it passes.)
+	chaos.AuthRefused: {cases: without(publishCases, "base/auth/1"), want: reports.Fail},
+	// Nothing but NOTICEs.
+	chaos.NoticeFlood: {every: true, except: []string{"base/nip11/1"}, want: reports.Timeout},
+}
+
+func without(list []string, drop ...string) []string {
+	var out []string
+	for _, s := range list {
+		if !contains(drop, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestChaosModes runs the real CLI against each chaos mode. The runs are
+// started together (they mostly wait on timeouts; t.Parallel would cap them
+// at GOMAXPROCS), then checked one by one.
+func TestChaosModes(t *testing.T) {
+	t.Parallel()
+	type pending struct {
+		mode chaos.Mode
+		srv  *chaos.Server
+		done chan runResult
+	}
+	var runs []pending
+	for _, m := range chaos.Modes {
+		s, err := chaos.Start(chaos.Options{Mode: m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		p := pending{mode: m, srv: s, done: make(chan runResult, 1)}
+		dir := t.TempDir()
+		go func() {
+			p.done <- startCLI(dir, "run", "--target", s.URL, "--profile", "labels",
+				"--timeout", stepTimeout.String(), "--deadline", runDeadline.String())
+		}()
+		runs = append(runs, p)
+	}
+	for _, p := range runs {
+		t.Run(string(p.mode), func(t *testing.T) {
+			r := <-p.done
+			exp, ok := expectations[p.mode]
+			if !ok {
+				t.Fatalf("no expectation for chaos mode %s", p.mode)
+			}
+			if r.err != nil {
+				t.Fatalf("%v\nstderr: %s", r.err, r.stderr)
+			}
+			r.results = readResults(t, r.dir)
+			checkRun(t, p.mode, exp, r)
+		})
+	}
+}
+
+// startCLI runs nipcl-conform with a report directory and a hard guard
+// timeout; r.err is set when it did not exit on its own.
+func startCLI(dir string, args ...string) runResult {
+	ctx, cancel := context.WithTimeout(context.Background(), runDeadline+30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, append(args, "--report-dir", dir)...)
+	cmd.WaitDelay = 5 * time.Second
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	r := runResult{took: time.Since(start), stdout: stdout.String(), stderr: stderr.String(), dir: dir}
+	r.code, r.err = exitCode(err, ctx)
+	return r
+}
+
+func checkRun(t *testing.T, m chaos.Mode, exp expectation, r runResult) {
+	t.Helper()
+	t.Logf("%s: exit %d in %s; outcomes %v", m, r.code, r.took.Round(time.Millisecond), r.results.Counts())
+	if r.took > runDeadline+deadlineMargin {
+		t.Errorf("run took %s, deadline %s (+%s margin)", r.took, runDeadline, deadlineMargin)
+	}
+	switch {
+	case exp.code != 0 && r.code != exp.code:
+		t.Errorf("exit code %d, want %d\nstderr: %s", r.code, exp.code, r.stderr)
+	case r.code != reports.ExitFailed && r.code != reports.ExitHarness:
+		t.Errorf("exit code %d, want 1 or 2 against a broken relay\nstderr: %s", r.code, r.stderr)
+	}
+	if len(r.results.Cases) == 0 {
+		t.Fatalf("results.json lists no cases")
+	}
+	for _, k := range []string{"step_timeout", "deadline"} {
+		if r.results.Settings[k] == "" {
+			t.Errorf("results.json settings lack %s: %v", k, r.results.Settings)
+		}
+	}
+	byID := map[string]reports.CaseResult{}
+	for _, c := range r.results.Cases {
+		byID[c.ID] = c
+	}
+	var broken []string
+	if exp.every {
+		for id := range byID {
+			if !contains(exp.except, id) {
+				broken = append(broken, id)
+			}
+		}
+	} else {
+		broken = exp.cases
+	}
+	sort.Strings(broken)
+	for _, id := range broken {
+		c, ok := byID[id]
+		if !ok {
+			t.Errorf("%s: case missing from results.json", id)
+			continue
+		}
+		if c.Outcome == reports.Pass {
+			t.Errorf("%s passed against the %s relay, which breaks what it needs", id, m)
+			continue
+		}
+		if exp.want != "" && c.Outcome != exp.want {
+			t.Errorf("%s: outcome %s, want %s (message: %s)", id, c.Outcome, exp.want, firstLine(c.Message))
+		}
+	}
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
