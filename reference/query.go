@@ -282,9 +282,12 @@ func (r *Relay) drivingTag(rd *reader, f *nostr.Filter) string {
 	if len(names) == 1 {
 		return names[0]
 	}
+	// On a tie (both at the cap) the later name wins: lowercase before
+	// uppercase, as NIP-32 puts namespaces (L) in uppercase and the values
+	// (l) in lowercase.
 	const probeCap = 2000
 	best, bestN := names[0], int64(-1)
-	for _, name := range names {
+	for _, name := range slices.Backward(names) {
 		cond, args := r.tagRowsSQL("p", rd, f, name)
 		var n int64
 		if err := r.db.QueryRow(`SELECT COUNT(*) FROM (SELECT 1 FROM event_tags p WHERE `+cond+` LIMIT ?)`,

@@ -51,7 +51,9 @@ CREATE TABLE IF NOT EXISTS event_tags (
 	created_at INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS event_tags_time  ON event_tags (community, name, value, kind, created_at DESC, event_seq);
-CREATE INDEX IF NOT EXISTS event_tags_event ON event_tags (event_seq);
+-- per-event tag checks (EXISTS on another tag filter, the first-match check
+-- of selectSQL) read this index only
+CREATE INDEX IF NOT EXISTS event_tags_seq   ON event_tags (event_seq, name, value);
 
 CREATE TABLE IF NOT EXISTS channels (
 	community  TEXT    NOT NULL,
@@ -262,7 +264,9 @@ func (t *txn) storeUserEvent(ev *nostr.Event, channel string) (bool, error) {
 		}
 		var prevAt int64
 		var prevID string
-		err := t.tx.QueryRow(`SELECT created_at, id FROM events WHERE community = ? AND kind = ? AND pubkey = ? AND dtag = ?
+		// INDEXED BY: without it SQLite walks events_kind (which matches the
+		// ORDER BY) through every event of the kind.
+		err := t.tx.QueryRow(`SELECT created_at, id FROM events INDEXED BY events_addr WHERE community = ? AND kind = ? AND pubkey = ? AND dtag = ?
 			ORDER BY created_at DESC, id ASC LIMIT 1`, t.community, ev.Kind, ev.PubKey, d).Scan(&prevAt, &prevID)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
@@ -282,7 +286,10 @@ func (t *txn) storeUserEvent(ev *nostr.Event, channel string) (bool, error) {
 
 // currentState returns the stored relay state event of kind for channel.
 func (t *txn) currentState(kind int, uuid string) (*nostr.Event, error) {
-	rows, err := t.tx.Query(`SELECT id, pubkey, created_at, kind, tags, content, sig FROM events
+	// INDEXED BY: without it SQLite walks events_kind (which matches the
+	// ORDER BY) through every state event of the kind, so each command
+	// cost grew with the number of channels.
+	rows, err := t.tx.Query(`SELECT id, pubkey, created_at, kind, tags, content, sig FROM events INDEXED BY events_channel
 		WHERE community = ? AND kind = ? AND channel = ? ORDER BY created_at DESC, id ASC LIMIT 1`, t.community, kind, uuid)
 	if err != nil {
 		return nil, err
