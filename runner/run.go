@@ -119,7 +119,7 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 		prepared = append(prepared, p)
 	}
 
-	specReports, stopped := runGinkgo(&opts, prepared)
+	specReports, stopped := runGinkgo(ctx, &opts, prepared)
 	res.Finished = time.Now()
 	for _, p := range prepared {
 		if opts.Safe {
@@ -318,7 +318,7 @@ func matchAny(c suites.Case, patterns []string) bool {
 // runGinkgo registers every plan's specs and runs them once.
 // The string is why Ginkgo stopped early ("" when it ran every spec): the
 // suite deadline or an interrupt.
-func runGinkgo(opts *Options, prepared []*preparedPlan) (types.SpecReports, string) {
+func runGinkgo(ctx context.Context, opts *Options, prepared []*preparedPlan) (types.SpecReports, string) {
 	var captured types.SpecReports
 	var stopped string
 	total := 0
@@ -377,7 +377,11 @@ func runGinkgo(opts *Options, prepared []*preparedPlan) (types.SpecReports, stri
 	}
 	gomega.RegisterFailHandler(Fail)
 	suiteConfig, reporterConfig := GinkgoConfiguration()
+	// The whole run has one deadline: what setup used is not given again.
 	suiteConfig.Timeout = opts.Deadline
+	if dl, ok := ctx.Deadline(); ok {
+		suiteConfig.Timeout = max(time.Until(dl), time.Second)
+	}
 	suiteConfig.RandomSeed = 1
 	suiteConfig.GracePeriod = 5 * time.Second
 	suiteConfig.FailFast = false

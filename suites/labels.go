@@ -99,11 +99,11 @@ func mutationEv(a *fixtures.Actor, ch string, add, remove []string) *nostr.Event
 	return fixtures.EditChannel(a, ch, labelOps(add, remove)...)
 }
 
-// mutationBack builds a label-only 9002 signed back seconds ago, so a
-// case can send a second command with the same tags as a new event.
-func mutationBack(a *fixtures.Actor, ch string, add, remove []string, back int) *nostr.Event {
-	return a.EventAt(time.Now().Add(-time.Duration(back)*time.Second), fixtures.KindEditMetadata,
-		append(nostr.Tags{{"h", ch}}, labelOps(add, remove)...), "")
+// mutationAt builds a label-only 9002 signed at the given time, so a case
+// can send several commands with the same tags as distinct events (from
+// one base time, never from separate clock readings).
+func mutationAt(a *fixtures.Actor, ch string, add, remove []string, at time.Time) *nostr.Event {
+	return a.EventAt(at, fixtures.KindEditMetadata, append(nostr.Tags{{"h", ch}}, labelOps(add, remove)...), "")
 }
 
 // createEv builds a signed 9007 (stream when typ is empty) with labels.

@@ -4,6 +4,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
 	. "github.com/onsi/gomega"    //nolint:revive // Gomega DSL
+	"time"
 
 	"github.com/nipcl/nipcl-conform/fixtures"
 )
@@ -24,8 +25,9 @@ func labelsResponsesSpecs() []Spec {
 				c := t.Connect(t.Actor("owner"))
 				x := lbl(t, "x")
 				ch := createLabeled(t, c, "", fixtures.Open)
-				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{x}, nil), "state-changing add")
-				acceptNew(t, c, mutationBack(c.Actor(), ch, []string{x}, nil, 1), "no-op add (a new event)")
+				base := time.Now()
+				acceptNew(t, c, mutationAt(c.Actor(), ch, []string{x}, nil, base), "state-changing add")
+				acceptNew(t, c, mutationAt(c.Actor(), ch, []string{x}, nil, base.Add(-time.Second)), "no-op add (a new event)")
 			}},
 		{lcase("responses/3", "retry", sec, MUST, "An exact retry of a committed mutation answers OK true \"duplicate: nip-cl-committed\", publishes nothing and changes nothing."),
 			func(t *T) {

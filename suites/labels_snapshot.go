@@ -3,6 +3,7 @@ package suites
 import (
 	"github.com/nbd-wtf/go-nostr"
 	. "github.com/onsi/gomega" //nolint:revive // Gomega DSL
+	"time"
 
 	"github.com/nipcl/nipcl-conform/fixtures"
 )
@@ -61,8 +62,9 @@ func labelsSnapshotSpecs() []Spec {
 				ch := createLabeled(t, c, "", fixtures.Open)
 				sub := t.Subscribe(t.Connect(nil), nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})
 				steps := [][2][]string{{{b, a}, nil}, {nil, {a}}, {{a}, {b}}, {nil, {a}}}
+				base := time.Now() // one base: steps are always distinct events
 				for i, s := range steps {
-					acceptNew(t, c, mutationBack(c.Actor(), ch, s[0], s[1], i), "mutation")
+					acceptNew(t, c, mutationAt(c.Actor(), ch, s[0], s[1], base.Add(-time.Duration(i)*time.Second)), "mutation")
 				}
 				for range steps {
 					ev, err := sub.Next(t.Ctx())
