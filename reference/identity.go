@@ -451,7 +451,7 @@ func (p identityProfile) onMembership(t *txn, ch *Channel, pubkey string, added 
 	// The same notice twice in one second (add, remove, add) would repeat an
 	// id; the later one moves to the next free second.
 	for {
-		if err := ev.Sign(t.r.secretKey); err != nil {
+		if err := t.r.signer.sign(ev, t.r.secretKey); err != nil {
 			return err
 		}
 		dup, err := t.hasEvent(ev.ID)

@@ -586,7 +586,7 @@ func (r *Relay) publishState(t *txn, ch *Channel) error {
 			}
 		}
 		ev := &nostr.Event{Kind: kind, CreatedAt: ts, Tags: tags, Content: ""}
-		if err := ev.Sign(r.stateKey); err != nil {
+		if err := r.signer.sign(ev, r.stateKey); err != nil {
 			return fmt.Errorf("sign state: %w", err)
 		}
 		if err := t.deleteWhere(`kind = ? AND channel = ?`, kind, ch.UUID); err != nil {
@@ -613,7 +613,7 @@ func (t *txn) storeRelayEvent(ev *nostr.Event, channel string) error {
 	if ev.Tags == nil {
 		ev.Tags = nostr.Tags{}
 	}
-	if err := ev.Sign(t.r.secretKey); err != nil {
+	if err := t.r.signer.sign(ev, t.r.secretKey); err != nil {
 		return fmt.Errorf("sign relay event: %w", err)
 	}
 	return t.insert(ev, channel)

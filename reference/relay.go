@@ -58,6 +58,7 @@ const (
 // Relay is one reference relay instance.
 type Relay struct {
 	cfg     Config
+	signer  signer // cached relay keys for signing state events and notices
 	profile profile
 	faults  map[string]bool
 	db      *sql.DB
