@@ -74,8 +74,8 @@ func identityChoosingSpecs() []Spec {
 				ids := idConcurrentCreates(t, creator, 2, label)
 				Expect(idFind(t, t.Connect(nil), nostr.TagMap{"P": {creator.PubKey}, "t": {label}})).To(Equal(idSorted(ids...)))
 			}},
-		{idCase("identity/choose/2", "identity/choosing-one-channel", MUST,
-			"N concurrent creates by one creator with the same label all succeed as distinct channels, all found by #P+#t, each with a created_at tag."),
+		{heavy(idCase("identity/choose/2", "identity/choosing-one-channel", MUST,
+			"N concurrent creates by one creator with the same label all succeed as distinct channels, all found by #P+#t, each with a created_at tag.")),
 			func(t *T) {
 				creator := t.Actor("creator")
 				label := idLabel(t)
@@ -142,9 +142,9 @@ func identityChoosingSpecs() []Spec {
 				Expect(idChannelSet(after)).To(Equal(idSorted(a, b)))
 				Expect(idOldest(after)).To(Equal(first), "the oldest channel after both were edited")
 			}},
-		{idCase("identity/choose/5", "identity/choosing-one-channel", MUST,
+		{heavy(idCase("identity/choose/5", "identity/choosing-one-channel", MUST,
 			"Concurrent replace-all label edits by an owner and an admin end in exactly one of the submitted label sets (never a mix), the same on 39000, 39001 and 39002.",
-			"Repeated Env.Rounds times (max 10); both edits must be accepted."),
+			"Repeated Env.Rounds times (max 10); both edits must be accepted.")),
 			func(t *T) {
 				owner, admin, ch := channelWithMember(t, fixtures.Open, "admin")
 				rounds := min(t.Env.Rounds, 10)

@@ -194,24 +194,24 @@ func identityDiscoverySpecs() []Spec {
 				}
 				Expect(kinds).To(ConsistOf(fixtures.KindAdmins, fixtures.KindMembers))
 			}},
-		{idCase("identity/limit/1", "identity/match-before-limit", MUST,
-			"#t is matched before limit: with limit = number of matches, older labeled channels behind Scale newer unlabeled ones are all returned, newest first."),
+		{heavy(idCase("identity/limit/1", "identity/match-before-limit", MUST,
+			"#t is matched before limit: with limit = number of matches, older labeled channels behind Scale newer unlabeled ones are all returned, newest first.")),
 			func(t *T) {
 				idLimitCase(t, func(_ *fixtures.Actor, label string) nostr.TagMap { return nostr.TagMap{"t": {label}} },
 					func(i int, creator, _ *fixtures.Actor, _ string) idDistractor {
 						return idDistractor{actor: creator}
 					})
 			}},
-		{idCase("identity/limit/2", "identity/match-before-limit", MUST,
-			"#P is matched before limit: a creator's older channels behind Scale newer channels of another key are all returned, newest first."),
+		{heavy(idCase("identity/limit/2", "identity/match-before-limit", MUST,
+			"#P is matched before limit: a creator's older channels behind Scale newer channels of another key are all returned, newest first.")),
 			func(t *T) {
 				idLimitCase(t, func(creator *fixtures.Actor, _ string) nostr.TagMap { return nostr.TagMap{"P": {creator.PubKey}} },
 					func(i int, _, other *fixtures.Actor, label string) idDistractor {
 						return idDistractor{actor: other, labels: []string{label}}
 					})
 			}},
-		{idCase("identity/limit/3", "identity/match-before-limit", MUST,
-			"#P with #t is matched before limit: behind Scale newer channels of the creator without the label and of others with it, every match is returned."),
+		{heavy(idCase("identity/limit/3", "identity/match-before-limit", MUST,
+			"#P with #t is matched before limit: behind Scale newer channels of the creator without the label and of others with it, every match is returned.")),
 			func(t *T) {
 				idLimitCase(t, func(creator *fixtures.Actor, label string) nostr.TagMap {
 					return nostr.TagMap{"P": {creator.PubKey}, "t": {label}}
