@@ -134,7 +134,7 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 	if opts.Baseline != nil {
 		opts.Baseline.Apply(res)
 	}
-	if err := writeReports(&opts, res); err != nil {
+	if err := WriteReports(opts.ReportDir, opts.JUnitPath, res); err != nil {
 		return res, err
 	}
 	return res, nil
@@ -533,14 +533,18 @@ func attachLogs(prepared []*preparedPlan, res *reports.Results) {
 	}
 }
 
-func writeReports(opts *Options, res *reports.Results) error {
-	var errs []error
-	errs = append(errs, reports.WriteFile(opts.JUnitPath, res, reports.WriteJUnit))
-	errs = append(errs, reports.WriteFile(filepath.Join(opts.ReportDir, "results.json"), res, reports.WriteJSON))
-	errs = append(errs, reports.WriteFile(filepath.Join(opts.ReportDir, "summary.md"), res, reports.WriteMarkdown))
-	errs = append(errs, reports.WriteFile(filepath.Join(opts.ReportDir, "report.html"), res,
-		reports.HTMLWriter(reports.HTMLOptions{Coverage: Coverage(res)})))
-	return errors.Join(errs...)
+// WriteReports writes every report format for res into dir: junit.xml
+// (or junitPath when set), results.json, summary.md and report.html.
+func WriteReports(dir, junitPath string, res *reports.Results) error {
+	if junitPath == "" {
+		junitPath = filepath.Join(dir, "junit.xml")
+	}
+	return errors.Join(
+		reports.WriteFile(junitPath, res, reports.WriteJUnit),
+		reports.WriteFile(filepath.Join(dir, "results.json"), res, reports.WriteJSON),
+		reports.WriteFile(filepath.Join(dir, "summary.md"), res, reports.WriteMarkdown),
+		reports.WriteFile(filepath.Join(dir, "report.html"), res, reports.HTMLWriter(reports.HTMLOptions{Coverage: Coverage(res)})),
+	)
 }
 
 func firstNonEmpty(vs ...string) string {

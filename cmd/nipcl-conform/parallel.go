@@ -99,28 +99,5 @@ func runParallel(ctx context.Context, fs *flag.FlagSet, n int, reportDir, runID 
 		return nil, err
 	}
 	merged.Settings["parallel"] = strconv.Itoa(n)
-	return merged, WriteAll(reportDir, "", merged)
-}
-
-// WriteAll writes every report format for res into dir (junitPath
-// overrides the JUnit location when set).
-func WriteAll(dir, junitPath string, res *reports.Results) error {
-	if junitPath == "" {
-		junitPath = filepath.Join(dir, "junit.xml")
-	}
-	return firstErr(
-		reports.WriteFile(junitPath, res, reports.WriteJUnit),
-		reports.WriteFile(filepath.Join(dir, "results.json"), res, reports.WriteJSON),
-		reports.WriteFile(filepath.Join(dir, "summary.md"), res, reports.WriteMarkdown),
-		reports.WriteFile(filepath.Join(dir, "report.html"), res, reports.HTMLWriter(reports.HTMLOptions{Coverage: runner.Coverage(res)})),
-	)
-}
-
-func firstErr(errs ...error) error {
-	for _, e := range errs {
-		if e != nil {
-			return e
-		}
-	}
-	return nil
+	return merged, runner.WriteReports(reportDir, "", merged)
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/nipcl/nipcl-conform/reports"
+	"github.com/nipcl/nipcl-conform/runner"
 )
 
 func cmdReport(args []string, stdout, stderr io.Writer) int {
@@ -50,7 +51,7 @@ func cmdReport(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return usageError(stderr, "%v", err)
 		}
-		if err := WriteAll(args[1], "", merged); err != nil {
+		if err := runner.WriteReports(args[1], "", merged); err != nil {
 			fmt.Fprintf(stderr, "nipcl-conform report merge: %v\n", err)
 			return 2
 		}
