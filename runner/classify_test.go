@@ -1,0 +1,42 @@
+package runner
+
+import (
+	"testing"
+
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/nipcl/nipcl-conform/reports"
+)
+
+// TestClassify maps every Ginkgo end state (and the outcome a case may
+// record itself) to exactly one outcome class; nothing that did not pass
+// is ever classified as a pass.
+func TestClassify(t *testing.T) {
+	tests := []struct {
+		name     string
+		state    types.SpecState
+		msg      string
+		override string
+		want     reports.Outcome
+	}{
+		{"passed", types.SpecStatePassed, "", "", reports.Pass},
+		{"failed", types.SpecStateFailed, "Expected 1 to equal 2", "", reports.Fail},
+		{"failed by a step timeout", types.SpecStateFailed, "waiting for OK: timeout after 1s", "timeout", reports.Timeout},
+		{"failed setup", types.SpecStateFailed, "setup: no NIP-11", "harness-error", reports.HarnessError},
+		{"panicked", types.SpecStatePanicked, "nil map", "", reports.HarnessError},
+		{"case timeout", types.SpecStateTimedout, "A node timeout occurred", "", reports.Timeout},
+		{"interrupted", types.SpecStateInterrupted, "Interrupted by User", "", reports.Timeout},
+		{"aborted", types.SpecStateAborted, "aborted", "", reports.HarnessError},
+		{"skipped", types.SpecStateSkipped, "slow case", "", reports.Skipped},
+		{"unsupported", types.SpecStateSkipped, "no NIP-50", "unsupported", reports.Unsupported},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := types.SpecReport{State: tt.state, Failure: types.Failure{Message: tt.msg}}
+			got, _ := classify(r, tt.override)
+			if got != tt.want {
+				t.Errorf("classify(%v, %q) = %s, want %s", tt.state, tt.override, got, tt.want)
+			}
+		})
+	}
+}
