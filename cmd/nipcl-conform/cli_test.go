@@ -399,3 +399,20 @@ func TestParallelAndShardsMatchSerial(t *testing.T) {
 	sameOutcomes(t, "shards + report merge", want, outcomes(t, filepath.Join(root, "merged", "results.json")))
 	readJUnit(t, filepath.Join(root, "merged", "junit.xml"))
 }
+
+// TestAutoProfileDetectsTheLine: both drafts advertise "nip-cl"; auto
+// detection tells them apart by behaviour and reports claim vs behaviour.
+func TestAutoProfileDetectsTheLine(t *testing.T) {
+	for _, profile := range []string{"identity", "labels"} {
+		t.Run(profile, func(t *testing.T) {
+			url := serve(t, "--profile", profile)
+			r := cli(t, 2*time.Minute, "run", "--target", url, "--report-dir", t.TempDir())
+			if r.code != 0 {
+				t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+			}
+			if want := "behaviour says " + profile; !strings.Contains(r.stderr, want) {
+				t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+			}
+		})
+	}
+}
