@@ -1,10 +1,11 @@
 package suites
 
 import (
+	"time"
+
 	"github.com/nbd-wtf/go-nostr"
 	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
 	. "github.com/onsi/gomega"    //nolint:revive // Gomega DSL
-	"time"
 
 	"github.com/nipcl/nipcl-conform/fixtures"
 )
