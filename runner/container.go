@@ -5,11 +5,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"net/url"
 	"os"
 	"strconv"
@@ -24,6 +22,8 @@ import (
 	"github.com/testcontainers/testcontainers-go"
 	tclog "github.com/testcontainers/testcontainers-go/log"
 	"github.com/testcontainers/testcontainers-go/wait"
+
+	"github.com/nipcl/nipcl-conform/fixtures"
 )
 
 // Container defaults.
@@ -488,7 +488,6 @@ func (w *nip11Wait) wait(ctx context.Context, target wait.StrategyTarget) error 
 	began := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, w.timeout)
 	defer cancel()
-	hc := &http.Client{Timeout: 2 * time.Second}
 	var lastErr error
 	where := "container port " + w.ctrPort
 	if w.host {
@@ -504,7 +503,9 @@ func (w *nip11Wait) wait(ctx context.Context, target wait.StrategyTarget) error 
 		host, port, err := w.address(ctx, target)
 		if err == nil {
 			where = "http://" + host + ":" + strconv.Itoa(port) + w.path
-			err = fetchNIP11(ctx, hc, where)
+			actx, acancel := context.WithTimeout(ctx, 2*time.Second)
+			_, err = fixtures.FetchInfo(actx, "ws://"+host+":"+strconv.Itoa(port)+w.path, "")
+			acancel()
 			if err == nil {
 				w.readyHost, w.readyPort = host, port
 				return nil
@@ -540,50 +541,6 @@ func (w *nip11Wait) address(ctx context.Context, target wait.StrategyTarget) (st
 		return "", 0, fmt.Errorf("mapped port %s: %w", w.ctrPort, err)
 	}
 	return host, int(p.Num()), nil
-}
-
-// fetchNIP11 GETs url as a NIP-11 request and checks for 200 and a JSON object.
-func fetchNIP11(ctx context.Context, hc *http.Client, url string) error {
-	_, err := FetchNIP11(ctx, hc, url)
-	return err
-}
-
-// FetchNIP11 GETs the NIP-11 document at url (http:// or https://, or a
-// ws:// or wss:// relay URL, which is mapped to http/https) with
-// "Accept: application/nostr+json" and returns it decoded. It fails unless
-// the answer is 200 with a JSON object.
-func FetchNIP11(ctx context.Context, hc *http.Client, url string) (map[string]any, error) {
-	if hc == nil {
-		hc = &http.Client{Timeout: 10 * time.Second}
-	}
-	switch {
-	case strings.HasPrefix(url, "ws://"):
-		url = "http://" + strings.TrimPrefix(url, "ws://")
-	case strings.HasPrefix(url, "wss://"):
-		url = "https://" + strings.TrimPrefix(url, "wss://")
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return nil, fmt.Errorf("NIP-11 request: %w", err)
-	}
-	req.Header.Set("Accept", "application/nostr+json")
-	resp, err := hc.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("NIP-11 request: %w", err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if err != nil {
-		return nil, fmt.Errorf("read NIP-11 document from %s: %w", url, err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("NIP-11 request to %s: HTTP %d", url, resp.StatusCode)
-	}
-	var doc map[string]any
-	if err := json.Unmarshal(body, &doc); err != nil {
-		return nil, fmt.Errorf("NIP-11 document from %s is not a JSON object: %w", url, err)
-	}
-	return doc, nil
 }
 
 // containerLogs returns the tail (64 KiB) of ctr's output, or a note

@@ -14,14 +14,10 @@ package runner
 import (
 	"context"
 	"errors"
-	"github.com/nipcl/nipcl-conform/reports"
 	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -34,6 +30,9 @@ import (
 	"github.com/testcontainers/testcontainers-go"
 	"github.com/testcontainers/testcontainers-go/exec"
 	"github.com/testcontainers/testcontainers-go/wait"
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/reports"
 )
 
 var (
@@ -176,24 +175,15 @@ func TestContainerReferenceProfiles(t *testing.T) {
 			if !strings.HasPrefix(ep.URL, "ws://127.0.0.1:") {
 				t.Errorf("URL %q is not a loopback ws:// URL", ep.URL)
 			}
-			doc, err := FetchNIP11(ctx, nil, ep.URL)
+			info, err := fixtures.FetchInfo(ctx, ep.URL, "")
 			if err != nil {
 				t.Fatalf("NIP-11: %v\nlogs:\n%s", err, ct.Logs(ctx))
 			}
-			var exts []string
-			if list, ok := doc["supported_extensions"].([]any); ok {
-				for _, e := range list {
-					if s, ok := e.(string); ok {
-						exts = append(exts, s)
-					}
-				}
+			if got := info.HasExtension("nip-cl"); got != tc.nipCL {
+				t.Errorf("supported_extensions = %v: contains nip-cl = %v, want %v", info.SupportedExtensions, got, tc.nipCL)
 			}
-			if got := slices.Contains(exts, "nip-cl"); got != tc.nipCL {
-				t.Errorf("supported_extensions = %v: contains nip-cl = %v, want %v", doc["supported_extensions"], got, tc.nipCL)
-			}
-			self, _ := doc["self"].(string)
-			if !hex64.MatchString(self) {
-				t.Errorf("self = %q, want 64 lowercase hex", doc["self"])
+			if !hex64.MatchString(info.Self) {
+				t.Errorf("self = %q, want 64 lowercase hex", info.Self)
 			}
 		})
 	}
@@ -253,7 +243,7 @@ func TestContainerFromDockerfile(t *testing.T) {
 	}
 	t.Logf("built and started %s in %s", ct, time.Since(began).Round(time.Millisecond))
 	ref := builtRepo + ":" + ct.RunID
-	if _, err := FetchNIP11(ctx, nil, ep.URL); err != nil {
+	if _, err := fixtures.FetchInfo(ctx, ep.URL, ""); err != nil {
 		t.Errorf("NIP-11: %v", err)
 	}
 	if err := ct.Stop(ctx); err != nil {
@@ -429,33 +419,6 @@ func TestReferenceImageFullSuite(t *testing.T) {
 }
 
 // --- tests that need no engine ---
-
-func TestFetchNIP11(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Accept") != "application/nostr+json" {
-			http.Error(w, "websocket only", http.StatusUpgradeRequired)
-			return
-		}
-		if r.URL.Path == "/bad" {
-			_, _ = io.WriteString(w, "not json")
-			return
-		}
-		_, _ = io.WriteString(w, `{"supported_extensions":["nip-cl"]}`)
-	}))
-	defer srv.Close()
-	ctx := context.Background()
-	ws := "ws://" + strings.TrimPrefix(srv.URL, "http://")
-	doc, err := FetchNIP11(ctx, srv.Client(), ws+"/")
-	if err != nil {
-		t.Fatalf("FetchNIP11: %v", err)
-	}
-	if doc["supported_extensions"] == nil {
-		t.Errorf("doc = %v", doc)
-	}
-	if _, err := FetchNIP11(ctx, srv.Client(), srv.URL+"/bad"); err == nil || !strings.Contains(err.Error(), "not a JSON object") {
-		t.Errorf("non-JSON answer: err = %v", err)
-	}
-}
 
 // fakeTarget is a running container for the wait strategy.
 type fakeTarget struct {
