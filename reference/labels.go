@@ -353,7 +353,7 @@ func (p *labelsProfile) create(t *txn, ev *nostr.Event) error {
 		}
 		rows.Close()
 		for _, c := range others {
-			if o, err := loadChannel(t.tx, c, id); err == nil && o != nil && len(o.Labels) > 0 {
+			if o, err := loadChannel(t.q, c, id); err == nil && o != nil && len(o.Labels) > 0 {
 				ch.Labels, changed = dedupSorted(append(ch.Labels, o.Labels...)), true
 			}
 		}
@@ -546,7 +546,7 @@ func (p *labelsProfile) prepare(r *Relay, community string, ev *nostr.Event) {
 	if h == nil {
 		return
 	}
-	ch, err := loadChannel(r.db, community, h[1])
+	ch, err := loadChannel(r.sqlDB(), community, h[1])
 	if err != nil || ch == nil {
 		return
 	}
@@ -631,7 +631,7 @@ func (p *labelsProfile) republish(t *txn, ch *Channel, ts nostr.Timestamp) (*nos
 	if err := t.r.signer.sign(ev, t.r.stateKey); err != nil {
 		return nil, fmt.Errorf("sign state: %w", err)
 	}
-	if err := t.deleteWhere(`kind = ? AND channel = ?`, kindGroupMetadata, ch.UUID); err != nil {
+	if err := t.deleteWhere(condStateOfKind, kindGroupMetadata, ch.UUID); err != nil {
 		return nil, err
 	}
 	return ev, t.insert(ev, ch.UUID)
@@ -747,7 +747,7 @@ func (p *labelsProfile) duplicate(t *txn, ev *nostr.Event) (bool, string) {
 // reapply is the labels-retry-reapplies fault: the retry is applied again.
 func (p *labelsProfile) reapply(t *txn, ev *nostr.Event, ch *Channel) error {
 	if isLabelMutation(ev) {
-		if err := t.deleteWhere(`id = ?`, ev.ID); err != nil {
+		if err := t.deleteWhere(condEventID, ev.ID); err != nil {
 			return err
 		}
 		return p.mutate(t, ev)

@@ -471,7 +471,7 @@ func (r *Relay) deleteChannel(t *txn, ev *nostr.Event, ch *Channel) error {
 	}
 	// The channel is gone: its state events leave storage; the UUID stays
 	// in used_uuids forever.
-	return t.deleteWhere(`channel = ? AND kind BETWEEN ? AND ?`, ch.UUID, kindGroupMetadata, kindGroupRoles)
+	return t.deleteWhere(condAllState, ch.UUID, kindGroupMetadata, kindGroupRoles)
 }
 
 // commitCommand stores the changed channel, the command event and the state
@@ -589,7 +589,7 @@ func (r *Relay) publishState(t *txn, ch *Channel) error {
 		if err := r.signer.sign(ev, r.stateKey); err != nil {
 			return fmt.Errorf("sign state: %w", err)
 		}
-		if err := t.deleteWhere(`kind = ? AND channel = ?`, kind, ch.UUID); err != nil {
+		if err := t.deleteWhere(condStateOfKind, kind, ch.UUID); err != nil {
 			return err
 		}
 		if err := t.insert(ev, ch.UUID); err != nil {

@@ -196,7 +196,7 @@ func (r *Relay) queryFilter(rd *reader, f *nostr.Filter) ([]*nostr.Event, error)
 			}
 			ch, ok := chans[id]
 			if !ok {
-				ch, _ = loadChannel(r.db, rd.community, id)
+				ch, _ = loadChannel(r.sqlDB(), rd.community, id)
 				chans[id] = ch
 			}
 			return r.canRead(rd, ev, ch)

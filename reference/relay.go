@@ -62,6 +62,7 @@ type Relay struct {
 	profile profile
 	faults  map[string]bool
 	db      *sql.DB
+	stmts   *statements // the write path's prepared statements
 	now     func() time.Time
 
 	secretKey string
@@ -165,6 +166,10 @@ func New(cfg Config) (*Relay, error) {
 	if r.db, err = openDB(cfg.DBPath); err != nil {
 		return nil, err
 	}
+	if r.stmts, err = prepareStatements(r.db); err != nil {
+		r.db.Close()
+		return nil, err
+	}
 	return r, nil
 }
 
@@ -230,6 +235,7 @@ func (r *Relay) Close() error {
 			go c.shutdown()
 		}
 		r.connWG.Wait()
+		r.stmts.close()
 		if err := r.db.Close(); err != nil {
 			errs = append(errs, err)
 		}
@@ -238,6 +244,9 @@ func (r *Relay) Close() error {
 	return r.closeErr
 }
 
+// sqlDB runs SQL outside a transaction, through the prepared statements.
+func (r *Relay) sqlDB() runner { return runner{db: r.db, stmts: r.stmts} }
+
 func (r *Relay) logf(format string, args ...any) {
 	if r.cfg.Logf != nil {
 		r.cfg.Logf(format, args...)
@@ -245,16 +254,10 @@ func (r *Relay) logf(format string, args ...any) {
 }
 
 // broadcast delivers a committed event to every live subscription of the
-// community that may read it. Called with wmu held exclusively.
-func (r *Relay) broadcast(community string, ev *nostr.Event) {
-	var ch *Channel
-	if id := channelOf(ev); id != "" {
-		var err error
-		if ch, err = loadChannel(r.db, community, id); err != nil {
-			r.logf("broadcast: load channel: %v", err)
-			return
-		}
-	}
+// community that may read it; ch is the committed state of the event's
+// channel (nil for an event of no channel). Called with wmu held
+// exclusively.
+func (r *Relay) broadcast(community string, ev *nostr.Event, ch *Channel) {
 	r.connMu.Lock()
 	targets := make([]*conn, 0, len(r.conns))
 	for c := range r.conns {

@@ -182,7 +182,7 @@ func (s *seeded) seed(tb testing.TB, r *Relay) {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		t := &txn{r: r, tx: tx, community: seedCommunity}
+		t := r.newTxn(tx, seedCommunity)
 		for _, sc := range batch {
 			if err := t.saveChannel(sc.ch); err != nil {
 				tb.Fatal(err)

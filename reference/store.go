@@ -166,8 +166,13 @@ func migrate(db *sql.DB) error {
 type txn struct {
 	r         *Relay
 	tx        *sql.Tx
+	q         runner // tx through the prepared statements
 	community string
 	emitted   []*nostr.Event
+}
+
+func (r *Relay) newTxn(tx *sql.Tx, community string) *txn {
+	return &txn{r: r, tx: tx, q: runner{db: r.db, tx: tx, stmts: r.stmts}, community: community}
 }
 
 // write runs fn in ONE transaction under the relay's write lock, commits,
@@ -189,7 +194,7 @@ func (r *Relay) write(community string, fn func(t *txn) error) (err error) {
 			err = reject("error", "internal error; nothing was applied")
 		}
 	}()
-	t := &txn{r: r, tx: tx, community: community}
+	t := r.newTxn(tx, community)
 	if err := fn(t); err != nil {
 		_ = tx.Rollback()
 		return err
@@ -198,8 +203,24 @@ func (r *Relay) write(community string, fn func(t *txn) error) (err error) {
 		r.logf("commit: %v", err)
 		return reject("error", "commit failed")
 	}
+	// One read of each touched channel's committed state serves all the
+	// events the transaction emitted for it (a mutation emits the command
+	// and one to three state events).
+	loaded := map[string]*Channel{}
 	for _, ev := range t.emitted {
-		r.broadcast(community, ev)
+		var ch *Channel
+		if id := channelOf(ev); id != "" {
+			var ok bool
+			if ch, ok = loaded[id]; !ok {
+				var lerr error
+				if ch, lerr = loadChannel(r.sqlDB(), community, id); lerr != nil {
+					r.logf("broadcast: load channel: %v", lerr)
+					continue // committed; this event is not delivered live
+				}
+				loaded[id] = ch
+			}
+		}
+		r.broadcast(community, ev, ch)
 	}
 	return nil
 }
@@ -214,8 +235,7 @@ func tagsJSON(tags nostr.Tags) string {
 
 // insert stores ev (no replacement logic) and indexes its single-letter tags.
 func (t *txn) insert(ev *nostr.Event, channel string) error {
-	res, err := t.tx.Exec(`INSERT INTO events (community, id, pubkey, kind, created_at, content, tags, sig, channel, dtag, received_at)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?)`,
+	res, err := t.q.Exec(sqlInsertEvent,
 		t.community, ev.ID, ev.PubKey, ev.Kind, int64(ev.CreatedAt), ev.Content, tagsJSON(ev.Tags), ev.Sig,
 		channel, ev.Tags.GetD(), t.r.now().Unix())
 	if err != nil {
@@ -229,7 +249,7 @@ func (t *txn) insert(ev *nostr.Event, channel string) error {
 		if len(tag) < 2 || len(tag[0]) != 1 {
 			continue
 		}
-		if _, err := t.tx.Exec(`INSERT INTO event_tags (community, event_seq, name, value, kind, created_at) VALUES (?,?,?,?,?,?)`,
+		if _, err := t.q.Exec(sqlInsertTag,
 			t.community, seq, tag[0], tag[1], ev.Kind, int64(ev.CreatedAt)); err != nil {
 			return fmt.Errorf("insert tag: %w", err)
 		}
@@ -241,16 +261,16 @@ func (t *txn) insert(ev *nostr.Event, channel string) error {
 // deleteWhere removes events (and their tag rows) matching cond.
 func (t *txn) deleteWhere(cond string, args ...any) error {
 	all := append([]any{t.community}, args...)
-	if _, err := t.tx.Exec(`DELETE FROM event_tags WHERE event_seq IN (SELECT seq FROM events WHERE community = ? AND `+cond+`)`, all...); err != nil {
+	if _, err := t.q.Exec(deleteTagsSQL(cond), all...); err != nil {
 		return err
 	}
-	_, err := t.tx.Exec(`DELETE FROM events WHERE community = ? AND `+cond, all...)
+	_, err := t.q.Exec(deleteEventsSQL(cond), all...)
 	return err
 }
 
 func (t *txn) hasEvent(id string) (bool, error) {
 	var n int
-	err := t.tx.QueryRow(`SELECT COUNT(*) FROM events WHERE community = ? AND id = ?`, t.community, id).Scan(&n)
+	err := t.q.QueryRow(sqlHasEvent, t.community, id).Scan(&n)
 	return n > 0, err
 }
 
@@ -264,10 +284,7 @@ func (t *txn) storeUserEvent(ev *nostr.Event, channel string) (bool, error) {
 		}
 		var prevAt int64
 		var prevID string
-		// INDEXED BY: without it SQLite walks events_kind (which matches the
-		// ORDER BY) through every event of the kind.
-		err := t.tx.QueryRow(`SELECT created_at, id FROM events INDEXED BY events_addr WHERE community = ? AND kind = ? AND pubkey = ? AND dtag = ?
-			ORDER BY created_at DESC, id ASC LIMIT 1`, t.community, ev.Kind, ev.PubKey, d).Scan(&prevAt, &prevID)
+		err := t.q.QueryRow(sqlLatestAddressable, t.community, ev.Kind, ev.PubKey, d).Scan(&prevAt, &prevID)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 		case err != nil:
@@ -276,7 +293,7 @@ func (t *txn) storeUserEvent(ev *nostr.Event, channel string) (bool, error) {
 			if prevAt > int64(ev.CreatedAt) || (prevAt == int64(ev.CreatedAt) && prevID < ev.ID) {
 				return false, nil
 			}
-			if err := t.deleteWhere(`kind = ? AND pubkey = ? AND dtag = ?`, ev.Kind, ev.PubKey, d); err != nil {
+			if err := t.deleteWhere(condAddressable, ev.Kind, ev.PubKey, d); err != nil {
 				return false, err
 			}
 		}
@@ -286,11 +303,7 @@ func (t *txn) storeUserEvent(ev *nostr.Event, channel string) (bool, error) {
 
 // currentState returns the stored relay state event of kind for channel.
 func (t *txn) currentState(kind int, uuid string) (*nostr.Event, error) {
-	// INDEXED BY: without it SQLite walks events_kind (which matches the
-	// ORDER BY) through every state event of the kind, so each command
-	// cost grew with the number of channels.
-	rows, err := t.tx.Query(`SELECT id, pubkey, created_at, kind, tags, content, sig FROM events INDEXED BY events_channel
-		WHERE community = ? AND kind = ? AND channel = ? ORDER BY created_at DESC, id ASC LIMIT 1`, t.community, kind, uuid)
+	rows, err := t.q.Query(sqlCurrentState, t.community, kind, uuid)
 	if err != nil {
 		return nil, err
 	}
@@ -304,7 +317,7 @@ func (t *txn) currentState(kind int, uuid string) (*nostr.Event, error) {
 // --- channels -------------------------------------------------------------
 
 func (t *txn) channel(uuid string) (*Channel, error) {
-	return loadChannel(t.tx, t.community, uuid)
+	return loadChannel(t.q, t.community, uuid)
 }
 
 type querier interface {
@@ -317,8 +330,7 @@ func loadChannel(q querier, community, uuid string) (*Channel, error) {
 	ch := &Channel{Community: community, UUID: uuid, Members: map[string]string{}}
 	var archived, deleted int
 	var labels string
-	err := q.QueryRow(`SELECT type, visibility, archived, deleted, name, about, creator, created_at, labels
-		FROM channels WHERE community = ? AND uuid = ?`, community, uuid).
+	err := q.QueryRow(sqlChannelRow, community, uuid).
 		Scan(&ch.Type, &ch.Visibility, &archived, &deleted, &ch.Name, &ch.About, &ch.Creator, &ch.CreatedAt, &labels)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
@@ -328,7 +340,7 @@ func loadChannel(q querier, community, uuid string) (*Channel, error) {
 	}
 	ch.Archived, ch.Deleted = archived != 0, deleted != 0
 	_ = json.Unmarshal([]byte(labels), &ch.Labels)
-	rows, err := q.Query(`SELECT pubkey, role FROM members WHERE community = ? AND uuid = ?`, community, uuid)
+	rows, err := q.Query(sqlChannelMembers, community, uuid)
 	if err != nil {
 		return nil, err
 	}
@@ -346,21 +358,17 @@ func loadChannel(q querier, community, uuid string) (*Channel, error) {
 // saveChannel writes ch (row and complete member list).
 func (t *txn) saveChannel(ch *Channel) error {
 	labels, _ := json.Marshal(nonNil(ch.Labels))
-	_, err := t.tx.Exec(`INSERT INTO channels (community, uuid, type, visibility, archived, deleted, name, about, creator, created_at, updated_at, labels)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
-		ON CONFLICT (community, uuid) DO UPDATE SET type=excluded.type, visibility=excluded.visibility,
-			archived=excluded.archived, deleted=excluded.deleted, name=excluded.name, about=excluded.about,
-			creator=excluded.creator, created_at=excluded.created_at, updated_at=excluded.updated_at, labels=excluded.labels`,
+	_, err := t.q.Exec(sqlSaveChannel,
 		t.community, ch.UUID, ch.Type, ch.Visibility, boolInt(ch.Archived), boolInt(ch.Deleted), ch.Name, ch.About,
 		ch.Creator, ch.CreatedAt, t.r.now().Unix(), string(labels))
 	if err != nil {
 		return fmt.Errorf("save channel: %w", err)
 	}
-	if _, err := t.tx.Exec(`DELETE FROM members WHERE community = ? AND uuid = ?`, t.community, ch.UUID); err != nil {
+	if _, err := t.q.Exec(sqlDeleteMembers, t.community, ch.UUID); err != nil {
 		return err
 	}
 	for pk, role := range ch.Members {
-		if _, err := t.tx.Exec(`INSERT INTO members (community, uuid, pubkey, role) VALUES (?,?,?,?)`,
+		if _, err := t.q.Exec(sqlInsertMember,
 			t.community, ch.UUID, pk, role); err != nil {
 			return err
 		}
@@ -370,13 +378,12 @@ func (t *txn) saveChannel(ch *Channel) error {
 
 func (t *txn) uuidUsed(uuid string) (bool, error) {
 	var n int
-	err := t.tx.QueryRow(`SELECT COUNT(*) FROM used_uuids WHERE community = ? AND uuid = ?`, t.community, uuid).Scan(&n)
+	err := t.q.QueryRow(sqlUUIDUsed, t.community, uuid).Scan(&n)
 	return n > 0, err
 }
 
 func (t *txn) markUUIDUsed(uuid, eventID string) error {
-	_, err := t.tx.Exec(`INSERT INTO used_uuids (community, uuid, event_id, used_at) VALUES (?,?,?,?)
-		ON CONFLICT (community, uuid) DO UPDATE SET event_id = excluded.event_id, used_at = excluded.used_at`,
+	_, err := t.q.Exec(sqlMarkUUIDUsed,
 		t.community, uuid, eventID, t.r.now().Unix())
 	return err
 }

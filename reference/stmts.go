@@ -1,0 +1,140 @@
+package reference
+
+import (
+	"database/sql"
+	"fmt"
+	"sync/atomic"
+)
+
+// The write path's fixed SQL. Every command runs a dozen or more of these;
+// parsing them again each time was a fifth of the relay's CPU under a
+// mutation load, so they are prepared once per database (see statements).
+const (
+	sqlInsertEvent = `INSERT INTO events (community, id, pubkey, kind, created_at, content, tags, sig, channel, dtag, received_at)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?)`
+	sqlInsertTag = `INSERT INTO event_tags (community, event_seq, name, value, kind, created_at) VALUES (?,?,?,?,?,?)`
+	sqlHasEvent  = `SELECT COUNT(*) FROM events WHERE community = ? AND id = ?`
+	// INDEXED BY: without it SQLite walks events_kind (which matches the
+	// ORDER BY) through every event of the kind.
+	sqlLatestAddressable = `SELECT created_at, id FROM events INDEXED BY events_addr WHERE community = ? AND kind = ? AND pubkey = ? AND dtag = ?
+		ORDER BY created_at DESC, id ASC LIMIT 1`
+	// INDEXED BY: without it SQLite walks events_kind through every state
+	// event of the kind, so each command's cost grew with the channels.
+	sqlCurrentState = `SELECT id, pubkey, created_at, kind, tags, content, sig FROM events INDEXED BY events_channel
+		WHERE community = ? AND kind = ? AND channel = ? ORDER BY created_at DESC, id ASC LIMIT 1`
+	sqlChannelRow = `SELECT type, visibility, archived, deleted, name, about, creator, created_at, labels
+		FROM channels WHERE community = ? AND uuid = ?`
+	sqlChannelMembers = `SELECT pubkey, role FROM members WHERE community = ? AND uuid = ?`
+	sqlSaveChannel    = `INSERT INTO channels (community, uuid, type, visibility, archived, deleted, name, about, creator, created_at, updated_at, labels)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
+		ON CONFLICT (community, uuid) DO UPDATE SET type=excluded.type, visibility=excluded.visibility,
+			archived=excluded.archived, deleted=excluded.deleted, name=excluded.name, about=excluded.about,
+			creator=excluded.creator, created_at=excluded.created_at, updated_at=excluded.updated_at, labels=excluded.labels`
+	sqlDeleteMembers = `DELETE FROM members WHERE community = ? AND uuid = ?`
+	sqlInsertMember  = `INSERT INTO members (community, uuid, pubkey, role) VALUES (?,?,?,?)`
+	sqlUUIDUsed      = `SELECT COUNT(*) FROM used_uuids WHERE community = ? AND uuid = ?`
+	sqlMarkUUIDUsed  = `INSERT INTO used_uuids (community, uuid, event_id, used_at) VALUES (?,?,?,?)
+		ON CONFLICT (community, uuid) DO UPDATE SET event_id = excluded.event_id, used_at = excluded.used_at`
+)
+
+// Conditions deleteWhere is called with (after "community = ? AND").
+const (
+	condStateOfKind  = `kind = ? AND channel = ?`
+	condAllState     = `channel = ? AND kind BETWEEN ? AND ?`
+	condAddressable  = `kind = ? AND pubkey = ? AND dtag = ?`
+	condEventID      = `id = ?`
+	deleteTagsPrefix = `DELETE FROM event_tags WHERE event_seq IN (SELECT seq FROM events WHERE community = ? AND `
+)
+
+func deleteTagsSQL(cond string) string   { return deleteTagsPrefix + cond + `)` }
+func deleteEventsSQL(cond string) string { return `DELETE FROM events WHERE community = ? AND ` + cond }
+
+// preparedSQL lists every statement statements prepares.
+func preparedSQL() []string {
+	out := []string{sqlInsertEvent, sqlInsertTag, sqlHasEvent, sqlLatestAddressable, sqlCurrentState,
+		sqlChannelRow, sqlChannelMembers, sqlSaveChannel, sqlDeleteMembers, sqlInsertMember,
+		sqlUUIDUsed, sqlMarkUUIDUsed}
+	for _, cond := range []string{condStateOfKind, condAllState, condAddressable, condEventID} {
+		out = append(out, deleteTagsSQL(cond), deleteEventsSQL(cond))
+	}
+	return out
+}
+
+// statements holds the prepared statements of one database, by SQL text.
+// They are prepared when the database opens, before any transaction: the
+// in-memory database has a single connection, which an open transaction
+// holds, so preparing later could wait for itself. Other SQL (reads built
+// per filter, fault paths) runs unprepared and counts as a miss.
+type statements struct {
+	byText map[string]*sql.Stmt
+	misses atomic.Int64
+}
+
+func prepareStatements(db *sql.DB) (*statements, error) {
+	s := &statements{byText: map[string]*sql.Stmt{}}
+	for _, text := range preparedSQL() {
+		st, err := db.Prepare(text)
+		if err != nil {
+			s.close()
+			return nil, fmt.Errorf("reference: prepare %.40q: %w", text, err)
+		}
+		s.byText[text] = st
+	}
+	return s, nil
+}
+
+func (s *statements) close() {
+	for _, st := range s.byText {
+		_ = st.Close()
+	}
+}
+
+// runner runs SQL in a transaction (tx set) or on the database, through a
+// prepared statement when there is one for the text.
+type runner struct {
+	db    *sql.DB
+	tx    *sql.Tx
+	stmts *statements
+}
+
+func (q runner) stmt(text string) *sql.Stmt {
+	st := q.stmts.byText[text]
+	if st == nil {
+		q.stmts.misses.Add(1)
+		return nil
+	}
+	if q.tx != nil {
+		return q.tx.Stmt(st)
+	}
+	return st
+}
+
+func (q runner) Exec(text string, args ...any) (sql.Result, error) {
+	if st := q.stmt(text); st != nil {
+		return st.Exec(args...)
+	}
+	if q.tx != nil {
+		return q.tx.Exec(text, args...)
+	}
+	return q.db.Exec(text, args...)
+}
+
+func (q runner) Query(text string, args ...any) (*sql.Rows, error) {
+	if st := q.stmt(text); st != nil {
+		return st.Query(args...)
+	}
+	if q.tx != nil {
+		return q.tx.Query(text, args...)
+	}
+	return q.db.Query(text, args...)
+}
+
+func (q runner) QueryRow(text string, args ...any) *sql.Row {
+	if st := q.stmt(text); st != nil {
+		return st.QueryRow(args...)
+	}
+	if q.tx != nil {
+		return q.tx.QueryRow(text, args...)
+	}
+	return q.db.QueryRow(text, args...)
+}
