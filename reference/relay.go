@@ -170,6 +170,7 @@ func New(cfg Config) (*Relay, error) {
 		r.db.Close()
 		return nil, err
 	}
+	r.signer.start(r.closed)
 	return r, nil
 }
 
