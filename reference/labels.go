@@ -477,6 +477,7 @@ func (p *labelsProfile) mutate(t *txn, ev *nostr.Event) error {
 	if st := p.takeStale(ev.ID); st != nil && p.faults.on(faultLabelsLifecycleUnserial) && ch != nil {
 		base = st.clone()
 		base.Labels = ch.Labels
+		base.storedMembers = nil // read before the lock: not what is stored
 	} else if st != nil && p.faults.on(faultLabelsLostUpdate) && ch != nil {
 		// Fault labels-lost-update: the label set comes from that early read.
 		base = ch.clone()
@@ -516,9 +517,11 @@ func (p *labelsProfile) mutate(t *txn, ev *nostr.Event) error {
 		return reject("invalid", "the result would have %d labels; at most %d are allowed", len(set), maxStoredLabels)
 	}
 	next.Labels = set
-	prevSnap, err := t.currentState(kindGroupMetadata, next.UUID)
-	if err != nil {
-		return err
+	var prevSnap *nostr.Event
+	if p.afterPublishNeedsPrev() {
+		if prevSnap, err = t.currentState(kindGroupMetadata, next.UUID); err != nil {
+			return err
+		}
 	}
 	if err := t.r.commitCommand(t, ev, next); err != nil {
 		return err
@@ -573,6 +576,13 @@ func (p *labelsProfile) command(t *txn, ev *nostr.Event) (bool, error) {
 		return true, p.create(t, ev)
 	}
 	return false, nil
+}
+
+// afterPublishNeedsPrev says whether a fault that afterPublish applies needs
+// the 39000 the command replaces (without faults nothing reads it).
+func (p *labelsProfile) afterPublishNeedsPrev() bool {
+	return p.faults.on(faultLabelsNoopPublishes) || p.faults.on(faultLabelsStaleTimestamp) ||
+		p.faults.on(faultLabelsSupersededMatched)
 }
 
 // afterPublish runs after a label command stored its channel and state:

@@ -569,20 +569,22 @@ func sortedMembers(ch *Channel) []string {
 func (r *Relay) publishState(t *txn, ch *Channel) error {
 	for _, kind := range []int{kindGroupMetadata, kindGroupAdmins, kindGroupMembers} {
 		tags := r.stateTags(kind, ch)
-		prev, err := t.currentState(kind, ch.UUID)
+		prevAt, prevTags, found, err := t.stateHead(kind, ch.UUID)
 		if err != nil {
 			return err
 		}
-		if prev != nil && tagsEqual(prev.Tags, tags) {
+		// The stored tags are tagsJSON of the event's tags: equal JSON,
+		// equal tags.
+		if found && prevTags == tagsJSON(tags) {
 			continue
 		}
 		ts := nostr.Timestamp(r.now().Unix())
-		if prev != nil {
+		if found {
 			if r.fault(faultStaleReplacementTimestmp) {
 				// Fault stale-replacement-timestamp: reuse the old created_at.
-				ts = prev.CreatedAt
-			} else if ts <= prev.CreatedAt {
-				ts = prev.CreatedAt + 1
+				ts = nostr.Timestamp(prevAt)
+			} else if int64(ts) <= prevAt {
+				ts = nostr.Timestamp(prevAt + 1)
 			}
 		}
 		ev := &nostr.Event{Kind: kind, CreatedAt: ts, Tags: tags, Content: ""}
@@ -599,9 +601,6 @@ func (r *Relay) publishState(t *txn, ch *Channel) error {
 	return nil
 }
 
-func tagsEqual(a, b nostr.Tags) bool {
-	return slices.EqualFunc(a, b, func(x, y nostr.Tag) bool { return slices.Equal(x, y) })
-}
 
 // storeRelayEvent signs ev with the relay key (created_at = relay clock when
 // zero) and stores it in the transaction under channel; profiles use it for

@@ -22,6 +22,12 @@ type Channel struct {
 	CreatedAt  int64  // relay clock at creation (unix seconds)
 	Labels     []string
 	Members    map[string]string // pubkey -> owner|admin|member
+
+	// storedMembers is the member list as the database holds it (read by
+	// loadChannel or written by saveChannel, in the same transaction), so
+	// saveChannel rewrites members only when they changed; nil = unknown.
+	// clone shares it: a clone starts out equal to the stored channel.
+	storedMembers map[string]string
 }
 
 func (ch *Channel) clone() *Channel {

@@ -22,6 +22,9 @@ const (
 	// event of the kind, so each command's cost grew with the channels.
 	sqlCurrentState = `SELECT id, pubkey, created_at, kind, tags, content, sig FROM events INDEXED BY events_channel
 		WHERE community = ? AND kind = ? AND channel = ? ORDER BY created_at DESC, id ASC LIMIT 1`
+	// the same row as sqlCurrentState, without decoding the event
+	sqlCurrentStateHead = `SELECT created_at, tags FROM events INDEXED BY events_channel
+		WHERE community = ? AND kind = ? AND channel = ? ORDER BY created_at DESC, id ASC LIMIT 1`
 	sqlChannelRow = `SELECT type, visibility, archived, deleted, name, about, creator, created_at, labels
 		FROM channels WHERE community = ? AND uuid = ?`
 	sqlChannelMembers = `SELECT pubkey, role FROM members WHERE community = ? AND uuid = ?`
@@ -51,7 +54,7 @@ func deleteEventsSQL(cond string) string { return `DELETE FROM events WHERE comm
 
 // preparedSQL lists every statement statements prepares.
 func preparedSQL() []string {
-	out := []string{sqlInsertEvent, sqlInsertTag, sqlHasEvent, sqlLatestAddressable, sqlCurrentState,
+	out := []string{sqlInsertEvent, sqlInsertTag, sqlHasEvent, sqlLatestAddressable, sqlCurrentState, sqlCurrentStateHead,
 		sqlChannelRow, sqlChannelMembers, sqlSaveChannel, sqlDeleteMembers, sqlInsertMember,
 		sqlUUIDUsed, sqlMarkUUIDUsed}
 	for _, cond := range []string{condStateOfKind, condAllState, condAddressable, condEventID} {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"runtime/debug"
 	"strings"
@@ -314,6 +315,16 @@ func (t *txn) currentState(kind int, uuid string) (*nostr.Event, error) {
 	return evs[0], nil
 }
 
+// stateHead returns the created_at and the tags (as stored, JSON) of the
+// channel's current state event of kind; found is false when there is none.
+func (t *txn) stateHead(kind int, uuid string) (createdAt int64, tags string, found bool, err error) {
+	err = t.q.QueryRow(sqlCurrentStateHead, t.community, kind, uuid).Scan(&createdAt, &tags)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, "", false, nil
+	}
+	return createdAt, tags, err == nil, err
+}
+
 // --- channels -------------------------------------------------------------
 
 func (t *txn) channel(uuid string) (*Channel, error) {
@@ -340,6 +351,7 @@ func loadChannel(q querier, community, uuid string) (*Channel, error) {
 	}
 	ch.Archived, ch.Deleted = archived != 0, deleted != 0
 	_ = json.Unmarshal([]byte(labels), &ch.Labels)
+	defer func() { ch.storedMembers = maps.Clone(ch.Members) }()
 	rows, err := q.Query(sqlChannelMembers, community, uuid)
 	if err != nil {
 		return nil, err
@@ -364,6 +376,9 @@ func (t *txn) saveChannel(ch *Channel) error {
 	if err != nil {
 		return fmt.Errorf("save channel: %w", err)
 	}
+	if ch.storedMembers != nil && maps.Equal(ch.Members, ch.storedMembers) {
+		return nil // a label or metadata change leaves the members as they are
+	}
 	if _, err := t.q.Exec(sqlDeleteMembers, t.community, ch.UUID); err != nil {
 		return err
 	}
@@ -373,6 +388,7 @@ func (t *txn) saveChannel(ch *Channel) error {
 			return err
 		}
 	}
+	ch.storedMembers = maps.Clone(ch.Members)
 	return nil
 }
 
