@@ -601,7 +601,6 @@ func (r *Relay) publishState(t *txn, ch *Channel) error {
 	return nil
 }
 
-
 // storeRelayEvent signs ev with the relay key (created_at = relay clock when
 // zero) and stores it in the transaction under channel; profiles use it for
 // relay-signed notices (e.g. 44100/44101). It is delivered live after commit.
