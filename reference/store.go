@@ -170,6 +170,9 @@ type txn struct {
 	q         runner // tx through the prepared statements
 	community string
 	emitted   []*nostr.Event
+	// saved is each channel as this transaction last wrote it; live
+	// delivery after commit reads it instead of the database.
+	saved map[string]*Channel
 }
 
 func (r *Relay) newTxn(tx *sql.Tx, community string) *txn {
@@ -204,22 +207,26 @@ func (r *Relay) write(community string, fn func(t *txn) error) (err error) {
 		r.logf("commit: %v", err)
 		return reject("error", "commit failed")
 	}
-	// One read of each touched channel's committed state serves all the
-	// events the transaction emitted for it (a mutation emits the command
-	// and one to three state events).
+	// Each touched channel's committed state (as the transaction wrote it,
+	// or else read once) serves all the events the transaction emitted for
+	// it (a mutation emits the command and one to three state events).
 	loaded := map[string]*Channel{}
 	for _, ev := range t.emitted {
 		var ch *Channel
 		if id := channelOf(ev); id != "" {
 			var ok bool
-			if ch, ok = loaded[id]; !ok {
+			ch, ok = loaded[id]
+			if !ok {
+				ch, ok = t.saved[id], t.saved[id] != nil
+			}
+			if !ok {
 				var lerr error
 				if ch, lerr = loadChannel(r.sqlDB(), community, id); lerr != nil {
 					r.logf("broadcast: load channel: %v", lerr)
 					continue // committed; this event is not delivered live
 				}
-				loaded[id] = ch
 			}
+			loaded[id] = ch
 		}
 		r.broadcast(community, ev, ch)
 	}
@@ -376,6 +383,10 @@ func (t *txn) saveChannel(ch *Channel) error {
 	if err != nil {
 		return fmt.Errorf("save channel: %w", err)
 	}
+	if t.saved == nil {
+		t.saved = map[string]*Channel{}
+	}
+	defer func() { t.saved[ch.UUID] = ch.clone() }()
 	if ch.storedMembers != nil && maps.Equal(ch.Members, ch.storedMembers) {
 		return nil // a label or metadata change leaves the members as they are
 	}
