@@ -475,11 +475,12 @@ func (c *conn) handleAuth(ev *nostr.Event) {
 		fail("invalid: AUTH needs a kind 22242 event")
 		return
 	}
-	if !ev.CheckID() {
+	idOK, sigOK := c.r.verifier.check(ev)
+	if !idOK {
 		fail("invalid: bad id")
 		return
 	}
-	if ok, _ := ev.CheckSignature(); !ok {
+	if !sigOK {
 		fail("invalid: bad signature")
 		return
 	}

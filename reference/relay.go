@@ -57,13 +57,14 @@ const (
 
 // Relay is one reference relay instance.
 type Relay struct {
-	cfg     Config
-	signer  signer // cached relay keys for signing state events and notices
-	profile profile
-	faults  map[string]bool
-	db      *sql.DB
-	stmts   *statements // the write path's prepared statements
-	now     func() time.Time
+	cfg      Config
+	signer   signer   // cached relay keys for signing state events and notices
+	verifier verifier // client event ids and signatures
+	profile  profile
+	faults   map[string]bool
+	db       *sql.DB
+	stmts    *statements // the write path's prepared statements
+	now      func() time.Time
 
 	secretKey string
 	pubKey    string
