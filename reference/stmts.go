@@ -3,6 +3,7 @@ package reference
 import (
 	"database/sql"
 	"fmt"
+	"strings"
 	"sync/atomic"
 )
 
@@ -12,8 +13,7 @@ import (
 const (
 	sqlInsertEvent = `INSERT INTO events (community, id, pubkey, kind, created_at, content, tags, sig, channel, dtag, received_at)
 		VALUES (?,?,?,?,?,?,?,?,?,?,?)`
-	sqlInsertTag = `INSERT INTO event_tags (community, event_seq, name, value, kind, created_at) VALUES (?,?,?,?,?,?)`
-	sqlHasEvent  = `SELECT COUNT(*) FROM events WHERE community = ? AND id = ?`
+	sqlHasEvent = `SELECT COUNT(*) FROM events WHERE community = ? AND id = ?`
 	// INDEXED BY: without it SQLite walks events_kind (which matches the
 	// ORDER BY) through every event of the kind.
 	sqlLatestAddressable = `SELECT created_at, id FROM events INDEXED BY events_addr WHERE community = ? AND kind = ? AND pubkey = ? AND dtag = ?
@@ -22,13 +22,15 @@ const (
 	// event of the kind, so each command's cost grew with the channels.
 	sqlCurrentState = `SELECT id, pubkey, created_at, kind, tags, content, sig FROM events INDEXED BY events_channel
 		WHERE community = ? AND kind = ? AND channel = ? ORDER BY created_at DESC, id ASC LIMIT 1`
-	// the same row as sqlCurrentState, without decoding the event
-	sqlCurrentStateHead = `SELECT created_at, tags FROM events INDEXED BY events_channel
-		WHERE community = ? AND kind = ? AND channel = ? ORDER BY created_at DESC, id ASC LIMIT 1`
-	sqlChannelRow = `SELECT type, visibility, archived, deleted, name, about, creator, created_at, labels
-		FROM channels WHERE community = ? AND uuid = ?`
-	sqlChannelMembers = `SELECT pubkey, role FROM members WHERE community = ? AND uuid = ?`
-	sqlSaveChannel    = `INSERT INTO channels (community, uuid, type, visibility, archived, deleted, name, about, creator, created_at, updated_at, labels)
+	// the current 39000-39003 of a channel in one read: per kind, the
+	// first row is sqlCurrentState's (created_at and tags only)
+	sqlStateHeads = `SELECT kind, created_at, tags FROM events INDEXED BY events_channel
+		WHERE community = ? AND channel = ? AND kind BETWEEN 39000 AND 39003 ORDER BY kind, created_at DESC, id ASC`
+	// a channel row with its members as [[pubkey, role], ...]
+	sqlChannelRow = `SELECT type, visibility, archived, deleted, name, about, creator, created_at, labels,
+		(SELECT json_group_array(json_array(m.pubkey, m.role)) FROM members m WHERE m.community = c.community AND m.uuid = c.uuid)
+		FROM channels c WHERE community = ? AND uuid = ?`
+	sqlSaveChannel = `INSERT INTO channels (community, uuid, type, visibility, archived, deleted, name, about, creator, created_at, updated_at, labels)
 		VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
 		ON CONFLICT (community, uuid) DO UPDATE SET type=excluded.type, visibility=excluded.visibility,
 			archived=excluded.archived, deleted=excluded.deleted, name=excluded.name, about=excluded.about,
@@ -42,23 +44,33 @@ const (
 
 // Conditions deleteWhere is called with (after "community = ? AND").
 const (
-	condStateOfKind  = `kind = ? AND channel = ?`
-	condAllState     = `channel = ? AND kind BETWEEN ? AND ?`
-	condAddressable  = `kind = ? AND pubkey = ? AND dtag = ?`
-	condEventID      = `id = ?`
-	deleteTagsPrefix = `DELETE FROM event_tags WHERE event_seq IN (SELECT seq FROM events WHERE community = ? AND `
+	condStateOfKind = `kind = ? AND channel = ?`
+	condAllState    = `channel = ? AND kind BETWEEN ? AND ?`
+	condAddressable = `kind = ? AND pubkey = ? AND dtag = ?`
+	condEventID     = `id = ?`
 )
 
-func deleteTagsSQL(cond string) string   { return deleteTagsPrefix + cond + `)` }
 func deleteEventsSQL(cond string) string { return `DELETE FROM events WHERE community = ? AND ` + cond }
+
+// insertTagsSQL inserts n tag rows in one statement (1 <= n <= maxTagRowsPerInsert).
+func insertTagsSQL(n int) string {
+	return `INSERT INTO event_tags (community, event_seq, name, value, kind, created_at) VALUES ` +
+		strings.TrimSuffix(strings.Repeat("(?,?,?,?,?,?),", n), ",")
+}
+
+// maxTagRowsPerInsert: tag rows go in statements of up to this many.
+const maxTagRowsPerInsert = 8
 
 // preparedSQL lists every statement statements prepares.
 func preparedSQL() []string {
-	out := []string{sqlInsertEvent, sqlInsertTag, sqlHasEvent, sqlLatestAddressable, sqlCurrentState, sqlCurrentStateHead,
-		sqlChannelRow, sqlChannelMembers, sqlSaveChannel, sqlDeleteMembers, sqlInsertMember,
+	out := []string{sqlInsertEvent, sqlHasEvent, sqlLatestAddressable, sqlCurrentState, sqlStateHeads,
+		sqlChannelRow, sqlSaveChannel, sqlDeleteMembers, sqlInsertMember,
 		sqlUUIDUsed, sqlMarkUUIDUsed}
 	for _, cond := range []string{condStateOfKind, condAllState, condAddressable, condEventID} {
-		out = append(out, deleteTagsSQL(cond), deleteEventsSQL(cond))
+		out = append(out, deleteEventsSQL(cond))
+	}
+	for n := 1; n <= maxTagRowsPerInsert; n++ {
+		out = append(out, insertTagsSQL(n))
 	}
 	return out
 }

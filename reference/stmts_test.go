@@ -9,9 +9,9 @@ import (
 // TestWritePathUsesPreparedStatements drives every kind of write a
 // conformance run makes (create, label and metadata edits, membership,
 // messages, replaceable events, delete) through each profile and requires
-// that none of it ran SQL outside the prepared statements: a statement
+// that none of it ran SQL outside the prepared statements (a statement
 // added to the write path without being prepared would be parsed again on
-// every command.
+// every command) and that no tag row outlives its event.
 func TestWritePathUsesPreparedStatements(t *testing.T) {
 	cases := []struct {
 		profile string
@@ -60,6 +60,15 @@ func TestWritePathUsesPreparedStatements(t *testing.T) {
 			c.mustPublish(owner.event(t, kindDeleteGroup, nostr.Tags{{"h", id}}, "", 0))
 			if n := r.stmts.misses.Load(); n != 0 {
 				t.Fatalf("%d write-path statements ran unprepared", n)
+			}
+			// Replaced state and replaceable events took their tag rows
+			// with them (events_delete_tags).
+			var orphans, tagRows int
+			if err := r.db.QueryRow(`SELECT COUNT(*) FROM event_tags WHERE event_seq NOT IN (SELECT seq FROM events)`).Scan(&orphans); err != nil || orphans != 0 {
+				t.Fatalf("%d tag rows of deleted events (%v)", orphans, err)
+			}
+			if err := r.db.QueryRow(`SELECT COUNT(*) FROM event_tags`).Scan(&tagRows); err != nil || tagRows == 0 {
+				t.Fatalf("no tag rows at all (%v)", err)
 			}
 		})
 	}

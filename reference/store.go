@@ -55,6 +55,11 @@ CREATE INDEX IF NOT EXISTS event_tags_time  ON event_tags (community, name, valu
 -- per-event tag checks (EXISTS on another tag filter, the first-match check
 -- of selectSQL) read this index only
 CREATE INDEX IF NOT EXISTS event_tags_seq   ON event_tags (event_seq, name, value);
+-- an event's tag rows go with it (one DELETE per removal instead of two)
+CREATE TRIGGER IF NOT EXISTS events_delete_tags AFTER DELETE ON events
+BEGIN
+	DELETE FROM event_tags WHERE event_seq = old.seq;
+END;
 
 CREATE TABLE IF NOT EXISTS channels (
 	community  TEXT    NOT NULL,
@@ -253,26 +258,37 @@ func (t *txn) insert(ev *nostr.Event, channel string) error {
 	if err != nil {
 		return err
 	}
+	var rows []any
+	flush := func() error {
+		if len(rows) == 0 {
+			return nil
+		}
+		_, err := t.q.Exec(insertTagsSQL(len(rows)/6), rows...)
+		rows = rows[:0]
+		return err
+	}
 	for _, tag := range ev.Tags {
 		if len(tag) < 2 || len(tag[0]) != 1 {
 			continue
 		}
-		if _, err := t.q.Exec(sqlInsertTag,
-			t.community, seq, tag[0], tag[1], ev.Kind, int64(ev.CreatedAt)); err != nil {
-			return fmt.Errorf("insert tag: %w", err)
+		rows = append(rows, t.community, seq, tag[0], tag[1], ev.Kind, int64(ev.CreatedAt))
+		if len(rows) == 6*maxTagRowsPerInsert {
+			if err := flush(); err != nil {
+				return fmt.Errorf("insert tags: %w", err)
+			}
 		}
+	}
+	if err := flush(); err != nil {
+		return fmt.Errorf("insert tags: %w", err)
 	}
 	t.emitted = append(t.emitted, ev)
 	return nil
 }
 
-// deleteWhere removes events (and their tag rows) matching cond.
+// deleteWhere removes events matching cond (the events_delete_tags
+// trigger removes their tag rows).
 func (t *txn) deleteWhere(cond string, args ...any) error {
-	all := append([]any{t.community}, args...)
-	if _, err := t.q.Exec(deleteTagsSQL(cond), all...); err != nil {
-		return err
-	}
-	_, err := t.q.Exec(deleteEventsSQL(cond), all...)
+	_, err := t.q.Exec(deleteEventsSQL(cond), append([]any{t.community}, args...)...)
 	return err
 }
 
@@ -322,14 +338,33 @@ func (t *txn) currentState(kind int, uuid string) (*nostr.Event, error) {
 	return evs[0], nil
 }
 
-// stateHead returns the created_at and the tags (as stored, JSON) of the
-// channel's current state event of kind; found is false when there is none.
-func (t *txn) stateHead(kind int, uuid string) (createdAt int64, tags string, found bool, err error) {
-	err = t.q.QueryRow(sqlCurrentStateHead, t.community, kind, uuid).Scan(&createdAt, &tags)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, "", false, nil
+// stateHead is the created_at and the tags (as stored, JSON) of a
+// channel's current state event of one kind.
+type stateHead struct {
+	createdAt int64
+	tags      string
+}
+
+// stateHeads returns the channel's current 39000-39003 by kind (a kind
+// with none is absent).
+func (t *txn) stateHeads(uuid string) (map[int]stateHead, error) {
+	rows, err := t.q.Query(sqlStateHeads, t.community, uuid)
+	if err != nil {
+		return nil, err
 	}
-	return createdAt, tags, err == nil, err
+	defer rows.Close()
+	heads := map[int]stateHead{}
+	for rows.Next() {
+		var kind int
+		var h stateHead
+		if err := rows.Scan(&kind, &h.createdAt, &h.tags); err != nil {
+			return nil, err
+		}
+		if _, seen := heads[kind]; !seen {
+			heads[kind] = h
+		}
+	}
+	return heads, rows.Err()
 }
 
 // --- channels -------------------------------------------------------------
@@ -347,9 +382,9 @@ type querier interface {
 func loadChannel(q querier, community, uuid string) (*Channel, error) {
 	ch := &Channel{Community: community, UUID: uuid, Members: map[string]string{}}
 	var archived, deleted int
-	var labels string
+	var labels, members string
 	err := q.QueryRow(sqlChannelRow, community, uuid).
-		Scan(&ch.Type, &ch.Visibility, &archived, &deleted, &ch.Name, &ch.About, &ch.Creator, &ch.CreatedAt, &labels)
+		Scan(&ch.Type, &ch.Visibility, &archived, &deleted, &ch.Name, &ch.About, &ch.Creator, &ch.CreatedAt, &labels, &members)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -358,20 +393,15 @@ func loadChannel(q querier, community, uuid string) (*Channel, error) {
 	}
 	ch.Archived, ch.Deleted = archived != 0, deleted != 0
 	_ = json.Unmarshal([]byte(labels), &ch.Labels)
-	defer func() { ch.storedMembers = maps.Clone(ch.Members) }()
-	rows, err := q.Query(sqlChannelMembers, community, uuid)
-	if err != nil {
-		return nil, err
+	var pairs [][2]string
+	if err := json.Unmarshal([]byte(members), &pairs); err != nil {
+		return nil, fmt.Errorf("channel %s members: %w", uuid, err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var pk, role string
-		if err := rows.Scan(&pk, &role); err != nil {
-			return nil, err
-		}
-		ch.Members[pk] = role
+	for _, p := range pairs {
+		ch.Members[p[0]] = p[1]
 	}
-	return ch, rows.Err()
+	ch.storedMembers = maps.Clone(ch.Members)
+	return ch, nil
 }
 
 // saveChannel writes ch (row and complete member list).
