@@ -1,8 +1,11 @@
 package reference
 
 import (
+	"fmt"
 	"slices"
 	"sort"
+	"sync"
+	"time"
 
 	"github.com/nbd-wtf/go-nostr"
 )
@@ -176,7 +179,7 @@ func (r *Relay) queryFilter(rd *reader, f *nostr.Filter) ([]*nostr.Event, error)
 	accessLate := r.fault(faultLimitBeforeAccess)
 
 	query, args := r.selectSQL(rd, f, tagsLate, accessLate, limit)
-	rows, err := r.db.Query(query, args...)
+	rows, err := r.readQuery(query, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -284,14 +287,17 @@ func (r *Relay) drivingTag(rd *reader, f *nostr.Filter) string {
 	}
 	// On a tie (both at the cap) the later name wins: lowercase before
 	// uppercase, as NIP-32 puts namespaces (L) in uppercase and the values
-	// (l) in lowercase.
-	const probeCap = 2000
+	// (l) in lowercase. A later probe never counts past the best so far (it
+	// could only tie), and recent counts are reused: the choice only
+	// decides how fast the read is, never what it returns.
 	best, bestN := names[0], int64(-1)
 	for _, name := range slices.Backward(names) {
-		cond, args := r.tagRowsSQL("p", rd, f, name)
-		var n int64
-		if err := r.db.QueryRow(`SELECT COUNT(*) FROM (SELECT 1 FROM event_tags p WHERE `+cond+` LIMIT ?)`,
-			append(args, probeCap)...).Scan(&n); err != nil {
+		limit := int64(probeCap)
+		if bestN >= 0 && bestN < limit {
+			limit = bestN
+		}
+		n, err := r.probeTagRows(rd, f, name, limit)
+		if err != nil {
 			return names[0]
 		}
 		if bestN < 0 || n < bestN {
@@ -299,6 +305,68 @@ func (r *Relay) drivingTag(rd *reader, f *nostr.Filter) string {
 		}
 	}
 	return best
+}
+
+// probeCap is how far drivingTag counts one tag filter's rows.
+const probeCap = 2000
+
+// probeTagRows counts the rows of one tag filter, up to limit.
+func (r *Relay) probeTagRows(rd *reader, f *nostr.Filter, name string, limit int64) (int64, error) {
+	key := probeKey(rd.community, name, f)
+	if n, ok := r.probes.get(key, r.now()); ok {
+		return min(n, limit), nil // an exact count, or at least probeCap >= limit
+	}
+	cond, args := r.tagRowsSQL("p", rd, f, name)
+	var n int64
+	if err := r.readQueryRow(`SELECT COUNT(*) FROM (SELECT 1 FROM event_tags p WHERE `+cond+` LIMIT ?)`,
+		append(args, limit)...).Scan(&n); err != nil {
+		return 0, err
+	}
+	if n < limit || limit == probeCap {
+		r.probes.put(key, n, r.now())
+	}
+	return n, nil
+}
+
+func probeKey(community, name string, f *nostr.Filter) string {
+	vals := slices.Sorted(slices.Values(f.Tags[name]))
+	kinds := slices.Sorted(slices.Values(f.Kinds))
+	return fmt.Sprintf("%s\x00%s\x00%q\x00%v", community, name, vals, kinds)
+}
+
+// probeCounts remembers drivingTag's recent counts for probeTTL.
+type probeCounts struct {
+	mu sync.Mutex
+	m  map[string]probeCount
+}
+
+type probeCount struct {
+	n  int64
+	at time.Time
+}
+
+const (
+	probeTTL     = 10 * time.Second
+	probeEntries = 4096 // then the cache starts over
+)
+
+func (p *probeCounts) get(key string, now time.Time) (int64, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	c, ok := p.m[key]
+	if !ok || now.Sub(c.at) > probeTTL || now.Before(c.at) {
+		return 0, false
+	}
+	return c.n, true
+}
+
+func (p *probeCounts) put(key string, n int64, now time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.m == nil || len(p.m) >= probeEntries {
+		p.m = map[string]probeCount{}
+	}
+	p.m[key] = probeCount{n: n, at: now}
 }
 
 // query runs several filters and merges them newest first without repeats.
@@ -343,7 +411,7 @@ func (r *Relay) count(rd *reader, filters []nostr.Filter) (int64, error) {
 		args = append(args, b.args...)
 	}
 	var n int64
-	err := r.db.QueryRow(`SELECT COUNT(*)`+fromEvents+`WHERE `+where, args...).Scan(&n)
+	err := r.readQueryRow(`SELECT COUNT(*)`+fromEvents+`WHERE `+where, args...).Scan(&n)
 	return n, err
 }
 

@@ -58,8 +58,9 @@ const (
 // Relay is one reference relay instance.
 type Relay struct {
 	cfg      Config
-	signer   signer   // cached relay keys for signing state events and notices
-	verifier verifier // client event ids and signatures
+	signer   signer      // cached relay keys for signing state events and notices
+	verifier verifier    // client event ids and signatures
+	probes   probeCounts // recent row counts of tag filters (drivingTag)
 	profile  profile
 	faults   map[string]bool
 	db       *sql.DB

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 )
 
@@ -83,6 +84,39 @@ func preparedSQL() []string {
 type statements struct {
 	byText map[string]*sql.Stmt
 	misses atomic.Int64
+
+	// reads caches the statements of reads (REQ, COUNT, the driving-tag
+	// probe), whose SQL depends on the filter's shape: prepared on first
+	// use outside any transaction, up to maxReadStatements shapes, then
+	// the rest run unprepared. Entries are never closed before the
+	// database, so a statement in use is never closed under its reader.
+	readMu sync.Mutex
+	reads  map[string]*sql.Stmt
+}
+
+// maxReadStatements bounds the read statement cache (filter shapes).
+const maxReadStatements = 512
+
+// read returns the prepared statement for a read's SQL, or nil when the
+// cache is full or preparing failed (the caller runs the SQL unprepared).
+func (s *statements) read(db *sql.DB, text string) *sql.Stmt {
+	s.readMu.Lock()
+	defer s.readMu.Unlock()
+	if st, ok := s.reads[text]; ok {
+		return st
+	}
+	if len(s.reads) >= maxReadStatements {
+		return nil
+	}
+	st, err := db.Prepare(text)
+	if err != nil {
+		return nil
+	}
+	if s.reads == nil {
+		s.reads = map[string]*sql.Stmt{}
+	}
+	s.reads[text] = st
+	return st
 }
 
 func prepareStatements(db *sql.DB) (*statements, error) {
@@ -102,6 +136,28 @@ func (s *statements) close() {
 	for _, st := range s.byText {
 		_ = st.Close()
 	}
+	s.readMu.Lock()
+	defer s.readMu.Unlock()
+	for _, st := range s.reads {
+		_ = st.Close()
+	}
+	s.reads = nil
+}
+
+// readQuery runs a read outside any transaction through the read cache.
+func (r *Relay) readQuery(text string, args ...any) (*sql.Rows, error) {
+	if st := r.stmts.read(r.db, text); st != nil {
+		return st.Query(args...)
+	}
+	return r.db.Query(text, args...)
+}
+
+// readQueryRow is readQuery for one row.
+func (r *Relay) readQueryRow(text string, args ...any) *sql.Row {
+	if st := r.stmts.read(r.db, text); st != nil {
+		return st.QueryRow(args...)
+	}
+	return r.db.QueryRow(text, args...)
 }
 
 // runner runs SQL in a transaction (tx set) or on the database, through a
