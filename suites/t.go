@@ -185,7 +185,9 @@ func (t *T) send(c *fixtures.Client, ev *nostr.Event) (fixtures.OK, error) {
 	}
 }
 
-// track records accepted creates, and forgets channels the case deleted.
+// track records accepted creates (once per channel: an accepted exact
+// retry of a create is the same channel), and forgets channels the case
+// deleted.
 func (t *T) track(ev *nostr.Event) {
 	h, found := fixtures.TagValue(ev, "h")
 	if !found {
@@ -195,6 +197,11 @@ func (t *T) track(ev *nostr.Event) {
 	defer t.mu.Unlock()
 	switch ev.Kind {
 	case fixtures.KindCreateGroup:
+		for _, c := range t.created {
+			if c.id == h {
+				return
+			}
+		}
 		t.created = append(t.created, createdChannel{id: h, creator: ev.PubKey})
 	case fixtures.KindDeleteGroup:
 		for i, c := range t.created {
