@@ -11,9 +11,12 @@
 //	nip29.go    EVENT admission, NIP-29 commands, relay-signed state events
 //	query.go    filters -> SQL, the read-access rule (SQL and Go), COUNT
 //	store.go    schema, transactions, event/channel storage
+//	stmts.go    prepared statements (write path, read shapes)
+//	sign.go     relay signatures (cached key, precomputed nonces)
+//	verify.go   client event id and signature checks
 //	nip11.go    NIP-11 document and plain HTTP page
 //	profile.go  the profile hook interface and the "none" profile
-//	identity.go labels.go  NIP-CL profiles (stubs embedding none)
+//	identity.go labels.go  the two NIP-CL profiles
 //	faults.go   fault catalogue and switches
 //
 // Behaviour choices where the contract leaves room:
