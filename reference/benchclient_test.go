@@ -150,14 +150,24 @@ func (c *benchConn) waitOK(id string) (bool, string, error) {
 
 // publish sends EVENT and waits for its OK.
 func (c *benchConn) publish(ev *nostr.Event) (bool, string, error) {
-	b, err := (&nostr.EventEnvelope{Event: *ev}).MarshalJSON()
+	b, err := eventFrame(ev)
 	if err != nil {
 		return false, "", err
 	}
-	if err := c.write(b); err != nil {
+	return c.publishFrame(b, ev.ID)
+}
+
+// eventFrame is the ["EVENT", ev] frame a client sends.
+func eventFrame(ev *nostr.Event) ([]byte, error) {
+	return (&nostr.EventEnvelope{Event: *ev}).MarshalJSON()
+}
+
+// publishFrame sends an encoded EVENT frame and waits for the OK of id.
+func (c *benchConn) publishFrame(frame []byte, id string) (bool, string, error) {
+	if err := c.write(frame); err != nil {
 		return false, "", err
 	}
-	return c.waitOK(ev.ID)
+	return c.waitOK(id)
 }
 
 // query sends one REQ, collects the stored events until EOSE and closes the
