@@ -77,10 +77,12 @@ func preparedSQL() []string {
 }
 
 // statements holds the prepared statements of one database, by SQL text.
-// They are prepared when the database opens, before any transaction: the
-// in-memory database has a single connection, which an open transaction
-// holds, so preparing later could wait for itself. Other SQL (reads built
-// per filter, fault paths) runs unprepared and counts as a miss.
+// The write path's (byText) are prepared when the database opens, before
+// any transaction: the in-memory database has a single connection, which
+// an open transaction holds, so preparing inside one could wait for itself.
+// Other SQL run through a runner (fault paths) runs unprepared and counts
+// as a miss. Reads, which never run inside a write transaction, have their
+// own cache (reads).
 type statements struct {
 	byText map[string]*sql.Stmt
 	misses atomic.Int64
