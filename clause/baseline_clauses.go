@@ -1,82 +1,141 @@
 package clause
 
-// baselineClauses are the NIP-01/11/29/42/45 statements of the target
-// contract (spec/README.md) that the baseline suite checks. They are not a
-// catalogue of those NIPs: only what every NIP-CL scenario relies on.
+// NIP references (Clause.Ref) of the baseline clauses. Each names the NIP
+// and the heading its sentence stands under in the current
+// nostr-protocol/nips text.
+const (
+	refNIP01Events   = "NIP-01 § Events and signatures"
+	refNIP01Filters  = "NIP-01 § From client to relay: sending events and creating subscriptions"
+	refNIP01FromRel  = "NIP-01 § From relay to client: sending events and notices"
+	refNIP11         = "NIP-11 § Self"
+	refNIP42Flow     = "NIP-42 § Definitions / Protocol flow"
+	refNIP42Prefixes = "NIP-42 § OK and CLOSED machine-readable prefixes"
+	refNIP45         = "NIP-45 § Motivation / Filters and return values"
+	refNIP29Mod      = "NIP-29 § Group state -- or moderation"
+	refNIP29Meta     = "NIP-29 § Group metadata events"
+	refNIP29Mgmt     = "NIP-29 § Group management"
+	refNIP29Join     = "NIP-29 § User-related group management events: join request"
+	refNIP29Leave    = "NIP-29 § User-related group management events: leave request"
+	refNIP29Late     = "NIP-29 § Late publication"
+	refNIP29Roles    = "NIP-29 § Group metadata events: group roles (kind:39003)"
+)
+
+// Reading of the NIP texts: the NIPs write requirement words in lower case
+// as often as in capitals. A lower-case "must" in a sentence that states a
+// rule counts as MUST, "should" as SHOULD; a declarative definition ("private
+// indicates that only members can read") counts as MUST for the behaviour it
+// defines once the relay shows the flag. What the harness needs only to
+// drive a relay is a contract clause, never a NIP's authority.
+
+// baselineClauses are the NIP-01/11/29/42/45 statements the baseline cases
+// check, each at the level of its own sentence, plus the contract points
+// (Source contract) the harness needs to drive a NIP-29 relay at all.
 var baselineClauses = []Clause{
-	// NIP-01 event validation.
-	{ID: "nip01/event-validation.1", Section: "nip01/event-validation", Level: LevelMust, Subject: SubjectRelay, Testable: true,
-		Text: "An event whose signature fails verification is refused with an invalid: OK and has no effect."},
-	{ID: "nip01/event-validation.2", Section: "nip01/event-validation", Level: LevelMust, Subject: SubjectRelay, Testable: true,
-		Text: "An event whose id is not the hash of its serialized fields is refused with an invalid: OK."},
-	{ID: "nip01/event-validation.3", Section: "nip01/event-validation", Level: LevelMust, Subject: SubjectRelay, Testable: true,
-		Text: "An event stamped more than 900 s before or after the relay's clock is refused with an invalid: OK."},
+	// NIP-01 events.
+	{ID: "nip01/event-validation.1", Section: "nip01/event-validation", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP01Events,
+		Text: "An event whose signature does not verify over its id is not accepted (OK false) and has no effect."},
+	{ID: "nip01/event-validation.2", Section: "nip01/event-validation", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP01Events,
+		Text: "An event whose id is not the hash of its serialized fields is not accepted (OK false)."},
 
 	// NIP-01 filters and live delivery.
-	{ID: "nip01/filters.1", Section: "nip01/filters", Level: LevelMust, Subject: SubjectRelay, Testable: true,
-		Text: "Tag predicates are evaluated before limit is applied, so an older match is not hidden by newer non-matching events."},
-	{ID: "nip01/filters.2", Section: "nip01/filters", Level: LevelMust, Subject: SubjectRelay, Testable: true,
-		Text: "Several filters in one REQ return the union of their matches, newest first, followed by EOSE."},
-	{ID: "nip01/live.1", Section: "nip01/live", Level: LevelMust, Subject: SubjectRelay, Testable: true,
+	{ID: "nip01/filters.1", Section: "nip01/filters", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP01Filters,
+		Text: "Every event a REQ returns matches one of its filters: all the conditions a filter states hold for it."},
+	{ID: "nip01/filters.2", Section: "nip01/filters", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP01Filters,
+		Text: "With limit n, the initial answer is the newest n matching events: an older match is not hidden by newer events that do not match."},
+	{ID: "nip01/filters.3", Section: "nip01/filters", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP01Filters,
+		Text: "A REQ with several filters returns events matching any of them."},
+	{ID: "nip01/filters.4", Section: "nip01/filters", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP01Filters,
+		Text: "Stored events come newest first."},
+	{ID: "nip01/live.1", Section: "nip01/live", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP01Filters,
 		Text: "A subscription left open after EOSE receives newly stored events that match it."},
-	{ID: "nip01/malformed.1", Section: "nip01/malformed", Level: LevelMust, Subject: SubjectRelay, Testable: true,
-		Text: "A frame that is not a well-formed client message gets a NOTICE and the connection keeps serving requests."},
+	{ID: "nip01/ok-prefix.1", Section: "nip01/ok-prefix", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP01FromRel,
+		Text: "The message of an OK false is a machine-readable single-word prefix, a colon, then a human-readable text."},
+	{ID: "nip01/ok-prefix.2", Section: "nip01/ok-prefix", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP01FromRel,
+		Text: "A refused REQ is answered with CLOSED, whose message has the same prefix form."},
 
 	// NIP-11.
-	{ID: "nip11/document.1", Section: "nip11/document", Level: LevelMust, Subject: SubjectRelay, Testable: true,
+	{ID: "nip11/document.1", Section: "nip11/document", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: "NIP-11 § Relay information document",
 		Text: "An HTTP request to the relay URL with Accept: application/nostr+json returns the JSON information document."},
-	{ID: "nip11/document.2", Section: "nip11/document", Level: LevelMust, Subject: SubjectRelay, Testable: true,
-		Text: "The document's self field is the 64-hex public key that signs the relay's group-state events."},
+	{ID: "nip11/document.2", Section: "nip11/document", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP11,
+		Text: "When the document has a self field, it is a 32-byte lowercase hex public key."},
+	{ID: "nip11/document.3", Section: "nip11/document", Level: LevelRule, Subject: SubjectRelay, Testable: true, Source: SourceContract, Ref: "harness: the key NIP-29 state events are checked against",
+		Text: "The document names the key that signs group state: self (NIP-29 points there), or --relay-pubkey tells the harness."},
 
 	// NIP-42.
-	{ID: "nip42/auth.1", Section: "nip42/auth", Level: LevelMust, Subject: SubjectRelay, Testable: true,
-		Text: "A write over a connection that has not authenticated is refused with auth-required:."},
-	{ID: "nip42/auth.2", Section: "nip42/auth", Level: LevelMust, Subject: SubjectRelay, Testable: true,
-		Text: "A write signed by a key other than the one the connection authenticated is refused with auth-required:."},
-	{ID: "nip42/auth.3", Section: "nip42/auth", Level: LevelMust, Subject: SubjectRelay, Testable: true,
-		Text: "After a valid kind 22242 answer to the challenge, the relay accepts writes signed by that key."},
+	{ID: "nip42/auth.1", Section: "nip42/auth", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP42Flow,
+		Text: "An AUTH message from a client is answered with an OK."},
+	{ID: "nip42/auth.2", Section: "nip42/auth", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP42Flow,
+		Text: "Kind 22242 events are never broadcast to any client."},
+	{ID: "nip42/auth.3", Section: "nip42/auth", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP42Prefixes,
+		Text: "A write refused because the connection has not authenticated says auth-required:; one refused for an authenticated key that is not allowed says restricted:."},
 
-	// NIP-45.
-	{ID: "nip45/count.1", Section: "nip45/count", Level: LevelMust, Subject: SubjectRelay, Testable: true,
-		Text: "COUNT answers with the number of stored events the filter matches."},
-	{ID: "nip45/count.2", Section: "nip45/count", Level: LevelMust, Subject: SubjectRelay, Testable: true,
-		Text: "COUNT obeys the same read access as REQ: events a reader cannot read are not counted."},
+	// NIP-45 (optional: checked when advertised or answered).
+	{ID: "nip45/count.1", Section: "nip45/count", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP45,
+		Text: "A relay that serves COUNT answers with the number of events the filters match."},
+	{ID: "nip45/count.2", Section: "nip45/count", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP45,
+		Text: "A relay that refuses a COUNT answers with CLOSED."},
+	{ID: "nip45/count.3", Section: "nip45/count", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: "NIP-45 with NIP-29 § group metadata: private",
+		Text: "COUNT does not count messages of a private group for a reader who may not read them."},
 
-	// NIP-29 as the target contract uses it.
-	{ID: "nip29/create.1", Section: "nip29/create", Level: LevelMust, Subject: SubjectRelay, Testable: true,
-		Text: "A 9007 with a fresh client-chosen UUID creates the channel; its 39000 has d = that UUID and the requested name."},
-	{ID: "nip29/create.2", Section: "nip29/create", Level: LevelMust, Subject: SubjectRelay, Testable: true,
-		Text: "The author of the 9007 becomes a member (39002) and an admin with role owner (39001)."},
-	{ID: "nip29/create.3", Section: "nip29/create", Level: LevelMust, Subject: SubjectRelay, Testable: true,
-		Text: "A 9007 naming a UUID that is already in use is refused and the existing channel is untouched."},
-	{ID: "nip29/state-events.1", Section: "nip29/state-events", Level: LevelMust, Subject: SubjectRelay, Testable: true,
-		Text: "Kinds 39000, 39001 and 39002 are signed by the relay key with a valid id and signature."},
-	{ID: "nip29/state-events.2", Section: "nip29/state-events", Level: LevelMust, Subject: SubjectRelay, Testable: true,
-		Text: "Each replacement state event has a created_at strictly greater than the event it replaces."},
-	{ID: "nip29/edit.1", Section: "nip29/edit", Level: LevelMust, Subject: SubjectRelay, Testable: true,
-		Text: "An owner's 9002 with name and about publishes a new 39000 carrying the new values."},
-	{ID: "nip29/membership.1", Section: "nip29/membership", Level: LevelMust, Subject: SubjectRelay, Testable: true,
-		Text: "A 9000 adds the user to 39002 with the given role, and admins and owners also to 39001."},
-	{ID: "nip29/membership.2", Section: "nip29/membership", Level: LevelMust, Subject: SubjectRelay, Testable: true,
-		Text: "A 9001 takes the user out of 39002."},
-	{ID: "nip29/membership.3", Section: "nip29/membership", Level: LevelMust, Subject: SubjectRelay, Testable: true,
-		Text: "Removing the channel's only owner is refused."},
-	{ID: "nip29/membership.4", Section: "nip29/membership", Level: LevelRule, Subject: SubjectRelay, Testable: true,
-		Text: "Ownership can be handed over: once a second owner exists, the first owner can be removed."},
-	{ID: "nip29/delete.1", Section: "nip29/delete", Level: LevelMust, Subject: SubjectRelay, Testable: true,
-		Text: "After an accepted 9008 the channel's state events are no longer served."},
-	{ID: "nip29/delete.2", Section: "nip29/delete", Level: LevelMust, Subject: SubjectRelay, Testable: true,
-		Text: "A deleted channel's UUID cannot be created again."},
-	{ID: "nip29/delete.3", Section: "nip29/delete", Level: LevelMust, Subject: SubjectRelay, Testable: true,
-		Text: "Only an owner can delete a channel; a plain member's 9008 is refused."},
-	{ID: "nip29/read-access.1", Section: "nip29/read-access", Level: LevelMust, Subject: SubjectRelay, Testable: true,
-		Text: "Messages of a private channel reach members only, whether asked for by #h or by id, and never anonymous readers."},
-	{ID: "nip29/read-access.2", Section: "nip29/read-access", Level: LevelMust, Subject: SubjectRelay, Testable: true,
-		Text: "A private channel's 39000 is served to members and withheld from outsiders."},
-	{ID: "nip29/read-access.3", Section: "nip29/read-access", Level: LevelMust, Subject: SubjectRelay, Testable: true,
-		Text: "Read access is decided before limit: unreadable events, messages or state, do not use up a reader's limit."},
-	{ID: "nip29/permissions.1", Section: "nip29/permissions", Level: LevelMust, Subject: SubjectRelay, Testable: true,
-		Text: "A plain member's 9002 is refused and the metadata stays as it was."},
-	{ID: "nip29/permissions.2", Section: "nip29/permissions", Level: LevelMust, Subject: SubjectRelay, Testable: true,
-		Text: "A non-member's 9000 is refused and the named user does not become a member."},
+	// NIP-29: what the harness needs to drive a relay (contract), then the NIP's own rules.
+	{ID: "nip29/create.1", Section: "nip29/create", Level: LevelRule, Subject: SubjectRelay, Testable: true, Source: SourceContract, Ref: "harness: every scenario needs groups of its own (NIP-29 defines 9007 create-group but no duty to honour it)",
+		Text: "A fresh key's bare 9007 (only an h tag with a new id) creates a group, and its relay-signed 39000 has d = that id."},
+	{ID: "nip29/create.2", Section: "nip29/create", Level: LevelRule, Subject: SubjectRelay, Testable: true, Source: SourceContract, Ref: "harness: moderation scenarios need a role that can moderate (NIP-29 leaves roles to the relay)",
+		Text: "The creator of a group holds a role that may moderate it: put and remove users, edit metadata."},
+	{ID: "nip29/create.3", Section: "nip29/create", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Mod,
+		Text: "A 9007 from a key with no role in an existing group with that id is refused and the group is untouched."},
+	{ID: "nip29/state-events.1", Section: "nip29/state-events", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Meta,
+		Text: "Group state events (39000-39003) are signed by the relay key named by NIP-11 self, with a valid id and signature."},
+	{ID: "nip29/state-events.2", Section: "nip29/state-events", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Meta + " with NIP-01 § Kinds (addressable)",
+		Text: "Each replacement state event has a created_at greater than the one it replaces, so clients keep the newest."},
+	{ID: "nip29/state-events.3", Section: "nip29/state-events", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Meta,
+		Text: "A single instance of each state event exists per group: a #d read returns one head per kind, not superseded ones."},
+	{ID: "nip29/state-events.4", Section: "nip29/state-events", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP01Filters,
+		Text: "A state-event REQ with limit n returns at most n events."},
+	{ID: "nip29/metadata.1", Section: "nip29/metadata", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Meta,
+		Text: "After an authorized 9002, the 39000 reflects the name, about and picture it carried."},
+	{ID: "nip29/metadata.2", Section: "nip29/metadata", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Meta,
+		Text: "After an authorized 9002 carrying the private, closed, hidden or restricted flag, the 39000 carries that flag."},
+	{ID: "nip29/membership.1", Section: "nip29/membership", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Meta + ": group members (kind:39002)",
+		Text: "After an authorized 9000, a relay that publishes 39002 lists the user there."},
+	{ID: "nip29/membership.2", Section: "nip29/membership", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Meta + ": group members (kind:39002)",
+		Text: "After an authorized 9001, a relay that publishes 39002 no longer lists the user."},
+	{ID: "nip29/membership.3", Section: "nip29/membership", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Mgmt,
+		Text: "A 9000 naming an existing member with roles updates that member's roles (39001 shows the new role)."},
+	{ID: "nip29/membership.4", Section: "nip29/membership", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Mgmt,
+		Text: "A user given a privileged role by 9000 is listed in 39001 with that role."},
+	{ID: "nip29/roles.1", Section: "nip29/roles", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Roles,
+		Text: "The roles 39001 lists correspond to roles the relay advertises in 39003, when it publishes one."},
+	{ID: "nip29/join.1", Section: "nip29/join", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Join,
+		Text: "A join request that does not add the user to the group is rejected (OK false); an accepted one means the user was added."},
+	{ID: "nip29/join.2", Section: "nip29/join", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Join,
+		Text: "A join request from a user who is already a member is rejected with the duplicate: prefix."},
+	{ID: "nip29/join.3", Section: "nip29/join", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Join + " with group metadata: closed",
+		Text: "A join request without an invite code to a closed group is not honoured, so it is rejected and the user is not added."},
+	{ID: "nip29/leave.1", Section: "nip29/leave", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Leave,
+		Text: "A member's leave request removes the member from the group."},
+	{ID: "nip29/leave.2", Section: "nip29/leave", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Leave,
+		Text: "The relay answers an honoured leave request with a 9001 removing the user."},
+	{ID: "nip29/delete.1", Section: "nip29/delete", Level: LevelRule, Subject: SubjectRelay, Testable: true, Source: SourceContract, Ref: "harness: safe mode deletes the groups a run made (NIP-29 names 9008 but gives it no required effect)",
+		Text: "A group creator's 9008 is accepted and the group's 39000 is no longer served."},
+	{ID: "nip29/delete.2", Section: "nip29/delete", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Mod,
+		Text: "A 9008 from a member without a privileged role is refused and the group stays."},
+	{ID: "nip29/read-access.1", Section: "nip29/read-access", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Meta + ": private",
+		Text: "Messages of a private group reach members only: not outsiders or anonymous readers, whether asked for by #h or by id."},
+	{ID: "nip29/read-access.2", Section: "nip29/read-access", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Meta + ": private, with NIP-01 limit",
+		Text: "Unreadable private messages do not use up an outsider's limit."},
+	{ID: "nip29/read-access.3", Section: "nip29/read-access", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Meta + ": private",
+		Text: "A member reads the messages of a private group."},
+	{ID: "nip29/hidden.1", Section: "nip29/hidden", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Meta + ": hidden",
+		Text: "The metadata of a hidden group is withheld from non-members."},
+	{ID: "nip29/hidden.2", Section: "nip29/hidden", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Meta + ": hidden, with NIP-01 limit",
+		Text: "Withheld group metadata does not use up a non-member's limit."},
+	{ID: "nip29/restricted.1", Section: "nip29/restricted", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Meta + ": restricted",
+		Text: "Only members can write messages to a restricted group: a non-member's message is refused."},
+	{ID: "nip29/permissions.1", Section: "nip29/permissions", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Mod,
+		Text: "A moderation event from a key with no role in the group (an outsider's 9000) is refused and has no effect."},
+	{ID: "nip29/permissions.2", Section: "nip29/permissions", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Mod,
+		Text: "A 9002 from a member without a privileged role is refused and the metadata stays."},
+	{ID: "nip29/late-publication.1", Section: "nip29/late-publication", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Late,
+		Text: "A group message stamped hours in the past is refused (any prefix)."},
 }

@@ -20,28 +20,35 @@ const (
 	DocNIP11    = "NIP-11"
 	DocNIP42    = "NIP-42"
 	DocNIP45    = "NIP-45"
-	DocNIP29    = "NIP-29 (target contract)"
+	DocNIP29    = "NIP-29"
+	DocContract = "target contract"
 	DocIdentity = "nip-cl-identity.md"
 	DocLabels   = "nip-cl-labels.md"
 )
 
 var sections = []Section{
-	// NIP-01/11/42/45 prerequisites.
-	{"nip01/event-validation", DocNIP01, "Event id, signature and timestamp window"},
-	{"nip01/filters", DocNIP01, "REQ filters, EOSE and limit"},
-	{"nip01/live", DocNIP01, "Live delivery to open subscriptions"},
-	{"nip01/malformed", DocNIP01, "Malformed frames answered with NOTICE"},
+	// NIP-01/11/42/45, current nostr-protocol/nips text.
+	{"nip01/event-validation", DocNIP01, "Events and signatures: id and sig"},
+	{"nip01/filters", DocNIP01, "Communication between clients and relays: filters and limit"},
+	{"nip01/live", DocNIP01, "Communication between clients and relays: live delivery"},
+	{"nip01/ok-prefix", DocNIP01, "From relay to client: OK and CLOSED machine-readable prefixes"},
 	{"nip11/document", DocNIP11, "Relay information document"},
-	{"nip42/auth", DocNIP42, "Authentication of writes"},
-	{"nip45/count", DocNIP45, "COUNT"},
-	// NIP-29 as the target contract uses it.
-	{"nip29/create", DocNIP29, "9007 create group"},
-	{"nip29/state-events", DocNIP29, "Relay-signed 39000-39002 state events"},
-	{"nip29/edit", DocNIP29, "9002 edit metadata"},
-	{"nip29/membership", DocNIP29, "9000 put user / 9001 remove user"},
-	{"nip29/delete", DocNIP29, "9008 delete group"},
-	{"nip29/read-access", DocNIP29, "Private channels readable only by members"},
-	{"nip29/permissions", DocNIP29, "Only owners and admins moderate"},
+	{"nip42/auth", DocNIP42, "Authentication of clients to relays"},
+	{"nip45/count", DocNIP45, "Event counts"},
+	// NIP-29, current text.
+	{"nip29/create", DocNIP29, "Moderation events: create-group"},
+	{"nip29/state-events", DocNIP29, "Group metadata events: relay-signed 39000-39003"},
+	{"nip29/metadata", DocNIP29, "edit-metadata (9002) and group metadata (39000) fields and flags"},
+	{"nip29/membership", DocNIP29, "Group management: put-user / remove-user, 39001 and 39002"},
+	{"nip29/roles", DocNIP29, "Group roles (39003)"},
+	{"nip29/join", DocNIP29, "User-related group management: join request (9021)"},
+	{"nip29/leave", DocNIP29, "User-related group management: leave request (9022)"},
+	{"nip29/delete", DocNIP29, "Moderation events: delete-group"},
+	{"nip29/read-access", DocNIP29, "Group metadata: the private flag"},
+	{"nip29/hidden", DocNIP29, "Group metadata: the hidden flag"},
+	{"nip29/restricted", DocNIP29, "Group metadata: the restricted flag"},
+	{"nip29/permissions", DocNIP29, "Group state -- or moderation: who may moderate"},
+	{"nip29/late-publication", DocNIP29, "Late publication"},
 
 	// Identity draft (nip-cl-identity.md).
 	{"identity/identity-tags", DocIdentity, "Channel identity tags"},

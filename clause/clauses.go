@@ -21,7 +21,27 @@ type Clause struct {
 	// the statement holds; Reason then says why.
 	Testable bool
 	Reason   string
+	// Source is whose rule the clause is: SourceNIP (a sentence of a
+	// published NIP), SourceDraft (a sentence of a NIP-CL draft) or
+	// SourceContract (something the harness needs of a target to drive its
+	// scenarios, which no NIP requires). Only nip and draft clauses can make
+	// a relay fail; an unmet contract clause blocks the cases that need it.
+	Source string
+	// Ref says where the sentence is: "NIP-29 § Event definitions: join
+	// request", "nip-cl-labels.md § Metadata snapshot", or for a contract
+	// clause what the harness needs it for. Never the sentence itself.
+	Ref string
 }
+
+// Clause sources (Clause.Source).
+const (
+	SourceNIP      = "nip"
+	SourceDraft    = "draft"
+	SourceContract = "contract"
+)
+
+// Sources lists the clause sources, strongest authority first.
+var Sources = []string{SourceNIP, SourceDraft, SourceContract}
 
 // Clause levels. RULE marks a declarative statement of behaviour without an
 // RFC 2119 keyword ("the relay leaves system channels out …").
@@ -60,8 +80,8 @@ func (c Clause) Profile() string {
 var clauses = func() []Clause {
 	var out []Clause
 	out = append(out, baselineClauses...)
-	out = append(out, identityClauses...)
-	out = append(out, labelsClauses...)
+	out = append(out, withDraftSource(identityClauses)...)
+	out = append(out, withDraftSource(labelsClauses)...)
 	sort.SliceStable(out, func(i, j int) bool { return clauseLess(out[i].ID, out[j].ID) })
 	return out
 }()
@@ -121,4 +141,22 @@ func clauseLess(a, b string) bool {
 		return a < b
 	}
 	return na < nb
+}
+
+// withDraftSource fills Source and Ref of a NIP-CL draft's clauses: every
+// one of them is a sentence of that draft, found under its section heading.
+func withDraftSource(in []Clause) []Clause {
+	out := make([]Clause, len(in))
+	for i, c := range in {
+		if c.Source == "" {
+			c.Source = SourceDraft
+		}
+		if c.Ref == "" {
+			if s, ok := Lookup(c.Section); ok {
+				c.Ref = s.Doc + " § " + s.Title
+			}
+		}
+		out[i] = c
+	}
+	return out
 }

@@ -93,3 +93,30 @@ func TestClauseOrderIsNumeric(t *testing.T) {
 		t.Error("labels/scope.2 must sort before labels/scope.10")
 	}
 }
+
+// TestEveryClauseHasASource: every clause says whose rule it is and where
+// its sentence stands; a contract clause never carries a NIP's level (it
+// is RULE, and it blocks rather than fails), and a nip clause names a NIP.
+func TestEveryClauseHasASource(t *testing.T) {
+	for _, c := range Clauses() {
+		switch c.Source {
+		case SourceNIP:
+			if !strings.HasPrefix(c.Ref, "NIP-") {
+				t.Errorf("%s: a nip clause's Ref must name the NIP, got %q", c.ID, c.Ref)
+			}
+		case SourceDraft:
+			if !strings.HasPrefix(c.Ref, DocIdentity) && !strings.HasPrefix(c.Ref, DocLabels) {
+				t.Errorf("%s: a draft clause's Ref must name the draft, got %q", c.ID, c.Ref)
+			}
+		case SourceContract:
+			if c.Level != LevelRule {
+				t.Errorf("%s: a contract clause must not claim a requirement level (%s): no NIP requires it", c.ID, c.Level)
+			}
+			if !strings.HasPrefix(c.Ref, "harness:") {
+				t.Errorf("%s: a contract clause's Ref must say what the harness needs it for (\"harness: …\"), got %q", c.ID, c.Ref)
+			}
+		default:
+			t.Errorf("%s: source %q is not nip, draft or contract", c.ID, c.Source)
+		}
+	}
+}

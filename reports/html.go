@@ -34,11 +34,12 @@ type htmlData struct {
 	Areas    []areaRow
 	Failures []CaseResult
 	Coverage []Coverage
+	Incompat []Incompatibility
 }
 
 // WriteHTML renders r as one self-contained HTML file (no external assets).
 func WriteHTML(w io.Writer, r *Results, o HTMLOptions) error {
-	d := htmlData{R: r, Verdict: verdict(r), Counts: r.Counts(), Outcomes: Outcomes, Coverage: o.Coverage}
+	d := htmlData{R: r, Verdict: verdict(r), Counts: r.Counts(), Outcomes: Outcomes, Coverage: o.Coverage, Incompat: r.Incompatibilities()}
 	idx := map[string]int{}
 	for _, c := range r.Cases {
 		k := c.Plan + "\x00" + c.Area
@@ -80,7 +81,7 @@ body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:1200px}
 h1{font-size:1.5em} h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}
 table{border-collapse:collapse;margin:.5em 0} td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left;vertical-align:top}
 th{background:#f4f4f4} .pass{color:#176e2b} .fail,.timeout,.harness-error{color:#b00020;font-weight:bold}
-.unsupported,.skipped{color:#777} pre{background:#f7f7f7;padding:.6em;overflow-x:auto;font-size:12px;white-space:pre-wrap}
+.unsupported,.skipped{color:#777} .blocked{color:#8a5a00} pre{background:#f7f7f7;padding:.6em;overflow-x:auto;font-size:12px;white-space:pre-wrap}
 .failure{border-left:4px solid #b00020;padding-left:1em;margin:1.5em 0} code{background:#f0f0f0;padding:0 .2em}
 </style></head><body>
 <h1>nipcl-conform: {{.Verdict}}</h1>
@@ -98,10 +99,16 @@ th{background:#f4f4f4} .pass{color:#176e2b} .fail,.timeout,.harness-error{color:
 <table><tr><th>plan</th><th>area</th>{{range .Outcomes}}<th>{{.}}</th>{{end}}</tr>
 {{$outs := .Outcomes}}{{range .Areas}}<tr><td>{{.Plan}}</td><td>{{.Area}}</td>{{$a := .Counts}}{{range $outs}}<td class="{{if count $a .}}{{.}}{{end}}">{{count $a .}}</td>{{end}}</tr>{{end}}
 </table>
+{{if .Incompat}}<h2>Incompatible ({{len .Incompat}})</h2>
+<p>Preconditions the harness needs to drive these cases and the target does not meet. Blocked cases say nothing about conformance.</p>
+<table><tr><th>plan</th><th>precondition</th><th>blocked cases</th><th>what the harness needs, how to adapt, what it saw</th></tr>
+{{range .Incompat}}<tr><td>{{.Plan}}</td><td><code>{{.Precondition}}</code></td><td>{{len .Cases}}: {{range .Cases}}<code>{{.}}</code> {{end}}</td><td>{{.Message}}</td></tr>{{end}}
+</table>{{end}}
 <h2>Failures ({{len .Failures}})</h2>
 {{range .Failures}}<div class="failure" id="{{.Plan}}-{{.ID}}">
 <h3><span class="{{.Outcome}}">{{.Outcome}}</span> <code>{{.ID}}</code> ({{.Plan}})</h3>
 <p><strong>Requirement</strong> ({{.Level}}, section <code>{{.Section}}</code>): {{.Requirement}}</p>
+{{if .Source}}<p><strong>Source</strong>: {{.Source}} — {{.Ref}}</p>{{end}}
 {{if .Reading}}<p><strong>Reading</strong>: {{.Reading}}</p>{{end}}
 <p><strong>Expected vs actual</strong>:</p><pre>{{.Message}}</pre>
 {{if .Location}}<p>at <code>{{.Location}}</code></p>{{end}}
@@ -115,8 +122,8 @@ th{background:#f4f4f4} .pass{color:#176e2b} .fail,.timeout,.harness-error{color:
 <td>{{$o := .Outcomes}}{{range $outs}}{{if count $o .}}<span class="{{.}}">{{.}} {{count $o .}}</span> {{end}}{{end}}</td></tr>{{end}}
 </table>{{end}}
 <h2>All cases</h2>
-<table><tr><th>case</th><th>plan</th><th>level</th><th>section</th><th>outcome</th><th>requirement</th></tr>
-{{range .R.Cases}}<tr><td><code>{{.ID}}</code></td><td>{{.Plan}}</td><td>{{.Level}}</td><td>{{.Section}}</td><td class="{{.Outcome}}">{{.Outcome}}</td><td>{{.Requirement}}</td></tr>{{end}}
+<table><tr><th>case</th><th>plan</th><th>level</th><th>source</th><th>section</th><th>outcome</th><th>requirement</th></tr>
+{{range .R.Cases}}<tr><td><code>{{.ID}}</code></td><td>{{.Plan}}</td><td>{{.Level}}</td><td title="{{.Ref}}">{{.Source}}</td><td>{{.Section}}</td><td class="{{.Outcome}}">{{.Outcome}}</td><td>{{.Requirement}}</td></tr>{{end}}
 </table>
 </body></html>
 `))

@@ -85,8 +85,14 @@ func WriteJUnit(w io.Writer, r *Results) error {
 					{"profile", profileName(c.Profile)}, {"outcome", string(c.Outcome)}, {"plan", c.Plan},
 				},
 			}
+			if c.Source != "" {
+				tc.Properties = append(tc.Properties, junitProperty{"source", c.Source}, junitProperty{"ref", c.Ref})
+			}
 			if c.Reading != "" {
 				tc.Properties = append(tc.Properties, junitProperty{"reading", c.Reading})
+			}
+			if c.Precondition != "" {
+				tc.Properties = append(tc.Properties, junitProperty{"precondition", c.Precondition})
 			}
 			body := failureBody(c)
 			switch c.Outcome {
@@ -99,6 +105,9 @@ func WriteJUnit(w io.Writer, r *Results) error {
 			case HarnessError:
 				tc.Error = &junitMessage{Message: firstLine(c.Message), Type: "harness-error", Body: body}
 				s.Errors++
+			case Blocked:
+				tc.Skipped = &junitMessage{Message: "blocked: " + firstLine(c.Message)}
+				s.Skipped++
 			case Skipped, Unsupported:
 				tc.Skipped = &junitMessage{Message: string(c.Outcome) + ": " + firstLine(c.Message)}
 				s.Skipped++
@@ -132,6 +141,9 @@ func WriteJUnit(w io.Writer, r *Results) error {
 func failureBody(c CaseResult) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Requirement (%s %s, %s): %s\n", c.Level, c.ID, c.Section, c.Requirement)
+	if c.Source != "" {
+		fmt.Fprintf(&b, "Source: %s — %s\n", c.Source, c.Ref)
+	}
 	if c.Reading != "" {
 		fmt.Fprintf(&b, "Reading: %s\n", c.Reading)
 	}

@@ -28,6 +28,12 @@ func WriteMarkdown(w io.Writer, r *Results) error {
 	for _, o := range Outcomes {
 		fmt.Fprintf(&b, "| %s | %d |\n", o, counts[o])
 	}
+	if inc := r.Incompatibilities(); len(inc) > 0 {
+		fmt.Fprintf(&b, "\n### Incompatible (%d preconditions not met; the cases they block say nothing about conformance)\n\n| plan | precondition | blocked cases | what the harness needs, how to adapt, what it saw |\n|---|---|---|---|\n", len(inc))
+		for _, i := range inc {
+			fmt.Fprintf(&b, "| %s | `%s` | %d | %s |\n", i.Plan, i.Precondition, len(i.Cases), mdEscape(firstLine(i.Message)))
+		}
+	}
 	var failed []CaseResult
 	for _, c := range r.Cases {
 		if c.Outcome == Fail || c.Outcome == Timeout || c.Outcome == HarnessError {
@@ -35,9 +41,9 @@ func WriteMarkdown(w io.Writer, r *Results) error {
 		}
 	}
 	if len(failed) > 0 {
-		b.WriteString("\n### Not passing\n\n| case | level | section | outcome | message |\n|---|---|---|---|---|\n")
+		b.WriteString("\n### Not passing\n\n| case | level | source | section | outcome | message |\n|---|---|---|---|---|---|\n")
 		for _, c := range failed {
-			fmt.Fprintf(&b, "| `%s` (%s) | %s | %s | %s | %s |\n", c.ID, c.Plan, c.Level, c.Section, c.Outcome, mdEscape(firstLine(c.Message)))
+			fmt.Fprintf(&b, "| `%s` (%s) | %s | %s | %s | %s | %s |\n", c.ID, c.Plan, c.Level, mdEscape(c.Ref), c.Section, c.Outcome, mdEscape(firstLine(c.Message)))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -50,6 +56,8 @@ func verdict(r *Results) string {
 		return "conforms (every MUST case passed)"
 	case ExitFailed:
 		return "does not conform"
+	case ExitBlocked:
+		return "incomplete: no MUST case failed, but the target does not meet preconditions some MUST cases need"
 	default:
 		return "could not complete (setup or harness error)"
 	}

@@ -19,35 +19,48 @@ const (
 	Unsupported  Outcome = "unsupported" // relay lacks an optional feature
 	Timeout      Outcome = "timeout"     // no answer before a deadline
 	HarnessError Outcome = "harness-error"
+	// Blocked: the target does not meet a precondition the harness needs to
+	// drive the case (the target contract); it says nothing about
+	// conformance and is reported once per precondition as "incompatible".
+	Blocked Outcome = "blocked"
 )
 
 // Outcomes lists the classes in report order.
-var Outcomes = []Outcome{Pass, Fail, Timeout, HarnessError, Unsupported, Skipped}
+var Outcomes = []Outcome{Pass, Fail, Timeout, HarnessError, Blocked, Unsupported, Skipped}
 
 // Exit codes of `nipcl-conform run`; stable, documented in README and --help.
 const (
 	ExitOK      = 0 // every required (MUST) case passed
 	ExitFailed  = 1 // a required case failed or timed out
 	ExitHarness = 2 // setup or harness error: bad flags, unreachable target, no NIP-11
+	ExitBlocked = 3 // no required case failed, but required cases were blocked by unmet preconditions
 )
 
 // CaseResult is one case run against one plan (target + profile).
 type CaseResult struct {
-	ID          string   `json:"id"`
-	Plan        string   `json:"plan"`
-	Profile     string   `json:"profile"`
-	Area        string   `json:"area"`
-	Section     string   `json:"section"`
-	Level       string   `json:"level"`
-	Requirement string   `json:"requirement"`
-	Reading     string   `json:"reading,omitempty"`
-	Outcome     Outcome  `json:"outcome"`
-	Message     string   `json:"message,omitempty"`
-	Location    string   `json:"location,omitempty"`
-	Transcript  string   `json:"transcript,omitempty"`
-	Notes       []string `json:"notes,omitempty"`
-	DurationMS  int64    `json:"duration_ms"`
-	Repro       string   `json:"repro,omitempty"`
+	ID          string `json:"id"`
+	Plan        string `json:"plan"`
+	Profile     string `json:"profile"`
+	Area        string `json:"area"`
+	Section     string `json:"section"`
+	Level       string `json:"level"`
+	Requirement string `json:"requirement"`
+	Reading     string `json:"reading,omitempty"`
+	// Source is whose rule the case enforces: "nip", "draft" or "contract"
+	// (clause.Source of the clauses it covers); Ref where the sentence is;
+	// Clauses the clause IDs it covers.
+	Source  string   `json:"source,omitempty"`
+	Ref     string   `json:"ref,omitempty"`
+	Clauses []string `json:"clauses,omitempty"`
+	// Precondition is the ID of the unmet precondition of a blocked case.
+	Precondition string   `json:"precondition,omitempty"`
+	Outcome      Outcome  `json:"outcome"`
+	Message      string   `json:"message,omitempty"`
+	Location     string   `json:"location,omitempty"`
+	Transcript   string   `json:"transcript,omitempty"`
+	Notes        []string `json:"notes,omitempty"`
+	DurationMS   int64    `json:"duration_ms"`
+	Repro        string   `json:"repro,omitempty"`
 	// Baseline is set when a --baseline file lists the case:
 	// "expected-failure" or "fixed".
 	Baseline string `json:"baseline,omitempty"`
@@ -110,7 +123,8 @@ func Failing(c CaseResult, strict bool) bool {
 
 // ExitCode applies the exit policy: 2 when any plan could not be set up or
 // a case hit a harness error, 1 when a required case failed or timed out,
-// 0 otherwise.
+// 3 when none did but a required case was blocked by an unmet
+// precondition, 0 otherwise.
 func (r *Results) ExitCode(strict bool) int {
 	for _, p := range r.Plans {
 		if p.SetupError != "" {
@@ -125,6 +139,9 @@ func (r *Results) ExitCode(strict bool) int {
 		if Failing(c, strict) {
 			code = ExitFailed
 		}
+		if code == ExitOK && c.Outcome == Blocked && c.Level == "MUST" && c.Baseline != BaselineExpected {
+			code = ExitBlocked
+		}
 	}
 	return code
 }
@@ -137,4 +154,39 @@ func (r *Results) Sort() {
 		}
 		return r.Cases[i].ID < r.Cases[j].ID
 	})
+}
+
+// Incompatibility is one unmet precondition and the cases it blocked.
+type Incompatibility struct {
+	Plan         string   `json:"plan"`
+	Precondition string   `json:"precondition"`
+	Message      string   `json:"message"` // the first blocked case's message
+	Cases        []string `json:"cases"`
+}
+
+// Incompatibilities groups blocked cases by plan and precondition, most
+// cases first: one line per thing the target does not offer.
+func (r *Results) Incompatibilities() []Incompatibility {
+	var out []Incompatibility
+	at := map[[2]string]int{}
+	for _, c := range r.Cases {
+		if c.Outcome != Blocked {
+			continue
+		}
+		k := [2]string{c.Plan, c.Precondition}
+		i, ok := at[k]
+		if !ok {
+			i = len(out)
+			at[k] = i
+			out = append(out, Incompatibility{Plan: c.Plan, Precondition: c.Precondition, Message: c.Message})
+		}
+		out[i].Cases = append(out[i].Cases, c.ID)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Plan != out[j].Plan {
+			return out[i].Plan < out[j].Plan
+		}
+		return len(out[i].Cases) > len(out[j].Cases)
+	})
+	return out
 }

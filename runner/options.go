@@ -13,7 +13,7 @@ import (
 type Plan struct {
 	Name    string // unique label for reports, e.g. "labels" or "labels fault=x"
 	Target  Target
-	Profile string // "none", "identity", "labels" or "auto"
+	Profile string // "nip29" (or its old name "none"), "identity", "labels" or "auto"
 	// Sections, when non-empty, restricts the plan to cases citing these
 	// section IDs (the fault kill test uses it).
 	Sections []string
@@ -52,6 +52,9 @@ type Options struct {
 	Shard Shard
 	// RunID, when set, names the run (shards of one run share it).
 	RunID string
+	// RoleMap names the relay's roles for the harness's role words
+	// (admin, owner, member); see suites.Env.RoleMap.
+	RoleMap map[string]string
 }
 
 // Shard selects the i-th of n stable subsets of the cases.

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -148,6 +149,10 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 		Plan: plan.Name, Profile: plan.Profile, StepTimeout: opts.StepTimeout,
 		Hosts: opts.Hosts, Scale: opts.Scale, RunID: runID,
 		Slow: opts.Slow, Safe: opts.Safe, AllowHeavy: opts.AllowHeavy, Cleanup: &suites.CleanupLog{},
+		RoleMap: opts.RoleMap,
+	}
+	if plan.Profile == "none" {
+		env.Profile = suites.ProfileNIP29
 	}
 	if opts.Rate > 0 {
 		env.Pace = newPacer(opts.Rate).Wait
@@ -186,6 +191,13 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 	}
 	env.Info = info
 	env.RelayPubKey = firstNonEmpty(opts.RelayPubKey, ep.RelayPubKey, info.Self)
+	keyNote := ""
+	if env.RelayPubKey == "" && hex64.MatchString(info.PubKey) {
+		// NIP-29 names self as the key of group state; older relays put
+		// their own key in pubkey (NIP-11's admin contact) instead.
+		env.RelayPubKey = info.PubKey
+		keyNote = "NIP-11 has no \"self\"; group state is checked against its \"pubkey\" " + info.PubKey + " (interop: NIP-29 clients look for self; pass --relay-pubkey to choose another key)"
+	}
 	p.result.RelayPubKey = env.RelayPubKey
 	if env.RelayPubKey == "" {
 		setupFailed(p, errors.New("NIP-11 document has no \"self\" key; pass --relay-pubkey"), false)
@@ -199,12 +211,12 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 	}
 	env.AuthOnConnect = probe
 
-	profile, note := resolveProfile(plan.Profile, info, opts.Force)
-	if plan.Profile == "auto" && info.HasExtension("nip-cl") {
+	profile, note := resolveProfile(env.Profile, info, opts.Force)
+	if env.Profile == "auto" && info.HasExtension("nip-cl") {
 		profile, note = detect(ctx, opts, env, runID)
 	}
-	env.Profile, p.result.Profile, p.result.Note = profile, profile, note
-	if profile == suites.ProfileNone && plan.Profile != suites.ProfileNone && !opts.Force {
+	env.Profile, p.result.Profile, p.result.Note = profile, profile, joinNotes(keyNote, note)
+	if profile == suites.ProfileNIP29 && plan.Profile != suites.ProfileNIP29 && plan.Profile != "none" && !opts.Force {
 		env.Unsupported = note
 	}
 	return p
@@ -258,14 +270,14 @@ func resolveProfile(requested string, info *fixtures.RelayInfo, force bool) (str
 	switch requested {
 	case suites.ProfileIdentity, suites.ProfileLabels:
 		if !advertised && !force {
-			return suites.ProfileNone, fmt.Sprintf("the relay does not advertise \"nip-cl\" in NIP-11 supported_extensions, so the %s profile cases are unsupported (use --force to run them anyway)", requested)
+			return suites.ProfileNIP29, fmt.Sprintf("the relay does not advertise \"nip-cl\" in NIP-11 supported_extensions, so the %s profile cases are unsupported (use --force to run them anyway)", requested)
 		}
 		return requested, ""
-	case suites.ProfileNone:
-		return suites.ProfileNone, ""
+	case suites.ProfileNIP29:
+		return suites.ProfileNIP29, ""
 	default: // auto
 		if !advertised {
-			return suites.ProfileNone, "the relay does not advertise \"nip-cl\" in NIP-11 supported_extensions: NIP-CL cases are unsupported, baseline NIP-29 cases still run"
+			return suites.ProfileNIP29, "the relay does not advertise \"nip-cl\" in NIP-11 supported_extensions: NIP-CL cases are unsupported, baseline NIP-29 cases still run"
 		}
 		return suites.ProfileLabels, ""
 	}
@@ -353,7 +365,13 @@ func runGinkgo(ctx context.Context, opts *Options, prepared []*preparedPlan) (ty
 			if opts.Progress {
 				fmt.Fprint(opts.Out, "\r\033[K")
 			}
-			fmt.Fprintf(opts.Out, "FAIL %s %s\n", planOf(r), r.LeafNodeText)
+			word := "FAIL"
+			for _, e := range r.ReportEntries {
+				if e.Name == suites.EntryOutcome && e.StringRepresentation() == string(reports.Blocked) {
+					word = "BLOCKED"
+				}
+			}
+			fmt.Fprintf(opts.Out, "%s %s %s\n", word, planOf(r), r.LeafNodeText)
 		}
 		if opts.Progress {
 			fmt.Fprintf(opts.Out, "\r\033[K[%d/%d] %d not passing  %s %s", done, specs, failed, planOf(r), r.LeafNodeText)
@@ -448,9 +466,16 @@ func convert(specs types.SpecReports, prepared []*preparedPlan, stopped string) 
 				r.Transcript = e.StringRepresentation()
 			case suites.EntryNote:
 				r.Notes = append(r.Notes, e.StringRepresentation())
+			case suites.EntryPrecondition:
+				r.Precondition = e.StringRepresentation()
 			}
 		}
 		r.Outcome, r.Message = classify(s, override)
+		if r.Outcome == reports.Fail && r.Source == "contract" {
+			// A contract case checks what the harness needs, which no NIP
+			// requires: an unmet one blocks, it never fails the relay.
+			r.Outcome, r.Precondition = reports.Blocked, "contract-"+c.Section
+		}
 		if stopped != "" && s.State == types.SpecStateSkipped && s.Failure.Message == "" && override == "" {
 			r.Outcome, r.Message = reports.Timeout, "not run: the run stopped before this case ("+stopped+")"
 		}
@@ -466,9 +491,11 @@ func convert(specs types.SpecReports, prepared []*preparedPlan, stopped string) 
 }
 
 func caseResult(c suites.Case, p *preparedPlan) reports.CaseResult {
+	source, ref, clauses := suites.CaseSource(c.ID)
 	return reports.CaseResult{
 		ID: c.ID, Plan: p.plan.Name, Profile: c.Profile, Area: c.Area, Section: c.Section,
 		Level: string(c.Level), Requirement: c.Requirement, Reading: c.Reading,
+		Source: source, Ref: ref, Clauses: clauses,
 		Repro: reproCommand(p, c),
 	}
 }
@@ -508,6 +535,8 @@ func classify(s types.SpecReport, override string) (reports.Outcome, string) {
 		return reports.HarnessError, msg
 	default: // failed
 		switch override {
+		case string(reports.Blocked):
+			return reports.Blocked, msg
 		case string(reports.Timeout):
 			return reports.Timeout, msg
 		case string(reports.HarnessError):
@@ -554,4 +583,16 @@ func firstNonEmpty(vs ...string) string {
 		}
 	}
 	return ""
+}
+
+var hex64 = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+func joinNotes(notes ...string) string {
+	var out []string
+	for _, n := range notes {
+		if n != "" {
+			out = append(out, n)
+		}
+	}
+	return strings.Join(out, "; ")
 }

@@ -29,10 +29,29 @@ const (
 // every profile.
 const (
 	ProfileBaseline = ""
-	ProfileNone     = "none"
+	// ProfileNIP29 checks NIP-29 itself (the baseline cases) on a relay
+	// without NIP-CL; "none" is its former name and still accepted.
+	ProfileNIP29    = "nip29"
+	ProfileNone     = ProfileNIP29
 	ProfileIdentity = "identity"
 	ProfileLabels   = "labels"
 )
+
+// ProfileNames lists the profiles a user can name, in help order.
+var ProfileNames = []string{ProfileNIP29, ProfileIdentity, ProfileLabels}
+
+// ParseProfile validates a profile name given by a user and returns its
+// canonical form ("none" is the former name of "nip29"). "auto" is the
+// caller's to handle.
+func ParseProfile(name string) (string, error) {
+	switch name {
+	case ProfileNIP29, "none":
+		return ProfileNIP29, nil
+	case ProfileIdentity, ProfileLabels:
+		return name, nil
+	}
+	return "", fmt.Errorf("unknown profile %q (valid: %s)", name, strings.Join(ProfileNames, ", "))
+}
 
 // Case is the metadata of one conformance check.
 type Case struct {
@@ -64,6 +83,7 @@ func all() []Spec {
 	for _, group := range [][]Spec{
 		baselineRelaySpecs(),
 		baselineGroupSpecs(),
+		baselineAccessSpecs(),
 	} {
 		out = append(out, group...)
 	}

@@ -14,8 +14,8 @@ import (
 type Env struct {
 	// Plan labels the target in reports ("labels", "identity fault=x", …).
 	Plan string
-	// Profile is the NIP-CL line the target is checked against:
-	// "none", "identity" or "labels".
+	// Profile is what the target is checked against: "nip29" (NIP-29
+	// only), "identity" or "labels".
 	Profile string
 	// URL is the relay's WebSocket URL.
 	URL string
@@ -42,6 +42,10 @@ type Env struct {
 	// Keys are configured actor keys for relays that only admit known keys;
 	// empty means fresh random keys.
 	Keys []*fixtures.Actor
+	// RoleMap names the relay's roles for the harness's role words
+	// ("admin", "owner", "member"): --role-map admin=moderator. Empty: the
+	// NIP-29 cases learn the moderating role from 39001.
+	RoleMap map[string]string
 	// Include, when set, selects the cases this plan registers.
 	Include func(Case) bool
 	// Unsupported, when non-empty, marks every NIP-CL profile case of this

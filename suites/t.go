@@ -2,7 +2,9 @@ package suites
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -273,24 +275,34 @@ func (t *T) deleteCreated() {
 	}
 }
 
-// Accept publishes ev and requires OK true.
+// Accept publishes ev and requires OK true. In a baseline case a refusal
+// blocks the case (NIP-29 obliges no relay to accept a given write; the
+// scenario needed it), in a NIP-CL case it fails it.
 func (t *T) Accept(c *fixtures.Client, ev *nostr.Event, why string) fixtures.OK {
 	GinkgoHelper()
 	ok := t.Publish(c, ev)
 	if !ok.Accepted {
+		checkPrefix("OK", ok.Reason)
+		if t.nip29Way() {
+			t.refusedWrite(Precondition{"write-" + strconv.Itoa(ev.Kind),
+				fmt.Sprintf("the relay accepts the kind %d writes the scenario makes (%s)", ev.Kind, why),
+				"accept that write from the group's creator or members; the refusal is quoted"}, ok, why)
+		}
 		failf("%s: expected the relay to accept kind %d, got %s", why, ev.Kind, ok)
 	}
 	return ok
 }
 
 // Reject publishes ev and requires OK false with the given reason prefix
-// (empty prefix: any machine-readable rejection).
+// (empty prefix: any refusal). Every refusal must carry NIP-01's
+// machine-readable prefix.
 func (t *T) Reject(c *fixtures.Client, ev *nostr.Event, prefix, why string) fixtures.OK {
 	GinkgoHelper()
 	ok := t.Publish(c, ev)
 	if ok.Accepted {
 		failf("%s: expected OK false%s for kind %d, got %s", why, prefixNote(prefix), ev.Kind, ok)
 	}
+	checkPrefix("OK", ok.Reason)
 	if prefix != "" && !strings.HasPrefix(ok.Reason, prefix) {
 		failf("%s: expected the rejection reason to start with %q, got %s", why, prefix, ok)
 	}
@@ -304,27 +316,70 @@ func prefixNote(p string) string {
 	return fmt.Sprintf(" with prefix %q", p)
 }
 
-// Query runs a REQ on c and returns the stored events (CLOSED counts as none).
+// Query runs a REQ on c and returns the stored events. A CLOSED answer is
+// never "no events": in a baseline case it blocks the case (NIP-01 lets a
+// relay refuse a REQ; the harness needed that read), in a NIP-CL case it
+// fails it (the drafts' reads are ones the relay must serve). Use
+// QueryAbsent where a refusal is a lawful way to withhold.
 func (t *T) Query(c *fixtures.Client, filters ...nostr.Filter) []*nostr.Event {
 	GinkgoHelper()
-	r, err := c.Query(t.ctx, filters...)
-	t.Must(err, "query")
+	r := t.QueryResult(c, filters...)
+	if r.Closed {
+		checkPrefix("CLOSED", r.ClosedReason)
+		observed := fmt.Sprintf("REQ %s as %s answered CLOSED %q", filterString(filters), actorName(c), r.ClosedReason)
+		if t.Case.Profile == ProfileBaseline {
+			t.Blocked(PreReadServed, observed)
+		}
+		failf("the relay refused a read the draft's scenario needs served: %s", observed)
+	}
 	return r.Events
+}
+
+// QueryAbsent requires that c reads nothing for filters: either EOSE with
+// no events, or a refusal (CLOSED with a NIP-01 prefix) before any event
+// was sent, which withholds as surely. It returns how the relay withheld,
+// for the report.
+func (t *T) QueryAbsent(c *fixtures.Client, why string, filters ...nostr.Filter) string {
+	GinkgoHelper()
+	r := t.QueryResult(c, filters...)
+	if len(r.Events) > 0 {
+		failf("%s: expected %s to read nothing for %s, got %d event(s): %s", why, actorName(c), filterString(filters), len(r.Events), strings.Join(IDs(r.Events), ", "))
+	}
+	if r.Closed {
+		checkPrefix("CLOSED", r.ClosedReason)
+		return fmt.Sprintf("refused with CLOSED %q", r.ClosedReason)
+	}
+	return "EOSE with no events"
 }
 
 // QueryResult runs a REQ and returns the whole result (events and CLOSED).
 func (t *T) QueryResult(c *fixtures.Client, filters ...nostr.Filter) fixtures.QueryResult {
 	GinkgoHelper()
 	r, err := c.Query(t.ctx, filters...)
-	t.Must(err, "query")
+	t.Must(err, "query "+filterString(filters))
 	return r
 }
 
-// Count runs a NIP-45 COUNT; a CLOSED answer counts as zero.
+// Count runs a NIP-45 COUNT. NIP-45 is optional: a relay that does not
+// list 45 in supported_nips and refuses (CLOSED) or does not answer makes
+// the case unsupported, as does any CLOSED refusal (NIP-45's own way to
+// decline). A relay that lists 45 and never answers fails: a refusal must
+// be a CLOSED.
 func (t *T) Count(c *fixtures.Client, filters ...nostr.Filter) int64 {
 	GinkgoHelper()
+	advertised := t.Env.Info != nil && t.Env.Info.Supports(45)
 	r, err := c.Count(t.ctx, filters...)
+	if err != nil && !advertised && errors.Is(err, fixtures.ErrTimeout) {
+		t.Unsupported("COUNT got no answer and NIP-45 is not in supported_nips: the relay does not serve COUNT (" + err.Error() + ")")
+	}
+	if err != nil && advertised && errors.Is(err, fixtures.ErrTimeout) {
+		failf("NIP-45 (nip45/count.2): the relay lists 45 in supported_nips but answered neither COUNT nor CLOSED: %v", err)
+	}
 	t.Must(err, "count")
+	if r.Closed {
+		checkPrefix("CLOSED", r.ClosedReason)
+		t.Unsupported(fmt.Sprintf("COUNT refused with CLOSED %q (NIP-45 lets a relay decline; advertised in supported_nips: %v)", r.ClosedReason, advertised))
+	}
 	return r.Count
 }
 
@@ -336,12 +391,17 @@ func (t *T) Subscribe(c *fixtures.Client, filters ...nostr.Filter) *fixtures.Sub
 	return s
 }
 
-// CreateChannel publishes a 9007 for spec as c's actor and requires OK true.
-// It returns the channel UUID.
+// CreateChannel creates a channel as c's actor and returns its UUID.
+// Baseline cases create it the NIP-29 way (bare 9007, then a 9002 with
+// every metadata field), and a refusal blocks the case; NIP-CL cases send
+// the draft's own 9007 form and require OK true.
 func (t *T) CreateChannel(c *fixtures.Client, spec fixtures.ChannelSpec) string {
 	GinkgoHelper()
 	if spec.Name == "" {
 		spec.Name = t.Unique("chan")
+	}
+	if t.nip29Way() {
+		return t.createGroupNIP29(c, spec)
 	}
 	ev := fixtures.CreateChannel(c.Actor(), &spec)
 	t.Accept(c, ev, "create channel "+spec.ID)
@@ -349,33 +409,69 @@ func (t *T) CreateChannel(c *fixtures.Client, spec fixtures.ChannelSpec) string 
 }
 
 // StateEvent returns the current relay-signed state event of kind for a
-// channel (by #d), or nil when the reader gets none.
+// channel (by #d), or nil when the reader gets none. Every returned event
+// must be of that kind and d (NIP-01: a REQ returns only matches); of
+// several heads the newest is current (ties: lowest id).
 func (t *T) StateEvent(c *fixtures.Client, kind int, channel string) *nostr.Event {
 	GinkgoHelper()
-	evs := t.Query(c, nostr.Filter{Kinds: []int{kind}, Tags: nostr.TagMap{"d": {channel}}})
+	f := nostr.Filter{Kinds: []int{kind}, Tags: nostr.TagMap{"d": {channel}}}
+	evs := t.Query(c, f)
 	var cur *nostr.Event
 	for _, ev := range evs {
-		if cur == nil || ev.CreatedAt > cur.CreatedAt {
+		if d, _ := fixtures.TagValue(ev, "d"); ev.Kind != kind || d != channel {
+			failf("NIP-01 (nip01/filters): REQ %s returned kind %d with d=%q (%s), which does not match", filterString([]nostr.Filter{f}), ev.Kind, d, ev.ID)
+		}
+		if cur == nil || ev.CreatedAt > cur.CreatedAt || (ev.CreatedAt == cur.CreatedAt && ev.ID < cur.ID) {
 			cur = ev
 		}
 	}
 	return cur
 }
 
-// MustStateEvent is StateEvent that fails when the event is missing.
+// MustStateEvent is StateEvent that blocks the case when the event is
+// missing (NIP-29 makes every state kind optional).
 func (t *T) MustStateEvent(c *fixtures.Client, kind int, channel string) *nostr.Event {
 	GinkgoHelper()
 	ev := t.StateEvent(c, kind, channel)
 	if ev == nil {
-		failf("expected a kind %d state event for channel %s, got none", kind, channel)
+		p := PreStateEvents
+		if kind != fixtures.KindMetadata {
+			p = PreMembersList
+			if kind == fixtures.KindAdmins {
+				p = Precondition{"admins-list", "the relay publishes a 39001 admin list the group's admins can read", "publish 39001 (NIP-29 makes it optional), or leave these cases blocked"}
+			}
+		}
+		if !t.nip29Way() {
+			failf("expected a kind %d state event for channel %s, got none", kind, channel)
+		}
+		t.Blocked(p, fmt.Sprintf("no kind %d for #d %s as %s", kind, channel, actorName(c)))
 	}
 	return ev
 }
 
-// Eventually polls cond until it passes or the step timeout elapses.
+// filterString renders filters as JSON for messages.
+func filterString(filters []nostr.Filter) string {
+	parts := make([]string, len(filters))
+	for i, f := range filters {
+		parts[i] = f.String()
+	}
+	return strings.Join(parts, ",")
+}
+
+// Eventually polls cond until it passes or the step timeout elapses; a
+// condition never met fails the case with what and cond's last complaint.
 func (t *T) Eventually(cond func(g Gomega), what string) {
 	GinkgoHelper()
-	Eventually(t.ctx, cond).WithTimeout(t.Env.StepTimeout).WithPolling(20*time.Millisecond).Should(Succeed(), what)
+	failures := InterceptGomegaFailures(func() {
+		Eventually(t.ctx, cond).WithTimeout(t.Env.StepTimeout).WithPolling(20 * time.Millisecond).Should(Succeed())
+	})
+	if len(failures) > 0 {
+		last := failures[0]
+		if i := strings.LastIndex(last, "with:\n"); i >= 0 {
+			last = last[i+len("with:\n"):]
+		}
+		failf("%s: not seen within %s: %s", what, t.Env.StepTimeout, strings.TrimSpace(last))
+	}
 }
 
 // RequireRelaySigned fails unless ev is signed, with a valid id and

@@ -19,13 +19,13 @@ import (
 	"github.com/nipcl/nipcl-conform/suites"
 )
 
-var profiles = []string{suites.ProfileIdentity, suites.ProfileLabels}
+var profiles = []string{suites.ProfileNIP29, suites.ProfileIdentity, suites.ProfileLabels}
 
 func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("run", "run [flags]", stderr)
 	var (
 		target      = fs.String("target", "", "WebSocket URL (ws:// or wss://) of the relay to test; default: the built-in reference relay")
-		profile     = fs.String("profile", "", "NIP-CL line to check: identity, labels, none or auto (default: every profile for the reference relay, auto for --target)")
+		profile     = fs.String("profile", "", "profile to check: nip29 (NIP-29 only; \"none\" is its old name), identity, labels or auto (default: every profile for the reference relay, auto for --target)")
 		relayPubKey = fs.String("relay-pubkey", "", "relay key (hex) when its NIP-11 document lacks \"self\"")
 		timeout     = fs.Duration("timeout", 10*time.Second, "deadline for each network step")
 		deadline    = fs.Duration("deadline", 5*time.Minute, "deadline for the whole run")
@@ -54,7 +54,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		focus       listFlag
 		skip        listFlag
 		envs        listFlag
+		roleMap     listFlag
 	)
+	fs.Var(&roleMap, "role-map", "WORD=ROLE: the relay's role name for the harness's role word admin, owner or member (repeatable; default: learned from the creator's 39001 entry)")
 	fs.Var(&actorKeys, "actor-key", "secret key (hex) the suites may act with, for relays that only admit known keys (repeatable)")
 	fs.Var(&hosts, "host", "another Host header value that names a second community of the same relay (repeatable)")
 	fs.Var(&faults, "fault", "break the built-in reference relay with this fault switch (repeatable; see `nipcl-conform faults`)")
@@ -70,10 +72,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if *network != "host" && *network != "bridge" {
 		return usageError(stderr, "--network must be host or bridge, not %q", *network)
 	}
-	switch *profile {
-	case "", "auto", suites.ProfileNone, suites.ProfileIdentity, suites.ProfileLabels:
-	default:
-		return usageError(stderr, "--profile must be identity, labels, none or auto, not %q", *profile)
+	if *profile != "" && *profile != "auto" {
+		p, err := suites.ParseProfile(*profile)
+		if err != nil {
+			return usageError(stderr, "--profile: %v (or auto)", err)
+		}
+		*profile = p
 	}
 	var sh runner.Shard
 	if *shard != "" {
@@ -116,6 +120,15 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 			return usageError(stderr, "--env wants K=V, got %q", kv)
 		}
 		envMap[k] = v
+	}
+
+	roles := map[string]string{}
+	for _, kv := range roleMap {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || (k != "admin" && k != "owner" && k != "member") {
+			return usageError(stderr, "--role-map wants admin=ROLE, owner=ROLE or member=ROLE, got %q", kv)
+		}
+		roles[k] = v
 	}
 
 	var base *reports.Baseline
@@ -198,7 +211,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		StepTimeout: *timeout, Deadline: *deadline, ReportDir: *reportDir, JUnitPath: *junit,
 		Force: *force, Focus: focus, Skip: skip, Scale: *scale, Out: stdout, Baseline: base,
 		Safe: *safe, Rate: *rate, AllowHeavy: *allowHeavy, Slow: *slow, Progress: isTerminal(stdout),
-		Shard: sh, RunID: *runID,
+		Shard: sh, RunID: *runID, RoleMap: roles,
 	})
 	if res == nil {
 		fmt.Fprintf(stderr, "nipcl-conform: %v\n", err)
@@ -288,6 +301,12 @@ func printSummary(w io.Writer, res *reports.Results, took time.Duration) {
 	for _, p := range res.Plans {
 		if n := notRun[p.Name]; n > 0 {
 			fmt.Fprintf(w, "\n%s: %d cases not run: setup failed: %s\n", p.Name, n, p.SetupError)
+		}
+	}
+	if inc := res.Incompatibilities(); len(inc) > 0 {
+		fmt.Fprintln(w, "\nincompatible (preconditions the harness needs; blocked cases say nothing about conformance):")
+		for _, i := range inc {
+			fmt.Fprintf(w, "  %s: %d cases blocked: %s\n", i.Plan, len(i.Cases), firstLine(strings.TrimPrefix(i.Message, "incompatible: ")))
 		}
 	}
 	sort.SliceStable(bad, func(i, j int) bool { return bad[i].ID < bad[j].ID })

@@ -1,0 +1,191 @@
+package suites
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+	. "github.com/onsi/gomega" //nolint:revive // Gomega DSL
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+)
+
+// baselineAccessSpecs: NIP-29's join and leave requests and the private,
+// hidden and restricted flags.
+func baselineAccessSpecs() []Spec {
+	return []Spec{
+		{Case{ID: "base/join/1", Area: "join", Section: "nip29/join", Level: MUST,
+			Requirement: "A join request to an open group is either refused (OK false) or accepted with the user added to the group.",
+			Reading:     "An accepted 9021 means admission; the relay may add the user in the same step or publish the 9000 a moment later, so the 39002 is awaited within the step deadline."},
+			func(t *T) {
+				owner := t.Connect(t.Actor("owner"))
+				ch := t.CreateChannel(owner, fixtures.ChannelSpec{})
+				joiner := t.Connect(t.Actor("joiner"))
+				ok := t.Publish(joiner, fixtures.JoinRequest(joiner.Actor(), ch, ""))
+				if !ok.Accepted {
+					checkPrefix("OK", ok.Reason)
+					t.Note("the relay refused the join request: %s (NIP-29 allows review or refusal)", ok)
+					return
+				}
+				awaitMember(t, owner, ch, joiner.Actor().PubKey, true, "NIP-29 (nip29/join.1): the join request was accepted, so the user must have been added")
+			}},
+		{Case{ID: "base/join/2", Area: "join", Section: "nip29/join", Level: MUST,
+			Requirement: "A join request from a current member is refused with the duplicate: prefix."},
+			func(t *T) {
+				_, member, ch := channelWithMember(t, fixtures.Open, "member")
+				t.Reject(member, fixtures.JoinRequest(member.Actor(), ch, ""), "duplicate:", "NIP-29 (nip29/join.2): a member's join request")
+			}},
+		{Case{ID: "base/join/3", Area: "join", Section: "nip29/join", Level: MUST,
+			Requirement: "A join request without an invite code to a closed group is refused and the user is not added."},
+			func(t *T) {
+				owner := t.Connect(t.Actor("owner"))
+				ch := t.CreateChannel(owner, fixtures.ChannelSpec{Flags: []string{fixtures.FlagClosed}})
+				t.RequireFlags(owner, ch, fixtures.FlagClosed)
+				joiner := t.Connect(t.Actor("joiner"))
+				ok := t.Publish(joiner, fixtures.JoinRequest(joiner.Actor(), ch, ""))
+				if ok.Accepted {
+					failf("NIP-29 (nip29/join.3): join requests to a closed group are not honoured, and a request that does not add the user must be rejected; it was accepted: %s", ok)
+				}
+				checkPrefix("OK", ok.Reason)
+				if found, _ := hasP(t.StateEvent(owner, fixtures.KindMembers, ch), joiner.Actor().PubKey); found {
+					failf("NIP-29 (nip29/join.3): the refused join request to the closed group still added the user")
+				}
+			}},
+		{Case{ID: "base/leave/1", Area: "join", Section: "nip29/leave", Level: MUST,
+			Requirement: "A member's leave request removes the member from the group."},
+			func(t *T) {
+				owner, member, ch := channelWithMember(t, fixtures.Open, "member")
+				pk := member.Actor().PubKey
+				awaitMember(t, owner, ch, pk, true, "the member added by 9000")
+				ok := t.Publish(member, fixtures.LeaveRequest(member.Actor(), ch))
+				if !ok.Accepted {
+					checkPrefix("OK", ok.Reason)
+					failf("NIP-29 (nip29/leave.1): any member can send a leave request to be removed; it was refused: %s", ok)
+				}
+				awaitMember(t, owner, ch, pk, false, "NIP-29 (nip29/leave.1): the member who asked to leave")
+			}},
+		{Case{ID: "base/leave/2", Area: "join", Section: "nip29/leave", Level: SHOULD,
+			Requirement: "The relay answers an honoured leave request with a 9001 removing the user."},
+			func(t *T) {
+				owner, member, ch := channelWithMember(t, fixtures.Open, "member")
+				pk := member.Actor().PubKey
+				t.Accept(member, fixtures.LeaveRequest(member.Actor(), ch), "leave request")
+				f := nostr.Filter{Kinds: []int{fixtures.KindRemoveUser}, Tags: nostr.TagMap{"h": {ch}, "p": {pk}}}
+				t.Eventually(func(g Gomega) {
+					r, err := owner.Query(t.Ctx(), f)
+					g.Expect(err).NotTo(HaveOccurred())
+					g.Expect(r.Closed).To(BeFalse(), "REQ %s answered CLOSED %q", f, r.ClosedReason)
+					g.Expect(r.Events).NotTo(BeEmpty(), "NIP-29 (nip29/leave.2): no 9001 removing the user who left")
+				}, "the relay's 9001 after the leave request")
+			}},
+		{Case{ID: "base/read/1", Area: "read-access", Section: "nip29/read-access", Level: MUST,
+			Requirement: "A private group's messages reach its members and nobody else, by #h or by id, anonymous or not."},
+			func(t *T) {
+				owner, member, ch := channelWithMember(t, fixtures.Private, "member")
+				t.RequireFlags(owner, ch, fixtures.FlagPrivate)
+				m := fixtures.Message(owner.Actor(), ch, "secret")
+				t.Accept(owner, m, "message in the private group")
+				f := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {ch}}}
+				r := t.QueryResult(member, f)
+				if r.Closed || !slices.Contains(IDs(r.Events), m.ID) {
+					failf("NIP-29 (nip29/read-access.3): a member must read the private group's message; got %v (CLOSED %q)", IDs(r.Events), r.ClosedReason)
+				}
+				outsider := t.Connect(t.Actor("outsider"))
+				var how []string
+				how = append(how, "outsider by #h: "+t.QueryAbsent(outsider, "NIP-29 (nip29/read-access.1): an outsider reading the private group by #h", f))
+				how = append(how, "outsider by id: "+t.QueryAbsent(outsider, "NIP-29 (nip29/read-access.1): an outsider reading the private message by id", nostr.Filter{IDs: []string{m.ID}}))
+				how = append(how, "anonymous by #h: "+t.QueryAbsent(t.Connect(nil), "NIP-29 (nip29/read-access.1): an anonymous reader of the private group", f))
+				t.Note("withheld: %s", strings.Join(how, "; "))
+			}},
+		{Case{ID: "base/read/2", Area: "read-access", Section: "nip29/read-access", Level: SHOULD,
+			Requirement: "Newer messages of private groups do not use up an outsider's limit: limit 1 returns the readable older message."},
+			func(t *T) {
+				owner := t.Connect(t.Actor("owner"))
+				open := t.CreateChannel(owner, fixtures.ChannelSpec{})
+				old := owner.Actor().EventAt(time.Now().Add(-30*time.Second), fixtures.KindMessage, nostr.Tags{{"h", open}}, "readable")
+				t.Accept(owner, old, "older message in the open group")
+				priv := t.CreateChannel(owner, fixtures.ChannelSpec{Visibility: fixtures.Private})
+				t.RequireFlags(owner, priv, fixtures.FlagPrivate)
+				for i := 0; i < 5; i++ {
+					t.Accept(owner, fixtures.Message(owner.Actor(), priv, fmt.Sprintf("secret %d", i)), "newer private message")
+				}
+				outsider := t.Connect(t.Actor("outsider"))
+				r := t.QueryResult(outsider, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {open, priv}}, Limit: 1})
+				if r.Closed {
+					checkPrefix("CLOSED", r.ClosedReason)
+					t.Note("the relay refused the mixed REQ (CLOSED %q): nothing was disclosed, and the limit question does not arise", r.ClosedReason)
+					return
+				}
+				for _, ev := range r.Events {
+					if mustH(ev) == priv {
+						failf("NIP-29 (nip29/read-access.1): an outsider got a private group's message %s", ev.ID)
+					}
+				}
+				Expect(IDs(r.Events)).To(Equal([]string{old.ID}), "NIP-29 private with NIP-01 limit (nip29/read-access.2): limit 1 returns the one message the outsider may read")
+			}},
+		{Case{ID: "base/read/3", Area: "read-access", Section: "nip29/hidden", Level: SHOULD,
+			Requirement: "A hidden group's 39000 is served to members and withheld from outsiders and anonymous readers."},
+			func(t *T) {
+				owner, member, ch := channelWithMember(t, fixtures.Open, "member")
+				t.Accept(owner, fixtures.EditGroup(owner.Actor(), ch, fixtures.GroupMetadata{Name: t.Unique("hidden"), Flags: []string{fixtures.FlagHidden}}), "make the group hidden")
+				t.RequireFlags(owner, ch, fixtures.FlagHidden)
+				Expect(t.StateEvent(member, fixtures.KindMetadata, ch)).NotTo(BeNil(), "a member reads the hidden group's 39000")
+				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}}
+				t.QueryAbsent(t.Connect(t.Actor("outsider")), "NIP-29 (nip29/hidden.1): an outsider reading the hidden group's 39000", f)
+				t.QueryAbsent(t.Connect(nil), "NIP-29 (nip29/hidden.1): an anonymous reader of the hidden group's 39000", f)
+			}},
+		{Case{ID: "base/read/4", Area: "read-access", Section: "nip29/hidden", Level: SHOULD,
+			Requirement: "Hidden groups do not use up a non-member's limit on 39000: limit 1 over one visible and five hidden groups returns the visible one."},
+			func(t *T) {
+				owner := t.Connect(t.Actor("owner"))
+				visible := t.CreateChannel(owner, fixtures.ChannelSpec{})
+				t.GroupMetadata(owner, visible)
+				ids := []string{visible}
+				for i := 0; i < 5; i++ {
+					h := t.CreateChannel(owner, fixtures.ChannelSpec{Flags: []string{fixtures.FlagHidden}})
+					if i == 0 {
+						t.RequireFlags(owner, h, fixtures.FlagHidden)
+					}
+					ids = append(ids, h)
+				}
+				outsider := t.Connect(t.Actor("outsider"))
+				r := t.QueryResult(outsider, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": ids}, Limit: 1})
+				if r.Closed {
+					checkPrefix("CLOSED", r.ClosedReason)
+					t.Note("the relay refused the mixed REQ (CLOSED %q)", r.ClosedReason)
+					return
+				}
+				Expect(DTags(r.Events)).To(Equal([]string{visible}), "NIP-29 hidden with NIP-01 limit (nip29/hidden.2): limit 1 returns the one group the outsider may see")
+			}},
+		{Case{ID: "base/restricted/1", Area: "read-access", Section: "nip29/restricted", Level: MUST,
+			Requirement: "A non-member's message to a restricted group is refused."},
+			func(t *T) {
+				owner := t.Connect(t.Actor("owner"))
+				ch := t.CreateChannel(owner, fixtures.ChannelSpec{Flags: []string{fixtures.FlagRestricted}})
+				t.RequireFlags(owner, ch, fixtures.FlagRestricted)
+				outsider := t.Connect(t.Actor("outsider"))
+				t.Reject(outsider, fixtures.Message(outsider.Actor(), ch, "not a member"), "", "NIP-29 (nip29/restricted.1): a non-member writes to a restricted group")
+			}},
+	}
+}
+
+// awaitMember waits, within the step deadline, until the group's 39002 (as
+// read by reader) lists pubkey (want true) or no longer does (want false).
+// A relay that publishes no 39002 blocks the case.
+func awaitMember(t *T, reader *fixtures.Client, ch, pubkey string, want bool, what string) {
+	t.MustStateEvent(reader, fixtures.KindMembers, ch)
+	t.Eventually(func(g Gomega) {
+		r, err := reader.Query(t.Ctx(), nostr.Filter{Kinds: []int{fixtures.KindMembers}, Tags: nostr.TagMap{"d": {ch}}})
+		g.Expect(err).NotTo(HaveOccurred())
+		var cur *nostr.Event
+		for _, ev := range r.Events {
+			if cur == nil || ev.CreatedAt > cur.CreatedAt {
+				cur = ev
+			}
+		}
+		found, _ := hasP(cur, pubkey)
+		g.Expect(found).To(Equal(want), "%s: listed in 39002 = %v, want %v", what, found, want)
+	}, what)
+}

@@ -1,0 +1,221 @@
+package suites
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/nbd-wtf/go-nostr"
+	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+)
+
+// EntryPrecondition names the precondition (Precondition.ID) that blocked a
+// case; the runner reads it back to group blocked cases into one
+// "incompatible" line per precondition.
+const EntryPrecondition = "nipcl.precondition"
+
+// Precondition is something the harness needs of a target to drive its
+// scenarios and that no NIP or draft requires of a relay (the target
+// contract). A target that does not meet one is incompatible with the
+// scenarios that need it, not non-conforming: the cases are reported
+// "blocked" with what the harness needs and how to adapt, never "fail".
+type Precondition struct {
+	ID    string // stable, e.g. "create-group"
+	Need  string // what the harness needs, in our words
+	Adapt string // how a relay operator or the harness's flags can meet it
+}
+
+// The preconditions of the target contract.
+var (
+	PreCreateGroup = Precondition{"create-group",
+		"a fresh key's bare 9007 (h tag only) creates a group",
+		"let any authenticated key create groups, or pass --actor-key with keys the relay lets create groups"}
+	PreAdmitKeys = Precondition{"admit-keys",
+		"the relay accepts writes from the harness's keys",
+		"pass --actor-key with keys the relay admits (one per actor a case needs)"}
+	PreModerator = Precondition{"moderator-role",
+		"the creator of a group holds a role that may moderate it (put/remove users, edit metadata)",
+		"give group creators a moderating role, or name the relay's roles with --role-map admin=ROLE"}
+	PreEditMetadata = Precondition{"edit-metadata",
+		"the group's creator can set its metadata and flags with a NIP-29 9002",
+		"accept 9002 from the group's creator, or give creators a role that may edit metadata"}
+	PreStateEvents = Precondition{"state-events",
+		"the relay publishes a 39000 for each group, readable by #d",
+		"publish relay-signed 39000 metadata events (NIP-29 marks them optional, but every group scenario reads them)"}
+	PreMembersList = Precondition{"members-list",
+		"the relay publishes a 39002 member list the group's admins can read",
+		"publish 39002 (NIP-29 makes it optional), or leave these cases blocked"}
+	PreReadServed = Precondition{"read-served",
+		"the relay serves the REQ shape the case reads with",
+		"serve that filter shape; the refusal's reason is quoted in the case"}
+	PreDeleteGroup = Precondition{"delete-group",
+		"a group's creator can delete it with 9008",
+		"accept 9008 from the group's creator (safe mode needs it to clean up)"}
+	PreAuth = Precondition{"auth",
+		"the relay answers the harness's NIP-42 AUTH",
+		"send a challenge on connect or with auth-required:, and accept kind 22242 answers whose relay tag is the URL given to --target"}
+)
+
+// Blocked ends the case as "blocked" by an unmet precondition: the harness
+// cannot drive the scenario on this target. observed is the wire answer
+// that showed it.
+func (t *T) Blocked(p Precondition, observed string) {
+	GinkgoHelper()
+	AddReportEntry(EntryOutcome, "blocked", ReportEntryVisibilityNever)
+	AddReportEntry(EntryPrecondition, p.ID, ReportEntryVisibilityNever)
+	Fail(fmt.Sprintf("incompatible: the harness needs %s — %s (observed: %s)", p.Need, p.Adapt, observed))
+}
+
+// okPrefix is NIP-01's machine-readable prefix: one word and a colon.
+var okPrefix = regexp.MustCompile(`^[a-z][a-z0-9_-]*:`)
+
+// checkPrefix fails the case when a refusal's message lacks NIP-01's
+// machine-readable prefix (nip01/ok-prefix).
+func checkPrefix(kind, msg string) {
+	GinkgoHelper()
+	if !okPrefix.MatchString(msg) {
+		failf("NIP-01 (nip01/ok-prefix): a %s refusal's message must start with a machine-readable prefix and a colon (e.g. \"restricted: …\"), got %q", kind, msg)
+	}
+}
+
+// refusedWrite classifies an OK false on a write the scenario needs: an
+// unauthenticated or unadmitted key blocks the case (PreAdmitKeys), any
+// other refusal blocks it with p.
+func (t *T) refusedWrite(p Precondition, ok fixtures.OK, what string) {
+	GinkgoHelper()
+	observed := what + ": " + ok.String()
+	switch {
+	case strings.HasPrefix(ok.Reason, "auth-required:"):
+		t.Blocked(PreAuth, observed)
+	case strings.HasPrefix(ok.Reason, "restricted:") && !t.keysConfigured() && p.ID == PreCreateGroup.ID:
+		t.Blocked(PreAdmitKeys, observed)
+	}
+	t.Blocked(p, observed)
+}
+
+func (t *T) keysConfigured() bool { return len(t.Env.Keys) > 0 }
+
+// nip29Way reports whether the case drives groups the NIP-29 way (bare 9007
+// then 9002, roles learned from the relay) rather than with a NIP-CL draft's
+// own command forms.
+func (t *T) nip29Way() bool { return t.Case.Profile == ProfileBaseline }
+
+// createGroupNIP29 creates a group the NIP-29 way: a bare 9007, then, when
+// the spec asks for a name or flags, one 9002 carrying every field. A
+// refusal of either is a precondition, not a failure.
+func (t *T) createGroupNIP29(c *fixtures.Client, spec fixtures.ChannelSpec) string {
+	GinkgoHelper()
+	if spec.ID == "" {
+		spec.ID = fixtures.NewChannelID()
+	}
+	ok := t.Publish(c, fixtures.CreateGroup(c.Actor(), spec.ID))
+	if !ok.Accepted {
+		checkPrefix("OK", ok.Reason)
+		t.refusedWrite(PreCreateGroup, ok, "bare 9007 create-group")
+	}
+	meta := fixtures.GroupMetadata{Name: spec.Name, Flags: spec.Flags}
+	if spec.Visibility == fixtures.Private {
+		meta.Flags = append([]string{fixtures.FlagPrivate}, meta.Flags...)
+	}
+	if meta.Name != "" || len(meta.Flags) > 0 {
+		meta.About = "nipcl-conform test group"
+		ok := t.Publish(c, fixtures.EditGroup(c.Actor(), spec.ID, meta))
+		if !ok.Accepted {
+			checkPrefix("OK", ok.Reason)
+			t.refusedWrite(PreEditMetadata, ok, "the creator's 9002 setting the group's metadata")
+		}
+	}
+	return spec.ID
+}
+
+// RequireFlags blocks the case unless the group's 39000 shows every flag
+// (the case needs, say, a private group and the relay did not make one).
+func (t *T) RequireFlags(c *fixtures.Client, ch string, flags ...string) *nostr.Event {
+	GinkgoHelper()
+	meta := t.GroupMetadata(c, ch)
+	for _, f := range flags {
+		if !fixtures.HasFlag(meta, f) {
+			t.Blocked(Precondition{"flag-" + f,
+				fmt.Sprintf("a 9002 with [%q] to give a group the %s flag", f, f),
+				"honour the NIP-29 flag in 9002 (the metadata cases report whether 39000 reflects it)"},
+				fmt.Sprintf("39000 of %s after the 9002: %s", ch, tagsOf(meta)))
+		}
+	}
+	return meta
+}
+
+// GroupMetadata reads a group's 39000 as c; a relay that publishes none
+// blocks the case (PreStateEvents).
+func (t *T) GroupMetadata(c *fixtures.Client, ch string) *nostr.Event {
+	GinkgoHelper()
+	ev := t.StateEvent(c, fixtures.KindMetadata, ch)
+	if ev == nil {
+		t.Blocked(PreStateEvents, "no 39000 for #d "+ch+" as "+actorName(c))
+	}
+	return ev
+}
+
+// ModeratorRole returns the role name that lets a user moderate: --role-map
+// admin=…, else the role the relay gave the group's creator in 39001. A
+// relay that lists the creator with no role blocks the case.
+func (t *T) ModeratorRole(c *fixtures.Client, ch string) string {
+	GinkgoHelper()
+	if r := t.Env.RoleMap["admin"]; r != "" {
+		return r
+	}
+	admins := t.StateEvent(c, fixtures.KindAdmins, ch)
+	found, roles := hasP(admins, c.Actor().PubKey)
+	if !found || len(roles) == 0 {
+		t.Blocked(PreModerator, fmt.Sprintf("the creator's entry in 39001 of %s: %s", ch, tagsOf(admins)))
+	}
+	return roles[0]
+}
+
+// PutRole names the role a case's "admin" or "owner" gets on this target:
+// the role map, or (NIP-29 way) the creator's moderating role; "member" or
+// "" means no role at all (a plain member).
+func (t *T) PutRole(c *fixtures.Client, ch, role string) string {
+	GinkgoHelper()
+	if role == "" || role == "member" {
+		if r := t.Env.RoleMap["member"]; r != "" {
+			return r
+		}
+		if t.nip29Way() {
+			return ""
+		}
+		return role
+	}
+	if r := t.Env.RoleMap[role]; r != "" {
+		return r
+	}
+	if t.nip29Way() {
+		return t.ModeratorRole(c, ch)
+	}
+	return role
+}
+
+func actorName(c *fixtures.Client) string {
+	if c.Actor() == nil {
+		return "anonymous"
+	}
+	return c.Actor().Name
+}
+
+// tagsOf renders an event's tags for a message ("none" for nil).
+func tagsOf(ev *nostr.Event) string {
+	if ev == nil {
+		return "none"
+	}
+	var b strings.Builder
+	b.WriteString("[")
+	for i, tg := range ev.Tags {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		fmt.Fprintf(&b, "%q", []string(tg))
+	}
+	b.WriteString("]")
+	return b.String()
+}
