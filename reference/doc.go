@@ -1,8 +1,9 @@
 // Package reference is the reference relay the nipcl-conform harness drives
-// over a real WebSocket: NIP-01/11/42/45 and NIP-29 (as the target contract in
-// shared/spec/README.md uses it) on embedded SQLite, with profile hooks for the
-// two NIP-CL drafts (none | identity | labels) and fault switches that each
-// break exactly one clause family.
+// over a real WebSocket: NIP-01/11/42/45 and NIP-29 (everything the nip29
+// profile checks, and the target contract of docs/target-contract.md) on
+// embedded SQLite, with profile hooks for the two NIP-CL drafts
+// (nip29 | identity | labels) and fault switches that each break exactly one
+// clause family.
 //
 // Layout:
 //

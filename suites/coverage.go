@@ -314,18 +314,31 @@ func CasesClauses(caseID string) []string {
 }
 
 // CaseSource returns whose rule a case enforces, from the clauses it
-// covers: the first NIP or draft clause's source and reference; "contract"
-// only when every clause it covers is a contract clause (such a case can
-// block, never fail, a relay).
+// covers, preferring those of the case's own section: the first NIP or
+// draft clause's source and reference; "contract" only when every clause
+// of that section it covers is a contract clause (such a case can block,
+// never fail, a relay).
 func CaseSource(caseID string) (source, ref string, clauses []string) {
 	clauses = CasesClauses(caseID)
-	for _, id := range clauses {
-		cl, _ := clause.LookupClause(id)
-		if cl.Source != clause.SourceContract {
-			return cl.Source, cl.Ref, clauses
+	section := ""
+	if c, ok := Lookup(caseID); ok {
+		section = c.Section
+	}
+	for _, own := range []bool{true, false} {
+		for _, id := range clauses {
+			cl, _ := clause.LookupClause(id)
+			if (cl.Section == section) != own {
+				continue
+			}
+			if cl.Source != clause.SourceContract {
+				return cl.Source, cl.Ref, clauses
+			}
+			if source == "" {
+				source, ref = cl.Source, cl.Ref
+			}
 		}
-		if source == "" {
-			source, ref = cl.Source, cl.Ref
+		if source != "" {
+			return source, ref, clauses
 		}
 	}
 	return source, ref, clauses

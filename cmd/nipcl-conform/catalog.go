@@ -30,7 +30,7 @@ func cmdFaults(args []string, stdout, stderr io.Writer) int {
 
 func cmdList(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("list", "list [--profile P] [--clauses]", stderr)
-	profile := fs.String("profile", "", "only cases of this profile (identity, labels; baseline cases are always listed); with --clauses only that profile's clauses (identity, labels, baseline)")
+	profile := fs.String("profile", "", "only cases of this profile (nip29, identity, labels; baseline cases are NIP-29's and always listed); with --clauses only that profile's clauses (nip29 or baseline, identity, labels)")
 	clauses := fs.Bool("clauses", false, "list the spec clauses (normative statements) and the cases that cover them instead of the cases")
 	if code, done := parse(fs, args); done {
 		return code
@@ -39,12 +39,20 @@ func cmdList(args []string, stdout, stderr io.Writer) int {
 	if *clauses {
 		return listClauses(tw, *profile, stderr)
 	}
-	fmt.Fprintln(tw, "ID\tLEVEL\tSECTION\tREQUIREMENT")
+	if *profile != "" {
+		p, err := suites.ParseProfile(*profile)
+		if err != nil {
+			return usageError(stderr, "--profile: %v", err)
+		}
+		*profile = p
+	}
+	fmt.Fprintln(tw, "ID\tLEVEL\tSOURCE\tSECTION\tREQUIREMENT")
 	for _, c := range suites.Catalogue() {
 		if *profile != "" && c.Profile != "" && c.Profile != *profile {
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", c.ID, c.Level, c.Section, c.Requirement)
+		source, _, _ := suites.CaseSource(c.ID)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.ID, c.Level, source, c.Section, c.Requirement)
 	}
 	return flushCode(tw, stderr)
 }
@@ -69,8 +77,12 @@ func cmdExplain(args []string, stdout, stderr io.Writer) int {
 		if c.Reading != "" {
 			fmt.Fprintf(stdout, "  reading:     %s\n", c.Reading)
 		}
-		if cl := suites.CasesClauses(c.ID); len(cl) > 0 {
+		if source, ref, cl := suites.CaseSource(c.ID); len(cl) > 0 {
+			fmt.Fprintf(stdout, "  source:      %s — %s\n", source, ref)
 			fmt.Fprintf(stdout, "  clauses:     %s\n", strings.Join(cl, ", "))
+		}
+		if source, _, _ := suites.CaseSource(c.ID); source == clause.SourceContract {
+			fmt.Fprintf(stdout, "  note:        a harness precondition, required by no NIP: a relay that does not meet it is reported blocked (incompatible), never failed\n")
 		}
 		return 0
 	}
@@ -108,10 +120,12 @@ func cmdExplain(args []string, stdout, stderr io.Writer) int {
 func listClauses(tw *tabwriter.Writer, profile string, stderr io.Writer) int {
 	switch profile {
 	case "", suites.ProfileIdentity, suites.ProfileLabels, "baseline":
+	case suites.ProfileNIP29, "none":
+		profile = "baseline"
 	default:
-		return usageError(stderr, "--profile with --clauses must be identity, labels or baseline, not %q", profile)
+		return usageError(stderr, "--profile with --clauses must be nip29 (or baseline), identity or labels, not %q", profile)
 	}
-	fmt.Fprintln(tw, "ID\tLEVEL\tSUBJECT\tTESTABLE\tCASES\tSTATEMENT")
+	fmt.Fprintln(tw, "ID\tLEVEL\tSOURCE\tSUBJECT\tTESTABLE\tCASES\tSTATEMENT\tREF")
 	for _, c := range clause.Clauses() {
 		p := c.Profile()
 		if p == "" {
@@ -127,7 +141,7 @@ func listClauses(tw *tabwriter.Writer, profile string, stderr io.Writer) int {
 		case cases == "":
 			cases = "(none yet)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", c.ID, c.Level, c.Subject, testable, cases, c.Text)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.ID, c.Level, c.Source, c.Subject, testable, cases, c.Text, c.Ref)
 	}
 	return flushCode(tw, stderr)
 }
@@ -136,8 +150,8 @@ func listClauses(tw *tabwriter.Writer, profile string, stderr io.Writer) int {
 // has none).
 func explainClause(w io.Writer, c clause.Clause) {
 	s, _ := clause.Lookup(c.Section)
-	fmt.Fprintf(w, "%s\n  statement:   %s\n  level:       %s\n  subject:     %s\n  section:     %s — %s, %q\n",
-		c.ID, c.Text, c.Level, c.Subject, s.ID, s.Doc, s.Title)
+	fmt.Fprintf(w, "%s\n  statement:   %s\n  level:       %s\n  source:      %s — %s\n  subject:     %s\n  section:     %s — %s, %q\n",
+		c.ID, c.Text, c.Level, c.Source, c.Ref, c.Subject, s.ID, s.Doc, s.Title)
 	if !c.Testable {
 		fmt.Fprintf(w, "  testable:    no — %s\n", c.Reason)
 		return
