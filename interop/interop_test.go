@@ -104,7 +104,7 @@ func TestRelay29(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	url := startRelay(t, relayBin, secKey, pubKey)
+	url, relayExited := startRelay(t, relayBin, secKey, pubKey)
 
 	reportDir := os.Getenv("NIPCL_INTEROP_REPORT_DIR")
 	if reportDir == "" {
@@ -114,6 +114,11 @@ func TestRelay29(t *testing.T) {
 	}
 	res := runHarness(t, harnessBin, reportDir,
 		"--target", url, "--profile", harnessProfile, "--relay-pubkey", pubKey, "--timeout", "5s", "--deadline", "3m")
+	select {
+	case <-relayExited:
+		t.Errorf("relay29 exited during the harness run (its log follows); the outcomes below are not its verdicts")
+	default:
+	}
 
 	check(t, expectedFile, relay29Module+" "+relay29Version+" (khatru29, slicestore; interop/relay29)", res)
 }
@@ -259,6 +264,10 @@ func runHarness(t *testing.T, bin, reportDir string, args ...string) *results {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
+	resultsPath := filepath.Join(reportDir, "results.json")
+	if err := os.Remove(resultsPath); err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
+	}
 	args = append([]string{"run", "--report-dir", reportDir}, args...)
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = harnessDir()
@@ -276,7 +285,7 @@ func runHarness(t *testing.T, bin, reportDir string, args ...string) *results {
 	if err != nil && (!errors.As(err, &exitErr) || ctx.Err() != nil || code < 0) {
 		t.Fatalf("nipcl-conform %s: %v\n%s", strings.Join(args, " "), err, clip(out.String(), 8000))
 	}
-	b, err := os.ReadFile(filepath.Join(reportDir, "results.json"))
+	b, err := os.ReadFile(resultsPath)
 	if err != nil {
 		t.Fatalf("harness results: %v\n%s", err, clip(out.String(), 8000))
 	}
@@ -296,8 +305,9 @@ func runHarness(t *testing.T, bin, reportDir string, args ...string) *results {
 }
 
 // startRelay starts the relay binary on a free loopback port, waits until its
-// NIP-11 document names pubKey, and kills it when the test ends.
-func startRelay(t *testing.T, bin, secKey, pubKey string) string {
+// NIP-11 document names pubKey, and kills it when the test ends. It returns
+// the relay's URL and a channel closed when the relay process exits.
+func startRelay(t *testing.T, bin, secKey, pubKey string) (string, <-chan struct{}) {
 	t.Helper()
 	cmd := exec.Command(bin, "-addr", "127.0.0.1:0")
 	cmd.Env = append(os.Environ(), "NIPCL_RELAY_SECKEY="+secKey)
@@ -350,7 +360,7 @@ func startRelay(t *testing.T, bin, secKey, pubKey string) string {
 	var last error
 	for {
 		if last = nip11Names(httpURL, pubKey); last == nil {
-			return url
+			return url, exited
 		}
 		select {
 		case <-tick.C:
