@@ -192,7 +192,7 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 	env.Info = info
 	env.RelayPubKey = firstNonEmpty(opts.RelayPubKey, ep.RelayPubKey, info.Self)
 	keyNote := ""
-	if env.RelayPubKey == "" && hex64.MatchString(info.PubKey) {
+	if env.RelayPubKey == "" && hexKey.MatchString(info.PubKey) {
 		// NIP-29 names self as the key of group state; older relays put
 		// their own key in pubkey (NIP-11's admin contact) instead.
 		env.RelayPubKey = info.PubKey
@@ -585,7 +585,7 @@ func firstNonEmpty(vs ...string) string {
 	return ""
 }
 
-var hex64 = regexp.MustCompile(`^[0-9a-f]{64}$`)
+var hexKey = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 func joinNotes(notes ...string) string {
 	var out []string

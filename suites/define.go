@@ -63,10 +63,15 @@ func runSpec(ctx SpecContext, env *Env, s Spec) {
 	s.Run(t)
 }
 
-// classify records a timeout outcome for errors that wrap fixtures.ErrTimeout.
+// classify records the outcome class of a step's error: a timeout for
+// fixtures.ErrTimeout, a harness error for a relay that can no longer be
+// reached (it vanished: no verdict on what it would have answered).
 func classify(err error) {
-	if errors.Is(err, fixtures.ErrTimeout) {
+	switch {
+	case errors.Is(err, fixtures.ErrTimeout):
 		AddReportEntry(EntryOutcome, "timeout", ReportEntryVisibilityNever)
+	case errors.Is(err, fixtures.ErrUnreachable):
+		AddReportEntry(EntryOutcome, "harness-error", ReportEntryVisibilityNever)
 	}
 }
 
