@@ -216,7 +216,7 @@ var clauseCases = map[string][]string{
 		"labels/initial/7", "labels/responses/3", "labels/responses/5", "labels/responses/8",
 		"labels/responses/9",
 	},
-	"labels/responses.10": {"labels/add-remove/4", "labels/commands/1", "labels/grammar/7", "labels/retry/7"},
+	"labels/responses.10": {"labels/add-remove/4", "labels/commands/1", "labels/grammar/7"},
 	"labels/responses.11": {"labels/responses/7"},
 	"labels/responses.12": {"labels/authorization/1", "labels/scope/5", "labels/retry/1"},
 	"labels/responses.13": {"labels/initial/5", "labels/initial/6", "labels/scope/7"},

@@ -80,16 +80,22 @@ func labelsResponsesSpecs() []Spec {
 				}
 				expectUnchanged(t, owner, ch, before, "rejected commands")
 			}},
-		{lcase("responses/7", "responses", sec, MUST, "A label mutation from an unauthenticated connection is rejected with auth-required: nip-cl-rejected and not applied."),
+		{withReading(lcase("responses/7", "responses", sec, MUST, "A label mutation or labeled create from an unauthenticated connection is refused (auth-required: nip-cl-rejected, a plain NIP-01 auth-required: refusal, or a closed connection) and not applied."),
+			readingAdmission),
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, owner, "", fixtures.Open, lbl(t, "a"))
 				before := snapshot(t, owner, ch)
-				anon := t.ConnectWith(fixtures.DialOptions{Actor: owner.Actor(), NoAutoAuth: true})
-				rejectCL(t, anon, mutationEv(owner.Actor(), ch, []string{lbl(t, "x")}, nil), "unauthenticated mutation", "auth-required")
+				unauth := func() *fixtures.Client {
+					return t.ConnectWith(fixtures.DialOptions{Actor: owner.Actor(), NoAutoAuth: true})
+				}
+				how := admissionRefusal(t, unauth(), mutationEv(owner.Actor(), ch, []string{lbl(t, "x")}, nil), "unauthenticated mutation",
+					[]string{"auth-required"}, []string{"auth-required"})
+				t.Note("unauthenticated mutation: %s", how)
 				ev, id := createEv(owner.Actor(), "", fixtures.Open, lbl(t, "y"))
-				rejectCL(t, anon, ev, "unauthenticated create", "auth-required")
-				noChannel(t, owner, id, "unauthenticated create")
+				how = admissionRefusal(t, unauth(), ev, "unauthenticated create", []string{"auth-required"}, []string{"auth-required"})
+				t.Note("unauthenticated create: %s", how)
+				goneChannel(t, owner, id, "unauthenticated create")
 				expectUnchanged(t, owner, ch, before, "unauthenticated mutation")
 			}},
 		{withReading(lcase("responses/8", "lost-ack", sec, MUST, "Lost acknowledgement of a create: the OK is cut by a proxy, the client resends the same signed event and gets duplicate: nip-cl-committed; one channel exists."),
