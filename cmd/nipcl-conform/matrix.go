@@ -2,14 +2,17 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
+	"unicode"
 
 	"github.com/nipcl/nipcl-conform/reference"
 	"github.com/nipcl/nipcl-conform/reports"
@@ -17,62 +20,265 @@ import (
 	"github.com/nipcl/nipcl-conform/suites"
 )
 
-// cmdMatrix runs every profile's suites against a reference relay in every
-// profile (and any --target), forcing NIP-CL cases to run everywhere, and
-// writes a case × target matrix: a draft or relay change shows exactly
-// which checks it flips.
+const matrixSynopsis = "matrix [--target [NAME=]URL ...] [--profile P ...] [--results NAME=results.json ...] [--no-reference] [--report-dir DIR]"
+
+const matrixAbout = `Compares implementations side by side: rows are the cases (by section),
+columns are implementation × profile, each cell links to the case's message,
+notes and wire transcript. By default every profile's suites run against the
+built-in reference relay in every profile (NIP-CL cases forced everywhere);
+--target adds live relays, --results adds the results.json of runs made
+elsewhere (e.g. by ` + "`nipcl-conform run --report-dir`" + ` in CI), without re-running them.
+Writes matrix.html (self-contained) and matrix.md to --report-dir.
+
+Examples:
+  nipcl-conform matrix
+  nipcl-conform matrix --no-reference --target relay29=ws://127.0.0.1:7447 --target mine=wss://relay.example
+  nipcl-conform matrix --target mine=ws://127.0.0.1:7447 --profile nip29,labels
+  nipcl-conform matrix --no-reference --results relay29=relay29/results.json --results mine=mine/results.json
+`
+
+// matrixTarget is one --target: an implementation name and its relay URL.
+type matrixTarget struct{ name, url string }
+
+// matrixColumns maps the live run's plans to the implementation each
+// belongs to, in column order.
+type matrixColumns struct {
+	names  []string            // implementations, in order
+	origin map[string]string   // implementation → where it runs
+	plans  map[string][]string // implementation → its plan names
+}
+
+func (c *matrixColumns) add(impl, origin string, plan runner.Plan) {
+	if c.origin == nil {
+		c.origin, c.plans = map[string]string{}, map[string][]string{}
+	}
+	if _, ok := c.origin[impl]; !ok {
+		c.names = append(c.names, impl)
+		c.origin[impl] = origin
+	}
+	c.plans[impl] = append(c.plans[impl], plan.Name)
+}
+
+// cmdMatrix compares implementations side by side: every profile's suites
+// against a reference relay in every profile (unless --no-reference), the
+// --profile suites against every --target, and the cases of earlier runs'
+// results.json files (--results), forcing NIP-CL cases to run everywhere.
+// It writes a case × (implementation × profile) matrix: a draft or relay
+// change shows exactly which checks it flips, and where implementations
+// disagree.
 func cmdMatrix(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("matrix", "matrix [--target URL ...] [--report-dir DIR]", stderr)
-	reportDir := fs.String("report-dir", "nipcl-matrix", "directory for matrix.html, matrix.md and the run's reports")
+	fs := newFlagSet("matrix", matrixSynopsis, stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: nipcl-conform %s\n\n%s\nFlags:\n", matrixSynopsis, matrixAbout)
+		fs.PrintDefaults()
+	}
+	reportDir := fs.String("report-dir", "nipcl-matrix", "directory for matrix.html, matrix.md and the live run's reports")
 	timeout := fs.Duration("timeout", 5*time.Second, "deadline for each network step")
 	deadline := fs.Duration("deadline", 10*time.Minute, "deadline for the whole matrix")
-	var targets listFlag
-	fs.Var(&targets, "target", "another relay URL to include as columns (repeatable)")
+	noReference := fs.Bool("no-reference", false, "leave out the built-in reference relay's columns")
+	var targets, profileArgs, resultArgs listFlag
+	fs.Var(&targets, "target", "a relay to compare, as `NAME=URL` (ws:// or wss://), one column per --profile; a bare URL is named after its host:port (repeatable)")
+	fs.Var(&profileArgs, "profile", "suites to run against the --target relays, by `PROFILE`: "+strings.Join(suites.ProfileNames, ", ")+" (repeatable or comma-separated; default nip29)")
+	fs.Var(&resultArgs, "results", "add the columns of an earlier run's results.json (written by 'run --report-dir', e.g. in CI), as `NAME=FILE`, without re-running it (repeatable)")
 	if code, done := parse(fs, args); done {
 		return code
 	}
+	if *timeout <= 0 || *deadline <= 0 {
+		return usageError(stderr, "--timeout and --deadline must be positive durations")
+	}
+	selected, err := parseProfiles(profileArgs)
+	if err != nil {
+		return usageError(stderr, "--profile: %v", err)
+	}
+	if len(profileArgs) > 0 && len(targets) == 0 {
+		return usageError(stderr, "--profile chooses the suites run against --target relays; give a --target")
+	}
+	if len(selected) == 0 {
+		selected = []string{suites.ProfileNIP29}
+	}
+	var tgts []matrixTarget
+	for _, s := range targets {
+		t, err := parseMatrixTarget(s)
+		if err != nil {
+			return usageError(stderr, "%v", err)
+		}
+		tgts = append(tgts, t)
+	}
+	var sources []reports.MatrixSource
+	for _, s := range resultArgs {
+		name, path, ok := strings.Cut(s, "=")
+		if !ok || path == "" {
+			return usageError(stderr, "--results wants NAME=FILE (a results.json), got %q", s)
+		}
+		if err := validName(name); err != nil {
+			return usageError(stderr, "--results %s: %v", s, err)
+		}
+		res, err := readMatrixResults(path)
+		if err != nil {
+			fmt.Fprintf(stderr, "nipcl-conform matrix: --results %s: %v\n", name, err)
+			return reports.ExitHarness
+		}
+		sources = append(sources, reports.MatrixSource{Name: name, Origin: path, Results: res})
+	}
+	if *noReference && len(tgts) == 0 && len(sources) == 0 {
+		return usageError(stderr, "--no-reference leaves nothing to compare: give a --target or --results")
+	}
+
 	var plans []runner.Plan
-	for _, relay := range []string{suites.ProfileNone, suites.ProfileIdentity, suites.ProfileLabels} {
-		for _, suite := range profiles {
-			plans = append(plans, runner.Plan{
-				Name:    fmt.Sprintf("%s suites @ %s relay", suite, relay),
-				Target:  &runner.ReferenceTarget{Config: reference.Config{Profile: relay}},
-				Profile: suite,
-			})
+	var cols matrixColumns
+	if !*noReference {
+		for _, relay := range profiles {
+			for _, suite := range profiles {
+				p := runner.Plan{
+					Name:    fmt.Sprintf("%s suites @ %s relay", suite, relay),
+					Target:  &runner.ReferenceTarget{Config: reference.Config{Profile: relay}},
+					Profile: suite,
+				}
+				plans = append(plans, p)
+				cols.add("reference ("+relay+")", "built-in reference relay, "+relay+" profile", p)
+			}
 		}
 	}
-	for _, t := range targets {
-		if u, err := url.Parse(t); err != nil || (u.Scheme != "ws" && u.Scheme != "wss") || u.Host == "" {
-			return usageError(stderr, "--target must be a ws:// or wss:// URL, got %q", t)
+	// Names must tell column groups (and so plans) apart.
+	taken := map[string]string{}
+	for _, n := range cols.names {
+		taken[n] = "a reference column group"
+	}
+	for _, t := range tgts {
+		if what, dup := taken[t.name]; dup {
+			return usageError(stderr, "--target name %q is already taken by %s: name it apart (NAME=URL)", t.name, what)
 		}
-		for _, suite := range profiles {
-			plans = append(plans, runner.Plan{Name: fmt.Sprintf("%s suites @ %s", suite, t), Target: &runner.URLTarget{URL: t}, Profile: suite})
+		taken[t.name] = "another --target"
+	}
+	for _, s := range sources {
+		if what, dup := taken[s.Name]; dup {
+			return usageError(stderr, "--results name %q is already taken by %s", s.Name, what)
+		}
+		taken[s.Name] = "another --results"
+	}
+	for _, t := range tgts {
+		for _, suite := range selected {
+			p := runner.Plan{Name: fmt.Sprintf("%s suites @ %s", suite, t.name), Target: &runner.URLTarget{URL: t.url}, Profile: suite}
+			plans = append(plans, p)
+			cols.add(t.name, t.url, p)
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	res, err := runner.Run(ctx, runner.Options{Plans: plans, Force: true, StepTimeout: *timeout, Deadline: *deadline, ReportDir: *reportDir, Out: io.Discard})
-	if res == nil {
-		fmt.Fprintf(stderr, "nipcl-conform matrix: %v\n", err)
-		return reports.ExitHarness
+	seenPlan := map[string]bool{}
+	for _, p := range plans {
+		if seenPlan[p.Name] {
+			return usageError(stderr, "--target name clashes with a reference plan (%q): choose another NAME", p.Name)
+		}
+		seenPlan[p.Name] = true
 	}
-	m := reports.BuildMatrix(res)
+
+	var live *reports.Results
+	if len(plans) > 0 {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		res, err := runner.Run(ctx, runner.Options{Plans: plans, Force: true, StepTimeout: *timeout, Deadline: *deadline, ReportDir: *reportDir, Out: io.Discard})
+		if res == nil {
+			fmt.Fprintf(stderr, "nipcl-conform matrix: %v\n", err)
+			return reports.ExitHarness
+		}
+		live = res
+		var liveSources []reports.MatrixSource
+		for _, impl := range cols.names {
+			liveSources = append(liveSources, reports.MatrixSource{Name: impl, Origin: cols.origin[impl], Results: reports.PlanSubset(res, cols.plans[impl]...)})
+		}
+		sources = append(liveSources, sources...)
+	}
+
+	m := reports.BuildMatrix(sources...)
+	m.HTMLFile = "matrix.html"
 	for _, out := range []struct {
 		name  string
 		write func(io.Writer, reports.Matrix) error
 	}{{"matrix.html", reports.WriteMatrixHTML}, {"matrix.md", reports.WriteMatrixMarkdown}} {
 		path := filepath.Join(*reportDir, out.name)
-		if werr := reports.WriteFile(path, res, func(w io.Writer, _ *reports.Results) error { return out.write(w, m) }); werr != nil {
+		if werr := reports.WriteFile(path, live, func(w io.Writer, _ *reports.Results) error { return out.write(w, m) }); werr != nil {
 			fmt.Fprintf(stderr, "nipcl-conform matrix: %v\n", werr)
 			return reports.ExitHarness
 		}
 	}
-	fmt.Fprintf(stdout, "%d cases × %d targets; matrix in %s\n", len(m.Rows), len(m.Plans), filepath.Join(*reportDir, "matrix.html"))
-	for _, p := range res.Plans {
-		if p.SetupError != "" {
-			fmt.Fprintf(stderr, "nipcl-conform matrix: %s: %s\n", p.Name, p.SetupError)
-			return reports.ExitHarness
+	fmt.Fprintf(stdout, "%d cases × %d columns (%d implementations); matrix in %s\n", len(m.Rows), len(m.Columns), len(m.Groups), filepath.Join(*reportDir, "matrix.html"))
+	if live != nil {
+		for _, p := range live.Plans {
+			if p.SetupError != "" {
+				fmt.Fprintf(stderr, "nipcl-conform matrix: %s: %s\n", p.Name, p.SetupError)
+				return reports.ExitHarness
+			}
 		}
 	}
 	return 0
+}
+
+// parseProfiles validates --profile values (repeatable, comma-separated)
+// and returns their canonical names, without duplicates, in order.
+func parseProfiles(args []string) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	for _, a := range args {
+		for _, n := range strings.Split(a, ",") {
+			p, err := suites.ParseProfile(strings.TrimSpace(n))
+			if err != nil {
+				return nil, err
+			}
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	return out, nil
+}
+
+// parseMatrixTarget reads a --target value: NAME=URL, or a bare URL named
+// after its host:port.
+func parseMatrixTarget(s string) (matrixTarget, error) {
+	var t matrixTarget
+	raw := s
+	if name, rest, ok := strings.Cut(s, "="); ok && !strings.Contains(name, "://") {
+		if err := validName(name); err != nil {
+			return t, fmt.Errorf("--target wants NAME=URL or URL, got %q: %w", s, err)
+		}
+		if rest == "" {
+			return t, fmt.Errorf("--target %q lacks the URL after %q", s, name+"=")
+		}
+		t.name, raw = name, rest
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "ws" && u.Scheme != "wss") || u.Host == "" {
+		return t, fmt.Errorf("--target must be a ws:// or wss:// URL (optionally NAME=URL), got %q", s)
+	}
+	t.url = raw
+	if t.name == "" {
+		t.name = u.Host
+	}
+	return t, nil
+}
+
+// validName checks an implementation name given on the command line.
+func validName(name string) error {
+	if strings.TrimSpace(name) == "" {
+		return errors.New("the NAME is empty")
+	}
+	for _, r := range name {
+		if unicode.IsControl(r) {
+			return fmt.Errorf("the NAME %q has a control character", name)
+		}
+	}
+	return nil
+}
+
+// readMatrixResults loads an earlier run's results.json and checks that it
+// has something to show.
+func readMatrixResults(path string) (*reports.Results, error) {
+	res, err := reports.ReadJSON(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(res.Plans) == 0 {
+		return nil, fmt.Errorf("%s lists no plans: not the results.json of a nipcl-conform run", path)
+	}
+	return res, nil
 }
