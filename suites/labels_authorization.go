@@ -81,11 +81,18 @@ func labelsAuthorizationSpecs() []Spec {
 				member := withRoles(t, owner, ch, "member")[0]
 				acceptNew(t, owner, mutationEv(owner.Actor(), ch, []string{lbl(t, "more")}, nil), "add while private")
 				Expect(DTags(findL(t, member, []string{x}, nil, 50))).To(Equal([]string{ch}), "a member finds it by label")
-				for _, r := range []*fixtures.Client{t.Connect(t.Actor("outsider")), t.Connect(nil)} {
-					Expect(findL(t, r, []string{x}, nil, 50)).To(BeEmpty(), "#L+#l")
-					Expect(t.Query(r, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"l": {x}}})).To(BeEmpty(), "#l")
-					Expect(t.Query(r, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})).To(BeEmpty(), "#d")
-				}
+				// The outsider may discover open channels, so its label reads are
+				// served (Query); what it reads must not include the private one.
+				// Anonymous reads and the exact read of the private channel may
+				// also be refused (QueryAbsent).
+				outsider := t.Connect(t.Actor("outsider"))
+				Expect(findL(t, outsider, []string{x}, nil, 50)).To(BeEmpty(), "outsider: #L+#l")
+				Expect(t.Query(outsider, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"l": {x}}})).To(BeEmpty(), "outsider: #l")
+				t.Note("outsider, #d of the private channel: %s", t.QueryAbsent(outsider, "outsider: #d", nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}}))
+				anon := t.Connect(nil)
+				t.Note("anonymous, #L+#l: %s", absentL(t, anon, []string{x}, nil, "anonymous: #L+#l"))
+				t.Note("anonymous, #l: %s", t.QueryAbsent(anon, "anonymous: #l", nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"l": {x}}}))
+				t.Note("anonymous, #d: %s", t.QueryAbsent(anon, "anonymous: #d", nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}}))
 			}},
 		{lcase("authorization/8", "visibility", sec, MUST, "Private snapshots do not consume an outsider's limit: with newer private channels carrying the label, limit 1 returns the older open one."),
 			func(t *T) {

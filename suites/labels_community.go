@@ -23,12 +23,13 @@ func labelsCommunitySpecs() []Spec {
 				x := lbl(t, "tenant")
 				ch := createLabeled(t, a, "", fixtures.Open, x)
 				b := t.ConnectHost(owner, t.Env.Hosts[0])
-				Expect(findL(t, b, []string{x}, nil, 50)).To(BeEmpty(), "#L+#l from the other community")
-				Expect(t.Query(b, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})).To(BeEmpty(), "#d from the other community")
+				t.Note("#L+#l from the other community: %s", absentL(t, b, []string{x}, nil, "#L+#l from the other community"))
+				t.Note("#d from the other community: %s", t.QueryAbsent(b, "#d from the other community", nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}}))
 				rejectCL(t, b, mutationEv(owner, ch, []string{lbl(t, "y")}, nil), "mutation of the other community's channel", "invalid", "restricted")
 				expectLabels(t, a, ch, x)
 			}},
-		{lcase("community/2", "community", sec, MUST, "The same channel UUID in two communities keeps two label sets: neither community sees the other's labels."),
+		{withReading(lcase("community/2", "community", sec, MUST, "A channel UUID used in one community never carries that community's labels into another: a create of the same UUID there is either a separate channel with its own label set, or refused without disclosing anything of the first."),
+			"The draft scopes label state, evidence and delivery to the community but does not say whether a UUID used in one community may be created in another. Both readings are accepted and noted: OK true \"\" with an independent channel, or a nip-cl-rejected refusal (e.g. duplicate: for a UUID the relay treats as taken) that names neither the first channel's labels nor its name."),
 			func(t *T) {
 				if len(t.Env.Hosts) == 0 {
 					t.Unsupported(needHost)
@@ -39,7 +40,19 @@ func labelsCommunitySpecs() []Spec {
 				evA, ch := createEv(owner, "", fixtures.Open, x)
 				acceptNew(t, a, evA, "create in community A")
 				evB := fixtures.CreateChannel(owner, &fixtures.ChannelSpec{ID: ch, Type: fixtures.TypeStream, Name: "in b", Extra: labelTags(y)})
-				acceptNew(t, b, evB, "create the same UUID in community B")
+				ok := t.Publish(b, evB)
+				if !ok.Accepted {
+					requireRejected(ok, "the same UUID created in community B", "duplicate", "invalid", "restricted")
+					Expect(ok.Reason).NotTo(ContainSubstring(x), "the refusal in B discloses A's label")
+					Expect(ok.Reason).NotTo(ContainSubstring("labels stream"), "the refusal in B discloses A's channel name")
+					t.Note("community B refused the UUID community A uses: %s (UUIDs are not reusable across communities on this relay)", ok.Reason)
+					t.Note("#d from community B: %s", t.QueryAbsent(b, "#d of A's channel from community B", nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}}))
+					t.Note("#L+#l from community B: %s", absentL(t, b, []string{x}, nil, "A's label from community B"))
+					expectLabels(t, a, ch, x)
+					return
+				}
+				Expect(ok.Reason).To(Equal(""), "a new create in B answers OK true \"\": %s", ok)
+				t.Note("community B created its own channel on the UUID community A uses")
 				expectLabels(t, b, ch, y)
 				expectLabels(t, a, ch, x)
 				Expect(findL(t, b, []string{x}, nil, 50)).To(BeEmpty(), "A's label from B")

@@ -57,7 +57,7 @@ func labelsGrammarSpecs() []Spec {
 				good := lbl(t, "ok")
 				ev, id := createEv(c.Actor(), "", fixtures.Open, good, row.v)
 				rejectCL(t, c, ev, fmt.Sprintf("9007 with label %q", row.v), "invalid")
-				noChannel(t, c, id, "rejected create")
+				goneChannel(t, c, id, "rejected create")
 				ch := createLabeled(t, c, "", fixtures.Open, good)
 				before := snapshot(t, c, ch)
 				rejectCL(t, c, mutationEv(c.Actor(), ch, []string{lbl(t, "ok2"), row.v}, nil), fmt.Sprintf("add-label %q", row.v), "invalid")
@@ -101,7 +101,7 @@ func labelsLimitsSpecs() []Spec {
 				c := t.Connect(t.Actor("owner"))
 				ev, id := createEv(c.Actor(), "", fixtures.Open, values(t, maxLabels+1)...)
 				rejectCL(t, c, ev, "33 labels", "invalid")
-				noChannel(t, c, id, "rejected create")
+				goneChannel(t, c, id, "rejected create")
 			}},
 		{lcase("limits/3", "limits", sec, MUST, "A 9007 with 64 raw label tags (32 values, each twice) is accepted and stores the 32 distinct values."),
 			func(t *T) {
@@ -120,7 +120,7 @@ func labelsLimitsSpecs() []Spec {
 				}
 				ev, id := createEv(c.Actor(), "", fixtures.Open, raw...)
 				rejectCL(t, c, ev, "65 raw label tags", "invalid")
-				noChannel(t, c, id, "rejected create")
+				goneChannel(t, c, id, "rejected create")
 			}},
 		{lcase("limits/5", "limits", sec, MUST, "A mutation whose result would exceed 32 labels is rejected before anything is applied."),
 			func(t *T) {

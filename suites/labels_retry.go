@@ -65,7 +65,7 @@ func labelsRetrySpecs() []Spec {
 				t.Accept(c, fixtures.DeleteChannel(c.Actor(), ch), "delete")
 				ok := rejectCL(t, c, add, "retry on the deleted channel", "restricted", "invalid")
 				t.Note("retry on a deleted channel: %s", prefixOf(ok.Reason))
-				noChannel(t, c, ch, "deleted channel")
+				goneChannel(t, c, ch, "deleted channel")
 			}},
 		{lcase("retry/5", "retry-admission", sec, MUST, "A retry of a committed create by a creator who is no longer owner or admin is rejected with restricted: nip-cl-rejected; the channel is unchanged."),
 			func(t *T) {
@@ -90,7 +90,7 @@ func labelsRetrySpecs() []Spec {
 				t.Accept(c, fixtures.DeleteChannel(c.Actor(), ch), "delete")
 				ok := rejectCL(t, c, ev, "retry the create of a deleted channel", "restricted", "invalid")
 				t.Note("create retry on a deleted channel: %s", prefixOf(ok.Reason))
-				noChannel(t, c, ch, "deleted channel")
+				goneChannel(t, c, ch, "deleted channel")
 			}},
 		{Case{ID: "labels/retry/7", Profile: ProfileLabels, Area: "retry-admission", Section: sec, Level: MUST, Slow: true,
 			Requirement: "A command committed near the edge of the ±900 s window and retried once after the window closed is refused, never acknowledged (invalid: nip-cl-rejected, or an ordinary NIP-01 refusal from the shared timestamp check); its effect stays.",
