@@ -19,8 +19,8 @@ Usage:
   nipcl-conform list [--profile P] [--clauses]
                                      list the conformance cases, or the spec clauses and the cases covering them
   nipcl-conform explain ID           show one case, clause (e.g. labels/snapshot.3) or section
-  nipcl-conform matrix [--target URL]
-                                     every profile's suites × reference relays of every profile (and URLs)
+  nipcl-conform matrix [--target NAME=URL] [--results NAME=FILE] [--profile P] [--no-reference]
+                                     implementations × cases: reference relays, live relays and earlier runs side by side
   nipcl-conform report diff OLD.json NEW.json
                                      list regressions and fixes between two runs
   nipcl-conform report merge OUTDIR A.json B.json ...
@@ -37,6 +37,7 @@ Exit codes (run):
   0  every required (MUST) case passed
   1  a required case failed or timed out (or the relay lacks nip-cl)
   2  setup or harness error: bad flags, unreachable target, no NIP-11 document
+  3  no required case failed, but required cases were blocked by unmet preconditions (see the incompatible lines)
 `
 
 func main() {

@@ -9,13 +9,14 @@ import (
 	"syscall"
 
 	"github.com/nipcl/nipcl-conform/reference"
+	"github.com/nipcl/nipcl-conform/suites"
 )
 
 func cmdServe(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("serve", "serve [flags]", stderr)
 	addr := fs.String("addr", envOr("NIPCL_ADDR", "127.0.0.1:7447"), "listen address (env NIPCL_ADDR)")
 	db := fs.String("db", os.Getenv("NIPCL_DB"), "SQLite file; empty = in-memory (env NIPCL_DB)")
-	profile := fs.String("profile", envOr("NIPCL_PROFILE", "labels"), "none, identity or labels (env NIPCL_PROFILE)")
+	profile := fs.String("profile", envOr("NIPCL_PROFILE", "labels"), "nip29 (old name: none), identity or labels (env NIPCL_PROFILE)")
 	key := fs.String("key", os.Getenv("NIPCL_RELAY_KEY"), "relay secret key (hex); random when empty (env NIPCL_RELAY_KEY)")
 	var faults listFlag
 	fs.Var(&faults, "fault", "fault switch to turn on (repeatable; env NIPCL_FAULTS, comma-separated)")
@@ -28,6 +29,11 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	if err := validFaults(faults); err != nil {
 		return usageError(stderr, "%v", err)
 	}
+	p, err := suites.ParseProfile(*profile)
+	if err != nil {
+		return usageError(stderr, "--profile: %v", err)
+	}
+	*profile = p
 	r, err := reference.New(reference.Config{Addr: *addr, DBPath: *db, Profile: *profile, Faults: faults, SecretKey: *key,
 		Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
 	if err != nil {
