@@ -122,13 +122,15 @@ func labelsLimitsSpecs() []Spec {
 				rejectCL(t, c, ev, "65 raw label tags", "invalid")
 				goneChannel(t, c, id, "rejected create")
 			}},
-		{lcase("limits/5", "limits", sec, MUST, "A mutation whose result would exceed 32 labels is rejected before anything is applied."),
+		{withReading(lcase("limits/5", "limits", sec, MUST, "A mutation whose result would exceed 32 labels is rejected (nip-cl-rejected) before anything is applied."),
+			"The command itself is well formed; only the channel's state makes it exceed the limit. The draft fixes invalid: for malformed commands and restricted: for permission and lifecycle denials but names no prefix for a state limit, so either is accepted with the nip-cl-rejected marker and noted."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				vs := values(t, 33)
 				ch := createLabeled(t, c, "", fixtures.Open, vs[:30]...)
 				before := snapshot(t, c, ch)
-				rejectCL(t, c, mutationEv(c.Actor(), ch, vs[30:], nil), "add 3 labels to 30", "invalid")
+				ok := rejectCL(t, c, mutationEv(c.Actor(), ch, vs[30:], nil), "add 3 labels to 30", "invalid", "restricted")
+				t.Note("a mutation over the stored-label limit: %s", prefixOf(ok.Reason))
 				expectUnchanged(t, c, ch, before, "rejected mutation")
 			}},
 		{lcase("limits/6", "limits", sec, MUST, "The resulting set decides the stored-label limit: with 32 labels, adding one and removing another in one command is accepted."),
