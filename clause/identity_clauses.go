@@ -196,7 +196,7 @@ var identityClauses = []Clause{
 
 	// Advertising support.
 	{ID: "identity/advertising.1", Section: "identity/advertising", Level: LevelMustNot, Subject: SubjectRelay, Testable: true,
-		Text: "The NIP-11 supported_nips list does not advertise this draft (no nip-cl entry or made-up number)."},
+		Text: "Until the draft has an upstream NIP number, NIP-11 supported_nips does not advertise it (no entry naming NIP-CL, such as nip-cl)."},
 	{ID: "identity/advertising.2", Section: "identity/advertising", Level: LevelRule, Subject: SubjectRelay, Testable: true,
 		Text: "A supporting relay lists nip-cl in the NIP-11 supported_extensions array."},
 	{ID: "identity/advertising.3", Section: "identity/advertising", Level: LevelShouldNot, Subject: SubjectClient, Testable: false, Reason: reasonClient,
