@@ -2,6 +2,7 @@ package suites
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -53,8 +54,8 @@ func identityNamingSpecs() []Spec {
 					Expect(t.Count(c, byH(w.SysOpen))).To(Equal(int64(1)), "open system channel, COUNT")
 				}
 				for _, c := range []*fixtures.Client{w.X, anon} {
-					Expect(t.Query(c, byH(w.Sys))).To(BeEmpty(), "outsider, private system channel by #h")
-					Expect(t.Count(c, byH(w.Sys))).To(BeZero(), "outsider, COUNT")
+					t.Note("%s, private system channel by #h: %s", actorName(c), t.QueryAbsent(c, "outsider, private system channel by #h", byH(w.Sys)))
+					t.Note("%s, COUNT: %s", actorName(c), idCountNone(t, c, "outsider, COUNT", byH(w.Sys)))
 				}
 			}},
 		{idCase("identity/naming/2", "identity/naming", MUST,
@@ -76,8 +77,8 @@ func identityNamingSpecs() []Spec {
 						To(Equal(idPairsOf(fixtures.KindMetadata, w.SysOpen)), "open system channel by #d, kinds:[39000]")
 				}
 				for _, c := range []*fixtures.Client{w.X, anon} {
-					Expect(t.Query(c, byD(w.Sys))).To(BeEmpty(), "outsider, private system channel by #d")
-					Expect(t.Count(c, byD(w.Sys))).To(BeZero(), "outsider, COUNT")
+					t.Note("%s, private system channel by #d: %s", actorName(c), t.QueryAbsent(c, "outsider, private system channel by #d", byD(w.Sys)))
+					t.Note("%s, COUNT: %s", actorName(c), idCountNone(t, c, "outsider, COUNT", byD(w.Sys)))
 				}
 			}},
 		{idCase("identity/naming/3", "identity/naming", MUST,
@@ -90,7 +91,19 @@ func identityNamingSpecs() []Spec {
 					Expect(t.Count(w.M, f)).To(Equal(int64(2)), "member, COUNT kinds:[39000,%d] #d", extra)
 				}
 				noKinds := nostr.Filter{Tags: nostr.TagMap{"d": w.all()}}
-				Expect(idPairs(t.Query(w.M, noKinds), w.all())).To(Equal(idSorted(append(idPairsOf(fixtures.KindMetadata, w.Stream, w.StreamPriv),
+				// A 39003 of the stream channels may come back too (NIP-29
+				// lets a relay publish it); it is noted, not required.
+				got := idPairs(t.Query(w.M, noKinds), w.all())
+				roles := idPairsOf(fixtures.KindRoles, w.Stream, w.StreamPriv)
+				var rest []string
+				for _, p := range got {
+					if slices.Contains(roles, p) {
+						t.Note("#d without kinds also returned %s", p)
+						continue
+					}
+					rest = append(rest, p)
+				}
+				Expect(idSorted(rest...)).To(Equal(idSorted(append(idPairsOf(fixtures.KindMetadata, w.Stream, w.StreamPriv),
 					append(idPairsOf(fixtures.KindAdmins, w.Stream, w.StreamPriv), idPairsOf(fixtures.KindMembers, w.Stream, w.StreamPriv)...)...)...)), "member, #d without kinds")
 			}},
 		{idCase("identity/naming/4", "identity/naming", MUST,

@@ -139,9 +139,10 @@ func identitySystemSpecs() []Spec {
 			func(t *T) {
 				w := newSysWorld(t)
 				for _, c := range []*fixtures.Client{w.X, t.Connect(nil)} {
-					Expect(t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata, fixtures.KindAdmins, fixtures.KindMembers}, Tags: nostr.TagMap{"d": {w.Sys}}})).To(BeEmpty(), "outsider by #d")
-					Expect(t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {w.Sys}}})).To(BeEmpty(), "outsider by #h")
-					Expect(t.Query(c, nostr.Filter{IDs: []string{w.Msg[w.Sys].ID}})).To(BeEmpty(), "outsider by id")
+					who := actorName(c)
+					t.Note("%s by #d: %s", who, t.QueryAbsent(c, "outsider by #d", nostr.Filter{Kinds: []int{fixtures.KindMetadata, fixtures.KindAdmins, fixtures.KindMembers}, Tags: nostr.TagMap{"d": {w.Sys}}}))
+					t.Note("%s by #h: %s", who, t.QueryAbsent(c, "outsider by #h", nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {w.Sys}}}))
+					t.Note("%s by id: %s", who, t.QueryAbsent(c, "outsider by id", nostr.Filter{IDs: []string{w.Msg[w.Sys].ID}}))
 				}
 				Expect(fixtures.HasTag(t.MustStateEvent(w.M, fixtures.KindMetadata, w.Sys), "private")).To(BeTrue(), "39000 of the private system channel is marked private")
 			}},
