@@ -213,8 +213,8 @@ var labelsClauses = []Clause{
 		Text: "Clients keeping a catalogue reconcile retained entries by authorized exact reads or wider subscriptions."},
 	{ID: "labels/finding-channels.13", Section: "labels/finding-channels", Level: LevelMustNot, Subject: SubjectClient, Testable: false, Reason: reasonClient,
 		Text: "Clients do not take an empty result as proof that no channel with the label exists beyond their scope, limit or access."},
-	{ID: "labels/finding-channels.14", Section: "labels/finding-channels", Level: LevelMay, Subject: SubjectRelay, Testable: true,
-		Text: "Two distinct creations with the same labels both succeed and make two channels; retry handling does not merge them."},
+	{ID: "labels/finding-channels.14", Section: "labels/finding-channels", Level: LevelRule, Subject: SubjectRelay, Testable: true,
+		Text: "Labels are not unique: two distinct creations with the same labels are two new commands (two channels), never merged by the exact-retry rules."},
 
 	// Authorization and visibility.
 	{ID: "labels/authorization.1", Section: "labels/authorization", Level: LevelRule, Subject: SubjectRelay, Testable: false,
@@ -234,7 +234,7 @@ var labelsClauses = []Clause{
 	{ID: "labels/authorization.7", Section: "labels/authorization", Level: LevelRule, Subject: SubjectRelay, Testable: true,
 		Text: "An open channel's labels are visible to every reader allowed to discover the channel."},
 	{ID: "labels/authorization.8", Section: "labels/authorization", Level: LevelRule, Subject: SubjectRelay, Testable: true,
-		Text: "A private channel's labels stay behind its ACL: an outsider's #l, #L or #d read returns nothing."},
+		Text: "A private channel's labels stay behind its ACL: an outsider's #l or #L read does not return it, and its #d read returns nothing or is refused."},
 	{ID: "labels/authorization.9", Section: "labels/authorization", Level: LevelMustNot, Subject: SubjectRelay, Testable: true,
 		Text: "Labels never open a way around tenant isolation or discovery restrictions."},
 	{ID: "labels/community.1", Section: "labels/community", Level: LevelMust, Subject: SubjectRelay, Testable: true,
