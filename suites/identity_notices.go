@@ -91,13 +91,13 @@ func newNoticeWorld(t *T) *noticeWorld {
 	GinkgoHelper()
 	w := newNoticeActors(t)
 	w.channels(t)
-	live := t.Subscribe(w.M, w.mine(idAllTypes), w.markerFilter())
+	live := t.Subscribe(w.M, w.mine(idAllTypes), w.mine(nil), w.markerFilter())
 	w.put(t, w.System)
 	w.put(t, w.Stream)
 	w.remove(t, w.System)
 	w.remove(t, w.Stream)
 	delivered, markerSeen := untilMarker(t, live, w.postMarker(t))
-	w.All = t.Query(w.M, w.mine(idAllTypes))
+	w.All = w.stored(t, w.M)
 	if len(w.All) == 0 && len(delivered) == 0 {
 		t.Unsupported("the relay sends no 44100/44101 membership notices: none stored or delivered live for a member added to and removed from a stream and a system channel")
 	}
@@ -112,6 +112,27 @@ func newNoticeWorld(t *T) *noticeWorld {
 		t.Note("the marker message was not delivered live; the notices were observed in stored history only")
 	}
 	return w
+}
+
+// stored reads M's stored notices (as c, M's own connection) with #t of
+// every type and without #t, and returns them all. Every notice a filter
+// without #t returns has a legacy type or no t tag, so #t of every type
+// must return it too; a relay that returns it only without #t fails.
+func (w *noticeWorld) stored(t *T, c *fixtures.Client) []*nostr.Event {
+	GinkgoHelper()
+	typed := t.Query(c, w.mine(idAllTypes))
+	plain := t.Query(c, w.mine(nil))
+	ids := map[string]bool{}
+	for _, ev := range typed {
+		ids[ev.ID] = true
+	}
+	out := typed
+	for _, ev := range plain {
+		if !ids[ev.ID] {
+			failf("notice %s (%v, t %v) is returned without #t but not with #t of every type: a typed legacy notice matches its type, and one without t matches every legacy type", ev.ID, noticeKeys([]*nostr.Event{ev}), fixtures.TagValues(ev, "t"))
+		}
+	}
+	return out
 }
 
 // of returns the world's notices about channel ch.
@@ -307,7 +328,7 @@ func identityNoticeSpecs() []Spec {
 				w := newNoticeActors(t)
 				w.channels(t)
 				w.put(t, w.Stream)
-				first := t.Query(w.M, w.mine(idAllTypes))
+				first := w.stored(t, w.M)
 				if len(first) == 0 {
 					t.Unsupported("no stored notice for a member added to a stream channel: the relay sends (or stores) no membership notices; identity/notices/1 tells which")
 				}
@@ -317,7 +338,7 @@ func identityNoticeSpecs() []Spec {
 				w.remove(t, w.Stream)
 				w.put(t, w.System)
 				m := t.Connect(w.M.Actor())
-				history := noticeKeys(t.Query(m, w.mine(idAllTypes)))
+				history := noticeKeys(w.stored(t, m))
 				sub := t.Subscribe(m, nostr.Filter{Kinds: idNoticeKinds, Tags: nostr.TagMap{"p": {w.M.Actor().PubKey}, "t": idAllTypes}, Since: &since})
 				var missed []*nostr.Event
 				for _, ev := range sub.Stored() {
@@ -352,7 +373,7 @@ func identityNoticeSpecs() []Spec {
 				requireIdentityAll(t, w.O, w.System, fixtures.TypeSystem, nil, w.O.Actor().PubKey)
 				w.put(t, w.System)
 				var sys []*nostr.Event
-				for _, ev := range t.Query(w.M, w.mine(idAllTypes)) {
+				for _, ev := range w.stored(t, w.M) {
 					if tagOf(ev, "h") == w.System {
 						sys = append(sys, ev)
 					}
