@@ -72,7 +72,7 @@ func identityChoosingSpecs() []Spec {
 				creator := t.Actor("creator")
 				label := idLabel(t)
 				ids := idConcurrentCreates(t, creator, 2, label)
-				Expect(idFind(t, t.Connect(nil), nostr.TagMap{"P": {creator.PubKey}, "t": {label}})).To(Equal(idSorted(ids...)))
+				Expect(idFind(t, t.Connect(creator), nostr.TagMap{"P": {creator.PubKey}, "t": {label}})).To(Equal(idSorted(ids...)))
 			}},
 		{heavy(idCase("identity/choose/2", "identity/choosing-one-channel", MUST,
 			"N concurrent creates by one creator with the same label all succeed as distinct channels, all found by #P+#t, each with a created_at tag.")),
@@ -80,7 +80,7 @@ func identityChoosingSpecs() []Spec {
 				creator := t.Actor("creator")
 				label := idLabel(t)
 				ids := idConcurrentCreates(t, creator, 8, label)
-				got := t.Query(t.Connect(nil), nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"P": {creator.PubKey}, "t": {label}}})
+				got := t.Query(t.Connect(creator), nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"P": {creator.PubKey}, "t": {label}}})
 				Expect(idChannelSet(got)).To(Equal(idSorted(ids...)))
 				for _, ev := range got {
 					_, ok := idCreatedAtOf(ev)

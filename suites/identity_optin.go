@@ -16,7 +16,8 @@ func identityOptInSpecs() []Spec {
 				w := newSysWorld(t)
 				anon := t.Connect(nil)
 				o := w.O.Actor().PubKey
-				for _, c := range []*fixtures.Client{w.M, w.X, anon} {
+				probe := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}, "P": {o}}}
+				for _, c := range idReaders(t, anon, probe, w.M, w.X) {
 					want := w.systemFor(c)
 					if c == anon {
 						want = []string{w.SysOpen}

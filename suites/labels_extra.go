@@ -92,7 +92,7 @@ func labelsExtraSpecs() []Spec {
 				x := lbl(t, "leaving")
 				ch := createLabeled(t, c, "", fixtures.Open, x)
 				marker := createLabeled(t, c, "", fixtures.Open)
-				watcher := t.Connect(nil)
+				watcher := t.Connect(c.Actor())
 				sub := t.Subscribe(watcher, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"l": {x}}})
 				acceptNew(t, c, mutationEv(c.Actor(), ch, nil, []string{x}), "remove the label")
 				acceptNew(t, c, mutationEv(c.Actor(), marker, []string{x}, nil), "label the marker channel")

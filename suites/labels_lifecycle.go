@@ -63,7 +63,7 @@ func labelsLifecycleSpecs() []Spec {
 				a := lbl(t, "a")
 				ch := createLabeled(t, c, "", fixtures.Open, a)
 				marker := createLabeled(t, c, "", fixtures.Open)
-				watcher := t.Connect(nil)
+				watcher := t.Connect(c.Actor())
 				sub := t.Subscribe(watcher,
 					nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}},
 					nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {marker}}})

@@ -64,7 +64,7 @@ func labelsSnapshotSpecs() []Spec {
 				a, b := lbl(t, "a"), lbl(t, "b")
 				ch := createLabeled(t, c, "", fixtures.Open)
 				base := snapshot(t, c, ch)
-				sub := t.Subscribe(t.Connect(nil), nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})
+				sub := t.Subscribe(t.Connect(c.Actor()), nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})
 				steps := []struct{ add, remove, want []string }{
 					{[]string{b, a}, nil, []string{a, b}},
 					{nil, []string{a}, []string{b}},
