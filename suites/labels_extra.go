@@ -133,20 +133,40 @@ func labelsExtraSpecs() []Spec {
 					acceptCommitted(t, t.Connect(c.Actor()), first, "retry on a fresh connection")
 				}
 			}},
-		{withReading(lcase("retry/8", "retry-admission", "labels/retry-admission", MUST, "An exact retry passes authentication like a new event: unauthenticated, or on a connection authenticated as another key, it is refused and applies nothing."),
-			readingAdmission+" On the other key's connection an ordinary refusal may also be NIP-42's restricted: (authenticated, but not as the author)."),
+		{withReading(lcase("retry/8", "retry-admission", "labels/retry-admission", MUST, "An exact retry passes authentication like a new event: where the relay refuses a new write without authentication (or from another authenticated key), it refuses the retry the same way and applies nothing."),
+			readingAdmission+" On the other key's connection an ordinary refusal may also be NIP-42's restricted: (authenticated, but not as the author). Requiring AUTH for writes is the target contract's convention, not a draft rule: an ordinary message sent the same way first tells what the relay requires of a new event; a part whose new event is accepted is skipped with a note (the whole case is unsupported when neither is refused)."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, c, "", fixtures.Open)
 				m := mutationEv(c.Actor(), ch, []string{lbl(t, "x")}, nil)
 				acceptNew(t, c, m, "mutation")
 				before := snapshot(t, c, ch)
-				anon := t.ConnectWith(fixtures.DialOptions{Actor: c.Actor(), NoAutoAuth: true})
-				t.Note("unauthenticated retry: %s", admissionRefusal(t, anon, m, "unauthenticated retry", []string{"auth-required"}, []string{"auth-required"}))
-				other := t.Connect(t.Actor("other"))
-				t.Must(authIfNeeded(t, other), "authenticate as another key")
-				t.Note("retry on another key's connection: %s", admissionRefusal(t, other, m, "retry from another key's connection",
-					[]string{"auth-required"}, []string{"auth-required", "restricted"}))
+				unauth := func() *fixtures.Client {
+					return t.ConnectWith(fixtures.DialOptions{Actor: c.Actor(), NoAutoAuth: true})
+				}
+				other := t.Actor("other")
+				asOther := func() *fixtures.Client {
+					o := t.Connect(other)
+					t.Must(authIfNeeded(t, o), "authenticate as another key")
+					return o
+				}
+				checked := 0
+				if gated, seen := writesNeedAuth(t, unauth(), c.Actor(), ch); gated {
+					t.Note("unauthenticated retry: %s", admissionRefusal(t, unauth(), m, "unauthenticated retry", []string{"auth-required"}, []string{"auth-required"}))
+					checked++
+				} else {
+					t.Note("the relay accepts a new write without authentication (%s); the unauthenticated retry is not judged", seen)
+				}
+				if gated, seen := writesNeedAuth(t, asOther(), c.Actor(), ch); gated {
+					t.Note("retry on another key's connection: %s", admissionRefusal(t, asOther(), m, "retry from another key's connection",
+						[]string{"auth-required"}, []string{"auth-required", "restricted"}))
+					checked++
+				} else {
+					t.Note("the relay accepts a new write signed by a key other than the authenticated one (%s); that retry is not judged", seen)
+				}
+				if checked == 0 {
+					t.Unsupported("the relay does not require writes to come from the authenticated author, so a retry has no authentication check to pass")
+				}
 				expectUnchanged(t, c, ch, before, "refused retries")
 			}},
 		{heavy(lcase("retry/9", "retry-admission", "labels/retry-admission", MUST, "A retry racing an archive is either a committed duplicate or restricted: nip-cl-rejected, and once the archive is acknowledged every later retry is rejected.")),

@@ -57,6 +57,27 @@ func admissionRefusal(t *T, c *fixtures.Client, ev *nostr.Event, why string, cl,
 	return fmt.Sprintf("ordinary NIP-01 refusal %q (no NIP-CL marker: %q)", p+":", rest)
 }
 
+// writesNeedAuth probes whether the relay refuses an ordinary write (a kind
+// 9 message in the open channel ch, signed by a) sent on c, a connection
+// that is not authenticated as a. Gating writes on NIP-42 is a convention
+// of the target contract, not a draft rule: the labels draft only keeps
+// the relay's existing authentication requirements for label commands. It
+// returns whether the write was refused, and the answer seen.
+func writesNeedAuth(t *T, c *fixtures.Client, a *fixtures.Actor, ch string) (bool, string) {
+	GinkgoHelper()
+	ok, err := t.send(c, fixtures.Message(a, ch, t.Unique("auth-probe")))
+	if err != nil {
+		if !errors.Is(err, fixtures.ErrTimeout) && c.Err() != nil {
+			return true, "the relay closed the connection"
+		}
+		t.Must(err, "probe: an ordinary message without authentication")
+	}
+	if !ok.Accepted {
+		checkPrefix("OK", ok.Reason)
+	}
+	return !ok.Accepted, ok.String()
+}
+
 func quoteAll(vals []string, suffix string) []string {
 	out := make([]string, len(vals))
 	for i, v := range vals {
