@@ -278,14 +278,6 @@ func expectUnchanged(t *T, c *fixtures.Client, ch string, before *nostr.Event, w
 // typeOf returns the snapshot's t value.
 func typeOf(ev *nostr.Event) string { v, _ := fixtures.TagValue(ev, "t"); return v }
 
-// noChannel requires that no state of ch is readable by c in any way.
-func noChannel(t *T, c *fixtures.Client, ch string, why string) {
-	GinkgoHelper()
-	evs := t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata, fixtures.KindAdmins, fixtures.KindMembers, fixtures.KindRoles},
-		Tags: nostr.TagMap{"d": {ch}}})
-	Expect(evs).To(BeEmpty(), "%s: no 39000-39003 for %s", why, ch)
-}
-
 // findL queries 39000 snapshots by #L nip-cl and #l (plus extra tag filters).
 func findL(t *T, c *fixtures.Client, labels []string, extra nostr.TagMap, limit int) []*nostr.Event {
 	GinkgoHelper()
