@@ -63,6 +63,13 @@ func (o *Options) defaults() {
 	}
 }
 
+// ValidRunID reports whether id can name a run: 1-16 lowercase letters,
+// digits and '-', starting with a letter or digit, so every name and label
+// built from it stays within both drafts' grammars.
+func ValidRunID(id string) bool { return runIDPattern.MatchString(id) }
+
+var runIDPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,15}$`)
+
 // NewRunID returns a short random run identifier (lowercase hex).
 func NewRunID() string {
 	b := make([]byte, 4)
@@ -95,6 +102,9 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 	runID := opts.RunID
 	if runID == "" {
 		runID = NewRunID()
+	}
+	if !ValidRunID(runID) {
+		return nil, fmt.Errorf("runner: run ID %q: want 1-16 lowercase letters, digits or '-' (it becomes part of labels)", runID)
 	}
 	res := &reports.Results{
 		Tool: "nipcl-conform", RunID: runID, Started: time.Now(),
@@ -147,7 +157,7 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 	p := &preparedPlan{plan: plan, target: plan.Target}
 	env := &suites.Env{
 		Plan: plan.Name, Profile: plan.Profile, StepTimeout: opts.StepTimeout,
-		Hosts: opts.Hosts, Scale: opts.Scale, RunID: runID,
+		Hosts: opts.Hosts, Scale: opts.Scale, RunID: runID, Instance: NewRunID(),
 		Slow: opts.Slow, Safe: opts.Safe, AllowHeavy: opts.AllowHeavy, Cleanup: &suites.CleanupLog{},
 		RoleMap: opts.RoleMap,
 	}

@@ -2,6 +2,7 @@ package suites
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -39,6 +40,10 @@ type Env struct {
 	// RunID is unique per run; names and labels carry it so runs on a
 	// shared relay never see each other's data.
 	RunID string
+	// Instance is random per process (per plan): names and labels carry it
+	// beside the run ID, so shards that share a run ID (--parallel, or
+	// --shard on several machines) never mint the same value.
+	Instance string
 	// Keys are configured actor keys for relays that only admit known keys;
 	// empty means fresh random keys.
 	Keys []*fixtures.Actor
@@ -76,6 +81,15 @@ type Env struct {
 
 // nextSeq returns a number unique within this plan's run.
 func (e *Env) nextSeq() int64 { return e.seq.Add(1) }
+
+// UniqueToken returns prefix-<run ID>[-<instance>]-<n>: unique across the
+// processes of a run and within one (lowercase letters, digits and '-').
+func (e *Env) UniqueToken(prefix string) string {
+	if e.Instance == "" {
+		return fmt.Sprintf("%s-%s-%d", prefix, e.RunID, e.nextSeq())
+	}
+	return fmt.Sprintf("%s-%s-%s-%d", prefix, e.RunID, e.Instance, e.nextSeq())
+}
 
 // CleanupLog collects safe-mode cleanup failures across cases.
 type CleanupLog struct {

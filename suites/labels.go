@@ -68,9 +68,9 @@ func withReading(c Case, reading string) Case { c.Reading = reading; return c }
 func heavy(c Case) Case { c.Heavy = true; return c }
 
 // lbl returns a run-unique label value (matches the label grammar): the
-// prefix, the run ID and a process-wide sequence number.
+// prefix, the run ID, the process's instance and a sequence number.
 func lbl(t *T, prefix string) string {
-	return fmt.Sprintf("%s-%s-%d", prefix, t.Env.RunID, t.Env.nextSeq())
+	return t.Env.UniqueToken(prefix)
 }
 
 // labelTags returns ["label", v] tags.

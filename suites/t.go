@@ -98,7 +98,7 @@ func (t *T) rememberActor(a *fixtures.Actor) {
 // Unique returns a run-scoped unique token usable in names and labels
 // (lowercase letters, digits and '-').
 func (t *T) Unique(prefix string) string {
-	return fmt.Sprintf("%s-%s-%d", prefix, t.Env.RunID, t.Env.nextSeq())
+	return t.Env.UniqueToken(prefix)
 }
 
 func (t *T) dialOptions(a *fixtures.Actor, host string) fixtures.DialOptions {

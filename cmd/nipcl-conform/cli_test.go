@@ -425,3 +425,42 @@ func TestAutoProfileDetectsTheLine(t *testing.T) {
 		})
 	}
 }
+
+// TestSharedRunIDShardsDoNotCollide: shards that share a run ID — two
+// --shard processes started together, and --parallel 8 — against one
+// relay mint distinct names and labels, so a correct relay passes them all
+// (before, per-process counters collided and label searches found another
+// shard's channel). --junit keeps its meaning under --parallel.
+func TestSharedRunIDShardsDoNotCollide(t *testing.T) {
+	url := serve(t, "--profile", "labels")
+	root := t.TempDir()
+	common := []string{"run", "--target", url, "--profile", "labels", "--run-id", "shared1"}
+	results := make(chan cliResult, 2)
+	for i := 1; i <= 2; i++ {
+		go func(i int) {
+			results <- cli(t, 3*time.Minute, append(common, "--shard", fmt.Sprintf("%d/2", i), "--report-dir", filepath.Join(root, fmt.Sprintf("s%d", i)))...)
+		}(i)
+	}
+	for i := 0; i < 2; i++ {
+		if r := <-results; r.code != 0 {
+			t.Errorf("a shard sharing the run ID exited %d\n%s\n%s", r.code, r.stdout, r.stderr)
+		}
+	}
+	junit := filepath.Join(root, "custom", "conformance.xml")
+	par := cli(t, 3*time.Minute, append(common, "--parallel", "8", "--report-dir", filepath.Join(root, "par"), "--junit", junit)...)
+	if par.code != 0 {
+		t.Errorf("--parallel 8 with a shared run ID exited %d\n%s\n%s", par.code, par.stdout, par.stderr)
+	}
+	readJUnit(t, junit)
+}
+
+// TestRunIDIsValidated: a run ID that would make generated labels invalid
+// (capitals, too long, other bytes) is a usage error, not a failing relay.
+func TestRunIDIsValidated(t *testing.T) {
+	for _, id := range []string{"ABC", "a_b", "-lead", "12345678901234567", "a b"} {
+		r := cli(t, 30*time.Second, "run", "--run-id", id, "--report-dir", t.TempDir())
+		if r.code != 2 || !strings.Contains(r.stderr, "--run-id") {
+			t.Errorf("--run-id %q: exit %d, stderr %q; want 2 and a --run-id message", id, r.code, r.stderr)
+		}
+	}
+}

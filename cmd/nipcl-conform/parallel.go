@@ -51,8 +51,9 @@ func childArgs(fs *flag.FlagSet) []string {
 
 // runParallel runs n shards of the same run as child processes of this
 // executable, then merges their results into one set of reports in
-// reportDir. It returns the merged results.
-func runParallel(ctx context.Context, fs *flag.FlagSet, n int, reportDir, runID string, deadline time.Duration, stderr io.Writer) (*reports.Results, error) {
+// reportDir (the JUnit file at junitPath when set, as without --parallel).
+// It returns the merged results.
+func runParallel(ctx context.Context, fs *flag.FlagSet, n int, reportDir, junitPath, runID string, deadline time.Duration, stderr io.Writer) (*reports.Results, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("--parallel: find own executable: %w", err)
@@ -99,5 +100,5 @@ func runParallel(ctx context.Context, fs *flag.FlagSet, n int, reportDir, runID 
 		return nil, err
 	}
 	merged.Settings["parallel"] = strconv.Itoa(n)
-	return merged, runner.WriteReports(reportDir, "", merged)
+	return merged, runner.WriteReports(reportDir, junitPath, merged)
 }

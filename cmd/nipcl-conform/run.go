@@ -79,6 +79,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		}
 		*profile = p
 	}
+	if *runID != "" && !runner.ValidRunID(*runID) {
+		return usageError(stderr, "--run-id %q: want 1-16 lowercase letters, digits or '-' (it becomes part of every label the run creates)", *runID)
+	}
 	var sh runner.Shard
 	if *shard != "" {
 		var err error
@@ -194,7 +197,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		if id == "" {
 			id = runner.NewRunID()
 		}
-		res, err := runParallel(ctx, fs, *parallel, *reportDir, id, *deadline, stderr)
+		res, err := runParallel(ctx, fs, *parallel, *reportDir, *junit, id, *deadline, stderr)
 		if res == nil {
 			fmt.Fprintf(stderr, "nipcl-conform: %v\n", err)
 			return reports.ExitHarness
