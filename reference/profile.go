@@ -13,11 +13,17 @@ type Channel struct {
 	Community  string
 	UUID       string
 	Type       string // stream|forum|dm|workflow|system
-	Visibility string // open|private ("" only while a 9007 is being parsed)
+	Visibility string // open|private ("" only while a 9007 is being parsed); private is NIP-29's private flag
 	Archived   bool
 	Deleted    bool
 	Name       string
 	About      string
+	Picture    string
+	Banner     string
+	// The NIP-29 flags other than private (see nip29_flags.go).
+	Closed     bool   // join requests are not honoured
+	Hidden     bool   // 39000-39003 are served to members only
+	Restricted bool   // only members may post
 	Creator    string // pubkey that signed the creating 9007
 	CreatedAt  int64  // relay clock at creation (unix seconds)
 	Labels     []string
@@ -174,9 +180,11 @@ type faultSet map[string]bool
 
 func (f faultSet) on(name string) bool { return f[name] }
 
-// profiles builds each profile with the relay's fault switches.
+// profiles builds each profile with the relay's fault switches. "nip29" is
+// another name of "none" (the harness's profile of that name).
 var profiles = map[string]func(faultSet) profile{
 	"none":     func(faultSet) profile { return noneProfile{} },
+	"nip29":    func(faultSet) profile { return noneProfile{} },
 	"identity": newIdentityProfile,
 	"labels":   newLabelsProfile,
 }

@@ -28,14 +28,17 @@ const (
 	sqlStateHeads = `SELECT kind, created_at, tags FROM events INDEXED BY events_channel
 		WHERE community = ? AND channel = ? AND kind BETWEEN 39000 AND 39003 ORDER BY kind, created_at DESC, id ASC`
 	// a channel row with its members as [[pubkey, role], ...]
-	sqlChannelRow = `SELECT type, visibility, archived, deleted, name, about, creator, created_at, labels,
+	sqlChannelRow = `SELECT type, visibility, archived, deleted, name, about, picture, banner, closed, hidden, restricted,
+		creator, created_at, labels,
 		(SELECT json_group_array(json_array(m.pubkey, m.role)) FROM members m WHERE m.community = c.community AND m.uuid = c.uuid)
 		FROM channels c WHERE community = ? AND uuid = ?`
-	sqlSaveChannel = `INSERT INTO channels (community, uuid, type, visibility, archived, deleted, name, about, creator, created_at, updated_at, labels)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
+	sqlSaveChannel = `INSERT INTO channels (community, uuid, type, visibility, archived, deleted, name, about,
+			picture, banner, closed, hidden, restricted, creator, created_at, updated_at, labels)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
 		ON CONFLICT (community, uuid) DO UPDATE SET type=excluded.type, visibility=excluded.visibility,
 			archived=excluded.archived, deleted=excluded.deleted, name=excluded.name, about=excluded.about,
-			creator=excluded.creator, created_at=excluded.created_at, updated_at=excluded.updated_at, labels=excluded.labels`
+			picture=excluded.picture, banner=excluded.banner, closed=excluded.closed, hidden=excluded.hidden,
+			restricted=excluded.restricted, creator=excluded.creator, created_at=excluded.created_at, updated_at=excluded.updated_at, labels=excluded.labels`
 	sqlDeleteMembers = `DELETE FROM members WHERE community = ? AND uuid = ?`
 	sqlInsertMember  = `INSERT INTO members (community, uuid, pubkey, role) VALUES (?,?,?,?)`
 	sqlUUIDUsed      = `SELECT COUNT(*) FROM used_uuids WHERE community = ? AND uuid = ?`

@@ -71,6 +71,11 @@ CREATE TABLE IF NOT EXISTS channels (
 	deleted    INTEGER NOT NULL DEFAULT 0,
 	name       TEXT    NOT NULL DEFAULT '',
 	about      TEXT    NOT NULL DEFAULT '',
+	picture    TEXT    NOT NULL DEFAULT '',
+	banner     TEXT    NOT NULL DEFAULT '',
+	closed     INTEGER NOT NULL DEFAULT 0, -- NIP-29 flags (private is visibility)
+	hidden     INTEGER NOT NULL DEFAULT 0,
+	restricted INTEGER NOT NULL DEFAULT 0,
 	creator    TEXT    NOT NULL,
 	created_at INTEGER NOT NULL,
 	updated_at INTEGER NOT NULL,
@@ -143,8 +148,57 @@ func openDB(path string) (*sql.DB, error) {
 }
 
 // migrate brings a database file of an older schema up to date before the
-// schema's indexes are created: event_tags gained kind and created_at.
+// schema's indexes are created: event_tags gained kind and created_at,
+// channels the NIP-29 metadata columns.
 func migrate(db *sql.DB) error {
+	if err := migrateEventTags(db); err != nil {
+		return fmt.Errorf("event_tags: %w", err)
+	}
+	if err := migrateChannels(db); err != nil {
+		return fmt.Errorf("channels: %w", err)
+	}
+	return nil
+}
+
+// channelColumnsAdded are the channels columns added after the first
+// schema, with their definitions (as in schema).
+var channelColumnsAdded = [][2]string{
+	{"picture", "TEXT NOT NULL DEFAULT ''"},
+	{"banner", "TEXT NOT NULL DEFAULT ''"},
+	{"closed", "INTEGER NOT NULL DEFAULT 0"},
+	{"hidden", "INTEGER NOT NULL DEFAULT 0"},
+	{"restricted", "INTEGER NOT NULL DEFAULT 0"},
+}
+
+// migrateChannels adds the NIP-29 metadata columns (picture, banner and the
+// closed, hidden and restricted flags) to a channels table that predates
+// them; existing channels get the defaults (no picture, no flag set).
+func migrateChannels(db *sql.DB) error {
+	var tables int
+	if err := db.QueryRow(`SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'channels'`).Scan(&tables); err != nil {
+		return err
+	}
+	if tables == 0 {
+		return nil
+	}
+	for _, col := range channelColumnsAdded {
+		var n int
+		if err := db.QueryRow(`SELECT COUNT(*) FROM pragma_table_info('channels') WHERE name = ?`, col[0]).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			continue
+		}
+		if _, err := db.Exec(`ALTER TABLE channels ADD COLUMN ` + col[0] + ` ` + col[1]); err != nil {
+			return fmt.Errorf("add column %s: %w", col[0], err)
+		}
+	}
+	return nil
+}
+
+// migrateEventTags adds kind and created_at to an old event_tags and
+// backfills them.
+func migrateEventTags(db *sql.DB) error {
 	var tables, cols int
 	if err := db.QueryRow(`SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'event_tags'`).Scan(&tables); err != nil {
 		return err
@@ -387,10 +441,11 @@ type querier interface {
 // loadChannel reads a channel and its members; nil when it never existed.
 func loadChannel(q querier, community, uuid string) (*Channel, error) {
 	ch := &Channel{Community: community, UUID: uuid, Members: map[string]string{}}
-	var archived, deleted int
+	var archived, deleted, closed, hidden, restricted int
 	var labels, members string
 	err := q.QueryRow(sqlChannelRow, community, uuid).
-		Scan(&ch.Type, &ch.Visibility, &archived, &deleted, &ch.Name, &ch.About, &ch.Creator, &ch.CreatedAt, &labels, &members)
+		Scan(&ch.Type, &ch.Visibility, &archived, &deleted, &ch.Name, &ch.About, &ch.Picture, &ch.Banner,
+			&closed, &hidden, &restricted, &ch.Creator, &ch.CreatedAt, &labels, &members)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -398,6 +453,7 @@ func loadChannel(q querier, community, uuid string) (*Channel, error) {
 		return nil, err
 	}
 	ch.Archived, ch.Deleted = archived != 0, deleted != 0
+	ch.Closed, ch.Hidden, ch.Restricted = closed != 0, hidden != 0, restricted != 0
 	_ = json.Unmarshal([]byte(labels), &ch.Labels)
 	var pairs [][2]string
 	if err := json.Unmarshal([]byte(members), &pairs); err != nil {
@@ -415,6 +471,7 @@ func (t *txn) saveChannel(ch *Channel) error {
 	labels, _ := json.Marshal(nonNil(ch.Labels))
 	_, err := t.q.Exec(sqlSaveChannel,
 		t.community, ch.UUID, ch.Type, ch.Visibility, boolInt(ch.Archived), boolInt(ch.Deleted), ch.Name, ch.About,
+		ch.Picture, ch.Banner, boolInt(ch.Closed), boolInt(ch.Hidden), boolInt(ch.Restricted),
 		ch.Creator, ch.CreatedAt, t.r.now().Unix(), string(labels))
 	if err != nil {
 		return fmt.Errorf("save channel: %w", err)
