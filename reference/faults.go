@@ -23,15 +23,17 @@ const (
 	faultLimitBeforeAccess        = "limit-before-access"
 	faultStateSignedByOtherKey    = "state-signed-by-other-key"
 	faultPrivateMessagesReadable  = "private-messages-readable"
-	faultLastOwnerRemovable       = "last-owner-removable"
 	faultNoSignatureCheck         = "no-signature-check"
-	faultNoAuthRequired           = "no-auth-required"
 	faultStaleReplacementTimestmp = "stale-replacement-timestamp"
 	faultMemberCanEdit            = "member-can-edit"
-	faultUUIDReusableAfterDelete  = "uuid-reusable-after-delete"
 	faultMalformedClosesConn      = "malformed-closes-connection"
 	faultCountIgnoresAccess       = "count-ignores-access"
 	faultLimitBeforeFilter        = "limit-before-filter"
+	faultClosedFlagInverted       = "closed-flag-inverted"
+	faultMetadataFieldDropped     = "metadata-field-dropped"
+	faultHiddenMetadataServed     = "hidden-metadata-served"
+	faultRestrictedWritesAccepted = "restricted-writes-accepted"
+	faultRolesNotRelaySigned      = "roles-not-relay-signed"
 )
 
 // faultCatalogue is every fault switch: the core's and each profile's.
@@ -45,24 +47,28 @@ var coreFaults = []Fault{
 		"relay-signed 39000-39003 state events are signed by a random key that is not the NIP-11 self key"},
 	{faultPrivateMessagesReadable, "", "nip29/read-access",
 		"kind 9 messages of a private channel are returned, counted and delivered to non-members"},
-	{faultLastOwnerRemovable, "", "nip29/membership",
-		"9001 remove-user (and 9000 demotion) may remove a channel's last owner"},
 	{faultNoSignatureCheck, "", "nip01/event-validation",
 		"EVENTs with a bad signature are accepted (the id is still checked)"},
-	{faultNoAuthRequired, "", "nip42/auth",
-		"EVENTs whose pubkey is not authenticated on the connection are accepted"},
 	{faultStaleReplacementTimestmp, "", "nip29/state-events",
 		"a replacement state event reuses the created_at of the event it replaces instead of a strictly greater one"},
 	{faultMemberCanEdit, "", "nip29/permissions",
 		"plain members (role member) may 9002-edit channel metadata"},
-	{faultUUIDReusableAfterDelete, "", "nip29/delete",
-		"a 9007 may re-create a channel on the UUID of a deleted channel"},
 	{faultMalformedClosesConn, "", "nip01/malformed",
 		"a malformed frame closes the WebSocket instead of being answered with NOTICE"},
 	{faultCountIgnoresAccess, "", "nip45/count",
 		"COUNT counts private-channel events for readers who are not members"},
 	{faultLimitBeforeFilter, "", "nip01/filters",
 		"tag filters (#x) are applied in Go after the SQL LIMIT, so matching events hide behind newer non-matching ones"},
+	{faultClosedFlagInverted, "", "nip29/metadata",
+		`a 9002 ["closed"] leaves the group open and a 9002 ["open"] closes it (relay29's bug; a 9007's flags too)`},
+	{faultMetadataFieldDropped, "", "nip29/metadata",
+		"the about and picture values of a 9002 are not carried into the 39000"},
+	{faultHiddenMetadataServed, "", "nip29/hidden",
+		"a hidden group's 39000 is served, counted and delivered to non-members (39001-39003 stay withheld)"},
+	{faultRestrictedWritesAccepted, "", "nip29/restricted",
+		"non-members may post to a restricted (not private) group"},
+	{faultRolesNotRelaySigned, "", "nip29/state-events",
+		"the 39003 roles event is signed by a random key that is not the NIP-11 self key (39000-39002 are not)"},
 }
 
 // Faults returns the catalogue of every fault switch, sorted by name.

@@ -47,14 +47,6 @@ var faultProbes = map[string]faultProbe{
 		co.mustPublish(owner.msg(t, id, "secret", 0))
 		return len(anon.query(nostr.Filter{Kinds: []int{9}, Tags: nostr.TagMap{"h": {id}}})) > 0
 	},
-	faultLastOwnerRemovable: func(t *testing.T, r *Relay, url string) bool {
-		owner := newActor(t)
-		c := dial(t, url)
-		c.auth(owner)
-		id := newChannelID()
-		c.mustPublish(owner.create(t, id))
-		return c.publish(owner.remove(t, id, owner.pk)).OK
-	},
 	faultNoSignatureCheck: func(t *testing.T, r *Relay, url string) bool {
 		a := newActor(t)
 		c := dial(t, url)
@@ -62,11 +54,6 @@ var faultProbes = map[string]faultProbe{
 		ev := a.event(t, 1, nil, "x", 0)
 		ev.Sig = strings.Repeat("1", 128)
 		return c.publish(ev).OK
-	},
-	faultNoAuthRequired: func(t *testing.T, r *Relay, url string) bool {
-		a := newActor(t)
-		c := dial(t, url)
-		return c.publish(a.event(t, 1, nil, "x", 0)).OK
 	},
 	faultStaleReplacementTimestmp: func(t *testing.T, r *Relay, url string) bool {
 		owner := newActor(t)
@@ -87,15 +74,6 @@ var faultProbes = map[string]faultProbe{
 		co.mustPublish(owner.create(t, id))
 		co.mustPublish(owner.put(t, id, member.pk, roleMember))
 		return cm.publish(member.edit(t, id, nostr.Tag{"name", "mine"})).OK
-	},
-	faultUUIDReusableAfterDelete: func(t *testing.T, r *Relay, url string) bool {
-		owner := newActor(t)
-		c := dial(t, url)
-		c.auth(owner)
-		id := newChannelID()
-		c.mustPublish(owner.create(t, id))
-		c.mustPublish(owner.event(t, kindDeleteGroup, nostr.Tags{{"h", id}}, "", 0))
-		return c.publish(owner.create(t, id)).OK
 	},
 	faultMalformedClosesConn: func(t *testing.T, r *Relay, url string) bool {
 		c := dial(t, url)
@@ -121,6 +99,58 @@ var faultProbes = map[string]faultProbe{
 			c.mustPublish(a.event(t, 1, nostr.Tags{{"t", "hay"}}, "new", int64(-10+i)))
 		}
 		return len(c.query(nostr.Filter{Tags: nostr.TagMap{"t": {"needle"}}, Limit: 1})) != 1
+	},
+	faultClosedFlagInverted: func(t *testing.T, r *Relay, url string) bool {
+		owner := newActor(t)
+		c := dial(t, url)
+		c.auth(owner)
+		id := newChannelID()
+		c.mustPublish(owner.bare(t, id))
+		c.mustPublish(owner.edit(t, id, nostr.Tag{"closed"}))
+		return !hasFlag(c.state(kindGroupMetadata, id), "closed")
+	},
+	faultMetadataFieldDropped: func(t *testing.T, r *Relay, url string) bool {
+		owner := newActor(t)
+		c := dial(t, url)
+		c.auth(owner)
+		id := newChannelID()
+		c.mustPublish(owner.bare(t, id))
+		c.mustPublish(owner.edit(t, id, nostr.Tag{"about", "pizza"}, nostr.Tag{"picture", "https://pizza.example/p.png"}))
+		meta := c.state(kindGroupMetadata, id)
+		return tagValue(meta, "about") != "pizza" || tagValue(meta, "picture") != "https://pizza.example/p.png"
+	},
+	faultHiddenMetadataServed: func(t *testing.T, r *Relay, url string) bool {
+		owner, outsider := newActor(t), newActor(t)
+		co, cx := dial(t, url), dial(t, url)
+		co.auth(owner)
+		cx.auth(outsider)
+		id := newChannelID()
+		co.mustPublish(owner.bare(t, id))
+		co.mustPublish(owner.edit(t, id, nostr.Tag{"hidden"}))
+		return cx.state(kindGroupMetadata, id) != nil
+	},
+	faultRestrictedWritesAccepted: func(t *testing.T, r *Relay, url string) bool {
+		owner, outsider := newActor(t), newActor(t)
+		co, cx := dial(t, url), dial(t, url)
+		co.auth(owner)
+		cx.auth(outsider)
+		id := newChannelID()
+		co.mustPublish(owner.bare(t, id))
+		co.mustPublish(owner.edit(t, id, nostr.Tag{"restricted"}))
+		return cx.publish(outsider.msg(t, id, "not a member", 0)).OK
+	},
+	faultRolesNotRelaySigned: func(t *testing.T, r *Relay, url string) bool {
+		owner := newActor(t)
+		c := dial(t, url)
+		c.auth(owner)
+		id := newChannelID()
+		c.mustPublish(owner.bare(t, id))
+		roles := c.state(kindGroupRoles, id)
+		if roles == nil {
+			t.Fatal("no 39003")
+		}
+		ok, _ := roles.CheckSignature()
+		return !ok || roles.PubKey != r.PubKey()
 	},
 }
 

@@ -408,8 +408,9 @@ func (p identityProfile) stateTags(kind int, ch *Channel) nostr.Tags {
 	}
 	if kind == kindGroupMetadata {
 		tags = append(tags, nostr.Tag{"created_at", strconv.FormatInt(ch.CreatedAt, 10)})
-		// Fault identity-system-hidden-missing.
-		if ch.Type == typeSystem && ch.Visibility == visibilityPrivate && !p.faults.on(faultIDHiddenMissing) {
+		// Fault identity-system-hidden-missing. A channel with the NIP-29
+		// hidden flag has the tag from the core already.
+		if ch.Type == typeSystem && ch.Visibility == visibilityPrivate && !ch.Hidden && !p.faults.on(faultIDHiddenMissing) {
 			tags = append(tags, nostr.Tag{"hidden"})
 		}
 	}

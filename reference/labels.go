@@ -175,8 +175,8 @@ var labelCommandTags = []string{"add-label", "remove-label", "label", "l", "L", 
 
 // metadataTags are the 9002 tags that change channel metadata; a label
 // mutation must not carry any of them.
-var metadataTags = []string{"name", "about", "picture", "visibility", "archived", "topic", "purpose", "ttl",
-	"private", "public", "open", "closed", "channel_type"}
+var metadataTags = []string{"name", "about", "picture", "banner", "visibility", "archived", "topic", "purpose", "ttl",
+	"private", "public", "open", "closed", "hidden", "visible", "restricted", "unrestricted", "channel_type"}
 
 func isLabelMutation(ev *nostr.Event) bool {
 	return ev.Kind == kindEditMetadata && (hasTag(ev, "add-label") || hasTag(ev, "remove-label"))

@@ -84,10 +84,6 @@ func (r *Relay) checkAuthor(c *conn, ev *nostr.Event) error {
 	if c.isAuthed(ev.PubKey) {
 		return nil
 	}
-	// Fault no-auth-required: accept writes from unauthenticated keys.
-	if r.fault(faultNoAuthRequired) {
-		return nil
-	}
 	return reject("auth-required", "authenticate as the event's pubkey first")
 }
 
@@ -250,13 +246,10 @@ func (r *Relay) createChannel(t *txn, ev *nostr.Event, id string) error {
 		if err != nil {
 			return err
 		}
-		switch {
-		case prev != nil && !prev.Deleted:
+		if prev != nil && !prev.Deleted {
 			return reject("duplicate", "channel %s already exists", id)
-		// Fault uuid-reusable-after-delete: a deleted UUID may be created again.
-		case !r.fault(faultUUIDReusableAfterDelete):
-			return reject("duplicate", "channel id %s was used by a deleted channel and is never reused", id)
 		}
+		return reject("duplicate", "channel id %s was used by a deleted channel and is never reused", id)
 	}
 	ch := &Channel{
 		Community: t.community,
@@ -266,19 +259,16 @@ func (r *Relay) createChannel(t *txn, ev *nostr.Event, id string) error {
 		CreatedAt: r.now().Unix(),
 		Members:   map[string]string{ev.PubKey: roleOwner},
 	}
-	ch.Name, _ = lastTag(ev, "name")
-	ch.About, _ = lastTag(ev, "about")
 	if typ, ok := lastTag(ev, "channel_type"); ok {
 		if !slices.Contains(r.profile.channelTypes(), typ) {
 			return reject("invalid", "channel_type %q is not one of %s", truncate(typ, 32), strings.Join(r.profile.channelTypes(), ", "))
 		}
 		ch.Type = typ
 	}
-	if vis, ok := lastTag(ev, "visibility"); ok {
-		if vis != visibilityOpen && vis != visibilityPrivate {
-			return reject("invalid", "visibility must be open or private")
-		}
-		ch.Visibility = vis
+	// A bare 9007 (["h", id] only) makes a public, open group without a
+	// name; the metadata fields and flags may ride along (nip29_flags.go).
+	if err := r.applyMetadata(ev, ch); err != nil {
+		return err
 	}
 	if err := r.profile.onCreate(ev, ch); err != nil {
 		return err
@@ -318,11 +308,8 @@ func (r *Relay) editChannel(t *txn, ev *nostr.Event, ch *Channel) error {
 		return reject("restricted", "only an owner or admin may edit channel metadata")
 	}
 	next := ch.clone()
-	if v, ok := lastTag(ev, "name"); ok {
-		next.Name = v
-	}
-	if v, ok := lastTag(ev, "about"); ok {
-		next.About = v
+	if err := r.applyMetadata(ev, next); err != nil {
+		return err
 	}
 	if v, ok := lastTag(ev, "archived"); ok {
 		switch v {
@@ -333,12 +320,6 @@ func (r *Relay) editChannel(t *txn, ev *nostr.Event, ch *Channel) error {
 		default:
 			return reject("invalid", `archived must be "true" or "false"`)
 		}
-	}
-	if v, ok := lastTag(ev, "visibility"); ok {
-		if v != visibilityOpen && v != visibilityPrivate {
-			return reject("invalid", "visibility must be open or private")
-		}
-		next.Visibility = v
 	}
 	if err := r.profile.onEdit(ev, ch, next); err != nil {
 		return err
@@ -449,10 +430,6 @@ func (r *Relay) checkOwnerRemains(next *Channel) error {
 			return nil
 		}
 	}
-	// Fault last-owner-removable: allow a channel without owners.
-	if r.fault(faultLastOwnerRemovable) {
-		return nil
-	}
 	return reject("restricted", "a channel must keep at least one owner")
 }
 
@@ -493,9 +470,16 @@ func (r *Relay) postToChannel(t *txn, ev *nostr.Event, id string) error {
 	if ch.Archived {
 		return reject("restricted", "channel %s is archived", id)
 	}
-	// Open channels: any authenticated key may post. Private: members only.
-	if ch.Visibility != visibilityOpen && ch.roleOf(ev.PubKey) == "" {
-		return reject("restricted", "only members may post in a private channel")
+	// Open channels: any authenticated key may post. Private or
+	// restricted: members only.
+	if ch.roleOf(ev.PubKey) == "" {
+		if ch.Visibility != visibilityOpen {
+			return reject("restricted", "only members may post in a private channel")
+		}
+		// Fault restricted-writes-accepted: anyone posts to a restricted group.
+		if ch.Restricted && !r.fault(faultRestrictedWritesAccepted) {
+			return reject("restricted", "only members may post in a restricted group")
+		}
 	}
 	if isEphemeral(ev.Kind) {
 		t.emitted = append(t.emitted, ev)
@@ -519,15 +503,7 @@ func (r *Relay) stateTags(kind int, ch *Channel) nostr.Tags {
 	tags := nostr.Tags{{"d", ch.UUID}}
 	switch kind {
 	case kindGroupMetadata:
-		tags = append(tags, nostr.Tag{"name", ch.Name})
-		if ch.About != "" {
-			tags = append(tags, nostr.Tag{"about", ch.About})
-		}
-		if ch.Visibility == visibilityPrivate {
-			tags = append(tags, nostr.Tag{"private"}, nostr.Tag{"closed"})
-		} else {
-			tags = append(tags, nostr.Tag{"public"}, nostr.Tag{"open"})
-		}
+		tags = append(tags, metadataStateTags(ch)...)
 		if ch.Archived {
 			tags = append(tags, nostr.Tag{"archived", "true"})
 		}
@@ -540,6 +516,10 @@ func (r *Relay) stateTags(kind int, ch *Channel) nostr.Tags {
 	case kindGroupMembers:
 		for _, pk := range sortedMembers(ch) {
 			tags = append(tags, nostr.Tag{"p", pk, ch.Members[pk]})
+		}
+	case kindGroupRoles:
+		for _, rd := range roleDescriptions {
+			tags = append(tags, nostr.Tag{"role", rd[0], rd[1]})
 		}
 	}
 	return append(tags, r.profile.stateTags(kind, ch)...)
@@ -561,7 +541,7 @@ func sortedMembers(ch *Channel) []string {
 	return pks
 }
 
-// publishState (re)publishes 39000-39002 for ch from the transaction's fresh
+// publishState (re)publishes 39000-39003 for ch from the transaction's fresh
 // state. An event whose tags would not change is left as it is; a
 // replacement always has a strictly greater created_at than the one it
 // replaces.
@@ -570,7 +550,7 @@ func (r *Relay) publishState(t *txn, ch *Channel) error {
 	if err != nil {
 		return err
 	}
-	for _, kind := range []int{kindGroupMetadata, kindGroupAdmins, kindGroupMembers} {
+	for _, kind := range []int{kindGroupMetadata, kindGroupAdmins, kindGroupMembers, kindGroupRoles} {
 		tags := r.stateTags(kind, ch)
 		prev, found := heads[kind]
 		prevAt := prev.createdAt
@@ -589,7 +569,11 @@ func (r *Relay) publishState(t *txn, ch *Channel) error {
 			}
 		}
 		ev := &nostr.Event{Kind: kind, CreatedAt: ts, Tags: tags, Content: ""}
-		if err := r.signer.sign(ev, r.stateKey); err != nil {
+		key := r.stateKey
+		if kind == kindGroupRoles {
+			key = r.rolesKey
+		}
+		if err := r.signer.sign(ev, key); err != nil {
 			return fmt.Errorf("sign state: %w", err)
 		}
 		if err := t.deleteWhere(condStateOfKind, kind, ch.UUID); err != nil {

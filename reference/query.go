@@ -26,9 +26,11 @@ func channelOf(ev *nostr.Event) string {
 //
 // An event outside every channel is public. An event of a channel is
 // readable when the channel exists, is not deleted, and is open or one of the
-// reader's authenticated keys is a member. The rule exists twice, once in SQL
-// (history and COUNT) and once in Go (live delivery and the post-filter of
-// the limit-before-access fault); both live here, next to each other.
+// reader's authenticated keys is a member; the state events of a hidden
+// channel (39000-39003, hiddenKinds) only when a key is a member. The rule
+// exists twice, once in SQL (history and COUNT) and once in Go (live
+// delivery and the post-filter of the limit-before-access fault); both live
+// here, next to each other.
 
 // accessSQL is the rule as an SQL condition over e (events) and c (channels).
 // forCount is true for NIP-45 COUNT.
@@ -39,7 +41,14 @@ func (r *Relay) accessSQL(rd *reader, forCount bool) (string, []any) {
 		member = "EXISTS (SELECT 1 FROM members m WHERE m.community = e.community AND m.uuid = e.channel AND " + in + ")"
 		args = inArgs
 	}
-	readable := "c.visibility = '" + visibilityOpen + "' OR " + member
+	hidden := r.hiddenKinds()
+	readable := "(c.visibility = '" + visibilityOpen + "' AND (c.hidden = 0 OR e.kind NOT IN (" +
+		placeholders(len(hidden)) + "))) OR " + member
+	hiddenArgs := make([]any, 0, len(hidden)+len(args))
+	for _, k := range hidden {
+		hiddenArgs = append(hiddenArgs, k)
+	}
+	args = append(hiddenArgs, args...)
 	if r.fault(faultPrivateMessagesReadable) {
 		readable += " OR e.kind = 9"
 	}
@@ -66,7 +75,7 @@ func (r *Relay) canRead(rd *reader, ev *nostr.Event, ch *Channel) bool {
 	if ch == nil || ch.Deleted {
 		return false
 	}
-	if ch.Visibility == visibilityOpen {
+	if ch.Visibility == visibilityOpen && !(ch.Hidden && slices.Contains(r.hiddenKinds(), ev.Kind)) {
 		return true
 	}
 	if r.fault(faultPrivateMessagesReadable) && ev.Kind == 9 {

@@ -21,7 +21,7 @@ import (
 type Config struct {
 	Addr      string           // listen address, default "127.0.0.1:0"
 	DBPath    string           // SQLite file; "" = private in-memory DB
-	Profile   string           // "none" (default), "identity", "labels"
+	Profile   string           // "none" (default; "nip29" is the same), "identity", "labels"
 	Faults    []string         // fault switch names (see Faults)
 	SecretKey string           // relay key hex; generated when empty
 	Name      string           // NIP-11 name
@@ -70,8 +70,10 @@ type Relay struct {
 	secretKey string
 	pubKey    string
 	// stateKey signs 39000-39003; equals secretKey unless the
-	// state-signed-by-other-key fault is on.
+	// state-signed-by-other-key fault is on. rolesKey signs 39003: stateKey
+	// unless the roles-not-relay-signed fault is on.
 	stateKey string
+	rolesKey string
 
 	maxMessageSize int64
 	maxLimit       int
@@ -163,6 +165,11 @@ func New(cfg Config) (*Relay, error) {
 	r.stateKey = r.secretKey
 	if r.fault(faultStateSignedByOtherKey) {
 		r.stateKey = nostr.GeneratePrivateKey()
+	}
+	r.rolesKey = r.stateKey
+	// Fault roles-not-relay-signed: 39003 alone gets a key of its own.
+	if r.fault(faultRolesNotRelaySigned) {
+		r.rolesKey = nostr.GeneratePrivateKey()
 	}
 
 	if r.db, err = openDB(cfg.DBPath); err != nil {

@@ -78,8 +78,8 @@ func TestFaultCatalogue(t *testing.T) {
 			}
 		}
 	}
-	if len(coreFaults) != 12 {
-		t.Errorf("%d core faults, want the 12 baseline faults", len(coreFaults))
+	if len(coreFaults) != 14 {
+		t.Errorf("%d core faults, want the 14 baseline faults", len(coreFaults))
 	}
 	for _, f := range coreFaults {
 		if f.Profile != "" {
