@@ -502,6 +502,15 @@ func (c *conn) handleAuth(ev *nostr.Event) {
 	}
 	c.mu.Unlock()
 	c.send(nostr.OKEnvelope{EventID: ev.ID, OK: true, Reason: ""})
+	// A 22242 is never stored and never delivered (NIP-42: "Relays MUST
+	// exclude kind: 22242 events from being broadcasted to any client").
+	// Fault auth-event-broadcast: deliver it to the community's matching
+	// subscriptions, as a write would.
+	if c.r.fault(faultAuthEventBroadcast) {
+		c.r.wmu.Lock()
+		c.r.broadcast(c.community, ev, nil)
+		c.r.wmu.Unlock()
+	}
 }
 
 func containsStr(ss []string, s string) bool {

@@ -31,8 +31,12 @@ const (
 	faultLimitBeforeFilter        = "limit-before-filter"
 	faultClosedFlagInverted       = "closed-flag-inverted"
 	faultMetadataFieldDropped     = "metadata-field-dropped"
+	faultJoinMemberNotDuplicate   = "join-member-not-duplicate"
+	faultJoinAcceptedNotAdmitted  = "join-accepted-not-admitted"
+	faultLeaveIgnored             = "leave-ignored"
 	faultHiddenMetadataServed     = "hidden-metadata-served"
 	faultRestrictedWritesAccepted = "restricted-writes-accepted"
+	faultAuthEventBroadcast       = "auth-event-broadcast"
 	faultRolesNotRelaySigned      = "roles-not-relay-signed"
 )
 
@@ -63,10 +67,18 @@ var coreFaults = []Fault{
 		`a 9002 ["closed"] leaves the group open and a 9002 ["open"] closes it (relay29's bug; a 9007's flags too)`},
 	{faultMetadataFieldDropped, "", "nip29/metadata",
 		"the about and picture values of a 9002 are not carried into the 39000"},
+	{faultJoinMemberNotDuplicate, "", "nip29/join",
+		`a current member's 9021 join request is refused with "blocked: already a member" instead of the duplicate: prefix`},
+	{faultJoinAcceptedNotAdmitted, "", "nip29/join",
+		"a 9021 join request to a closed group is accepted (OK true) but the user is not added"},
+	{faultLeaveIgnored, "", "nip29/leave",
+		"a member's 9022 leave request is accepted but the member stays (and no 9001 is issued)"},
 	{faultHiddenMetadataServed, "", "nip29/hidden",
 		"a hidden group's 39000 is served, counted and delivered to non-members (39001-39003 stay withheld)"},
 	{faultRestrictedWritesAccepted, "", "nip29/restricted",
 		"non-members may post to a restricted (not private) group"},
+	{faultAuthEventBroadcast, "", "nip42/auth",
+		"a client's kind 22242 AUTH event is delivered to open subscriptions whose filter matches it (kinds [22242])"},
 	{faultRolesNotRelaySigned, "", "nip29/state-events",
 		"the 39003 roles event is signed by a random key that is not the NIP-11 self key (39000-39002 are not)"},
 }

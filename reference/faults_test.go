@@ -119,6 +119,39 @@ var faultProbes = map[string]faultProbe{
 		meta := c.state(kindGroupMetadata, id)
 		return tagValue(meta, "about") != "pizza" || tagValue(meta, "picture") != "https://pizza.example/p.png"
 	},
+	faultJoinMemberNotDuplicate: func(t *testing.T, r *Relay, url string) bool {
+		owner, member := newActor(t), newActor(t)
+		co, cm := dial(t, url), dial(t, url)
+		co.auth(owner)
+		cm.auth(member)
+		id := newChannelID()
+		co.mustPublish(owner.bare(t, id))
+		co.mustPublish(owner.put(t, id, member.pk, ""))
+		ok := cm.publish(member.join(t, id))
+		return ok.OK || !strings.HasPrefix(ok.Reason, "duplicate: ")
+	},
+	faultJoinAcceptedNotAdmitted: func(t *testing.T, r *Relay, url string) bool {
+		owner, joiner := newActor(t), newActor(t)
+		co, cj := dial(t, url), dial(t, url)
+		co.auth(owner)
+		cj.auth(joiner)
+		id := newChannelID()
+		co.mustPublish(owner.bare(t, id))
+		co.mustPublish(owner.edit(t, id, nostr.Tag{"closed"}))
+		ok := cj.publish(joiner.join(t, id))
+		return ok.OK && !hasPTag(co.state(kindGroupMembers, id), joiner.pk, roleMember)
+	},
+	faultLeaveIgnored: func(t *testing.T, r *Relay, url string) bool {
+		owner, member := newActor(t), newActor(t)
+		co, cm := dial(t, url), dial(t, url)
+		co.auth(owner)
+		cm.auth(member)
+		id := newChannelID()
+		co.mustPublish(owner.bare(t, id))
+		co.mustPublish(owner.put(t, id, member.pk, ""))
+		cm.mustPublish(member.leave(t, id))
+		return hasPTag(co.state(kindGroupMembers, id), member.pk, roleMember)
+	},
 	faultHiddenMetadataServed: func(t *testing.T, r *Relay, url string) bool {
 		owner, outsider := newActor(t), newActor(t)
 		co, cx := dial(t, url), dial(t, url)
@@ -138,6 +171,9 @@ var faultProbes = map[string]faultProbe{
 		co.mustPublish(owner.bare(t, id))
 		co.mustPublish(owner.edit(t, id, nostr.Tag{"restricted"}))
 		return cx.publish(outsider.msg(t, id, "not a member", 0)).OK
+	},
+	faultAuthEventBroadcast: func(t *testing.T, r *Relay, url string) bool {
+		return authEventDelivered(t, url)
 	},
 	faultRolesNotRelaySigned: func(t *testing.T, r *Relay, url string) bool {
 		owner := newActor(t)

@@ -19,6 +19,8 @@ const (
 	kindEditMetadata  = 9002
 	kindDeleteGroup   = 9008
 	kindCreateGroup   = 9007
+	kindJoinRequest   = 9021
+	kindLeaveRequest  = 9022
 	kindGroupMetadata = 39000
 	kindGroupAdmins   = 39001
 	kindGroupMembers  = 39002
@@ -189,7 +191,7 @@ func (r *Relay) groupEvent(t *txn, ev *nostr.Event) error {
 	switch ev.Kind {
 	case kindCreateGroup:
 		return r.createChannel(t, ev, id)
-	case kindEditMetadata, kindPutUser, kindRemoveUser, kindDeleteGroup:
+	case kindEditMetadata, kindPutUser, kindRemoveUser, kindDeleteGroup, kindJoinRequest, kindLeaveRequest:
 	default:
 		if isGroupCommand(ev.Kind) {
 			return reject("invalid", "group command kind %d is not supported by this relay", ev.Kind)
@@ -207,6 +209,10 @@ func (r *Relay) groupEvent(t *txn, ev *nostr.Event) error {
 		return r.putUser(t, ev, ch)
 	case kindRemoveUser:
 		return r.removeUser(t, ev, ch)
+	case kindJoinRequest:
+		return r.joinRequest(t, ev, ch)
+	case kindLeaveRequest:
+		return r.leaveRequest(t, ev, ch)
 	default:
 		return r.deleteChannel(t, ev, ch)
 	}

@@ -21,6 +21,16 @@ func (a actor) bare(t *testing.T, id string) *nostr.Event {
 	return a.event(t, kindCreateGroup, nostr.Tags{{"h", id}}, "", 0)
 }
 
+// join builds a 9021 join request (extra tags after the h tag).
+func (a actor) join(t *testing.T, id string, extra ...nostr.Tag) *nostr.Event {
+	return a.event(t, kindJoinRequest, append(nostr.Tags{{"h", id}}, extra...), "", 0)
+}
+
+// leave builds a 9022 leave request.
+func (a actor) leave(t *testing.T, id string) *nostr.Event {
+	return a.event(t, kindLeaveRequest, nostr.Tags{{"h", id}}, "", 0)
+}
+
 // hasFlag reports whether ev (nil: no) has a tag named flag.
 func hasFlag(ev *nostr.Event, flag string) bool {
 	return ev != nil && hasTag(ev, flag)
@@ -72,6 +82,33 @@ func group(t *testing.T, c *client, owner actor, tags ...nostr.Tag) string {
 		c.mustPublish(owner.edit(t, id, tags...))
 	}
 	return id
+}
+
+// authEventDelivered reports whether a kind 22242 of one client reaches
+// another client's subscription for kinds [22242]. Both connections are
+// synchronized by round trips, so "not delivered" needs no sleep: the
+// authenticating connection answers a REQ only after its AUTH is fully
+// handled, and the watcher's frames leave in order.
+func authEventDelivered(t *testing.T, url string) bool {
+	t.Helper()
+	watcher, other := dial(t, url), dial(t, url)
+	watcher.auth(newActor(t))
+	watcher.send(&nostr.ReqEnvelope{SubscriptionID: "auth", Filters: nostr.Filters{{Kinds: []int{nostr.KindClientAuthentication}}}})
+	watcher.expect(func(e nostr.Envelope) bool { v, ok := e.(*nostr.EOSEEnvelope); return ok && string(*v) == "auth" })
+	other.auth(newActor(t))
+	other.query(nostr.Filter{Kinds: []int{1}, Limit: 1})
+	watcher.send(&nostr.ReqEnvelope{SubscriptionID: "sync", Filters: nostr.Filters{{Kinds: []int{1}, Limit: 1}}})
+	env := watcher.expect(func(e nostr.Envelope) bool {
+		switch v := e.(type) {
+		case *nostr.EventEnvelope:
+			return v.SubscriptionID != nil && *v.SubscriptionID == "auth"
+		case *nostr.EOSEEnvelope:
+			return string(*v) == "sync"
+		}
+		return false
+	})
+	_, delivered := env.(*nostr.EventEnvelope)
+	return delivered
 }
 
 // --- profiles -----------------------------------------------------------------
@@ -331,8 +368,151 @@ func TestRestrictedGroupMembersWrite(t *testing.T) {
 			if got := cx.query(nostr.Filter{Kinds: []int{9}, Tags: nostr.TagMap{"h": {id}}}); len(got) != 1 {
 				t.Errorf("outsider reads %d messages of the restricted group, want 1", len(got))
 			}
+			// Join requests are how a non-member gets in.
+			cx.mustPublish(outsider.join(t, id))
+			cx.mustPublish(outsider.msg(t, id, "joined", 0))
 			co.mustPublish(owner.edit(t, id, nostr.Tag{"unrestricted"}))
-			cx.mustPublish(outsider.msg(t, id, "unrestricted", 0))
+			cx.mustPublish(outsider.leave(t, id))
+			cx.mustPublish(outsider.msg(t, id, "left, unrestricted", 0))
+		})
+	}
+}
+
+// --- join ---------------------------------------------------------------------
+
+func TestJoinRequest(t *testing.T) {
+	for _, profile := range nip29Profiles {
+		t.Run(profile, func(t *testing.T) {
+			r, url := startRelay(t, Config{Profile: profile})
+			owner, joiner := newActor(t), newActor(t)
+			co, cj := dial(t, url), dial(t, url)
+			co.auth(owner)
+			cj.auth(joiner)
+
+			// Open group: accepted, and admitted in the same step.
+			id := group(t, co, owner, nostr.Tag{"name", "open"})
+			before := co.state(kindGroupMembers, id)
+			req := joiner.join(t, id, nostr.Tag{"code", "whatever"})
+			cj.mustPublish(req)
+			after := co.state(kindGroupMembers, id)
+			if !hasPTag(after, joiner.pk, roleMember) {
+				t.Fatalf("39002 right after the accepted 9021: %v", after.Tags)
+			}
+			if after.CreatedAt <= before.CreatedAt {
+				t.Errorf("39002 created_at %d not after %d", after.CreatedAt, before.CreatedAt)
+			}
+			if got := co.query(nostr.Filter{IDs: []string{req.ID}}); len(got) != 1 {
+				t.Errorf("the 9021 is not stored")
+			}
+			puts := co.query(nostr.Filter{Kinds: []int{kindPutUser}, Authors: []string{r.PubKey()}, Tags: nostr.TagMap{"h": {id}, "p": {joiner.pk}}})
+			if len(puts) != 1 {
+				t.Errorf("%d relay-signed 9000 for the joiner, want 1", len(puts))
+			}
+
+			// A member's join request: duplicate:.
+			cj.mustRefuse(joiner.join(t, id), "duplicate: ")
+			co.mustRefuse(owner.join(t, id), "duplicate: ")
+
+			// Closed group: refused, nobody added.
+			closed := group(t, co, owner, nostr.Tag{"closed"})
+			ok := cj.mustRefuse(joiner.join(t, closed), "restricted:")
+			if !strings.Contains(ok.Reason, "closed") {
+				t.Errorf("the refusal does not say the group is closed: %q", ok.Reason)
+			}
+			cj.mustRefuse(joiner.join(t, closed, nostr.Tag{"code", "guess"}), "restricted:")
+			if co.isMember(closed, joiner.pk) {
+				t.Error("the refused join request added the user")
+			}
+
+			// Private (not closed) group: accepted; the new member reads it.
+			priv := group(t, co, owner, nostr.Tag{"private"})
+			co.mustPublish(owner.msg(t, priv, "secret", 0))
+			if got := cj.query(nostr.Filter{Kinds: []int{9}, Tags: nostr.TagMap{"h": {priv}}}); len(got) != 0 {
+				t.Fatalf("a non-member reads the private group")
+			}
+			cj.mustPublish(joiner.join(t, priv))
+			if got := cj.query(nostr.Filter{Kinds: []int{9}, Tags: nostr.TagMap{"h": {priv}}}); len(got) != 1 {
+				t.Errorf("the joined member reads %d messages, want 1", len(got))
+			}
+
+			// Unknown and deleted groups.
+			cj.mustRefuse(joiner.join(t, newChannelID()), "invalid:")
+			gone := group(t, co, owner)
+			co.mustPublish(owner.event(t, kindDeleteGroup, nostr.Tags{{"h", gone}}, "", 0))
+			cj.mustRefuse(joiner.join(t, gone), "restricted:")
+		})
+	}
+}
+
+// --- leave --------------------------------------------------------------------
+
+func TestLeaveRequest(t *testing.T) {
+	for _, profile := range nip29Profiles {
+		t.Run(profile, func(t *testing.T) {
+			r, url := startRelay(t, Config{Profile: profile})
+			owner, member := newActor(t), newActor(t)
+			co, cm := dial(t, url), dial(t, url)
+			co.auth(owner)
+			cm.auth(member)
+			id := group(t, co, owner)
+			co.mustPublish(owner.put(t, id, member.pk, roleAdmin))
+
+			req := member.leave(t, id)
+			cm.mustPublish(req)
+			if co.isMember(id, member.pk) {
+				t.Fatal("39002 still lists the member right after the accepted 9022")
+			}
+			if hasPTag(co.state(kindGroupAdmins, id), member.pk, roleAdmin) {
+				t.Error("39001 still lists the admin who left")
+			}
+			if got := co.query(nostr.Filter{IDs: []string{req.ID}}); len(got) != 1 {
+				t.Errorf("the 9022 is not stored")
+			}
+			removes := co.query(nostr.Filter{Kinds: []int{kindRemoveUser}, Tags: nostr.TagMap{"h": {id}, "p": {member.pk}}})
+			if len(removes) != 1 {
+				t.Fatalf("%d 9001 removing the member, want 1", len(removes))
+			}
+			if ok, _ := removes[0].CheckSignature(); !ok || removes[0].PubKey != r.PubKey() {
+				t.Errorf("the 9001 is not signed by the relay key")
+			}
+
+			// Not a member (any more).
+			cm.mustRefuse(member.leave(t, id), "restricted: not a member")
+			// The last owner stays.
+			co.mustRefuse(owner.leave(t, id), "restricted:")
+			if !co.isMember(id, owner.pk) {
+				t.Error("the refused leave removed the last owner")
+			}
+
+			// Join, leave, join and leave again within a second: every
+			// relay-signed 9000/9001 is a distinct event.
+			for i := 0; i < 2; i++ {
+				cm.mustPublish(member.join(t, id))
+				cm.mustPublish(member.leave(t, id))
+			}
+			if got := co.query(nostr.Filter{Kinds: []int{kindRemoveUser}, Authors: []string{r.PubKey()}, Tags: nostr.TagMap{"h": {id}}}); len(got) != 3 {
+				t.Errorf("%d relay-signed 9001, want 3", len(got))
+			}
+		})
+	}
+}
+
+// --- NIP-42 -------------------------------------------------------------------
+
+func TestAuthEventsNeverDeliveredOrStored(t *testing.T) {
+	for _, profile := range nip29Profiles {
+		t.Run(profile, func(t *testing.T) {
+			_, url := startRelay(t, Config{Profile: profile})
+			if authEventDelivered(t, url) {
+				t.Fatal("a kind 22242 was delivered to a subscription")
+			}
+			a := newActor(t)
+			c := dial(t, url)
+			c.auth(a)
+			c.mustRefuse(a.event(t, nostr.KindClientAuthentication, nostr.Tags{{"relay", "ws://x"}, {"challenge", c.challenge}}, "", 0), "invalid:")
+			if got := c.query(nostr.Filter{Kinds: []int{nostr.KindClientAuthentication}}); len(got) != 0 {
+				t.Fatalf("%d kind 22242 stored", len(got))
+			}
 		})
 	}
 }

@@ -7,7 +7,8 @@ import (
 )
 
 // TestWritePathUsesPreparedStatements drives every kind of write a
-// conformance run makes (create, label and metadata edits, membership, messages, replaceable events, delete) through each profile and requires
+// conformance run makes (create, label and metadata edits, membership, join
+// and leave requests, messages, replaceable events, delete) through each profile and requires
 // that none of it ran SQL outside the prepared statements (a statement
 // added to the write path without being prepared would be parsed again on
 // every command) and that no tag row outlives its event.
@@ -51,6 +52,8 @@ func TestWritePathUsesPreparedStatements(t *testing.T) {
 			c.mustPublish(owner.put(t, id, member.pk, "member"))
 			c.mustPublish(owner.msg(t, id, "hello", 0))
 			c.mustPublish(owner.remove(t, id, member.pk))
+			watch.mustPublish(member.join(t, id))
+			watch.mustPublish(member.leave(t, id))
 			c.mustPublish(owner.edit(t, id, nostr.Tag{"closed"}, nostr.Tag{"hidden"}, nostr.Tag{"restricted"}, nostr.Tag{"picture", "https://p.example/p.png"}))
 			c.mustPublish(owner.event(t, 0, nil, `{"name":"owner"}`, 0))
 			c.mustPublish(owner.event(t, 0, nil, `{"name":"owner again"}`, 1))
