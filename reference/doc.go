@@ -10,18 +10,23 @@
 //	relay.go    Config, New, Start, Close, broadcast
 //	conn.go     WebSocket loop, frame parsing, REQ/COUNT/CLOSE/AUTH
 //	nip29.go    EVENT admission, NIP-29 commands, relay-signed state events
+//	nip29_flags.go  NIP-29 metadata fields and flags (9007/9002 -> 39000), hidden kinds
+//	nip29_join.go   9021 join and 9022 leave requests
 //	query.go    filters -> SQL, the read-access rule (SQL and Go), COUNT
 //	store.go    schema, transactions, event/channel storage
 //	stmts.go    prepared statements (write path, read shapes)
 //	sign.go     relay signatures (cached key, precomputed nonces)
 //	verify.go   client event id and signature checks
 //	nip11.go    NIP-11 document and plain HTTP page
-//	profile.go  the profile hook interface and the "none" profile
+//	profile.go  the profile hook interface and the "none" profile ("nip29"
+//	            is the same profile by another name)
 //	identity.go labels.go  the two NIP-CL profiles
 //	faults.go   fault catalogue and switches
 //
 // Behaviour choices where the contract leaves room:
 //
+//   - Kind 22242 is only ever an AUTH message: never stored, never
+//     delivered; an EVENT of kind 22242 is "invalid:".
 //   - Every EVENT needs its pubkey authenticated (NIP-42) on the connection;
 //     a connection may authenticate several keys. Reads need no AUTH; an
 //     unauthenticated reader is nobody (sees open channels and non-channel
@@ -31,19 +36,40 @@
 //     live channel. Unknown channel -> "invalid: unknown channel", deleted ->
 //     "restricted: channel ... is deleted".
 //   - Posting: an open channel accepts posts from any authenticated key; a
-//     private channel only from members. An archived channel refuses posts
-//     ("restricted:") until a 9002 with ["archived","false"].
+//     private or restricted channel only from members ("restricted: only
+//     members may post in a private channel" / "... in a restricted group").
+//     An archived channel refuses posts ("restricted:") until a 9002 with
+//     ["archived","false"].
+//   - Reading: a private channel's events (state included) are read by
+//     members only; a hidden channel's 39000-39003 are read (and counted
+//     and delivered live) by members only, its other events by anyone when
+//     it is not private. Withheld events never use up a reader's limit.
+//   - Metadata (nip29_flags.go): 9007 and 9002 carry name, picture, banner,
+//     about and the flags ["private"], ["closed"], ["hidden"],
+//     ["restricted"]; relay29's ["public"], ["open"], ["visible"],
+//     ["unrestricted"] clear them; ["visibility", open|private] is the
+//     private flag too. A 9002 is a patch: what it leaves out is kept. A
+//     bare 9007 (["h", id] only) makes a public, open group with no name.
+//   - Join and leave (nip29_join.go): a non-member's 9021 to a group that
+//     is not closed adds the user as a member in the same transaction (plus
+//     a relay-signed 9000); to a closed group it is "restricted: the group
+//     is closed ..." (no invite codes); a member's is "duplicate: already a
+//     member". A member's 9022 removes the member (plus a relay-signed
+//     9001); a non-member's is "restricted: not a member", the last owner's
+//     "restricted: the last owner cannot leave ...".
 //   - Commands: 9007 create (creator = owner), 9002 edit (owner/admin), 9000
 //     put-user (owner/admin; only an owner grants or takes the owner role; a
 //     9000 without role keeps an existing member's role), 9001 remove-user
 //     (owner/admin; only an owner removes an owner), 9008 delete (owner).
 //     No change may leave a channel without an owner. Other 9000-9020 kinds
 //     are "invalid: ... not supported".
-//   - 39000 tags: d, name, about (when non-empty), public+open or
-//     private+closed, ["archived","true"] when archived, then profile tags
-//     (none: ["t", type]). 39001: ["p", pk, role] for owners and admins;
-//     39002: ["p", pk, role] for every member. 39003 is never published.
-//     After every command 39000-39002 are rebuilt from the transaction's
+//   - 39000 tags: d, name, picture, banner, about (each when non-empty),
+//     private or public, closed or open, hidden and restricted when set,
+//     ["archived","true"] when archived, then profile tags (none:
+//     ["t", type]). 39001: ["p", pk, role] for owners and admins; 39002:
+//     ["p", pk, role] for every member; 39003: ["role", name, description]
+//     for owner, admin and member.
+//     After every command 39000-39003 are rebuilt from the transaction's
 //     state; one whose tags would not change is not republished; a
 //     replacement has created_at = max(now, previous+1).
 //   - Deleting a channel removes its 39000-39003; its other events stay
