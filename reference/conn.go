@@ -173,17 +173,19 @@ func (c *conn) closed(subID, reason string) {
 }
 
 func (c *conn) ok(ev *nostr.Event, accepted bool, reason string) {
-	c.send(nostr.OKEnvelope{EventID: ev.ID, OK: accepted, Reason: c.r.profile.okReason(ev, accepted, reason)})
+	reason = c.r.profile.okReason(ev, accepted, reason)
+	if !accepted && c.r.fault(faultOKWithoutPrefix) {
+		// Fault: the refusal's machine-readable prefix is left out.
+		if _, rest, found := strings.Cut(reason, ":"); found {
+			reason = strings.TrimSpace(rest)
+		}
+	}
+	c.send(nostr.OKEnvelope{EventID: ev.ID, OK: accepted, Reason: reason})
 }
 
 // malformed answers a frame the relay cannot parse. It returns true when the
 // connection must end.
 func (c *conn) malformed(why string) bool {
-	if c.r.fault(faultMalformedClosesConn) {
-		// Fault: close the socket instead of answering with NOTICE.
-		_ = c.ws.Close(websocket.StatusUnsupportedData, "malformed frame")
-		return true
-	}
 	c.notice("invalid: " + why)
 	return false
 }

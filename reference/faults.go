@@ -26,7 +26,7 @@ const (
 	faultNoSignatureCheck         = "no-signature-check"
 	faultStaleReplacementTimestmp = "stale-replacement-timestamp"
 	faultMemberCanEdit            = "member-can-edit"
-	faultMalformedClosesConn      = "malformed-closes-connection"
+	faultOKWithoutPrefix          = "ok-without-prefix"
 	faultCountIgnoresAccess       = "count-ignores-access"
 	faultLimitBeforeFilter        = "limit-before-filter"
 	faultClosedFlagInverted       = "closed-flag-inverted"
@@ -57,8 +57,8 @@ var coreFaults = []Fault{
 		"a replacement state event reuses the created_at of the event it replaces instead of a strictly greater one"},
 	{faultMemberCanEdit, "", "nip29/permissions",
 		"plain members (role member) may 9002-edit channel metadata"},
-	{faultMalformedClosesConn, "", "nip01/malformed",
-		"a malformed frame closes the WebSocket instead of being answered with NOTICE"},
+	{faultOKWithoutPrefix, "", "nip01/ok-prefix",
+		"OK false messages lose their machine-readable prefix (\"bad signature\" instead of \"invalid: bad signature\")"},
 	{faultCountIgnoresAccess, "", "nip45/count",
 		"COUNT counts private-channel events for readers who are not members"},
 	{faultLimitBeforeFilter, "", "nip01/filters",

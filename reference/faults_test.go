@@ -75,11 +75,14 @@ var faultProbes = map[string]faultProbe{
 		co.mustPublish(owner.put(t, id, member.pk, roleMember))
 		return cm.publish(member.edit(t, id, nostr.Tag{"name", "mine"})).OK
 	},
-	faultMalformedClosesConn: func(t *testing.T, r *Relay, url string) bool {
+	faultOKWithoutPrefix: func(t *testing.T, r *Relay, url string) bool {
+		a := newActor(t)
 		c := dial(t, url)
-		c.sendRaw(`not json`)
-		_, err := c.next(func(e nostr.Envelope) bool { _, ok := e.(*nostr.NoticeEnvelope); return ok })
-		return err == errClosed
+		c.auth(a)
+		ev := a.create(t, newChannelID())
+		ev.Content = "tampered after signing"
+		ok := c.publish(ev)
+		return !ok.OK && !strings.Contains(ok.Reason, ":")
 	},
 	faultCountIgnoresAccess: func(t *testing.T, r *Relay, url string) bool {
 		owner := newActor(t)

@@ -174,6 +174,20 @@ func baselineRelaySpecs() []Spec {
 				ev.Content = "tampered after signing"
 				noteInvalid(t, t.Reject(c, ev, "", "create whose content changed after signing"))
 			}},
+		{Case{ID: "base/prefix/1", Area: "events", Section: "nip01/ok-prefix", Level: MUST,
+			Requirement: "An OK false carries a machine-readable prefix and a colon before its human-readable message."},
+			func(t *T) {
+				a := t.Actor("owner")
+				c := t.Connect(a)
+				t.Must(authIfNeeded(t, c), "authenticate")
+				ev := fixtures.CreateGroup(a, fixtures.NewChannelID())
+				ev.Content = "tampered after signing"
+				ok := t.Publish(c, ev)
+				if ok.Accepted {
+					failf("NIP-01: an event whose id does not match its content must not be accepted, got %s", ok)
+				}
+				checkPrefix("OK", ok.Reason)
+			}},
 		{Case{ID: "base/event/3", Area: "events", Section: "nip29/late-publication", Level: SHOULD,
 			Requirement: "A group message stamped three hours in the past is refused (late publication)."},
 			func(t *T) {

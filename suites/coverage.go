@@ -21,7 +21,7 @@ var clauseCases = map[string][]string{
 	"nip01/filters.3":          {"base/filters/2"},
 	"nip01/filters.4":          {"base/filters/4"},
 	"nip01/live.1":             {"base/live/1"},
-	"nip01/ok-prefix.1":        {"base/event/1", "base/event/2", "base/create/3", "base/join/2"},
+	"nip01/ok-prefix.1":        {"base/prefix/1", "base/event/1", "base/event/2", "base/create/3", "base/join/2"},
 	"nip01/ok-prefix.2":        {"base/read/1", "base/auth/4"},
 	"nip11/document.1":         {"base/nip11/1"},
 	"nip11/document.2":         {"base/nip11/1"},
