@@ -31,6 +31,11 @@ type Clause struct {
 	// request", "nip-cl-labels.md § Metadata snapshot", or for a contract
 	// clause what the harness needs it for. Never the sentence itself.
 	Ref string
+	// Anchors fingerprint the draft sentence(s) the clause derives from
+	// (identity and labels clauses; see clause/anchors.go). `nipcl-conform
+	// spec check` uses them to tell which sentences of a draft have a
+	// clause and which clauses lost their sentence.
+	Anchors []Anchor
 }
 
 // Clause sources (Clause.Source).
@@ -155,6 +160,9 @@ func withDraftSource(in []Clause) []Clause {
 			if s, ok := Lookup(c.Section); ok {
 				c.Ref = s.Doc + " § " + s.Title
 			}
+		}
+		if c.Anchors == nil {
+			c.Anchors = Anchors(c.ID)
 		}
 		out[i] = c
 	}

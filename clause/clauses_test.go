@@ -1,6 +1,7 @@
 package clause
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -48,7 +49,7 @@ func TestClauseIDsUniqueAndSectionsKnown(t *testing.T) {
 		if !c.Testable && strings.TrimSpace(c.Reason) == "" {
 			t.Errorf("%s: not-testable clause without a reason", c.ID)
 		}
-		if got, ok := LookupClause(c.ID); !ok || got != c {
+		if got, ok := LookupClause(c.ID); !ok || !reflect.DeepEqual(got, c) {
 			t.Errorf("LookupClause(%s) = %v, %v", c.ID, got, ok)
 		}
 	}
