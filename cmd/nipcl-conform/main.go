@@ -25,6 +25,7 @@ Usage:
                                      list regressions and fixes between two runs
   nipcl-conform report merge OUTDIR A.json B.json ...
                                      join the results of shards (run --shard i/N) into one set of reports
+  nipcl-conform spec check|diff|annotate DRAFT.md ...   for spec editors: sentence coverage, revision diffs, annotated drafts
   nipcl-conform help [command]       this text, or a command's flags
 
 Examples:
@@ -65,6 +66,8 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		return cmdMatrix(args[1:], stdout, stderr)
 	case "report":
 		return cmdReport(args[1:], stdout, stderr)
+	case "spec":
+		return cmdSpec(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		if len(args) > 1 {
 			return dispatch([]string{args[1], "--help"}, stdout, stderr)

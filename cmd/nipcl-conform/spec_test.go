@@ -1,0 +1,133 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nipcl/nipcl-conform/reports"
+	"github.com/nipcl/nipcl-conform/spec"
+)
+
+const specFixture = "../../spec/testdata/widgets.md"
+
+func writeFile(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestSpecCheckExitCodes(t *testing.T) {
+	// The fixture matches no profile: every MUST sentence lacks a clause.
+	code, out, errs := runDispatch(t, "spec", "check", specFixture)
+	if code != 1 || !strings.Contains(out, "## Sentences with no clause") || !strings.Contains(errs, "no profile") || !strings.Contains(errs, "have no clause") {
+		t.Errorf("fixture: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+	dir := t.TempDir()
+	mayOnly := writeFile(t, dir, "may.md", "# Notes\n\n## Rules\n\nThe relay MAY keep notes. A note is text.\n")
+	if code, out, errs := runDispatch(t, "spec", "check", mayOnly, "--profile", "labels"); code != 0 || !strings.Contains(out, "Profile: labels (--profile)") {
+		t.Errorf("no MUST sentence: exit %d\n%s\n%s", code, out, errs)
+	}
+	for _, args := range [][]string{
+		{"spec", "check"},
+		{"spec", "check", filepath.Join(dir, "missing.md")},
+		{"spec", "check", mayOnly, "--format", "pdf"},
+		{"spec", "check", mayOnly, "--profile", "nip29"},
+		{"spec", "check", mayOnly, mayOnly},
+		{"spec", "diff", mayOnly},
+		{"spec", "annotate", mayOnly, "--results", filepath.Join(dir, "missing.json")},
+		{"spec", "bogus"},
+	} {
+		if code, _, _ := runDispatch(t, args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+	if code, out, _ := runDispatch(t, "help", "spec"); code != 0 || !strings.Contains(out, "spec annotate") {
+		t.Errorf("help spec: exit %d\n%s", code, out)
+	}
+}
+
+func TestSpecCheckFormats(t *testing.T) {
+	dir := t.TempDir()
+	jsonOut := filepath.Join(dir, "check.json")
+	if code, out, errs := runDispatch(t, "spec", "check", "--format", "json", "--out", jsonOut, specFixture); code != 1 || out != "" {
+		t.Fatalf("json --out: exit %d, stdout %q, stderr %s", code, out, errs)
+	}
+	b, err := os.ReadFile(jsonOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r spec.CheckReport
+	if err := json.Unmarshal(b, &r); err != nil || r.Draft != "widgets.md" || r.Coverage.Total == 0 {
+		t.Errorf("json report: %v %+v", err, r.Coverage)
+	}
+	code, out, _ := runDispatch(t, "spec", "check", specFixture, "--format", "html")
+	if code != 1 || !strings.HasPrefix(out, "<!doctype html>") {
+		t.Errorf("html: exit %d, %.80q", code, out)
+	}
+}
+
+func TestSpecDiffAndAnnotate(t *testing.T) {
+	src, err := os.ReadFile(specFixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	nw := strings.Replace(string(src), "within five seconds", "within ten seconds", 1)
+	nw = strings.Replace(nw, "The relay SHOULD answer", "The relay MUST answer", 1)
+	newPath := writeFile(t, dir, "new.md", nw)
+	code, out, errs := runDispatch(t, "spec", "diff", specFixture, newPath)
+	if code != 0 || !strings.Contains(out, "1 level changes") || !strings.Contains(out, "SHOULD → MUST") || !strings.Contains(out, "within ten seconds") {
+		t.Errorf("diff: exit %d\n%s\n%s", code, out, errs)
+	}
+
+	res := reports.Results{Tool: "nipcl-conform", Cases: []reports.CaseResult{
+		{ID: "identity/tags/1", Outcome: reports.Pass},
+		{ID: "identity/labels/9", Outcome: reports.Fail, Reading: "cleared by one empty tag"},
+	}}
+	b, _ := json.Marshal(res)
+	a := writeFile(t, dir, "a/results.json", string(b))
+	page := filepath.Join(dir, "page.html")
+	code, out, errs = runDispatch(t, "spec", "annotate", specFixture, "--results", a, "--results", "other="+a, "--out", page)
+	if code != 0 || out != "" {
+		t.Fatalf("annotate: exit %d\n%s\n%s", code, out, errs)
+	}
+	html, _ := os.ReadFile(page)
+	if !strings.Contains(string(html), "<!doctype html>") || !strings.Contains(string(html), "Implementations: a, other.") {
+		t.Errorf("annotated page: %.300s", html)
+	}
+	if code, _, errs := runDispatch(t, "spec", "annotate", specFixture, "--results", a, "--results", a); code != 2 {
+		t.Errorf("two runs with one name: exit %d (%s)", code, errs)
+	}
+}
+
+// TestSpecOnBundledDrafts runs the acceptance checks on the real drafts
+// (../shared/spec beside the repository, or $NIPCL_SPEC_DIR).
+func TestSpecOnBundledDrafts(t *testing.T) {
+	dir := spec.SpecDir()
+	if dir == "" {
+		t.Skip("drafts not found: set NIPCL_SPEC_DIR or put shared/spec beside the repository")
+	}
+	for _, name := range []string{"nip-cl-identity.md", "nip-cl-labels.md"} {
+		code, out, errs := runDispatch(t, "spec", "check", filepath.Join(dir, name))
+		if code != 0 || !strings.Contains(out, "Stale clauses: 0") {
+			t.Errorf("check %s: exit %d\n%.600s\n%s", name, code, out, errs)
+		}
+	}
+	code, out, _ := runDispatch(t, "spec", "check", filepath.Join(dir, "nip-cl-identity-r1.md"), "--profile", "identity")
+	if code != 1 || strings.Contains(out, "Stale clauses: 0") || !strings.Contains(out, "identity/system-channels.1 ") {
+		t.Errorf("check r1: exit %d\n%.600s", code, out)
+	}
+	code, out, _ = runDispatch(t, "spec", "diff", filepath.Join(dir, "nip-cl-identity-r1.md"), filepath.Join(dir, "nip-cl-identity.md"))
+	if code != 0 || !strings.Contains(out, "Sections added: Choosing one channel; System channels") || !strings.Contains(out, "identity/labels.4") {
+		t.Errorf("diff r1 → current: exit %d\n%.800s", code, out)
+	}
+}
