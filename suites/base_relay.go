@@ -101,7 +101,7 @@ func baselineRelaySpecs() []Spec {
 				case errors.Is(err, fixtures.ErrTimeout) && !c.HasChallenge():
 					t.Unsupported("the relay sent no AUTH challenge, on connect or on a write: it does not use NIP-42")
 				case errors.Is(err, fixtures.ErrTimeout):
-					failf("NIP-42 (nip42/auth.1): an AUTH message must be answered with OK; none came: %v", err)
+					t.Must(err, "NIP-42 (nip42/auth.1): an AUTH message must be answered with OK; none came")
 				default:
 					t.Blocked(PreAuth, err.Error())
 				}

@@ -61,6 +61,9 @@ func (t *T) Unsupported(reason string) {
 func (t *T) Must(err error, what string) {
 	GinkgoHelper()
 	if err != nil {
+		if errors.Is(err, fixtures.ErrAuthRefused) {
+			t.Blocked(PreAuth, fmt.Sprintf("%s: %v", what, err))
+		}
 		classify(err)
 		Fail(fmt.Sprintf("%s: %v", what, err))
 	}
@@ -132,6 +135,9 @@ func (t *T) ConnectWith(o fixtures.DialOptions) *fixtures.Client {
 		o.StepTimeout = t.Env.StepTimeout
 	}
 	c, err := fixtures.Dial(t.ctx, t.Env.URL, o)
+	if errors.Is(err, fixtures.ErrAuthRefused) {
+		t.Blocked(PreAuth, err.Error())
+	}
 	t.Must(err, "connect")
 	t.mu.Lock()
 	t.clients = append(t.clients, c)
