@@ -65,7 +65,7 @@ func TestExplainClause(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("explain clause: exit %d, stderr %q", code, errs)
 	}
-	for _, want := range []string{"nip29/membership.3", "statement:", "nip29/membership", "base/membership/2"} {
+	for _, want := range []string{"nip29/membership.3", "statement:", "source:", "nip29/membership", "base/membership/4"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("explain nip29/membership.3 lacks %q:\n%s", want, out)
 		}

@@ -206,7 +206,7 @@ func TestUsageErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"run", "--target", "notaurl"}, "--target must be a ws:// or wss:// URL"},
-		{[]string{"run", "--profile", "bogus"}, "--profile must be"},
+		{[]string{"run", "--profile", "bogus"}, "unknown profile"},
 		{[]string{"run", "--fault", "no-such-fault"}, "unknown fault"},
 		{[]string{"run", "--timeout", "-1s"}, "must be positive"},
 		{[]string{"run", "--image", "x", "--target", "ws://127.0.0.1:1"}, "mutually exclusive"},
@@ -378,7 +378,7 @@ func sameOutcomes(t *testing.T, what string, want, got map[string]string) {
 // serial run (with a fault on, so not every outcome is pass).
 func TestParallelAndShardsMatchSerial(t *testing.T) {
 	root := t.TempDir()
-	common := []string{"run", "--profile", "labels", "--fault", "count-ignores-access"}
+	common := []string{"run", "--profile", "labels", "--fault", "private-messages-readable"}
 	serial := cli(t, 2*time.Minute, append(common, "--report-dir", filepath.Join(root, "serial"))...)
 	if serial.code != 1 {
 		t.Fatalf("serial run with a fault: exit %d, want 1\n%s", serial.code, serial.stderr)
