@@ -35,11 +35,23 @@ type htmlData struct {
 	Failures []CaseResult
 	Coverage []Coverage
 	Incompat []Incompatibility
+	Must     map[string]string // plan → "passed/applicable" MUST cases
 }
 
 // WriteHTML renders r as one self-contained HTML file (no external assets).
 func WriteHTML(w io.Writer, r *Results, o HTMLOptions) error {
 	d := htmlData{R: r, Verdict: verdict(r), Counts: r.Counts(), Outcomes: Outcomes, Coverage: o.Coverage, Incompat: r.Incompatibilities()}
+	d.Must = map[string]string{}
+	for _, p := range r.Plans {
+		var cases []CaseResult
+		for _, c := range r.Cases {
+			if c.Plan == p.Name {
+				cases = append(cases, c)
+			}
+		}
+		passed, applicable := MustTally(cases)
+		d.Must[p.Name] = fmt.Sprintf("%d/%d", passed, applicable)
+	}
 	idx := map[string]int{}
 	for _, c := range r.Cases {
 		k := c.Plan + "\x00" + c.Area
@@ -87,9 +99,13 @@ th{background:#f4f4f4} .pass{color:#176e2b} .fail,.timeout,.harness-error{color:
 <h1>nipcl-conform: {{.Verdict}}</h1>
 <p>Run <code>{{.R.RunID}}</code>, {{.R.Started.Format "2006-01-02 15:04:05 MST"}} – {{.R.Finished.Format "15:04:05"}}.
 {{if .R.Interrupted}}<strong>{{.R.Interrupted}}</strong>{{end}}</p>
+{{if or .R.Version .R.Catalogue}}<p id="claim">Harness <code>{{.R.Tool}} {{.R.Version}}</code>, commit <code>{{.R.Commit}}</code>{{if .R.Modified}} (modified){{end}}; case catalogue <code>{{.R.Catalogue}}</code>.
+{{if .R.Specs}}Spec revisions targeted: {{range $i, $s := .R.Specs}}{{if $i}}; {{end}}<code>{{$s.Profile}}</code> {{$s.Name}} <code>{{$s.Revision}}</code>{{if $s.Date}} ({{$s.Date}}){{end}}{{end}}.{{end}}
+Check this run's results file with <code>nipcl-conform report verify results.json</code>.</p>{{end}}
 <h2>Targets</h2>
-<table><tr><th>plan</th><th>target</th><th>profile</th><th>relay key</th><th>notes</th></tr>
-{{range .R.Plans}}<tr><td>{{.Name}}</td><td>{{.Target}}{{if .URL}}<br><code>{{.URL}}</code>{{end}}</td><td>{{.Profile}}</td><td><code>{{.RelayPubKey}}</code></td>
+<table><tr><th>plan</th><th>target</th><th>profile</th><th>relay (NIP-11)</th><th>relay key</th><th>MUST passed</th><th>notes</th></tr>
+{{$must := .Must}}{{range .R.Plans}}<tr><td>{{.Name}}</td><td>{{.Target}}{{if .URL}}<br><code>{{.URL}}</code>{{end}}</td><td>{{.Profile}}</td>
+<td>{{with .Relay}}{{.Software}} {{.Version}}{{if .Name}} ({{.Name}}){{end}}{{if .Self}}<br>self <code>{{.Self}}</code>{{end}}{{end}}</td><td><code>{{.RelayPubKey}}</code></td><td>{{index $must .Name}}</td>
 <td>{{if .SetupError}}<span class="fail">setup failed: {{.SetupError}}</span>{{end}}{{.Note}}{{with .Cleanup}}<br>safe mode: deleted {{.Deleted}} channels{{if .Failed}}; <span class="fail">could not delete {{len .Failed}}</span>:<ul>{{range .Failed}}<li>{{.}}</li>{{end}}</ul>{{end}}{{end}}{{if .Logs}}<details><summary>relay logs</summary><pre>{{.Logs}}</pre></details>{{end}}</td></tr>{{end}}
 </table>
 <h2>Summary</h2>

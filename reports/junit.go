@@ -74,8 +74,13 @@ func WriteJUnit(w io.Writer, r *Results) error {
 	}
 	sort.Strings(names)
 	doc := junitTestSuites{Name: "nipcl-conform", Time: secs(r.Finished.Sub(r.Started).Milliseconds())}
+	plans := map[string]PlanResult{}
+	for _, p := range r.Plans {
+		plans[p.Name] = p
+	}
 	for _, n := range names {
 		s := junitTestSuite{Name: n, Timestamp: r.Started.UTC().Format("2006-01-02T15:04:05")}
+		s.Properties = suiteProperties(r, plans[groups[n][0].Plan])
 		var ms int64
 		for _, c := range groups[n] {
 			tc := junitTestCase{
@@ -136,6 +141,39 @@ func WriteJUnit(w io.Writer, r *Results) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
+}
+
+// suiteProperties make each testsuite a self-describing claim: the harness
+// build, catalogue and spec revisions, the plan's profile and target, and
+// the target's NIP-11 identity.
+func suiteProperties(r *Results, p PlanResult) []junitProperty {
+	var out []junitProperty
+	add := func(name, value string) {
+		if value != "" {
+			out = append(out, junitProperty{name, value})
+		}
+	}
+	add("tool", r.Tool)
+	add("tool.version", r.Version)
+	add("tool.commit", r.Commit)
+	if r.Modified {
+		add("tool.modified", "true")
+	}
+	add("catalogue", r.Catalogue)
+	add("run_id", r.RunID)
+	add("plan", p.Name)
+	add("profile", p.Profile)
+	add("target", p.Target)
+	for _, sp := range r.SpecsForProfile(p.Profile) {
+		add("spec."+sp.Profile, sp.String())
+	}
+	if p.Relay != nil {
+		add("relay.name", p.Relay.Name)
+		add("relay.self", p.Relay.Self)
+		add("relay.software", p.Relay.Software)
+		add("relay.version", p.Relay.Version)
+	}
+	return out
 }
 
 func failureBody(c CaseResult) string {

@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -11,13 +12,23 @@ func WriteMarkdown(w io.Writer, r *Results) error {
 	var b strings.Builder
 	counts := r.Counts()
 	fmt.Fprintf(&b, "## nipcl-conform: %s\n\n", verdict(r))
-	b.WriteString("| plan | target | profile |\n|---|---|---|\n")
+	if line := claimLine(r); line != "" {
+		b.WriteString(line + "\n\n")
+	}
+	b.WriteString("| plan | target | profile | relay (NIP-11) | MUST passed |\n|---|---|---|---|---|\n")
 	for _, p := range r.Plans {
 		t := p.Target
 		if p.SetupError != "" {
 			t += " — setup failed: " + p.SetupError
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", p.Name, mdEscape(t), p.Profile)
+		var cases []CaseResult
+		for _, c := range r.Cases {
+			if c.Plan == p.Name {
+				cases = append(cases, c)
+			}
+		}
+		passed, applicable := MustTally(cases)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %d/%d |\n", p.Name, mdEscape(t), p.Profile, mdEscape(relayShort(p.Relay)), passed, applicable)
 	}
 	for _, p := range r.Plans {
 		if p.Cleanup != nil && len(p.Cleanup.Failed) > 0 {
@@ -69,4 +80,48 @@ func mdEscape(s string) string {
 		s = s[:200] + "…"
 	}
 	return s
+}
+
+// claimLine names the harness build, catalogue and the spec revisions the
+// run's profiles were checked against.
+func claimLine(r *Results) string {
+	if r.Version == "" && r.Catalogue == "" {
+		return ""
+	}
+	commit := r.Commit
+	if len(commit) > 12 {
+		commit = commit[:12]
+	}
+	if r.Modified {
+		commit += ", modified"
+	}
+	line := fmt.Sprintf("nipcl-conform `%s` (commit `%s`), catalogue `%s`", r.Version, commit, r.Catalogue)
+	var seen []SpecRevision
+	for _, p := range r.Plans {
+		for _, s := range r.SpecsForProfile(p.Profile) {
+			if !slices.Contains(seen, s) {
+				seen = append(seen, s)
+			}
+		}
+	}
+	for _, s := range seen {
+		line += fmt.Sprintf(" · %s `%s`", s.Name, s.Revision)
+		if s.Date != "" {
+			line += " (" + s.Date + ")"
+		}
+	}
+	return line
+}
+
+// relayShort is a relay's NIP-11 identity for a table cell: software and
+// version, name, and the first 12 digits of its self key.
+func relayShort(id *RelayIdentity) string {
+	if id == nil {
+		return ""
+	}
+	short := *id
+	if len(short.Self) > 12 {
+		short.Self = short.Self[:12] + "…"
+	}
+	return short.String()
 }

@@ -12,10 +12,20 @@ func Merge(parts ...*Results) (*Results, error) {
 	if len(parts) == 0 {
 		return nil, fmt.Errorf("merge: no results")
 	}
-	out := &Results{Tool: parts[0].Tool, RunID: parts[0].RunID, Settings: map[string]string{}}
+	first := parts[0]
+	out := &Results{
+		Tool: first.Tool, Version: first.Version, Commit: first.Commit, Modified: first.Modified,
+		Catalogue: first.Catalogue, Specs: first.Specs,
+		RunID: first.RunID, Settings: map[string]string{},
+	}
 	seenPlan := map[string]int{}
 	seenCase := map[string]bool{}
 	for i, p := range parts {
+		// A merged file is one claim: every part must come from the same
+		// harness build and case catalogue.
+		if p.Version != first.Version || p.Commit != first.Commit || p.Modified != first.Modified || p.Catalogue != first.Catalogue {
+			return nil, fmt.Errorf("merge: part %d was produced by %s, part 1 by %s: merge only the shards of one build", i+1, buildOf(p), buildOf(first))
+		}
 		if i == 0 || p.Started.Before(out.Started) {
 			out.Started = p.Started
 		}
@@ -56,6 +66,9 @@ func mergePlan(dst *PlanResult, src PlanResult) {
 	if dst.Logs == "" {
 		dst.Logs = src.Logs
 	}
+	if dst.Relay == nil {
+		dst.Relay = src.Relay
+	}
 	if src.Cleanup != nil {
 		if dst.Cleanup == nil {
 			dst.Cleanup = &Cleanup{}
@@ -63,4 +76,16 @@ func mergePlan(dst *PlanResult, src PlanResult) {
 		dst.Cleanup.Deleted += src.Cleanup.Deleted
 		dst.Cleanup.Failed = append(dst.Cleanup.Failed, src.Cleanup.Failed...)
 	}
+}
+
+// buildOf names the harness build and catalogue that produced r.
+func buildOf(r *Results) string {
+	if r.Version == "" && r.Catalogue == "" {
+		return "a harness that recorded no version"
+	}
+	m := ""
+	if r.Modified {
+		m = ", modified"
+	}
+	return fmt.Sprintf("nipcl-conform %s (commit %s%s, catalogue %s)", r.Version, r.Commit, m, r.Catalogue)
 }

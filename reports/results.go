@@ -5,6 +5,7 @@ package reports
 
 import (
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -78,6 +79,61 @@ type PlanResult struct {
 	Note        string `json:"note,omitempty"`
 	// Cleanup is safe mode's account of the channels the run created.
 	Cleanup *Cleanup `json:"cleanup,omitempty"`
+	// Relay is the target's identity from its NIP-11 document.
+	Relay *RelayIdentity `json:"relay,omitempty"`
+}
+
+// RelayIdentity is what a target's NIP-11 document says it is.
+type RelayIdentity struct {
+	Name     string `json:"name,omitempty"`
+	Self     string `json:"self,omitempty"`     // the relay's own key (NIP-29 group state is signed with it)
+	Software string `json:"software,omitempty"` // e.g. a repository URL
+	Version  string `json:"version,omitempty"`
+}
+
+// String describes the relay in one line: "software version (name), self KEY".
+func (r *RelayIdentity) String() string {
+	if r == nil {
+		return ""
+	}
+	var parts []string
+	if sw := strings.TrimSpace(r.Software + " " + r.Version); sw != "" {
+		parts = append(parts, sw)
+	}
+	if r.Name != "" {
+		parts = append(parts, "("+r.Name+")")
+	}
+	out := strings.Join(parts, " ")
+	if r.Self != "" {
+		if out != "" {
+			out += ", "
+		}
+		out += "self " + r.Self
+	}
+	return out
+}
+
+// SpecRevision is one specification revision the harness's case catalogue
+// was written against.
+type SpecRevision struct {
+	// Profile is the profile whose own cases the revision backs ("nip29":
+	// the baseline cases every profile runs).
+	Profile string `json:"profile"`
+	// Name is a draft's file name or "nostr-protocol/nips NIP-29".
+	Name string `json:"name"`
+	// Revision is "sha256:" + the first 12 hex digits of the SHA-256 of a
+	// draft file, or "git:" + the nostr-protocol/nips commit.
+	Revision string `json:"revision"`
+	Date     string `json:"date,omitempty"`
+}
+
+// String is "name revision (date)".
+func (s SpecRevision) String() string {
+	out := s.Name + " " + s.Revision
+	if s.Date != "" {
+		out += " (" + s.Date + ")"
+	}
+	return out
 }
 
 // Cleanup lists what safe mode deleted and what it could not.
@@ -88,7 +144,18 @@ type Cleanup struct {
 
 // Results is everything one run produced.
 type Results struct {
-	Tool        string            `json:"tool"`
+	Tool string `json:"tool"`
+	// Version and Commit identify the harness build (module version, or
+	// "(devel)"; VCS commit, or "unknown"); Modified marks a build from a
+	// checkout with uncommitted changes.
+	Version  string `json:"version,omitempty"`
+	Commit   string `json:"commit,omitempty"`
+	Modified bool   `json:"modified,omitempty"`
+	// Catalogue is the fingerprint of the case catalogue that produced the
+	// results (suites/testdata/catalogue.golden; `nipcl-conform version`).
+	Catalogue string `json:"catalogue,omitempty"`
+	// Specs are the specification revisions the catalogue targets.
+	Specs       []SpecRevision    `json:"specs,omitempty"`
 	RunID       string            `json:"run_id"`
 	Started     time.Time         `json:"started"`
 	Finished    time.Time         `json:"finished"`
@@ -96,6 +163,28 @@ type Results struct {
 	Plans       []PlanResult      `json:"plans"`
 	Cases       []CaseResult      `json:"cases"`
 	Interrupted string            `json:"interrupted,omitempty"`
+	// StoredCounts are the cases per outcome as the file states them:
+	// WriteJSON stores every outcome class (zeros included) so that a
+	// reader can check them against the cases (`nipcl-conform report
+	// verify`). Nil in memory until read back; use Counts for the tally.
+	StoredCounts map[Outcome]int `json:"counts,omitempty"`
+	// Digest is "sha256:" + the SHA-256 of the file's canonical JSON without
+	// this field (see Digest), set by WriteJSON: a check that the file was
+	// not edited after it was written. Not a signature: anyone can recompute
+	// it.
+	Digest string `json:"digest,omitempty"`
+}
+
+// SpecsForProfile returns the revisions a plan of the profile was checked
+// against: the NIP-29 baseline and the profile's own draft.
+func (r *Results) SpecsForProfile(profile string) []SpecRevision {
+	var out []SpecRevision
+	for _, s := range r.Specs {
+		if s.Profile == "nip29" || s.Profile == profile {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // Counts returns the number of cases per outcome.
