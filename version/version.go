@@ -23,7 +23,6 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
-	"strings"
 	"sync"
 )
 
@@ -94,20 +93,6 @@ func fromBuildInfo(bi *debug.BuildInfo, ok bool, override string) Build {
 		b.Version = override
 	}
 	return b
-}
-
-// Short is the version for tight spaces (the badge): the module version
-// without "+dirty"; for a devel build "devel", with the first 7 digits of
-// the commit when known.
-func (b Build) Short() string {
-	v := strings.TrimSuffix(b.Version, "+dirty")
-	if v == "" || v == Devel {
-		v = "devel"
-		if b.Commit != "" && b.Commit != Unknown {
-			v += "-" + shorten(b.Commit, 7)
-		}
-	}
-	return v
 }
 
 // CommitText is the commit for people: the hash with "(modified)" when the

@@ -19,24 +19,22 @@ func TestFromBuildInfo(t *testing.T) {
 		ok       bool
 		override string
 		want     Build
-		short    string
 	}{
-		{"no build info", nil, false, "", Build{Version: Devel, Commit: Unknown}, "devel"},
+		{"no build info", nil, false, "", Build{Version: Devel, Commit: Unknown}},
 		{"go install @tag", &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Path: Module, Version: "v1.2.0"}},
-			true, "", Build{Version: "v1.2.0", Commit: Unknown, Go: "go1.26.0"}, "v1.2.0"},
+			true, "", Build{Version: "v1.2.0", Commit: Unknown, Go: "go1.26.0"}},
 		{"checkout, -buildvcs=false", &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Path: Module, Version: Devel}},
-			true, "", Build{Version: Devel, Commit: Unknown, Go: "go1.26.0"}, "devel"},
+			true, "", Build{Version: Devel, Commit: Unknown, Go: "go1.26.0"}},
 		{"go test (empty version)", &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Path: Module}},
-			true, "", Build{Version: Devel, Commit: Unknown, Go: "go1.26.0"}, "devel"},
+			true, "", Build{Version: Devel, Commit: Unknown, Go: "go1.26.0"}},
 		{"checkout with VCS", &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Path: Module, Version: "v0.0.0-20260722120000-0123456789ab+dirty"},
 			Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "0123456789abcdef"}, {Key: "vcs.modified", Value: "true"}, {Key: "vcs.time", Value: "2026-07-22T12:00:00Z"}}},
-			true, "", Build{Version: "v0.0.0-20260722120000-0123456789ab+dirty", Commit: "0123456789abcdef", Modified: true, Time: "2026-07-22T12:00:00Z", Go: "go1.26.0"},
-			"v0.0.0-20260722120000-0123456789ab"},
+			true, "", Build{Version: "v0.0.0-20260722120000-0123456789ab+dirty", Commit: "0123456789abcdef", Modified: true, Time: "2026-07-22T12:00:00Z", Go: "go1.26.0"}},
 		{"devel with VCS", &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Path: Module, Version: Devel},
 			Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "0123456789abcdef"}, {Key: "vcs.modified", Value: "false"}}},
-			true, "", Build{Version: Devel, Commit: "0123456789abcdef", Go: "go1.26.0"}, "devel-0123456"},
+			true, "", Build{Version: Devel, Commit: "0123456789abcdef", Go: "go1.26.0"}},
 		{"link-time release", &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Path: Module, Version: Devel}},
-			true, "v1.3.0", Build{Version: "v1.3.0", Commit: Unknown, Go: "go1.26.0"}, "v1.3.0"},
+			true, "v1.3.0", Build{Version: "v1.3.0", Commit: Unknown, Go: "go1.26.0"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := fromBuildInfo(tc.bi, tc.ok, tc.override)
@@ -45,9 +43,6 @@ func TestFromBuildInfo(t *testing.T) {
 			}
 			if got != tc.want {
 				t.Errorf("got %+v\nwant %+v", got, tc.want)
-			}
-			if s := got.Short(); s != tc.short {
-				t.Errorf("Short() = %q, want %q", s, tc.short)
 			}
 			if !strings.Contains(got.String(), got.Version) {
 				t.Errorf("String() %q lacks the version", got.String())
