@@ -23,6 +23,8 @@ import (
 	"github.com/nipcl/nipcl-conform/fixtures"
 	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/suites"
+	"github.com/nipcl/nipcl-conform/version"
+	"github.com/nipcl/nipcl-conform/version/catalogue"
 )
 
 // ErrAlreadyRan is returned by a second Run in one process: Ginkgo allows a
@@ -106,8 +108,11 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 	if !ValidRunID(runID) {
 		return nil, fmt.Errorf("runner: run ID %q: want 1-16 lowercase letters, digits or '-' (it becomes part of labels)", runID)
 	}
+	build := version.Get()
 	res := &reports.Results{
-		Tool: "nipcl-conform", RunID: runID, Started: time.Now(),
+		Tool: "nipcl-conform", Version: build.Version, Commit: build.Commit, Modified: build.Modified,
+		Catalogue: catalogue.Fingerprint(), Specs: specRevisions(),
+		RunID: runID, Started: time.Now(),
 		Settings: map[string]string{
 			"step_timeout": opts.StepTimeout.String(),
 			"deadline":     opts.Deadline.String(),
@@ -200,6 +205,7 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 		return p
 	}
 	env.Info = info
+	p.result.Relay = &reports.RelayIdentity{Name: info.Name, Self: info.Self, Software: info.Software, Version: info.Version}
 	env.RelayPubKey = firstNonEmpty(opts.RelayPubKey, ep.RelayPubKey, info.Self)
 	keyNote := ""
 	if env.RelayPubKey == "" && hexKey.MatchString(info.PubKey) {
@@ -573,7 +579,8 @@ func attachLogs(prepared []*preparedPlan, res *reports.Results) {
 }
 
 // WriteReports writes every report format for res into dir: junit.xml
-// (or junitPath when set), results.json, summary.md and report.html.
+// (or junitPath when set), results.json, summary.md, report.html and
+// badge.svg.
 func WriteReports(dir, junitPath string, res *reports.Results) error {
 	if junitPath == "" {
 		junitPath = filepath.Join(dir, "junit.xml")
@@ -583,7 +590,20 @@ func WriteReports(dir, junitPath string, res *reports.Results) error {
 		reports.WriteFile(filepath.Join(dir, "results.json"), res, reports.WriteJSON),
 		reports.WriteFile(filepath.Join(dir, "summary.md"), res, reports.WriteMarkdown),
 		reports.WriteFile(filepath.Join(dir, "report.html"), res, reports.HTMLWriter(reports.HTMLOptions{Coverage: Coverage(res)})),
+		reports.WriteFile(filepath.Join(dir, "badge.svg"), res, reports.WriteBadge),
 	)
+}
+
+// specRevisions lists the spec revisions the catalogue targets
+// (version.Specs, current ones) for the reports.
+func specRevisions() []reports.SpecRevision {
+	var out []reports.SpecRevision
+	for _, s := range version.Specs() {
+		if s.Current {
+			out = append(out, reports.SpecRevision{Profile: s.Profile, Name: s.Name, Revision: s.Revision, Date: s.Date})
+		}
+	}
+	return out
 }
 
 func firstNonEmpty(vs ...string) string {
