@@ -25,7 +25,10 @@ Usage:
                                      list regressions and fixes between two runs
   nipcl-conform report merge OUTDIR A.json B.json ...
                                      join the results of shards (run --shard i/N) into one set of reports
+  nipcl-conform report verify RESULTS.json
+                                     check a results file is consistent; print the version, profile and draft revisions it claims
   nipcl-conform spec check|diff|annotate DRAFT.md ...   for spec editors: sentence coverage, revision diffs, annotated drafts
+  nipcl-conform version [--json]     the harness version and commit, the case catalogue's fingerprint, the spec revisions it targets (also --version)
   nipcl-conform help [command]       this text, or a command's flags
 
 Examples:
@@ -39,6 +42,10 @@ Exit codes (run):
   1  a required case failed or timed out (or the relay lacks nip-cl)
   2  setup or harness error: bad flags, unreachable target, no NIP-11 document
   3  no required case failed, but required cases were blocked by unmet preconditions (see the incompatible lines)
+
+Exit codes (report verify): 0 consistent, 1 not (the problems are listed), 2 unreadable input.
+
+Every run also writes badge.svg: MUST cases passed / MUST cases not skipped or unsupported.
 `
 
 func main() {
@@ -68,6 +75,8 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		return cmdReport(args[1:], stdout, stderr)
 	case "spec":
 		return cmdSpec(args[1:], stdout, stderr)
+	case "version", "--version", "-version":
+		return cmdVersion(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		if len(args) > 1 {
 			return dispatch([]string{args[1], "--help"}, stdout, stderr)

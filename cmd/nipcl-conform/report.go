@@ -10,7 +10,7 @@ import (
 
 func cmdReport(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "--help" || args[0] == "-h" {
-		fmt.Fprint(stderr, "Usage: nipcl-conform report diff OLD.json NEW.json\n       nipcl-conform report merge OUTDIR SHARD.json...\n")
+		fmt.Fprint(stderr, "Usage: nipcl-conform report diff OLD.json NEW.json\n       nipcl-conform report merge OUTDIR SHARD.json...\n       nipcl-conform report verify RESULTS.json\n")
 		if len(args) == 0 {
 			return 2
 		}
@@ -57,7 +57,9 @@ func cmdReport(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "merged %d results (%d cases) into %s\n", len(parts), len(merged.Cases), args[1])
 		return merged.ExitCode(false)
+	case "verify":
+		return cmdReportVerify(args[1:], stdout, stderr)
 	default:
-		return usageError(stderr, "unknown report command %q (want diff or merge)", args[0])
+		return usageError(stderr, "unknown report command %q (want diff, merge or verify)", args[0])
 	}
 }
