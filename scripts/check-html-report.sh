@@ -16,7 +16,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/nipcl-conform" ./cmd/nipcl-conform
 set +e
-"$work/nipcl-conform" run --profile labels --fault count-ignores-access --report-dir "$work/report" >"$work/run.log" 2>&1
+"$work/nipcl-conform" run --profile labels --fault private-messages-readable --report-dir "$work/report" >"$work/run.log" 2>&1
 code=$?
 set -e
 if [ "$code" -ne 1 ]; then
@@ -31,12 +31,13 @@ fail=0
 check() {
   if grep -qF -- "$1" "$work/dom.html"; then echo "ok: $2"; else echo "MISSING: $2 ($1)"; fail=1; fi
 }
-check "base/count/2" "the failing case ID"
-check "nip45/count" "the clause (section) it cites"
+check "base/read/1" "the failing case ID"
+check "nip29/read-access" "the clause (section) it cites"
+check "NIP-29 §" "the source: the NIP and heading the sentence stands under"
 check "Expected vs actual" "the expected-vs-actual heading"
-check "to be equivalent to" "the expected vs actual values"
+check "to read nothing" "the expected vs actual values, in our words"
 check "Wire transcript" "the transcript heading"
-check '["COUNT"' "the COUNT frames in the transcript"
-check "nipcl-conform run --profile labels --fault count-ignores-access --focus base/count/2" "the repro command"
+check '["REQ"' "the REQ frames in the transcript"
+check "nipcl-conform run --profile labels --fault private-messages-readable --focus base/read/1" "the repro command"
 check "Clause coverage" "the coverage table"
 exit $fail
