@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/nipcl/nipcl-conform/version/catalogue"
@@ -57,5 +58,35 @@ func TestGoldenCatalogue(t *testing.T) {
 	}
 	if got := catalogue.FingerprintOf(entries); got != catalogue.Fingerprint() {
 		t.Errorf("fingerprint of %s is %s, the build's is %s", goldenPath, got, catalogue.Fingerprint())
+	}
+}
+
+// TestGoldenCatalogueCatchesALevelChange: a case whose level changed
+// without the golden list being regenerated fails the comparison (checked
+// on a copy of the current cases against the checked-in list).
+func TestGoldenCatalogueCatchesALevelChange(t *testing.T) {
+	golden, err := os.ReadFile(goldenPath)
+	if err != nil {
+		t.Skipf("%s: %v (TestGoldenCatalogue reports it)", goldenPath, err)
+	}
+	entries, _, err := catalogue.Parse(golden)
+	if err != nil || len(entries) == 0 {
+		t.Fatalf("%s: %v", goldenPath, err)
+	}
+	changed := make([]catalogue.Entry, len(entries))
+	copy(changed, entries)
+	i := len(changed) / 2
+	want := "SHOULD"
+	if changed[i].Level == want {
+		want = "MUST"
+	}
+	was := changed[i].Level
+	changed[i].Level = want
+	err = catalogue.Check(golden, changed)
+	if err == nil {
+		t.Fatalf("changing %s from %s to %s went unnoticed", changed[i].ID, was, want)
+	}
+	if !strings.Contains(err.Error(), changed[i].ID+": level "+was+" -> "+want) || !strings.Contains(err.Error(), catalogue.RegenerateCommand) {
+		t.Errorf("the drift report does not name the change and the regeneration command:\n%v", err)
 	}
 }
