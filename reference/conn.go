@@ -32,9 +32,10 @@ type conn struct {
 	ctx       context.Context
 	cancel    context.CancelFunc
 
-	mu     sync.Mutex // authed, subs
+	mu     sync.Mutex // authed, subs, subSeq
 	authed []string
 	subs   map[string]nostr.Filters
+	subSeq map[string]uint64 // Relay.liveSeq when each subscription registered
 
 	outMu   sync.Mutex
 	out     [][]byte
@@ -57,6 +58,7 @@ func (r *Relay) serveWS(w http.ResponseWriter, req *http.Request) {
 		ctx:       ctx,
 		cancel:    cancel,
 		subs:      map[string]nostr.Filters{},
+		subSeq:    map[string]uint64{},
 		outWake:   make(chan struct{}, 1),
 	}
 
@@ -270,6 +272,7 @@ func (c *conn) handle(data []byte) (stop bool) {
 		}
 		c.mu.Lock()
 		delete(c.subs, subID)
+		delete(c.subSeq, subID)
 		c.mu.Unlock()
 	case "AUTH":
 		if len(arr) != 2 || !isObject(arr[1]) {
@@ -437,6 +440,10 @@ func (c *conn) handleReq(subID string, filters nostr.Filters) {
 	c.send(nostr.EOSEEnvelope(subID))
 	c.mu.Lock()
 	c.subs[subID] = filters
+	if c.subSeq == nil {
+		c.subSeq = map[string]uint64{}
+	}
+	c.subSeq[subID] = c.r.liveSeq // stable: wmu is held shared
 	c.mu.Unlock()
 }
 
@@ -453,12 +460,17 @@ func (c *conn) handleCount(subID string, filters nostr.Filters) {
 }
 
 // deliver pushes a committed event to this connection's matching
-// subscriptions. ch is the event's channel (nil if none).
-func (c *conn) deliver(ev *nostr.Event, ch *Channel) {
+// subscriptions. ch is the event's channel (nil if none). Subscriptions
+// registered at or after the commit numbered committed (see
+// Relay.broadcast) already read the event as history and are skipped.
+func (c *conn) deliver(ev *nostr.Event, ch *Channel, committed uint64) {
 	rd := c.reader()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for subID, filters := range c.subs {
+		if c.subSeq[subID] >= committed {
+			continue
+		}
 		for i := range filters {
 			if c.r.liveMatch(&filters[i], rd, ev, ch) {
 				id := subID
@@ -510,7 +522,7 @@ func (c *conn) handleAuth(ev *nostr.Event) {
 	// subscriptions, as a write would.
 	if c.r.fault(faultAuthEventBroadcast) {
 		c.r.wmu.Lock()
-		c.r.broadcast(c.community, ev, nil)
+		c.r.broadcast(c.community, ev, nil, liveNow)
 		c.r.wmu.Unlock()
 	}
 }

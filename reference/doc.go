@@ -22,8 +22,12 @@
 //	            is the same profile by another name)
 //	identity.go labels.go  the two NIP-CL profiles
 //	faults.go   fault catalogue and switches
+//	readings.go reading switches (Config.Readings): one per point a
+//	            specification leaves open, every value conforming
 //
-// Behaviour choices where the contract leaves room:
+// Behaviour choices where the contract leaves room (the defaults; where
+// the choice is one of the readings of clause.Readings, Config.Readings
+// takes the other careful readings):
 //
 //   - Kind 22242 is only ever an AUTH message: never stored, never
 //     delivered; an EVENT of kind 22242 is "invalid:".

@@ -230,7 +230,7 @@ func FuzzIdentityLabels(f *testing.F) {
 	for _, s := range []string{`[["t","stream"],["t","ops"]]`, `[["t",""]]`, `[["t",""],["t",""]]`, `[["t","A"]]`, `[["t"]]`} {
 		f.Add("a.b:c-1", s)
 	}
-	p := newIdentityProfile(faultSet{}).(identityProfile)
+	p := newIdentityProfile(faultSet{}, nil).(identityProfile)
 	f.Fuzz(func(t *testing.T, label, tagsJSON string) {
 		if err := p.checkLabel(label); err == nil {
 			if len(label) > maxLabelLen || !identityLabelRe.MatchString(label) || slices.Contains(reservedLabels, label) {
@@ -272,7 +272,7 @@ func FuzzLabelsLabels(f *testing.F) {
 		`[` + h + `,["add-label"]]`, `[` + h + `,["add-label","x"],["name","n"]]`, `[["add-label","a"]]`} {
 		f.Add("ops/team-1", s)
 	}
-	p := newLabelsProfile(faultSet{}).(*labelsProfile)
+	p := newLabelsProfile(faultSet{}, nil).(*labelsProfile)
 	f.Fuzz(func(t *testing.T, label, tagsJSON string) {
 		if v, err := p.checkLabel(label); err == nil {
 			if v != label || len(v) > maxLabelBytes || !labelPattern.MatchString(v) {

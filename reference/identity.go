@@ -6,6 +6,8 @@ import (
 	"strconv"
 
 	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/nipcl/nipcl-conform/clause"
 )
 
 // identityProfile implements nip-cl-identity.md ("Channel Identity and
@@ -26,10 +28,13 @@ import (
 //     #t rule.
 type identityProfile struct {
 	noneProfile
-	faults faultSet
+	faults   faultSet
+	readings readingSet
 }
 
-func newIdentityProfile(f faultSet) profile { return identityProfile{faults: f} }
+func newIdentityProfile(f faultSet, rs readingSet) profile {
+	return identityProfile{faults: f, readings: rs}
+}
 
 // Identity fault switches. Each is checked at exactly one place below.
 const (
@@ -236,6 +241,11 @@ func (p identityProfile) parseLabels(ev *nostr.Event) (labels []string, present 
 			distinct = append(distinct, v)
 		}
 	}
+	// Reading identity-label-order: the stored order is the command's
+	// (first occurrence of each label) or sorted.
+	if p.readings.is(clause.ReadingIdentityLabelOrder, "sorted") {
+		sort.Strings(distinct)
+	}
 	limit, counted := maxLabels, len(distinct)
 	// Fault identity-nine-labels-accepted.
 	if p.faults.on(faultIDNineLabels) {
@@ -297,6 +307,11 @@ func (p identityProfile) onCreate(ev *nostr.Event, ch *Channel) error {
 	// Fault identity-client-creator-honoured.
 	if pk, ok := clientCreator(ev); ok && p.faults.on(faultIDClientCreator) {
 		ch.Creator = pk
+	}
+	// Reading identity-created-at: the created_at tag is the relay clock at
+	// creation (the core's default) or the 9007's own created_at.
+	if p.readings.is(clause.ReadingIdentityCreatedAt, "command") {
+		ch.CreatedAt = int64(ev.CreatedAt)
 	}
 	return nil
 }
@@ -373,7 +388,13 @@ func (p identityProfile) admitEdit(ev *nostr.Event, ch *Channel) bool {
 // private, ["hidden"]. The core's tags (d, name, about, private/public ...)
 // carry no t or P, so these come before any other t/P tag.
 func (p identityProfile) stateTags(kind int, ch *Channel) nostr.Tags {
-	if kind < kindGroupMetadata || kind > kindGroupMembers {
+	// Reading identity-state-kinds: the identity tags go on 39000-39002
+	// (the tag table) or on 39000-39003 (the system-channel section).
+	last := kindGroupMembers
+	if p.readings.is(clause.ReadingIdentityStateKinds, "39000-39003") {
+		last = kindGroupRoles
+	}
+	if kind < kindGroupMetadata || kind > last {
 		return nil
 	}
 	// Fault identity-tags-only-on-39000.
@@ -439,6 +460,9 @@ func (p identityProfile) onMembership(t *txn, ch *Channel, pubkey string, added 
 			return reject("duplicate", "the creator already has a channel with this label")
 		}
 	}
+	if p.noNotice(ch, pubkey, added) {
+		return nil
+	}
 	kind := kindMemberAdded
 	if !added {
 		kind = kindMemberRemoved
@@ -470,6 +494,19 @@ func (p identityProfile) onMembership(t *txn, ch *Channel, pubkey string, added 
 		return nil
 	}
 	return t.storeRelayEvent(ev, ch.UUID)
+}
+
+// noNotice applies the two notice readings: identity-creator-notice (does
+// the creator's membership at creation produce a 44100?) and
+// identity-system-notices (do a system channel's membership changes
+// produce notices?). At creation the creator is the channel's only member:
+// every later add leaves at least two.
+func (p identityProfile) noNotice(ch *Channel, pubkey string, added bool) bool {
+	creating := added && pubkey == ch.Creator && len(ch.Members) == 1
+	if creating && p.readings.is(clause.ReadingIdentityCreatorNotice, "not-sent") {
+		return true
+	}
+	return ch.Type == typeSystem && p.readings.is(clause.ReadingIdentitySystemNotices, "not-sent")
 }
 
 // --- reads ------------------------------------------------------------------

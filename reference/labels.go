@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/nipcl/nipcl-conform/clause"
 )
 
 // labelsProfile implements nip-cl-labels.md ("Channel Labels"):
@@ -28,7 +30,8 @@ import (
 // storage), and nothing deletes them.
 type labelsProfile struct {
 	noneProfile
-	faults faultSet
+	faults   faultSet
+	readings readingSet
 
 	// stale holds channel state read before the write lock, by event id;
 	// only the lost-update and lifecycle-unserialized faults fill it.
@@ -36,8 +39,8 @@ type labelsProfile struct {
 	stale   map[string]*Channel
 }
 
-func newLabelsProfile(f faultSet) profile {
-	return &labelsProfile{faults: f, stale: map[string]*Channel{}}
+func newLabelsProfile(f faultSet, rs readingSet) profile {
+	return &labelsProfile{faults: f, readings: rs, stale: map[string]*Channel{}}
 }
 
 var (
@@ -259,7 +262,13 @@ func (p *labelsProfile) onCreate(ev *nostr.Event, ch *Channel) error {
 		return err
 	}
 	if len(labels) > 0 && !labelTypeAllowed(ch.Type) && !p.faults.on(faultLabelsDMAccepted) {
-		return reject("invalid", "labels apply to stream and forum channels only, not %q", ch.Type)
+		// Reading labels-scope-create-prefix: a malformed command for its
+		// type (invalid:) or labels not permitted there (restricted:).
+		prefix := "invalid"
+		if p.readings.is(clause.ReadingLabelsCreatePrefix, "restricted") {
+			prefix = "restricted"
+		}
+		return reject(prefix, "labels apply to stream and forum channels only, not %q", ch.Type)
 	}
 	ch.Labels = labels
 	return nil
@@ -310,6 +319,9 @@ func (p *labelsProfile) create(t *txn, ev *nostr.Event) error {
 		if prev, err := t.channel(id); err == nil && prev != nil {
 			return reject("duplicate", "channel %s exists: name %q labels %s", id, prev.Name, strings.Join(prev.Labels, ","))
 		}
+	}
+	if err := p.uuidTakenElsewhere(t, ev); err != nil {
+		return err
 	}
 	if err := t.r.dispatch(t, ev); err != nil {
 		return err
@@ -367,6 +379,39 @@ func (p *labelsProfile) create(t *txn, ev *nostr.Event) error {
 		}
 	}
 	return p.afterPublish(t, ch, nil)
+}
+
+// uuidTakenElsewhere applies the reading labels-uuid-across-communities:
+// under "refused", a UUID used (or deleted) in any other community is taken
+// here too, and the create is refused as a conflict that names nothing of
+// the other community's channel. Under "separate" (the default) each
+// community has its own UUIDs.
+func (p *labelsProfile) uuidTakenElsewhere(t *txn, ev *nostr.Event) error {
+	if !p.readings.is(clause.ReadingLabelsUUIDAcross, "refused") {
+		return nil
+	}
+	id, err := channelID(ev)
+	if err != nil {
+		return nil // the core rejects the h tag
+	}
+	var n int
+	if err := t.tx.QueryRow(`SELECT COUNT(*) FROM used_uuids WHERE uuid = ? AND community <> ?`, id, t.community).Scan(&n); err != nil {
+		return err
+	}
+	if n > 0 {
+		return reject("duplicate", "channel id already used")
+	}
+	return nil
+}
+
+// deletedRejection is the answer to a label command on a deleted channel;
+// the reading labels-deleted-prefix chooses a lifecycle denial
+// (restricted:) or an unknown channel (invalid:).
+func (p *labelsProfile) deletedRejection(id string) *rejection {
+	if p.readings.is(clause.ReadingLabelsDeletedPrefix, "invalid") {
+		return &rejection{"invalid", "unknown channel " + id}
+	}
+	return &rejection{"restricted", "channel " + id + " is deleted"}
 }
 
 // --- 9002 -------------------------------------------------------------------
@@ -487,14 +532,20 @@ func (p *labelsProfile) mutate(t *txn, ev *nostr.Event) error {
 	case base == nil:
 		return reject("invalid", "unknown channel %s", m.channel)
 	case base.Deleted && !p.faults.on(faultLabelsDeletedMutable):
-		return reject("restricted", "channel %s is deleted", m.channel)
+		return p.deletedRejection(m.channel)
 	}
 	role := base.roleOf(ev.PubKey)
 	if !mayModerate(role) && !(p.faults.on(faultLabelsMemberCanLabel) && role == roleMember) {
 		return reject("restricted", "only a channel owner or admin may change labels")
 	}
 	if !labelTypeAllowed(base.Type) && !p.faults.on(faultLabelsDMAccepted) {
-		return reject("restricted", "labels apply to stream and forum channels only, not %q", base.Type)
+		// Reading labels-scope-mutation-prefix: labels not permitted on
+		// the type (restricted:) or a command malformed for it (invalid:).
+		prefix := "restricted"
+		if p.readings.is(clause.ReadingLabelsMutationPrefix, "invalid") {
+			prefix = "invalid"
+		}
+		return reject(prefix, "labels apply to stream and forum channels only, not %q", base.Type)
 	}
 	if base.Archived && !p.faults.on(faultLabelsArchivedMutable) {
 		return reject("restricted", "channel %s is archived; unarchive it before changing labels", m.channel)
@@ -739,7 +790,8 @@ func (p *labelsProfile) duplicate(t *txn, ev *nostr.Event) (bool, string) {
 	case ch == nil:
 		return false, "error: nip-cl-unknown application evidence unavailable"
 	case ch.Deleted:
-		return false, "restricted: nip-cl-rejected channel is deleted"
+		rj := p.deletedRejection(id)
+		return false, rj.prefix + ": nip-cl-rejected " + rj.msg
 	case ch.Archived:
 		return false, "restricted: nip-cl-rejected channel is archived"
 	case !mayModerate(ch.roleOf(ev.PubKey)):

@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/nipcl/nipcl-conform/clause"
 )
 
 // NIP-29 kinds the relay handles.
@@ -351,6 +353,11 @@ func (r *Relay) putUser(t *txn, ev *nostr.Event, ch *Channel) error {
 		}
 		pk, prev := tag[1], next.Members[tag[1]]
 		role := prev
+		// Reading nip29-roleless-put-user: a 9000 without roles on an
+		// existing member keeps its role or resets it to a plain member.
+		if r.reading(clause.ReadingNIP29RolelessPut, "reset") {
+			role = ""
+		}
 		if len(tag) >= 3 && tag[2] != "" {
 			role = tag[2]
 		}

@@ -2,6 +2,8 @@ package reference
 
 import (
 	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/nipcl/nipcl-conform/clause"
 )
 
 // NIP-29 group metadata: the fields a 9002 edit-metadata carries ("all the
@@ -11,8 +13,11 @@ import (
 //
 //   - name, about, picture and banner: the last tag of each name sets the
 //     field (an empty value clears it); an absent field is kept, so a 9002
-//     is a patch. A 9007 may carry the same fields (a bare 9007 carries
-//     none: the group starts public and open, without a name).
+//     is a patch. (Under the reading nip29-edit-metadata=replace, a 9002
+//     that carries any of the fields and flags below is the whole new
+//     metadata: absent fields are cleared and absent flags unset.) A 9007
+//     may carry the same fields (a bare 9007 carries none: the group
+//     starts public and open, without a name).
 //   - flags: a one-element tag ["private"], ["closed"], ["hidden"] or
 //     ["restricted"] sets the flag (extra elements are ignored). NIP-29 has
 //     no tag that clears a flag, so the relay also reads relay29's clearing
@@ -56,6 +61,13 @@ var metadataFields = []string{"name", "picture", "banner", "about"}
 // 9002 to ch (see the reading above). An error rejects the whole event;
 // ch may then be partly changed, so callers pass a copy.
 func (r *Relay) applyMetadata(ev *nostr.Event, ch *Channel) error {
+	// Reading nip29-edit-metadata: a 9002 is a patch (absent fields and
+	// flags are kept) or, when it carries any NIP-29 metadata, the whole
+	// new metadata (absent fields cleared, absent flags unset).
+	if ev.Kind == kindEditMetadata && carriesMetadata(ev) && r.reading(clause.ReadingNIP29EditMetadata, "replace") {
+		ch.Name, ch.Picture, ch.Banner, ch.About = "", "", "", ""
+		ch.Visibility, ch.Closed, ch.Hidden, ch.Restricted = visibilityOpen, false, false, false
+	}
 	for _, name := range metadataFields {
 		v, ok := lastTag(ev, name)
 		if !ok {
@@ -121,6 +133,22 @@ func (r *Relay) applyMetadata(ev *nostr.Event, ch *Channel) error {
 		}
 	}
 	return nil
+}
+
+// carriesMetadata reports whether ev has any NIP-29 metadata tag: a field,
+// a flag (or its clearing tag) or the harness's visibility tag.
+func carriesMetadata(ev *nostr.Event) bool {
+	for _, name := range metadataFields {
+		if hasTag(ev, name) {
+			return true
+		}
+	}
+	for _, f := range []groupFlag{flagPrivate, flagClosed, flagHidden, flagRestricted} {
+		if hasTag(ev, f.set) || hasTag(ev, f.clear) {
+			return true
+		}
+	}
+	return hasTag(ev, "visibility")
 }
 
 // metadataStateTags are the 39000 tags of the group metadata: name,

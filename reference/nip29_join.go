@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/nipcl/nipcl-conform/clause"
 )
 
 // NIP-29 user-related group management: join (9021) and leave (9022)
@@ -15,7 +17,10 @@ import (
 //   - 9021 from a non-member to a group that is not closed: accepted; the
 //     user becomes a member (role member), the relay stores the 9021 and a
 //     relay-signed 9000 ["h", id], ["p", user] ("the relay may then generate
-//     a kind:9000 event immediately") and republishes 39000-39003.
+//     a kind:9000 event immediately") and republishes 39000-39003. Under
+//     the reading nip29-join-open-group=review every such request is
+//     refused, "restricted: ... review", and nobody is added ("or defer
+//     that decision to an administrator").
 //   - 9021 to a closed group: refused, "restricted: the group is closed ...";
 //     the relay issues no invite codes (9009 is not supported), so a code
 //     tag changes nothing.
@@ -45,6 +50,11 @@ func (r *Relay) joinRequest(t *txn, ev *nostr.Event, ch *Channel) error {
 			return t.insert(ev, ch.UUID)
 		}
 		return reject("restricted", "the group is closed: join requests are not honoured and this relay issues no invite codes")
+	}
+	// Reading nip29-join-open-group: admit at once, or leave every request
+	// to an administrator's review (refused: the user is not added).
+	if r.reading(clause.ReadingNIP29JoinOpen, "review") {
+		return reject("restricted", "join requests wait for an administrator's review; you were not added (an admin may add you with a 9000)")
 	}
 	next := ch.clone()
 	next.Members[ev.PubKey] = roleMember

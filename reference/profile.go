@@ -180,11 +180,12 @@ type faultSet map[string]bool
 
 func (f faultSet) on(name string) bool { return f[name] }
 
-// profiles builds each profile with the relay's fault switches. "nip29" is
-// another name of "none" (the harness's profile of that name).
-var profiles = map[string]func(faultSet) profile{
-	"none":     func(faultSet) profile { return noneProfile{} },
-	"nip29":    func(faultSet) profile { return noneProfile{} },
+// profiles builds each profile with the relay's fault switches and
+// readings. "nip29" is another name of "none" (the harness's profile of
+// that name).
+var profiles = map[string]func(faultSet, readingSet) profile{
+	"none":     func(faultSet, readingSet) profile { return noneProfile{} },
+	"nip29":    func(faultSet, readingSet) profile { return noneProfile{} },
 	"identity": newIdentityProfile,
 	"labels":   newLabelsProfile,
 }

@@ -19,13 +19,14 @@ import (
 // Config configures a reference relay. The zero value is a usable relay
 // (profile none, in-memory database, random key, 127.0.0.1:0).
 type Config struct {
-	Addr      string           // listen address, default "127.0.0.1:0"
-	DBPath    string           // SQLite file; "" = private in-memory DB
-	Profile   string           // "none" (default; "nip29" is the same), "identity", "labels"
-	Faults    []string         // fault switch names (see Faults)
-	SecretKey string           // relay key hex; generated when empty
-	Name      string           // NIP-11 name
-	Now       func() time.Time // clock; nil = time.Now
+	Addr      string            // listen address, default "127.0.0.1:0"
+	DBPath    string            // SQLite file; "" = private in-memory DB
+	Profile   string            // "none" (default; "nip29" is the same), "identity", "labels"
+	Faults    []string          // fault switch names (see Faults)
+	Readings  map[string]string // reading ID -> value (see Readings); absent = the default
+	SecretKey string            // relay key hex; generated when empty
+	Name      string            // NIP-11 name
+	Now       func() time.Time  // clock; nil = time.Now
 	Logf      func(format string, args ...any)
 
 	// Optional limits (0 = default).
@@ -63,6 +64,7 @@ type Relay struct {
 	probes   probeCounts // recent row counts of tag filters (drivingTag)
 	profile  profile
 	faults   map[string]bool
+	readings readingSet
 	db       *sql.DB
 	stmts    *statements // the write path's prepared statements
 	now      func() time.Time
@@ -87,6 +89,12 @@ type Relay struct {
 	// holds it shared while it reads history and registers, so no committed
 	// event falls between history and live.
 	wmu sync.RWMutex
+	// liveSeq counts committed write transactions (changed under wmu held
+	// exclusively); a subscription records it when it registers, so a
+	// delayed live delivery skips subscriptions that read the event as
+	// history. live holds the delayed deliveries (labels-live-snapshots).
+	liveSeq uint64
+	live    coalescer
 
 	connMu sync.Mutex
 	conns  map[*conn]struct{}
@@ -124,10 +132,15 @@ func New(cfg Config) (*Relay, error) {
 	if err != nil {
 		return nil, err
 	}
+	readings, err := parseReadings(cfg.Readings, cfg.Profile)
+	if err != nil {
+		return nil, err
+	}
 	r := &Relay{
 		cfg:            cfg,
-		profile:        mk(faultSet(faults)),
+		profile:        mk(faultSet(faults), readings),
 		faults:         faults,
+		readings:       readings,
 		now:            cfg.Now,
 		maxMessageSize: int64(cfg.MaxMessageSize),
 		maxLimit:       cfg.MaxLimit,
@@ -207,7 +220,7 @@ func (r *Relay) Start() (string, error) {
 			r.logf("serve: %v", err)
 		}
 	}()
-	r.logf("listening on %s (profile %s, faults %v)", r.url, r.profile.name(), r.cfg.Faults)
+	r.logf("listening on %s (profile %s, faults %v, readings %v)", r.url, r.profile.name(), r.cfg.Faults, r.readings.nonDefault())
 	return r.url, nil
 }
 
@@ -266,8 +279,10 @@ func (r *Relay) logf(format string, args ...any) {
 // broadcast delivers a committed event to every live subscription of the
 // community that may read it; ch is the committed state of the event's
 // channel (nil for an event of no channel). Called with wmu held
-// exclusively.
-func (r *Relay) broadcast(community string, ev *nostr.Event, ch *Channel) {
+// exclusively. committed is the liveSeq of the commit that stored ev:
+// subscriptions registered at or after it read ev as history and are
+// skipped; liveNow (an immediate delivery) reaches every subscription.
+func (r *Relay) broadcast(community string, ev *nostr.Event, ch *Channel, committed uint64) {
 	r.connMu.Lock()
 	targets := make([]*conn, 0, len(r.conns))
 	for c := range r.conns {
@@ -277,9 +292,12 @@ func (r *Relay) broadcast(community string, ev *nostr.Event, ch *Channel) {
 	}
 	r.connMu.Unlock()
 	for _, c := range targets {
-		c.deliver(ev, ch)
+		c.deliver(ev, ch, committed)
 	}
 }
+
+// liveNow is broadcast's committed value for an immediate delivery.
+const liveNow = ^uint64(0)
 
 func randomUint() uint64 {
 	var b [8]byte

@@ -15,6 +15,8 @@ import (
 	"github.com/mailru/easyjson/jlexer"
 	"github.com/nbd-wtf/go-nostr"
 	_ "modernc.org/sqlite" // driver "sqlite"
+
+	"github.com/nipcl/nipcl-conform/clause"
 )
 
 // schema is the whole database. Everything is scoped by community (the host
@@ -272,6 +274,7 @@ func (r *Relay) write(community string, fn func(t *txn) error) (err error) {
 		r.logf("commit: %v", err)
 		return reject("error", "commit failed")
 	}
+	r.liveSeq++
 	// Each touched channel's committed state (as the transaction wrote it,
 	// or else read once) serves all the events the transaction emitted for
 	// it (a mutation emits the command and one to three state events).
@@ -293,7 +296,14 @@ func (r *Relay) write(community string, fn func(t *txn) error) (err error) {
 			}
 			loaded[id] = ch
 		}
-		r.broadcast(community, ev, ch)
+		// Reading labels-live-snapshots=latest: a 39000 published soon
+		// after the channel's last live one waits, and only the latest one
+		// still current is delivered.
+		if ev.Kind == kindGroupMetadata && r.reading(clause.ReadingLabelsLive, "latest") {
+			r.coalesceSnapshot(community, ev, ch)
+			continue
+		}
+		r.broadcast(community, ev, ch, liveNow)
 	}
 	return nil
 }
