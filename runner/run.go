@@ -409,7 +409,14 @@ func runGinkgo(ctx context.Context, opts *Options, prepared []*preparedPlan) (ty
 	} else {
 		formatter.ColorableStdOut = io.Discard
 	}
-	gomega.RegisterFailHandler(Fail)
+	// Matcher failures are reworded into "expected …, observed …".
+	gomega.RegisterFailHandler(func(message string, callerSkip ...int) {
+		skip := 1
+		if len(callerSkip) > 0 {
+			skip += callerSkip[0]
+		}
+		Fail(suites.Reword(message), skip)
+	})
 	suiteConfig, reporterConfig := GinkgoConfiguration()
 	// The whole run has one deadline: what setup used is not given again.
 	suiteConfig.Timeout = opts.Deadline
