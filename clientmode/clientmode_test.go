@@ -1,0 +1,69 @@
+package clientmode
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/nipcl/nipcl-conform/clause"
+	"github.com/nipcl/nipcl-conform/reports"
+)
+
+func TestCasesCiteClientClauses(t *testing.T) {
+	seen := map[string]bool{}
+	for _, c := range Cases {
+		if seen[c.ID] {
+			t.Errorf("duplicate case %s", c.ID)
+		}
+		seen[c.ID] = true
+		cl, ok := clause.LookupClause(c.Clause)
+		if !ok {
+			t.Errorf("%s: unknown clause %s", c.ID, c.Clause)
+			continue
+		}
+		if cl.Subject != clause.SubjectClient {
+			t.Errorf("%s: cites %s, which is not a client clause", c.ID, c.Clause)
+		}
+		if cl.Level != c.Level {
+			t.Errorf("%s: level %s, clause %s says %s", c.ID, c.Level, c.Clause, cl.Level)
+		}
+		if c.Profile != cl.Profile() {
+			t.Errorf("%s: profile %s, clause %s belongs to %s", c.ID, c.Profile, c.Clause, cl.Profile())
+		}
+	}
+	for _, f := range Faults {
+		if _, ok := clause.LookupClause(f.Clause); !ok {
+			t.Errorf("fault %s: unknown clause %s", f.Name, f.Clause)
+		}
+	}
+}
+
+// TestKill: the clean reference client passes every case; every fault
+// switch is caught by a failing case that cites the clause it breaks.
+func TestKill(t *testing.T) {
+	ctx := context.Background()
+	o := Options{Timeout: 10 * time.Second}
+	for _, r := range Run(ctx, o) {
+		if r.Outcome != reports.Pass {
+			t.Errorf("clean client: %s: %s: %s\n%s", r.ID, r.Outcome, r.Message, r.Transcript)
+		}
+	}
+	for _, f := range Faults {
+		o := Options{Fault: f.Name, Timeout: 10 * time.Second}
+		caught := false
+		for _, r := range Run(ctx, o) {
+			switch r.Outcome {
+			case reports.Pass:
+			case reports.Fail:
+				if len(r.Clauses) == 1 && r.Clauses[0] == f.Clause {
+					caught = true
+				}
+			default:
+				t.Errorf("fault %s: %s: %s: %s", f.Name, r.ID, r.Outcome, r.Message)
+			}
+		}
+		if !caught {
+			t.Errorf("fault %s (breaks %s) is caught by no case citing that clause", f.Name, f.Clause)
+		}
+	}
+}

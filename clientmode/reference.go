@@ -1,0 +1,480 @@
+package clientmode
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// Fault switches of the reference client: each breaks one client rule on
+// purpose, so the kill test can show a case catches it.
+var Faults = []struct{ Name, Clause, What string }{
+	{"resign-on-retry", "labels/responses.18", "signs a new event (new ID) for every retry instead of resending the stored one"},
+	{"generic-rejection-rejected", "labels/responses.4", "takes a refusal without a nip-cl prefix as Rejected"},
+	{"trust-any-signer", "labels/snapshot.12", "accepts a snapshot with any valid signature, whoever signed it"},
+	{"accept-client-signed", "labels/snapshot.12", "accepts a snapshot signed by the user's own key"},
+	{"snapshot-rollback", "labels/snapshot.15", "lets the last snapshot received win, even an older one"},
+	{"ignore-capability", "labels/capability.3", "sends label commands without checking NIP-11 for nip-cl"},
+	{"identity-event-time", "identity/creation-time.3", "ranks channels by the state event's created_at instead of the created_at tag"},
+	{"identity-trust-any", "identity/trust.1", "relies on identity tags of state events whoever signed them"},
+}
+
+// FaultNames lists the fault switch names.
+func FaultNames() []string {
+	var out []string
+	for _, f := range Faults {
+		out = append(out, f.Name)
+	}
+	return out
+}
+
+// Reference is the reference client: it follows the drafts' client rules
+// unless a fault switch says otherwise. The zero Attempts means 3.
+type Reference struct {
+	Fault    string
+	Attempts int
+	Timeout  time.Duration // per network step; zero means 5s
+	secret   string
+	pub      string
+	// cache of accepted snapshots, scoped by relay identity and channel.
+	cache map[string]nostr.Event
+}
+
+// Do carries out one intent.
+func (c *Reference) Do(ctx context.Context, in Intent) Answer {
+	a := Answer{ID: in.ID}
+	var err error
+	switch in.Op {
+	case OpInit:
+		c.secret = in.Secret
+		c.pub, err = nostr.GetPublicKey(in.Secret)
+	case OpAddLabel:
+		a.Outcome, err = c.addLabel(ctx, in)
+	case OpReadLabels:
+		a.Labels, a.Known, err = c.readLabels(ctx, in)
+	case OpFind:
+		a.Channel, err = c.find(ctx, in)
+	default:
+		err = fmt.Errorf("unknown op %q", in.Op)
+	}
+	if err != nil {
+		a.Error = err.Error()
+	}
+	return a
+}
+
+func (c *Reference) timeout() time.Duration {
+	if c.Timeout > 0 {
+		return c.Timeout
+	}
+	return 5 * time.Second
+}
+
+type relayInfo struct {
+	Self       string   `json:"self"`
+	Extensions []string `json:"supported_extensions"`
+}
+
+func (c *Reference) info(ctx context.Context, relay string) (relayInfo, error) {
+	var ri relayInfo
+	u := "http" + strings.TrimPrefix(relay, "ws")
+	ctx, cancel := context.WithTimeout(ctx, c.timeout())
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return ri, err
+	}
+	req.Header.Set("Accept", "application/nostr+json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return ri, err
+	}
+	defer resp.Body.Close()
+	err = json.NewDecoder(resp.Body).Decode(&ri)
+	return ri, err
+}
+
+// conn is one WebSocket connection that answers AUTH challenges.
+type conn struct {
+	ws  *websocket.Conn
+	ref *Reference
+}
+
+func (c *Reference) dial(ctx context.Context, relay string) (*conn, error) {
+	dctx, cancel := context.WithTimeout(ctx, c.timeout())
+	defer cancel()
+	ws, _, err := websocket.Dial(dctx, relay, nil)
+	if err != nil {
+		return nil, err
+	}
+	ws.SetReadLimit(1 << 20)
+	return &conn{ws: ws, ref: c}, nil
+}
+
+func (k *conn) send(ctx context.Context, v ...any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return k.ws.Write(ctx, websocket.MessageText, b)
+}
+
+// next reads frames until one that is not an AUTH exchange.
+func (k *conn) next(ctx context.Context, relay string) ([]json.RawMessage, error) {
+	for {
+		_, data, err := k.ws.Read(ctx)
+		if err != nil {
+			return nil, err
+		}
+		var f []json.RawMessage
+		if json.Unmarshal(data, &f) != nil || len(f) == 0 {
+			continue
+		}
+		var typ string
+		json.Unmarshal(f[0], &typ)
+		if typ == "AUTH" && len(f) > 1 {
+			var challenge string
+			json.Unmarshal(f[1], &challenge)
+			ev := nostr.Event{Kind: 22242, CreatedAt: nostr.Now(), Tags: nostr.Tags{{"relay", relay}, {"challenge", challenge}}}
+			if err := ev.Sign(k.ref.secret); err == nil {
+				k.send(ctx, "AUTH", ev)
+			}
+			continue
+		}
+		return f, nil
+	}
+}
+
+// ackClass sorts an OK message into the outcome table of the labels draft.
+func ackClass(ok bool, msg string) string {
+	if ok {
+		return Committed
+	}
+	prefix, rest, found := strings.Cut(msg, ": ")
+	if !found || prefix == "" || strings.ContainsAny(prefix, " ") {
+		return Unknown
+	}
+	marker, _, _ := strings.Cut(rest, " ") // the detail after one space is ignored
+	switch marker {
+	case "nip-cl-rejected":
+		return Rejected
+	default:
+		return Unknown
+	}
+}
+
+func (c *Reference) addLabel(ctx context.Context, in Intent) (string, error) {
+	if c.secret == "" {
+		return "", errors.New("no identity: send init first")
+	}
+	if c.Fault != "ignore-capability" {
+		ri, err := c.info(ctx, in.Relay)
+		if err != nil {
+			return "", fmt.Errorf("NIP-11: %w", err)
+		}
+		if !contains(ri.Extensions, "nip-cl") {
+			return Unsupported, nil
+		}
+	}
+	ev := nostr.Event{Kind: 9002, CreatedAt: nostr.Now(), Tags: nostr.Tags{{"h", in.Channel}, {"add-label", in.Label}}}
+	if err := ev.Sign(c.secret); err != nil {
+		return "", err
+	}
+	attempts := c.Attempts
+	if attempts <= 0 {
+		attempts = 3
+	}
+	uncertain := false
+	for i := 0; i < attempts; i++ {
+		if i > 0 && c.Fault == "resign-on-retry" {
+			ev.CreatedAt++
+			ev.Sign(c.secret)
+		}
+		class := c.submit(ctx, in.Relay, ev)
+		if class == "generic" {
+			if c.Fault == "generic-rejection-rejected" {
+				class = Rejected
+			} else {
+				class = Unknown
+			}
+		}
+		switch class {
+		case Committed:
+			return Committed, nil
+		case Rejected:
+			if uncertain {
+				return Unknown, nil // a later rejection proves nothing about the uncertain attempt
+			}
+			return Rejected, nil
+		}
+		uncertain = true
+	}
+	return Unknown, nil
+}
+
+// submit sends ev once on a fresh connection and classifies the answer:
+// Committed, Rejected, Unknown, or "generic" for a refusal without a
+// recognized NIP-CL marker.
+func (c *Reference) submit(ctx context.Context, relay string, ev nostr.Event) string {
+	k, err := c.dial(ctx, relay)
+	if err != nil {
+		return Unknown
+	}
+	defer k.ws.CloseNow()
+	wctx, cancel := context.WithTimeout(ctx, c.timeout())
+	defer cancel()
+	if k.send(wctx, "EVENT", ev) != nil {
+		return Unknown
+	}
+	for {
+		f, err := k.next(wctx, relay)
+		if err != nil {
+			return Unknown // disconnect or silence
+		}
+		var typ, id string
+		json.Unmarshal(f[0], &typ)
+		if typ != "OK" || len(f) < 4 {
+			continue
+		}
+		json.Unmarshal(f[1], &id)
+		if id != ev.ID {
+			continue
+		}
+		var ok bool
+		var msg string
+		json.Unmarshal(f[2], &ok)
+		json.Unmarshal(f[3], &msg)
+		class := ackClass(ok, msg)
+		if class == Unknown && !ok && !strings.Contains(msg, ": nip-cl-unknown") {
+			return "generic"
+		}
+		return class
+	}
+}
+
+// query sends one REQ and collects events until EOSE.
+func (c *Reference) query(ctx context.Context, relay string, filter nostr.Filter) ([]nostr.Event, error) {
+	k, err := c.dial(ctx, relay)
+	if err != nil {
+		return nil, err
+	}
+	defer k.ws.CloseNow()
+	qctx, cancel := context.WithTimeout(ctx, c.timeout())
+	defer cancel()
+	if err := k.send(qctx, "REQ", "q", filter); err != nil {
+		return nil, err
+	}
+	var out []nostr.Event
+	for {
+		f, err := k.next(qctx, relay)
+		if err != nil {
+			return out, err
+		}
+		var typ string
+		json.Unmarshal(f[0], &typ)
+		switch typ {
+		case "EVENT":
+			if len(f) < 3 {
+				continue
+			}
+			var ev nostr.Event
+			if json.Unmarshal(f[2], &ev) == nil {
+				out = append(out, ev)
+			}
+		case "EOSE", "CLOSED":
+			k.send(qctx, "CLOSE", "q")
+			return out, nil
+		}
+	}
+}
+
+// trusted reports whether a state event may be relied on: a valid ID and
+// signature, and a signer that is the relay's NIP-11 self key.
+func (c *Reference) trusted(ev nostr.Event, self string, anySigner bool) bool {
+	if !ev.CheckID() {
+		return false
+	}
+	if ok, _ := ev.CheckSignature(); !ok {
+		return false
+	}
+	switch {
+	case anySigner:
+		return true
+	case ev.PubKey == self:
+		return true
+	case c.Fault == "accept-client-signed" && ev.PubKey == c.pub:
+		return true
+	}
+	return false
+}
+
+// canonicalLabels returns the label set of a snapshot for channel, or
+// ok=false when the snapshot must be discarded.
+func canonicalLabels(ev nostr.Event, channel string) (labels []string, ok bool) {
+	var d, L int
+	var ts int
+	for _, t := range ev.Tags {
+		if len(t) == 0 {
+			continue
+		}
+		switch t[0] {
+		case "d":
+			d++
+			if len(t) != 2 || t[1] != channel {
+				return nil, false
+			}
+		case "t":
+			ts++
+			if len(t) != 2 {
+				return nil, false
+			}
+		case "L":
+			L++
+			if len(t) != 2 || t[1] != "nip-cl" {
+				return nil, false
+			}
+		case "l":
+			if len(t) != 3 || t[2] != "nip-cl" || !validLabel(t[1]) {
+				return nil, false
+			}
+			if n := len(labels); n > 0 && labels[n-1] >= t[1] {
+				return nil, false // unsorted or repeated
+			}
+			labels = append(labels, t[1])
+		}
+	}
+	if ev.Kind != 39000 || d != 1 || ts != 1 || len(labels) > 32 {
+		return nil, false
+	}
+	if (len(labels) == 0) != (L == 0) || L > 1 {
+		return nil, false
+	}
+	if labels == nil {
+		labels = []string{}
+	}
+	return labels, true
+}
+
+func validLabel(v string) bool {
+	if v == "" || len(v) > 64 {
+		return false
+	}
+	for _, r := range v {
+		if r <= ' ' || r > '~' || (r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// newer is NIP-01 replaceable ordering: greater created_at, then lower ID.
+func newer(a, b nostr.Event) bool {
+	if a.CreatedAt != b.CreatedAt {
+		return a.CreatedAt > b.CreatedAt
+	}
+	return a.ID < b.ID
+}
+
+func (c *Reference) readLabels(ctx context.Context, in Intent) ([]string, bool, error) {
+	ri, err := c.info(ctx, in.Relay)
+	if err != nil {
+		return nil, false, fmt.Errorf("NIP-11: %w", err)
+	}
+	evs, err := c.query(ctx, in.Relay, nostr.Filter{Kinds: []int{39000}, Tags: nostr.TagMap{"d": {in.Channel}}})
+	if err != nil {
+		return nil, false, err
+	}
+	if c.cache == nil {
+		c.cache = map[string]nostr.Event{}
+	}
+	key := ri.Self + "\x00" + in.Relay + "\x00" + in.Channel
+	for _, ev := range evs {
+		if !c.trusted(ev, ri.Self, c.Fault == "trust-any-signer") {
+			continue
+		}
+		if _, ok := canonicalLabels(ev, in.Channel); !ok {
+			continue
+		}
+		cur, have := c.cache[key]
+		if !have || newer(ev, cur) || c.Fault == "snapshot-rollback" {
+			c.cache[key] = ev
+		}
+	}
+	cur, have := c.cache[key]
+	if !have {
+		return nil, false, nil
+	}
+	labels, _ := canonicalLabels(cur, in.Channel)
+	return labels, true, nil
+}
+
+// find applies the identity draft's "choosing one channel" rule.
+func (c *Reference) find(ctx context.Context, in Intent) (string, error) {
+	ri, err := c.info(ctx, in.Relay)
+	if err != nil {
+		return "", fmt.Errorf("NIP-11: %w", err)
+	}
+	evs, err := c.query(ctx, in.Relay, nostr.Filter{Kinds: []int{39000}, Tags: nostr.TagMap{"P": {in.Creator}, "t": {in.Label}}})
+	if err != nil {
+		return "", err
+	}
+	type cand struct {
+		d       string
+		created int64
+		has     bool
+	}
+	var cs []cand
+	for _, ev := range evs {
+		if !c.trusted(ev, ri.Self, c.Fault == "identity-trust-any") {
+			continue
+		}
+		if p := ev.Tags.GetFirst([]string{"P", ""}); p == nil || (*p)[1] != in.Creator {
+			continue
+		}
+		d := ev.Tags.GetFirst([]string{"d", ""})
+		if d == nil {
+			continue
+		}
+		x := cand{d: (*d)[1]}
+		if c.Fault == "identity-event-time" {
+			x.created, x.has = int64(ev.CreatedAt), true
+		} else if t := ev.Tags.GetFirst([]string{"created_at", ""}); t != nil {
+			if n, err := strconv.ParseInt((*t)[1], 10, 64); err == nil {
+				x.created, x.has = n, true
+			}
+		}
+		cs = append(cs, x)
+	}
+	if len(cs) == 0 {
+		return "", nil
+	}
+	sort.Slice(cs, func(i, j int) bool {
+		a, b := cs[i], cs[j]
+		if a.has != b.has {
+			return a.has
+		}
+		if a.has && a.created != b.created {
+			return a.created < b.created
+		}
+		return a.d < b.d
+	})
+	return cs[0].d, nil
+}
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

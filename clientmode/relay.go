@@ -1,0 +1,210 @@
+package clientmode
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// Reply is how the scripted relay answers one EVENT submission.
+type Reply struct {
+	// Drop: send no OK and close the connection (the command is treated
+	// as applied by the script: a lost acknowledgement).
+	Drop bool
+	OK   bool
+	Msg  string
+}
+
+// Script is what the scripted relay does in one case.
+type Script struct {
+	// NoCapability leaves nip-cl out of the NIP-11 supported_extensions.
+	NoCapability bool
+	// Replies answer the EVENT submissions in order; the last one repeats.
+	Replies []Reply
+	// Events builds what every REQ is answered with (in this order, then
+	// EOSE), given the relay's and the user's identities.
+	Events func(k Keys) []nostr.Event
+}
+
+// Keys are the identities of one case: the relay's own (its NIP-11 self),
+// the user the client acts as, and a stranger.
+type Keys struct {
+	RelaySK, RelayPK     string
+	UserSK, UserPK       string
+	StrangerSK, Stranger string
+}
+
+// NewKeys makes fresh keys.
+func NewKeys() Keys {
+	var k Keys
+	k.RelaySK = nostr.GeneratePrivateKey()
+	k.RelayPK, _ = nostr.GetPublicKey(k.RelaySK)
+	k.UserSK = nostr.GeneratePrivateKey()
+	k.UserPK, _ = nostr.GetPublicKey(k.UserSK)
+	k.StrangerSK = nostr.GeneratePrivateKey()
+	k.Stranger, _ = nostr.GetPublicKey(k.StrangerSK)
+	return k
+}
+
+// Wire is what the client sent the scripted relay.
+type Wire struct {
+	mu      sync.Mutex
+	Events  []json.RawMessage // EVENT payloads, exact bytes as received
+	Filters []json.RawMessage // REQ filters
+	NIP11   int               // NIP-11 fetches
+	log     []string
+}
+
+func (w *Wire) note(format string, a ...any) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.log = append(w.log, fmt.Sprintf(format, a...))
+}
+
+// Transcript is the conversation, one frame a line.
+func (w *Wire) Transcript() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return strings.Join(w.log, "\n")
+}
+
+// Snapshot copies the recorded events and filters.
+func (w *Wire) Snapshot() (events, filters []json.RawMessage, nip11 int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]json.RawMessage(nil), w.Events...), append([]json.RawMessage(nil), w.Filters...), w.NIP11
+}
+
+// Relay is a running scripted relay.
+type Relay struct {
+	URL    string
+	Keys   Keys
+	Wire   *Wire
+	script Script
+	srv    *http.Server
+	ln     net.Listener
+	mu     sync.Mutex
+	n      int // EVENT submissions so far
+}
+
+// StartRelay listens on 127.0.0.1 and serves the script.
+func StartRelay(s Script, k Keys) (*Relay, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	r := &Relay{URL: "ws://" + ln.Addr().String(), Keys: k, Wire: &Wire{}, script: s, ln: ln}
+	r.srv = &http.Server{Handler: r, ReadHeaderTimeout: 5 * time.Second}
+	go r.srv.Serve(ln)
+	return r, nil
+}
+
+// Close stops the relay and drops its connections.
+func (r *Relay) Close() { r.srv.Close() }
+
+func (r *Relay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	if strings.Contains(req.Header.Get("Accept"), "application/nostr+json") {
+		r.Wire.mu.Lock()
+		r.Wire.NIP11++
+		r.Wire.mu.Unlock()
+		ext := []string{"nip-cl"}
+		if r.script.NoCapability {
+			ext = []string{}
+		}
+		w.Header().Set("Content-Type", "application/nostr+json")
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		json.NewEncoder(w).Encode(map[string]any{
+			"name": "nipcl-conform scripted relay", "self": r.Keys.RelayPK, "pubkey": r.Keys.RelayPK,
+			"supported_nips": []int{1, 11, 29, 42}, "supported_extensions": ext,
+		})
+		return
+	}
+	c, err := websocket.Accept(w, req, nil)
+	if err != nil {
+		return
+	}
+	c.SetReadLimit(1 << 20)
+	ctx, cancel := context.WithTimeout(req.Context(), 2*time.Minute)
+	defer cancel()
+	defer c.CloseNow()
+	send := func(v ...any) error {
+		b, _ := json.Marshal(v)
+		r.Wire.note("relay> %s", b)
+		return c.Write(ctx, websocket.MessageText, b)
+	}
+	if send("AUTH", "challenge-"+fmt.Sprint(time.Now().UnixNano())) != nil {
+		return
+	}
+	for {
+		_, data, err := c.Read(ctx)
+		if err != nil {
+			return
+		}
+		r.Wire.note("client> %s", data)
+		var frame []json.RawMessage
+		if json.Unmarshal(data, &frame) != nil || len(frame) < 2 {
+			send("NOTICE", "error: could not parse frame")
+			continue
+		}
+		var typ string
+		json.Unmarshal(frame[0], &typ)
+		switch typ {
+		case "AUTH":
+			var ev nostr.Event
+			json.Unmarshal(frame[1], &ev)
+			send("OK", ev.ID, true, "")
+		case "EVENT":
+			var ev nostr.Event
+			json.Unmarshal(frame[1], &ev)
+			r.Wire.mu.Lock()
+			r.Wire.Events = append(r.Wire.Events, append(json.RawMessage(nil), frame[1]...))
+			r.Wire.mu.Unlock()
+			reply := r.nextReply()
+			if reply.Drop {
+				r.Wire.note("relay: (no OK; connection closed)")
+				c.Close(websocket.StatusGoingAway, "")
+				return
+			}
+			send("OK", ev.ID, reply.OK, reply.Msg)
+		case "REQ":
+			var sub string
+			json.Unmarshal(frame[1], &sub)
+			r.Wire.mu.Lock()
+			for _, f := range frame[2:] {
+				r.Wire.Filters = append(r.Wire.Filters, append(json.RawMessage(nil), f...))
+			}
+			r.Wire.mu.Unlock()
+			if r.script.Events != nil {
+				for _, ev := range r.script.Events(r.Keys) {
+					send("EVENT", sub, ev)
+				}
+			}
+			send("EOSE", sub)
+		case "CLOSE":
+		default:
+			send("NOTICE", "unknown frame "+typ)
+		}
+	}
+}
+
+func (r *Relay) nextReply() Reply {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	i := r.n
+	r.n++
+	if len(r.script.Replies) == 0 {
+		return Reply{OK: true}
+	}
+	if i >= len(r.script.Replies) {
+		i = len(r.script.Replies) - 1
+	}
+	return r.script.Replies[i]
+}
