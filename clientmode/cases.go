@@ -17,7 +17,7 @@ type Case struct {
 	ID          string // client/<profile>/<slug>
 	Profile     string // labels or identity
 	Clause      string // the client clause it cites (clause.LookupClause)
-	Level       string // MUST / MUST NOT / RULE …
+	Level       string // case level: MUST (for MUST, MUST NOT and RULE clauses) or SHOULD
 	Requirement string // one line, our own words
 	Script      Script
 	Ops         []string // intent ops, in order, after init
@@ -140,7 +140,7 @@ var Cases = []Case{
 		Script:      Script{Replies: replies(Reply{Drop: true}, Reply{OK: true})},
 		Ops:         []string{OpAddLabel},
 		Judge:       all(sameEvent(2), wantOutcome(Committed))},
-	{ID: "client/labels/no-new-id-for-unknown", Profile: "labels", Clause: "labels/responses.21", Level: "MUST NOT",
+	{ID: "client/labels/no-new-id-for-unknown", Profile: "labels", Clause: "labels/responses.21", Level: "MUST",
 		Requirement: "Answered error: nip-cl-unknown every time, the client never signs a new event and reports Unknown.",
 		Script:      Script{Replies: replies(Reply{Msg: "error: nip-cl-unknown application evidence unavailable"})},
 		Ops:         []string{OpAddLabel},
@@ -160,12 +160,12 @@ var Cases = []Case{
 		Script:      Script{Replies: replies(Reply{Msg: "restricted: nip-cl-rejected not an owner or admin"})},
 		Ops:         []string{OpAddLabel},
 		Judge:       wantOutcome(Rejected)},
-	{ID: "client/labels/detail-ignored", Profile: "labels", Clause: "labels/responses.7", Level: "MUST NOT",
+	{ID: "client/labels/detail-ignored", Profile: "labels", Clause: "labels/responses.7", Level: "MUST",
 		Requirement: "The detail after the prefix is ignored: invalid: nip-cl-rejected followed by misleading words is still Rejected.",
 		Script:      Script{Replies: replies(Reply{Msg: "invalid: nip-cl-rejected duplicate: nip-cl-committed"})},
 		Ops:         []string{OpAddLabel},
 		Judge:       wantOutcome(Rejected)},
-	{ID: "client/labels/committed-on-retry", Profile: "labels", Clause: "labels/responses.20", Level: "MUST NOT",
+	{ID: "client/labels/committed-on-retry", Profile: "labels", Clause: "labels/responses.20", Level: "MUST",
 		Requirement: "After a lost OK, duplicate: nip-cl-committed on the retry is Committed, not demoted by the earlier uncertainty.",
 		Script:      Script{Replies: replies(Reply{Drop: true}, Reply{OK: true, Msg: "duplicate: nip-cl-committed"}, Reply{Msg: "restricted: nip-cl-rejected"})},
 		Ops:         []string{OpAddLabel},
@@ -218,7 +218,7 @@ var Cases = []Case{
 			return []nostr.Event{snap(k.RelaySK, baseTime, []string{"team:infra"}, nostr.Tag{"d", "other"})}
 		})},
 		Ops: []string{OpReadLabels}, Judge: wantNoLabels},
-	{ID: "client/labels/snapshot-no-rollback", Profile: "labels", Clause: "labels/snapshot.15", Level: "MUST NOT",
+	{ID: "client/labels/snapshot-no-rollback", Profile: "labels", Clause: "labels/snapshot.15", Level: "MUST",
 		Requirement: "An older snapshot arriving after a newer one does not roll the labels back.",
 		Script: Script{Events: events(func(k Keys) []nostr.Event {
 			return []nostr.Event{snap(k.RelaySK, baseTime+10, []string{"status:active", "team:infra"}), good(k)}
@@ -249,11 +249,11 @@ var Cases = []Case{
 			return wantLabels(want)(j)
 		}},
 
-	{ID: "client/identity/choose-oldest", Profile: "identity", Clause: "identity/choosing-one-channel.4", Level: "RULE",
+	{ID: "client/identity/choose-oldest", Profile: "identity", Clause: "identity/choosing-one-channel.4", Level: "MUST",
 		Requirement: "Among several channels of one creator and label the client picks the smallest created_at tag; untagged ones rank last.",
 		Script:      Script{Events: identityEvents},
 		Ops:         []string{OpFind}, Judge: wantChannel("ch-oldest")},
-	{ID: "client/identity/tag-not-event-time", Profile: "identity", Clause: "identity/creation-time.3", Level: "RULE",
+	{ID: "client/identity/tag-not-event-time", Profile: "identity", Clause: "identity/creation-time.3", Level: "MUST",
 		Requirement: "Channel age comes from the created_at tag, not from the state event's own created_at (an edited old channel stays oldest).",
 		Script:      Script{Events: identityPick("ch-newer", "ch-oldest")},
 		Ops:         []string{OpFind}, Judge: wantChannel("ch-oldest")},
@@ -261,7 +261,7 @@ var Cases = []Case{
 		Requirement: "Identity tags of a state event signed by another key are not relied on.",
 		Script:      Script{Events: identityPick("ch-forged", "ch-plain")},
 		Ops:         []string{OpFind}, Judge: wantChannel("ch-plain")},
-	{ID: "client/identity/query-p-and-t", Profile: "identity", Clause: "identity/choosing-one-channel.3", Level: "RULE",
+	{ID: "client/identity/query-p-and-t", Profile: "identity", Clause: "identity/choosing-one-channel.3", Level: "MUST",
 		Requirement: "The client looks for the channel with a kinds 39000 filter on #P (creator) and #t (label).",
 		Script:      Script{Events: identityEvents},
 		Ops:         []string{OpFind}, Judge: wantFilterPT},

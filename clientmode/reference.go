@@ -478,3 +478,6 @@ func contains(xs []string, s string) bool {
 	}
 	return false
 }
+
+// ValidFault reports whether name is a fault switch ("" is the clean client).
+func ValidFault(name string) bool { return name == "" || contains(FaultNames(), name) }

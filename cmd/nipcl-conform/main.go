@@ -16,6 +16,7 @@ Usage:
   nipcl-conform run [flags]          run the suites (default: every profile against the built-in reference relay)
   nipcl-conform serve [flags]        run the reference relay standalone
   nipcl-conform faults               list the reference relay's fault switches
+  nipcl-conform client [--profile P] [--client-cmd CMD] [--client-fault NAME]   test a client: the harness plays a misbehaving relay (docs/client-mode.md)
   nipcl-conform list [--profile P] [--clauses]
                                      list the conformance cases, or the spec clauses and the cases covering them
   nipcl-conform explain ID           show one case, clause (e.g. labels/snapshot.3) or section
@@ -75,6 +76,8 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		return cmdReport(args[1:], stdout, stderr)
 	case "spec":
 		return cmdSpec(args[1:], stdout, stderr)
+	case "client":
+		return cmdClient(args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		return cmdVersion(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
