@@ -37,6 +37,9 @@ type Judging struct {
 // Channel is the channel every labels case talks about.
 const Channel = "42fdbd94-13e6-4f82-b065-5812e4a02a8b"
 
+// NewChannel is the UUID the create cases create.
+const NewChannel = "9b1c3a52-6f0e-4d7a-8c21-3e5f7a9d0b14"
+
 // Label is the label the add-label cases add; FindLabel the one find looks for.
 const (
 	Label     = "status:active"
@@ -129,6 +132,23 @@ func wantNoLabels(j *Judging) error {
 	return nil
 }
 
+func noEvents(j *Judging) error {
+	if len(j.Events) > 0 {
+		return fmt.Errorf("client sent %d label command(s) to a relay without nip-cl in supported_extensions", len(j.Events))
+	}
+	return nil
+}
+
+func wantKind(kind int) func(*Judging) error {
+	return func(j *Judging) error {
+		var ev nostr.Event
+		if len(j.Events) == 0 || json.Unmarshal(j.Events[0], &ev) != nil || ev.Kind != kind {
+			return fmt.Errorf("expected a kind %d command on the wire, got kind %d", kind, ev.Kind)
+		}
+		return nil
+	}
+}
+
 func replies(r ...Reply) []Reply { return r }
 
 func events(f func(k Keys) []nostr.Event) func(Keys) []nostr.Event { return f }
@@ -174,12 +194,25 @@ var Cases = []Case{
 		Requirement: "On a relay whose NIP-11 lacks nip-cl the client sends no label command.",
 		Script:      Script{NoCapability: true},
 		Ops:         []string{OpAddLabel},
-		Judge: func(j *Judging) error {
-			if len(j.Events) > 0 {
-				return fmt.Errorf("client sent %d label command(s) to a relay without nip-cl in supported_extensions", len(j.Events))
-			}
-			return nil
-		}},
+		Judge:       noEvents},
+	{ID: "client/labels/create-retry-same-event", Profile: "labels", Clause: "labels/responses.18", Level: "MUST",
+		Requirement: "A labeled creation (kind 9007) whose OK was lost is resent as the very same signed event; the positive OK is Committed.",
+		Script:      Script{Replies: replies(Reply{Drop: true}, Reply{Msg: "error: nip-cl-unknown"}, Reply{OK: true, Msg: "duplicate: nip-cl-committed"})},
+		Ops:         []string{OpCreate},
+		Judge:       all(sameEvent(3), wantKind(9007), wantOutcome(Committed))},
+	{ID: "client/labels/create-capability-checked", Profile: "labels", Clause: "labels/capability.3", Level: "MUST",
+		Requirement: "On a relay whose NIP-11 lacks nip-cl the client sends no labeled creation.",
+		Script:      Script{NoCapability: true},
+		Ops:         []string{OpCreate},
+		Judge:       noEvents},
+	{ID: "client/labels/labels-from-snapshot", Profile: "labels", Clause: "labels/snapshot.11", Level: "MUST",
+		Requirement: "Labels come from the relay-signed 39000 only, never from stored kind 9002 commands served alongside it.",
+		Script: Script{Events: events(func(k Keys) []nostr.Event {
+			cmd := nostr.Event{Kind: 9002, CreatedAt: baseTime + 20, Tags: nostr.Tags{{"h", Channel}, {"add-label", "team:pending"}}}
+			cmd.Sign(k.UserSK)
+			return []nostr.Event{good(k), cmd}
+		})},
+		Ops: []string{OpReadLabels}, Judge: wantLabels([]string{"team:infra"})},
 	{ID: "client/labels/snapshot-foreign-signer", Profile: "labels", Clause: "labels/snapshot.12", Level: "MUST",
 		Requirement: "A newer snapshot validly signed by a key other than the relay's self is not accepted.",
 		Script: Script{Events: events(func(k Keys) []nostr.Event {

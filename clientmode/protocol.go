@@ -10,6 +10,7 @@ package clientmode
 //
 //	{"id":1,"op":"init","secret":"<hex>"}
 //	{"id":2,"op":"add-label","relay":"ws://127.0.0.1:N","channel":"<uuid>","label":"status:active"}
+//	{"id":2,"op":"create","relay":"ws://…","channel":"<uuid>","label":"team:infra"}
 //	{"id":3,"op":"read-labels","relay":"ws://…","channel":"<uuid>"}
 //	{"id":4,"op":"find","relay":"ws://…","creator":"<hex>","label":"support"}
 type Intent struct {
@@ -26,6 +27,7 @@ type Intent struct {
 const (
 	OpInit       = "init"        // take this secret key as the user's identity
 	OpAddLabel   = "add-label"   // add a label to a channel (kind 9002)
+	OpCreate     = "create"      // create the channel with one initial label (kind 9007)
 	OpReadLabels = "read-labels" // show the channel's current labels
 	OpFind       = "find"        // pick the one channel of creator+label (identity draft)
 )
@@ -33,7 +35,7 @@ const (
 // Answer is the adapter's reply to one intent: one JSON line on its stdout,
 // carrying the intent's id.
 //
-//	{"id":2,"outcome":"committed"}        committed | rejected | unknown | unsupported
+//	{"id":2,"outcome":"committed"}        (add-label, create) committed | rejected | unknown | unsupported
 //	{"id":3,"known":true,"labels":["a"]}  known=false: the client has no trustworthy label set
 //	{"id":4,"channel":"<d>"}              "" when it found none
 //	{"id":5,"error":"text"}               the adapter could not carry the intent out

@@ -23,6 +23,7 @@ var Faults = []struct{ Name, Clause, What string }{
 	{"trust-any-signer", "labels/snapshot.12", "accepts a snapshot with any valid signature, whoever signed it"},
 	{"accept-client-signed", "labels/snapshot.12", "accepts a snapshot signed by the user's own key"},
 	{"snapshot-rollback", "labels/snapshot.15", "lets the last snapshot received win, even an older one"},
+	{"labels-from-commands", "labels/snapshot.11", "also takes labels from the add-label tags of stored kind 9002 commands it reads"},
 	{"ignore-capability", "labels/capability.3", "sends label commands without checking NIP-11 for nip-cl"},
 	{"identity-event-time", "identity/creation-time.3", "ranks channels by the state event's created_at instead of the created_at tag"},
 	{"identity-trust-any", "identity/trust.1", "relies on identity tags of state events whoever signed them"},
@@ -57,8 +58,8 @@ func (c *Reference) Do(ctx context.Context, in Intent) Answer {
 	case OpInit:
 		c.secret = in.Secret
 		c.pub, err = nostr.GetPublicKey(in.Secret)
-	case OpAddLabel:
-		a.Outcome, err = c.addLabel(ctx, in)
+	case OpAddLabel, OpCreate:
+		a.Outcome, err = c.command(ctx, in)
 	case OpReadLabels:
 		a.Labels, a.Known, err = c.readLabels(ctx, in)
 	case OpFind:
@@ -172,7 +173,10 @@ func ackClass(ok bool, msg string) string {
 	}
 }
 
-func (c *Reference) addLabel(ctx context.Context, in Intent) (string, error) {
+// command signs a label command (kind 9002 add-label, or kind 9007 labeled
+// creation) once and submits it until the outcome is known or the attempts
+// run out.
+func (c *Reference) command(ctx context.Context, in Intent) (string, error) {
 	if c.secret == "" {
 		return "", errors.New("no identity: send init first")
 	}
@@ -185,7 +189,12 @@ func (c *Reference) addLabel(ctx context.Context, in Intent) (string, error) {
 			return Unsupported, nil
 		}
 	}
-	ev := nostr.Event{Kind: 9002, CreatedAt: nostr.Now(), Tags: nostr.Tags{{"h", in.Channel}, {"add-label", in.Label}}}
+	var ev nostr.Event
+	if in.Op == OpCreate {
+		ev = nostr.Event{Kind: 9007, CreatedAt: nostr.Now(), Tags: nostr.Tags{{"h", in.Channel}, {"channel_type", "stream"}, {"name", "nipcl-conform"}, {"label", in.Label}}}
+	} else {
+		ev = nostr.Event{Kind: 9002, CreatedAt: nostr.Now(), Tags: nostr.Tags{{"h", in.Channel}, {"add-label", in.Label}}}
+	}
 	if err := ev.Sign(c.secret); err != nil {
 		return "", err
 	}
@@ -397,7 +406,15 @@ func (c *Reference) readLabels(ctx context.Context, in Intent) ([]string, bool, 
 		c.cache = map[string]nostr.Event{}
 	}
 	key := ri.Self + "\x00" + in.Relay + "\x00" + in.Channel
+	var fromCommands []string
 	for _, ev := range evs {
+		if ev.Kind == 9002 && c.Fault == "labels-from-commands" {
+			for _, t := range ev.Tags {
+				if len(t) == 2 && t[0] == "add-label" {
+					fromCommands = append(fromCommands, t[1])
+				}
+			}
+		}
 		if !c.trusted(ev, ri.Self, c.Fault == "trust-any-signer") {
 			continue
 		}
@@ -414,6 +431,11 @@ func (c *Reference) readLabels(ctx context.Context, in Intent) ([]string, bool, 
 		return nil, false, nil
 	}
 	labels, _ := canonicalLabels(cur, in.Channel)
+	for _, l := range fromCommands {
+		if !contains(labels, l) {
+			labels = append(labels, l)
+		}
+	}
 	return labels, true, nil
 }
 

@@ -104,6 +104,8 @@ func runCase(ctx context.Context, c Case, o Options) (reports.Outcome, string, s
 		switch op {
 		case OpAddLabel:
 			in.Channel, in.Label = Channel, Label
+		case OpCreate:
+			in.Channel, in.Label = NewChannel, "team:infra"
 		case OpReadLabels:
 			in.Channel = Channel
 		case OpFind:
