@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"sort"
 
 	"github.com/nipcl/nipcl-conform/reference"
 )
@@ -105,6 +106,14 @@ func (t *ReferenceTarget) String() string {
 	s := "reference(" + t.Config.Profile + ")"
 	for _, f := range t.Config.Faults {
 		s += " fault=" + f
+	}
+	ids := make([]string, 0, len(t.Config.Readings))
+	for id := range t.Config.Readings {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		s += " reading=" + id + "=" + t.Config.Readings[id]
 	}
 	return s
 }
