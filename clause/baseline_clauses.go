@@ -104,6 +104,8 @@ var baselineClauses = []Clause{
 		Text: "A 9000 naming an existing member with roles updates that member's roles (39001 shows the new role)."},
 	{ID: "nip29/membership.4", Section: "nip29/membership", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Mgmt,
 		Text: "A user given a privileged role by 9000 is listed in 39001 with that role."},
+	{ID: "nip29/membership.5", Section: "nip29/membership", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Mgmt + ", with Moderation events: put-user",
+		Text: "A 9000 without roles naming an existing member leaves the user a member (39002 still lists it); whether its role is kept or cleared is open (reading nip29-roleless-put-user)."},
 	{ID: "nip29/roles.1", Section: "nip29/roles", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Roles,
 		Text: "The roles 39001 lists correspond to roles the relay advertises in 39003, when it publishes one."},
 	{ID: "nip29/join.1", Section: "nip29/join", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Join,

@@ -9,6 +9,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	. "github.com/onsi/gomega" //nolint:revive // Gomega DSL
 
+	"github.com/nipcl/nipcl-conform/clause"
 	"github.com/nipcl/nipcl-conform/fixtures"
 )
 
@@ -18,7 +19,7 @@ func baselineAccessSpecs() []Spec {
 	return []Spec{
 		{Case{ID: "base/join/1", Area: "join", Section: "nip29/join", Level: MUST,
 			Requirement: "A join request to an open group is either refused (OK false) or accepted with the user added to the group.",
-			Reading:     "An accepted 9021 means admission; the relay may add the user in the same step or publish the 9000 a moment later, so the 39002 is awaited within the step deadline."},
+			Reading:     "An accepted 9021 means admission; the relay may add the user in the same step or publish the 9000 a moment later, so the 39002 is awaited within the step deadline. NIP-29 lets the relay admit at once or defer every request to an administrator (a refusal then): both pass, noted as reading nip29-join-open-group=admit or review."},
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{})
@@ -27,9 +28,11 @@ func baselineAccessSpecs() []Spec {
 				if !ok.Accepted {
 					checkPrefix("OK", ok.Reason)
 					t.Note("the relay refused the join request: %s (NIP-29 allows review or refusal)", ok)
+					t.Reading(clause.ReadingNIP29JoinOpen, "review")
 					return
 				}
 				awaitMember(t, owner, ch, joiner.Actor().PubKey, true, "NIP-29 (nip29/join.1): the join request was accepted, so the user must have been added")
+				t.Reading(clause.ReadingNIP29JoinOpen, "admit")
 			}},
 		{Case{ID: "base/join/2", Area: "join", Section: "nip29/join", Level: MUST,
 			Requirement: "A join request from a current member is refused with the duplicate: prefix."},

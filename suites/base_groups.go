@@ -7,6 +7,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	. "github.com/onsi/gomega" //nolint:revive // Gomega DSL
 
+	"github.com/nipcl/nipcl-conform/clause"
 	"github.com/nipcl/nipcl-conform/fixtures"
 )
 
@@ -134,6 +135,45 @@ func baselineGroupSpecs() []Spec {
 					}
 				}
 			}},
+		{Case{ID: "base/edit/2", Area: "groups", Section: "nip29/metadata", Level: SHOULD,
+			Requirement: "After a 9002 carrying only a new name, the 39000 has that name, and the about and picture set before are kept or cleared, never replaced.",
+			Reading: "edit-metadata carries \"all the fields of group-metadata\": a 9002 may be a patch (what it leaves out is kept) or the whole new metadata (what it leaves out is cleared, flags unset). Both pass, noted as reading nip29-edit-metadata=patch or replace; a relay that keeps some and clears others passes with a note."},
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				ch := t.CreateChannel(c, fixtures.ChannelSpec{})
+				full := fixtures.GroupMetadata{Name: t.Unique("full"), About: "about " + t.Unique("a"), Picture: "https://example.invalid/" + t.Unique("p") + ".png",
+					Flags: []string{fixtures.FlagClosed}}
+				t.Accept(c, fixtures.EditGroup(c.Actor(), ch, full), "edit with every field and the closed flag")
+				before := t.RequireFlags(c, ch, fixtures.FlagClosed)
+				name := t.Unique("renamed")
+				t.Accept(c, fixtures.EditGroup(c.Actor(), ch, fixtures.GroupMetadata{Name: name}), "edit with the name only")
+				meta := t.GroupMetadata(c, ch)
+				if got := tagOf(meta, "name"); got != name {
+					failf("NIP-29 (nip29/metadata.1): the 39000 should reflect the 9002's name: it is %q, want %q (39000 tags: %s)", got, name, tagsOf(meta))
+				}
+				kept := map[string]bool{}
+				for _, f := range []string{"about", "picture"} {
+					if tagOf(before, f) != "" {
+						kept[f] = tagOf(meta, f) == tagOf(before, f)
+						if v := tagOf(meta, f); v != "" && !kept[f] {
+							failf("NIP-29 (nip29/metadata.1): the name-only 9002 changed %s to %q (was %q); it may keep or clear it, not replace it", f, v, tagOf(before, f))
+						}
+					}
+				}
+				kept["closed"] = fixtures.HasFlag(meta, fixtures.FlagClosed)
+				all, none := true, true
+				for _, k := range kept {
+					all, none = all && k, none && !k
+				}
+				switch {
+				case all:
+					t.Reading(clause.ReadingNIP29EditMetadata, "patch")
+				case none:
+					t.Reading(clause.ReadingNIP29EditMetadata, "replace")
+				default:
+					t.Note("the name-only 9002 kept some fields and cleared others: %v", kept)
+				}
+			}},
 		{Case{ID: "base/permissions/1", Area: "permissions", Section: "nip29/permissions", Level: SHOULD,
 			Requirement: "A 9002 from a member without a role is refused and the name stays."},
 			func(t *T) {
@@ -189,6 +229,36 @@ func baselineGroupSpecs() []Spec {
 				found, roles := hasP(t.MustStateEvent(owner, fixtures.KindAdmins, ch), admin.Actor().PubKey)
 				if !found || !slices.Contains(roles, role) {
 					failf("NIP-29 (nip29/membership.4): the new %q is not listed in 39001 with that role (found=%v roles=%q)", role, found, roles)
+				}
+			}},
+		{Case{ID: "base/membership/6", Area: "membership", Section: "nip29/membership", Level: SHOULD,
+			Requirement: "A 9000 without roles naming an existing member who holds the moderating role leaves the user a member; its role is either kept or cleared.",
+			Reading: "NIP-29: on an existing member \"the user roles must just be updated\"; a 9000 with no roles may keep them (nothing to update) or reset them to none. Both pass, noted as reading nip29-roleless-put-user=keep or reset. A relay may also refuse the no-op 9000; the user must then be unchanged."},
+			func(t *T) {
+				owner, admin, ch := channelWithMember(t, fixtures.Open, "admin")
+				pk := admin.Actor().PubKey
+				role := t.PutRole(owner, ch, "admin")
+				if found, roles := hasP(t.MustStateEvent(owner, fixtures.KindAdmins, ch), pk); !found || !slices.Contains(roles, role) {
+					t.Blocked(PreModerator, fmt.Sprintf("the user put with role %q is not listed with it in 39001 (found=%v roles=%q; see base/membership/5)", role, found, roles))
+				}
+				ok := t.Publish(owner, fixtures.PutUser(owner.Actor(), ch, pk, ""))
+				if !ok.Accepted {
+					checkPrefix("OK", ok.Reason)
+					t.Note("the role-less 9000 on an existing member was refused: %s", ok)
+				}
+				awaitMember(t, owner, ch, pk, true, "NIP-29 (nip29/membership.5): the existing member named by a role-less 9000")
+				found, roles := hasP(t.MustStateEvent(owner, fixtures.KindAdmins, ch), pk)
+				switch {
+				case found && slices.Contains(roles, role):
+					if ok.Accepted {
+						t.Reading(clause.ReadingNIP29RolelessPut, "keep")
+					}
+				case !ok.Accepted:
+					failf("NIP-29 (nip29/membership.5): the refused 9000 still changed the user's roles: 39001 found=%v roles=%q, was %q", found, roles, role)
+				case !found || len(roles) == 0:
+					t.Reading(clause.ReadingNIP29RolelessPut, "reset")
+				default:
+					t.Note("the role-less 9000 changed the user's roles from %q to %q", role, roles)
 				}
 			}},
 		{Case{ID: "base/roles/1", Area: "membership", Section: "nip29/roles", Level: SHOULD,

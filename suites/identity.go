@@ -10,6 +10,7 @@ import (
 	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
 	. "github.com/onsi/gomega"    //nolint:revive // Gomega DSL
 
+	"github.com/nipcl/nipcl-conform/clause"
 	"github.com/nipcl/nipcl-conform/fixtures"
 )
 
@@ -194,6 +195,11 @@ func requireIdentityAll(t *T, c *fixtures.Client, ch, typ string, labels []strin
 	if r := st[fixtures.KindRoles]; r != nil {
 		seq := identitySeq(r)
 		t.Note("39003 of %s is published; its t/P tags: %v", ch, seq)
+		if len(seq) > 0 {
+			t.Reading(clause.ReadingIdentityStateKinds, "39000-39003")
+		} else {
+			t.Reading(clause.ReadingIdentityStateKinds, "39000-39002")
+		}
 	}
 	return order
 }
@@ -205,8 +211,10 @@ func idNoteOrder(t *T, sent, got []string) {
 	switch {
 	case slices.Equal(got, sent):
 		t.Note("labels are listed in the order of the command's t tags")
+		t.Reading(clause.ReadingIdentityLabelOrder, "command")
 	case slices.Equal(got, sorted):
 		t.Note("labels are listed sorted")
+		t.Reading(clause.ReadingIdentityLabelOrder, "sorted")
 	default:
 		t.Note("labels are listed in another order: sent %v, got %v", sent, got)
 	}

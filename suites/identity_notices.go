@@ -10,6 +10,7 @@ import (
 	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
 	. "github.com/onsi/gomega"    //nolint:revive // Gomega DSL
 
+	"github.com/nipcl/nipcl-conform/clause"
 	"github.com/nipcl/nipcl-conform/fixtures"
 )
 
@@ -150,8 +151,10 @@ func (w *noticeWorld) of(ch string) []*nostr.Event {
 func (w *noticeWorld) noteSystem(t *T) {
 	if n := len(w.of(w.System)); n == 0 {
 		t.Note("the relay sent no notice for the system channel's membership changes (allowed: the draft does not say one is produced)")
+		t.Reading(clause.ReadingIdentitySystemNotices, "not-sent")
 	} else {
 		t.Note("the relay sent %d notice(s) for the system channel's membership changes", n)
+		t.Reading(clause.ReadingIdentitySystemNotices, "sent")
 	}
 }
 
@@ -230,6 +233,11 @@ func identityNoticeSpecs() []Spec {
 				w.noteSystem(t)
 				own := t.QueryResult(w.O, nostr.Filter{Kinds: idNoticeKinds, Tags: nostr.TagMap{"p": {w.O.Actor().PubKey}, "t": idAllTypes}})
 				t.Note("the creator has %d notices of its own (44100 at creation: %v)", len(own.Events), len(own.Events) > 0)
+				if len(own.Events) > 0 {
+					t.Reading(clause.ReadingIdentityCreatorNotice, "sent")
+				} else {
+					t.Reading(clause.ReadingIdentityCreatorNotice, "not-sent")
+				}
 			}},
 		{idCase("identity/notices/2", "identity/notices", MUST,
 			"A notice filter with #t matches only notices of the listed types; without #t only legacy-type notices (never a system one).",

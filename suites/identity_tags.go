@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
 	. "github.com/onsi/gomega"    //nolint:revive // Gomega DSL
 
+	"github.com/nipcl/nipcl-conform/clause"
 	"github.com/nipcl/nipcl-conform/fixtures"
 )
 
@@ -125,11 +126,13 @@ func identityTagSpecs() []Spec {
 				switch {
 				case at == int64(ev.CreatedAt):
 					t.Note("created_at tag = the 9007's created_at (%d)", at)
+					t.Reading(clause.ReadingIdentityCreatedAt, "command")
 				default:
 					Expect(at).To(BeNumerically(">=", before-900), "created_at tag %d is neither the 9007's created_at (%d) nor within the admission window of the create (%d..%d)", at, ev.CreatedAt, before, after)
 					Expect(at).To(BeNumerically("<=", after+900), "created_at tag %d is neither the 9007's created_at (%d) nor within the admission window of the create (%d..%d)", at, ev.CreatedAt, before, after)
 					if at >= before-2 && at <= after+2 {
 						t.Note("created_at tag = the relay clock at creation (%d)", at)
+						t.Reading(clause.ReadingIdentityCreatedAt, "relay-clock")
 					} else {
 						t.Note("created_at tag %d: not the 9007's created_at; %ds from the harness clock", at, at-after)
 					}

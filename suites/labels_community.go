@@ -7,6 +7,7 @@ import (
 	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
 	. "github.com/onsi/gomega"    //nolint:revive // Gomega DSL
 
+	"github.com/nipcl/nipcl-conform/clause"
 	"github.com/nipcl/nipcl-conform/fixtures"
 )
 
@@ -51,6 +52,7 @@ func labelsCommunitySpecs() []Spec {
 					Expect(ok.Reason).NotTo(ContainSubstring(x), "the refusal in B discloses A's label")
 					Expect(ok.Reason).NotTo(ContainSubstring("labels stream"), "the refusal in B discloses A's channel name")
 					t.Note("community B refused the UUID community A uses: %s (UUIDs are not reusable across communities on this relay)", ok.Reason)
+					t.Reading(clause.ReadingLabelsUUIDAcross, "refused")
 					t.Note("#d from community B: %s", t.QueryAbsent(b, "#d of A's channel from community B", nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}}))
 					t.Note("#L+#l from community B: %s", absentL(t, b, []string{x}, nil, "A's label from community B"))
 					expectLabels(t, a, ch, x)
@@ -58,6 +60,7 @@ func labelsCommunitySpecs() []Spec {
 				}
 				Expect(ok.Reason).To(Equal(""), "a new create in B answers OK true \"\": %s", ok)
 				t.Note("community B created its own channel on the UUID community A uses")
+				t.Reading(clause.ReadingLabelsUUIDAcross, "separate")
 				expectLabels(t, b, ch, y)
 				expectLabels(t, a, ch, x)
 				Expect(findL(t, b, []string{x}, nil, 50)).To(BeEmpty(), "A's label from B")

@@ -6,6 +6,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	. "github.com/onsi/gomega" //nolint:revive // Gomega DSL
 
+	"github.com/nipcl/nipcl-conform/clause"
 	"github.com/nipcl/nipcl-conform/fixtures"
 )
 
@@ -26,6 +27,7 @@ func labelsLifecycleSpecs() []Spec {
 					ev, id := createEv(c.Actor(), typ, fixtures.Private, lbl(t, typ))
 					ok := rejectCL(t, c, ev, "labeled "+typ+" create", "invalid", "restricted")
 					t.Note("labels on a %s create: %s", typ, prefixOf(ok.Reason))
+					t.Reading(clause.ReadingLabelsCreatePrefix, prefixOf(ok.Reason))
 					goneChannel(t, c, id, "rejected create")
 				}},
 			Spec{withReading(lcase(scopeID(2*i+2), "scope", sec, MUST, "A label mutation on a "+typ+" channel is rejected (invalid: or restricted: nip-cl-rejected); its unlabeled snapshot stays canonical and unchanged."), readingTypePrefix),
@@ -36,6 +38,7 @@ func labelsLifecycleSpecs() []Spec {
 					Expect(typeOf(before)).To(Equal(typ))
 					ok := rejectCL(t, c, mutationEv(c.Actor(), ch, []string{lbl(t, typ)}, nil), "label mutation on "+typ, "invalid", "restricted")
 					t.Note("label mutation on a %s channel: %s", typ, prefixOf(ok.Reason))
+					t.Reading(clause.ReadingLabelsMutationPrefix, prefixOf(ok.Reason))
 					expectUnchanged(t, c, ch, before, "rejected mutation")
 				}})
 	}
@@ -70,6 +73,7 @@ func labelsLifecycleSpecs() []Spec {
 				t.Accept(c, fixtures.DeleteChannel(c.Actor(), ch), "delete")
 				ok := rejectCL(t, c, mutationEv(c.Actor(), ch, []string{lbl(t, "x")}, []string{a}), "mutation on a deleted channel", "restricted", "invalid")
 				t.Note("mutation on a deleted channel: %s", prefixOf(ok.Reason))
+				t.Reading(clause.ReadingLabelsDeletedPrefix, prefixOf(ok.Reason))
 				goneChannel(t, c, ch, "deleted channel")
 				Expect(findL(t, c, []string{a}, nil, 10)).To(BeEmpty(), "deleted channel not found by label")
 				acceptNew(t, c, mutationEv(c.Actor(), marker, []string{lbl(t, "marker")}, nil), "label the marker channel")

@@ -5,6 +5,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 
+	"github.com/nipcl/nipcl-conform/clause"
 	"github.com/nipcl/nipcl-conform/fixtures"
 )
 
@@ -65,6 +66,7 @@ func labelsRetrySpecs() []Spec {
 				t.Accept(c, fixtures.DeleteChannel(c.Actor(), ch), "delete")
 				ok := rejectCL(t, c, add, "retry on the deleted channel", "restricted", "invalid")
 				t.Note("retry on a deleted channel: %s", prefixOf(ok.Reason))
+				t.Reading(clause.ReadingLabelsDeletedPrefix, prefixOf(ok.Reason))
 				goneChannel(t, c, ch, "deleted channel")
 			}},
 		{lcase("retry/5", "retry-admission", sec, MUST, "A retry of a committed create by a creator who is no longer owner or admin is rejected with restricted: nip-cl-rejected; the channel is unchanged."),
@@ -90,6 +92,7 @@ func labelsRetrySpecs() []Spec {
 				t.Accept(c, fixtures.DeleteChannel(c.Actor(), ch), "delete")
 				ok := rejectCL(t, c, ev, "retry the create of a deleted channel", "restricted", "invalid")
 				t.Note("create retry on a deleted channel: %s", prefixOf(ok.Reason))
+				t.Reading(clause.ReadingLabelsDeletedPrefix, prefixOf(ok.Reason))
 				goneChannel(t, c, ch, "deleted channel")
 			}},
 		{Case{ID: "labels/retry/7", Profile: ProfileLabels, Area: "retry-admission", Section: sec, Level: MUST, Slow: true,

@@ -6,6 +6,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	. "github.com/onsi/gomega" //nolint:revive // Gomega DSL
 
+	"github.com/nipcl/nipcl-conform/clause"
 	"github.com/nipcl/nipcl-conform/fixtures"
 )
 
@@ -81,7 +82,13 @@ func labelsSnapshotSpecs() []Spec {
 				live = newerThan(live, base)
 				checkDelivered(t, live, last, 0)
 				if ok {
-					t.Note("%d of %d snapshots were delivered live, the final (empty) one included", len(byCreatedAt(live)), len(steps))
+					n := len(byCreatedAt(live))
+					t.Note("%d of %d snapshots were delivered live, the final (empty) one included", n, len(steps))
+					if n == len(steps) {
+						t.Reading(clause.ReadingLabelsLive, "every")
+					} else {
+						t.Reading(clause.ReadingLabelsLive, "latest")
+					}
 				} else {
 					t.Note("the final snapshot was not delivered live (%d others were); only stored snapshots were checked for it", len(byCreatedAt(live)))
 				}

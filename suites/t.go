@@ -30,6 +30,8 @@ type T struct {
 	nextKey int
 	actors  map[string]*fixtures.Actor // by pubkey, for safe-mode cleanup
 	created []createdChannel           // accepted 9007s, deleted in safe mode
+	// readings are the "id=value" readings noted so far (see Reading).
+	readings map[string]bool
 }
 
 type createdChannel struct{ id, creator string }
