@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -29,15 +30,22 @@ func cmdFaults(args []string, stdout, stderr io.Writer) int {
 }
 
 func cmdList(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("list", "list [--profile P] [--clauses]", stderr)
+	fs := newFlagSet("list", "list [--profile P] [--clauses | --readings]", stderr)
 	profile := fs.String("profile", "", "only cases of this profile (nip29, identity, labels; baseline cases are NIP-29's and always listed); with --clauses only that profile's clauses (nip29 or baseline, identity, labels)")
 	clauses := fs.Bool("clauses", false, "list the spec clauses (normative statements) and the cases that cover them instead of the cases")
+	readings := fs.Bool("readings", false, "list the points the specs leave open, their careful readings (the default first) and the cases that note them, instead of the cases")
 	if code, done := parse(fs, args); done {
 		return code
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	if *clauses && *readings {
+		return usageError(stderr, "--clauses and --readings are exclusive")
+	}
 	if *clauses {
 		return listClauses(tw, *profile, stderr)
+	}
+	if *readings {
+		return listReadings(tw, *profile, stderr)
 	}
 	if *profile != "" {
 		p, err := suites.ParseProfile(*profile)
@@ -77,6 +85,11 @@ func cmdExplain(args []string, stdout, stderr io.Writer) int {
 		if c.Reading != "" {
 			fmt.Fprintf(stdout, "  reading:     %s\n", c.Reading)
 		}
+		for _, rd := range clause.Readings() {
+			if slices.Contains(rd.Cases, c.ID) {
+				fmt.Fprintf(stdout, "  notes:       reading %s (%s), as \"reading: %s=<value>\"\n", rd.ID, strings.Join(rd.ValueNames(), " | "), rd.ID)
+			}
+		}
 		if source, ref, cl := suites.CaseSource(c.ID); len(cl) > 0 {
 			fmt.Fprintf(stdout, "  source:      %s — %s\n", source, ref)
 			fmt.Fprintf(stdout, "  clauses:     %s\n", strings.Join(cl, ", "))
@@ -88,6 +101,10 @@ func cmdExplain(args []string, stdout, stderr io.Writer) int {
 	}
 	if cl, ok := clause.LookupClause(id); ok {
 		explainClause(stdout, cl)
+		return 0
+	}
+	if rd, ok := clause.LookupReading(id); ok {
+		explainReading(stdout, rd)
 		return 0
 	}
 	if s, ok := clause.Lookup(id); ok {
@@ -109,10 +126,60 @@ func cmdExplain(args []string, stdout, stderr io.Writer) int {
 				fmt.Fprintf(stdout, "  fault %s: %s\n", f.Name, f.Breaks)
 			}
 		}
+		for _, rd := range clause.Readings() {
+			if rd.Section == id {
+				fmt.Fprintf(stdout, "  reading %s: %s\n", rd.ID, strings.Join(rd.ValueNames(), " | "))
+			}
+		}
 		return 0
 	}
-	fmt.Fprintf(stderr, "nipcl-conform explain: no case or section %q, nor a clause by that ID (see `nipcl-conform list [--clauses]`)\n", id)
+	fmt.Fprintf(stderr, "nipcl-conform explain: no case or section %q, nor a clause or reading by that ID (see `nipcl-conform list [--clauses | --readings]`)\n", id)
 	return 2
+}
+
+// listReadings prints the readings catalogue, optionally those that apply
+// to one profile (nip29, identity, labels).
+func listReadings(tw *tabwriter.Writer, profile string, stderr io.Writer) int {
+	if profile != "" {
+		p, err := suites.ParseProfile(profile)
+		if err != nil {
+			return usageError(stderr, "--profile: %v", err)
+		}
+		profile = p
+	}
+	fmt.Fprintln(tw, "READING\tPROFILE\tSECTION\tVALUES (DEFAULT FIRST)\tCASES")
+	for _, rd := range clause.Readings() {
+		if profile != "" && !rd.AppliesTo(profile) {
+			continue
+		}
+		p := rd.Profile
+		if p == "" {
+			p = "any"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", rd.ID, p, rd.Section, strings.Join(rd.ValueNames(), " | "), strings.Join(rd.Cases, ","))
+	}
+	return flushCode(tw, stderr)
+}
+
+// explainReading prints one reading: the open sentence, its values and the
+// cases that note which one a target took.
+func explainReading(w io.Writer, rd clause.Reading) {
+	s, _ := clause.Lookup(rd.Section)
+	p := rd.Profile
+	if p == "" {
+		p = "any (NIP-29, every profile)"
+	}
+	fmt.Fprintf(w, "%s\n  open point:  %s\n  source:      %s\n  section:     %s — %s, %q\n  profile:     %s\n  values:\n",
+		rd.ID, rd.Open, rd.Ref, s.ID, s.Doc, s.Title, p)
+	for i, v := range rd.Values {
+		def := ""
+		if i == 0 {
+			def = " (default)"
+		}
+		fmt.Fprintf(w, "    %-12s %s%s\n", v.Name, v.Meaning, def)
+	}
+	fmt.Fprintf(w, "  cases:       %s (each notes \"reading: %s=<value>\")\n", strings.Join(rd.Cases, ", "), rd.ID)
+	fmt.Fprintf(w, "  reference:   serve --reading %s=VALUE, or run --reading %s=VALUE (built-in relay)\n", rd.ID, rd.ID)
 }
 
 // listClauses prints the clause catalogue, optionally one profile's

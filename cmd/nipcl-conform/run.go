@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/nipcl/nipcl-conform/clause"
 	"github.com/nipcl/nipcl-conform/reference"
 	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/runner"
@@ -55,11 +56,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		skip        listFlag
 		envs        listFlag
 		roleMap     listFlag
+		readingArgs listFlag
 	)
 	fs.Var(&roleMap, "role-map", "WORD=ROLE: the relay's role name for the harness's role word admin, owner or member (repeatable; default: learned from the creator's 39001 entry)")
 	fs.Var(&actorKeys, "actor-key", "secret key (hex) the suites may act with, for relays that only admit known keys (repeatable)")
 	fs.Var(&hosts, "host", "another Host header value that names a second community of the same relay (repeatable)")
 	fs.Var(&faults, "fault", "break the built-in reference relay with this fault switch (repeatable; see `nipcl-conform faults`)")
+	fs.Var(&readingArgs, "reading", "ID=VALUE: the built-in reference relay takes this careful reading of a point the specs leave open (repeatable; see `nipcl-conform list --readings`)")
 	fs.Var(&focus, "focus", "run only cases whose ID, area or section matches (repeatable; a trailing * or / matches a prefix)")
 	fs.Var(&skip, "skip", "skip cases whose ID, area or section matches (repeatable)")
 	fs.Var(&envs, "env", "K=V environment variable for the container (repeatable)")
@@ -115,6 +118,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := validFaults(faults); err != nil {
 		return usageError(stderr, "%v", err)
+	}
+	if len(readingArgs) > 0 && sources > 0 {
+		return usageError(stderr, "--reading applies to the built-in reference relay only")
+	}
+	readings, err := parseReadings(readingArgs, profilesFor(*profile))
+	if err != nil {
+		return usageError(stderr, "--reading: %v", err)
 	}
 	envMap := map[string]string{}
 	for _, kv := range envs {
@@ -184,7 +194,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		}
 	default:
 		for _, p := range profilesFor(*profile) {
-			cfg := reference.Config{Profile: p, Faults: faults, DBPath: *db}
+			cfg := reference.Config{Profile: p, Faults: faults, DBPath: *db, Readings: readingsFor(readings, p)}
 			plans = append(plans, runner.Plan{Name: p, Target: &runner.ReferenceTarget{Config: cfg}, Profile: p})
 		}
 	}
@@ -280,6 +290,47 @@ func validFaults(names []string) error {
 		}
 	}
 	return nil
+}
+
+// parseReadings reads --reading ID=VALUE flags, checks them against the
+// readings catalogue and requires each to apply to at least one of the
+// profiles that will run (a reading of one profile is passed to that
+// profile's relay only; see readingsFor).
+func parseReadings(args []string, profiles []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, a := range args {
+		id, v, err := clause.ParseReading(a)
+		if err != nil {
+			return nil, fmt.Errorf("%v (see `nipcl-conform list --readings`)", err)
+		}
+		if prev, dup := out[id]; dup && prev != v {
+			return nil, fmt.Errorf("reading %s given twice (%s and %s)", id, prev, v)
+		}
+		rd, _ := clause.LookupReading(id)
+		applies := false
+		for _, p := range profiles {
+			applies = applies || rd.AppliesTo(p)
+		}
+		if !applies {
+			return nil, fmt.Errorf("reading %s applies only to profile %s, which is not run (--profile %s)", id, rd.Profile, strings.Join(profiles, ","))
+		}
+		out[id] = v
+	}
+	return out, nil
+}
+
+// readingsFor returns the readings that apply to a relay of profile p.
+func readingsFor(readings map[string]string, p string) map[string]string {
+	out := map[string]string{}
+	for id, v := range readings {
+		if rd, _ := clause.LookupReading(id); rd.AppliesTo(p) {
+			out[id] = v
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 func printSummary(w io.Writer, res *reports.Results, took time.Duration) {

@@ -18,8 +18,9 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	db := fs.String("db", os.Getenv("NIPCL_DB"), "SQLite file; empty = in-memory (env NIPCL_DB)")
 	profile := fs.String("profile", envOr("NIPCL_PROFILE", "labels"), "nip29 (old name: none), identity or labels (env NIPCL_PROFILE)")
 	key := fs.String("key", os.Getenv("NIPCL_RELAY_KEY"), "relay secret key (hex); random when empty (env NIPCL_RELAY_KEY)")
-	var faults listFlag
+	var faults, readingArgs listFlag
 	fs.Var(&faults, "fault", "fault switch to turn on (repeatable; env NIPCL_FAULTS, comma-separated)")
+	fs.Var(&readingArgs, "reading", "ID=VALUE: take this careful reading of a point the specs leave open (repeatable; env NIPCL_READINGS, comma-separated; see `nipcl-conform list --readings`)")
 	if code, done := parse(fs, args); done {
 		return code
 	}
@@ -34,7 +35,14 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, "--profile: %v", err)
 	}
 	*profile = p
-	r, err := reference.New(reference.Config{Addr: *addr, DBPath: *db, Profile: *profile, Faults: faults, SecretKey: *key,
+	if len(readingArgs) == 0 && os.Getenv("NIPCL_READINGS") != "" {
+		readingArgs = strings.Split(os.Getenv("NIPCL_READINGS"), ",")
+	}
+	readings, err := parseReadings(readingArgs, []string{*profile})
+	if err != nil {
+		return usageError(stderr, "--reading: %v", err)
+	}
+	r, err := reference.New(reference.Config{Addr: *addr, DBPath: *db, Profile: *profile, Faults: faults, Readings: readings, SecretKey: *key,
 		Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
 	if err != nil {
 		fmt.Fprintf(stderr, "nipcl-conform serve: %v\n", err)
@@ -46,6 +54,9 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	fmt.Fprintf(stdout, "listening on %s (profile %s, relay key %s)\n", u, *profile, r.PubKey())
+	for _, a := range readingArgs {
+		fmt.Fprintf(stdout, "reading %s\n", strings.TrimSpace(a))
+	}
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	<-sig
