@@ -20,6 +20,7 @@ import (
 var Faults = []struct{ Name, Clause, What string }{
 	{"resign-on-retry", "labels/responses.18", "signs a new event (new ID) for every retry instead of resending the stored one"},
 	{"generic-rejection-rejected", "labels/responses.4", "takes a refusal without a nip-cl prefix as Rejected"},
+	{"downgrade-committed", "labels/responses.20", "lets a refusal that follows a positive OK for the same event replace Committed"},
 	{"trust-any-signer", "labels/snapshot.12", "accepts a snapshot with any valid signature, whoever signed it"},
 	{"accept-client-signed", "labels/snapshot.12", "accepts a snapshot signed by the user's own key"},
 	{"snapshot-rollback", "labels/snapshot.15", "lets the last snapshot received win, even an older one"},
@@ -264,9 +265,27 @@ func (c *Reference) submit(ctx context.Context, relay string, ev nostr.Event) st
 		json.Unmarshal(f[3], &msg)
 		class := ackClass(ok, msg)
 		if class == Unknown && !ok && !strings.Contains(msg, ": nip-cl-unknown") {
-			return "generic"
+			class = "generic"
 		}
-		return class
+		if c.Fault != "downgrade-committed" || class != Committed {
+			return class
+		}
+		// The fault: keep listening a moment and let the last OK for the ID win.
+		lctx, lcancel := context.WithTimeout(wctx, 250*time.Millisecond)
+		defer lcancel()
+		for {
+			f, err := k.next(lctx, relay)
+			if err != nil {
+				return class
+			}
+			var typ, id2 string
+			json.Unmarshal(f[0], &typ)
+			if len(f) >= 4 && typ == "OK" && json.Unmarshal(f[1], &id2) == nil && id2 == ev.ID {
+				json.Unmarshal(f[2], &ok)
+				json.Unmarshal(f[3], &msg)
+				class = ackClass(ok, msg)
+			}
+		}
 	}
 }
 

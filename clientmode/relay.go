@@ -21,6 +21,9 @@ type Reply struct {
 	Drop bool
 	OK   bool
 	Msg  string
+	// Then, when set, is a second OK for the same event sent right after
+	// the first one, after which the relay closes the connection.
+	Then *Reply
 }
 
 // Script is what the scripted relay does in one case.
@@ -174,6 +177,12 @@ func (r *Relay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 				return
 			}
 			send("OK", ev.ID, reply.OK, reply.Msg)
+			if t := reply.Then; t != nil {
+				send("OK", ev.ID, t.OK, t.Msg)
+				r.Wire.note("relay: (connection closed)")
+				c.Close(websocket.StatusNormalClosure, "")
+				return
+			}
 		case "REQ":
 			var sub string
 			json.Unmarshal(frame[1], &sub)
