@@ -299,6 +299,25 @@ var Cases = []Case{
 		Requirement: "Identity tags of a state event signed by another key are not relied on.",
 		Script:      Script{Events: identityPick("ch-forged", "ch-plain")},
 		Ops:         []string{OpFind}, Judge: wantChannel("ch-plain")},
+	{ID: "client/identity/ensure-uses-existing", Profile: "identity", Clause: "identity/choosing-one-channel.3", Level: "MUST",
+		Requirement: "Asked for the one channel of creator and label, the client reuses the existing one and creates nothing.",
+		Script:      Script{Events: identityPick("ch-plain")},
+		Ops:         []string{OpEnsure}, Judge: all(wantChannel("ch-plain"), func(j *Judging) error {
+			if len(j.Events) > 0 {
+				return fmt.Errorf("client sent %d event(s) although the query found a channel", len(j.Events))
+			}
+			return nil
+		})},
+	{ID: "client/identity/ensure-creates-on-empty", Profile: "identity", Clause: "identity/choosing-one-channel.3", Level: "MUST",
+		Requirement: "When the #P+#t query returns nothing the client creates exactly one channel, carrying the label as a t tag.",
+		Ops:         []string{OpEnsure}, Judge: all(wantChannel(NewChannel), wantKind(9007), func(j *Judging) error {
+			var ev nostr.Event
+			json.Unmarshal(j.Events[0], &ev)
+			if len(j.Events) != 1 || !slices.ContainsFunc(ev.Tags, func(t nostr.Tag) bool { return len(t) == 2 && t[0] == "t" && t[1] == FindLabel }) {
+				return fmt.Errorf("expected one kind 9007 with [t %s], got %d event(s): %s", FindLabel, len(j.Events), j.Events[0])
+			}
+			return nil
+		}, wantFilterPT)},
 	{ID: "client/identity/query-p-and-t", Profile: "identity", Clause: "identity/choosing-one-channel.3", Level: "MUST",
 		Requirement: "The client looks for the channel with a kinds 39000 filter on #P (creator) and #t (label).",
 		Script:      Script{Events: identityEvents},

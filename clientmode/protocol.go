@@ -13,6 +13,7 @@ package clientmode
 //	{"id":2,"op":"create","relay":"ws://…","channel":"<uuid>","label":"team:infra"}
 //	{"id":3,"op":"read-labels","relay":"ws://…","channel":"<uuid>"}
 //	{"id":4,"op":"find","relay":"ws://…","creator":"<hex>","label":"support"}
+//	{"id":5,"op":"ensure","relay":"ws://…","creator":"<hex>","label":"support","channel":"<uuid to create>"}
 type Intent struct {
 	ID      int    `json:"id"`
 	Op      string `json:"op"`
@@ -30,6 +31,7 @@ const (
 	OpCreate     = "create"      // create the channel with one initial label (kind 9007)
 	OpReadLabels = "read-labels" // show the channel's current labels
 	OpFind       = "find"        // pick the one channel of creator+label (identity draft)
+	OpEnsure     = "ensure"      // find it, or create it (as channel) when there is none
 )
 
 // Answer is the adapter's reply to one intent: one JSON line on its stdout,
@@ -37,7 +39,7 @@ const (
 //
 //	{"id":2,"outcome":"committed"}        (add-label, create) committed | rejected | unknown | unsupported
 //	{"id":3,"known":true,"labels":["a"]}  known=false: the client has no trustworthy label set
-//	{"id":4,"channel":"<d>"}              "" when it found none
+//	{"id":4,"channel":"<d>"}              find: "" when it found none; ensure: the channel found or created
 //	{"id":5,"error":"text"}               the adapter could not carry the intent out
 type Answer struct {
 	ID      int      `json:"id"`

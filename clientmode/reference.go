@@ -25,6 +25,7 @@ var Faults = []struct{ Name, Clause, What string }{
 	{"accept-client-signed", "labels/snapshot.12", "accepts a snapshot signed by the user's own key"},
 	{"snapshot-rollback", "labels/snapshot.15", "lets the last snapshot received win, even an older one"},
 	{"labels-from-commands", "labels/snapshot.11", "also takes labels from the add-label tags of stored kind 9002 commands it reads"},
+	{"create-without-query", "identity/choosing-one-channel.3", "creates a new channel for creator+label without asking the relay for an existing one"},
 	{"ignore-capability", "labels/capability.3", "sends label commands without checking NIP-11 for nip-cl"},
 	{"identity-event-time", "identity/creation-time.3", "ranks channels by the state event's created_at instead of the created_at tag"},
 	{"identity-trust-any", "identity/trust.1", "relies on identity tags of state events whoever signed them"},
@@ -65,6 +66,8 @@ func (c *Reference) Do(ctx context.Context, in Intent) Answer {
 		a.Labels, a.Known, err = c.readLabels(ctx, in)
 	case OpFind:
 		a.Channel, err = c.find(ctx, in)
+	case OpEnsure:
+		a.Channel, err = c.ensure(ctx, in)
 	default:
 		err = fmt.Errorf("unknown op %q", in.Op)
 	}
@@ -522,3 +525,24 @@ func contains(xs []string, s string) bool {
 
 // ValidFault reports whether name is a fault switch ("" is the clean client).
 func ValidFault(name string) bool { return name == "" || contains(FaultNames(), name) }
+
+// ensure finds the one channel of creator+label, and creates it (kind 9007
+// with the label as a t tag) only when the relay returned none.
+func (c *Reference) ensure(ctx context.Context, in Intent) (string, error) {
+	if c.Fault != "create-without-query" {
+		d, err := c.find(ctx, in)
+		if err != nil || d != "" {
+			return d, err
+		}
+	}
+	ev := nostr.Event{Kind: 9007, CreatedAt: nostr.Now(), Tags: nostr.Tags{{"h", in.Channel}, {"t", in.Label}}}
+	if err := ev.Sign(c.secret); err != nil {
+		return "", err
+	}
+	switch c.submit(ctx, in.Relay, ev) {
+	case Committed:
+		return in.Channel, nil
+	default:
+		return "", nil
+	}
+}

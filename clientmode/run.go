@@ -110,6 +110,8 @@ func runCase(ctx context.Context, c Case, o Options) (reports.Outcome, string, s
 			in.Channel = Channel
 		case OpFind:
 			in.Creator, in.Label = keys.UserPK, FindLabel
+		case OpEnsure:
+			in.Creator, in.Label, in.Channel = keys.UserPK, FindLabel, NewChannel
 		}
 		intents = append(intents, in)
 	}
