@@ -80,6 +80,7 @@ const (
 	ReadingLabelsCreatePrefix    = "labels-scope-create-prefix"
 	ReadingLabelsMutationPrefix  = "labels-scope-mutation-prefix"
 	ReadingLabelsDeletedPrefix   = "labels-deleted-prefix"
+	ReadingLabelsLimitPrefix     = "labels-state-limit-prefix"
 	ReadingLabelsUUIDAcross      = "labels-uuid-across-communities"
 	ReadingLabelsLive            = "labels-live-snapshots"
 	ReadingNIP29RolelessPut      = "nip29-roleless-put-user"
@@ -150,6 +151,13 @@ var readings = []Reading{
 			{"invalid", "it is refused invalid: nip-cl-rejected (unknown channel)"},
 		},
 		Cases: []string{"labels/scope/6", "labels/retry/4", "labels/retry/6"}},
+	{ID: ReadingLabelsLimitPrefix, Profile: "labels", Section: "labels/values-and-limits", Ref: "nip-cl-labels.md § Label values and limits, with § Responses and client outcomes",
+		Open: "A relay MUST reject a command whose resulting snapshot would exceed a limit (32 stored labels). A well-formed mutation that exceeds it only because of the channel's current labels is neither a malformed command (invalid:) nor a permission or lifecycle denial (restricted:); the prefix table names no prefix for a state limit.",
+		Values: []ReadingValue{
+			{"invalid", "a mutation whose result would exceed 32 labels is refused invalid: nip-cl-rejected"},
+			{"restricted", "it is refused restricted: nip-cl-rejected"},
+		},
+		Cases: []string{"labels/limits/5"}},
 	{ID: ReadingLabelsUUIDAcross, Profile: "labels", Section: "labels/community", Ref: "nip-cl-labels.md § Authorization and visibility, with § Initial labels: kind 9007",
 		Open: "Label state, evidence and delivery are scoped to the community (Host), and a used or deleted UUID MUST NOT be reused for creation; the draft does not say whether a UUID used in one community is used in another.",
 		Values: []ReadingValue{

@@ -565,7 +565,14 @@ func (p *labelsProfile) mutate(t *txn, ev *nostr.Event) error {
 	set := append(slices.Clone(base.Labels), m.add...)
 	set = slices.DeleteFunc(dedupSorted(set), func(v string) bool { return slices.Contains(m.remove, v) })
 	if p.storedLimitExceeded(len(set)) {
-		return reject("invalid", "the result would have %d labels; at most %d are allowed", len(set), maxStoredLabels)
+		// Reading labels-state-limit-prefix: the draft names no prefix for
+		// a well-formed command that only the channel's state puts over the
+		// limit.
+		prefix := "invalid"
+		if p.readings.is(clause.ReadingLabelsLimitPrefix, "restricted") {
+			prefix = "restricted"
+		}
+		return reject(prefix, "the result would have %d labels; at most %d are allowed", len(set), maxStoredLabels)
 	}
 	next.Labels = set
 	var prevSnap *nostr.Event

@@ -29,6 +29,7 @@ import (
 //	labels-scope-create-prefix      labelsProfile.onCreate
 //	labels-scope-mutation-prefix    labelsProfile.mutate
 //	labels-deleted-prefix           labelsProfile.deletedRejection
+//	labels-state-limit-prefix       labelsProfile.mutate
 //	labels-uuid-across-communities  labelsProfile.create
 //	labels-live-snapshots           Relay.write (live delivery after commit)
 //	nip29-roleless-put-user         Relay.putUser

@@ -121,6 +121,22 @@ var readingProbes = map[string]readingProbe{
 		}
 		return prefixOf(mut.Reason)
 	},
+	clause.ReadingLabelsLimitPrefix: func(t *testing.T, r *Relay, url string) string {
+		a := newActor(t)
+		c := dial(t, url)
+		c.auth(a)
+		id := newChannelID()
+		tags := []nostr.Tag{}
+		for i := 0; i < maxStoredLabels; i++ {
+			tags = append(tags, nostr.Tag{"label", "l" + strconv.Itoa(i)})
+		}
+		c.mustPublish(a.create(t, id, tags...))
+		ok := c.publish(a.edit(t, id, nostr.Tag{"add-label", "one-more"}))
+		if ok.OK || !strings.Contains(ok.Reason, "nip-cl-rejected") {
+			t.Fatalf("33rd label: %v %q", ok.OK, ok.Reason)
+		}
+		return prefixOf(ok.Reason)
+	},
 	clause.ReadingLabelsUUIDAcross: func(t *testing.T, r *Relay, url string) string {
 		a := newActor(t)
 		ca, cb := dial(t, url), dial(t, strings.Replace(url, "127.0.0.1", "localhost", 1))

@@ -137,7 +137,7 @@ func baselineGroupSpecs() []Spec {
 			}},
 		{Case{ID: "base/edit/2", Area: "groups", Section: "nip29/metadata", Level: SHOULD,
 			Requirement: "After a 9002 carrying only a new name, the 39000 has that name, and the about and picture set before are kept or cleared, never replaced.",
-			Reading: "edit-metadata carries \"all the fields of group-metadata\": a 9002 may be a patch (what it leaves out is kept) or the whole new metadata (what it leaves out is cleared, flags unset). Both pass, noted as reading nip29-edit-metadata=patch or replace; a relay that keeps some and clears others passes with a note."},
+			Reading:     "edit-metadata carries \"all the fields of group-metadata\": a 9002 may be a patch (what it leaves out is kept) or the whole new metadata (what it leaves out is cleared, flags unset). Both pass, noted as reading nip29-edit-metadata=patch or replace; a relay that keeps some and clears others passes with a note."},
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(c, fixtures.ChannelSpec{})
@@ -233,7 +233,7 @@ func baselineGroupSpecs() []Spec {
 			}},
 		{Case{ID: "base/membership/6", Area: "membership", Section: "nip29/membership", Level: SHOULD,
 			Requirement: "A 9000 without roles naming an existing member who holds the moderating role leaves the user a member; its role is either kept or cleared.",
-			Reading: "NIP-29: on an existing member \"the user roles must just be updated\"; a 9000 with no roles may keep them (nothing to update) or reset them to none. Both pass, noted as reading nip29-roleless-put-user=keep or reset. A relay may also refuse the no-op 9000; the user must then be unchanged."},
+			Reading:     "NIP-29: on an existing member \"the user roles must just be updated\"; a 9000 with no roles may keep them (nothing to update) or reset them to none. Both pass, noted as reading nip29-roleless-put-user=keep or reset. A relay may also refuse the no-op 9000; the user must then be unchanged."},
 			func(t *T) {
 				owner, admin, ch := channelWithMember(t, fixtures.Open, "admin")
 				pk := admin.Actor().PubKey

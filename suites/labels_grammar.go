@@ -6,6 +6,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 
+	"github.com/nipcl/nipcl-conform/clause"
 	"github.com/nipcl/nipcl-conform/fixtures"
 )
 
@@ -131,6 +132,7 @@ func labelsLimitsSpecs() []Spec {
 				before := snapshot(t, c, ch)
 				ok := rejectCL(t, c, mutationEv(c.Actor(), ch, vs[30:], nil), "add 3 labels to 30", "invalid", "restricted")
 				t.Note("a mutation over the stored-label limit: %s", prefixOf(ok.Reason))
+				t.Reading(clause.ReadingLabelsLimitPrefix, prefixOf(ok.Reason))
 				expectUnchanged(t, c, ch, before, "rejected mutation")
 			}},
 		{lcase("limits/6", "limits", sec, MUST, "The resulting set decides the stored-label limit: with 32 labels, adding one and removing another in one command is accepted."),
