@@ -318,6 +318,31 @@ var Cases = []Case{
 			}
 			return nil
 		}, wantFilterPT)},
+	{ID: "client/identity/type-from-first-t", Profile: "identity", Clause: "identity/identity-tags.4", Level: "MUST",
+		Requirement: "The channel type is the first t tag; every later t tag is a label.",
+		Script: Script{Events: events(func(k Keys) []nostr.Event {
+			return []nostr.Event{identityState(k, nostr.Tags{{"t", "forum"}, {"t", "support"}, {"t", "ops"}, {"P", k.UserPK}, {"created_at", strconv.Itoa(baseTime)}})}
+		})},
+		Ops: []string{OpChannel}, Judge: func(j *Judging) error {
+			a := j.Answers[0]
+			got := slices.Clone(a.Labels)
+			slices.Sort(got)
+			if a.Type != "forum" || !slices.Equal(got, []string{"ops", "support"}) {
+				return fmt.Errorf("client shows type %q and labels %v, expected type forum and labels [ops support]", a.Type, a.Labels)
+			}
+			return nil
+		}},
+	{ID: "client/identity/missing-p-unknown", Profile: "identity", Clause: "identity/older-events.2", Level: "MUST",
+		Requirement: "A state event without P leaves the creator unknown; it is not guessed from the signer.",
+		Script: Script{Events: events(func(k Keys) []nostr.Event {
+			return []nostr.Event{identityState(k, nostr.Tags{{"t", "chat"}})}
+		})},
+		Ops: []string{OpChannel}, Judge: func(j *Judging) error {
+			if a := j.Answers[0]; a.Creator != "" {
+				return fmt.Errorf("client names %s as the creator of a channel whose state event has no P", a.Creator)
+			}
+			return nil
+		}},
 	{ID: "client/identity/query-p-and-t", Profile: "identity", Clause: "identity/choosing-one-channel.3", Level: "MUST",
 		Requirement: "The client looks for the channel with a kinds 39000 filter on #P (creator) and #t (label).",
 		Script:      Script{Events: identityEvents},
@@ -345,6 +370,14 @@ func identityEvents(k Keys) []nostr.Event {
 		mk(k.StrangerSK, "ch-forged", baseTime, strconv.Itoa(baseTime-1000)),
 		mk(k.RelaySK, "ch-0-untagged", baseTime-500, ""),
 	}
+}
+
+// identityState is a relay-signed 39000 for Channel with the given tags
+// after its d tag.
+func identityState(k Keys, tags nostr.Tags) nostr.Event {
+	ev := nostr.Event{Kind: 39000, CreatedAt: baseTime + 30, Tags: append(nostr.Tags{{"d", Channel}}, tags...)}
+	ev.Sign(k.RelaySK)
+	return ev
 }
 
 // identityPick serves only the named channels of identityEvents: each

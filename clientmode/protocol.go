@@ -26,12 +26,13 @@ type Intent struct {
 
 // Intent operations.
 const (
-	OpInit       = "init"        // take this secret key as the user's identity
-	OpAddLabel   = "add-label"   // add a label to a channel (kind 9002)
-	OpCreate     = "create"      // create the channel with one initial label (kind 9007)
-	OpReadLabels = "read-labels" // show the channel's current labels
-	OpFind       = "find"        // pick the one channel of creator+label (identity draft)
-	OpEnsure     = "ensure"      // find it, or create it (as channel) when there is none
+	OpInit       = "init"         // take this secret key as the user's identity
+	OpAddLabel   = "add-label"    // add a label to a channel (kind 9002)
+	OpCreate     = "create"       // create the channel with one initial label (kind 9007)
+	OpReadLabels = "read-labels"  // show the channel's current labels
+	OpFind       = "find"         // pick the one channel of creator+label (identity draft)
+	OpChannel    = "read-channel" // show a channel's type, labels (later t tags) and creator (identity draft)
+	OpEnsure     = "ensure"       // find it, or create it (as channel) when there is none
 )
 
 // Answer is the adapter's reply to one intent: one JSON line on its stdout,
@@ -40,6 +41,7 @@ const (
 //	{"id":2,"outcome":"committed"}        (add-label, create) committed | rejected | unknown | unsupported
 //	{"id":3,"known":true,"labels":["a"]}  known=false: the client has no trustworthy label set
 //	{"id":4,"channel":"<d>"}              find: "" when it found none; ensure: the channel found or created
+//	{"id":6,"known":true,"type":"forum","labels":["ops"],"creator":"<hex>"}  read-channel
 //	{"id":5,"error":"text"}               the adapter could not carry the intent out
 type Answer struct {
 	ID      int      `json:"id"`
@@ -47,6 +49,8 @@ type Answer struct {
 	Known   bool     `json:"known,omitempty"`
 	Labels  []string `json:"labels,omitempty"`
 	Channel string   `json:"channel,omitempty"`
+	Type    string   `json:"type,omitempty"`    // read-channel: the channel type
+	Creator string   `json:"creator,omitempty"` // read-channel: "" when unknown
 	Error   string   `json:"error,omitempty"`
 }
 

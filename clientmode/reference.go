@@ -27,6 +27,8 @@ var Faults = []struct{ Name, Clause, What string }{
 	{"labels-from-commands", "labels/snapshot.11", "also takes labels from the add-label tags of stored kind 9002 commands it reads"},
 	{"create-without-query", "identity/choosing-one-channel.3", "creates a new channel for creator+label without asking the relay for an existing one"},
 	{"ignore-capability", "labels/capability.3", "sends label commands without checking NIP-11 for nip-cl"},
+	{"type-from-last-t", "identity/identity-tags.4", "takes the channel type from the last t tag instead of the first"},
+	{"creator-from-signer", "identity/older-events.2", "takes the state event's signer as the creator when P is missing"},
 	{"identity-event-time", "identity/creation-time.3", "ranks channels by the state event's created_at instead of the created_at tag"},
 	{"identity-trust-any", "identity/trust.1", "relies on identity tags of state events whoever signed them"},
 }
@@ -68,6 +70,8 @@ func (c *Reference) Do(ctx context.Context, in Intent) Answer {
 		a.Channel, err = c.find(ctx, in)
 	case OpEnsure:
 		a.Channel, err = c.ensure(ctx, in)
+	case OpChannel:
+		err = c.readChannel(ctx, in, &a)
 	default:
 		err = fmt.Errorf("unknown op %q", in.Op)
 	}
@@ -545,4 +549,50 @@ func (c *Reference) ensure(ctx context.Context, in Intent) (string, error) {
 	default:
 		return "", nil
 	}
+}
+
+// readChannel reads a channel's identity tags from its relay-signed 39000:
+// the type is the first t tag, later t tags are labels, the creator is P
+// (unknown without it).
+func (c *Reference) readChannel(ctx context.Context, in Intent, a *Answer) error {
+	ri, err := c.info(ctx, in.Relay)
+	if err != nil {
+		return fmt.Errorf("NIP-11: %w", err)
+	}
+	evs, err := c.query(ctx, in.Relay, nostr.Filter{Kinds: []int{39000}, Tags: nostr.TagMap{"d": {in.Channel}}})
+	if err != nil {
+		return err
+	}
+	var best *nostr.Event
+	for i, ev := range evs {
+		if c.trusted(ev, ri.Self, false) && (best == nil || newer(ev, *best)) {
+			best = &evs[i]
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	a.Known = true
+	var ts []string
+	for _, t := range best.Tags {
+		switch {
+		case len(t) >= 2 && t[0] == "t":
+			ts = append(ts, t[1])
+		case len(t) >= 2 && t[0] == "P":
+			if a.Creator == "" {
+				a.Creator = t[1]
+			}
+		}
+	}
+	if len(ts) > 0 {
+		if c.Fault == "type-from-last-t" {
+			a.Type, a.Labels = ts[len(ts)-1], ts[:len(ts)-1]
+		} else {
+			a.Type, a.Labels = ts[0], ts[1:]
+		}
+	}
+	if a.Creator == "" && c.Fault == "creator-from-signer" {
+		a.Creator = best.PubKey
+	}
+	return nil
 }

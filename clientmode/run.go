@@ -106,7 +106,7 @@ func runCase(ctx context.Context, c Case, o Options) (reports.Outcome, string, s
 			in.Channel, in.Label = Channel, Label
 		case OpCreate:
 			in.Channel, in.Label = NewChannel, "team:infra"
-		case OpReadLabels:
+		case OpReadLabels, OpChannel:
 			in.Channel = Channel
 		case OpFind:
 			in.Creator, in.Label = keys.UserPK, FindLabel
