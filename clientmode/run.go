@@ -2,6 +2,8 @@ package clientmode
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -20,8 +22,20 @@ type Options struct {
 	Timeout time.Duration // deadline per intent; zero means 20s
 }
 
-// Plan is the plan name client cases report under.
-const Plan = "client"
+// PlanName is the plan a profile's client cases report under:
+// client-labels or client-identity.
+func PlanName(profile string) string { return "client-" + profile }
+
+// Fingerprint identifies the client case table (IDs, clauses, levels,
+// requirements): "client:sha256:" + 12 hex digits. It goes into the
+// reports' catalogue field.
+func Fingerprint() string {
+	h := sha256.New()
+	for _, c := range Cases {
+		fmt.Fprintf(h, "%s\t%s\t%s\t%s\t%s\n", c.ID, c.Profile, c.Clause, c.Level, c.Requirement)
+	}
+	return "client:sha256:" + hex.EncodeToString(h.Sum(nil))[:12]
+}
 
 // Selected returns the cases of a profile ("" for all).
 func Selected(profile string) []Case {
@@ -50,7 +64,7 @@ func Run(ctx context.Context, o Options) []reports.CaseResult {
 // RunCase runs one case.
 func RunCase(ctx context.Context, c Case, o Options) reports.CaseResult {
 	start := time.Now()
-	res := reports.CaseResult{ID: c.ID, Plan: Plan, Profile: c.Profile, Area: "client", Level: c.Level,
+	res := reports.CaseResult{ID: c.ID, Plan: PlanName(c.Profile), Profile: c.Profile, Area: "client", Level: c.Level,
 		Requirement: c.Requirement, Clauses: []string{c.Clause}}
 	if cl, ok := clause.LookupClause(c.Clause); ok {
 		res.Section, res.Source, res.Ref = cl.Section, cl.Source, cl.Ref

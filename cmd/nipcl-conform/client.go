@@ -91,7 +91,7 @@ func cmdClient(args []string, stdout, stderr io.Writer) int {
 	b := version.Get()
 	res := &reports.Results{Tool: "nipcl-conform", Version: b.Version, Commit: b.Commit, Modified: b.Modified,
 		RunID: fmt.Sprintf("client%d", time.Now().Unix()%100000), Started: time.Now().UTC(),
-		Settings: map[string]string{"mode": "client", "profile": clientOr(*profile, "labels+identity"), "timeout": timeout.String()}}
+		Settings: map[string]string{"mode": "client", "profile": clientOr(*profile, "labels,identity"), "timeout": timeout.String()}}
 	client := "built-in reference client"
 	if *command != "" {
 		client = *command
@@ -105,8 +105,13 @@ func cmdClient(args []string, stdout, stderr io.Writer) int {
 			res.Specs = append(res.Specs, reports.SpecRevision{Profile: s.Profile, Name: s.Name, Revision: s.Revision, Date: s.Date})
 		}
 	}
-	res.Plans = []reports.PlanResult{{Name: clientmode.Plan, Target: client, Profile: clientOr(*profile, "labels+identity"),
-		Note: "client mode: the harness plays a scripted relay on 127.0.0.1 and judges the client"}}
+	res.Catalogue = clientmode.Fingerprint()
+	for _, p := range []string{"labels", "identity"} {
+		if *profile == "" || *profile == p {
+			res.Plans = append(res.Plans, reports.PlanResult{Name: clientmode.PlanName(p), Target: client, Profile: p,
+				Note: "client mode: the harness plays a scripted relay on 127.0.0.1 and judges the client"})
+		}
+	}
 	o := clientmode.Options{Profile: *profile, Command: *command, Fault: *fault, Timeout: *timeout}
 	for _, c := range cases {
 		if ctx.Err() != nil {

@@ -27,6 +27,13 @@ func clientRun(t *testing.T, args ...string) (int, string, *reports.Results) {
 			t.Errorf("report %s: %v", f, err)
 		}
 	}
+	data, err := os.ReadFile(filepath.Join(dir, "results.json"))
+	if err != nil {
+		t.Fatalf("results.json: %v\n%s", err, out.String())
+	}
+	if v, err := reports.VerifyJSON(data, knownCatalogue()); err != nil || !v.OK() {
+		t.Errorf("report verify: %v %+v", err, v)
+	}
 	r, err := reports.ReadJSON(filepath.Join(dir, "results.json"))
 	if err != nil {
 		t.Fatalf("results.json: %v\n%s", err, out.String())
