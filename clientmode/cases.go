@@ -20,8 +20,11 @@ type Case struct {
 	Level       string // case level: MUST (for MUST, MUST NOT and RULE clauses) or SHOULD
 	Requirement string // one line, our own words
 	Script      Script
-	Ops         []string // intent ops, in order, after init
-	Judge       func(j *Judging) error
+	// Second, when set, is a second scripted relay with its own self key
+	// (the same user); an op written "read-labels@2" goes to it.
+	Second *Script
+	Ops    []string // intent ops, in order, after init
+	Judge  func(j *Judging) error
 }
 
 // Judging is what a case's judgement looks at.
@@ -268,6 +271,25 @@ var Cases = []Case{
 				if err := wantLabels([]string{"status:active", "team:infra"})(&jj); err != nil {
 					return fmt.Errorf("read %d: %w", i+1, err)
 				}
+			}
+			return nil
+		}},
+	{ID: "client/labels/cache-per-relay", Profile: "labels", Clause: "labels/snapshot.14", Level: "MUST",
+		Requirement: "Snapshots are cached per relay identity: a newer snapshot of the same channel ID from one relay does not replace another relay's.",
+		Script: Script{Events: events(func(k Keys) []nostr.Event {
+			return []nostr.Event{snap(k.RelaySK, baseTime+100, []string{"team:one"})}
+		})},
+		Second: &Script{Events: events(func(k Keys) []nostr.Event {
+			return []nostr.Event{snap(k.RelaySK, baseTime, []string{"team:two"})}
+		})},
+		Ops: []string{OpReadLabels, OpReadLabels + "@2"}, Judge: func(j *Judging) error {
+			if err := wantLabels([]string{"team:one"})(j); err != nil {
+				return fmt.Errorf("first relay: %w", err)
+			}
+			jj := *j
+			jj.Answers = j.Answers[1:]
+			if err := wantLabels([]string{"team:two"})(&jj); err != nil {
+				return fmt.Errorf("second relay (another self key, same channel ID): %w", err)
 			}
 			return nil
 		}},

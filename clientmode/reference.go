@@ -23,6 +23,7 @@ var Faults = []struct{ Name, Clause, What string }{
 	{"downgrade-committed", "labels/responses.20", "lets a refusal that follows a positive OK for the same event replace Committed"},
 	{"trust-any-signer", "labels/snapshot.12", "accepts a snapshot with any valid signature, whoever signed it"},
 	{"accept-client-signed", "labels/snapshot.12", "accepts a snapshot signed by the user's own key"},
+	{"cache-by-channel", "labels/snapshot.14", "caches snapshots by channel ID alone, not by relay identity"},
 	{"snapshot-rollback", "labels/snapshot.15", "lets the last snapshot received win, even an older one"},
 	{"labels-from-commands", "labels/snapshot.11", "also takes labels from the add-label tags of stored kind 9002 commands it reads"},
 	{"create-without-query", "identity/choosing-one-channel.3", "creates a new channel for creator+label without asking the relay for an existing one"},
@@ -432,6 +433,9 @@ func (c *Reference) readLabels(ctx context.Context, in Intent) ([]string, bool, 
 		c.cache = map[string]nostr.Event{}
 	}
 	key := ri.Self + "\x00" + in.Relay + "\x00" + in.Channel
+	if c.Fault == "cache-by-channel" {
+		key = in.Channel
+	}
 	var fromCommands []string
 	for _, ev := range evs {
 		if ev.Kind == 9002 && c.Fault == "labels-from-commands" {

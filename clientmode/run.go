@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nbd-wtf/go-nostr"
 	"github.com/nipcl/nipcl-conform/clause"
 	"github.com/nipcl/nipcl-conform/reports"
 )
@@ -95,6 +96,16 @@ func runCase(ctx context.Context, c Case, o Options) (reports.Outcome, string, s
 		return reports.HarnessError, "start scripted relay: " + err.Error(), ""
 	}
 	defer relay.Close()
+	var second *Relay
+	if c.Second != nil {
+		k2 := keys
+		k2.RelaySK = NewKeys().RelaySK
+		k2.RelayPK, _ = nostr.GetPublicKey(k2.RelaySK)
+		if second, err = StartRelay(*c.Second, k2); err != nil {
+			return reports.HarnessError, "start second scripted relay: " + err.Error(), ""
+		}
+		defer second.Close()
+	}
 	var cl Client
 	if o.Command != "" {
 		cl, err = StartProcess(o.Command, os.Environ())
@@ -110,11 +121,20 @@ func runCase(ctx context.Context, c Case, o Options) (reports.Outcome, string, s
 		if w := relay.Wire.Transcript(); w != "" {
 			t += "\n-- relay " + relay.URL + " --\n" + w
 		}
+		if second != nil {
+			if w := second.Wire.Transcript(); w != "" {
+				t += "\n-- second relay " + second.URL + " --\n" + w
+			}
+		}
 		return strings.TrimSpace(t)
 	}
 	intents := []Intent{{ID: 1, Op: OpInit, Secret: keys.UserSK}}
 	for i, op := range c.Ops {
 		in := Intent{ID: i + 2, Op: op, Relay: relay.URL}
+		if o, ok := strings.CutSuffix(op, "@2"); ok && second != nil {
+			in.Op, in.Relay = o, second.URL
+		}
+		op = in.Op
 		switch op {
 		case OpAddLabel:
 			in.Channel, in.Label = Channel, Label
