@@ -89,7 +89,7 @@ func (p *process) Do(ctx context.Context, in Intent) (Answer, error) {
 	select {
 	case err := <-werr:
 		if err != nil {
-			return Answer{}, fmt.Errorf("write to client: %w%s", err, p.stderrTail())
+			return Answer{}, fmt.Errorf("client exited or stopped reading its stdin (%v)%s", err, p.stderrTail())
 		}
 	case <-ctx.Done():
 		return Answer{}, ErrTimeout

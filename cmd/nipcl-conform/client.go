@@ -15,6 +15,7 @@ import (
 
 	"github.com/nipcl/nipcl-conform/clientmode"
 	"github.com/nipcl/nipcl-conform/reports"
+	"github.com/nipcl/nipcl-conform/runner"
 	"github.com/nipcl/nipcl-conform/version"
 )
 
@@ -90,7 +91,7 @@ func cmdClient(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	b := version.Get()
 	res := &reports.Results{Tool: "nipcl-conform", Version: b.Version, Commit: b.Commit, Modified: b.Modified,
-		RunID: fmt.Sprintf("client%d", time.Now().Unix()%100000), Started: time.Now().UTC(),
+		RunID: runner.NewRunID(), Started: time.Now().UTC(),
 		Settings: map[string]string{"mode": "client", "profile": clientOr(*profile, "labels,identity"), "timeout": timeout.String()}}
 	client := "built-in reference client"
 	if *command != "" {
