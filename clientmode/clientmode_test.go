@@ -2,6 +2,8 @@ package clientmode
 
 import (
 	"context"
+	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -78,4 +80,37 @@ func caseLevel(l string) string {
 		return clause.LevelShould
 	}
 	return l
+}
+
+// TestDocsListEveryCaseAndFault keeps docs/client-mode.md in step with the
+// case table and the fault switches.
+func TestDocsListEveryCaseAndFault(t *testing.T) {
+	doc, err := os.ReadFile("../docs/client-mode.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range Cases {
+		if !strings.Contains(string(doc), "`"+c.ID+"`") {
+			t.Errorf("docs/client-mode.md does not list case %s", c.ID)
+		}
+	}
+	for _, f := range Faults {
+		if !strings.Contains(string(doc), "`"+f.Name+"`") {
+			t.Errorf("docs/client-mode.md does not list fault %s", f.Name)
+		}
+	}
+}
+
+// TestServeAdapter: the adapter loop answers each intent with its id and
+// answers a line that is not an intent with an error.
+func TestServeAdapter(t *testing.T) {
+	in := strings.NewReader(`{"id":1,"op":"init","secret":"` + NewKeys().UserSK + `"}` + "\nnot json\n" + `{"id":3,"op":"bogus"}` + "\n")
+	var out strings.Builder
+	if err := ServeAdapter(context.Background(), in, &out, &Reference{}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 3 || lines[0] != `{"id":1}` || !strings.Contains(lines[1], `"error":"not an intent`) || !strings.Contains(lines[2], `"id":3,"error":"unknown op`) {
+		t.Errorf("answers: %q", lines)
+	}
 }
