@@ -26,8 +26,11 @@ var ErrTimeout = errors.New("client did not answer before the deadline")
 // inProcess runs the reference client in this process.
 type inProcess struct{ ref *Reference }
 
-// NewInProcess wraps a reference client with the given fault ("" for none).
-func NewInProcess(fault string) Client { return &inProcess{ref: &Reference{Fault: fault}} }
+// NewInProcess wraps a reference client with the given fault ("" for none)
+// and OK wait (zero: DefaultWait).
+func NewInProcess(fault string, wait time.Duration) Client {
+	return &inProcess{ref: &Reference{Fault: fault, OKWait: wait}}
+}
 
 func (c *inProcess) Do(ctx context.Context, in Intent) (Answer, error) {
 	done := make(chan Answer, 1)

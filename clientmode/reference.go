@@ -48,7 +48,8 @@ func FaultNames() []string {
 type Reference struct {
 	Fault    string
 	Attempts int
-	Timeout  time.Duration // per network step; zero means 5s
+	Timeout  time.Duration // per network step (dial, query); zero means DefaultWait
+	OKWait   time.Duration // how long to wait for an OK; zero means DefaultWait
 	secret   string
 	pub      string
 	// cache of accepted snapshots, scoped by relay identity and channel.
@@ -86,8 +87,11 @@ func (c *Reference) timeout() time.Duration {
 	if c.Timeout > 0 {
 		return c.Timeout
 	}
-	return 5 * time.Second
+	return DefaultWait
 }
+
+// DefaultWait is how long the reference client waits for each network step.
+const DefaultWait = 3 * time.Second
 
 type relayInfo struct {
 	Self       string   `json:"self"`
@@ -248,7 +252,11 @@ func (c *Reference) submit(ctx context.Context, relay string, ev nostr.Event) st
 		return Unknown
 	}
 	defer k.ws.CloseNow()
-	wctx, cancel := context.WithTimeout(ctx, c.timeout())
+	wait := c.OKWait
+	if wait <= 0 {
+		wait = DefaultWait
+	}
+	wctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	if k.send(wctx, "EVENT", ev) != nil {
 		return Unknown

@@ -19,8 +19,10 @@ type Reply struct {
 	// Drop: send no OK and close the connection (the command is treated
 	// as applied by the script: a lost acknowledgement).
 	Drop bool
-	OK   bool
-	Msg  string
+	// Silent: send nothing and keep the connection open (a missing OK).
+	Silent bool
+	OK     bool
+	Msg    string
 	// Then, when set, is a second OK for the same event sent right after
 	// the first one, after which the relay closes the connection.
 	Then *Reply
@@ -175,6 +177,10 @@ func (r *Relay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 				r.Wire.note("relay: (no OK; connection closed)")
 				c.Close(websocket.StatusGoingAway, "")
 				return
+			}
+			if reply.Silent {
+				r.Wire.note("relay: (no OK; connection kept open)")
+				continue
 			}
 			send("OK", ev.ID, reply.OK, reply.Msg)
 			if t := reply.Then; t != nil {

@@ -21,6 +21,9 @@ type Options struct {
 	Command string        // adapter command; "" runs the built-in reference client
 	Fault   string        // reference client fault switch (only without Command)
 	Timeout time.Duration // deadline per intent; zero means 20s
+	// Wait is how long the built-in reference client waits for an OK
+	// before it counts the attempt as Unknown; zero means DefaultWait.
+	Wait time.Duration
 }
 
 // PlanName is the plan a profile's client cases report under:
@@ -113,7 +116,7 @@ func runCase(ctx context.Context, c Case, o Options) (reports.Outcome, string, s
 			return reports.HarnessError, err.Error(), ""
 		}
 	} else {
-		cl = NewInProcess(o.Fault)
+		cl = NewInProcess(o.Fault, o.Wait)
 	}
 	var log []string
 	transcript := func() string {

@@ -30,6 +30,7 @@ func cmdClient(args []string, stdout, stderr io.Writer) int {
 		fault     = fs.String("client-fault", "", "break the built-in reference client with this fault switch (see --faults)")
 		reportDir = fs.String("report-dir", "nipcl-client-report", "directory for the reports (junit.xml, results.json, summary.md, report.html, badge.svg)")
 		timeout   = fs.Duration("timeout", 20*time.Second, "deadline for the client's answer to each intent")
+		wait      = fs.Duration("reference-wait", clientmode.DefaultWait, "how long the built-in reference client waits for an OK before counting the attempt as Unknown")
 		only      listFlag
 		faults    = fs.Bool("faults", false, "list the reference client's fault switches and exit")
 		list      = fs.Bool("list", false, "list the client cases and exit")
@@ -113,7 +114,7 @@ func cmdClient(args []string, stdout, stderr io.Writer) int {
 				Note: "client mode: the harness plays a scripted relay on 127.0.0.1 and judges the client"})
 		}
 	}
-	o := clientmode.Options{Profile: *profile, Command: *command, Fault: *fault, Timeout: *timeout}
+	o := clientmode.Options{Profile: *profile, Command: *command, Fault: *fault, Timeout: *timeout, Wait: *wait}
 	for _, c := range cases {
 		if ctx.Err() != nil {
 			res.Interrupted = "interrupted"

@@ -18,7 +18,7 @@ func clientRun(t *testing.T, args ...string) (int, string, *reports.Results) {
 	t.Helper()
 	dir := t.TempDir()
 	var out, errb bytes.Buffer
-	code := dispatch(append([]string{"client", "--report-dir", dir}, args...), &out, &errb)
+	code := dispatch(append([]string{"client", "--report-dir", dir, "--reference-wait", "500ms"}, args...), &out, &errb)
 	if errb.Len() > 0 {
 		t.Logf("stderr: %s", errb.String())
 	}
@@ -57,13 +57,16 @@ func TestClientModeReferenceAndFaults(t *testing.T) {
 		t.Fatalf("clean reference client: exit %d, %d cases\n%s", code, len(r.Cases), out)
 	}
 	for _, f := range clientmode.Faults {
-		code, out, r := clientRun(t, "--client-fault", f.Name)
-		if code != reports.ExitFailed {
-			t.Errorf("--client-fault %s: exit %d, want 1\n%s", f.Name, code, out)
-		}
-		if !failingCites(r, f.Clause) {
-			t.Errorf("--client-fault %s: no failing case cites %s\n%s", f.Name, f.Clause, out)
-		}
+		t.Run(f.Name, func(t *testing.T) {
+			t.Parallel() // the runs mostly wait on sockets
+			code, out, r := clientRun(t, "--client-fault", f.Name)
+			if code != reports.ExitFailed {
+				t.Errorf("--client-fault %s: exit %d, want 1\n%s", f.Name, code, out)
+			}
+			if !failingCites(r, f.Clause) {
+				t.Errorf("--client-fault %s: no failing case cites %s\n%s", f.Name, f.Clause, out)
+			}
+		})
 	}
 }
 
@@ -76,12 +79,12 @@ func TestClientModeAdapter(t *testing.T) {
 	if b, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build example adapter: %v\n%s", err, b)
 	}
-	code, out, _ := clientRun(t, "--client-cmd", adapter)
+	code, out, _ := clientRun(t, "--client-cmd", adapter+" --wait 500ms")
 	if code != reports.ExitOK {
 		t.Fatalf("example adapter: exit %d\n%s", code, out)
 	}
 	for _, f := range []string{"resign-on-retry", "snapshot-rollback", "identity-trust-any"} {
-		code, out, r := clientRun(t, "--client-cmd", adapter+" --fault "+f)
+		code, out, r := clientRun(t, "--client-cmd", adapter+" --wait 500ms --fault "+f)
 		want := ""
 		for _, x := range clientmode.Faults {
 			if x.Name == f {

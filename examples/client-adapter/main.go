@@ -20,12 +20,13 @@ import (
 
 func main() {
 	fault := flag.String("fault", "", "reference client fault switch (see nipcl-conform client --faults)")
+	wait := flag.Duration("wait", clientmode.DefaultWait, "how long to wait for an OK before counting the attempt as Unknown")
 	flag.Parse()
 	if !clientmode.ValidFault(*fault) {
 		fmt.Fprintf(os.Stderr, "client-adapter: unknown fault %q\n", *fault)
 		os.Exit(2)
 	}
-	ref := &clientmode.Reference{Fault: *fault}
+	ref := &clientmode.Reference{Fault: *fault, OKWait: *wait}
 	if err := clientmode.ServeAdapter(context.Background(), os.Stdin, os.Stdout, ref); err != nil {
 		fmt.Fprintln(os.Stderr, "client-adapter:", err)
 		os.Exit(1)
