@@ -258,6 +258,18 @@ var Cases = []Case{
 			return []nostr.Event{good(k), snap(k.RelaySK, baseTime+10, []string{"zz:last", "aa:first"})}
 		})},
 		Ops: []string{OpReadLabels}, Judge: wantLabels([]string{"team:infra"})},
+	{ID: "client/labels/snapshot-noncanonical-value", Profile: "labels", Clause: "labels/snapshot.7", Level: "MUST",
+		Requirement: "A newer snapshot carrying a value outside the label pattern (uppercase) is discarded whole.",
+		Script: Script{Events: events(func(k Keys) []nostr.Event {
+			return []nostr.Event{good(k), snap(k.RelaySK, baseTime+10, []string{"Team:Infra", "team:infra"})}
+		})},
+		Ops: []string{OpReadLabels}, Judge: wantLabels([]string{"team:infra"})},
+	{ID: "client/labels/unknown-values-kept", Profile: "labels", Clause: "labels/values-and-limits.4", Level: "MUST",
+		Requirement: "Valid label values the client does not recognize are kept and shown.",
+		Script: Script{Events: events(func(k Keys) []nostr.Event {
+			return []nostr.Event{snap(k.RelaySK, baseTime, []string{"0x.vendor/odd_thing-1", "team:infra", "zz:9"})}
+		})},
+		Ops: []string{OpReadLabels}, Judge: wantLabels([]string{"0x.vendor/odd_thing-1", "team:infra", "zz:9"})},
 	{ID: "client/labels/snapshot-discard-not-empty", Profile: "labels", Clause: "labels/snapshot.13", Level: "MUST",
 		Requirement: "When the only snapshot is noncanonical (two d tags) the client has no label set, not an empty one.",
 		Script: Script{Events: events(func(k Keys) []nostr.Event {
@@ -370,6 +382,18 @@ var Cases = []Case{
 			}
 			return nil
 		}},
+	{ID: "client/identity/p-identifies-creator", Profile: "identity", Clause: "identity/trust.2", Level: "MUST",
+		Requirement: "A channel the #P query returns whose P names someone else is not the creator's, whatever its labels.",
+		Script: Script{Events: events(func(k Keys) []nostr.Event {
+			ev := nostr.Event{Kind: 39000, CreatedAt: baseTime, Tags: nostr.Tags{{"d", "ch-not-yours"}, {"t", "chat"}, {"t", FindLabel}, {"P", k.Stranger}, {"created_at", strconv.Itoa(baseTime - 100)}}}
+			ev.Sign(k.RelaySK)
+			return append([]nostr.Event{ev}, identityPick("ch-plain")(k)...)
+		})},
+		Ops: []string{OpFind}, Judge: wantChannel("ch-plain")},
+	{ID: "client/identity/no-create-without-capability", Profile: "identity", Clause: "identity/advertising.3", Level: "SHOULD",
+		Requirement: "On a relay whose NIP-11 lacks nip-cl the client does not create a labeled channel.",
+		Script:      Script{NoCapability: true},
+		Ops:         []string{OpEnsure}, Judge: noEvents},
 	{ID: "client/identity/query-p-and-t", Profile: "identity", Clause: "identity/choosing-one-channel.3", Level: "MUST",
 		Requirement: "The client looks for the channel with a kinds 39000 filter on #P (creator) and #t (label).",
 		Script:      Script{Events: identityEvents},

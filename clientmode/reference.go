@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,6 +28,8 @@ var Faults = []struct{ Name, Clause, What string }{
 	{"snapshot-rollback", "labels/snapshot.15", "lets the last snapshot received win, even an older one"},
 	{"labels-from-commands", "labels/snapshot.11", "also takes labels from the add-label tags of stored kind 9002 commands it reads"},
 	{"create-without-query", "identity/choosing-one-channel.3", "creates a new channel for creator+label without asking the relay for an existing one"},
+	{"drop-unknown-labels", "labels/values-and-limits.4", "shows only labels with a prefix it knows (status:, team:, workflow/)"},
+	{"creator-from-filter", "identity/trust.2", "takes every channel the #P query returns as the creator's, without reading its P tag"},
 	{"ignore-capability", "labels/capability.3", "sends label commands without checking NIP-11 for nip-cl"},
 	{"type-from-last-t", "identity/identity-tags.4", "takes the channel type from the last t tag instead of the first"},
 	{"creator-from-signer", "identity/older-events.2", "takes the state event's signer as the creator when P is missing"},
@@ -408,12 +411,18 @@ func canonicalLabels(ev nostr.Event, channel string) (labels []string, ok bool) 
 	return labels, true
 }
 
+// validLabel: the labels draft's value pattern ^[a-z0-9][a-z0-9._:/-]*$,
+// at most 64 bytes.
 func validLabel(v string) bool {
 	if v == "" || len(v) > 64 {
 		return false
 	}
-	for _, r := range v {
-		if r <= ' ' || r > '~' || (r >= 'A' && r <= 'Z') {
+	for i := 0; i < len(v); i++ {
+		b := v[i]
+		switch {
+		case b >= 'a' && b <= 'z', b >= '0' && b <= '9':
+		case i > 0 && (b == '.' || b == '_' || b == ':' || b == '/' || b == '-'):
+		default:
 			return false
 		}
 	}
@@ -469,6 +478,11 @@ func (c *Reference) readLabels(ctx context.Context, in Intent) ([]string, bool, 
 		return nil, false, nil
 	}
 	labels, _ := canonicalLabels(cur, in.Channel)
+	if c.Fault == "drop-unknown-labels" {
+		labels = slices.DeleteFunc(slices.Clone(labels), func(l string) bool {
+			return !strings.HasPrefix(l, "status:") && !strings.HasPrefix(l, "team:") && !strings.HasPrefix(l, "workflow/")
+		})
+	}
 	for _, l := range fromCommands {
 		if !contains(labels, l) {
 			labels = append(labels, l)
@@ -497,8 +511,8 @@ func (c *Reference) find(ctx context.Context, in Intent) (string, error) {
 		if !c.trusted(ev, ri.Self, c.Fault == "identity-trust-any") {
 			continue
 		}
-		if p := ev.Tags.GetFirst([]string{"P", ""}); p == nil || (*p)[1] != in.Creator {
-			continue
+		if p := ev.Tags.GetFirst([]string{"P", ""}); c.Fault != "creator-from-filter" && (p == nil || (*p)[1] != in.Creator) {
+			continue // only P says who created a channel; the relay's filtering is no proof
 		}
 		d := ev.Tags.GetFirst([]string{"d", ""})
 		if d == nil {
@@ -549,6 +563,15 @@ func (c *Reference) ensure(ctx context.Context, in Intent) (string, error) {
 		d, err := c.find(ctx, in)
 		if err != nil || d != "" {
 			return d, err
+		}
+	}
+	if c.Fault != "ignore-capability" {
+		ri, err := c.info(ctx, in.Relay)
+		if err != nil {
+			return "", fmt.Errorf("NIP-11: %w", err)
+		}
+		if !contains(ri.Extensions, "nip-cl") {
+			return "", nil // no labeled channel on a relay without nip-cl
 		}
 	}
 	ev := nostr.Event{Kind: 9007, CreatedAt: nostr.Now(), Tags: nostr.Tags{{"h", in.Channel}, {"t", in.Label}}}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -186,4 +187,32 @@ func runCase(ctx context.Context, c Case, o Options) (reports.Outcome, string, s
 		return reports.Fail, err.Error(), transcript()
 	}
 	return reports.Pass, "", transcript()
+}
+
+// Coverage lists every client clause of the selected profile ("" for both)
+// with the client cases citing it and their outcomes in res (nil: the
+// table only), for the HTML report. A client clause no case cites says so.
+func Coverage(profile string, res []reports.CaseResult) []reports.Coverage {
+	var out []reports.Coverage
+	for _, cl := range clause.Clauses() {
+		if cl.Subject != clause.SubjectClient || (profile != "" && cl.Profile() != profile) {
+			continue
+		}
+		row := reports.Coverage{ID: cl.ID, Title: cl.Level + " (client): " + cl.Text, Outcomes: map[reports.Outcome]int{}}
+		for _, c := range Cases {
+			if c.Clause == cl.ID {
+				row.Cases = append(row.Cases, c.ID)
+			}
+		}
+		for _, r := range res {
+			if slices.Contains(row.Cases, r.ID) {
+				row.Outcomes[r.Outcome]++
+			}
+		}
+		if len(row.Cases) == 0 {
+			row.Note = "no client case yet"
+		}
+		out = append(out, row)
+	}
+	return out
 }

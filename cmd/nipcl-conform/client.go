@@ -133,7 +133,7 @@ func cmdClient(args []string, stdout, stderr io.Writer) int {
 		reports.WriteFile(filepath.Join(*reportDir, "junit.xml"), res, reports.WriteJUnit),
 		reports.WriteFile(filepath.Join(*reportDir, "results.json"), res, reports.WriteJSON),
 		reports.WriteFile(filepath.Join(*reportDir, "summary.md"), res, reports.WriteMarkdown),
-		reports.WriteFile(filepath.Join(*reportDir, "report.html"), res, reports.HTMLWriter(reports.HTMLOptions{})),
+		reports.WriteFile(filepath.Join(*reportDir, "report.html"), res, reports.HTMLWriter(reports.HTMLOptions{Coverage: clientmode.Coverage(*profile, res.Cases)})),
 		reports.WriteFile(filepath.Join(*reportDir, "badge.svg"), res, reports.WriteBadge),
 	)
 	counts := res.Counts()
