@@ -35,12 +35,17 @@ type htmlData struct {
 	Failures []CaseResult
 	Coverage []Coverage
 	Incompat []Incompatibility
+	Causes   []Cause
+	Headline string
 	Must     map[string]string // plan → "passed/applicable" MUST cases
 }
 
 // WriteHTML renders r as one self-contained HTML file (no external assets).
 func WriteHTML(w io.Writer, r *Results, o HTMLOptions) error {
-	d := htmlData{R: r, Verdict: verdict(r), Counts: r.Counts(), Outcomes: Outcomes, Coverage: o.Coverage, Incompat: r.Incompatibilities()}
+	d := htmlData{R: r, Verdict: verdict(r), Counts: r.Counts(), Outcomes: Outcomes, Coverage: o.Coverage, Incompat: r.Incompatibilities(), Causes: r.Causes()}
+	if len(d.Causes) > 0 {
+		d.Headline = causesHeadline(d.Causes)
+	}
 	d.Must = map[string]string{}
 	for _, p := range r.Plans {
 		var cases []CaseResult
@@ -62,7 +67,7 @@ func WriteHTML(w io.Writer, r *Results, o HTMLOptions) error {
 			d.Areas = append(d.Areas, areaRow{Plan: c.Plan, Area: c.Area, Counts: map[Outcome]int{}})
 		}
 		d.Areas[i].Counts[c.Outcome]++
-		if c.Outcome == Fail || c.Outcome == Timeout || c.Outcome == HarnessError {
+		if c.Outcome == Fail || c.Outcome == Timeout || c.Outcome == HarnessError || c.Outcome == Blocked {
 			d.Failures = append(d.Failures, c)
 		}
 	}
@@ -84,7 +89,8 @@ func HTMLWriter(o HTMLOptions) func(io.Writer, *Results) error {
 }
 
 var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"count": func(m map[Outcome]int, o Outcome) int { return m[o] },
+	"count":       func(m map[Outcome]int, o Outcome) int { return m[o] },
+	"sourceWords": sourceWords,
 }).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>nipcl-conform report {{.R.RunID}}</title>
@@ -94,7 +100,7 @@ h1{font-size:1.5em} h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #c
 table{border-collapse:collapse;margin:.5em 0} td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left;vertical-align:top}
 th{background:#f4f4f4} .pass{color:#176e2b} .fail,.timeout,.harness-error{color:#b00020;font-weight:bold}
 .unsupported,.skipped{color:#777} .blocked{color:#8a5a00} pre{background:#f7f7f7;padding:.6em;overflow-x:auto;font-size:12px;white-space:pre-wrap}
-.failure{border-left:4px solid #b00020;padding-left:1em;margin:1.5em 0} code{background:#f0f0f0;padding:0 .2em}
+.failure{border-left:4px solid #b00020;padding-left:1em;margin:1.5em 0} details.cause{border-left:4px solid #b00020;padding:.2em 1em;margin:.6em 0} details.cause summary{cursor:pointer} code{background:#f0f0f0;padding:0 .2em}
 </style></head><body>
 <h1>nipcl-conform: {{.Verdict}}</h1>
 <p>Run <code>{{.R.RunID}}</code>, {{.R.Started.Format "2006-01-02 15:04:05 MST"}} – {{.R.Finished.Format "15:04:05"}}.
@@ -102,6 +108,15 @@ th{background:#f4f4f4} .pass{color:#176e2b} .fail,.timeout,.harness-error{color:
 {{if or .R.Version .R.Catalogue}}<p id="claim">Harness <code>{{.R.Tool}} {{.R.Version}}</code>, commit <code>{{.R.Commit}}</code>{{if .R.Modified}} (modified){{end}}; case catalogue <code>{{.R.Catalogue}}</code>.
 {{if .R.Specs}}Spec revisions targeted: {{range $i, $s := .R.Specs}}{{if $i}}; {{end}}<code>{{$s.Profile}}</code> {{$s.Name}} <code>{{$s.Revision}}</code>{{if $s.Date}} ({{$s.Date}}){{end}}{{end}}.{{end}}
 Check this run's results file with <code>nipcl-conform report verify results.json</code>.</p>{{end}}
+{{if .Causes}}<h2 id="causes">{{.Headline}}</h2>
+<p>Cases that did not pass for the same reason are one root cause, most cases first. Open one for the requirement, whose rule it is, a wire excerpt and the cases it explains.</p>
+{{range $i, $k := .Causes}}<details class="cause"><summary><strong>{{len $k.Cases}}</strong> case{{if gt (len $k.Cases) 1}}s{{end}} · <span class="{{$k.Outcome}}">{{$k.Outcome}}</span> · {{$k.Level}} · {{$k.Example}}</summary>
+<p><strong>Requirement</strong>: {{$k.Requirement}}</p>
+<p><strong>Whose rule</strong>: {{sourceWords $k.Source $k.Ref}}; sections {{range $k.Sections}}<code>{{.}}</code> {{end}}</p>
+<p><strong>Cases</strong> ({{$k.Plan}}): {{range $k.Cases}}<a href="#{{$k.Plan}}-{{.}}"><code>{{.}}</code></a> {{end}}</p>
+{{if $k.Excerpt}}<p><strong>Wire excerpt</strong> (first case):</p><pre>{{$k.Excerpt}}</pre>{{end}}
+<p>Learn more: <code>{{$k.Explain}}</code></p></details>
+{{end}}{{end}}
 <h2>Targets</h2>
 <table><tr><th>plan</th><th>target</th><th>profile</th><th>relay (NIP-11)</th><th>relay key</th><th>MUST passed</th><th>notes</th></tr>
 {{$must := .Must}}{{range .R.Plans}}<tr><td>{{.Name}}</td><td>{{.Target}}{{if .URL}}<br><code>{{.URL}}</code>{{end}}</td><td>{{.Profile}}</td>
@@ -120,7 +135,7 @@ Check this run's results file with <code>nipcl-conform report verify results.jso
 <table><tr><th>plan</th><th>precondition</th><th>blocked cases</th><th>what the harness needs, how to adapt, what it saw</th></tr>
 {{range .Incompat}}<tr><td>{{.Plan}}</td><td><code>{{.Precondition}}</code></td><td>{{len .Cases}}: {{range .Cases}}<code>{{.}}</code> {{end}}</td><td>{{.Message}}</td></tr>{{end}}
 </table>{{end}}
-<h2>Failures ({{len .Failures}})</h2>
+<h2>Not passing, case by case ({{len .Failures}})</h2>
 {{range .Failures}}<div class="failure" id="{{.Plan}}-{{.ID}}">
 <h3><span class="{{.Outcome}}">{{.Outcome}}</span> <code>{{.ID}}</code> ({{.Plan}})</h3>
 <p><strong>Requirement</strong> ({{.Level}}, section <code>{{.Section}}</code>): {{.Requirement}}</p>

@@ -74,6 +74,7 @@ func WriteJUnit(w io.Writer, r *Results) error {
 	}
 	sort.Strings(names)
 	doc := junitTestSuites{Name: "nipcl-conform", Time: secs(r.Finished.Sub(r.Started).Milliseconds())}
+	causes := r.Causes()
 	plans := map[string]PlanResult{}
 	for _, p := range r.Plans {
 		plans[p.Name] = p
@@ -98,6 +99,9 @@ func WriteJUnit(w io.Writer, r *Results) error {
 			}
 			if c.Precondition != "" {
 				tc.Properties = append(tc.Properties, junitProperty{"precondition", c.Precondition})
+			}
+			if id := CauseOf(causes, c); id != "" {
+				tc.Properties = append(tc.Properties, junitProperty{"cause", id})
 			}
 			body := failureBody(c)
 			switch c.Outcome {

@@ -39,10 +39,15 @@ func WriteMarkdown(w io.Writer, r *Results) error {
 	for _, o := range Outcomes {
 		fmt.Fprintf(&b, "| %s | %d |\n", o, counts[o])
 	}
-	if inc := r.Incompatibilities(); len(inc) > 0 {
-		fmt.Fprintf(&b, "\n### Incompatible (%d preconditions not met; the cases they block say nothing about conformance)\n\n| plan | precondition | blocked cases | what the harness needs, how to adapt, what it saw |\n|---|---|---|---|\n", len(inc))
-		for _, i := range inc {
-			fmt.Fprintf(&b, "| %s | `%s` | %d | %s |\n", i.Plan, i.Precondition, len(i.Cases), mdEscape(firstLine(i.Message)))
+	if causes := r.Causes(); len(causes) > 0 {
+		fmt.Fprintf(&b, "\n### %s\n\n", causesHeadline(causes))
+		b.WriteString("| # | cases | outcome | level | whose rule | what broke (first case, in our words) | learn more |\n|---|---|---|---|---|---|---|\n")
+		for i, k := range causes {
+			fmt.Fprintf(&b, "| %d | %d: %s | %s | %s | %s | %s | `%s` |\n", i+1, len(k.Cases), mdEscape(caseList(k.Cases, 6)), k.Outcome, k.Level,
+				mdEscape(sourceWords(k.Source, k.Ref)), mdEscape(k.Example), k.Explain)
+		}
+		if ex := causes[0].Excerpt; ex != "" {
+			fmt.Fprintf(&b, "\nWire excerpt of cause 1 (%s):\n\n```\n%s\n```\n", causes[0].Cases[0], ex)
 		}
 	}
 	var failed []CaseResult
@@ -124,4 +129,39 @@ func relayShort(id *RelayIdentity) string {
 		short.Self = short.Self[:12] + "…"
 	}
 	return short.String()
+}
+
+// causesHeadline is the one line a report leads with: how many root causes
+// explain how many cases.
+func causesHeadline(causes []Cause) string {
+	n := 0
+	for _, k := range causes {
+		n += len(k.Cases)
+	}
+	if len(causes) == 1 {
+		return fmt.Sprintf("1 root cause explains the %d cases that did not pass", n)
+	}
+	return fmt.Sprintf("%d root causes explain %d cases that did not pass", len(causes), n)
+}
+
+// caseList names up to max case IDs, then "+N more".
+func caseList(ids []string, max int) string {
+	if len(ids) <= max {
+		return strings.Join(ids, ", ")
+	}
+	return strings.Join(ids[:max], ", ") + fmt.Sprintf(" +%d more", len(ids)-max)
+}
+
+// sourceWords says whose rule a cause breaks, for a reader: a NIP's text,
+// a NIP-CL draft, or the harness's own target contract.
+func sourceWords(source, ref string) string {
+	switch source {
+	case "nip":
+		return "NIP text: " + ref
+	case "draft":
+		return "NIP-CL draft: " + ref
+	case "contract":
+		return "target contract (a harness precondition): " + ref
+	}
+	return ref
 }

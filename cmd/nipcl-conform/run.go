@@ -357,14 +357,23 @@ func printSummary(w io.Writer, res *reports.Results, took time.Duration) {
 			fmt.Fprintf(w, "\n%s: %d cases not run: setup failed: %s\n", p.Name, n, p.SetupError)
 		}
 	}
-	if inc := res.Incompatibilities(); len(inc) > 0 {
-		fmt.Fprintln(w, "\nincompatible (preconditions the harness needs; blocked cases say nothing about conformance):")
-		for _, i := range inc {
-			fmt.Fprintf(w, "  %s: %d cases blocked: %s\n", i.Plan, len(i.Cases), firstLine(strings.TrimPrefix(i.Message, "incompatible: ")))
+	if causes := res.Causes(); len(causes) > 0 {
+		n := 0
+		for _, k := range causes {
+			n += len(k.Cases)
+		}
+		fmt.Fprintf(w, "\n%d root cause(s) explain %d cases that did not pass (most cases first):\n", len(causes), n)
+		for i, k := range causes {
+			if i == 10 {
+				fmt.Fprintf(w, "  … %d more in summary.md and report.html\n", len(causes)-10)
+				break
+			}
+			fmt.Fprintf(w, "  %2d. %d × %s [%s] %s\n      cases: %s\n      learn more: %s\n", i+1, len(k.Cases), k.Outcome, k.Level,
+				firstLine(strings.TrimPrefix(k.Example, "incompatible: ")), causeCases(k.Cases), k.Explain)
 		}
 	}
 	sort.SliceStable(bad, func(i, j int) bool { return bad[i].ID < bad[j].ID })
-	if len(bad) > 0 {
+	if len(bad) > 0 && len(bad) <= 12 {
 		fmt.Fprintln(w, "\nnot passing:")
 		for _, c := range bad {
 			fmt.Fprintf(w, "  %-13s %-22s %s [%s %s] %s\n", c.Outcome, c.ID, c.Plan, c.Level, c.Section, firstLine(c.Message))
@@ -398,4 +407,12 @@ func firstLine(s string) string {
 		s = s[:160] + "…"
 	}
 	return s
+}
+
+// causeCases names up to five of a cause's cases.
+func causeCases(ids []string) string {
+	if len(ids) <= 5 {
+		return strings.Join(ids, ", ")
+	}
+	return strings.Join(ids[:5], ", ") + fmt.Sprintf(" and %d more", len(ids)-5)
 }

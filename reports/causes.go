@@ -1,0 +1,164 @@
+package reports
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Cause is one root cause: the cases of a plan that did not pass for the
+// same reason, shown once with the cases under it. A maintainer facing 24
+// red cases learns they are one bug.
+type Cause struct {
+	// ID is stable for the same plan and symptom (a short hash), so a JUnit
+	// property can name it.
+	ID   string `json:"id"`
+	Plan string `json:"plan"`
+	// Outcome is the class the cases share (fail, timeout, harness-error,
+	// blocked).
+	Outcome Outcome `json:"outcome"`
+	// Symptom is the shared message with run-specific values (ids, keys,
+	// generated names, numbers) masked: "l tags are … sorted …, got … before …".
+	Symptom string `json:"symptom"`
+	// Requirement, Level, Source and Ref come from the first case: the
+	// sentence the cause breaks and whose rule it is.
+	Requirement string   `json:"requirement"`
+	Level       string   `json:"level"`
+	Source      string   `json:"source,omitempty"`
+	Ref         string   `json:"ref,omitempty"`
+	Sections    []string `json:"sections"`
+	Cases       []string `json:"cases"`
+	// Example is the first case's own message, and Excerpt the tail of its
+	// wire transcript (a few frames).
+	Example string `json:"example"`
+	Excerpt string `json:"excerpt,omitempty"`
+	// Explain is the command that says more about the first case.
+	Explain string `json:"explain"`
+}
+
+// Causes groups every case that did not pass (fail, timeout,
+// harness-error, blocked) into root causes: same plan, same outcome class
+// and the same symptom once run-specific values are masked; blocked cases
+// group by the precondition they lack. Ordered by how many cases each
+// explains.
+func (r *Results) Causes() []Cause {
+	var out []Cause
+	at := map[string]int{}
+	for _, c := range r.Cases {
+		switch c.Outcome {
+		case Fail, Timeout, HarnessError, Blocked:
+		default:
+			continue
+		}
+		symptom := Symptom(c.Message)
+		key := c.Plan + "\x00" + string(c.Outcome) + "\x00" + symptom
+		if c.Outcome == Blocked && c.Precondition != "" {
+			key = c.Plan + "\x00blocked\x00" + c.Precondition
+		}
+		i, ok := at[key]
+		if !ok {
+			sum := sha256.Sum256([]byte(key))
+			i = len(out)
+			at[key] = i
+			out = append(out, Cause{
+				ID: hex.EncodeToString(sum[:4]), Plan: c.Plan, Outcome: c.Outcome, Symptom: symptom,
+				Requirement: c.Requirement, Level: c.Level, Source: c.Source, Ref: c.Ref,
+				Example: firstLine(c.Message), Excerpt: transcriptTail(c.Transcript, 6),
+				Explain: "nipcl-conform explain " + c.ID,
+			})
+		}
+		k := &out[i]
+		k.Cases = append(k.Cases, c.ID)
+		if !contains(k.Sections, c.Section) {
+			k.Sections = append(k.Sections, c.Section)
+		}
+		if rank(c.Level) > rank(k.Level) {
+			k.Level = c.Level
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if len(out[i].Cases) != len(out[j].Cases) {
+			return len(out[i].Cases) > len(out[j].Cases)
+		}
+		return out[i].Plan < out[j].Plan
+	})
+	return out
+}
+
+// CauseOf returns the ID of the root cause a case belongs to ("" for a
+// case that passed or was skipped).
+func CauseOf(causes []Cause, c CaseResult) string {
+	for _, k := range causes {
+		if k.Plan == c.Plan && contains(k.Cases, c.ID) {
+			return k.ID
+		}
+	}
+	return ""
+}
+
+var (
+	maskHex     = regexp.MustCompile(`\b[0-9a-f]{12,}\b`)
+	maskUUID    = regexp.MustCompile(`\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
+	maskQuoted  = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+	maskNumber  = regexp.MustCompile(`\b\d{5,}\b|\b\d+(\.\d+)?(ms|µs|s)\b`)
+	maskActor   = regexp.MustCompile(`\b([a-z]+)\([0-9a-f]{8}\)`)
+	maskBracket = regexp.MustCompile(`\[[^\[\]]{16,}\]`)
+	maskSpaces  = regexp.MustCompile(`\s+`)
+)
+
+// Symptom is a message's first line with run-specific values masked, so
+// the same broken rule seen in different cases reads the same.
+func Symptom(msg string) string {
+	s := firstLine(msg)
+	s = maskUUID.ReplaceAllString(s, "<id>")
+	s = maskHex.ReplaceAllString(s, "<hex>")
+	s = maskQuoted.ReplaceAllString(s, "…")
+	s = maskActor.ReplaceAllString(s, "$1")
+	s = maskBracket.ReplaceAllString(s, "[…]")
+	s = maskNumber.ReplaceAllString(s, "N")
+	s = maskSpaces.ReplaceAllString(s, " ")
+	// What a case prefixes its message with ("publish kind N: …") varies
+	// less than the symptom after it; keep it, it names the step.
+	return strings.TrimSpace(s)
+}
+
+// transcriptTail returns the last n lines of a wire transcript.
+func transcriptTail(tr string, n int) string {
+	tr = strings.TrimRight(tr, "\n")
+	if tr == "" {
+		return ""
+	}
+	lines := strings.Split(tr, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	for i, l := range lines {
+		if len(l) > 300 {
+			lines[i] = l[:300] + "…"
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func rank(level string) int {
+	switch level {
+	case "MUST":
+		return 3
+	case "SHOULD":
+		return 2
+	case "MAY":
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,42 @@
+package reports
+
+import "testing"
+
+// TestCausesGroupOneBrokenRule: the same broken rule seen in several cases
+// (different ids and values in each message) is one root cause; another
+// symptom is another cause; blocked cases group by their precondition;
+// the cause explaining most cases comes first.
+func TestCausesGroupOneBrokenRule(t *testing.T) {
+	r := &Results{Cases: []CaseResult{
+		{ID: "labels/a/1", Plan: "labels", Section: "labels/snapshot", Level: "MUST", Outcome: Fail,
+			Message: `snapshot 0123456789abcdef0123: l tags are not sorted, got "b-1f2e3d4c-7" before "a-1f2e3d4c-8"`},
+		{ID: "labels/b/2", Plan: "labels", Section: "labels/add-remove", Level: "MUST", Outcome: Fail,
+			Message: `snapshot fedcba9876543210fedc: l tags are not sorted, got "z-1f2e3d4c-90" before "y-1f2e3d4c-91"`},
+		{ID: "labels/c/3", Plan: "labels", Section: "labels/scope", Level: "SHOULD", Outcome: Fail,
+			Message: `snapshot aaaaaaaaaaaaaaaaaaaa: l tags are not sorted, got "q" before "p"`},
+		{ID: "labels/d/4", Plan: "labels", Section: "labels/responses", Level: "MUST", Outcome: Fail,
+			Message: `retry answered "error: x", want duplicate: nip-cl-committed`},
+		{ID: "base/x/1", Plan: "labels", Outcome: Blocked, Precondition: "flag-hidden", Message: "incompatible: one"},
+		{ID: "base/x/2", Plan: "labels", Outcome: Blocked, Precondition: "flag-hidden", Message: "incompatible: two"},
+		{ID: "labels/e/5", Plan: "labels", Outcome: Pass},
+	}}
+	causes := r.Causes()
+	if len(causes) != 3 {
+		t.Fatalf("%d causes, want 3: %+v", len(causes), causes)
+	}
+	if got := causes[0].Cases; len(got) != 3 || causes[0].Level != "MUST" || len(causes[0].Sections) != 3 {
+		t.Errorf("first cause: cases %v, level %s, sections %v; want the three unsorted-snapshot cases, MUST, three sections", got, causes[0].Level, causes[0].Sections)
+	}
+	if causes[1].Outcome != Blocked || len(causes[1].Cases) != 2 {
+		t.Errorf("second cause: %+v; want the two blocked cases", causes[1])
+	}
+	if id := CauseOf(causes, r.Cases[1]); id != causes[0].ID || id == "" {
+		t.Errorf("CauseOf(labels/b/2) = %q, want %q", id, causes[0].ID)
+	}
+	if id := CauseOf(causes, r.Cases[6]); id != "" {
+		t.Errorf("a passing case has cause %q", id)
+	}
+	if again := r.Causes(); again[0].ID != causes[0].ID {
+		t.Errorf("cause IDs are not stable: %s then %s", causes[0].ID, again[0].ID)
+	}
+}
