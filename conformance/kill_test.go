@@ -92,6 +92,11 @@ func TestKill(t *testing.T) {
 				t.Errorf("fault %s (%s): no case cites section %s", f.Name, p, f.Section)
 				continue
 			}
+			for _, c := range byPlan[name] {
+				if c.Outcome != reports.Pass && suites.HasMatcherBoilerplate(c.Message) {
+					t.Errorf("fault %s (%s): %s fails with matcher boilerplate instead of expected vs observed in our words:\n%s", f.Name, p, c.ID, c.Message)
+				}
+			}
 			if len(killers) == 0 {
 				t.Errorf("fault %s (%s) survived: no case citing %s failed (ran %d)", f.Name, p, f.Section, len(byPlan[name]))
 				continue

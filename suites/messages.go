@@ -22,11 +22,17 @@ func Reword(msg string) string {
 	if strings.TrimSpace(lines[0]) != "Expected" || len(lines) < 3 {
 		return msg
 	}
-	actual := value(lines[1])
-	verb := strings.TrimSpace(lines[2])
-	var expected string
-	if len(lines) > 3 && strings.HasPrefix(lines[3], "    ") {
-		expected = value(lines[3])
+	// Gomega indents values by four spaces; the matcher's verb stands
+	// between them unindented.
+	actualBlock, rest := indented(lines[1:])
+	if len(rest) == 0 {
+		return msg
+	}
+	verb := strings.TrimSpace(rest[0])
+	expectedBlock, _ := indented(rest[1:])
+	actual, expected := value(actualBlock), ""
+	if len(expectedBlock) > 0 {
+		expected = value(expectedBlock)
 	}
 	var out string
 	switch verb {
@@ -55,10 +61,15 @@ func Reword(msg string) string {
 	case "to match regular expression":
 		out = "expected a value matching " + expected + ", observed " + actual
 	default:
-		if strings.HasPrefix(verb, "to be ") && expected != "" { // BeNumerically: "to be >"
+		switch {
+		case strings.HasPrefix(verb, "to be ") && expected != "" && strings.ContainsAny(strings.TrimPrefix(verb, "to be "), "<>=~"): // BeNumerically: "to be >"
 			out = "expected a value " + strings.TrimPrefix(verb, "to be ") + " " + expected + ", observed " + actual
-		} else {
-			return msg
+		case verb == "to be zero-valued":
+			out = "expected zero, observed " + actual
+		case expected != "":
+			out = "observed " + actual + ", expected it " + verb + " " + expected
+		default:
+			out = "observed " + actual + ", expected it " + verb
 		}
 	}
 	return join(desc, out)
@@ -81,8 +92,25 @@ func splitDescription(msg string) (desc, body string) {
 // typePrefix is Gomega's "<type | len:…>: " before a formatted value.
 var typePrefix = regexp.MustCompile(`^\s*<[^>]*>:\s?`)
 
-func value(line string) string {
-	v := strings.TrimSpace(typePrefix.ReplaceAllString(line, ""))
+// indented splits off the leading lines indented by four spaces (one
+// formatted value) from the rest.
+func indented(lines []string) (block, rest []string) {
+	i := 0
+	for i < len(lines) && strings.HasPrefix(lines[i], "    ") {
+		i++
+	}
+	return lines[:i], lines[i:]
+}
+
+// value renders a formatted value block on one line, without its type.
+func value(block []string) string {
+	var parts []string
+	for _, l := range block {
+		parts = append(parts, strings.TrimSpace(l))
+	}
+	v := typePrefix.ReplaceAllString(strings.Join(parts, " "), "")
+	v = strings.ReplaceAll(strings.ReplaceAll(v, "[ ", "["), ", ]", "]")
+	v = strings.TrimSpace(v)
 	if v == "" {
 		return "(empty)"
 	}
@@ -96,7 +124,7 @@ func errorText(lines []string) string {
 		}
 	}
 	if len(lines) > 0 {
-		return value(lines[0])
+		return value(lines[:1])
 	}
 	return "an error"
 }

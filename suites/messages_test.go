@@ -21,6 +21,7 @@ func TestRewordLeavesNoMatcherBoilerplate(t *testing.T) {
 	g.Expect(nil).NotTo(gomega.BeNil(), "member reads")
 	g.Expect(errors.New("boom")).NotTo(gomega.HaveOccurred(), "sig check")
 	g.Expect(int64(2)).To(gomega.BeEquivalentTo(3), "COUNT")
+	g.Expect([2]string{"P", "9f626c38e726535a895b468030b7930c8cdce3588216fab7158f1b8674af836c"}).To(gomega.Equal([2]string{"t", "stream"}), "first tag")
 	want := []string{
 		`39000 name tag: expected b, observed a`,
 		`39002 lists the creator: expected true, observed false`,
@@ -31,6 +32,7 @@ func TestRewordLeavesNoMatcherBoilerplate(t *testing.T) {
 		`member reads: expected one, observed none`,
 		`sig check: expected no error, observed: boom`,
 		`COUNT: expected 3, observed 2`,
+		`first tag: expected ["t", "stream"], observed ["P", "9f626c38e726535a895b468030b7930c8cdce3588216fab7158f1b8674af836c"]`,
 	}
 	if len(got) != len(want) {
 		t.Fatalf("%d messages, want %d: %q", len(got), len(want), got)

@@ -490,7 +490,7 @@ func (t *T) Eventually(cond func(g Gomega), what string) {
 		if i := strings.LastIndex(last, "with:\n"); i >= 0 {
 			last = last[i+len("with:\n"):]
 		}
-		failf("%s: not seen within %s: %s", what, t.Env.StepTimeout, strings.TrimSpace(last))
+		failf("%s: not seen within %s: %s", what, t.Env.StepTimeout, Reword(strings.TrimSpace(last)))
 	}
 }
 
