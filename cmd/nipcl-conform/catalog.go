@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/nipcl/nipcl-conform/clause"
+	"github.com/nipcl/nipcl-conform/clientmode"
 	"github.com/nipcl/nipcl-conform/reference"
 	"github.com/nipcl/nipcl-conform/suites"
 )
@@ -62,6 +63,17 @@ func cmdList(args []string, stdout, stderr io.Writer) int {
 		source, _, _ := suites.CaseSource(c.ID)
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.ID, c.Level, source, c.Section, c.Requirement)
 	}
+	// Client-mode cases (nipcl-conform client) cite the drafts' client clauses.
+	for _, k := range clientmode.Selected("") {
+		if *profile != "" && *profile != suites.ProfileNIP29 && k.Profile != *profile || *profile == suites.ProfileNIP29 {
+			continue
+		}
+		section := k.Clause
+		if cl, ok := clause.LookupClause(k.Clause); ok {
+			section = cl.Section
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", k.ID, k.Level, clause.SourceDraft, section, k.Requirement)
+	}
 	return flushCode(tw, stderr)
 }
 
@@ -97,6 +109,12 @@ func cmdExplain(args []string, stdout, stderr io.Writer) int {
 		if source, _, _ := suites.CaseSource(c.ID); source == clause.SourceContract {
 			fmt.Fprintf(stdout, "  note:        a harness precondition, required by no NIP: a relay that does not meet it is reported blocked (incompatible), never failed\n")
 		}
+		return 0
+	}
+	if k, ok := clientmode.Lookup(id); ok {
+		cl, _ := clause.LookupClause(k.Clause)
+		fmt.Fprintf(stdout, "%s\n  requirement: %s\n  level:       %s\n  profile:     %s (client mode: nipcl-conform client --profile %s)\n  clause:      %s — %s\n  source:      %s — %s\n",
+			k.ID, k.Requirement, k.Level, k.Profile, k.Profile, k.Clause, cl.Text, cl.Source, cl.Ref)
 		return 0
 	}
 	if cl, ok := clause.LookupClause(id); ok {
@@ -203,6 +221,8 @@ func listClauses(tw *tabwriter.Writer, profile string, stderr io.Writer) int {
 		}
 		testable, cases := "yes", strings.Join(suites.ClauseCases(c.ID), ",")
 		switch {
+		case c.Subject == clause.SubjectClient && len(clientCases(c.ID)) > 0:
+			testable, cases = "client mode", strings.Join(clientCases(c.ID), ",")
 		case !c.Testable:
 			testable, cases = "no", "-"
 		case cases == "":
@@ -219,6 +239,14 @@ func explainClause(w io.Writer, c clause.Clause) {
 	s, _ := clause.Lookup(c.Section)
 	fmt.Fprintf(w, "%s\n  statement:   %s\n  level:       %s\n  source:      %s — %s\n  subject:     %s\n  section:     %s — %s, %q\n",
 		c.ID, c.Text, c.Level, c.Source, c.Ref, c.Subject, s.ID, s.Doc, s.Title)
+	if cc := clientCases(c.ID); c.Subject == clause.SubjectClient && len(cc) > 0 {
+		fmt.Fprintf(w, "  testable:    in client mode (nipcl-conform client)\n  cases:\n")
+		for _, id := range cc {
+			k, _ := clientmode.Lookup(id)
+			fmt.Fprintf(w, "    %-36s %-6s %s\n", k.ID, k.Level, k.Requirement)
+		}
+		return
+	}
 	if !c.Testable {
 		fmt.Fprintf(w, "  testable:    no — %s\n", c.Reason)
 		return
@@ -255,4 +283,15 @@ func flushCode(tw *tabwriter.Writer, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// clientCases lists the client-mode cases that cite a client clause.
+func clientCases(clauseID string) []string {
+	var out []string
+	for _, k := range clientmode.Selected("") {
+		if k.Clause == clauseID {
+			out = append(out, k.ID)
+		}
+	}
+	return out
 }

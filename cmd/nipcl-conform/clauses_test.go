@@ -97,3 +97,20 @@ func TestExplainClause(t *testing.T) {
 		t.Errorf("explain of an unknown clause: exit %d, stderr %q", code, errs)
 	}
 }
+
+// TestClientCasesJoinTheCatalogue: client-mode cases are listed, explained,
+// and shown as covering the drafts' client clauses in list --clauses.
+func TestClientCasesJoinTheCatalogue(t *testing.T) {
+	code, out, errs := runDispatch(t, "list", "--profile", "labels")
+	if code != 0 || !strings.Contains(out, "client/labels/capability-checked") {
+		t.Fatalf("list --profile labels: exit %d, client case missing\n%s%s", code, out, errs)
+	}
+	code, out, _ = runDispatch(t, "list", "--clauses", "--profile", "labels")
+	if code != 0 || !strings.Contains(out, "client mode") {
+		t.Errorf("list --clauses does not show client clauses covered in client mode:\n%s", out)
+	}
+	code, out, _ = runDispatch(t, "explain", "client/labels/capability-checked")
+	if code != 0 || !strings.Contains(out, "labels/capability.3") {
+		t.Errorf("explain of a client case: exit %d\n%s", code, out)
+	}
+}
