@@ -67,7 +67,7 @@ const (
 
 // Reasons shared by many clauses.
 const (
-	reasonClient = "client obligation; a relay harness cannot observe what a client does with what it reads"
+	reasonClient = "client obligation: the relay suites cannot observe what a client does with what it reads, and no client-mode case (nipcl-conform client) covers it yet"
 )
 
 // Profile returns the profile the clause belongs to: "identity", "labels",
