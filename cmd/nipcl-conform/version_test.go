@@ -109,7 +109,9 @@ func TestRunIsAClaimVerifyChecks(t *testing.T) {
 		fn   func(m map[string]any)
 		want string
 	}{
-		"count":   {func(m map[string]any) { m["counts"].(map[string]any)["pass"] = m["counts"].(map[string]any)["pass"].(float64) + 1 }, `counts: "pass"`},
+		"count": {func(m map[string]any) {
+			m["counts"].(map[string]any)["pass"] = m["counts"].(map[string]any)["pass"].(float64) + 1
+		}, `counts: "pass"`},
 		"version": {func(m map[string]any) { m["version"] = "v9.9.9" }, "edited after it was written"},
 	} {
 		v := cli(t, time.Minute, "report", "verify", edited(name+".json", tc.fn))
