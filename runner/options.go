@@ -52,6 +52,9 @@ type Options struct {
 	Shard Shard
 	// RunID, when set, names the run (shards of one run share it).
 	RunID string
+	// LabelFilter selects cases by their Ginkgo labels (suites.CaseLabels),
+	// in Ginkgo's --label-filter syntax: "labels && MUST && !slow".
+	LabelFilter string
 	// RoleMap names the relay's roles for the harness's role words
 	// (admin, owner, member); see suites.Env.RoleMap.
 	RoleMap map[string]string

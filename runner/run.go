@@ -98,6 +98,11 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 	if err := suites.Validate(); err != nil {
 		return nil, fmt.Errorf("harness error: %w", err)
 	}
+	if opts.LabelFilter != "" {
+		if _, err := types.ParseLabelFilter(opts.LabelFilter); err != nil {
+			return nil, fmt.Errorf("label filter %q: %w", opts.LabelFilter, err)
+		}
+	}
 	ctx, cancel := context.WithTimeout(ctx, opts.Deadline)
 	defer cancel()
 
@@ -308,8 +313,13 @@ func ShardOf(caseID string, total int) int {
 }
 
 func caseFilter(plan Plan, opts *Options) func(suites.Case) bool {
-	if len(plan.Sections) == 0 && len(opts.Focus) == 0 && len(opts.Skip) == 0 && opts.Shard.Total <= 1 {
+	if len(plan.Sections) == 0 && len(opts.Focus) == 0 && len(opts.Skip) == 0 && opts.Shard.Total <= 1 && opts.LabelFilter == "" {
 		return nil
+	}
+	var labels types.LabelFilter
+	if opts.LabelFilter != "" {
+		// Validated by Run before any plan is prepared.
+		labels, _ = types.ParseLabelFilter(opts.LabelFilter)
 	}
 	sections := map[string]bool{}
 	for _, s := range plan.Sections {
@@ -323,6 +333,9 @@ func caseFilter(plan Plan, opts *Options) func(suites.Case) bool {
 			return false
 		}
 		if len(opts.Focus) > 0 && !matchAny(c, opts.Focus) {
+			return false
+		}
+		if labels != nil && !labels(suites.CaseLabels(c)) {
 			return false
 		}
 		return !matchAny(c, opts.Skip)

@@ -3,6 +3,7 @@ package suites
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
 	"github.com/onsi/ginkgo/v2/types"
@@ -28,7 +29,7 @@ func Define(env *Env) {
 				continue
 			}
 			s := s
-			It(s.ID, func(ctx SpecContext) { runSpec(ctx, env, s) }, SpecTimeout(env.CaseTimeout))
+			It(s.ID, CaseLabels(s.Case), func(ctx SpecContext) { runSpec(ctx, env, s) }, SpecTimeout(env.CaseTimeout))
 		}
 	})
 }
@@ -77,4 +78,27 @@ func classify(err error) {
 
 func failf(format string, args ...any) {
 	Fail(fmt.Sprintf(format, args...), 2)
+}
+
+// CaseLabels are a case's metadata as Ginkgo labels, so Ginkgo's own tools
+// select cases: the profile ("nip29" for the baseline cases every profile
+// runs), the level (MUST, SHOULD, MAY), the source (nip, draft, contract),
+// area:<area>, section:<section with '/' as '.'>, and slow / heavy.
+// Example: --label-filter 'labels && MUST && !slow'.
+func CaseLabels(c Case) Labels {
+	profile := c.Profile
+	if profile == ProfileBaseline {
+		profile = ProfileNIP29
+	}
+	out := Labels{profile, string(c.Level), "area:" + c.Area, "section:" + strings.ReplaceAll(c.Section, "/", ".")}
+	if source, _, _ := CaseSource(c.ID); source != "" {
+		out = append(out, source)
+	}
+	if c.Slow {
+		out = append(out, "slow")
+	}
+	if c.Heavy {
+		out = append(out, "heavy")
+	}
+	return out
 }

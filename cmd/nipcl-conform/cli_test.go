@@ -464,3 +464,25 @@ func TestRunIDIsValidated(t *testing.T) {
 		}
 	}
 }
+
+// TestLabelFilterSelectsCases: cases carry their metadata as Ginkgo labels,
+// so Ginkgo's filter syntax selects them; a bad filter is a usage error.
+func TestLabelFilterSelectsCases(t *testing.T) {
+	dir := t.TempDir()
+	r := cli(t, 2*time.Minute, "run", "--profile", "labels", "--label-filter", "labels && MUST && !slow && section:labels.snapshot", "--report-dir", dir)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	got := outcomes(t, filepath.Join(dir, "results.json"))
+	if len(got) == 0 {
+		t.Fatal("the label filter selected no case")
+	}
+	for k := range got {
+		if !strings.Contains(k, "labels/snapshot/") {
+			t.Errorf("case %s does not match the label filter", k)
+		}
+	}
+	if bad := cli(t, 30*time.Second, "run", "--label-filter", "a &&", "--report-dir", t.TempDir()); bad.code != 2 || !strings.Contains(bad.stderr, "--label-filter") {
+		t.Errorf("bad label filter: exit %d, stderr %q", bad.code, bad.stderr)
+	}
+}

@@ -8,12 +8,15 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"regexp"
 	"sort"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/nipcl/nipcl-conform/clause"
+	"github.com/onsi/ginkgo/v2/types"
+
 	"github.com/nipcl/nipcl-conform/reference"
 	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/runner"
@@ -58,6 +61,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		roleMap     listFlag
 		readingArgs listFlag
 	)
+	labelFilter := fs.String("label-filter", "", "select cases by their Ginkgo labels: profile (nip29, identity, labels), level (MUST, SHOULD, MAY), source (nip, draft, contract), area:X, section:X.Y, slow, heavy; e.g. 'labels && MUST && !slow'")
 	fs.Var(&roleMap, "role-map", "WORD=ROLE: the relay's role name for the harness's role word admin, owner or member (repeatable; default: learned from the creator's 39001 entry)")
 	fs.Var(&actorKeys, "actor-key", "secret key (hex) the suites may act with, for relays that only admit known keys (repeatable)")
 	fs.Var(&hosts, "host", "another Host header value that names a second community of the same relay (repeatable)")
@@ -81,6 +85,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 			return usageError(stderr, "--profile: %v (or auto)", err)
 		}
 		*profile = p
+	}
+	if *labelFilter != "" {
+		if _, err := types.ParseLabelFilter(*labelFilter); err != nil {
+			return usageError(stderr, "--label-filter %q: %s", *labelFilter, ansi.ReplaceAllString(firstLine(err.Error()), ""))
+		}
 	}
 	if *runID != "" && !runner.ValidRunID(*runID) {
 		return usageError(stderr, "--run-id %q: want 1-16 lowercase letters, digits or '-' (it becomes part of every label the run creates)", *runID)
@@ -224,7 +233,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		StepTimeout: *timeout, Deadline: *deadline, ReportDir: *reportDir, JUnitPath: *junit,
 		Force: *force, Focus: focus, Skip: skip, Scale: *scale, Out: stdout, Baseline: base,
 		Safe: *safe, Rate: *rate, AllowHeavy: *allowHeavy, Slow: *slow, Progress: isTerminal(stdout),
-		Shard: sh, RunID: *runID, RoleMap: roles,
+		Shard: sh, RunID: *runID, RoleMap: roles, LabelFilter: *labelFilter,
 	})
 	if res == nil {
 		fmt.Fprintf(stderr, "nipcl-conform: %v\n", err)
@@ -416,3 +425,6 @@ func causeCases(ids []string) string {
 	}
 	return strings.Join(ids[:5], ", ") + fmt.Sprintf(" and %d more", len(ids)-5)
 }
+
+// ansi matches terminal colour codes (Ginkgo colours its parse errors).
+var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
