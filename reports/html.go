@@ -91,6 +91,16 @@ func HTMLWriter(o HTMLOptions) func(io.Writer, *Results) error {
 var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"count":       func(m map[Outcome]int, o Outcome) int { return m[o] },
 	"sourceWords": sourceWords,
+	"passPct": func(m map[Outcome]int) int {
+		total := 0
+		for _, n := range m {
+			total += n
+		}
+		if total == 0 {
+			return 0
+		}
+		return 100 * m[Pass] / total
+	},
 }).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>nipcl-conform report {{.R.RunID}}</title>
@@ -100,7 +110,12 @@ h1{font-size:1.5em} h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #c
 table{border-collapse:collapse;margin:.5em 0} td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left;vertical-align:top}
 th{background:#f4f4f4} .pass{color:#176e2b} .fail,.timeout,.harness-error{color:#b00020;font-weight:bold}
 .unsupported,.skipped{color:#777} .blocked{color:#8a5a00} pre{background:#f7f7f7;padding:.6em;overflow-x:auto;font-size:12px;white-space:pre-wrap}
-.failure{border-left:4px solid #b00020;padding-left:1em;margin:1.5em 0} details.cause{border-left:4px solid #b00020;padding:.2em 1em;margin:.6em 0} details.cause summary{cursor:pointer} code{background:#f0f0f0;padding:0 .2em}
+.failure{border-left:4px solid #b00020;padding-left:1em;margin:1.5em 0} details.cause{border-left:4px solid #b00020;padding:.2em 1em;margin:.6em 0} details.cause summary{cursor:pointer}
+.filters input{margin-left:.8em}
+{{range .Outcomes}}#fo-{{.}}:checked ~ table.cases tr[class]:not(.o-{{.}}){display:none}
+{{end}}#fs-nip:checked ~ table.cases tr[class]:not(.s-nip),#fs-draft:checked ~ table.cases tr[class]:not(.s-draft),#fs-contract:checked ~ table.cases tr[class]:not(.s-contract){display:none}
+.bar{display:inline-block;height:.7em;background:#176e2b;vertical-align:middle} .barbg{display:inline-block;width:6em;height:.7em;background:#f9d6dc;vertical-align:middle}
+ code{background:#f0f0f0;padding:0 .2em}
 </style></head><body>
 <h1>nipcl-conform: {{.Verdict}}</h1>
 <p>Run <code>{{.R.RunID}}</code>, {{.R.Started.Format "2006-01-02 15:04:05 MST"}} – {{.R.Finished.Format "15:04:05"}}.
@@ -127,8 +142,8 @@ Check this run's results file with <code>nipcl-conform report verify results.jso
 <table><tr>{{range .Outcomes}}<th>{{.}}</th>{{end}}</tr><tr>{{$c := .Counts}}{{range .Outcomes}}<td class="{{.}}">{{count $c .}}</td>{{end}}</tr></table>
 <p>Settings: {{range $k, $v := .R.Settings}}<code>{{$k}}={{$v}}</code> {{end}}</p>
 <h2>Areas</h2>
-<table><tr><th>plan</th><th>area</th>{{range .Outcomes}}<th>{{.}}</th>{{end}}</tr>
-{{$outs := .Outcomes}}{{range .Areas}}<tr><td>{{.Plan}}</td><td>{{.Area}}</td>{{$a := .Counts}}{{range $outs}}<td class="{{if count $a .}}{{.}}{{end}}">{{count $a .}}</td>{{end}}</tr>{{end}}
+<table><tr><th>plan</th><th>area</th><th>passed</th>{{range .Outcomes}}<th>{{.}}</th>{{end}}</tr>
+{{$outs := .Outcomes}}{{range .Areas}}<tr><td>{{.Plan}}</td><td>{{.Area}}</td><td><span class="barbg"><span class="bar" style="width:{{passPct .Counts}}%"></span></span> {{passPct .Counts}}%</td>{{$a := .Counts}}{{range $outs}}<td class="{{if count $a .}}{{.}}{{end}}">{{count $a .}}</td>{{end}}</tr>{{end}}
 </table>
 {{if .Incompat}}<h2>Incompatible ({{len .Incompat}})</h2>
 <p>Preconditions the harness needs to drive these cases and the target does not meet. Blocked cases say nothing about conformance.</p>
@@ -152,9 +167,16 @@ Check this run's results file with <code>nipcl-conform report verify results.jso
 {{$outs := .Outcomes}}{{range .Coverage}}<tr><td><code>{{.ID}}</code></td><td>{{.Title}}</td><td>{{range .Cases}}<code>{{.}}</code> {{end}}{{.Note}}</td>
 <td>{{$o := .Outcomes}}{{range $outs}}{{if count $o .}}<span class="{{.}}">{{.}} {{count $o .}}</span> {{end}}{{end}}</td></tr>{{end}}
 </table>{{end}}
-<h2>All cases</h2>
-<table><tr><th>case</th><th>plan</th><th>level</th><th>source</th><th>section</th><th>outcome</th><th>requirement</th></tr>
-{{range .R.Cases}}<tr><td><code>{{.ID}}</code></td><td>{{.Plan}}</td><td>{{.Level}}</td><td title="{{.Ref}}">{{.Source}}</td><td>{{.Section}}</td><td class="{{.Outcome}}">{{.Outcome}}</td><td>{{.Requirement}}</td></tr>{{end}}
-</table>
+<h2 id="all">All cases</h2>
+<div class="filters">
+Show: <input type="radio" name="fo" id="fo-all" checked><label for="fo-all">every outcome</label>
+{{range .Outcomes}}<input type="radio" name="fo" id="fo-{{.}}"><label for="fo-{{.}}" class="{{.}}">{{.}}</label> {{end}}
+· whose rule: <input type="radio" name="fs" id="fs-all" checked><label for="fs-all">any</label>
+<input type="radio" name="fs" id="fs-nip"><label for="fs-nip">NIP text</label>
+<input type="radio" name="fs" id="fs-draft"><label for="fs-draft">NIP-CL draft</label>
+<input type="radio" name="fs" id="fs-contract"><label for="fs-contract">target contract</label>
+<table class="cases"><tr><th>case</th><th>plan</th><th>level</th><th>source</th><th>section</th><th>outcome</th><th>requirement</th></tr>
+{{range .R.Cases}}<tr class="o-{{.Outcome}} s-{{.Source}}"><td>{{if or (eq .Outcome "fail") (eq .Outcome "timeout") (eq .Outcome "harness-error") (eq .Outcome "blocked")}}<a href="#{{.Plan}}-{{.ID}}"><code>{{.ID}}</code></a>{{else}}<code>{{.ID}}</code>{{end}}</td><td>{{.Plan}}</td><td>{{.Level}}</td><td title="{{.Ref}}">{{.Source}}</td><td>{{.Section}}</td><td class="{{.Outcome}}">{{.Outcome}}</td><td>{{.Requirement}}</td></tr>{{end}}
+</table></div>
 </body></html>
 `))

@@ -40,4 +40,6 @@ check "Wire transcript" "the transcript heading"
 check '["REQ"' "the REQ frames in the transcript"
 check "nipcl-conform run --profile labels --fault private-messages-readable --focus base/read/1" "the repro command"
 check "Clause coverage" "the coverage table"
+check "root cause" "the root-cause grouping the report leads with"
+check 'id="fo-fail"' "the outcome filter (CSS only, no JavaScript)"
 exit $fail
