@@ -54,6 +54,11 @@ func (r *Results) Causes() []Cause {
 		}
 		symptom := Symptom(c.Message)
 		key := c.Plan + "\x00" + string(c.Outcome) + "\x00" + symptom
+		if m := citedClause.FindStringSubmatch(firstLine(c.Message)); m != nil {
+			// A message that names the clause it found broken groups by it:
+			// one broken sentence is one cause, whatever the wire showed.
+			key = c.Plan + "\x00" + string(c.Outcome) + "\x00clause " + m[1]
+		}
 		if c.Outcome == Blocked && c.Precondition != "" {
 			key = c.Plan + "\x00blocked\x00" + c.Precondition
 		}
@@ -97,6 +102,9 @@ func CauseOf(causes []Cause, c CaseResult) string {
 	}
 	return ""
 }
+
+// citedClause finds a clause ID a failure message names, "(nip29/join.2)".
+var citedClause = regexp.MustCompile(`\(([a-z0-9]+/[a-z0-9-]+\.[0-9]+)\)`)
 
 var (
 	maskHex     = regexp.MustCompile(`\b[0-9a-f]{12,}\b`)

@@ -19,16 +19,30 @@ func TestCausesGroupOneBrokenRule(t *testing.T) {
 		{ID: "base/x/1", Plan: "labels", Outcome: Blocked, Precondition: "flag-hidden", Message: "incompatible: one"},
 		{ID: "base/x/2", Plan: "labels", Outcome: Blocked, Precondition: "flag-hidden", Message: "incompatible: two"},
 		{ID: "labels/e/5", Plan: "labels", Outcome: Pass},
+		{ID: "base/read/1", Plan: "labels", Level: "MUST", Outcome: Fail, Message: "NIP-29 (nip29/read-access.1): an outsider read 1 event"},
+		{ID: "base/read/2", Plan: "labels", Level: "SHOULD", Outcome: Fail, Message: "NIP-29 (nip29/read-access.1): an outsider got a private group's message abc"},
 	}}
 	causes := r.Causes()
-	if len(causes) != 3 {
-		t.Fatalf("%d causes, want 3: %+v", len(causes), causes)
+	if len(causes) != 4 {
+		t.Fatalf("%d causes, want 4 (unsorted snapshots, the two read-access failures citing one clause, the blocked pair, the retry answer): %+v", len(causes), causes)
 	}
 	if got := causes[0].Cases; len(got) != 3 || causes[0].Level != "MUST" || len(causes[0].Sections) != 3 {
 		t.Errorf("first cause: cases %v, level %s, sections %v; want the three unsorted-snapshot cases, MUST, three sections", got, causes[0].Level, causes[0].Sections)
 	}
-	if causes[1].Outcome != Blocked || len(causes[1].Cases) != 2 {
-		t.Errorf("second cause: %+v; want the two blocked cases", causes[1])
+	var blocked, cited *Cause
+	for i := range causes {
+		switch {
+		case causes[i].Outcome == Blocked:
+			blocked = &causes[i]
+		case len(causes[i].Cases) == 2:
+			cited = &causes[i]
+		}
+	}
+	if blocked == nil || len(blocked.Cases) != 2 {
+		t.Errorf("want the two blocked cases as one cause: %+v", causes)
+	}
+	if cited == nil || cited.Cases[0] != "base/read/1" || cited.Cases[1] != "base/read/2" {
+		t.Errorf("want the two cases citing nip29/read-access.1 as one cause: %+v", causes)
 	}
 	if id := CauseOf(causes, r.Cases[1]); id != causes[0].ID || id == "" {
 		t.Errorf("CauseOf(labels/b/2) = %q, want %q", id, causes[0].ID)

@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"io"
 	"sort"
+	"strings"
 )
 
 // Coverage is one row of the clause-coverage table in the HTML report.
@@ -37,6 +38,7 @@ type htmlData struct {
 	Incompat []Incompatibility
 	Causes   []Cause
 	Headline string
+	Sections []string          // distinct sections of the run's cases, for the filter
 	Must     map[string]string // plan → "passed/applicable" MUST cases
 }
 
@@ -46,6 +48,14 @@ func WriteHTML(w io.Writer, r *Results, o HTMLOptions) error {
 	if len(d.Causes) > 0 {
 		d.Headline = causesHeadline(d.Causes)
 	}
+	seen := map[string]bool{}
+	for _, c := range r.Cases {
+		if c.Section != "" && !seen[c.Section] {
+			seen[c.Section] = true
+			d.Sections = append(d.Sections, c.Section)
+		}
+	}
+	sort.Strings(d.Sections)
 	d.Must = map[string]string{}
 	for _, p := range r.Plans {
 		var cases []CaseResult
@@ -91,6 +101,7 @@ func HTMLWriter(o HTMLOptions) func(io.Writer, *Results) error {
 var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"count":       func(m map[Outcome]int, o Outcome) int { return m[o] },
 	"sourceWords": sourceWords,
+	"slug":        func(s string) string { return strings.NewReplacer("/", "-", ".", "-", " ", "-").Replace(s) },
 	"passPct": func(m map[Outcome]int) int {
 		total := 0
 		for _, n := range m {
@@ -113,6 +124,7 @@ th{background:#f4f4f4} .pass{color:#176e2b} .fail,.timeout,.harness-error{color:
 .failure{border-left:4px solid #b00020;padding-left:1em;margin:1.5em 0} details.cause{border-left:4px solid #b00020;padding:.2em 1em;margin:.6em 0} details.cause summary{cursor:pointer}
 .filters input{margin-left:.8em}
 {{range .Outcomes}}#fo-{{.}}:checked ~ table.cases tr[class]:not(.o-{{.}}){display:none}
+{{end}}{{range .Sections}}#fx-{{slug .}}:checked ~ table.cases tr[class]:not(.x-{{slug .}}){display:none}
 {{end}}#fs-nip:checked ~ table.cases tr[class]:not(.s-nip),#fs-draft:checked ~ table.cases tr[class]:not(.s-draft),#fs-contract:checked ~ table.cases tr[class]:not(.s-contract){display:none}
 .bar{display:inline-block;height:.7em;background:#176e2b;vertical-align:middle} .barbg{display:inline-block;width:6em;height:.7em;background:#f9d6dc;vertical-align:middle}
  code{background:#f0f0f0;padding:0 .2em}
@@ -159,7 +171,7 @@ Check this run's results file with <code>nipcl-conform report verify results.jso
 <p><strong>Expected vs actual</strong>:</p><pre>{{.Message}}</pre>
 {{if .Location}}<p>at <code>{{.Location}}</code></p>{{end}}
 {{if .Notes}}<p><strong>Notes</strong>:</p><ul>{{range .Notes}}<li>{{.}}</li>{{end}}</ul>{{end}}
-<p><strong>Reproduce</strong>: <code>{{.Repro}}</code></p>
+<p><strong>Reproduce</strong>: <code>{{.Repro}}</code> · <strong>Learn more</strong>: <code>nipcl-conform explain {{.ID}}</code></p>
 {{if .Transcript}}<details open><summary>Wire transcript</summary><pre>{{.Transcript}}</pre></details>{{end}}
 </div>{{else}}<p>None.</p>{{end}}
 {{if .Coverage}}<h2>Clause coverage</h2>
@@ -175,8 +187,10 @@ Show: <input type="radio" name="fo" id="fo-all" checked><label for="fo-all">ever
 <input type="radio" name="fs" id="fs-nip"><label for="fs-nip">NIP text</label>
 <input type="radio" name="fs" id="fs-draft"><label for="fs-draft">NIP-CL draft</label>
 <input type="radio" name="fs" id="fs-contract"><label for="fs-contract">target contract</label>
+<br>Section: <input type="radio" name="fx" id="fx-all" checked><label for="fx-all">any</label>
+{{range .Sections}}<input type="radio" name="fx" id="fx-{{slug .}}"><label for="fx-{{slug .}}">{{.}}</label> {{end}}
 <table class="cases"><tr><th>case</th><th>plan</th><th>level</th><th>source</th><th>section</th><th>outcome</th><th>requirement</th></tr>
-{{range .R.Cases}}<tr class="o-{{.Outcome}} s-{{.Source}}"><td>{{if or (eq .Outcome "fail") (eq .Outcome "timeout") (eq .Outcome "harness-error") (eq .Outcome "blocked")}}<a href="#{{.Plan}}-{{.ID}}"><code>{{.ID}}</code></a>{{else}}<code>{{.ID}}</code>{{end}}</td><td>{{.Plan}}</td><td>{{.Level}}</td><td title="{{.Ref}}">{{.Source}}</td><td>{{.Section}}</td><td class="{{.Outcome}}">{{.Outcome}}</td><td>{{.Requirement}}</td></tr>{{end}}
+{{range .R.Cases}}<tr class="o-{{.Outcome}} s-{{.Source}} x-{{slug .Section}}"><td>{{if or (eq .Outcome "fail") (eq .Outcome "timeout") (eq .Outcome "harness-error") (eq .Outcome "blocked")}}<a href="#{{.Plan}}-{{.ID}}"><code>{{.ID}}</code></a>{{else}}<code>{{.ID}}</code>{{end}}</td><td>{{.Plan}}</td><td>{{.Level}}</td><td title="{{.Ref}}">{{.Source}}</td><td>{{.Section}}</td><td class="{{.Outcome}}">{{.Outcome}}</td><td>{{.Requirement}}</td></tr>{{end}}
 </table></div>
 </body></html>
 `))

@@ -486,3 +486,24 @@ func TestLabelFilterSelectsCases(t *testing.T) {
 		t.Errorf("bad label filter: exit %d, stderr %q", bad.code, bad.stderr)
 	}
 }
+
+// TestRootCausesLeadTheSummary: one broken rule seen by many cases is one
+// root cause; two unrelated broken rules are two.
+func TestRootCausesLeadTheSummary(t *testing.T) {
+	for _, tc := range []struct {
+		faults []string
+		want   string
+	}{
+		{[]string{"labels-unsorted"}, "1 root cause(s) explain"},
+		{[]string{"labels-unsorted", "join-member-not-duplicate"}, "2 root cause(s) explain"},
+	} {
+		args := []string{"run", "--profile", "labels", "--report-dir", t.TempDir()}
+		for _, f := range tc.faults {
+			args = append(args, "--fault", f)
+		}
+		r := cli(t, 2*time.Minute, args...)
+		if r.code != 1 || !strings.Contains(r.stdout, tc.want) {
+			t.Errorf("faults %v: exit %d, want 1 and %q in the summary:\n%s", tc.faults, r.code, tc.want, r.stdout)
+		}
+	}
+}
