@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/nipcl/nipcl-conform/clause"
 )
@@ -93,6 +94,12 @@ func all() []Spec {
 
 // Catalogue returns every case's metadata, sorted by ID.
 func Catalogue() []Case {
+	return append([]Case(nil), catalogue()...)
+}
+
+// catalogue is every case's metadata, sorted by ID, built once: the cases
+// are fixed at compile time, and Lookup runs once per case of every plan.
+var catalogue = sync.OnceValue(func() []Case {
 	specs := all()
 	out := make([]Case, len(specs))
 	for i, s := range specs {
@@ -100,16 +107,23 @@ func Catalogue() []Case {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
-}
+})
+
+// caseByID indexes the catalogue (Validate reports duplicate IDs).
+var caseByID = sync.OnceValue(func() map[string]Case {
+	m := map[string]Case{}
+	for _, c := range catalogue() {
+		if _, dup := m[c.ID]; !dup {
+			m[c.ID] = c
+		}
+	}
+	return m
+})
 
 // Lookup returns the case with the given ID.
 func Lookup(id string) (Case, bool) {
-	for _, c := range Catalogue() {
-		if c.ID == id {
-			return c, true
-		}
-	}
-	return Case{}, false
+	c, ok := caseByID()[id]
+	return c, ok
 }
 
 // Validate checks the catalogue: unique IDs, known sections, levels and
