@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -19,6 +20,8 @@ type Cause struct {
 	// Outcome is the class the cases share (fail, timeout, harness-error,
 	// blocked).
 	Outcome Outcome `json:"outcome"`
+	// Precondition is the unmet precondition of a blocked cause.
+	Precondition string `json:"precondition,omitempty"`
 	// Symptom is the shared message with run-specific values (ids, keys,
 	// generated names, numbers) masked: "l tags are … sorted …, got … before …".
 	Symptom string `json:"symptom"`
@@ -68,7 +71,7 @@ func (r *Results) Causes() []Cause {
 			i = len(out)
 			at[key] = i
 			out = append(out, Cause{
-				ID: hex.EncodeToString(sum[:4]), Plan: c.Plan, Outcome: c.Outcome, Symptom: symptom,
+				ID: hex.EncodeToString(sum[:4]), Plan: c.Plan, Outcome: c.Outcome, Precondition: c.Precondition, Symptom: symptom,
 				Requirement: c.Requirement, Level: c.Level, Source: c.Source, Ref: c.Ref,
 				Example: firstLine(c.Message), Excerpt: transcriptTail(c.Transcript, 6),
 				Explain: "nipcl-conform explain " + c.ID,
@@ -76,7 +79,7 @@ func (r *Results) Causes() []Cause {
 		}
 		k := &out[i]
 		k.Cases = append(k.Cases, c.ID)
-		if !contains(k.Sections, c.Section) {
+		if !slices.Contains(k.Sections, c.Section) {
 			k.Sections = append(k.Sections, c.Section)
 		}
 		if rank(c.Level) > rank(k.Level) {
@@ -96,7 +99,7 @@ func (r *Results) Causes() []Cause {
 // case that passed or was skipped).
 func CauseOf(causes []Cause, c CaseResult) string {
 	for _, k := range causes {
-		if k.Plan == c.Plan && contains(k.Cases, c.ID) {
+		if k.Plan == c.Plan && slices.Contains(k.Cases, c.ID) {
 			return k.ID
 		}
 	}
@@ -148,15 +151,6 @@ func transcriptTail(tr string, n int) string {
 		}
 	}
 	return strings.Join(lines, "\n")
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func rank(level string) int {

@@ -249,27 +249,19 @@ func (r *Results) Sort() {
 type Incompatibility struct {
 	Plan         string   `json:"plan"`
 	Precondition string   `json:"precondition"`
-	Message      string   `json:"message"` // the first blocked case's message
+	Message      string   `json:"message"` // the first blocked case's message (first line)
 	Cases        []string `json:"cases"`
 }
 
-// Incompatibilities groups blocked cases by plan and precondition, most
-// cases first: one line per thing the target does not offer.
+// Incompatibilities are the blocked root causes (Causes groups blocked
+// cases by plan and precondition), ordered by plan, then most cases first:
+// one line per thing the target does not offer.
 func (r *Results) Incompatibilities() []Incompatibility {
 	var out []Incompatibility
-	at := map[[2]string]int{}
-	for _, c := range r.Cases {
-		if c.Outcome != Blocked {
-			continue
+	for _, k := range r.Causes() {
+		if k.Outcome == Blocked {
+			out = append(out, Incompatibility{Plan: k.Plan, Precondition: k.Precondition, Message: k.Example, Cases: k.Cases})
 		}
-		k := [2]string{c.Plan, c.Precondition}
-		i, ok := at[k]
-		if !ok {
-			i = len(out)
-			at[k] = i
-			out = append(out, Incompatibility{Plan: c.Plan, Precondition: c.Precondition, Message: c.Message})
-		}
-		out[i].Cases = append(out[i].Cases, c.ID)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Plan != out[j].Plan {
