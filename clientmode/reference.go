@@ -201,7 +201,7 @@ func (c *Reference) command(ctx context.Context, in Intent) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("NIP-11: %w", err)
 		}
-		if !contains(ri.Extensions, "nip-cl") {
+		if !slices.Contains(ri.Extensions, "nip-cl") {
 			return Unsupported, nil
 		}
 	}
@@ -484,7 +484,7 @@ func (c *Reference) readLabels(ctx context.Context, in Intent) ([]string, bool, 
 		})
 	}
 	for _, l := range fromCommands {
-		if !contains(labels, l) {
+		if !slices.Contains(labels, l) {
 			labels = append(labels, l)
 		}
 	}
@@ -544,17 +544,8 @@ func (c *Reference) find(ctx context.Context, in Intent) (string, error) {
 	return cs[0].d, nil
 }
 
-func contains(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // ValidFault reports whether name is a fault switch ("" is the clean client).
-func ValidFault(name string) bool { return name == "" || contains(FaultNames(), name) }
+func ValidFault(name string) bool { return name == "" || slices.Contains(FaultNames(), name) }
 
 // ensure finds the one channel of creator+label, and creates it (kind 9007
 // with the label as a t tag) only when the relay returned none.
@@ -570,7 +561,7 @@ func (c *Reference) ensure(ctx context.Context, in Intent) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("NIP-11: %w", err)
 		}
-		if !contains(ri.Extensions, "nip-cl") {
+		if !slices.Contains(ri.Extensions, "nip-cl") {
 			return "", nil // no labeled channel on a relay without nip-cl
 		}
 	}

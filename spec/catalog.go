@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/nipcl/nipcl-conform/clause"
@@ -72,21 +73,12 @@ func (c *Catalog) byHash(profile string) map[string][]string {
 			continue
 		}
 		for _, a := range cl.Anchors {
-			if !contains(m[a.Hash], cl.ID) {
+			if !slices.Contains(m[a.Hash], cl.ID) {
 				m[a.Hash] = append(m[a.Hash], cl.ID)
 			}
 		}
 	}
 	return m
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // DetectProfile tells which profile a draft belongs to: the profile whose

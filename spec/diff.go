@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"slices"
 	"sort"
 )
 
@@ -181,7 +182,7 @@ func (r *DiffReport) add(c Change, cat *Catalog, anchored map[string][]string, p
 			continue
 		}
 		for _, id := range anchored[s.Hash] {
-			if !contains(ids, id) {
+			if !slices.Contains(ids, id) {
 				ids = append(ids, id)
 			}
 		}

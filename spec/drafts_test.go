@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -76,7 +77,7 @@ func TestDiffIdentityRevisions(t *testing.T) {
 		if c.Kind == Added && c.New.Heading == "System channels" {
 			systemAdded++
 		}
-		if c.Kind == Reworded && contains(c.Clauses, "identity/labels.4") {
+		if c.Kind == Reworded && slices.Contains(c.Clauses, "identity/labels.4") {
 			tClear = true
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -12,7 +13,7 @@ import (
 var Formats = []string{"md", "json", "html"}
 
 // ValidFormat reports whether f is one of Formats.
-func ValidFormat(f string) bool { return contains(Formats, f) }
+func ValidFormat(f string) bool { return slices.Contains(Formats, f) }
 
 // WriteCheck renders a check report as md, json or html.
 func WriteCheck(w io.Writer, r *CheckReport, format string) error {
