@@ -70,9 +70,15 @@ func (r *Results) Causes() []Cause {
 			sum := sha256.Sum256([]byte(key))
 			i = len(out)
 			at[key] = i
+			source, ref := c.Source, c.Ref
+			if c.Outcome == Blocked {
+				// What blocks is the harness's own need, whatever rule the
+				// case would have checked.
+				source, ref = "contract", "harness precondition "+c.Precondition
+			}
 			out = append(out, Cause{
 				ID: hex.EncodeToString(sum[:4]), Plan: c.Plan, Outcome: c.Outcome, Precondition: c.Precondition, Symptom: symptom,
-				Requirement: c.Requirement, Level: c.Level, Source: c.Source, Ref: c.Ref,
+				Requirement: c.Requirement, Level: c.Level, Source: source, Ref: ref,
 				Example: firstLine(c.Message), Excerpt: transcriptTail(c.Transcript, 6),
 				Explain: "nipcl-conform explain " + c.ID,
 			})

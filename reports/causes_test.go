@@ -38,8 +38,8 @@ func TestCausesGroupOneBrokenRule(t *testing.T) {
 			cited = &causes[i]
 		}
 	}
-	if blocked == nil || len(blocked.Cases) != 2 {
-		t.Errorf("want the two blocked cases as one cause: %+v", causes)
+	if blocked == nil || len(blocked.Cases) != 2 || blocked.Source != "contract" {
+		t.Errorf("want the two blocked cases as one cause whose rule is the target contract: %+v", causes)
 	}
 	if cited == nil || cited.Cases[0] != "base/read/1" || cited.Cases[1] != "base/read/2" {
 		t.Errorf("want the two cases citing nip29/read-access.1 as one cause: %+v", causes)
