@@ -81,6 +81,11 @@ type PlanResult struct {
 	Cleanup *Cleanup `json:"cleanup,omitempty"`
 	// Relay is the target's identity from its NIP-11 document.
 	Relay *RelayIdentity `json:"relay,omitempty"`
+	// RTTMS is the round trip the harness measured to the relay (a REQ
+	// answered by EOSE), in milliseconds; step deadlines grow with it.
+	RTTMS float64 `json:"rtt_ms,omitempty"`
+	// StepTimeout is the per-step deadline the plan's cases ran with.
+	StepTimeout string `json:"step_timeout,omitempty"`
 }
 
 // RelayIdentity is what a target's NIP-11 document says it is.

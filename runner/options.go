@@ -25,7 +25,7 @@ type Options struct {
 	RelayPubKey string        // overrides NIP-11 "self" when the relay lacks it
 	ActorKeys   []string      // secret keys (hex) for relays that only admit known keys
 	Hosts       []string      // extra Host header values naming other communities
-	StepTimeout time.Duration // per network step, default 10s
+	StepTimeout time.Duration // per network step, default 10s, plus 20 measured round trips
 	Deadline    time.Duration // whole run, default 5m
 	ReportDir   string        // default "nipcl-report"
 	JUnitPath   string        // default <ReportDir>/junit.xml
@@ -55,6 +55,11 @@ type Options struct {
 	// LabelFilter selects cases by their Ginkgo labels (suites.CaseLabels),
 	// in Ginkgo's --label-filter syntax: "labels && MUST && !slow".
 	LabelFilter string
+	// Claim, when set, makes this process one worker of a case queue
+	// shared with other processes (run --parallel): a case runs only when
+	// Claim(plan, case ID) grants it, cases are taken longest first, and
+	// the results hold only the cases this process ran.
+	Claim func(plan, caseID string) bool
 	// RoleMap names the relay's roles for the harness's role words
 	// (admin, owner, member); see suites.Env.RoleMap.
 	RoleMap map[string]string

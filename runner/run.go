@@ -225,12 +225,22 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 		return p
 	}
 
-	probe, err := probeAuth(ctx, ep.URL, opts.StepTimeout)
+	probe, err := probeLink(ctx, ep.URL, opts.StepTimeout)
 	if err != nil {
 		setupFailed(p, err, errors.Is(err, fixtures.ErrTimeout))
 		return p
 	}
-	env.AuthOnConnect = probe
+	env.AuthOnConnect = probe.challenge
+	// A step waits for answers across the link: a slow link gets the same
+	// margin a fast one has, in round trips.
+	env.StepTimeout = opts.StepTimeout + rttSteps*probe.rtt
+	p.result.RTTMS = float64(probe.rtt.Microseconds()) / 1000
+	p.result.StepTimeout = env.StepTimeout.String()
+	if opts.Claim != nil {
+		name := plan.Name
+		env.Claim = func(id string) bool { return opts.Claim(name, id) }
+		env.Priority = casePriority
+	}
 
 	profile, note := resolveProfile(env.Profile, info, opts.Force)
 	if env.Profile == "auto" && info.HasExtension("nip-cl") {
@@ -267,22 +277,42 @@ func setupFailed(p *preparedPlan, err error, timedOut bool) {
 	p.env.SetupTimedOut = timedOut
 }
 
-// probeAuth reports whether the relay sends an AUTH challenge on connect.
-// Not receiving one quickly is not an error: clients then authenticate when
-// the relay asks ("auth-required:").
-func probeAuth(ctx context.Context, url string, step time.Duration) (bool, error) {
+// rttSteps is how many measured round trips each step deadline adds to
+// the configured step timeout.
+const rttSteps = 20
+
+// linkProbe is what one WebSocket to the relay showed before any case ran.
+type linkProbe struct {
+	rtt       time.Duration // the fastest of a few REQ→EOSE round trips
+	challenge bool          // the relay sent an AUTH challenge on connect
+}
+
+// probeLink measures the round trip to the relay (the fastest of three
+// REQs answered by EOSE or CLOSED) and whether it sends an AUTH challenge
+// on connect. A challenge sent on connect arrives before the pings'
+// answers; the probe waits a few more round trips for a late one. Not
+// receiving one is not an error: clients then authenticate when the relay
+// asks ("auth-required:").
+func probeLink(ctx context.Context, url string, step time.Duration) (linkProbe, error) {
+	var lp linkProbe
 	c, err := fixtures.Dial(ctx, url, fixtures.DialOptions{StepTimeout: step})
 	if err != nil {
-		return false, fmt.Errorf("cannot open a WebSocket: %w", err)
+		return lp, fmt.Errorf("cannot open a WebSocket: %w", err)
 	}
 	defer c.Close()
-	wait := step
-	if wait > 2*time.Second {
-		wait = 2 * time.Second
+	for i := 0; i < 3; i++ {
+		start := time.Now()
+		if err := c.Ping(ctx); err != nil {
+			return lp, fmt.Errorf("measuring the round trip (a REQ for one unknown id): %w", err)
+		}
+		if d := time.Since(start); i == 0 || d < lp.rtt {
+			lp.rtt = d
+		}
 	}
-	wctx, cancel := context.WithTimeout(ctx, wait)
+	wctx, cancel := context.WithTimeout(ctx, min(step, 4*lp.rtt+250*time.Millisecond))
 	defer cancel()
-	return c.WaitChallenge(wctx), nil
+	lp.challenge = c.WaitChallenge(wctx)
+	return lp, nil
 }
 
 // resolveProfile picks the profile a plan is checked against.
@@ -437,6 +467,12 @@ func runGinkgo(ctx context.Context, opts *Options, prepared []*preparedPlan) (ty
 		suiteConfig.Timeout = max(time.Until(dl), time.Second)
 	}
 	suiteConfig.RandomSeed = 1
+	if opts.Claim != nil {
+		// Workers of one queue take cases in one order: longest first
+		// (SpecPriority), which orders single specs only when every spec
+		// is its own shuffle group.
+		suiteConfig.RandomizeAllSpecs = true
+	}
 	suiteConfig.GracePeriod = 5 * time.Second
 	suiteConfig.FailFast = false
 	reporterConfig.NoColor = true
@@ -495,6 +531,9 @@ func convert(specs types.SpecReports, prepared []*preparedPlan, stopped string) 
 		r.DurationMS = s.RunTime.Milliseconds()
 		override := ""
 		for _, e := range s.ReportEntries {
+			if e.Name == suites.EntryOutcome && e.StringRepresentation() == suites.OutcomeUnclaimed {
+				override = suites.OutcomeUnclaimed
+			}
 			switch e.Name {
 			case suites.EntryOutcome:
 				override = e.StringRepresentation()
@@ -505,6 +544,9 @@ func convert(specs types.SpecReports, prepared []*preparedPlan, stopped string) 
 			case suites.EntryPrecondition:
 				r.Precondition = e.StringRepresentation()
 			}
+		}
+		if override == suites.OutcomeUnclaimed {
+			continue // another worker ran it
 		}
 		r.Outcome, r.Message = classify(s, override)
 		if r.Outcome == reports.Fail && r.Source == "contract" {
@@ -526,6 +568,18 @@ func convert(specs types.SpecReports, prepared []*preparedPlan, stopped string) 
 	return out, interrupted
 }
 
+// UnreportedCase is the result of a case a worker of a parallel run took
+// and never reported (the worker died): a harness error, never a verdict.
+func UnreportedCase(plan string, c suites.Case, why string) reports.CaseResult {
+	source, ref, clauses := suites.CaseSource(c.ID)
+	return reports.CaseResult{
+		ID: c.ID, Plan: plan, Profile: c.Profile, Area: c.Area, Section: c.Section,
+		Level: string(c.Level), Requirement: c.Requirement, Reading: c.Reading,
+		Source: source, Ref: ref, Clauses: clauses,
+		Outcome: reports.HarnessError, Message: "not run to the end: " + why,
+	}
+}
+
 func caseResult(c suites.Case, p *preparedPlan) reports.CaseResult {
 	source, ref, clauses := suites.CaseSource(c.ID)
 	return reports.CaseResult{
@@ -537,16 +591,28 @@ func caseResult(c suites.Case, p *preparedPlan) reports.CaseResult {
 }
 
 func reproCommand(p *preparedPlan, c suites.Case) string {
-	switch t := p.target.(type) {
+	return ReproPrefix(p.target, p.env.Profile, p.result.URL) + " --focus " + c.ID
+}
+
+// ReproPrefix is the command that runs one case again against target
+// (without its --focus): the reference relay with its profile, faults and
+// simulated RTT, or the target's URL.
+func ReproPrefix(target Target, profile, url string) string {
+	switch t := target.(type) {
 	case *ReferenceTarget:
 		cmd := "nipcl-conform run --profile " + t.Config.Profile
 		for _, f := range t.Config.Faults {
 			cmd += " --fault " + f
 		}
-		return cmd + " --focus " + c.ID
-	default:
-		return fmt.Sprintf("nipcl-conform run --target %s --profile %s --focus %s", p.result.URL, p.env.Profile, c.ID)
+		return cmd
+	case *DelayedTarget:
+		return ReproPrefix(t.Inner, profile, url) + " --simulate-rtt " + t.RTT.String()
+	case *StartedTarget:
+		if t.Repro != "" {
+			return t.Repro
+		}
 	}
+	return fmt.Sprintf("nipcl-conform run --target %s --profile %s", url, profile)
 }
 
 // classify maps a Ginkgo state (and an outcome a case recorded) to a class.

@@ -6,7 +6,9 @@ import (
 	"net"
 	"net/url"
 	"sort"
+	"time"
 
+	"github.com/nipcl/nipcl-conform/internal/delayproxy"
 	"github.com/nipcl/nipcl-conform/reference"
 )
 
@@ -127,3 +129,83 @@ func FreeLoopbackPort() (int, error) {
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
+
+// DelayedTarget puts a delay proxy in front of another target, so a relay
+// on this machine answers as if it were RTT away (--simulate-rtt). The
+// proxy only adds latency; Host headers and paths pass through unchanged.
+type DelayedTarget struct {
+	Inner Target
+	RTT   time.Duration
+	proxy *delayproxy.Proxy
+}
+
+// Start implements Target.
+func (t *DelayedTarget) Start(ctx context.Context) (Endpoint, error) {
+	ep, err := t.Inner.Start(ctx)
+	if err != nil {
+		return ep, err
+	}
+	u, err := url.Parse(ep.URL)
+	if err != nil || u.Scheme != "ws" {
+		return Endpoint{}, fmt.Errorf("simulated RTT: the target URL %q is not a plain ws:// URL", ep.URL)
+	}
+	p, err := delayproxy.Start("127.0.0.1:0", u.Host, t.RTT/2)
+	if err != nil {
+		return Endpoint{}, fmt.Errorf("simulated RTT: %w", err)
+	}
+	t.proxy = p
+	_, port, _ := net.SplitHostPort(p.Addr())
+	u.Host = p.Addr()
+	ep.URL = u.String()
+	// Hosts name other communities by Host header; the relay resolves the
+	// host name, so keep the names and point them at the proxy's port.
+	for i, h := range ep.Hosts {
+		if name, _, err := net.SplitHostPort(h); err == nil {
+			ep.Hosts[i] = net.JoinHostPort(name, port)
+		}
+	}
+	return ep, nil
+}
+
+// Stop implements Target.
+func (t *DelayedTarget) Stop(ctx context.Context) error {
+	if t.proxy != nil {
+		_ = t.proxy.Close()
+		t.proxy = nil
+	}
+	return t.Inner.Stop(ctx)
+}
+
+// Logs implements Target.
+func (t *DelayedTarget) Logs(ctx context.Context) string { return t.Inner.Logs(ctx) }
+
+func (t *DelayedTarget) String() string {
+	return t.Inner.String() + " rtt+" + t.RTT.String()
+}
+
+// StartedTarget is a relay another process started and shares with this
+// one (the workers of run --parallel): Start only hands out its endpoint.
+type StartedTarget struct {
+	Endpoint Endpoint
+	Desc     string // what String reports, e.g. "reference(labels)"
+	Repro    string // ReproPrefix of the original target
+	// Origin, when set, is the target that was started (in this process):
+	// its logs are the relay's logs.
+	Origin Target
+}
+
+// Start implements Target.
+func (t *StartedTarget) Start(context.Context) (Endpoint, error) { return t.Endpoint, nil }
+
+// Stop implements Target: the process that started the relay stops it.
+func (t *StartedTarget) Stop(context.Context) error { return nil }
+
+// Logs implements Target.
+func (t *StartedTarget) Logs(ctx context.Context) string {
+	if t.Origin != nil {
+		return t.Origin.Logs(ctx)
+	}
+	return ""
+}
+
+func (t *StartedTarget) String() string { return t.Desc }

@@ -16,6 +16,10 @@ const (
 	EntryOutcome    = "nipcl.outcome"    // value: an outcome class overriding Ginkgo's state
 	EntryTranscript = "nipcl.transcript" // wire transcript of a failed case
 	EntryNote       = "nipcl.note"       // informational remark (reading seen, rounds run …)
+
+	// OutcomeUnclaimed is the EntryOutcome of a case another worker of a
+	// shared queue ran (Env.Claim): it is not a result of this process.
+	OutcomeUnclaimed = "unclaimed"
 )
 
 // Define registers one Ginkgo container for env with one spec per
@@ -29,12 +33,20 @@ func Define(env *Env) {
 				continue
 			}
 			s := s
-			It(s.ID, CaseLabels(s.Case), func(ctx SpecContext) { runSpec(ctx, env, s) }, SpecTimeout(env.CaseTimeout))
+			args := []any{CaseLabels(s.Case), func(ctx SpecContext) { runSpec(ctx, env, s) }, SpecTimeout(env.CaseTimeout)}
+			if env.Priority != nil {
+				args = append(args, SpecPriority(env.Priority(s.Case)))
+			}
+			It(s.ID, args...)
 		}
 	})
 }
 
 func runSpec(ctx SpecContext, env *Env, s Spec) {
+	if env.Claim != nil && !env.Claim(s.ID) {
+		AddReportEntry(EntryOutcome, OutcomeUnclaimed, ReportEntryVisibilityNever)
+		Skip("run by another worker")
+	}
 	if env.SetupErr != nil {
 		if env.SetupTimedOut {
 			AddReportEntry(EntryOutcome, "timeout", ReportEntryVisibilityNever)

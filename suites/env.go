@@ -53,6 +53,13 @@ type Env struct {
 	RoleMap map[string]string
 	// Include, when set, selects the cases this plan registers.
 	Include func(Case) bool
+	// Claim, when set, makes this process one worker of a queue shared
+	// with other processes: a case runs here only when Claim(case ID)
+	// grants it; otherwise it is left out of this process's results.
+	Claim func(caseID string) bool
+	// Priority, when set, orders cases: higher runs first (the runner
+	// gives long cases a high one, so a queue ends with short cases).
+	Priority func(Case) int
 	// Unsupported, when non-empty, marks every NIP-CL profile case of this
 	// plan unsupported with this sentence (relay does not advertise nip-cl).
 	Unsupported string

@@ -3,20 +3,143 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/nipcl/nipcl-conform/fixtures"
 	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/runner"
+	"github.com/nipcl/nipcl-conform/suites"
 )
+
+// workerEnv names the environment variable through which the parent of
+// run --parallel hands a worker process its share of the run.
+const workerEnv = "NIPCL_WORKER"
+
+// workerSpec is what a worker gets: where to claim cases and the relays
+// the parent started (each plan once, shared by every worker).
+type workerSpec struct {
+	ClaimURL string       `json:"claim_url"`
+	Worker   int          `json:"worker"`
+	Plans    []workerPlan `json:"plans"`
+}
+
+type workerPlan struct {
+	Name        string   `json:"name"`
+	Profile     string   `json:"profile"`
+	URL         string   `json:"url"`
+	RelayPubKey string   `json:"relay_pubkey,omitempty"`
+	Hosts       []string `json:"hosts,omitempty"`
+	Desc        string   `json:"desc"`
+	Repro       string   `json:"repro"`
+}
+
+// workerFromEnv reads a worker's share of a parallel run, or returns nil
+// when this process is not a worker.
+func workerFromEnv() (*workerSpec, error) {
+	raw := os.Getenv(workerEnv)
+	if raw == "" {
+		return nil, nil
+	}
+	var w workerSpec
+	if err := json.Unmarshal([]byte(raw), &w); err != nil || w.ClaimURL == "" || len(w.Plans) == 0 {
+		return nil, fmt.Errorf("%s is set but is not a worker description (%v)", workerEnv, err)
+	}
+	return &w, nil
+}
+
+// plans are the worker's plans: the parent's relays, already started.
+func (w *workerSpec) plans() []runner.Plan {
+	var out []runner.Plan
+	for _, p := range w.Plans {
+		out = append(out, runner.Plan{Name: p.Name, Profile: p.Profile, Target: &runner.StartedTarget{
+			Endpoint: runner.Endpoint{URL: p.URL, RelayPubKey: p.RelayPubKey, Hosts: p.Hosts},
+			Desc:     p.Desc, Repro: p.Repro,
+		}})
+	}
+	return out
+}
+
+// claimer asks the parent for each case. A parent that cannot be reached
+// grants nothing: the case is then the parent's to report.
+func (w *workerSpec) claimer() func(plan, caseID string) bool {
+	client := &http.Client{Timeout: 10 * time.Second}
+	return func(plan, caseID string) bool {
+		q := url.Values{"worker": {strconv.Itoa(w.Worker)}, "plan": {plan}, "case": {caseID}}
+		resp, err := client.Post(w.ClaimURL+"?"+q.Encode(), "text/plain", nil)
+		if err != nil {
+			return false
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, 16))
+		return resp.StatusCode == http.StatusOK && string(body) == "run"
+	}
+}
+
+// claimQueue grants each (plan, case) to the first worker that asks.
+type claimQueue struct {
+	mu      sync.Mutex
+	claimed map[[2]string]int // (plan, case) → worker
+}
+
+func (q *claimQueue) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		http.Error(w, "POST only", http.StatusMethodNotAllowed)
+		return
+	}
+	worker, err := strconv.Atoi(r.URL.Query().Get("worker"))
+	key := [2]string{r.URL.Query().Get("plan"), r.URL.Query().Get("case")}
+	if err != nil || key[0] == "" || key[1] == "" {
+		http.Error(w, "want worker, plan and case", http.StatusBadRequest)
+		return
+	}
+	q.mu.Lock()
+	_, taken := q.claimed[key]
+	if !taken {
+		q.claimed[key] = worker
+	}
+	q.mu.Unlock()
+	if taken {
+		_, _ = io.WriteString(w, "skip")
+		return
+	}
+	_, _ = io.WriteString(w, "run")
+}
+
+// claims returns every claim, sorted by plan and case.
+func (q *claimQueue) claims() []claim {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	out := make([]claim, 0, len(q.claimed))
+	for k, w := range q.claimed {
+		out = append(out, claim{plan: k[0], caseID: k[1], worker: w})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].plan != out[j].plan {
+			return out[i].plan < out[j].plan
+		}
+		return out[i].caseID < out[j].caseID
+	})
+	return out
+}
+
+type claim struct {
+	plan, caseID string
+	worker       int
+}
 
 // parseShard parses "i/N" (1-based i) into a runner.Shard (0-based index).
 func parseShard(s string) (runner.Shard, error) {
@@ -30,9 +153,12 @@ func parseShard(s string) (runner.Shard, error) {
 }
 
 // childArgs rebuilds the flags the user set, minus the ones the parent
-// owns (parallel, shard, report paths, run ID).
+// owns: parallelism, report paths, run ID, and what picks and starts the
+// relay (workers get the started relays instead).
 func childArgs(fs *flag.FlagSet) []string {
-	skip := map[string]bool{"parallel": true, "shard": true, "report-dir": true, "junit": true, "run-id": true}
+	skip := map[string]bool{"parallel": true, "shard": true, "report-dir": true, "junit": true, "run-id": true,
+		"target": true, "image": true, "dockerfile": true, "fault": true, "db": true, "reading": true, "simulate-rtt": true,
+		"container-port": true, "path": true, "network": true, "env": true, "profile": true}
 	var out []string
 	fs.Visit(func(f *flag.Flag) {
 		if skip[f.Name] {
@@ -49,35 +175,141 @@ func childArgs(fs *flag.FlagSet) []string {
 	return out
 }
 
-// runParallel runs n shards of the same run as child processes of this
-// executable, then merges their results into one set of reports in
-// reportDir (the JUnit file at junitPath when set, as without --parallel).
-// It returns the merged results.
-func runParallel(ctx context.Context, fs *flag.FlagSet, n int, reportDir, junitPath, runID string, deadline time.Duration, stderr io.Writer) (*reports.Results, error) {
+// parallelRun is one run --parallel: the plans' relays, started once by
+// this process, and n worker processes taking cases from one queue.
+type parallelRun struct {
+	fs        *flag.FlagSet
+	n         int
+	plans     []runner.Plan
+	reportDir string
+	junitPath string
+	runID     string
+	deadline  time.Duration
+	stderr    io.Writer
+}
+
+// startPlans starts every plan's relay once; the caller stops them.
+func startPlans(ctx context.Context, plans []runner.Plan, step time.Duration) ([]workerPlan, error) {
+	var out []workerPlan
+	for _, p := range plans {
+		sctx, cancel := context.WithTimeout(ctx, 3*step+time.Minute)
+		ep, err := p.Target.Start(sctx)
+		cancel()
+		if err != nil {
+			return out, fmt.Errorf("start %s (%s): %w", p.Name, p.Target, err)
+		}
+		out = append(out, workerPlan{Name: p.Name, Profile: p.Profile, URL: ep.URL, RelayPubKey: ep.RelayPubKey,
+			Hosts: ep.Hosts, Desc: p.Target.String(), Repro: runner.ReproPrefix(p.Target, p.Profile, ep.URL)})
+	}
+	return out, nil
+}
+
+func stopPlans(plans []runner.Plan) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for _, p := range plans {
+		_ = p.Target.Stop(ctx)
+	}
+}
+
+// autoParallel picks the worker count when --parallel is not given: one
+// process for a relay on this machine (round trips cost nothing, CPU is
+// the budget), parallelWorkers or farWorkers across a network — fewer when the relay's
+// NIP-11 limitation.max_subscriptions is smaller, a relay that asks for a
+// small budget per client. It returns the count and why ("" when the
+// relay could not be probed: the run then reports why in its own words).
+func autoParallel(ctx context.Context, started []workerPlan, step time.Duration) (int, string) {
+	if len(started) == 0 {
+		return 1, "no relay"
+	}
+	u := started[0].URL
+	c, err := fixtures.Dial(ctx, u, fixtures.DialOptions{StepTimeout: step})
+	if err != nil {
+		return 1, "" // the run itself reports an unreachable relay
+	}
+	rtt := time.Duration(0)
+	for i := 0; i < 3; i++ {
+		t0 := time.Now()
+		if err := c.Ping(ctx); err != nil {
+			c.Close()
+			return 1, ""
+		}
+		if d := time.Since(t0); i == 0 || d < rtt {
+			rtt = d
+		}
+	}
+	c.Close()
+	if rtt < localRTT {
+		return 1, fmt.Sprintf("round trip %s: a relay on this machine, run in one process", rtt.Round(time.Microsecond))
+	}
+	n := parallelWorkers
+	if rtt >= farRTT {
+		n = farWorkers
+	}
+	why := fmt.Sprintf("round trip %s: %d workers", rtt.Round(time.Millisecond), n)
+	ictx, cancel := context.WithTimeout(ctx, step)
+	defer cancel()
+	if info, err := fixtures.FetchInfo(ictx, u, ""); err == nil && info.Limitation != nil && info.Limitation.MaxSubscriptions > 0 && info.Limitation.MaxSubscriptions < n {
+		n = info.Limitation.MaxSubscriptions
+		why += fmt.Sprintf(", capped at the relay's limitation.max_subscriptions %d", n)
+	}
+	return n, why
+}
+
+// localRTT separates a relay on this machine from one across a network;
+// parallelWorkers is how many workers a remote run gets by default, and
+// farWorkers how many it gets from farRTT on (an intercontinental link:
+// each case waits longer on round trips, so more of them are in flight).
+// Measured in BENCHMARKS.md ("Remote runs").
+const (
+	localRTT        = 2 * time.Millisecond
+	parallelWorkers = 16
+	farRTT          = 100 * time.Millisecond
+	farWorkers      = 24
+)
+
+// run starts the relays, the queue and the workers, then merges what the
+// workers report into one set of reports in reportDir (the JUnit file at
+// junitPath when set, as without --parallel). It returns the merged
+// results; cases a worker claimed but never reported (it crashed) are
+// harness errors there.
+func (pr *parallelRun) run(ctx context.Context, started []workerPlan) (*reports.Results, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("--parallel: find own executable: %w", err)
 	}
-	base := childArgs(fs)
-	ctx, cancel := context.WithTimeout(ctx, deadline+30*time.Second)
+	queue := &claimQueue{claimed: map[[2]string]int{}}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("--parallel: case queue: %w", err)
+	}
+	srv := &http.Server{Handler: queue, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	defer srv.Close()
+	claimURL := "http://" + ln.Addr().String() + "/claim"
+
+	base := childArgs(pr.fs)
+	ctx, cancel := context.WithTimeout(ctx, pr.deadline+30*time.Second)
 	defer cancel()
-	parts := make([]*reports.Results, n)
-	errs := make([]error, n)
+	parts := make([]*reports.Results, pr.n)
+	errs := make([]error, pr.n)
 	var wg sync.WaitGroup
-	for i := 0; i < n; i++ {
+	for i := 0; i < pr.n; i++ {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			dir := filepath.Join(reportDir, fmt.Sprintf("shard-%d", i+1))
+			spec, _ := json.Marshal(workerSpec{ClaimURL: claimURL, Worker: i + 1, Plans: started})
+			dir := filepath.Join(pr.reportDir, fmt.Sprintf("worker-%d", i+1))
 			args := append([]string{"run"}, base...)
-			args = append(args, "--shard", fmt.Sprintf("%d/%d", i+1, n), "--report-dir", dir, "--run-id", runID)
+			args = append(args, "--report-dir", dir, "--run-id", pr.runID)
 			cmd := exec.CommandContext(ctx, exe, args...)
+			cmd.Env = append(os.Environ(), workerEnv+"="+string(spec))
 			var out bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &out
 			runErr := cmd.Run()
 			r, err := reports.ReadJSON(filepath.Join(dir, "results.json"))
 			if err != nil {
-				errs[i] = fmt.Errorf("shard %d/%d produced no results (%v): %s", i+1, n, runErr, strings.TrimSpace(out.String()))
+				errs[i] = fmt.Errorf("worker %d/%d produced no results (%v): %s", i+1, pr.n, runErr, lastLines(out.String(), 5))
 				return
 			}
 			parts[i] = r
@@ -87,18 +319,62 @@ func runParallel(ctx context.Context, fs *flag.FlagSet, n int, reportDir, junitP
 	var got []*reports.Results
 	for i, p := range parts {
 		if errs[i] != nil {
-			fmt.Fprintf(stderr, "nipcl-conform: %v\n", errs[i])
+			fmt.Fprintf(pr.stderr, "nipcl-conform: %v\n", errs[i])
 			continue
 		}
 		got = append(got, p)
 	}
-	if len(got) != n {
-		return nil, fmt.Errorf("--parallel: %d of %d shards failed", n-len(got), n)
+	if len(got) == 0 {
+		return nil, fmt.Errorf("--parallel: none of the %d workers produced results", pr.n)
 	}
 	merged, err := reports.Merge(got...)
 	if err != nil {
 		return nil, err
 	}
-	merged.Settings["parallel"] = strconv.Itoa(n)
-	return merged, runner.WriteReports(reportDir, junitPath, merged)
+	addUnreported(merged, queue.claims(), pr.plans, errs)
+	merged.Settings["parallel"] = strconv.Itoa(pr.n)
+	merged.Settings["scheduling"] = "queue, longest cases first"
+	merged.Sort()
+	return merged, runner.WriteReports(pr.reportDir, pr.junitPath, merged)
+}
+
+// addUnreported adds a harness-error result for every case a worker
+// claimed but did not report (the worker died running it).
+func addUnreported(res *reports.Results, claims []claim, plans []runner.Plan, errs []error) {
+	have := map[[2]string]bool{}
+	for _, c := range res.Cases {
+		have[[2]string{c.Plan, c.ID}] = true
+	}
+	profileOf := map[string]string{}
+	for _, p := range plans {
+		profileOf[p.Name] = p.Profile
+	}
+	for _, cl := range claims {
+		if have[[2]string{cl.plan, cl.caseID}] {
+			continue
+		}
+		c, ok := suites.Lookup(cl.caseID)
+		if !ok {
+			continue
+		}
+		why := "the worker process running it ended without reporting it"
+		if i := cl.worker - 1; i >= 0 && i < len(errs) && errs[i] != nil {
+			why += ": " + errs[i].Error()
+		}
+		res.Cases = append(res.Cases, runner.UnreportedCase(cl.plan, c, why))
+	}
+}
+
+// lastLines returns the last n non-empty lines of s, joined by " | ".
+func lastLines(s string, n int) string {
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(s), "\n") {
+		if strings.TrimSpace(l) != "" {
+			lines = append(lines, strings.TrimSpace(l))
+		}
+	}
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, " | ")
 }

@@ -48,9 +48,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		rate        = fs.Float64("rate", 0, "writes per second (default unlimited; 5 in --safe mode)")
 		allowHeavy  = fs.Bool("allow-heavy", false, "in --safe mode, still run cases that need many writes")
 		slow        = fs.Bool("slow", false, "also run slow cases that wait on the relay's clock (e.g. the ±900 s retry window)")
-		parallel    = fs.Int("parallel", 1, "run the cases in N concurrent shard processes and merge their reports")
+		parallel    = fs.Int("parallel", 0, "run the cases in N worker processes that take them from one queue, longest first, and merge their reports (default: 1 for a relay on this machine, 16 across a network; 1 forces one process)")
 		shard       = fs.String("shard", "", "run only shard i of N (i/N, 1-based), a stable subset; merge with `report merge`")
 		runID       = fs.String("run-id", "", "run identifier (namespaces channels and labels; shards of one run share it)")
+		simRTT      = fs.Duration("simulate-rtt", 0, "put a delay proxy with this round trip (e.g. 50ms) in front of the relay, to see a run as it would go across a network (ws:// targets)")
 		baseline    = fs.String("baseline", "", "file of expected failures (one case ID, or \"PLAN ID\", per line); they don't fail the run")
 		actorKeys   listFlag
 		hosts       listFlag
@@ -101,8 +102,15 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 			return usageError(stderr, "%v", err)
 		}
 	}
-	if *parallel < 1 || (*parallel > 1 && *shard != "") {
+	if *parallel < 0 || (*parallel > 1 && *shard != "") {
 		return usageError(stderr, "--parallel must be at least 1 and cannot be combined with --shard")
+	}
+	if *shard != "" {
+		*parallel = 1
+	}
+	worker, err := workerFromEnv()
+	if err != nil {
+		return usageError(stderr, "%v", err)
 	}
 	if *rate < 0 {
 		return usageError(stderr, "--rate must not be negative")
@@ -164,6 +172,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 
 	var plans []runner.Plan
 	switch {
+	case worker != nil:
+		plans = worker.plans()
 	case *target != "":
 		u, err := url.Parse(*target)
 		if err != nil || (u.Scheme != "ws" && u.Scheme != "wss") || u.Host == "" {
@@ -208,43 +218,89 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 
+	if *simRTT < 0 {
+		return usageError(stderr, "--simulate-rtt must not be negative, got %s", *simRTT)
+	}
+	if *simRTT > 0 && worker == nil {
+		if strings.HasPrefix(*target, "wss://") {
+			return usageError(stderr, "--simulate-rtt works on ws:// targets only (the proxy does not speak TLS)")
+		}
+		for i := range plans {
+			plans[i].Target = &runner.DelayedTarget{Inner: plans[i].Target, RTT: *simRTT}
+		}
+	}
+
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	started := time.Now()
-	if *parallel > 1 {
-		id := *runID
-		if id == "" {
-			id = runner.NewRunID()
-		}
-		res, err := runParallel(ctx, fs, *parallel, *reportDir, *junit, id, *deadline, stderr)
-		if res == nil {
+	var claim func(plan, caseID string) bool
+	if worker != nil {
+		claim = worker.claimer()
+	} else if *parallel > 1 || (*parallel == 0 && !allInProcess(plans)) {
+		// The relays are started once, here; the workers (or this
+		// process, when one is enough) share them.
+		startedPlans, err := startPlans(ctx, plans, *timeout)
+		defer stopPlans(plans)
+		if err != nil {
 			fmt.Fprintf(stderr, "nipcl-conform: %v\n", err)
 			return reports.ExitHarness
 		}
-		printSummary(stdout, res, time.Since(started))
-		if err != nil {
-			fmt.Fprintf(stderr, "nipcl-conform: writing reports: %v\n", err)
-			return reports.ExitHarness
+		n := *parallel
+		if n == 0 {
+			var why string
+			if n, why = autoParallel(ctx, startedPlans, *timeout); why != "" {
+				fmt.Fprintf(stderr, "nipcl-conform: --parallel %d (%s)\n", n, why)
+			}
 		}
-		return res.ExitCode(*strict)
+		if n > 1 {
+			id := *runID
+			if id == "" {
+				id = runner.NewRunID()
+			}
+			pr := &parallelRun{fs: fs, n: n, plans: plans, reportDir: *reportDir, junitPath: *junit, runID: id, deadline: *deadline, stderr: stderr}
+			res, err := pr.run(ctx, startedPlans)
+			if res == nil {
+				fmt.Fprintf(stderr, "nipcl-conform: %v\n", err)
+				return reports.ExitHarness
+			}
+			printSummary(stdout, res, time.Since(started))
+			if err != nil {
+				fmt.Fprintf(stderr, "nipcl-conform: writing reports: %v\n", err)
+				return reports.ExitHarness
+			}
+			return finish(res, *strict, stdout, stderr)
+		}
+		shared := (&workerSpec{Plans: startedPlans}).plans()
+		for i := range shared {
+			shared[i].Target.(*runner.StartedTarget).Origin = plans[i].Target
+		}
+		plans = shared
 	}
 	res, err := runner.Run(ctx, runner.Options{
 		Plans: plans, RelayPubKey: *relayPubKey, ActorKeys: actorKeys, Hosts: hosts,
 		StepTimeout: *timeout, Deadline: *deadline, ReportDir: *reportDir, JUnitPath: *junit,
 		Force: *force, Focus: focus, Skip: skip, Scale: *scale, Out: stdout, Baseline: base,
 		Safe: *safe, Rate: *rate, AllowHeavy: *allowHeavy, Slow: *slow, Progress: isTerminal(stdout),
-		Shard: sh, RunID: *runID, RoleMap: roles, LabelFilter: *labelFilter,
+		Shard: sh, RunID: *runID, RoleMap: roles, LabelFilter: *labelFilter, Claim: claim,
 	})
 	if res == nil {
 		fmt.Fprintf(stderr, "nipcl-conform: %v\n", err)
 		return reports.ExitHarness
 	}
-	printSummary(stdout, res, time.Since(started))
+	if worker == nil {
+		printSummary(stdout, res, time.Since(started))
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "nipcl-conform: writing reports: %v\n", err)
 		return reports.ExitHarness
 	}
-	code := res.ExitCode(*strict)
+	return finish(res, *strict, stdout, stderr)
+}
+
+// finish prints what follows the summary (baseline entries now fixed,
+// plan setup errors and notes) and returns the run's exit code.
+func finish(res *reports.Results, strict bool, stdout, stderr io.Writer) int {
+	code := res.ExitCode(strict)
 	for _, c := range res.Cases {
 		if c.Baseline == reports.BaselineFixed {
 			fmt.Fprintf(stdout, "fixed, remove from baseline: %s %s\n", c.Plan, c.ID)
@@ -261,6 +317,18 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return code
+}
+
+// allInProcess reports whether every plan runs against the built-in
+// reference relay in this process with no simulated latency: round trips
+// cost nothing there, so one process is the fastest way.
+func allInProcess(plans []runner.Plan) bool {
+	for _, p := range plans {
+		if _, ok := p.Target.(*runner.ReferenceTarget); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // isTerminal reports whether w is a character device (a live terminal).

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/nipcl/nipcl-conform/reports"
+	"github.com/nipcl/nipcl-conform/runner"
+)
+
+// TestClaimQueueGrantsEachCaseOnce: however many workers ask at once, a
+// (plan, case) is granted to exactly one; the same case in another plan is
+// a separate claim.
+func TestClaimQueueGrantsEachCaseOnce(t *testing.T) {
+	q := &claimQueue{claimed: map[[2]string]int{}}
+	srv := httptest.NewServer(q)
+	defer srv.Close()
+	var mu sync.Mutex
+	granted := map[string]int{}
+	var wg sync.WaitGroup
+	for w := 1; w <= 8; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			spec := &workerSpec{ClaimURL: srv.URL + "/claim", Worker: w}
+			claim := spec.claimer()
+			for _, plan := range []string{"labels", "identity"} {
+				for _, id := range []string{"base/create/1", "labels/grammar/1", "labels/retry/2"} {
+					if claim(plan, id) {
+						mu.Lock()
+						granted[plan+" "+id]++
+						mu.Unlock()
+					}
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	if len(granted) != 6 {
+		t.Fatalf("%d claims granted, want 6: %v", len(granted), granted)
+	}
+	for k, n := range granted {
+		if n != 1 {
+			t.Errorf("%s granted %d times", k, n)
+		}
+	}
+	resp, err := http.Get(srv.URL + "/claim?" + url.Values{"worker": {"1"}, "plan": {"p"}, "case": {"c"}}.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("GET claim: HTTP %d, want 405", resp.StatusCode)
+	}
+}
+
+// TestUnreachableQueueGrantsNothing: a worker whose parent is gone runs
+// nothing rather than everything.
+func TestUnreachableQueueGrantsNothing(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	u := srv.URL
+	srv.Close()
+	if (&workerSpec{ClaimURL: u + "/claim", Worker: 1}).claimer()("labels", "labels/grammar/1") {
+		t.Error("a claim was granted by a queue that is gone")
+	}
+}
+
+// TestUnreportedClaimsAreHarnessErrors: a case a worker took and never
+// reported (the worker died) is a harness error naming why, never missing.
+func TestUnreportedClaimsAreHarnessErrors(t *testing.T) {
+	res := &reports.Results{Cases: []reports.CaseResult{{ID: "labels/grammar/1", Plan: "labels", Outcome: reports.Pass}}}
+	claims := []claim{{"labels", "labels/grammar/1", 1}, {"labels", "labels/grammar/2", 2}}
+	addUnreported(res, claims, []runner.Plan{{Name: "labels", Profile: "labels"}}, []error{nil, errTest("worker 2/2 produced no results: killed")})
+	if len(res.Cases) != 2 {
+		t.Fatalf("%d cases, want 2", len(res.Cases))
+	}
+	c := res.Cases[1]
+	if c.ID != "labels/grammar/2" || c.Outcome != reports.HarnessError || !strings.Contains(c.Message, "killed") {
+		t.Errorf("unreported case: %+v", c)
+	}
+}
+
+type errTest string
+
+func (e errTest) Error() string { return string(e) }
