@@ -643,6 +643,8 @@ func classify(s types.SpecReport, override string) (reports.Outcome, string) {
 			return reports.Timeout, msg
 		case string(reports.HarnessError):
 			return reports.HarnessError, msg
+		case string(reports.Unsupported):
+			return reports.Unsupported, msg
 		}
 		return reports.Fail, msg
 	}

@@ -71,6 +71,11 @@ func runSpec(ctx SpecContext, env *Env, s Spec) {
 		t.closeAll()
 		if CurrentSpecReport().State.Is(types.SpecStateFailureStates) {
 			AddReportEntry(EntryTranscript, t.tr.String(), ReportEntryVisibilityNever)
+			if refusals := t.LimitRefusals(); len(refusals) > 0 && !CurrentSpecReport().State.Is(types.SpecStateTimedout|types.SpecStateInterrupted) {
+				// The relay enforced what it published: no verdict.
+				AddReportEntry(EntryOutcome, "unsupported", ReportEntryVisibilityNever)
+				AddReportEntry(EntryNote, "unsupported: "+strings.Join(refusals, "; ")+" (the case's data leaves the relay's published limits)", ReportEntryVisibilityNever)
+			}
 		}
 	})
 	s.Run(t)

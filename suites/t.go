@@ -32,6 +32,8 @@ type T struct {
 	created []createdChannel           // accepted 9007s, deleted in safe mode
 	// readings are the "id=value" readings noted so far (see Reading).
 	readings map[string]bool
+	// limitRefusals are refused events that left a published limit.
+	limitRefusals []string
 }
 
 type createdChannel struct{ id, creator string }
@@ -188,6 +190,9 @@ func (t *T) send(c *fixtures.Client, ev *nostr.Event) (fixtures.OK, error) {
 		if err == nil && ok.Accepted {
 			t.track(ev)
 		}
+		if err == nil && !ok.Accepted {
+			t.noteLimitRefusal(ev, ok)
+		}
 		return ok, err
 	}
 }
@@ -340,6 +345,7 @@ func prefixNote(p string) string {
 // QueryAbsent where a refusal is a lawful way to withhold.
 func (t *T) Query(c *fixtures.Client, filters ...nostr.Filter) []*nostr.Event {
 	GinkgoHelper()
+	t.filtersWithinLimits(filters)
 	r := t.QueryResult(c, filters...)
 	if r.Closed {
 		checkPrefix("CLOSED", r.ClosedReason)
@@ -349,6 +355,7 @@ func (t *T) Query(c *fixtures.Client, filters ...nostr.Filter) []*nostr.Event {
 		}
 		failf("the relay refused a read the draft's scenario needs served: %s", observed)
 	}
+	t.resultWithinLimits(filters, len(r.Events))
 	return r.Events
 }
 
@@ -385,6 +392,7 @@ func (t *T) QueryResult(c *fixtures.Client, filters ...nostr.Filter) fixtures.Qu
 func (t *T) Count(c *fixtures.Client, filters ...nostr.Filter) int64 {
 	GinkgoHelper()
 	advertised := t.Env.Info != nil && t.Env.Info.Supports(45)
+	t.filtersWithinLimits(filters)
 	r, err := c.Count(t.ctx, filters...)
 	if err != nil && !advertised && errors.Is(err, fixtures.ErrTimeout) {
 		t.Unsupported("COUNT got no answer and NIP-45 is not in supported_nips: the relay does not serve COUNT (" + err.Error() + ")")
@@ -403,6 +411,7 @@ func (t *T) Count(c *fixtures.Client, filters ...nostr.Filter) int64 {
 // Subscribe opens a live subscription (after EOSE).
 func (t *T) Subscribe(c *fixtures.Client, filters ...nostr.Filter) *fixtures.Subscription {
 	GinkgoHelper()
+	t.filtersWithinLimits(filters)
 	s, err := c.Subscribe(t.ctx, filters...)
 	t.Must(err, "subscribe")
 	return s

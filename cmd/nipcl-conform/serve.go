@@ -3,11 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
 
+	"github.com/nipcl/nipcl-conform/internal/delayproxy"
 	"github.com/nipcl/nipcl-conform/reference"
 	"github.com/nipcl/nipcl-conform/suites"
 )
@@ -18,6 +20,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	db := fs.String("db", os.Getenv("NIPCL_DB"), "SQLite file; empty = in-memory (env NIPCL_DB)")
 	profile := fs.String("profile", envOr("NIPCL_PROFILE", "labels"), "nip29 (old name: none), identity or labels (env NIPCL_PROFILE)")
 	key := fs.String("key", os.Getenv("NIPCL_RELAY_KEY"), "relay secret key (hex); random when empty (env NIPCL_RELAY_KEY)")
+	simRTT := fs.Duration("simulate-rtt", 0, "serve through a delay proxy that adds this round trip (e.g. 50ms); the relay itself listens on a free port")
 	var faults, readingArgs listFlag
 	fs.Var(&faults, "fault", "fault switch to turn on (repeatable; env NIPCL_FAULTS, comma-separated)")
 	fs.Var(&readingArgs, "reading", "ID=VALUE: take this careful reading of a point the specs leave open (repeatable; env NIPCL_READINGS, comma-separated; see `nipcl-conform list --readings`)")
@@ -42,7 +45,14 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "--reading: %v", err)
 	}
-	r, err := reference.New(reference.Config{Addr: *addr, DBPath: *db, Profile: *profile, Faults: faults, Readings: readings, SecretKey: *key,
+	if *simRTT < 0 {
+		return usageError(stderr, "--simulate-rtt must not be negative, got %s", *simRTT)
+	}
+	relayAddr := *addr
+	if *simRTT > 0 {
+		relayAddr = "127.0.0.1:0"
+	}
+	r, err := reference.New(reference.Config{Addr: relayAddr, DBPath: *db, Profile: *profile, Faults: faults, Readings: readings, SecretKey: *key,
 		Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
 	if err != nil {
 		fmt.Fprintf(stderr, "nipcl-conform serve: %v\n", err)
@@ -52,6 +62,19 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "nipcl-conform serve: %v\n", err)
 		return 2
+	}
+	if *simRTT > 0 {
+		pu, _ := url.Parse(u)
+		p, err := delayproxy.Start(*addr, pu.Host, *simRTT/2)
+		if err != nil {
+			_ = r.Close()
+			fmt.Fprintf(stderr, "nipcl-conform serve: %v\n", err)
+			return 2
+		}
+		defer p.Close()
+		pu.Host = p.Addr()
+		u = pu.String()
+		fmt.Fprintf(stdout, "simulated round trip %s (delay proxy in front of the relay)\n", *simRTT)
 	}
 	fmt.Fprintf(stdout, "listening on %s (profile %s, relay key %s)\n", u, *profile, r.PubKey())
 	for _, a := range readingArgs {
