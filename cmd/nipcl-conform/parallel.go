@@ -304,6 +304,10 @@ func (pr *parallelRun) run(ctx context.Context, started []workerPlan) (*reports.
 			args = append(args, "--report-dir", dir, "--run-id", pr.runID)
 			cmd := exec.CommandContext(ctx, exe, args...)
 			cmd.Env = append(os.Environ(), workerEnv+"="+string(spec))
+			// Interrupted or out of time: a worker is asked to stop the
+			// way a user would ask, and writes what it has.
+			cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+			cmd.WaitDelay = 10 * time.Second
 			var out bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &out
 			runErr := cmd.Run()
@@ -316,6 +320,8 @@ func (pr *parallelRun) run(ctx context.Context, started []workerPlan) (*reports.
 		}(i)
 	}
 	wg.Wait()
+	claims := queue.claims()
+	keepClaimed(parts, claims)
 	var got []*reports.Results
 	for i, p := range parts {
 		if errs[i] != nil {
@@ -331,11 +337,38 @@ func (pr *parallelRun) run(ctx context.Context, started []workerPlan) (*reports.
 	if err != nil {
 		return nil, err
 	}
-	addUnreported(merged, queue.claims(), pr.plans, errs)
+	addUnreported(merged, claims, pr.plans, errs)
 	merged.Settings["parallel"] = strconv.Itoa(pr.n)
 	merged.Settings["scheduling"] = "queue, longest cases first"
 	merged.Sort()
 	return merged, runner.WriteReports(pr.reportDir, pr.junitPath, merged)
+}
+
+// keepClaimed leaves in each worker's results (parts[i] is worker i+1's)
+// the cases that worker claimed, and once, in the first worker that has
+// it, each case nobody claimed: a run that stopped early (its deadline, an
+// interrupt) reports those as not run in every worker.
+func keepClaimed(parts []*reports.Results, claims []claim) {
+	owner := map[[2]string]int{}
+	for _, c := range claims {
+		owner[[2]string{c.plan, c.caseID}] = c.worker
+	}
+	kept := map[[2]string]bool{}
+	for i, p := range parts {
+		if p == nil {
+			continue
+		}
+		var cases []reports.CaseResult
+		for _, c := range p.Cases {
+			key := [2]string{c.Plan, c.ID}
+			w, claimed := owner[key]
+			if (claimed && w == i+1) || (!claimed && !kept[key]) {
+				kept[key] = true
+				cases = append(cases, c)
+			}
+		}
+		p.Cases = cases
+	}
 }
 
 // addUnreported adds a harness-error result for every case a worker

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/url"
 	"os"
 	"os/signal"
@@ -236,7 +237,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	var claim func(plan, caseID string) bool
 	if worker != nil {
 		claim = worker.claimer()
-	} else if *parallel > 1 || (*parallel == 0 && !allInProcess(plans)) {
+	} else if *parallel > 1 || (*parallel == 0 && !onThisMachine(plans)) {
 		// The relays are started once, here; the workers (or this
 		// process, when one is enough) share them.
 		startedPlans, err := startPlans(ctx, plans, *timeout)
@@ -319,12 +320,24 @@ func finish(res *reports.Results, strict bool, stdout, stderr io.Writer) int {
 	return code
 }
 
-// allInProcess reports whether every plan runs against the built-in
-// reference relay in this process with no simulated latency: round trips
-// cost nothing there, so one process is the fastest way.
-func allInProcess(plans []runner.Plan) bool {
+// onThisMachine reports whether every plan's relay runs on this machine
+// with no simulated latency: the built-in reference relay, a container, or
+// a URL on a loopback address. Round trips cost nothing there and CPU is
+// the budget, so one process is the fastest way.
+func onThisMachine(plans []runner.Plan) bool {
 	for _, p := range plans {
-		if _, ok := p.Target.(*runner.ReferenceTarget); !ok {
+		switch t := p.Target.(type) {
+		case *runner.ReferenceTarget, *runner.ContainerTarget:
+		case *runner.URLTarget:
+			u, err := url.Parse(t.URL)
+			if err != nil {
+				return false
+			}
+			host := u.Hostname()
+			if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+				return false
+			}
+		default:
 			return false
 		}
 	}
