@@ -22,6 +22,10 @@ var commandsClauseCases = map[string][]string{
 	"labels/retry-admission.9":   {"labels/retry/12"},
 	"labels/retention.1":         {"labels/retention/3"},
 	"labels/retry-admission.14":  {"labels/retention/3"},
+	"identity/label-rules.2":     {"identity/label-sweep/1"},
+	"identity/label-rules.5":     {"identity/label-sweep/1"},
+	"identity/labels.2":          {"identity/label-sweep/2"},
+	"identity/labels.3":          {"identity/label-sweep/2"},
 	"labels/community.2":         {"labels/community/4"},
 }
 
