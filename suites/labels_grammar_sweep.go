@@ -78,6 +78,31 @@ func labelsGrammarSweepSpecs() []Spec {
 				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{vs[0], vs[0], vs[31]}, rm[:61]), "re-add present values with absent removes at 32 labels")
 				expectUnchanged(t, c, ch, before, "no-ops at the stored-label limit")
 			}},
+		{lcase("limits/10", "limits", sec, MUST,
+			"The stored-label limit counts distinct values, with repeats on both sides of it: a 9007 with 33 distinct values in 64 raw tags is rejected; at 31 labels, one new value repeated 20 times (plus absent removes) is accepted, two new values repeated are rejected with nip-cl-rejected (invalid: or restricted:, as labels/limits/5) and nothing is applied."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				vs := make([]string, 34)
+				base := lbl(t, "cnt")
+				for i := range vs {
+					vs[i] = fmt.Sprintf("%s-%02d", base, i)
+				}
+				raw := append(append([]string{}, vs[:33]...), vs[:31]...)
+				ev, id := createEv(c.Actor(), "", fixtures.Open, raw...)
+				rejectCL(t, c, ev, "33 distinct values in 64 raw label tags", "invalid")
+				goneChannel(t, c, id, "rejected create")
+				ch := createLabeled(t, c, "", fixtures.Open, append(vs[:31], vs[:31]...)...)
+				expectLabels(t, c, ch, vs[:31]...)
+				add := make([]string, 20)
+				for i := range add {
+					add[i] = vs[31]
+				}
+				acceptNew(t, c, mutationEv(c.Actor(), ch, add, []string{lbl(t, "absent"), lbl(t, "absent")}), "one new value repeated 20 times at 31 labels")
+				before := expectLabels(t, c, ch, vs[:32]...)
+				ok := rejectCL(t, c, mutationEv(c.Actor(), ch, []string{vs[32], vs[33], vs[32], vs[33], vs[0]}, nil), "two new values, repeated, at 32 labels", "invalid", "restricted")
+				t.Note("a mutation over the stored-label limit: %s (the draft names no prefix for it; see labels/limits/5)", prefixOf(ok.Reason))
+				expectUnchanged(t, c, ch, before, "rejected mutation over the stored limit")
+			}},
 	}
 }
 
@@ -123,6 +148,13 @@ func labelSweepValues() []labelSweepValue {
 			add(pos, mb, false)
 		}
 	}
+	// Length boundaries in bytes with a multibyte character: 64 bytes in 63
+	// characters, and 64 characters in 65 bytes (both invalid as non-ASCII).
+	out = append(out,
+		labelSweepValue{"64 bytes ending in a 2-byte character", strings.Repeat("a", 62) + "é", false},
+		labelSweepValue{"64 characters ending in a 2-byte character", strings.Repeat("a", 63) + "é", false},
+		labelSweepValue{"64 bytes of 4-byte characters after one letter", "a" + strings.Repeat("😀", 15) + "aaa", false},
+	)
 	return out
 }
 
