@@ -158,11 +158,6 @@ func labelSweepValues() []labelSweepValue {
 	return out
 }
 
-// labelsArityEdit is a 9002 on ch carrying exactly tags (after h).
-func labelsArityEdit(a *fixtures.Actor, ch string, tags ...nostr.Tag) *nostr.Event {
-	return fixtures.EditChannel(a, ch, tags...)
-}
-
 // labelsAritySpecs: tag arity on every command tag, on 9007 and 9002.
 func labelsAritySpecs() []Spec {
 	return []Spec{
@@ -206,7 +201,7 @@ func labelsAritySpecs() []Spec {
 						if name == "h" {
 							check(fmt.Sprintf("9002 with %q", []string(tag)), c.Actor().Event(fixtures.KindEditMetadata, nostr.Tags{tag, {"add-label", lbl(t, "ok")}}, ""))
 						} else {
-							check(fmt.Sprintf("9002 with %q", []string(tag)), labelsArityEdit(c.Actor(), ch, nostr.Tag{"add-label", lbl(t, "ok")}, tag))
+							check(fmt.Sprintf("9002 with %q", []string(tag)), fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", lbl(t, "ok")}, tag))
 						}
 					}
 				}
@@ -214,7 +209,7 @@ func labelsAritySpecs() []Spec {
 				ev, id := createEv(c.Actor(), "", fixtures.Open, lbl(t, "ok"))
 				check(`9007 with ["t", v]`, resign(c.Actor(), ev, nostr.Tag{"t", v}))
 				goneChannel(t, c, id, `9007 with ["t", v]`)
-				check(`9002 with ["t", v]`, labelsArityEdit(c.Actor(), ch, nostr.Tag{"add-label", lbl(t, "ok")}, nostr.Tag{"t", v}))
+				check(`9002 with ["t", v]`, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", lbl(t, "ok")}, nostr.Tag{"t", v}))
 				if len(wrong) > 0 {
 					failf("%d malformed commands were not rejected with invalid: %s:\n  %s", len(wrong), markRejected, strings.Join(wrong, "\n  "))
 				}
