@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
 
@@ -206,6 +207,11 @@ func (p identityProfile) parseLabels(ev *nostr.Event) (labels []string, present 
 			return nil, true, reject("invalid", `a t tag needs a value: ["t", <label>]`)
 		}
 		vals = append(vals, tag[1])
+		// Fault identity-t-extra-elements-labels: every further element
+		// of a t tag is read as one more label.
+		if p.faults.on(faultIDTExtraElements) {
+			vals = append(vals, tag[2:]...)
+		}
 	}
 	if len(vals) == 0 {
 		return nil, false, nil
@@ -269,7 +275,12 @@ func (p identityProfile) checkLabel(v string) error {
 	}
 	// Fault identity-label-charset-unchecked.
 	if !p.faults.on(faultIDCharsetLax) {
-		for _, r := range v {
+		checked := v
+		// Fault identity-label-newline-before-end.
+		if p.faults.on(faultIDNewlineBeforeEnd) {
+			checked = strings.TrimSuffix(v, "\n")
+		}
+		for _, r := range checked {
 			if !((r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') || r == '.' || r == ':' || r == '-') {
 				return reject("invalid", "label %q may only use a-z, 0-9, '.', ':' and '-'", truncate(v, 80))
 			}

@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -208,7 +209,13 @@ func (p *labelsProfile) checkLabel(v string) (string, error) {
 	if p.faults.on(faultLabelsValuesRewritten) {
 		v = strings.ToLower(strings.TrimSpace(v))
 	}
-	if v == "" || len(v) > maxLabelBytes || !labelPattern.MatchString(v) {
+	checked := v
+	// Fault labels-newline-before-end: the end anchor also matches before
+	// a final newline (the value is stored with it).
+	if p.faults.on(faultLabelsNewlineBeforeEnd) {
+		checked = strings.TrimSuffix(v, "\n")
+	}
+	if checked == "" || len(checked) > maxLabelBytes || !labelPattern.MatchString(checked) {
 		return "", reject("invalid", "label %q must match ^[a-z0-9][a-z0-9._:/-]*$ and be at most %d bytes",
 			truncate(v, 80), maxLabelBytes)
 	}
@@ -324,6 +331,18 @@ func (p *labelsProfile) create(t *txn, ev *nostr.Event) error {
 		return err
 	}
 	if err := t.r.dispatch(t, ev); err != nil {
+		// Fault labels-refused-create-stored: a conflicting create is
+		// stored although it was refused.
+		var rj *rejection
+		if errors.As(err, &rj) && rj.prefix == "duplicate" && p.faults.on(faultLabelsRefusedCreateKept) {
+			id, _ := channelID(ev)
+			if ierr := t.insert(ev, id); ierr != nil {
+				return ierr
+			}
+			if cerr := commitPartial(t); cerr != nil {
+				return cerr
+			}
+		}
 		return err
 	}
 	id, _ := channelID(ev)
@@ -466,6 +485,10 @@ func (p *labelsProfile) parseMutation(ev *nostr.Event) (*mutation, error) {
 	raw := 0
 	for _, tag := range ev.Tags {
 		if tag[0] != "add-label" && tag[0] != "remove-label" {
+			continue
+		}
+		// Fault labels-short-tags-skipped: a tag without a value is skipped.
+		if len(tag) < 2 && p.faults.on(faultLabelsShortTagsSkipped) {
 			continue
 		}
 		raw++
@@ -632,6 +655,17 @@ func (p *labelsProfile) command(t *txn, ev *nostr.Event) (bool, error) {
 		return true, p.mutate(t, ev)
 	case ev.Kind == kindCreateGroup && hasTag(ev, "h"):
 		return true, p.create(t, ev)
+	case ev.Kind == 5 && p.faults.on(faultLabelsEvidenceDeletable):
+		// Fault labels-evidence-deletable: the author's kind 5 deletes the
+		// stored commands it names, and with them the only evidence.
+		for _, tag := range ev.Tags {
+			if len(tag) >= 2 && tag[0] == "e" {
+				if _, err := t.tx.Exec(`DELETE FROM events WHERE community = ? AND id = ? AND pubkey = ? AND kind IN (?, ?)`,
+					t.community, tag[1], ev.PubKey, kindCreateGroup, kindEditMetadata); err != nil {
+					return true, err
+				}
+			}
+		}
 	}
 	return false, nil
 }

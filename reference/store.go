@@ -364,6 +364,12 @@ func (t *txn) deleteWhere(cond string, args ...any) error {
 
 func (t *txn) hasEvent(id string) (bool, error) {
 	var n int
+	// Fault labels-evidence-cross-community: look the id up in every
+	// community.
+	if t.r.fault(faultLabelsEvidenceCommunity) {
+		err := t.q.QueryRow(`SELECT COUNT(*) FROM events WHERE id = ?`, id).Scan(&n)
+		return n > 0, err
+	}
 	err := t.q.QueryRow(sqlHasEvent, t.community, id).Scan(&n)
 	return n > 0, err
 }

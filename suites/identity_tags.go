@@ -41,7 +41,7 @@ func idReverseSorted(vals []string) []string {
 
 // identityTagSpecs: "Channel identity tags" (type, labels, P, created_at).
 func identityTagSpecs() []Spec {
-	return []Spec{
+	return append([]Spec{
 		{idCase("identity/tags/1", "identity/identity-tags", MUST,
 			`For every channel type, 39000, 39001 and 39002 start their t/P tags with ["t", type], the labels, then ["P", creator].`,
 			idReadingStateKinds, idReadingStoredOrder),
@@ -218,7 +218,7 @@ func identityTagSpecs() []Spec {
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, nil, c.Actor().PubKey)
 				idNoForgedP(t, c, ch, impostor.PubKey, "after the 9002")
 			}},
-	}
+	}, identityLabelSweepSpecs()...)
 }
 
 // idNoForgedP fails when any state event c can read for ch carries a P tag

@@ -133,7 +133,8 @@ func labelsCommandSpecs() []Spec {
 				expectUnchanged(t, c, ch, before, "rejected mutations")
 			}},
 	)
-	return out
+	out = append(out, labelsAritySpecs()...)
+	return append(out, labelsCommandSemanticsSpecs()...)
 }
 
 // creatorRoleNote says where, if anywhere, the creator's role shows: the

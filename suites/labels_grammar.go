@@ -75,7 +75,7 @@ func labelsGrammarSpecs() []Spec {
 			rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"remove-label", strings.ToUpper(keep)}), "remove-label uppercase", "invalid")
 			expectUnchanged(t, c, ch, before, "rejected mutation")
 		}})
-	return out
+	return append(out, labelsGrammarSweepSpecs()...)
 }
 
 // labelsLimitsSpecs: "Label values and limits" — counts.

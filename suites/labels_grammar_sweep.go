@@ -1,0 +1,220 @@
+package suites
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nbd-wtf/go-nostr"
+	. "github.com/onsi/gomega" //nolint:revive // Gomega DSL
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+)
+
+// labelsGrammarSweepSpecs: "Label values and limits" swept rather than
+// sampled — every disallowed byte class in every position, the arity of
+// every command tag on both kinds, and the counts with repeats and
+// absent-value removes. Each case checks many values on one connection
+// and names every value that was wrongly accepted.
+func labelsGrammarSweepSpecs() []Spec {
+	sec := "labels/values-and-limits"
+	return []Spec{
+		{heavy(withReading(lcase("grammar/18", "grammar", sec, MUST,
+			"Every byte outside the label alphabet (a-z 0-9 . _ : / -), as first, middle or last byte, and every 2-, 3- and 4-byte UTF-8 character is rejected on 9007 label and on 9002 add-label; the first byte must also not be one of . _ : / -; nothing is applied."),
+			"Printable values must be answered invalid: nip-cl-rejected. A value with a control byte (NUL, a newline, DEL …) may instead be refused before command handling by the relay's generic event admission, with an ordinary NIP-01 refusal; that is accepted and noted. A trailing newline is swept like every other byte: a validator whose end anchor matches before a final newline accepts it and fails.")),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				ch := createLabeled(t, c, "", fixtures.Open, lbl(t, "keep"))
+				before := snapshot(t, c, ch)
+				var accepted, unmarked []string
+				for _, s := range labelSweepValues() {
+					ev, id := createEv(c.Actor(), "", fixtures.Open, s.value)
+					for _, try := range []struct {
+						kind string
+						ev   *nostr.Event
+					}{{"9007 label", ev}, {"9002 add-label", mutationEv(c.Actor(), ch, []string{s.value}, nil)}} {
+						ok := t.Publish(c, try.ev)
+						switch {
+						case ok.Accepted:
+							accepted = append(accepted, fmt.Sprintf("%s %s (%q)", try.kind, s.name, s.value))
+							if try.kind == "9007 label" {
+								t.Note("the create of %s was accepted: channel %s", s.name, id)
+							}
+						case hasFixedPrefix(ok.Reason, "invalid: "+markRejected):
+						case s.control && !strings.Contains(ok.Reason, "nip-cl-"):
+							unmarked = append(unmarked, fmt.Sprintf("%s %s: %q", try.kind, s.name, ok.Reason))
+						default:
+							accepted = append(accepted, fmt.Sprintf("%s %s (%q) answered %q, not invalid: %s", try.kind, s.name, s.value, ok.Reason, markRejected))
+						}
+					}
+				}
+				if len(unmarked) > 0 {
+					t.Note("%d control-byte values were refused by generic admission (no nip-cl marker), e.g. %s", len(unmarked), unmarked[0])
+				}
+				if len(accepted) > 0 {
+					failf("%d of %d swept values were not rejected with invalid: %s:\n  %s", len(accepted), 2*len(labelSweepValues()), markRejected, strings.Join(accepted, "\n  "))
+				}
+				expectUnchanged(t, c, ch, before, "swept rejections")
+			}},
+		{lcase("limits/9", "limits", sec, MUST,
+			"The raw tag limit counts absent-value removes and repeats like any tag: 64 remove-label tags naming absent values are a no-op (OK true \"\", same snapshot), 65 are rejected with invalid: nip-cl-rejected; at 32 stored labels, re-adding a present value with absent removes is a no-op."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				vs := make([]string, maxLabels)
+				base := lbl(t, "full")
+				for i := range vs {
+					vs[i] = fmt.Sprintf("%s-%02d", base, i)
+				}
+				ch := createLabeled(t, c, "", fixtures.Open, vs...)
+				before := snapshot(t, c, ch)
+				absent := lbl(t, "absent")
+				rm := make([]string, maxRawTags)
+				for i := range rm {
+					rm[i] = fmt.Sprintf("%s-%d", absent, i%3)
+				}
+				acceptNew(t, c, mutationEv(c.Actor(), ch, nil, rm), "64 absent-value removes")
+				expectUnchanged(t, c, ch, before, "64 absent-value removes")
+				rejectCL(t, c, mutationEv(c.Actor(), ch, nil, append(rm, absent+"-x")), "65 absent-value removes", "invalid")
+				rejectCL(t, c, mutationEv(c.Actor(), ch, []string{vs[0]}, rm), "one present add and 64 absent removes (65 raw tags)", "invalid")
+				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{vs[0], vs[0], vs[31]}, rm[:61]), "re-add present values with absent removes at 32 labels")
+				expectUnchanged(t, c, ch, before, "no-ops at the stored-label limit")
+			}},
+		{lcase("limits/10", "limits", sec, MUST,
+			"The stored-label limit counts distinct values, with repeats on both sides of it: a 9007 with 33 distinct values in 64 raw tags is rejected; at 31 labels, one new value repeated 20 times (plus absent removes) is accepted, two new values repeated are rejected with nip-cl-rejected (invalid: or restricted:, as labels/limits/5) and nothing is applied."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				vs := make([]string, 34)
+				base := lbl(t, "cnt")
+				for i := range vs {
+					vs[i] = fmt.Sprintf("%s-%02d", base, i)
+				}
+				raw := append(append([]string{}, vs[:33]...), vs[:31]...)
+				ev, id := createEv(c.Actor(), "", fixtures.Open, raw...)
+				rejectCL(t, c, ev, "33 distinct values in 64 raw label tags", "invalid")
+				goneChannel(t, c, id, "rejected create")
+				ch := createLabeled(t, c, "", fixtures.Open, append(vs[:31], vs[:31]...)...)
+				expectLabels(t, c, ch, vs[:31]...)
+				add := make([]string, 20)
+				for i := range add {
+					add[i] = vs[31]
+				}
+				acceptNew(t, c, mutationEv(c.Actor(), ch, add, []string{lbl(t, "absent"), lbl(t, "absent")}), "one new value repeated 20 times at 31 labels")
+				before := expectLabels(t, c, ch, vs[:32]...)
+				ok := rejectCL(t, c, mutationEv(c.Actor(), ch, []string{vs[32], vs[33], vs[32], vs[33], vs[0]}, nil), "two new values, repeated, at 32 labels", "invalid", "restricted")
+				t.Note("a mutation over the stored-label limit: %s (the draft names no prefix for it; see labels/limits/5)", prefixOf(ok.Reason))
+				expectUnchanged(t, c, ch, before, "rejected mutation over the stored limit")
+			}},
+	}
+}
+
+// labelSweepValue is one value of the grammar sweep.
+type labelSweepValue struct {
+	name, value string
+	control     bool // holds an ASCII control byte (may fail generic admission)
+}
+
+// labelSweepValues lists every disallowed ASCII byte in first, middle and
+// last position (the first position also excludes the punctuation the
+// pattern allows only after the first byte), a trailing newline among them,
+// and 2-, 3- and 4-byte UTF-8 characters in each position.
+func labelSweepValues() []labelSweepValue {
+	inner := func(b byte) bool {
+		return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || strings.IndexByte("._:/-", b) >= 0
+	}
+	first := func(b byte) bool { return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' }
+	var out []labelSweepValue
+	add := func(pos, piece string, control bool) {
+		var v string
+		switch pos {
+		case "first":
+			v = piece + "a0"
+		case "middle":
+			v = "a" + piece + "0"
+		default:
+			v = "a0" + piece
+		}
+		out = append(out, labelSweepValue{fmt.Sprintf("%s %+q", pos, piece), v, control})
+	}
+	for _, pos := range []string{"first", "middle", "last"} {
+		for b := 0; b < 0x80; b++ {
+			ok := inner(byte(b))
+			if pos == "first" {
+				ok = first(byte(b))
+			}
+			if !ok {
+				add(pos, string(rune(b)), b < 0x20 || b == 0x7f)
+			}
+		}
+		for _, mb := range []string{"é", "€", "😀"} {
+			add(pos, mb, false)
+		}
+	}
+	// Length boundaries in bytes with a multibyte character: 64 bytes in 63
+	// characters, and 64 characters in 65 bytes (both invalid as non-ASCII).
+	out = append(out,
+		labelSweepValue{"64 bytes ending in a 2-byte character", strings.Repeat("a", 62) + "é", false},
+		labelSweepValue{"64 characters ending in a 2-byte character", strings.Repeat("a", 63) + "é", false},
+		labelSweepValue{"64 bytes of 4-byte characters after one letter", "a" + strings.Repeat("😀", 15) + "aaa", false},
+	)
+	return out
+}
+
+// labelsAritySpecs: tag arity on every command tag, on 9007 and 9002.
+func labelsAritySpecs() []Spec {
+	return []Spec{
+		{lcase("commands/17", "command-shape", "labels/events", MUST,
+			"Arity sweep: label, add-label, remove-label, h and t with no value, with one value plus an extra element, and (t) with a value, on 9007 and on 9002 (beside a valid add-label where the tag is not h), are each rejected with invalid: nip-cl-rejected and apply nothing."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				keep := lbl(t, "keep")
+				ch := createLabeled(t, c, "", fixtures.Open, keep)
+				before := snapshot(t, c, ch)
+				v := lbl(t, "arity")
+				shapes := func(name string) []nostr.Tag {
+					val := v
+					if name == "h" {
+						val = ch
+					}
+					return []nostr.Tag{{name}, {name, val, "extra"}, {name, val, labelNS, "more"}}
+				}
+				var wrong []string
+				check := func(what string, ev *nostr.Event) {
+					ok := t.Publish(c, ev)
+					if !hasFixedPrefix(ok.Reason, "invalid: "+markRejected) || ok.Accepted {
+						wrong = append(wrong, fmt.Sprintf("%s: %s", what, ok))
+					}
+				}
+				for _, name := range []string{"label", "add-label", "remove-label", "t", "h"} {
+					for _, tag := range shapes(name) {
+						// 9007: a labeled create, plus the odd tag (h: replacing the h tag).
+						id := fixtures.NewChannelID()
+						tags := nostr.Tags{{"h", id}, {"name", "arity"}, {"channel_type", fixtures.TypeStream}, {"label", lbl(t, "ok")}}
+						if name == "h" {
+							tags[0] = tag
+						} else {
+							tags = append(tags, tag)
+						}
+						check(fmt.Sprintf("9007 with %q", []string(tag)), c.Actor().Event(fixtures.KindCreateGroup, tags, ""))
+						if name != "h" {
+							goneChannel(t, c, id, fmt.Sprintf("9007 with %q", []string(tag)))
+						}
+						// 9002: a valid add-label plus the odd tag (h: replacing the h tag).
+						if name == "h" {
+							check(fmt.Sprintf("9002 with %q", []string(tag)), c.Actor().Event(fixtures.KindEditMetadata, nostr.Tags{tag, {"add-label", lbl(t, "ok")}}, ""))
+						} else {
+							check(fmt.Sprintf("9002 with %q", []string(tag)), fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", lbl(t, "ok")}, tag))
+						}
+					}
+				}
+				// t with a well-formed value is misplaced on either kind.
+				ev, id := createEv(c.Actor(), "", fixtures.Open, lbl(t, "ok"))
+				check(`9007 with ["t", v]`, resign(c.Actor(), ev, nostr.Tag{"t", v}))
+				goneChannel(t, c, id, `9007 with ["t", v]`)
+				check(`9002 with ["t", v]`, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", lbl(t, "ok")}, nostr.Tag{"t", v}))
+				if len(wrong) > 0 {
+					failf("%d malformed commands were not rejected with invalid: %s:\n  %s", len(wrong), markRejected, strings.Join(wrong, "\n  "))
+				}
+				expectUnchanged(t, c, ch, before, "rejected malformed mutations")
+				Expect(findL(t, c, []string{v}, nil, 10)).To(BeEmpty(), "no channel carries the value of a rejected command")
+			}},
+	}
+}
