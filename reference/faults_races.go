@@ -1,0 +1,25 @@
+package reference
+
+// Fault switches proving the strengthened cases of issue 15 (races with
+// role changes, weak cases strengthened). Each is checked at exactly one
+// place: the place of the behaviour it breaks.
+const (
+	faultIDCountUntaggedSystem = "identity-count-untagged-counts-system"
+	faultIDCountTOptInIgnored  = "identity-count-ignores-t-system-opt-in"
+	faultIDCreatedAtBackdated  = "identity-created-at-backdated"
+)
+
+// createdAtBackdate is how far the identity-created-at-backdated fault
+// moves the created_at tag before the channel's creation: inside the
+// 15-minute window older cases allowed, far outside any clock skew.
+const createdAtBackdate = 600
+
+// racesFaults are the switches of reference/faults_races.go.
+var racesFaults = []Fault{
+	{faultIDCountUntaggedSystem, "identity", "identity/reads-leave-out",
+		"COUNT leaves system channels out only for filters with a tag condition: a COUNT without tags (kinds with ids, authors or since) counts them"},
+	{faultIDCountTOptInIgnored, "identity", "identity/asking-for-system",
+		`COUNT ignores #t:["system"] as an opt-in (only #P opts a COUNT in), so it undercounts the readable system channels`},
+	{faultIDCreatedAtBackdated, "identity", "identity/creation-time",
+		"the 39000 created_at tag is written 10 minutes before the channel's creation (neither the relay clock at the create nor the 9007's created_at)"},
+}
