@@ -7,7 +7,13 @@ const (
 	faultIDCountUntaggedSystem = "identity-count-untagged-counts-system"
 	faultIDCountTOptInIgnored  = "identity-count-ignores-t-system-opt-in"
 	faultIDCreatedAtBackdated  = "identity-created-at-backdated"
+	faultLabelsMixedExtended   = "labels-mixed-edit-extended-fields"
+	faultLabelsNSReadSkipsACL  = "labels-namespace-read-skips-acl"
 )
+
+// extendedMetadataTags are the fields the labels draft names besides
+// NIP-29's (labels-mixed-edit-extended-fields lets them ride along).
+var extendedMetadataTags = []string{"topic", "purpose", "ttl"}
 
 // createdAtBackdate is how far the identity-created-at-backdated fault
 // moves the created_at tag before the channel's creation: inside the
@@ -22,4 +28,8 @@ var racesFaults = []Fault{
 		`COUNT ignores #t:["system"] as an opt-in (only #P opts a COUNT in), so it undercounts the readable system channels`},
 	{faultIDCreatedAtBackdated, "identity", "identity/creation-time",
 		"the 39000 created_at tag is written 10 minutes before the channel's creation (neither the relay clock at the create nor the 9007's created_at)"},
+	{faultLabelsMixedExtended, "labels", "labels/add-remove",
+		"the label-only check covers NIP-29's fields only: a label mutation with topic, purpose or ttl is accepted (the extra field ignored)"},
+	{faultLabelsNSReadSkipsACL, "labels", "labels/authorization",
+		"a stored 39000 read by #L without #l skips the read ACL: outsiders see private channels' snapshots"},
 }

@@ -457,7 +457,8 @@ func (p *labelsProfile) parseMutation(ev *nostr.Event) (*mutation, error) {
 	// Fault labels-mixed-edit-accepted: metadata tags ride along.
 	if !p.faults.on(faultLabelsMixedEdit) {
 		for _, tag := range ev.Tags {
-			if slices.Contains(metadataTags, tag[0]) {
+			// Fault labels-mixed-edit-extended-fields.
+			if slices.Contains(metadataTags, tag[0]) && !(p.faults.on(faultLabelsMixedExtended) && slices.Contains(extendedMetadataTags, tag[0])) {
 				return nil, reject("invalid", "a label mutation must be label-only; %q is not allowed with add-label/remove-label", truncate(tag[0], 16))
 			}
 		}

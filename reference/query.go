@@ -186,8 +186,11 @@ func (r *Relay) queryFilter(rd *reader, f *nostr.Filter) ([]*nostr.Event, error)
 	// Fault limit-before-access: the access rule leaves the SQL and is
 	// applied to the LIMITed page in Go.
 	accessLate := r.fault(faultLimitBeforeAccess)
+	// Fault labels-namespace-read-skips-acl: a #L read without #l skips
+	// the access rule (accessLate with nothing applied afterwards).
+	skipAccess := r.fault(faultLabelsNSReadSkipsACL) && f.Tags["L"] != nil && f.Tags["l"] == nil
 
-	query, args := r.selectSQL(rd, f, tagsLate, accessLate, limit)
+	query, args := r.selectSQL(rd, f, tagsLate, accessLate || skipAccess, limit)
 	rows, err := r.readQuery(query, args...)
 	if err != nil {
 		return nil, err
