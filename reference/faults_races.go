@@ -4,11 +4,12 @@ package reference
 // role changes, weak cases strengthened). Each is checked at exactly one
 // place: the place of the behaviour it breaks.
 const (
-	faultIDCountUntaggedSystem = "identity-count-untagged-counts-system"
-	faultIDCountTOptInIgnored  = "identity-count-ignores-t-system-opt-in"
-	faultIDCreatedAtBackdated  = "identity-created-at-backdated"
-	faultLabelsMixedExtended   = "labels-mixed-edit-extended-fields"
-	faultLabelsNSReadSkipsACL  = "labels-namespace-read-skips-acl"
+	faultIDCountUntaggedSystem       = "identity-count-untagged-counts-system"
+	faultIDCountTOptInIgnored        = "identity-count-ignores-t-system-opt-in"
+	faultIDCreatedAtBackdated        = "identity-created-at-backdated"
+	faultLabelsMixedExtended         = "labels-mixed-edit-extended-fields"
+	faultLabelsNSReadSkipsACL        = "labels-namespace-read-skips-acl"
+	faultLabelsDeletionDropsEvidence = "labels-deletion-drops-evidence"
 )
 
 // extendedMetadataTags are the fields the labels draft names besides
@@ -32,4 +33,6 @@ var racesFaults = []Fault{
 		"the label-only check covers NIP-29's fields only: a label mutation with topic, purpose or ttl is accepted (the extra field ignored)"},
 	{faultLabelsNSReadSkipsACL, "labels", "labels/authorization",
 		"a stored 39000 read by #L without #l skips the read ACL: outsiders see private channels' snapshots"},
+	{faultLabelsDeletionDropsEvidence, "labels", "labels/retention",
+		"a NIP-09 deletion removes the command event outright, and with it the application evidence: an exact retry is applied again"},
 }

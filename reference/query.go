@@ -93,6 +93,7 @@ func (r *Relay) canRead(rd *reader, ev *nostr.Event, ch *Channel) bool {
 func (r *Relay) filterSQL(f *nostr.Filter, rd *reader, withTags, withAccess, forCount bool, drive string) *sqlBuf {
 	b := &sqlBuf{}
 	b.add("e.community = ?", rd.community)
+	b.add(notDeletedSQL)
 	if f.IDs != nil {
 		cond, args := inList("e.id", f.IDs)
 		b.add(cond, args...)
