@@ -10,6 +10,7 @@ const (
 	faultLabelsMixedExtended         = "labels-mixed-edit-extended-fields"
 	faultLabelsNSReadSkipsACL        = "labels-namespace-read-skips-acl"
 	faultLabelsDeletionDropsEvidence = "labels-deletion-drops-evidence"
+	faultLabelsLiveNSSkipsACL        = "labels-live-namespace-skips-acl"
 )
 
 // extendedMetadataTags are the fields the labels draft names besides
@@ -35,4 +36,6 @@ var racesFaults = []Fault{
 		"a stored 39000 read by #L without #l skips the read ACL: outsiders see private channels' snapshots"},
 	{faultLabelsDeletionDropsEvidence, "labels", "labels/retention",
 		"a NIP-09 deletion removes the command event outright, and with it the application evidence: an exact retry is applied again"},
+	{faultLabelsLiveNSSkipsACL, "labels", "labels/finding-channels",
+		"live delivery to a subscription with #L and no #l skips the read ACL: outsiders receive private channels' snapshots"},
 }

@@ -431,7 +431,10 @@ func (r *Relay) count(rd *reader, filters []nostr.Filter) (int64, error) {
 // liveMatch decides whether a newly committed event goes to one filter of a
 // live subscription.
 func (r *Relay) liveMatch(f *nostr.Filter, rd *reader, ev *nostr.Event, ch *Channel) bool {
-	return f.Matches(ev) && r.canRead(rd, ev, ch) && r.profile.readMatch(f, rd, ev, ch)
+	// Fault labels-live-namespace-skips-acl: a #L subscription without #l
+	// is treated as a public feed.
+	nsFeed := r.fault(faultLabelsLiveNSSkipsACL) && f.Tags["L"] != nil && f.Tags["l"] == nil
+	return f.Matches(ev) && (nsFeed || r.canRead(rd, ev, ch)) && r.profile.readMatch(f, rd, ev, ch)
 }
 
 func keep(evs []*nostr.Event, pred func(*nostr.Event) bool) []*nostr.Event {
