@@ -11,6 +11,8 @@ const (
 	faultLabelsNSReadSkipsACL        = "labels-namespace-read-skips-acl"
 	faultLabelsDeletionDropsEvidence = "labels-deletion-drops-evidence"
 	faultLabelsLiveNSSkipsACL        = "labels-live-namespace-skips-acl"
+	faultLabelsAuthorityUnserial     = "labels-authority-unserialized"
+	faultLabelsEditStaleLabels       = "labels-edit-stale-labels"
 )
 
 // extendedMetadataTags are the fields the labels draft names besides
@@ -38,4 +40,8 @@ var racesFaults = []Fault{
 		"a NIP-09 deletion removes the command event outright, and with it the application evidence: an exact retry is applied again"},
 	{faultLabelsLiveNSSkipsACL, "labels", "labels/finding-channels",
 		"live delivery to a subscription with #L and no #l skips the read ACL: outsiders receive private channels' snapshots"},
+	{faultLabelsAuthorityUnserial, "labels", "labels/authorization",
+		"a label mutation checks its author's role on channel state read before the write lock: a mutation racing the author's demotion or removal is applied after it"},
+	{faultLabelsEditStaleLabels, "labels", "labels/serialization",
+		"an ordinary 9002 edit writes back the label set it read before the write lock: a label removed concurrently comes back"},
 }
