@@ -7,6 +7,7 @@ const (
 	faultIDCountUntaggedSystem       = "identity-count-untagged-counts-system"
 	faultIDCountTOptInIgnored        = "identity-count-ignores-t-system-opt-in"
 	faultIDCreatedAtBackdated        = "identity-created-at-backdated"
+	faultIDRefusedEditUntyped        = "identity-refused-edit-publishes-untyped"
 	faultLabelsMixedExtended         = "labels-mixed-edit-extended-fields"
 	faultLabelsNSReadSkipsACL        = "labels-namespace-read-skips-acl"
 	faultLabelsDeletionDropsEvidence = "labels-deletion-drops-evidence"
@@ -32,6 +33,8 @@ var racesFaults = []Fault{
 		`COUNT ignores #t:["system"] as an opt-in (only #P opts a COUNT in), so it undercounts the readable system channels`},
 	{faultIDCreatedAtBackdated, "identity", "identity/creation-time",
 		"the 39000 created_at tag is written 10 minutes before the channel's creation (neither the relay clock at the create nor the 9007's created_at)"},
+	{faultIDRefusedEditUntyped, "identity", "identity/label-rules",
+		"a 9002 the label rules refuse is answered with the refusal, but the relay has already republished 39000-39002 with an empty channel type (labels and creator kept)"},
 	{faultLabelsMixedExtended, "labels", "labels/add-remove",
 		"the label-only check covers NIP-29's fields only: a label mutation with topic, purpose or ttl is accepted (the extra field ignored)"},
 	{faultLabelsNSReadSkipsACL, "labels", "labels/authorization",
