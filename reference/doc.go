@@ -18,6 +18,7 @@
 //	sign.go     relay signatures (cached key, precomputed nonces)
 //	verify.go   client event id and signature checks
 //	nip11.go    NIP-11 document and plain HTTP page
+//	nip09.go    NIP-09 deletion requests (soft deletion)
 //	profile.go  the profile hook interface and the "none" profile ("nip29"
 //	            is the same profile by another name)
 //	identity.go labels.go  the two NIP-CL profiles
@@ -48,6 +49,10 @@
 //     members only; a hidden channel's 39000-39003 are read (and counted
 //     and delivered live) by members only, its other events by anyone when
 //     it is not private. Withheld events never use up a reader's limit.
+//   - Deletion (nip09.go): a kind 5 hides the events its e tags name that
+//     its own key signed from every read and COUNT; they stay stored, so an
+//     exact resend is still a duplicate (a label command's application
+//     evidence survives). The kind 5 itself is stored like any event.
 //   - Metadata (nip29_flags.go): 9007 and 9002 carry name, picture, banner,
 //     about and the flags ["private"], ["closed"], ["hidden"],
 //     ["restricted"]; relay29's ["public"], ["open"], ["visible"],

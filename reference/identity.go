@@ -439,7 +439,12 @@ func (p identityProfile) stateTags(kind int, ch *Channel) nostr.Tags {
 		tags = append(tags, nostr.Tag{"P", creator})
 	}
 	if kind == kindGroupMetadata {
-		tags = append(tags, nostr.Tag{"created_at", strconv.FormatInt(ch.CreatedAt, 10)})
+		createdAt := ch.CreatedAt
+		// Fault identity-created-at-backdated.
+		if p.faults.on(faultIDCreatedAtBackdated) {
+			createdAt -= createdAtBackdate
+		}
+		tags = append(tags, nostr.Tag{"created_at", strconv.FormatInt(createdAt, 10)})
 		// Fault identity-system-hidden-missing. A channel with the NIP-29
 		// hidden flag has the tag from the core already.
 		if ch.Type == typeSystem && ch.Visibility == visibilityPrivate && !ch.Hidden && !p.faults.on(faultIDHiddenMissing) {
@@ -578,6 +583,10 @@ func (p identityProfile) scope(f *nostr.Filter, rd *reader) filterScope {
 		hasP = false
 	}
 	askT := slices.Contains(tvals, typeSystem)
+	// Fault identity-count-ignores-t-system-opt-in.
+	if rd.count && p.faults.on(faultIDCountTOptInIgnored) {
+		askT = false
+	}
 	// Fault identity-label-opts-in-system.
 	if p.faults.on(faultIDLabelOptsIn) && len(tvals) > 0 {
 		askT = true
@@ -595,6 +604,9 @@ func (p identityProfile) leaksSystem(f *nostr.Filter, rd *reader, live bool) boo
 	case rd.count && p.faults.on(faultIDSystemInCount):
 		return true
 	case !rd.count && p.faults.on(faultIDSystemInHistory):
+		return true
+	case rd.count && len(f.Tags) == 0 && p.faults.on(faultIDCountUntaggedSystem):
+		// Fault identity-count-untagged-counts-system.
 		return true
 	}
 	// Fault identity-member-list-leaks-system: 39002 #p reads skip the rule.

@@ -445,6 +445,11 @@ func (p *labelsProfile) onEdit(ev *nostr.Event, _, next *Channel) error {
 	if p.faults.on(faultLabelsOrdinaryEditDrops) {
 		next.Labels = nil
 	}
+	// Fault labels-edit-stale-labels: the edit writes back the label set it
+	// read before the write lock.
+	if st := p.takeStale(ev.ID); st != nil && p.faults.on(faultLabelsEditStaleLabels) {
+		next.Labels = st.Labels
+	}
 	return nil
 }
 
@@ -476,7 +481,8 @@ func (p *labelsProfile) parseMutation(ev *nostr.Event) (*mutation, error) {
 	// Fault labels-mixed-edit-accepted: metadata tags ride along.
 	if !p.faults.on(faultLabelsMixedEdit) {
 		for _, tag := range ev.Tags {
-			if slices.Contains(metadataTags, tag[0]) {
+			// Fault labels-mixed-edit-extended-fields.
+			if slices.Contains(metadataTags, tag[0]) && !(p.faults.on(faultLabelsMixedExtended) && slices.Contains(extendedMetadataTags, tag[0])) {
 				return nil, reject("invalid", "a label mutation must be label-only; %q is not allowed with add-label/remove-label", truncate(tag[0], 16))
 			}
 		}
@@ -540,6 +546,7 @@ func (p *labelsProfile) mutate(t *txn, ev *nostr.Event) error {
 		return err
 	}
 	base := ch
+	staleRole, useStaleRole := "", false
 	// Fault labels-lifecycle-unserialized: lifecycle checks and the written
 	// state come from a read taken before the write lock.
 	if st := p.takeStale(ev.ID); st != nil && p.faults.on(faultLabelsLifecycleUnserial) && ch != nil {
@@ -550,6 +557,10 @@ func (p *labelsProfile) mutate(t *txn, ev *nostr.Event) error {
 		// Fault labels-lost-update: the label set comes from that early read.
 		base = ch.clone()
 		base.Labels = st.Labels
+	} else if st != nil && p.faults.on(faultLabelsAuthorityUnserial) && ch != nil {
+		// Fault labels-authority-unserialized: the author's role comes from
+		// that early read; everything else is read under the lock.
+		staleRole, useStaleRole = st.roleOf(ev.PubKey), true
 	}
 	switch {
 	case base == nil:
@@ -558,6 +569,9 @@ func (p *labelsProfile) mutate(t *txn, ev *nostr.Event) error {
 		return p.deletedRejection(m.channel)
 	}
 	role := base.roleOf(ev.PubKey)
+	if useStaleRole {
+		role = staleRole
+	}
 	if !mayModerate(role) && !(p.faults.on(faultLabelsMemberCanLabel) && role == roleMember) {
 		return reject("restricted", "only a channel owner or admin may change labels")
 	}
@@ -623,7 +637,9 @@ func (p *labelsProfile) mutate(t *txn, ev *nostr.Event) error {
 
 // prepare: only the read-outside-the-lock faults do anything here.
 func (p *labelsProfile) prepare(r *Relay, community string, ev *nostr.Event) {
-	if !isLabelMutation(ev) || !(p.faults.on(faultLabelsLostUpdate) || p.faults.on(faultLabelsLifecycleUnserial)) {
+	mutationStale := isLabelMutation(ev) && (p.faults.on(faultLabelsLostUpdate) || p.faults.on(faultLabelsLifecycleUnserial) || p.faults.on(faultLabelsAuthorityUnserial))
+	editStale := ev.Kind == kindEditMetadata && !isLabelMutation(ev) && p.faults.on(faultLabelsEditStaleLabels)
+	if !mutationStale && !editStale {
 		return
 	}
 	h := ev.Tags.Find("h")
@@ -635,7 +651,11 @@ func (p *labelsProfile) prepare(r *Relay, community string, ev *nostr.Event) {
 		return
 	}
 	p.staleMu.Lock()
-	p.stale[ev.ID] = ch
+	// The first send's read wins: an exact resend of the same event does
+	// not refresh it.
+	if _, ok := p.stale[ev.ID]; !ok {
+		p.stale[ev.ID] = ch
+	}
 	p.staleMu.Unlock()
 	time.Sleep(staleWindow)
 }

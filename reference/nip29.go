@@ -138,6 +138,11 @@ func (r *Relay) dispatch(t *txn, ev *nostr.Event) error {
 		t.emitted = append(t.emitted, ev) // delivered, never stored
 		return nil
 	default:
+		if ev.Kind == kindDeletion {
+			if err := r.deletionRequest(t, ev); err != nil {
+				return err
+			}
+		}
 		stored, err := t.storeUserEvent(ev, "")
 		if err != nil {
 			return err

@@ -93,6 +93,7 @@ func (r *Relay) canRead(rd *reader, ev *nostr.Event, ch *Channel) bool {
 func (r *Relay) filterSQL(f *nostr.Filter, rd *reader, withTags, withAccess, forCount bool, drive string) *sqlBuf {
 	b := &sqlBuf{}
 	b.add("e.community = ?", rd.community)
+	b.add(notDeletedSQL)
 	if f.IDs != nil {
 		cond, args := inList("e.id", f.IDs)
 		b.add(cond, args...)
@@ -186,8 +187,11 @@ func (r *Relay) queryFilter(rd *reader, f *nostr.Filter) ([]*nostr.Event, error)
 	// Fault limit-before-access: the access rule leaves the SQL and is
 	// applied to the LIMITed page in Go.
 	accessLate := r.fault(faultLimitBeforeAccess)
+	// Fault labels-namespace-read-skips-acl: a #L read without #l skips
+	// the access rule (accessLate with nothing applied afterwards).
+	skipAccess := r.fault(faultLabelsNSReadSkipsACL) && f.Tags["L"] != nil && f.Tags["l"] == nil
 
-	query, args := r.selectSQL(rd, f, tagsLate, accessLate, limit)
+	query, args := r.selectSQL(rd, f, tagsLate, accessLate || skipAccess, limit)
 	rows, err := r.readQuery(query, args...)
 	if err != nil {
 		return nil, err
@@ -427,7 +431,10 @@ func (r *Relay) count(rd *reader, filters []nostr.Filter) (int64, error) {
 // liveMatch decides whether a newly committed event goes to one filter of a
 // live subscription.
 func (r *Relay) liveMatch(f *nostr.Filter, rd *reader, ev *nostr.Event, ch *Channel) bool {
-	return f.Matches(ev) && r.canRead(rd, ev, ch) && r.profile.readMatch(f, rd, ev, ch)
+	// Fault labels-live-namespace-skips-acl: a #L subscription without #l
+	// is treated as a public feed.
+	nsFeed := r.fault(faultLabelsLiveNSSkipsACL) && f.Tags["L"] != nil && f.Tags["l"] == nil
+	return f.Matches(ev) && (nsFeed || r.canRead(rd, ev, ch)) && r.profile.readMatch(f, rd, ev, ch)
 }
 
 func keep(evs []*nostr.Event, pred func(*nostr.Event) bool) []*nostr.Event {

@@ -152,7 +152,7 @@ var clauseCases = map[string][]string{
 
 	"labels/authorization.2": {"labels/authorization/3", "labels/authorization/4"},
 	"labels/authorization.4": {"labels/authorization/1", "labels/authorization/2"},
-	"labels/authorization.5": {"labels/authorization/6"},
+	"labels/authorization.5": {"labels/authorization/6", "labels/concurrency/7"},
 	"labels/authorization.6": {"labels/authorization/5"},
 	"labels/authorization.7": {"labels/authorization/8"},
 	"labels/authorization.8": {"labels/authorization/7"},
@@ -246,11 +246,11 @@ var clauseCases = map[string][]string{
 	"labels/scope.9":  {"labels/scope/6"},
 	"labels/scope.10": {"base/delete/1", "labels/scope/7", "labels/initial/6"},
 
-	"labels/serialization.1": {"labels/concurrency/3", "labels/concurrency/4"},
+	"labels/serialization.1": {"labels/concurrency/3", "labels/concurrency/4", "labels/concurrency/8"},
 	"labels/serialization.2": {"labels/concurrency/5", "labels/concurrency/6"},
-	"labels/serialization.3": {"labels/add-remove/8"},
-	"labels/serialization.4": {"labels/concurrency/4"},
-	"labels/serialization.5": {"labels/application/4", "labels/concurrency/3", "labels/concurrency/4"},
+	"labels/serialization.3": {"labels/add-remove/8", "labels/concurrency/8"},
+	"labels/serialization.4": {"labels/concurrency/4", "labels/concurrency/8"},
+	"labels/serialization.5": {"labels/application/4", "labels/concurrency/3", "labels/concurrency/4", "labels/concurrency/8"},
 	"labels/serialization.6": {"labels/concurrency/6"},
 
 	"labels/snapshot.1":  {"labels/snapshot/1"},

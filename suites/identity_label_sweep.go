@@ -102,3 +102,8 @@ func identitySweepValues() []labelSweepValue {
 	}
 	return out
 }
+
+// idMetaLabels returns the labels on a channel's current 39000.
+func idMetaLabels(t *T, c *fixtures.Client, ch string) []string {
+	return idLabelsOf(t.MustStateEvent(c, fixtures.KindMetadata, ch))
+}

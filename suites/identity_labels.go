@@ -10,11 +10,6 @@ import (
 	"github.com/nipcl/nipcl-conform/fixtures"
 )
 
-// metaLabels returns the labels on a channel's current 39000.
-func idMetaLabels(t *T, c *fixtures.Client, ch string) []string {
-	return idLabelsOf(t.MustStateEvent(c, fixtures.KindMetadata, ch))
-}
-
 // requireNoChannel fails when the rejected 9007 created a channel anyway.
 // A read of a channel that does not exist may be refused (CLOSED): that
 // withholds as surely as an empty answer and is noted.
@@ -99,26 +94,30 @@ func identityLabelSpecs() []Spec {
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, []string{long, "q"}, c.Actor().PubKey)
 			}},
 		{idCase("identity/labels/6", "identity/label-rules", MUST,
-			"A channel type name (stream, forum, dm, workflow, system) is refused as a label on 9007 and on 9002; a refused 9002 changes nothing."),
+			"A channel type name (stream, forum, dm, workflow, system) is refused as a label on 9007 and on 9002; a refused 9002 changes nothing: 39000-39002 keep every tag (type, labels, creator, name)."),
 			func(t *T) {
 				c := t.Connect(t.Actor("creator"))
 				labels := idLabels(t, 1)
 				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: labels})
+				before := idStateTags(t, c, ch)
 				for _, name := range []string{fixtures.TypeStream, fixtures.TypeForum, fixtures.TypeDM, fixtures.TypeWorkflow, fixtures.TypeSystem} {
 					idRejectCreate(t, c, idTTags(idLabel(t), name), "9007 with the reserved label "+name)
 					t.Reject(c, fixtures.EditChannel(c.Actor(), ch, idTTags(name)...), "", "9002 with the reserved label "+name)
-					Expect(idMetaLabels(t, c, ch)).To(Equal(labels), "labels after the refused 9002 with %s", name)
+					idRequireStateUnchanged(t, c, ch, before, "after the refused 9002 with "+name)
 				}
+				requireIdentityAll(t, c, ch, fixtures.TypeStream, labels, c.Actor().PubKey)
 			}},
 		{idCase("identity/labels/7", "identity/label-rules", MUST,
-			`["t",""] together with labels is rejected on 9007 (no channel) and on 9002 (labels unchanged).`),
+			`["t",""] together with labels is rejected on 9007 (no channel) and on 9002 (39000-39002 unchanged: type, labels, creator and every other tag).`),
 			func(t *T) {
 				c := t.Connect(t.Actor("creator"))
 				idRejectCreate(t, c, nostr.Tags{{"t", idLabel(t)}, {"t", ""}}, `9007 with a label and ["t",""]`)
 				labels := idLabels(t, 2)
 				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: labels})
+				before := idStateTags(t, c, ch)
 				t.Reject(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"t", ""}, nostr.Tag{"t", idLabel(t)}), "", `9002 with ["t",""] and a label`)
-				Expect(idMetaLabels(t, c, ch)).To(Equal(labels), `labels after the refused 9002`)
+				idRequireStateUnchanged(t, c, ch, before, `after the refused 9002 with ["t",""] and a label`)
+				requireIdentityAll(t, c, ch, fixtures.TypeStream, labels, c.Actor().PubKey)
 			}},
 		{idCase("identity/labels/8", "identity/labels", MUST,
 			"t tags on 9002 replace the whole label set: old labels are gone, exactly the new ones remain."),
@@ -203,27 +202,31 @@ func identityLabelSpecs() []Spec {
 				Expect(idLabelsOf(after)).To(Equal(labels), "labels after refused 9002s")
 			}},
 		{idCase("identity/labels/15", "identity/label-rules", MUST,
-			"On 9002 too, 9 distinct labels are rejected (labels unchanged) while 8 distinct are accepted."),
+			"On 9002 too, 9 distinct labels are rejected (39000-39002 unchanged: type, labels, creator and every other tag) while 8 distinct are accepted."),
 			func(t *T) {
 				c := t.Connect(t.Actor("creator"))
 				labels := idLabels(t, 1)
 				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: labels})
+				before := idStateTags(t, c, ch)
 				t.Reject(c, fixtures.EditChannel(c.Actor(), ch, idTTags(idLabels(t, 9)...)...), "", "9002 with 9 distinct labels")
-				Expect(idMetaLabels(t, c, ch)).To(Equal(labels), "labels after the refused 9002")
+				idRequireStateUnchanged(t, c, ch, before, "after the refused 9002 with 9 distinct labels")
+				requireIdentityAll(t, c, ch, fixtures.TypeStream, labels, c.Actor().PubKey)
 				eight := idLabels(t, 8)
 				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, idTTags(eight...)...), "9002 with 8 distinct labels")
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, eight, c.Actor().PubKey)
 			}},
 		{idCase("identity/labels/16", "identity/label-rules", MUST,
-			"A 9002 whose labels break the grammar (uppercase, _, /, space, non-ASCII, 65 characters) is rejected and labels are unchanged."),
+			"A 9002 whose labels break the grammar (uppercase, _, /, space, non-ASCII, 65 characters) is rejected and changes nothing: 39000-39002 keep every tag (type, labels, creator, name)."),
 			func(t *T) {
 				c := t.Connect(t.Actor("creator"))
 				labels := idLabels(t, 1)
 				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: labels})
+				before := idStateTags(t, c, ch)
 				for _, bad := range idInvalidLabels(t) {
 					t.Reject(c, fixtures.EditChannel(c.Actor(), ch, idTTags(idLabel(t), bad[0])...), "", "9002 with a label with "+bad[1])
+					idRequireStateUnchanged(t, c, ch, before, "after the refused 9002 with a label with "+bad[1])
 				}
-				Expect(idMetaLabels(t, c, ch)).To(Equal(labels), "labels after the refused 9002s")
+				requireIdentityAll(t, c, ch, fixtures.TypeStream, labels, c.Actor().PubKey)
 			}},
 	}
 }

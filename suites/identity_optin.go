@@ -11,12 +11,13 @@ import (
 func identityOptInSpecs() []Spec {
 	return []Spec{
 		{idCase("identity/optin/1", "identity/asking-for-system", MUST,
-			`kinds:[39000] #t:["system"] returns the system channels the reader may read (member: private and open; outsider and anonymous: the open one), never a stream channel; COUNT agrees.`),
+			`kinds:[39000] #t:["system"] returns the system channels the reader may read (member: private and open; outsider and anonymous: the open one), never a stream channel; COUNT with #t:["system"] and no #P agrees.`),
 			func(t *T) {
 				w := newSysWorld(t)
 				anon := t.Connect(nil)
 				o := w.O.Actor().PubKey
 				probe := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}, "P": {o}}}
+				ids := idStateIDs(t, w.O, w.all())
 				for _, c := range idReaders(t, anon, probe, w.M, w.X) {
 					want := w.systemFor(c)
 					if c == anon {
@@ -24,9 +25,14 @@ func identityOptInSpecs() []Spec {
 					}
 					f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}, "P": {o}}}
 					Expect(idFind(t, c, f.Tags)).To(Equal(want), "#t:[system] #P:[creator]")
-					Expect(t.Count(c, f)).To(Equal(int64(len(want))), "COUNT #t:[system] #P:[creator]")
 					all := t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}}})
 					Expect(w.ours(all)).To(Equal(want), "#t:[system] (this run's channels)")
+					// COUNT with #t:["system"] alone (any #P opts in by
+					// itself): ids keep it to this world's 39000s without
+					// naming a channel.
+					byIDs := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, IDs: ids, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}}}
+					Expect(idChannelSet(t.Query(c, byIDs))).To(Equal(want), "#t:[system] with ids of this world's 39000s")
+					Expect(t.Count(c, byIDs)).To(Equal(int64(len(want))), "COUNT #t:[system] with ids of this world's 39000s (no #P)")
 				}
 			}},
 		{idCase("identity/optin/2", "identity/asking-for-system", MUST,

@@ -187,14 +187,30 @@ func identitySystemSpecs() []Spec {
 				Expect(idFindOf(t, w.X, fixtures.KindMembers, nostr.TagMap{"p": {w.X.Actor().PubKey}})).To(Equal([]string{w.Stream}), "outsider: 39002 #p:[me]")
 			}},
 		{idCase("identity/leave/4", "identity/reads-leave-out", MUST,
-			"COUNT leaves system channels out like REQ: generic 39000, kind 9 and 39002 #p:[me] counts cover only the readable stream channels."),
+			"COUNT leaves system channels out like REQ: 39000 and kind 9 counts by label, generic ones without any tag (by ids, by author) and 39002 #p:[me] cover only the readable stream channels."),
 			func(t *T) {
 				w := newSysWorld(t)
+				ids := idStateIDs(t, w.O, w.all())
 				for _, r := range w.readers() {
 					n := int64(len(w.legacyFor(r.c)))
 					Expect(t.Count(r.c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {w.L}}})).To(Equal(n), "%s: COUNT 39000 #t:[label]", r.name)
 					Expect(t.Count(r.c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"t": {w.L}}})).To(Equal(n), "%s: COUNT kind 9 #t:[label]", r.name)
 					Expect(t.Count(r.c, nostr.Filter{Kinds: []int{fixtures.KindMembers}, Tags: nostr.TagMap{"p": {r.c.Actor().PubKey}}})).To(Equal(int64(1)), "%s: COUNT 39002 #p:[me]", r.name)
+					// Generic filters without any tag: the world's 39000s by
+					// ids, and the creator's messages by author (fresh key).
+					for _, f := range []nostr.Filter{
+						{Kinds: []int{fixtures.KindMetadata}, IDs: ids},
+						{Kinds: []int{fixtures.KindMessage}, Authors: []string{w.O.Actor().PubKey}},
+					} {
+						got := t.Query(r.c, f)
+						what := filterString([]nostr.Filter{f})
+						Expect(idOnly(w.ours(got), w.system())).To(BeEmpty(), "%s: REQ %s must leave the system channels out", r.name, what)
+						Expect(w.ours(got)).To(ContainElement(w.Stream), "%s: REQ %s reads the open stream channel", r.name, what)
+						if r.c == w.M {
+							Expect(w.ours(got)).To(Equal(w.legacyFor(r.c)), "%s: REQ %s reads both stream channels", r.name, what)
+						}
+						Expect(t.Count(r.c, f)).To(Equal(int64(len(got))), "%s: COUNT %s counts what the REQ returns (no system channel)", r.name, what)
+					}
 				}
 			}},
 		{idCase("identity/leave/5", "identity/reads-leave-out", MUST,

@@ -53,7 +53,11 @@ func identityTagSpecs() []Spec {
 					ev, ch := idCreateEvent(t, c.Actor(), idChanOpts{Type: typ, Visibility: fixtures.Open, Labels: labels})
 					ok := t.Publish(c, ev)
 					if !ok.Accepted {
-						Expect(typ).NotTo(Equal(fixtures.TypeStream), "a stream channel with labels must be accepted: %s", ok)
+						// The draft defines how stream and system channels are
+						// created; forum, dm and workflow are examples a relay
+						// may not offer.
+						Expect(typ).NotTo(BeElementOf(fixtures.TypeStream, fixtures.TypeSystem), "a %s channel with labels must be accepted: %s", typ, ok)
+						checkPrefix("OK", ok.Reason)
 						t.Note("channel_type %s refused on 9007 (%s); not checked", typ, ok)
 						continue
 					}
@@ -63,7 +67,7 @@ func identityTagSpecs() []Spec {
 						idNoteOrder(t, labels, order)
 					}
 				}
-				Expect(accepted).To(BeNumerically(">=", 1))
+				Expect(accepted).To(BeNumerically(">=", 2), "stream and system channels must both be created and tagged")
 			}},
 		{idCase("identity/tags/2", "identity/identity-tags", MUST,
 			"39000, 39001 and 39002 list a channel's labels in one and the same order, after creation, after a label change and after a membership change.",
@@ -128,14 +132,18 @@ func identityTagSpecs() []Spec {
 					t.Note("created_at tag = the 9007's created_at (%d)", at)
 					t.Reading(clause.ReadingIdentityCreatedAt, "command")
 				default:
-					Expect(at).To(BeNumerically(">=", before-900), "created_at tag %d is neither the 9007's created_at (%d) nor within the admission window of the create (%d..%d)", at, ev.CreatedAt, before, after)
-					Expect(at).To(BeNumerically("<=", after+900), "created_at tag %d is neither the 9007's created_at (%d) nor within the admission window of the create (%d..%d)", at, ev.CreatedAt, before, after)
-					if at >= before-2 && at <= after+2 {
-						t.Note("created_at tag = the relay clock at creation (%d)", at)
-						t.Reading(clause.ReadingIdentityCreatedAt, "relay-clock")
-					} else {
-						t.Note("created_at tag %d: not the 9007's created_at; %ds from the harness clock", at, at-after)
+					// The relay clock at creation: the harness saw the create
+					// between before and after; a relay whose clock is off
+					// from the harness's stamps the 39000 it published at
+					// creation with that same clock, so either agrees within
+					// a second or two. Anything else is not the creation time.
+					nearHarness := at >= before-2 && at <= after+2
+					nearState := at >= int64(meta.CreatedAt)-2 && at <= int64(meta.CreatedAt)+2
+					if !nearHarness && !nearState {
+						failf("identity/creation-time.1: the created_at tag %d is not the channel's creation time: neither the 9007's created_at (%d) nor the relay clock at the create (harness %d..%d, the creation 39000 dated %d)", at, ev.CreatedAt, before, after, meta.CreatedAt)
 					}
+					t.Note("created_at tag = the relay clock at creation (%d; harness %d..%d, 39000 dated %d)", at, before, after, meta.CreatedAt)
+					t.Reading(clause.ReadingIdentityCreatedAt, "relay-clock")
 				}
 			}},
 		{idCase("identity/tags/6", "identity/creation-time", MUST,

@@ -1,6 +1,8 @@
 package suites
 
 import (
+	"time"
+
 	"github.com/nbd-wtf/go-nostr"
 	. "github.com/onsi/gomega" //nolint:revive // Gomega DSL
 
@@ -73,25 +75,48 @@ func labelsAuthorizationSpecs() []Spec {
 				rejectCL(t, admin, mutationEv(admin.Actor(), ch, nil, []string{x}), "demoted admin removes", "restricted")
 				expectUnchanged(t, owner, ch, before, "rejected mutation")
 			}},
-		{lcase("authorization/7", "visibility", sec, MUST, "A private channel's labels are readable by members and invisible to outsiders and anonymous readers by #l, #L or #d."),
+		{lcase("authorization/7", "visibility", sec, MUST, "A private channel's labels are readable by members (by #d with the whole label set, and by each label) and invisible to outsiders and anonymous readers by any label in #l, by #L alone, by #L and #l, or by #d; an open channel labeled alongside stays visible to them."),
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
-				x := lbl(t, "private")
+				x, more := lbl(t, "private"), lbl(t, "more")
+				since := nostr.Timestamp(time.Now().Add(-2 * time.Second).Unix())
 				ch := createLabeled(t, owner, "", fixtures.Private, x)
 				member := withRoles(t, owner, ch, "member")[0]
-				acceptNew(t, owner, mutationEv(owner.Actor(), ch, []string{lbl(t, "more")}, nil), "add while private")
-				Expect(DTags(findL(t, member, []string{x}, nil, 50))).To(Equal([]string{ch}), "a member finds it by label")
+				acceptNew(t, owner, mutationEv(owner.Actor(), ch, []string{more}, nil), "add while private")
+				// An open channel with the same labels is the control: the
+				// reads that must withhold the private one do find it.
+				open := createLabeled(t, owner, "", fixtures.Open, x, more)
+				expectLabels(t, member, ch, x, more)
+				for _, v := range []string{x, more} {
+					Expect(DTags(findL(t, member, []string{v}, nil, 50))).To(ConsistOf(ch, open), "a member finds both channels by the label %s", v)
+				}
 				// The outsider may discover open channels, so its label reads are
 				// served (Query); what it reads must not include the private one.
 				// Anonymous reads and the exact read of the private channel may
 				// also be refused (QueryAbsent).
 				outsider := t.Connect(t.Actor("outsider"))
-				Expect(findL(t, outsider, []string{x}, nil, 50)).To(BeEmpty(), "outsider: #L+#l")
-				Expect(t.Query(outsider, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"l": {x}}})).To(BeEmpty(), "outsider: #l")
+				nsOnly := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"L": {labelNS}}, Since: &since, Limit: 500}
+				for _, v := range []string{x, more} {
+					Expect(DTags(findL(t, outsider, []string{v}, nil, 50))).To(Equal([]string{open}), "outsider: #L+#l %s finds the open channel only", v)
+					Expect(DTags(t.Query(outsider, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"l": {v}}}))).To(Equal([]string{open}), "outsider: #l %s finds the open channel only", v)
+				}
+				ns := DTags(t.Query(outsider, nsOnly))
+				Expect(ns).To(ContainElement(open), "outsider: #L alone (since the case began) finds the open channel")
+				Expect(ns).NotTo(ContainElement(ch), "outsider: #L alone must not return the private channel")
 				t.Note("outsider, #d of the private channel: %s", t.QueryAbsent(outsider, "outsider: #d", nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}}))
 				anon := t.Connect(nil)
-				t.Note("anonymous, #L+#l: %s", absentL(t, anon, []string{x}, nil, "anonymous: #L+#l"))
-				t.Note("anonymous, #l: %s", t.QueryAbsent(anon, "anonymous: #l", nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"l": {x}}}))
+				for _, f := range []nostr.Filter{
+					{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"L": {labelNS}, "l": {x, more}}},
+					{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"l": {x, more}}},
+					nsOnly,
+				} {
+					r := t.QueryResult(anon, f)
+					Expect(DTags(r.Events)).NotTo(ContainElement(ch), "anonymous: %s must not return the private channel", filterString([]nostr.Filter{f}))
+					if r.Closed {
+						checkPrefix("CLOSED", r.ClosedReason)
+						t.Note("anonymous, %s: refused with CLOSED %q", filterString([]nostr.Filter{f}), r.ClosedReason)
+					}
+				}
 				t.Note("anonymous, #d: %s", t.QueryAbsent(anon, "anonymous: #d", nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}}))
 			}},
 		{lcase("authorization/8", "visibility", sec, MUST, "Private snapshots do not consume an outsider's limit: with newer private channels carrying the label, limit 1 returns the older open one."),

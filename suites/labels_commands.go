@@ -334,17 +334,26 @@ func labelsAddRemoveSpecs() []Spec {
 				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"archived", "false"}), "unarchive")
 				expectLabels(t, c, ch, a, b)
 			}},
-		{lcase("add-remove/9", "mixed", sec, MUST, "A label mutation that also changes name, about, visibility or archive state is rejected with invalid: nip-cl-rejected and nothing is applied."),
+		{lcase("add-remove/9", "mixed", sec, MUST, "A label mutation that also changes name, about, visibility, archive state, topic, purpose or TTL is rejected with invalid: nip-cl-rejected and nothing is applied (the snapshot stays the same event, the channel stays open and unarchived)."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				a := lbl(t, "a")
 				ch := createLabeled(t, c, "", fixtures.Open, a)
 				before := snapshot(t, c, ch)
-				for _, extra := range []nostr.Tag{{"name", "mixed"}, {"about", "mixed"}, {"visibility", "private"}, {"archived", "true"}} {
+				// Every field the draft names, in its own tag and in NIP-29's
+				// visibility flags.
+				for _, extra := range []nostr.Tag{{"name", "mixed"}, {"about", "mixed"}, {"visibility", "private"}, {"private"}, {"archived", "true"},
+					{"topic", "mixed"}, {"purpose", "mixed"}, {"ttl", "3600"}} {
 					rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", lbl(t, "x")}, extra), "add-label with "+extra[0], "invalid")
 					rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, extra, nostr.Tag{"remove-label", a}), "remove-label with "+extra[0], "invalid")
 				}
 				expectUnchanged(t, c, ch, before, "rejected mixed edits")
+				// Nothing was applied behind an unchanged snapshot either: the
+				// channel is still open to an outsider and not archived (a
+				// label-only mutation is still accepted).
+				outsider := t.Connect(t.Actor("outsider"))
+				Expect(DTags(t.Query(outsider, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}}))).To(Equal([]string{ch}), "the channel is still open to an outsider after the rejected mixed edits")
+				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{lbl(t, "after")}, nil), "a label-only mutation after the rejected mixed edits (the channel is not archived)")
 			}},
 		{lcase("add-remove/10", "no-op", sec, MUST, "A no-op is validated and authorized like any mutation: a member's no-op is rejected with restricted: nip-cl-rejected, a malformed no-op with invalid: nip-cl-rejected."),
 			func(t *T) {

@@ -15,6 +15,11 @@ import (
 // labelsConcurrencySpecs: "Application and publication guarantees" —
 // serialized mutations and publication. Every race runs Env.Rounds times.
 func labelsConcurrencySpecs() []Spec {
+	return append(labelsSerializationSpecs(), labelsRaceSpecs()...)
+}
+
+// labelsSerializationSpecs are concurrency/1 to /6.
+func labelsSerializationSpecs() []Spec {
 	sec := "labels/serialization"
 	return []Spec{
 		{heavy(lcase("concurrency/1", "concurrency", sec, MUST, "N parallel exact sends of one new create on N connections: exactly one OK true \"\", the rest duplicate: nip-cl-committed; one channel, one snapshot.")),
@@ -101,7 +106,7 @@ func labelsConcurrencySpecs() []Spec {
 				}
 				t.Note("%d rounds of %d concurrent adds; the final snapshot arrived live in %d rounds", t.Env.Rounds, k, delivered)
 			}},
-		{heavy(withReading(lcase("concurrency/4", "concurrency", sec, MUST, "Parallel disjoint adds and removes are all preserved in the stored snapshot; among the snapshots delivered live, by created_at, an added label never disappears and a removed one never comes back."),
+		{heavy(withReading(lcase("concurrency/4", "concurrency", sec, MUST, "Parallel disjoint adds and removes are all preserved in the stored snapshot, which is newer than the one before them and still current once the live snapshots arrived; among the snapshots delivered live, by created_at, an added label never disappears and a removed one never comes back."),
 			readingLiveSubset)),
 			func(t *T) {
 				const k = 4
@@ -132,6 +137,7 @@ func labelsConcurrencySpecs() []Spec {
 						Expect(ok.Accepted && ok.Reason == "").To(BeTrue(), "round %d command %d: %s", r, i, ok)
 					}
 					final := expectLabels(t, owner, ch, add...)
+					Expect(final.CreatedAt).To(BeNumerically(">", base.CreatedAt), "round %d: the stored snapshot after the commands (%s) must be newer than the one before them (%s)", r, final.ID, base.ID)
 					live, ok := watch.until(t, sub, final.ID)
 					live = newerThan(live, base)
 					checkDelivered(t, live, final, r)
@@ -141,6 +147,8 @@ func labelsConcurrencySpecs() []Spec {
 					for _, v := range cur {
 						keptOnce(live, v, false, r)
 					}
+					// No late publisher replaces it with stale labels.
+					expectUnchanged(t, owner, ch, final, fmt.Sprintf("round %d: the stored snapshot once the live ones arrived", r))
 					if ok {
 						delivered++
 					}
