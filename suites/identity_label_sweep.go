@@ -25,15 +25,16 @@ func identityLabelSweepSpecs() []Spec {
 				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: labels})
 				var accepted []string
 				values := identitySweepValues()
+				var evs []*nostr.Event
+				var what []string
 				for _, s := range values {
 					ev, id := idCreateEvent(t, c.Actor(), idChanOpts{Visibility: fixtures.Open, Labels: []string{s.value}})
-					if ok := t.Publish(c, ev); ok.Accepted {
-						accepted = append(accepted, fmt.Sprintf("9007 %s (%q): channel %s", s.name, s.value, id))
-					} else {
-						checkPrefix("OK", ok.Reason)
-					}
-					if ok := t.Publish(c, fixtures.EditChannel(c.Actor(), ch, idTTags(s.value)...)); ok.Accepted {
-						accepted = append(accepted, fmt.Sprintf("9002 %s (%q)", s.name, s.value))
+					evs = append(evs, ev, fixtures.EditChannel(c.Actor(), ch, idTTags(s.value)...))
+					what = append(what, fmt.Sprintf("9007 %s (%q): channel %s", s.name, s.value, id), fmt.Sprintf("9002 %s (%q)", s.name, s.value))
+				}
+				for i, ok := range t.PublishAll(c, evs) {
+					if ok.Accepted {
+						accepted = append(accepted, what[i])
 					} else {
 						checkPrefix("OK", ok.Reason)
 					}

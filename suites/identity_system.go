@@ -160,7 +160,7 @@ func identitySystemSpecs() []Spec {
 				for _, r := range w.readers() {
 					got := t.Query(r.c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {w.L}}})
 					Expect(idChannelSet(got)).To(Equal(w.legacyFor(r.c)), "%s: kinds:[39000] #t:[label]", r.name)
-					got = t.Query(r.c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Since: &w.Since})
+					got = t.QueryEvery(r.c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Since: &w.Since})
 					Expect(w.ours(got)).To(Equal(w.legacyFor(r.c)), "%s: kinds:[39000] since (generic)", r.name)
 					got = t.Query(r.c, nostr.Filter{Kinds: []int{fixtures.KindMetadata, fixtures.KindAdmins, fixtures.KindMembers}, Tags: nostr.TagMap{"t": {w.L}}})
 					Expect(idChannelSet(got)).To(Equal(w.legacyFor(r.c)), "%s: kinds:[39000,39001,39002] #t:[label]", r.name)
@@ -173,7 +173,7 @@ func identitySystemSpecs() []Spec {
 				for _, r := range w.readers() {
 					got := t.Query(r.c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"t": {w.L}}})
 					Expect(idChannelsOf(got)).To(Equal(w.legacyFor(r.c)), "%s: kinds:[9] #t:[label]", r.name)
-					got = t.Query(r.c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Since: &w.Since})
+					got = t.QueryEvery(r.c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Since: &w.Since})
 					Expect(w.ours(got)).To(Equal(w.legacyFor(r.c)), "%s: kinds:[9] since (generic)", r.name)
 					got = t.Query(r.c, nostr.Filter{Authors: []string{w.O.Actor().PubKey}})
 					Expect(w.ours(got)).To(Equal(w.legacyFor(r.c)), "%s: authors:[creator], no kinds", r.name)

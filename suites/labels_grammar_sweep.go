@@ -26,25 +26,30 @@ func labelsGrammarSweepSpecs() []Spec {
 				ch := createLabeled(t, c, "", fixtures.Open, lbl(t, "keep"))
 				before := snapshot(t, c, ch)
 				var accepted, unmarked []string
+				type try struct {
+					kind, id string
+					value    labelSweepValue
+				}
+				var tries []try
+				var evs []*nostr.Event
 				for _, s := range labelSweepValues() {
 					ev, id := createEv(c.Actor(), "", fixtures.Open, s.value)
-					for _, try := range []struct {
-						kind string
-						ev   *nostr.Event
-					}{{"9007 label", ev}, {"9002 add-label", mutationEv(c.Actor(), ch, []string{s.value}, nil)}} {
-						ok := t.Publish(c, try.ev)
-						switch {
-						case ok.Accepted:
-							accepted = append(accepted, fmt.Sprintf("%s %s (%q)", try.kind, s.name, s.value))
-							if try.kind == "9007 label" {
-								t.Note("the create of %s was accepted: channel %s", s.name, id)
-							}
-						case hasFixedPrefix(ok.Reason, "invalid: "+markRejected):
-						case s.control && !strings.Contains(ok.Reason, "nip-cl-"):
-							unmarked = append(unmarked, fmt.Sprintf("%s %s: %q", try.kind, s.name, ok.Reason))
-						default:
-							accepted = append(accepted, fmt.Sprintf("%s %s (%q) answered %q, not invalid: %s", try.kind, s.name, s.value, ok.Reason, markRejected))
+					tries = append(tries, try{"9007 label", id, s}, try{"9002 add-label", "", s})
+					evs = append(evs, ev, mutationEv(c.Actor(), ch, []string{s.value}, nil))
+				}
+				for i, ok := range t.PublishAll(c, evs) {
+					try, s := tries[i], tries[i].value
+					switch {
+					case ok.Accepted:
+						accepted = append(accepted, fmt.Sprintf("%s %s (%q)", try.kind, s.name, s.value))
+						if try.id != "" {
+							t.Note("the create of %s was accepted: channel %s", s.name, try.id)
 						}
+					case hasFixedPrefix(ok.Reason, "invalid: "+markRejected):
+					case s.control && !strings.Contains(ok.Reason, "nip-cl-"):
+						unmarked = append(unmarked, fmt.Sprintf("%s %s: %q", try.kind, s.name, ok.Reason))
+					default:
+						accepted = append(accepted, fmt.Sprintf("%s %s (%q) answered %q, not invalid: %s", try.kind, s.name, s.value, ok.Reason, markRejected))
 					}
 				}
 				if len(unmarked) > 0 {

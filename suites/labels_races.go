@@ -3,6 +3,7 @@ package suites
 import (
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/nbd-wtf/go-nostr"
 	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
@@ -14,6 +15,10 @@ import (
 // readingLinearizable: how the race cases judge a history.
 const readingLinearizable = "Judged as a linearizable history, not by the final state alone: a command acknowledged OK true took effect at one point between its send and its answer; a refused one left no trace; every read (one REQ) shows a prefix of one order of the commands. The read between the role change's answer and the mutation's answer decides only when it shows the role change (by 39001, or 39002 for a removal; NIP-29 makes both optional, and a relay without them is judged on the answers and the stored snapshot only, with a note). " + readingLiveSubset
 
+// raceLanes is how many rounds of a race run at once, each lane on its
+// own channel.
+const raceLanes = 4
+
 // labelsRaceSpecs: label commands racing role changes and ordinary edits
 // (issue 15). Every race runs Env.Rounds times.
 func labelsRaceSpecs() []Spec {
@@ -22,98 +27,108 @@ func labelsRaceSpecs() []Spec {
 			readingLinearizable)),
 			func(t *T) {
 				ownerActor := t.Actor("owner")
-				owner, reader := t.Connect(ownerActor), t.Connect(ownerActor)
-				ch := createLabeled(t, owner, "", fixtures.Open)
+				// The rounds run in raceLanes lanes at once, each on its own
+				// channel: the same number of races in a fraction of the
+				// round trips (and more concurrent load on the relay).
+				var mu sync.Mutex
 				applied, judged := 0, 0
-				prevMark := ""
-				var watch liveWatch
-				for r := 0; r < t.Env.Rounds; r++ {
-					what := fmt.Sprintf("round %d", r)
-					admin, adminRole := raceAdmin(t, owner, ch)
-					again := t.Connect(admin.Actor())
-					pk := admin.Actor().PubKey
-					x := lbl(t, "race")
-					base := snapshot(t, reader, ch)
-					sub := t.Subscribe(reader, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})
-					removal := r%2 == 1
-					change := fixtures.PutUser(owner.Actor(), ch, pk, t.PutRole(owner, ch, "member"))
-					if removal {
-						change = fixtures.RemoveUser(owner.Actor(), ch, pk)
-					}
-					m := mutationEv(admin.Actor(), ch, []string{x}, nil)
-					// The mutation first, the role change next, the exact retry
-					// last; one read between the role change's answer and the
-					// mutation's.
-					pm := begin(t, admin, m)
-					pc := begin(t, owner, change)
-					pr := begin(t, again, m)
-					okC := wait(t, pc)
-					if !okC.Accepted {
-						failf("%s: the owner's %s of the admin was refused: %s", what, changeName(removal), okC)
-					}
-					view := t.Query(reader, nostr.Filter{Kinds: []int{fixtures.KindMetadata, fixtures.KindAdmins, fixtures.KindMembers}, Tags: nostr.TagMap{"d": {ch}}})
-					oks := []fixtures.OK{wait(t, pm), wait(t, pr)}
-					fresh := 0
-					for i, ok := range oks {
-						switch {
-						case ok.Accepted && ok.Reason == "":
-							fresh++
-						case ok.Accepted && hasFixedPrefix(ok.Reason, markCommitted):
-						case ok.Accepted:
-							failf("%s: send %d of the mutation: expected OK true \"\" or %q, got %s", what, i, markCommitted, ok)
-						default:
-							requireRejected(ok, fmt.Sprintf("%s: send %d of the mutation racing the %s", what, i, changeName(removal)), "restricted")
+				t.Go(raceLanes, func(lane int) {
+					owner, reader := t.Connect(ownerActor), t.Connect(ownerActor)
+					ch := createLabeled(t, owner, "", fixtures.Open)
+					prevMark := ""
+					var watch liveWatch
+					for r := lane; r < t.Env.Rounds; r += raceLanes {
+						what := fmt.Sprintf("round %d", r)
+						admin, adminRole := raceAdmin(t, owner, ch)
+						again := t.Connect(admin.Actor())
+						pk := admin.Actor().PubKey
+						x := lbl(t, "race")
+						base := snapshot(t, reader, ch)
+						sub := t.Subscribe(reader, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})
+						removal := r%2 == 1
+						change := fixtures.PutUser(owner.Actor(), ch, pk, t.PutRole(owner, ch, "member"))
+						if removal {
+							change = fixtures.RemoveUser(owner.Actor(), ch, pk)
 						}
-					}
-					acked := slices.ContainsFunc(oks, func(ok fixtures.OK) bool { return ok.Accepted })
-					Expect(fresh).To(BeNumerically("<=", 1), "%s: one signed command applies at most once: %v", what, oks)
-					if acked && fresh == 0 {
-						failf("%s: a send was acknowledged as a committed duplicate but none as the new application: %v", what, oks)
-					}
-					final := snapshot(t, reader, ch)
-					has := slices.Contains(labelsOf(final), x)
-					Expect(has).To(Equal(fresh == 1), "%s: the label is in the stored snapshot exactly when a send was acknowledged as new (answers %v, labels %v)", what, oks, labelsOf(final))
-					if has {
-						applied++
-					}
-					// The read: did it see the role change, and the label?
-					if seen, known := roleChangeSeen(view, pk, adminRole, removal); known {
-						judged++
-						if seen && !slices.Contains(labelsOf(currentOf(view, fixtures.KindMetadata)), x) && has {
-							failf("%s: a read after the %s was acknowledged showed it applied and the label absent, yet the label was applied afterwards (answers %v): the mutation was authorized against the state before the role change", what, changeName(removal), oks)
+						m := mutationEv(admin.Actor(), ch, []string{x}, nil)
+						// The mutation first, the role change next, the exact retry
+						// last; one read between the role change's answer and the
+						// mutation's.
+						pm := begin(t, admin, m)
+						pc := begin(t, owner, change)
+						pr := begin(t, again, m)
+						okC := wait(t, pc)
+						if !okC.Accepted {
+							failf("%s: the owner's %s of the admin was refused: %s", what, changeName(removal), okC)
 						}
-					}
-					// A retry now, after the role change, is refused and applies nothing.
-					rejectCL(t, again, m, what+": exact retry after the "+changeName(removal), "restricted")
-					expectUnchanged(t, reader, ch, final, what+": refused retry after the "+changeName(removal))
-					// The owner's marker mutation ends the round (it also takes the
-					// round's label away): once its snapshot arrives live, every
-					// snapshot of the race would have arrived before it.
-					mk := lbl(t, "mark")
-					remove := []string{x}
-					if prevMark != "" {
-						remove = append(remove, prevMark)
-					}
-					acceptNew(t, owner, mutationEv(owner.Actor(), ch, []string{mk}, remove), what+": owner's marker mutation")
-					prevMark = mk
-					mark := snapshot(t, reader, ch)
-					live, _ := watch.until(t, sub, mark.ID)
-					live = slices.DeleteFunc(newerThan(live, base), func(ev *nostr.Event) bool { return ev.ID == mark.ID })
-					checkDelivered(t, live, final, r)
-					// Live: only the base and the base plus the label may appear.
-					for _, ev := range live {
-						want := labelsOf(base)
-						if slices.Contains(labelsOf(ev), x) {
-							want = slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(want), x))))
+						view := t.Query(reader, nostr.Filter{Kinds: []int{fixtures.KindMetadata, fixtures.KindAdmins, fixtures.KindMembers}, Tags: nostr.TagMap{"d": {ch}}})
+						oks := []fixtures.OK{wait(t, pm), wait(t, pr)}
+						fresh := 0
+						for i, ok := range oks {
+							switch {
+							case ok.Accepted && ok.Reason == "":
+								fresh++
+							case ok.Accepted && hasFixedPrefix(ok.Reason, markCommitted):
+							case ok.Accepted:
+								failf("%s: send %d of the mutation: expected OK true \"\" or %q, got %s", what, i, markCommitted, ok)
+							default:
+								requireRejected(ok, fmt.Sprintf("%s: send %d of the mutation racing the %s", what, i, changeName(removal)), "restricted")
+							}
 						}
-						Expect(labelsOf(ev)).To(Equal(want), "%s: live snapshot %s is no prefix of the history", what, ev.ID)
-						if !has {
-							Expect(labelsOf(ev)).NotTo(ContainElement(x), "%s: a refused mutation's label was published (%s)", what, ev.ID)
+						acked := slices.ContainsFunc(oks, func(ok fixtures.OK) bool { return ok.Accepted })
+						Expect(fresh).To(BeNumerically("<=", 1), "%s: one signed command applies at most once: %v", what, oks)
+						if acked && fresh == 0 {
+							failf("%s: a send was acknowledged as a committed duplicate but none as the new application: %v", what, oks)
 						}
+						final := snapshot(t, reader, ch)
+						has := slices.Contains(labelsOf(final), x)
+						Expect(has).To(Equal(fresh == 1), "%s: the label is in the stored snapshot exactly when a send was acknowledged as new (answers %v, labels %v)", what, oks, labelsOf(final))
+						if has {
+							mu.Lock()
+							applied++
+							mu.Unlock()
+						}
+						// The read: did it see the role change, and the label?
+						if seen, known := roleChangeSeen(view, pk, adminRole, removal); known {
+							mu.Lock()
+							judged++
+							mu.Unlock()
+							if seen && !slices.Contains(labelsOf(currentOf(view, fixtures.KindMetadata)), x) && has {
+								failf("%s: a read after the %s was acknowledged showed it applied and the label absent, yet the label was applied afterwards (answers %v): the mutation was authorized against the state before the role change", what, changeName(removal), oks)
+							}
+						}
+						// A retry now, after the role change, is refused and applies nothing.
+						rejectCL(t, again, m, what+": exact retry after the "+changeName(removal), "restricted")
+						expectUnchanged(t, reader, ch, final, what+": refused retry after the "+changeName(removal))
+						// The owner's marker mutation ends the round (it also takes the
+						// round's label away): once its snapshot arrives live, every
+						// snapshot of the race would have arrived before it.
+						mk := lbl(t, "mark")
+						remove := []string{x}
+						if prevMark != "" {
+							remove = append(remove, prevMark)
+						}
+						acceptNew(t, owner, mutationEv(owner.Actor(), ch, []string{mk}, remove), what+": owner's marker mutation")
+						prevMark = mk
+						mark := snapshot(t, reader, ch)
+						live, _ := watch.until(t, sub, mark.ID)
+						live = slices.DeleteFunc(newerThan(live, base), func(ev *nostr.Event) bool { return ev.ID == mark.ID })
+						checkDelivered(t, live, final, r)
+						// Live: only the base and the base plus the label may appear.
+						for _, ev := range live {
+							want := labelsOf(base)
+							if slices.Contains(labelsOf(ev), x) {
+								want = slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(want), x))))
+							}
+							Expect(labelsOf(ev)).To(Equal(want), "%s: live snapshot %s is no prefix of the history", what, ev.ID)
+							if !has {
+								Expect(labelsOf(ev)).NotTo(ContainElement(x), "%s: a refused mutation's label was published (%s)", what, ev.ID)
+							}
+						}
+						keptOnce(live, x, true, r)
 					}
-					keptOnce(live, x, true, r)
-				}
-				t.Note("%d rounds (demotions and removals alternating); the mutation won %d; the read between the answers showed the role state in %d", t.Env.Rounds, applied, judged)
+				})
+				t.Note("%d rounds in %d lanes (demotions and removals alternating); the mutation won %d; the read between the answers showed the role state in %d", t.Env.Rounds, raceLanes, applied, judged)
 				if judged == 0 {
 					t.Note("the relay publishes no 39001/39002 the owner can read: only answers and stored snapshots were judged")
 				}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/nbd-wtf/go-nostr/nip11"
+	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
 
 	"github.com/nipcl/nipcl-conform/fixtures"
 )
@@ -139,4 +140,44 @@ func anySlice(filters []nostr.Filter) []any {
 		out[i] = f
 	}
 	return out
+}
+
+// QueryEvery reads every event matching f (a filter without limit), also
+// when the relay cuts answers at its published default_limit or max_limit:
+// it pages back with until, as NIP-01 clients do, until a page comes back
+// short. A CLOSED refusal is handled as by Query. A page that holds
+// nothing new (more events share one second than one answer holds) makes
+// the case unsupported, naming the limit.
+func (t *T) QueryEvery(c *fixtures.Client, f nostr.Filter) []*nostr.Event {
+	GinkgoHelper()
+	l := t.limitation()
+	page := t.queryServed(c, f)
+	if l == nil || resultMayBeCut(l, []nostr.Filter{f}, len(page)) == "" {
+		return page
+	}
+	seen := map[string]bool{}
+	out := []*nostr.Event{}
+	for {
+		fresh := 0
+		oldest := page[0].CreatedAt
+		for _, ev := range page {
+			if !seen[ev.ID] {
+				seen[ev.ID] = true
+				out = append(out, ev)
+				fresh++
+			}
+			oldest = min(oldest, ev.CreatedAt)
+		}
+		if why := resultMayBeCut(l, []nostr.Filter{f}, len(page)); why == "" {
+			return out
+		} else if fresh == 0 {
+			t.Unsupported("this case reads more than the relay publishes it sends, and paging back with until found nothing new: " + why)
+		}
+		next := f
+		next.Until = &oldest
+		page = t.queryServed(c, next)
+		if len(page) == 0 {
+			return out
+		}
+	}
 }
