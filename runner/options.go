@@ -60,6 +60,9 @@ type Options struct {
 	// Claim(plan, case ID) grants it, cases are taken longest first, and
 	// the results hold only the cases this process ran.
 	Claim func(plan, caseID string) bool
+	// Seed, when not 0, runs the cases in a random order drawn from it
+	// (0: the catalogue's fixed order). A case must pass in any order.
+	Seed int64
 	// RoleMap names the relay's roles for the harness's role words
 	// (admin, owner, member); see suites.Env.RoleMap.
 	RoleMap map[string]string

@@ -125,6 +125,7 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 			"safe":         fmt.Sprint(opts.Safe),
 			"rate":         fmt.Sprint(opts.Rate),
 			"slow":         fmt.Sprint(opts.Slow),
+			"seed":         fmt.Sprint(opts.Seed),
 		},
 	}
 	var prepared []*preparedPlan
@@ -497,6 +498,10 @@ func runGinkgo(ctx context.Context, opts *Options, prepared []*preparedPlan) (ty
 		suiteConfig.Timeout = max(time.Until(dl), time.Second)
 	}
 	suiteConfig.RandomSeed = 1
+	if opts.Seed != 0 {
+		suiteConfig.RandomSeed = opts.Seed
+		suiteConfig.RandomizeAllSpecs = true
+	}
 	if opts.Claim != nil {
 		// Workers of one queue take cases in one order: longest first
 		// (SpecPriority), which orders single specs only when every spec

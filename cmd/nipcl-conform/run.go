@@ -52,6 +52,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		parallel    = fs.Int("parallel", 0, "run the cases in N worker processes that take them from one queue, longest first, and merge their reports (default: 1 for a relay on this machine, 16 across a network; 1 forces one process)")
 		shard       = fs.String("shard", "", "run only shard i of N (i/N, 1-based), a stable subset; merge with `report merge`")
 		runID       = fs.String("run-id", "", "run identifier (namespaces channels and labels; shards of one run share it)")
+		seed        = fs.Int64("seed", 0, "run the cases in a random order drawn from this seed (0: the fixed catalogue order); the report records it")
 		simRTT      = fs.Duration("simulate-rtt", 0, "put a delay proxy with this round trip (e.g. 50ms) in front of the relay, to see a run as it would go across a network (ws:// targets)")
 		baseline    = fs.String("baseline", "", "file of expected failures (one case ID, or \"PLAN ID\", per line); they don't fail the run")
 		actorKeys   listFlag
@@ -282,7 +283,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		StepTimeout: *timeout, Deadline: *deadline, ReportDir: *reportDir, JUnitPath: *junit,
 		Force: *force, Focus: focus, Skip: skip, Scale: *scale, Out: stdout, Baseline: base,
 		Safe: *safe, Rate: *rate, AllowHeavy: *allowHeavy, Slow: *slow, Progress: isTerminal(stdout),
-		Shard: sh, RunID: *runID, RoleMap: roles, LabelFilter: *labelFilter, Claim: claim,
+		Shard: sh, RunID: *runID, RoleMap: roles, LabelFilter: *labelFilter, Claim: claim, Seed: *seed,
 	})
 	if res == nil {
 		fmt.Fprintf(stderr, "nipcl-conform: %v\n", err)
