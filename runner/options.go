@@ -60,6 +60,9 @@ type Options struct {
 	// Claim(plan, case ID) grants it, cases are taken longest first, and
 	// the results hold only the cases this process ran.
 	Claim func(plan, caseID string) bool
+	// CaseDone, when set, is told of every case this process finished
+	// (a worker tells the parent, which draws the progress line).
+	CaseDone func(plan, caseID string, failed bool)
 	// Seed, when not 0, runs the cases in a random order drawn from it
 	// (0: the catalogue's fixed order). A case must pass in any order.
 	Seed int64

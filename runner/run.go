@@ -447,6 +447,14 @@ func runGinkgo(ctx context.Context, opts *Options, prepared []*preparedPlan) (ty
 	var done, failed int
 	var mu sync.Mutex
 	ReportAfterEach(func(r SpecReport) {
+		for _, e := range r.ReportEntries {
+			if e.Name == suites.EntryOutcome && e.StringRepresentation() == suites.OutcomeUnclaimed {
+				return // another worker's case
+			}
+		}
+		if opts.CaseDone != nil {
+			opts.CaseDone(planOf(r), r.LeafNodeText, r.State.Is(types.SpecStateFailureStates))
+		}
 		mu.Lock()
 		defer mu.Unlock()
 		done++

@@ -89,15 +89,45 @@ func (w *workerSpec) claimer() func(plan, caseID string) bool {
 	}
 }
 
-// claimQueue grants each (plan, case) to the first worker that asks.
+// doneReporter tells the parent a case ended (for its progress line).
+func (w *workerSpec) doneReporter() func(plan, caseID string, failed bool) {
+	client := &http.Client{Timeout: 10 * time.Second}
+	doneURL := strings.TrimSuffix(w.ClaimURL, "/claim") + "/done"
+	return func(plan, caseID string, failed bool) {
+		q := url.Values{"worker": {strconv.Itoa(w.Worker)}, "plan": {plan}, "case": {caseID}, "failed": {strconv.FormatBool(failed)}}
+		if resp, err := client.Post(doneURL+"?"+q.Encode(), "text/plain", nil); err == nil {
+			resp.Body.Close()
+		}
+	}
+}
+
+// claimQueue grants each (plan, case) to the first worker that asks, and
+// counts the cases workers finished.
 type claimQueue struct {
 	mu      sync.Mutex
 	claimed map[[2]string]int // (plan, case) → worker
+	// progress, when set, is called with the counts after each finished case.
+	progress     func(done, failed int, last string)
+	done, failed int
 }
 
 func (q *claimQueue) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		http.Error(w, "POST only", http.StatusMethodNotAllowed)
+		return
+	}
+	if strings.HasSuffix(r.URL.Path, "/done") {
+		q.mu.Lock()
+		q.done++
+		if r.URL.Query().Get("failed") == "true" {
+			q.failed++
+		}
+		done, failed := q.done, q.failed
+		q.mu.Unlock()
+		if q.progress != nil {
+			q.progress(done, failed, r.URL.Query().Get("plan")+" "+r.URL.Query().Get("case"))
+		}
+		_, _ = io.WriteString(w, "ok")
 		return
 	}
 	worker, err := strconv.Atoi(r.URL.Query().Get("worker"))
@@ -186,6 +216,8 @@ type parallelRun struct {
 	runID     string
 	deadline  time.Duration
 	stderr    io.Writer
+	// progress, when set, receives a live progress line (a terminal).
+	progress io.Writer
 }
 
 // startPlans starts every plan's relay once; the caller stops them.
@@ -279,6 +311,15 @@ func (pr *parallelRun) run(ctx context.Context, started []workerPlan) (*reports.
 		return nil, fmt.Errorf("--parallel: find own executable: %w", err)
 	}
 	queue := &claimQueue{claimed: map[[2]string]int{}}
+	if pr.progress != nil {
+		var pmu sync.Mutex
+		queue.progress = func(done, failed int, last string) {
+			pmu.Lock()
+			defer pmu.Unlock()
+			fmt.Fprintf(pr.progress, "\r\033[K[%d done, %d workers] %d not passing  %s", done, pr.n, failed, last)
+		}
+		defer fmt.Fprintln(pr.progress)
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("--parallel: case queue: %w", err)

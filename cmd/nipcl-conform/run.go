@@ -236,8 +236,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	started := time.Now()
 	var claim func(plan, caseID string) bool
+	var caseDone func(plan, caseID string, failed bool)
 	if worker != nil {
-		claim = worker.claimer()
+		claim, caseDone = worker.claimer(), worker.doneReporter()
 	} else if *parallel > 1 || (*parallel == 0 && !onThisMachine(plans)) {
 		// The relays are started once, here; the workers (or this
 		// process, when one is enough) share them.
@@ -260,6 +261,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 				id = runner.NewRunID()
 			}
 			pr := &parallelRun{fs: fs, n: n, plans: plans, reportDir: *reportDir, junitPath: *junit, runID: id, deadline: *deadline, stderr: stderr}
+			if isTerminal(stdout) {
+				pr.progress = stdout
+			}
 			res, err := pr.run(ctx, startedPlans)
 			if res == nil {
 				fmt.Fprintf(stderr, "nipcl-conform: %v\n", err)
@@ -283,7 +287,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		StepTimeout: *timeout, Deadline: *deadline, ReportDir: *reportDir, JUnitPath: *junit,
 		Force: *force, Focus: focus, Skip: skip, Scale: *scale, Out: stdout, Baseline: base,
 		Safe: *safe, Rate: *rate, AllowHeavy: *allowHeavy, Slow: *slow, Progress: isTerminal(stdout),
-		Shard: sh, RunID: *runID, RoleMap: roles, LabelFilter: *labelFilter, Claim: claim, Seed: *seed,
+		Shard: sh, RunID: *runID, RoleMap: roles, LabelFilter: *labelFilter, Claim: claim, CaseDone: caseDone, Seed: *seed,
 	})
 	if res == nil {
 		fmt.Fprintf(stderr, "nipcl-conform: %v\n", err)
