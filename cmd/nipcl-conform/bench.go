@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -29,7 +30,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 		noRef       = fs.Bool("no-reference", false, "do not measure the built-in reference relay")
 		profile     = fs.String("profile", "auto", "profile of the --target relays: nip29 (9002 metadata edits), identity, labels, or auto (detect as `run` does)")
 		refProfiles = fs.String("reference-profile", "", "comma-separated profiles of the reference relay to measure (default: --profile when it names one, else labels)")
-		db          = fs.String("db", "", "SQLite file for the built-in reference relay (default in-memory; a fresh temporary file per profile with --db temp)")
+		db          = fs.String("db", "", "SQLite file for the built-in reference relay: a path, \"temp\" (a fresh temporary file per profile), \"both\" (each profile twice: in-memory, then a temporary file), or empty for in-memory")
 		channels    = fs.Int("channels", 8, "channels created per target")
 		concurrency = fs.Int("concurrency", 4, "connections sending mutations concurrently, each on its own channels (at most --channels)")
 		duration    = fs.Duration("duration", 10*time.Second, "measured window per target")
@@ -140,31 +141,14 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 		rep.Results = append(rep.Results, res)
 	}
 
+	dbs := []string{*db}
+	if *db == "both" {
+		dbs = []string{"", "temp"}
+	}
 	for _, p := range refs {
-		cfg := reference.Config{Profile: p, DBPath: *db}
-		if *db == "temp" {
-			dir, err := os.MkdirTemp("", "nipcl-bench-")
-			if err != nil {
-				failed(fmt.Errorf("temporary database: %w", err))
-				continue
-			}
-			defer os.RemoveAll(dir)
-			cfg.DBPath = dir + "/bench.db"
+		for _, d := range dbs {
+			measureReference(ctx, p, d, len(dbs) > 1, *timeout, measure, failed)
 		}
-		rt := &runner.ReferenceTarget{Config: cfg}
-		ep, err := rt.Start(ctx)
-		if err != nil {
-			failed(&bench.Error{Target: rt.String(), Kind: bench.Failed, Detail: err.Error(), Err: err})
-			continue
-		}
-		note := "in-process, in-memory SQLite"
-		if cfg.DBPath != "" {
-			note = "in-process, SQLite file (WAL)"
-		}
-		measure(bench.Target{Name: rt.String(), URL: ep.URL, Profile: p, Note: note})
-		sctx, cancel := context.WithTimeout(context.Background(), *timeout)
-		_ = rt.Stop(sctx)
-		cancel()
 	}
 	for _, u := range urls {
 		t := bench.Target{Name: u.name, URL: u.url, Profile: *profile}
@@ -204,6 +188,42 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	return 0
+}
+
+// measureReference starts the built-in reference relay of profile p on
+// database db ("" in-memory, "temp" a fresh temporary file, else a path),
+// measures it and stops it. named adds the database kind to the column name.
+func measureReference(ctx context.Context, p, db string, named bool, timeout time.Duration, measure func(bench.Target), failed func(error)) {
+	cfg := reference.Config{Profile: p, DBPath: db}
+	kind, note := "memory", "in-process, in-memory SQLite"
+	if db == "temp" {
+		dir, err := os.MkdirTemp("", "nipcl-bench-")
+		if err != nil {
+			failed(fmt.Errorf("temporary database: %w", err))
+			return
+		}
+		defer os.RemoveAll(dir)
+		cfg.DBPath = filepath.Join(dir, "bench.db")
+	}
+	if cfg.DBPath != "" {
+		kind, note = "file", "in-process, SQLite file (WAL, durable)"
+	}
+	rt := &runner.ReferenceTarget{Config: cfg}
+	name := rt.String()
+	if named {
+		name += " " + kind
+	}
+	ep, err := rt.Start(ctx)
+	if err != nil {
+		failed(&bench.Error{Target: name, Kind: bench.Failed, Detail: err.Error(), Err: err})
+		return
+	}
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.Background(), timeout)
+		_ = rt.Stop(sctx)
+		cancel()
+	}()
+	measure(bench.Target{Name: name, URL: ep.URL, Profile: p, Note: note})
 }
 
 // detectBenchProfile picks the profile of a URL target as `run --profile
