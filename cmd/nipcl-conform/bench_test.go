@@ -60,6 +60,7 @@ func benchRefusal(t *testing.T, want string, args ...string) {
 	if r.took > 10*time.Second {
 		t.Errorf("took %s", r.took)
 	}
+	t.Logf("stderr: %s", r.stderr)
 }
 
 func TestBenchUnreachableTarget(t *testing.T) {
@@ -92,6 +93,26 @@ func TestBenchRateLimited(t *testing.T) {
 	}
 	defer rl.Close()
 	benchRefusal(t, "rl: rate-limited:", "--target", "rl="+u, "--profile", "labels", "--concurrency", "1", "--channels", "2")
+}
+
+// TestBenchSilentRelay: a listener that accepts TCP and never answers is a
+// one-line failure after one --timeout, not a hang.
+func TestBenchSilentRelay(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+		}
+	}()
+	benchRefusal(t, "silent: failed: connect:", "--target", "silent=ws://"+l.Addr().String(), "--profile", "labels")
 }
 
 func TestBenchUsageErrors(t *testing.T) {
