@@ -263,8 +263,9 @@ func (p *pacer) wait(ctx context.Context) error {
 }
 
 // Run measures one target. On error the result is nil and the error is an
-// *Error; channels already created are still deleted in safe mode.
-func Run(ctx context.Context, t Target, opts Options) (*Result, error) {
+// *Error; channels already created are still deleted in safe mode, and the
+// error names those that could not be.
+func Run(ctx context.Context, t Target, opts Options) (_ *Result, rerr error) {
 	opts = opts.withDefaults()
 	o, err := opsFor(t.Profile, opts.RunID)
 	if err != nil {
@@ -292,8 +293,15 @@ func Run(ctx context.Context, t Target, opts Options) (*Result, error) {
 	// Channels, dealt round-robin so each has one writer.
 	var all []string
 	if opts.Safe {
-		res.Cleanup = &Cleanup{}
-		defer func() { cleanup(workers, opts, res.Cleanup) }()
+		cl := &Cleanup{}
+		res.Cleanup = cl
+		defer func() {
+			cleanup(workers, opts, cl)
+			var be *Error
+			if len(cl.Failed) > 0 && errors.As(rerr, &be) {
+				be.Detail += fmt.Sprintf("; safe mode could NOT delete %d channels: %s", len(cl.Failed), strings.Join(cl.Failed, "; "))
+			}
+		}()
 	}
 	for i := 0; i < opts.Channels; i++ {
 		w := workers[i%len(workers)]
