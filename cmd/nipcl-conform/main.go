@@ -15,6 +15,8 @@ const usage = `nipcl-conform — conformance test harness for NIP-CL relays
 Usage:
   nipcl-conform run [flags]          run the suites (default: every profile against the built-in reference relay)
   nipcl-conform serve [flags]        run the reference relay standalone
+  nipcl-conform bench [--target NAME=URL] [--profile P] [--channels N] [--concurrency N] [--duration D] [--safe]
+                                     measure mutations/s and OK, snapshot and discovery latencies, one column per relay
   nipcl-conform faults               list the reference relay's fault switches
   nipcl-conform client [--profile P] [--client-cmd CMD] [--client-fault NAME]   test a client: the harness plays a misbehaving relay (docs/client-mode.md)
   nipcl-conform list [--profile P] [--clauses]
@@ -64,6 +66,8 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		return cmdRun(args[1:], stdout, stderr)
 	case "serve":
 		return cmdServe(args[1:], stdout, stderr)
+	case "bench":
+		return cmdBench(args[1:], stdout, stderr)
 	case "faults":
 		return cmdFaults(args[1:], stdout, stderr)
 	case "list":
