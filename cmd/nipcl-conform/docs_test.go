@@ -341,7 +341,7 @@ func TestDocsCommandsRun(t *testing.T) {
 			if err := os.CopyFS(own, os.DirFS(dir)); err != nil {
 				t.Fatal(err)
 			}
-			r := docRun(t, own, 60*time.Second, args...)
+			r := docRun(t, own, 3*time.Minute, args...)
 			if r.code != want {
 				t.Errorf("%s\nran: nipcl-conform %s\nexit %d, want %d (%s)\nstdout:\n%s\nstderr:\n%s",
 					c.where(), strings.Join(args, " "), r.code, want, r.took.Round(time.Millisecond), tail(r.stdout), tail(r.stderr))
