@@ -15,43 +15,12 @@ import (
 // count.1 MUST for what the reader may read, count.3 SHOULD for the rest).
 // A 9001 ends membership, so a removed member reads like an outsider.
 func basePrivateRule() readRule {
-	kind9 := []int{fixtures.KindMessage}
 	return readRule{
 		name: "private-group", profile: ProfileBaseline, level: MUST,
 		clause: "nip29/read-access.1", seenCl: "nip29/read-access.3",
-		rests: "a private group's messages are read by its members only, whatever the filter",
-		build: buildBasePrivate,
-		shapes: []readShape{
-			reqShape("h", `{"kinds":[9],"#h":[private]}`, func(fx *readFx) []nostr.Filter {
-				return one(nostr.Filter{Kinds: kind9, Tags: nostr.TagMap{"h": {fx.ch}}})
-			}),
-			reqShape("ids", `{"ids":[private message]}`, func(fx *readFx) []nostr.Filter {
-				return one(nostr.Filter{IDs: []string{fx.ev["secret"].ID}})
-			}),
-			reqShape("authors", `{"authors":[poster]}`, func(fx *readFx) []nostr.Filter {
-				return one(nostr.Filter{Authors: []string{fx.owner.Actor().PubKey}})
-			}),
-			reqShape("kinds", `{"kinds":[9],"since":fixture start}`, func(fx *readFx) []nostr.Filter {
-				return one(nostr.Filter{Kinds: kind9, Since: ts(fx.t0)})
-			}),
-			reqShape("since-until", `{"kinds":[9],"since":t,"until":t} around the private message, no #h`, func(fx *readFx) []nostr.Filter {
-				at := fx.ev["secret"].CreatedAt
-				return one(nostr.Filter{Kinds: kind9, Since: ts(at), Until: ts(at)})
-			}),
-			reqShape("multi", `two filters in one REQ: {"ids":[open message]}, {"kinds":[9],"#h":[private]}`, func(fx *readFx) []nostr.Filter {
-				return one(nostr.Filter{IDs: []string{fx.ev["open"].ID}}, nostr.Filter{Kinds: kind9, Tags: nostr.TagMap{"h": {fx.ch}}})
-			}),
-			limitShape("limit", `{"kinds":[9],"#h":[open, private],"limit":1} with the private messages newer than the open one`, func(fx *readFx) []nostr.Filter {
-				return one(nostr.Filter{Kinds: kind9, Tags: nostr.TagMap{"h": {fx.open, fx.ch}}, Limit: 1})
-			}),
-			countShape("count-h", `COUNT {"kinds":[9],"#h":[private]}`, func(fx *readFx) []nostr.Filter {
-				return one(nostr.Filter{Kinds: kind9, Tags: nostr.TagMap{"h": {fx.ch}}})
-			}),
-			countShape("count-ids", `COUNT {"ids":[private message]}`, func(fx *readFx) []nostr.Filter {
-				return one(nostr.Filter{IDs: []string{fx.ev["secret"].ID}})
-			}),
-			liveShape(`live {"kinds":[9],"#h":[private, open]}: a new private message, then an open one`),
-		},
+		rests:  "a private group's messages are read by its members only, whatever the filter",
+		build:  func(t *T, viewer string) *readFx { return buildBasePrivate(t, viewer, false) },
+		shapes: basePrivateShapes(),
 		rows: []readRow{
 			{n: 1, shape: "h", viewer: viewMember, want: wantSeen},
 			{n: 2, shape: "ids", viewer: viewMember, want: wantSeen},
@@ -89,18 +58,89 @@ func basePrivateRule() readRule {
 	}
 }
 
+// basePrivateShapes are the read shapes of the NIP-29 private-group rules.
+func basePrivateShapes() []readShape {
+	kind9 := []int{fixtures.KindMessage}
+	return []readShape{
+		reqShape("h", `{"kinds":[9],"#h":[private]}`, func(fx *readFx) []nostr.Filter {
+			return one(nostr.Filter{Kinds: kind9, Tags: nostr.TagMap{"h": {fx.ch}}})
+		}),
+		reqShape("ids", `{"ids":[private message]}`, func(fx *readFx) []nostr.Filter {
+			return one(nostr.Filter{IDs: []string{fx.ev["secret"].ID}})
+		}),
+		reqShape("authors", `{"authors":[poster]}`, func(fx *readFx) []nostr.Filter {
+			return one(nostr.Filter{Authors: []string{fx.owner.Actor().PubKey}})
+		}),
+		reqShape("kinds", `{"kinds":[9],"since":fixture start}`, func(fx *readFx) []nostr.Filter {
+			return one(nostr.Filter{Kinds: kind9, Since: ts(fx.t0)})
+		}),
+		reqShape("since-until", `{"kinds":[9],"since":t,"until":t} around the private message, no #h`, func(fx *readFx) []nostr.Filter {
+			at := fx.ev["secret"].CreatedAt
+			return one(nostr.Filter{Kinds: kind9, Since: ts(at), Until: ts(at)})
+		}),
+		reqShape("multi", `two filters in one REQ: {"ids":[open message]}, {"kinds":[9],"#h":[private]}`, func(fx *readFx) []nostr.Filter {
+			return one(nostr.Filter{IDs: []string{fx.ev["open"].ID}}, nostr.Filter{Kinds: kind9, Tags: nostr.TagMap{"h": {fx.ch}}})
+		}),
+		limitShape("limit", `{"kinds":[9],"#h":[open, private],"limit":1} with the private messages newer than the open one`, func(fx *readFx) []nostr.Filter {
+			return one(nostr.Filter{Kinds: kind9, Tags: nostr.TagMap{"h": {fx.open, fx.ch}}, Limit: 1})
+		}),
+		countShape("count-h", `COUNT {"kinds":[9],"#h":[private]}`, func(fx *readFx) []nostr.Filter {
+			return one(nostr.Filter{Kinds: kind9, Tags: nostr.TagMap{"h": {fx.ch}}})
+		}),
+		countShape("count-ids", `COUNT {"ids":[private message]}`, func(fx *readFx) []nostr.Filter {
+			return one(nostr.Filter{IDs: []string{fx.ev["secret"].ID}})
+		}),
+		liveShape(`live {"kinds":[9],"#h":[private, open]}: a new private message, then an open one`),
+	}
+}
+
+// baseFlippedRule: a group made private by a 9002 after its messages were
+// posted is, from then on, read by its members only (nip29/read-access.1
+// and .3 on the group's current flags; COUNT nip45/count.3).
+func baseFlippedRule() readRule {
+	return readRule{
+		name: "flipped-private", profile: ProfileBaseline, level: MUST,
+		clause: "nip29/read-access.1", seenCl: "nip29/read-access.3",
+		rests:  "an open group's messages are read by its members only once a 9002 makes it private",
+		build:  func(t *T, viewer string) *readFx { return buildBasePrivate(t, viewer, true) },
+		shapes: basePrivateShapes(),
+		rows: []readRow{
+			{n: 33, shape: "h", viewer: viewMember, want: wantSeen},
+			{n: 34, shape: "h", viewer: viewOutside, want: wantWithheld},
+			{n: 35, shape: "ids", viewer: viewOutside, want: wantWithheld},
+			{n: 36, shape: "since-until", viewer: viewAnon, want: wantWithheld},
+			{n: 37, shape: "multi", viewer: viewOutside, want: wantWithheld},
+			{n: 38, shape: "count-h", viewer: viewOutside, want: wantWithheld, level: SHOULD, clause: "nip45/count.3"},
+		},
+	}
+}
+
 // buildBasePrivate: an open group with an older message, then a private
 // group (the owner and a member) with one newer message; the viewer is
-// opened, and a removed member removed, before any read.
-func buildBasePrivate(t *T, viewer string) *readFx {
+// opened, and a removed member removed, before any read. With flip, the
+// group is created open, its message posted, and then a 9002 makes it
+// private.
+func buildBasePrivate(t *T, viewer string, flip bool) *readFx {
 	t0 := nostr.Timestamp(time.Now().Add(-60 * time.Second).Unix())
-	owner, member, ch := channelWithMember(t, fixtures.Private, "member")
-	t.RequireFlags(owner, ch, fixtures.FlagPrivate)
+	vis := fixtures.Private
+	if flip {
+		vis = ""
+	}
+	owner, member, ch := channelWithMember(t, vis, "member")
 	open := t.CreateChannel(owner, fixtures.ChannelSpec{})
 	older := owner.Actor().EventAt(time.Now().Add(-30*time.Second), fixtures.KindMessage, nostr.Tags{{"h", open}}, "readable older message")
 	t.Accept(owner, older, "older message in the open group")
 	secret := fixtures.Message(owner.Actor(), ch, t.Unique("secret"))
-	t.Accept(owner, secret, "message in the private group")
+	t.Accept(owner, secret, "message in the group")
+	if flip {
+		meta := fixtures.GroupMetadata{Name: t.Unique("flipped"), About: "nipcl-conform test group", Flags: []string{fixtures.FlagPrivate}}
+		ok := t.Publish(owner, fixtures.EditGroup(owner.Actor(), ch, meta))
+		if !ok.Accepted {
+			checkPrefix("OK", ok.Reason)
+			t.refusedWrite(PreEditMetadata, ok, "the creator's 9002 making the group private")
+		}
+	}
+	t.RequireFlags(owner, ch, fixtures.FlagPrivate)
 	removeViewer(t, viewer, owner, member, ch)
 	fx := &readFx{
 		owner: owner, viewer: viewerClient(t, viewer, member), ch: ch, open: open, t0: t0,
