@@ -56,6 +56,7 @@ func identitySystemRule() readRule {
 			reqShape("t-system", `{"kinds":[39000],"#t":["system"],"since":fixture start} (opts in)`, func(fx *readFx) []nostr.Filter {
 				return one(nostr.Filter{Kinds: meta, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}}, Since: ts(fx.t0)})
 			}),
+			liveShape(`live {"kinds":[39000],"#t":[label]}: a rename of the system channel, then one of the open stream`),
 		},
 		rows: []readRow{
 			{n: 1, shape: "kinds", viewer: viewMember, want: wantWithheld},
@@ -73,6 +74,9 @@ func identitySystemRule() readRule {
 			{n: 13, shape: "t-label", viewer: viewOutside, want: wantWithheld},
 			{n: 14, shape: "d-named", viewer: viewOutside, want: wantWithheld, clause: "identity/naming.4"},
 			{n: 15, shape: "t-system", viewer: viewOutside, want: wantWithheld, clause: "identity/asking-for-system.7"},
+			{n: 16, shape: "live", viewer: viewMember, want: wantWithheld, clause: "identity/reads-leave-out.6"},
+			{n: 17, shape: "d-named", viewer: viewRemoved, want: wantWithheld, clause: "identity/naming.4"},
+			{n: 18, shape: "t-system", viewer: viewRemoved, want: wantWithheld, clause: "identity/asking-for-system.7"},
 		},
 	}
 }
@@ -90,11 +94,12 @@ func buildIdentitySystem(t *T, viewer string) *readFx {
 	ch := idChannel(t, owner, idChanOpts{Type: fixtures.TypeSystem, Labels: []string{label}})
 	t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, member.Actor().PubKey, "member"), "add the member to the system channel")
 	t.Accept(owner, fixtures.Message(owner.Actor(), ch, t.Unique("system message")), "message in the system channel")
+	removeViewer(t, viewer, owner, member, ch)
 	target := t.OneHead(owner, fixtures.KindMetadata, ch)
 	if target == nil {
 		failf("identity draft (identity/naming.2): the creator naming the system channel by #d got no 39000")
 	}
-	return &readFx{
+	fx := &readFx{
 		owner: owner, viewer: viewerClient(t, viewer, member), ch: ch, open: open, t0: t0,
 		ev: map[string]*nostr.Event{"target": target},
 		isTarget: func(ev *nostr.Event) bool {
@@ -103,5 +108,16 @@ func buildIdentitySystem(t *T, viewer string) *readFx {
 		base:  []string{openMeta.ID},
 		label: label, relay: t.Env.RelayPubKey,
 		countBase: 1, countTargets: 1,
+		liveFilter: nostr.Filter{Kinds: meta(), Tags: nostr.TagMap{"t": {label}}},
 	}
+	fx.live = func() (*nostr.Event, string) {
+		t.Accept(owner, fixtures.EditChannel(owner.Actor(), ch, nostr.Tag{"name", t.Unique("renamed")}), "rename the system channel")
+		tgt := t.OneHead(owner, fixtures.KindMetadata, ch)
+		t.Accept(owner, fixtures.EditChannel(owner.Actor(), open, nostr.Tag{"name", t.Unique("renamed")}), "rename the open stream")
+		return tgt, t.OneHead(owner, fixtures.KindMetadata, open).ID
+	}
+	return fx
 }
+
+// meta is the kinds list of 39000 reads.
+func meta() []int { return []int{fixtures.KindMetadata} }

@@ -1,6 +1,8 @@
 package suites
 
 import (
+	"time"
+
 	"github.com/nbd-wtf/go-nostr"
 
 	"github.com/nipcl/nipcl-conform/fixtures"
@@ -14,6 +16,9 @@ func labelShapes(x func(fx *readFx) string) []readShape {
 	return []readShape{
 		reqShape("l", `{"kinds":[39000],"#l":[x]}`, func(fx *readFx) []nostr.Filter {
 			return one(nostr.Filter{Kinds: meta, Tags: l(fx)})
+		}),
+		reqShape("L", `{"kinds":[39000],"#L":["nip-cl"],"since":fixture start} (the namespace alone)`, func(fx *readFx) []nostr.Filter {
+			return one(nostr.Filter{Kinds: meta, Tags: nostr.TagMap{"L": {labelNS}}, Since: ts(fx.t0)})
 		}),
 		reqShape("L-l", `{"kinds":[39000],"#L":["nip-cl"],"#l":[x]}`, func(fx *readFx) []nostr.Filter {
 			return one(nostr.Filter{Kinds: meta, Tags: nostr.TagMap{"L": {labelNS}, "l": {x(fx)}}})
@@ -67,6 +72,7 @@ func labelsSupersededRule() readRule {
 			{n: 8, shape: "d", viewer: viewOutside, want: wantWithheld},
 			{n: 9, shape: "count", viewer: viewOutside, want: wantWithheld},
 			{n: 10, shape: "l", viewer: viewMember, want: wantWithheld},
+			{n: 35, shape: "L", viewer: viewOutside, want: wantWithheld},
 		},
 	}
 }
@@ -76,6 +82,7 @@ func labelsSupersededRule() readRule {
 // newer than the readable one's: the target), then trades x for a third
 // label, so the target is superseded by a newer snapshot without x.
 func buildLabelsSuperseded(t *T, viewer string) *readFx {
+	t0 := nostr.Timestamp(time.Now().Add(-5 * time.Second).Unix())
 	owner := t.Connect(t.Actor("owner"))
 	member := t.Connect(t.Actor("member"))
 	x := lbl(t, "gone")
@@ -92,7 +99,7 @@ func buildLabelsSuperseded(t *T, viewer string) *readFx {
 		failf("labels draft (labels/add-remove): the label change published no new snapshot of %s", ch)
 	}
 	return &readFx{
-		owner: owner, viewer: viewerClient(t, viewer, member), ch: ch, open: readable,
+		owner: owner, viewer: viewerClient(t, viewer, member), ch: ch, open: readable, t0: t0,
 		ev:    map[string]*nostr.Event{"target": old, "readable": snapshot(t, owner, readable)},
 		label: x, relay: t.Env.RelayPubKey,
 		isTarget:  func(ev *nostr.Event) bool { return ev.ID == old.ID || (dTag(ev) == ch && hasLabel(ev, x)) },
@@ -137,6 +144,8 @@ func labelsInaccessibleRule() readRule {
 			{n: 31, shape: "ids", viewer: viewRemoved, want: wantWithheld},
 			{n: 32, shape: "d", viewer: viewRemoved, want: wantWithheld, clause: "labels/authorization.8"},
 			{n: 33, shape: "count", viewer: viewRemoved, want: wantWithheld},
+			{n: 34, shape: "L", viewer: viewOutside, want: wantWithheld},
+			{n: 36, shape: "L", viewer: viewMember, want: wantSeen},
 		},
 	}
 }
@@ -145,6 +154,7 @@ func labelsInaccessibleRule() readRule {
 // channel labeled x with a member; the private channel's snapshot is the
 // target.
 func buildLabelsPrivate(t *T, viewer string) *readFx {
+	t0 := nostr.Timestamp(time.Now().Add(-5 * time.Second).Unix())
 	owner := t.Connect(t.Actor("owner"))
 	member := t.Connect(t.Actor("member"))
 	x := lbl(t, "priv")
@@ -157,7 +167,7 @@ func buildLabelsPrivate(t *T, viewer string) *readFx {
 	target := snapshot(t, owner, ch)
 	readSnap := snapshot(t, owner, readable)
 	fx := &readFx{
-		owner: owner, viewer: viewerClient(t, viewer, member), ch: ch, open: readable,
+		owner: owner, viewer: viewerClient(t, viewer, member), ch: ch, open: readable, t0: t0,
 		ev:    map[string]*nostr.Event{"target": target, "readable": readSnap},
 		label: x, relay: t.Env.RelayPubKey,
 		isTarget:  func(ev *nostr.Event) bool { return dTag(ev) == ch },
