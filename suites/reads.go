@@ -100,10 +100,10 @@ type readRule struct {
 	profile string
 	section string // default section (of clause)
 	level   Level
-	clause  string // default clause ID the rows rest on
-	seenCl  string // clause of wantSeen rows, when it differs
-	rests   string // the rule in our words
-	build   func(t *T, viewer string) *readFx
+	clause  string                                   // default clause ID the rows rest on
+	seenCl  string                                   // clause of wantSeen rows, when it differs
+	rests   string                                   // the rule in our words
+	build   func(t *T, viewer, shape string) *readFx // shape: what the row reads with
 	shapes  []readShape
 	rows    []readRow
 }
@@ -178,7 +178,7 @@ func (rule readRule) spec(row readRow) Spec {
 
 // run builds the fixture, reads it through the shape and judges the row.
 func (rule readRule) run(t *T, row readRow, shape readShape, cl string) {
-	fx := rule.build(t, row.viewer)
+	fx := rule.build(t, row.viewer, row.shape)
 	obs := shape.run(t, fx)
 	who := fmt.Sprintf("%s (%s) as %s", rule.caseID(row), cl, row.viewer)
 	if obs.refused != "" {

@@ -84,7 +84,7 @@ func identitySystemRule() readRule {
 // buildIdentitySystem: an open stream labeled L, then (newer) a private
 // system channel labeled L with a member; the system channel's state is
 // the target.
-func buildIdentitySystem(t *T, viewer string) *readFx {
+func buildIdentitySystem(t *T, viewer, _ string) *readFx {
 	t0 := nostr.Timestamp(time.Now().Add(-5 * time.Second).Unix())
 	owner := t.Connect(t.Actor("creator"))
 	member := t.Connect(t.Actor("member"))

@@ -81,7 +81,7 @@ func labelsSupersededRule() readRule {
 // older; the target channel gets another label (a snapshot with x strictly
 // newer than the readable one's: the target), then trades x for a third
 // label, so the target is superseded by a newer snapshot without x.
-func buildLabelsSuperseded(t *T, viewer string) *readFx {
+func buildLabelsSuperseded(t *T, viewer, _ string) *readFx {
 	t0 := nostr.Timestamp(time.Now().Add(-5 * time.Second).Unix())
 	owner := t.Connect(t.Actor("owner"))
 	member := t.Connect(t.Actor("member"))
@@ -153,7 +153,7 @@ func labelsInaccessibleRule() readRule {
 // buildLabelsPrivate: an open channel labeled x, then (newer) a private
 // channel labeled x with a member; the private channel's snapshot is the
 // target.
-func buildLabelsPrivate(t *T, viewer string) *readFx {
+func buildLabelsPrivate(t *T, viewer, _ string) *readFx {
 	t0 := nostr.Timestamp(time.Now().Add(-5 * time.Second).Unix())
 	owner := t.Connect(t.Actor("owner"))
 	member := t.Connect(t.Actor("member"))
