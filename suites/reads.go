@@ -50,7 +50,8 @@ type readRow struct {
 type readFx struct {
 	owner, viewer *fixtures.Client
 	// ch is the channel the rule withholds or serves; open a readable
-	// control channel; events the fixture made, by role.
+	// control channel ("" when the row's shape does not read one); ev the
+	// events the fixture made, by role.
 	ch, open string
 	ev       map[string]*nostr.Event
 	// isTarget tells the rule's target events (the ones the row's want is
@@ -80,7 +81,7 @@ type readObs struct {
 	refused string // CLOSED reason when the relay refused the read
 	// must are ids a withholding read still has to return (limit shapes).
 	must []string
-	// heads counts the events per d of kind 39000-39003 (exact reads).
+	// exact marks an exact read: its heads per kind and d are counted.
 	exact bool
 }
 
