@@ -236,7 +236,7 @@ func (rule readRule) run(t *T, row readRow, shape readShape, cl string) {
 				if t.Case.Profile == ProfileLabels && strings.HasPrefix(k, fmt.Sprint(fixtures.KindMetadata)) {
 					failf("labels draft (labels/finding-channels.6): only current snapshots are served, but %s returned %d heads of %s", shape.what, n, k)
 				}
-				t.Note("%s returned %d heads of %s (NIP-01 lets a relay keep older versions)", shape.what, n, k)
+				t.Note("%s returned %d heads of %s (NIP-01 lets a relay keep older versions; NIP-29 asks for one: base/state/3)", shape.what, n, k)
 			}
 		}
 	}
@@ -316,7 +316,7 @@ func liveShape(what string) readShape {
 const liveReading = "A live absence is judged when a readable control event, committed after the target, arrives: the relay is taken to deliver one subscription's events in commit order. A subscription refused with CLOSED withholds as surely (noted)."
 
 // exactReading is the exact-read shape's interpretation.
-const exactReading = "NIP-01 lets a relay keep older versions of an addressable event; the labels draft makes relays select current snapshots, read here as covering exact #d reads of 39000 too (the heads are counted: several fail only there, and are noted elsewhere)."
+const exactReading = "NIP-01 lets a relay keep older versions of an addressable event and NIP-29 asks for one instance per group (SHOULD, checked by base/state/3); the labels draft makes relays select current snapshots, read here as covering exact #d reads of 39000 too (the heads are counted: several fail only there, and are noted elsewhere)."
 
 func closedReason(r fixtures.QueryResult) string {
 	if r.Closed {

@@ -434,7 +434,8 @@ func (t *T) CreateChannel(c *fixtures.Client, spec fixtures.ChannelSpec) string 
 // must be of that kind and d (NIP-01: a REQ returns only matches); of
 // several heads the newest is current (ties: lowest id), and the report
 // notes how many heads the relay sent (NIP-01 lets a relay keep older
-// versions; only OneHead fails on them, where a draft forbids it).
+// versions, NIP-29 asks for one instance: base/state/3; only OneHead fails
+// on them, where a draft forbids it).
 func (t *T) StateEvent(c *fixtures.Client, kind int, channel string) *nostr.Event {
 	GinkgoHelper()
 	heads := t.StateHeads(c, kind, channel)
@@ -464,8 +465,9 @@ func (t *T) StateHeads(c *fixtures.Client, kind int, channel string) []*nostr.Ev
 // and #d and returns it (nil when the reader gets none). Several heads fail
 // the case only where a draft makes the relay serve current state alone
 // (the labels profile's 39000, labels/finding-channels.6); elsewhere NIP-01
-// lets a relay keep older versions, so they are noted and the newest is
-// returned.
+// lets a relay keep older versions and NIP-29 only asks for one instance
+// (SHOULD, nip29/state-events.3, checked by base/state/3), so they are
+// noted and the newest is returned.
 func (t *T) OneHead(c *fixtures.Client, kind int, channel string) *nostr.Event {
 	GinkgoHelper()
 	heads := t.StateHeads(c, kind, channel)
@@ -474,7 +476,7 @@ func (t *T) OneHead(c *fixtures.Client, kind int, channel string) *nostr.Event {
 		if t.Case.Profile == ProfileLabels && kind == fixtures.KindMetadata {
 			failf("labels draft (labels/finding-channels.6): only the current snapshot is served, but %s", msg)
 		}
-		t.Note("%s; NIP-01 lets a relay keep older versions, the newest is taken as current", msg)
+		t.Note("%s; NIP-01 lets a relay keep older versions (NIP-29 asks for one instance: base/state/3), the newest is taken as current", msg)
 	}
 	return newestHead(heads)
 }
