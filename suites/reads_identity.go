@@ -56,7 +56,7 @@ func identitySystemRule() readRule {
 			reqShape("t-system", `{"kinds":[39000],"#t":["system"],"since":fixture start} (opts in)`, func(fx *readFx) []nostr.Filter {
 				return one(nostr.Filter{Kinds: meta, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}}, Since: ts(fx.t0)})
 			}),
-			liveShape(`live {"kinds":[39000],"#t":[label]}: a rename of the system channel, then one of the open stream`),
+			liveShape(`live {"kinds":[39000],"#t":[label]}: a rename of the system channel, then one of the open stream`, true),
 		},
 		rows: []readRow{
 			{n: 1, shape: "kinds", viewer: viewMember, want: wantWithheld},

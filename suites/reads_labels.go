@@ -44,7 +44,7 @@ func labelShapes(x func(fx *readFx) string) []readShape {
 		countShape("count", `COUNT {"kinds":[39000],"#l":[x]}`, func(fx *readFx) []nostr.Filter {
 			return one(nostr.Filter{Kinds: meta, Tags: l(fx)})
 		}),
-		liveShape(`live {"kinds":[39000],"#l":[x]}: a label change on the target channel, then one on the readable channel`),
+		liveShape(`live {"kinds":[39000],"#l":[x]}: a label change on the target channel, then one on the readable channel`, true),
 	}
 }
 
@@ -139,7 +139,7 @@ func labelsInaccessibleRule() readRule {
 			{n: 26, shape: "ids", viewer: viewMember, want: wantSeen},
 			{n: 27, shape: "d", viewer: viewMember, want: wantSeen, clause: "labels/finding-channels.3"},
 			{n: 28, shape: "count", viewer: viewMember, want: wantSeen},
-			{n: 29, shape: "live", viewer: viewMember, want: wantSeen, clause: "labels/finding-channels.10"},
+			{n: 29, shape: "live", viewer: viewAnon, want: wantWithheld, clause: "labels/finding-channels.10"},
 			{n: 30, shape: "l", viewer: viewRemoved, want: wantWithheld},
 			{n: 31, shape: "ids", viewer: viewRemoved, want: wantWithheld},
 			{n: 32, shape: "d", viewer: viewRemoved, want: wantWithheld, clause: "labels/authorization.8"},

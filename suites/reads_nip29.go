@@ -90,7 +90,7 @@ func basePrivateShapes() []readShape {
 		countShape("count-ids", `COUNT {"ids":[private message]}`, func(fx *readFx) []nostr.Filter {
 			return one(nostr.Filter{IDs: []string{fx.ev["secret"].ID}})
 		}),
-		liveShape(`live {"kinds":[9],"#h":[private, open]}: a new private message, then an open one`),
+		liveShape(`live {"kinds":[9],"#h":[private, open]}: a new private message, then an open one`, false),
 	}
 }
 
