@@ -56,6 +56,9 @@ func identitySystemRule() readRule {
 			reqShape("t-system", `{"kinds":[39000],"#t":["system"],"since":fixture start} (opts in)`, func(fx *readFx) []nostr.Filter {
 				return one(nostr.Filter{Kinds: meta, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}}, Since: ts(fx.t0)})
 			}),
+			reqShape("P", `{"kinds":[39000],"#P":[creator]} (opts in)`, func(fx *readFx) []nostr.Filter {
+				return one(nostr.Filter{Kinds: meta, Tags: nostr.TagMap{"P": {fx.owner.Actor().PubKey}}})
+			}),
 			liveShape(`live {"kinds":[39000],"#t":[label]}: a rename of the system channel, then one of the open stream`, true),
 		},
 		rows: []readRow{
@@ -77,6 +80,8 @@ func identitySystemRule() readRule {
 			{n: 16, shape: "live", viewer: viewMember, want: wantWithheld, clause: "identity/reads-leave-out.6"},
 			{n: 17, shape: "d-named", viewer: viewRemoved, want: wantWithheld, clause: "identity/naming.4"},
 			{n: 18, shape: "t-system", viewer: viewRemoved, want: wantWithheld, clause: "identity/asking-for-system.7"},
+			{n: 19, shape: "P", viewer: viewMember, want: wantSeen, clause: "identity/asking-for-system.2"},
+			{n: 20, shape: "P", viewer: viewOutside, want: wantWithheld, clause: "identity/asking-for-system.7"},
 		},
 	}
 }
