@@ -8,6 +8,7 @@ const (
 	faultReadsRemovedMemberReads  = "reads-removed-member-reads"
 	faultReadsLaterFiltersNoCheck = "reads-later-filters-skip-access"
 	faultReadsIDsNameSystem       = "identity-ids-name-system-channels"
+	faultReadsLaterValuesIndexed  = "labels-tag-later-values-indexed"
 )
 
 // readsFaults are the read-path matrix's fault switches.
@@ -20,4 +21,6 @@ var readsFaults = []Fault{
 		"only the first filter of a REQ is access-checked; the second and later filters read private channels unchecked"},
 	{faultReadsIDsNameSystem, "identity", "identity/reads-leave-out",
 		"an ids filter counts as naming a channel, so it returns system channels' events to filters without #h or #d"},
+	{faultReadsLaterValuesIndexed, "labels", "nip01/filters",
+		"every value of a tag is indexed, not only the first: #l [\"nip-cl\"] finds snapshots by the namespace element of their l tags"},
 }

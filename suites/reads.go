@@ -112,7 +112,7 @@ type readRule struct {
 
 // readRules are every rule of the matrix, per profile.
 func readRules() []readRule {
-	return []readRule{basePrivateRule(), baseFlippedRule(), labelsSupersededRule(), labelsInaccessibleRule(), identitySystemRule()}
+	return []readRule{basePrivateRule(), baseFlippedRule(), labelsSupersededRule(), labelsInaccessibleRule(), labelsTagPositionRule(), identitySystemRule()}
 }
 
 // readsSpecs returns the matrix cases of one profile ("" = baseline).

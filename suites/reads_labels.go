@@ -184,6 +184,37 @@ func buildLabelsPrivate(t *T, viewer, _ string) *readFx {
 	return fx
 }
 
+// labelsTagPositionRule: a tag filter matches a tag's first value only
+// (NIP-01), so the nip-cl namespace that closes every snapshot l tag is not
+// a value #l finds (nip01/filters.1: every returned event matches).
+func labelsTagPositionRule() readRule {
+	return readRule{
+		name: "tag-position", profile: ProfileLabels, level: MUST,
+		clause: "nip01/filters.1",
+		rests:  "#l matches the first value of an l tag only, so the namespace element (third position) finds no snapshot",
+		build:  buildLabelsOpen,
+		shapes: []readShape{
+			reqShape("l-namespace", `{"kinds":[39000],"#l":["nip-cl"],"since":fixture start}`, func(fx *readFx) []nostr.Filter {
+				return one(nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"l": {labelNS}}, Since: ts(fx.t0)})
+			}),
+		},
+		rows: []readRow{
+			{n: 37, shape: "l-namespace", viewer: viewOutside, want: wantWithheld},
+		},
+	}
+}
+
+// buildLabelsOpen: one open labeled channel, its snapshot the target.
+func buildLabelsOpen(t *T, viewer, _ string) *readFx {
+	t0 := nostr.Timestamp(time.Now().Add(-5 * time.Second).Unix())
+	owner := t.Connect(t.Actor("owner"))
+	ch := createLabeled(t, owner, "", fixtures.Open, lbl(t, "pos"))
+	return &readFx{
+		owner: owner, viewer: viewerClient(t, viewer, nil), ch: ch, t0: t0,
+		isTarget: func(ev *nostr.Event) bool { return dTag(ev) == ch },
+	}
+}
+
 // dTag is an event's d value ("" when it has none).
 func dTag(ev *nostr.Event) string {
 	v, _ := fixtures.TagValue(ev, "d")
