@@ -598,6 +598,10 @@ func (p identityProfile) scope(f *nostr.Filter, rd *reader) filterScope {
 // leaksSystem reports whether a fault lets this read return system
 // channels to a filter that does not name them.
 func (p identityProfile) leaksSystem(f *nostr.Filter, rd *reader, live bool) bool {
+	// Fault identity-ids-name-system-channels: ids counts as naming.
+	if !live && f.IDs != nil && p.faults.on(faultReadsIDsNameSystem) {
+		return true
+	}
 	switch {
 	case live:
 		return p.faults.on(faultIDSystemLive)

@@ -85,6 +85,9 @@ type reader struct {
 	// named collects channels that earlier filters of the same request
 	// named; only the identity naming-leak fault switch reads it.
 	named map[string]bool
+	// skipAccess leaves the read-access rule out of a stored read; only
+	// the reads-later-filters-skip-access fault switch sets it.
+	skipAccess bool
 }
 
 func (rd *reader) has(pk string) bool { return slices.Contains(rd.pubkeys, pk) }

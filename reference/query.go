@@ -40,6 +40,13 @@ func (r *Relay) accessSQL(rd *reader, forCount bool) (string, []any) {
 		in, inArgs := inList("m.pubkey", rd.pubkeys)
 		member = "EXISTS (SELECT 1 FROM members m WHERE m.community = e.community AND m.uuid = e.channel AND " + in + ")"
 		args = inArgs
+		// Fault reads-removed-member-reads: anyone a 9000 ever named counts.
+		if r.fault(faultReadsRemovedMemberReads) {
+			in2, args2 := inList("xt.value", rd.pubkeys)
+			member = "(" + member + " OR EXISTS (SELECT 1 FROM events x JOIN event_tags xt ON xt.event_seq = x.seq" +
+				" WHERE x.community = e.community AND x.channel = e.channel AND x.kind = 9000 AND xt.name = 'p' AND " + in2 + "))"
+			args = append(args, args2...)
+		}
 	}
 	hidden := r.hiddenKinds()
 	readable := "(c.visibility = '" + visibilityOpen + "' AND (c.hidden = 0 OR e.kind NOT IN (" +
@@ -150,7 +157,8 @@ func (r *Relay) filterSQL(f *nostr.Filter, rd *reader, withTags, withAccess, for
 			}
 		}
 	}
-	if withAccess {
+	// Fault reads-ids-skip-access: an ids filter is not access-checked.
+	if withAccess && !(f.IDs != nil && r.fault(faultReadsIDsSkipAccess)) {
 		cond, args := r.accessSQL(rd, forCount)
 		b.add(cond, args...)
 	}
@@ -186,10 +194,12 @@ func (r *Relay) queryFilter(rd *reader, f *nostr.Filter) ([]*nostr.Event, error)
 	tagsLate := r.fault(faultLimitBeforeFilter) && len(f.Tags) > 0
 	// Fault limit-before-access: the access rule leaves the SQL and is
 	// applied to the LIMITed page in Go.
-	accessLate := r.fault(faultLimitBeforeAccess)
 	// Fault labels-namespace-read-skips-acl: a #L read without #l skips
-	// the access rule (accessLate with nothing applied afterwards).
-	skipAccess := r.fault(faultLabelsNSReadSkipsACL) && f.Tags["L"] != nil && f.Tags["l"] == nil
+	// the access rule; a reader marked skipAccess (fault
+	// reads-later-filters-skip-access) skips it too. Skipping is accessLate
+	// with nothing applied afterwards.
+	skipAccess := rd.skipAccess || (r.fault(faultLabelsNSReadSkipsACL) && f.Tags["L"] != nil && f.Tags["l"] == nil)
+	accessLate := r.fault(faultLimitBeforeAccess) && !skipAccess
 
 	query, args := r.selectSQL(rd, f, tagsLate, accessLate || skipAccess, limit)
 	rows, err := r.readQuery(query, args...)
@@ -387,7 +397,14 @@ func (r *Relay) query(rd *reader, filters []nostr.Filter) ([]*nostr.Event, error
 	seen := map[string]bool{}
 	var out []*nostr.Event
 	for i := range filters {
-		evs, err := r.queryFilter(rd, &filters[i])
+		frd := rd
+		// Fault reads-later-filters-skip-access: only filter 0 is checked.
+		if i > 0 && r.fault(faultReadsLaterFiltersNoCheck) {
+			unchecked := *rd
+			unchecked.skipAccess = true
+			frd = &unchecked
+		}
+		evs, err := r.queryFilter(frd, &filters[i])
 		if err != nil {
 			return nil, err
 		}

@@ -341,10 +341,17 @@ func (t *txn) insert(ev *nostr.Event, channel string) error {
 		if len(tag) < 2 || len(tag[0]) != 1 {
 			continue
 		}
-		rows = append(rows, t.community, seq, tag[0], tag[1], ev.Kind, int64(ev.CreatedAt))
-		if len(rows) == 6*maxTagRowsPerInsert {
-			if err := flush(); err != nil {
-				return fmt.Errorf("insert tags: %w", err)
+		values := tag[1:2]
+		// Fault labels-tag-later-values-indexed: later values are indexed too.
+		if t.r.fault(faultReadsLaterValuesIndexed) {
+			values = tag[1:]
+		}
+		for _, v := range values {
+			rows = append(rows, t.community, seq, tag[0], v, ev.Kind, int64(ev.CreatedAt))
+			if len(rows) == 6*maxTagRowsPerInsert {
+				if err := flush(); err != nil {
+					return fmt.Errorf("insert tags: %w", err)
+				}
 			}
 		}
 	}

@@ -11,7 +11,7 @@ import (
 // cases. Map a case only when its spec really observes the clause; a clause
 // without a case stays out of this map until one exists, and
 // TestEveryTestableClauseHasACase lists it.
-var clauseCases = map[string][]string{
+var clauseCases = withReadsMatrix(map[string][]string{
 	// Baseline: NIP-01/11/29/42/45 at their own sentences' levels, and the
 	// contract points the harness needs to drive a NIP-29 relay.
 	"nip01/event-validation.1": {"base/event/1"},
@@ -290,7 +290,7 @@ var clauseCases = map[string][]string{
 	"labels/retry-admission.13":  {"labels/retry/10"},
 	"labels/retry-admission.14":  {"labels/retry/11", "labels/retention/1"},
 	"labels/scope.11":            {"labels/scope/8"},
-}
+})
 
 // ClauseCases returns the IDs of the cases that check the clause, sorted.
 func ClauseCases(clauseID string) []string {

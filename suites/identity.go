@@ -28,6 +28,7 @@ func identitySpecs() []Spec {
 		identityNamingSpecs(),
 		identityOptInSpecs(),
 		identityNoticeSpecs(),
+		readsIdentitySpecs(),
 	} {
 		out = append(out, group...)
 	}

@@ -37,6 +37,7 @@ func labelsSpecs() []Spec {
 		labelsApplicationSpecs(),
 		labelsConcurrencySpecs(),
 		labelsExtraSpecs(),
+		readsLabelsSpecs(),
 	} {
 		out = append(out, group...)
 	}
