@@ -295,9 +295,9 @@ func autoParallel(ctx context.Context, started []workerPlan, step time.Duration)
 // Measured in BENCHMARKS.md ("Remote runs").
 const (
 	localRTT        = 2 * time.Millisecond
-	parallelWorkers = 16
+	parallelWorkers = 24
 	farRTT          = 100 * time.Millisecond
-	farWorkers      = 24
+	farWorkers      = 32
 )
 
 // run starts the relays, the queue and the workers, then merges what the

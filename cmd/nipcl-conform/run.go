@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -30,7 +31,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("run", "run [flags]", stderr)
 	var (
 		target      = fs.String("target", "", "WebSocket URL (ws:// or wss://) of the relay to test; default: the built-in reference relay")
-		profile     = fs.String("profile", "", "profile to check: nip29 (NIP-29 only; \"none\" is its old name), identity, labels or auto (default: every profile for the reference relay, auto for --target)")
+		profile     = fs.String("profile", "", "profile to check: nip29 (NIP-29 only; \"none\" is its old name), identity, labels or auto; a comma-separated list for the reference relay or an image, e.g. identity,labels (default: every profile for the reference relay, auto for --target)")
 		relayPubKey = fs.String("relay-pubkey", "", "relay key (hex) when its NIP-11 document lacks \"self\"")
 		timeout     = fs.Duration("timeout", 10*time.Second, "deadline for each network step")
 		deadline    = fs.Duration("deadline", 5*time.Minute, "deadline for the whole run")
@@ -49,7 +50,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		rate        = fs.Float64("rate", 0, "writes per second (default unlimited; 5 in --safe mode)")
 		allowHeavy  = fs.Bool("allow-heavy", false, "in --safe mode, still run cases that need many writes")
 		slow        = fs.Bool("slow", false, "also run slow cases that wait on the relay's clock (e.g. the ±900 s retry window)")
-		parallel    = fs.Int("parallel", 0, "run the cases in N worker processes that take them from one queue, longest first, and merge their reports (default: 1 for a relay on this machine, 16 across a network; 1 forces one process)")
+		parallel    = fs.Int("parallel", 0, "run the cases in N worker processes that take them from one queue, longest first, and merge their reports (default: 1 for a relay on this machine, 24 across a network, 32 from 100 ms RTT; 1 forces one process)")
 		shard       = fs.String("shard", "", "run only shard i of N (i/N, 1-based), a stable subset; merge with `report merge`")
 		runID       = fs.String("run-id", "", "run identifier (namespaces channels and labels; shards of one run share it)")
 		seed        = fs.Int64("seed", 0, "run the cases in a random order drawn from this seed (0: the fixed catalogue order); the report records it")
@@ -83,11 +84,20 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, "--network must be host or bridge, not %q", *network)
 	}
 	if *profile != "" && *profile != "auto" {
-		p, err := suites.ParseProfile(*profile)
-		if err != nil {
-			return usageError(stderr, "--profile: %v (or auto)", err)
+		var ps []string
+		for _, name := range strings.Split(*profile, ",") {
+			p, err := suites.ParseProfile(strings.TrimSpace(name))
+			if err != nil {
+				return usageError(stderr, "--profile: %v (or auto)", err)
+			}
+			if !slices.Contains(ps, p) {
+				ps = append(ps, p)
+			}
 		}
-		*profile = p
+		*profile = strings.Join(ps, ",")
+	}
+	if strings.Contains(*profile, ",") && *target != "" {
+		return usageError(stderr, "--profile: a --target relay is checked against one profile, got %q", *profile)
 	}
 	if *labelFilter != "" {
 		if _, err := types.ParseLabelFilter(*labelFilter); err != nil {
@@ -359,11 +369,13 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
+// profilesFor lists the profiles of a --profile value: every profile
+// when empty or auto, else the comma-separated names (already checked).
 func profilesFor(p string) []string {
 	if p == "" || p == "auto" {
 		return profiles
 	}
-	return []string{p}
+	return strings.Split(p, ",")
 }
 
 func copyEnv(m map[string]string, profile string) map[string]string {
