@@ -31,8 +31,8 @@ type Config struct {
 
 	// Optional limits (0 = default).
 	MaxMessageSize int // bytes per WebSocket message, default 512 KiB
-	MaxLimit       int // largest REQ limit honoured, default 500
-	DefaultLimit   int // limit of a filter without one, default 500
+	MaxLimit       int // largest REQ limit honoured, default 5000
+	DefaultLimit   int // limit of a filter without one, default 5000
 	// Open subscriptions per connection (default MaxSubscriptions) and
 	// filters per REQ/COUNT (default MaxFilters).
 	MaxSubscriptions int
@@ -47,8 +47,8 @@ type Config struct {
 // Defaults for the optional limits and the admission windows.
 const (
 	DefaultMaxMessageSize = 512 * 1024
-	DefaultMaxLimit       = 500
-	DefaultDefaultLimit   = 500
+	DefaultMaxLimit       = 5000
+	DefaultDefaultLimit   = 5000
 	MaxSubscriptions      = 50
 	MaxFilters            = 10
 	MaxSubIDLength        = 64

@@ -128,7 +128,7 @@ func TestNIP11(t *testing.T) {
 				t.Errorf("supported_nips = %v", nips)
 			}
 			l := doc.Limitation
-			if l == nil || !l.AuthRequired || l.MaxLimit != 500 || l.DefaultLimit != 500 || l.MaxFilters != MaxFilters ||
+			if l == nil || !l.AuthRequired || l.MaxLimit != DefaultMaxLimit || l.DefaultLimit != DefaultDefaultLimit || l.MaxFilters != MaxFilters ||
 				l.MaxMessageLength != DefaultMaxMessageSize || l.CreatedAtLowerLimit != 900 || l.CreatedAtUpperLimit != 900 ||
 				l.MaxSubscriptions != MaxSubscriptions {
 				t.Errorf("limitation = %+v", l)

@@ -248,7 +248,19 @@ func (rule readRule) run(t *T, row readRow, shape readShape, cl string) {
 // reqShape reads filters as a REQ.
 func reqShape(name, what string, filters func(fx *readFx) []nostr.Filter) readShape {
 	return readShape{name: name, what: what, run: func(t *T, fx *readFx) readObs {
-		r := t.QueryResult(fx.viewer, filters(fx)...)
+		fs := filters(fx)
+		t.filtersWithinLimits(fs)
+		r := t.QueryResult(fx.viewer, fs...)
+		if !r.Closed && resultMayBeCut(t.limitation(), fs, len(r.Events)) != "" {
+			// An answer cut at a published limit shows neither presence
+			// nor absence: one filter is read whole by paging back with
+			// until; several are not observable.
+			if len(fs) == 1 {
+				r.Events = t.QueryEvery(fx.viewer, fs[0])
+			} else {
+				t.resultWithinLimits(fs, len(r.Events))
+			}
+		}
 		return readObs{events: r.Events, refused: closedReason(r)}
 	}}
 }
