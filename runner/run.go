@@ -305,27 +305,51 @@ const rttSteps = 20
 
 // linkProbe is what one WebSocket to the relay showed before any case ran.
 type linkProbe struct {
-	rtt       time.Duration // the fastest of a few REQ→EOSE round trips
+	rtt       time.Duration // the link's round trip (see measureRTT)
 	challenge bool          // the relay sent an AUTH challenge on connect
 }
 
-// probeLink measures the round trip to the relay and whether it sends an
-// AUTH challenge on connect. The round trip is the fastest of three REQs
-// for an unknown id (answered by EOSE or CLOSED), and at most half the
-// WebSocket handshake (TCP and the HTTP upgrade): the smaller of the two
-// is the link, not the relay's own slowness, which the cases judge. A
-// relay that answers no such REQ gets no extra time (0). A challenge sent
-// on connect arrives before the pings' answers; the probe waits a few more
-// round trips for a late one. Not receiving one is not an error: clients
-// then authenticate when the relay asks ("auth-required:").
+// probeLink measures the round trip to the relay (measureRTT) and whether
+// it sends an AUTH challenge on connect. A challenge sent on connect
+// arrives before the pings' answers; the probe waits a few more round
+// trips for a late one. Not receiving one is not an error: clients then
+// authenticate when the relay asks ("auth-required:").
 func probeLink(ctx context.Context, url string, step time.Duration) (linkProbe, error) {
 	var lp linkProbe
+	c, rtt, err := dialAndMeasure(ctx, url, step)
+	if err != nil {
+		return lp, err
+	}
+	defer c.Close()
+	lp.rtt = rtt
+	wctx, cancel := context.WithTimeout(ctx, min(step, 4*lp.rtt+250*time.Millisecond))
+	defer cancel()
+	lp.challenge = c.WaitChallenge(wctx)
+	return lp, nil
+}
+
+// MeasureRTT opens a WebSocket to the relay and returns the link's round
+// trip (0 when the relay answers no REQ; see dialAndMeasure).
+func MeasureRTT(ctx context.Context, url string, step time.Duration) (time.Duration, error) {
+	c, rtt, err := dialAndMeasure(ctx, url, step)
+	if err != nil {
+		return 0, err
+	}
+	c.Close()
+	return rtt, nil
+}
+
+// dialAndMeasure opens a WebSocket and measures the round trip: the
+// fastest of three REQs for an unknown id (answered by EOSE or CLOSED),
+// and at most half the WebSocket handshake (TCP and the HTTP upgrade), so
+// it is the link, not the relay's own slowness, which the cases judge. A
+// relay that answers no such REQ gets 0 (no extra time).
+func dialAndMeasure(ctx context.Context, url string, step time.Duration) (*fixtures.Client, time.Duration, error) {
 	start := time.Now()
 	c, err := fixtures.Dial(ctx, url, fixtures.DialOptions{StepTimeout: step})
 	if err != nil {
-		return lp, fmt.Errorf("cannot open a WebSocket: %w", err)
+		return nil, 0, fmt.Errorf("cannot open a WebSocket: %w", err)
 	}
-	defer c.Close()
 	handshake := time.Since(start) / 2
 	var best time.Duration
 	for i := 0; i < 3; i++ {
@@ -337,13 +361,10 @@ func probeLink(ctx context.Context, url string, step time.Duration) (linkProbe, 
 			best = d
 		}
 	}
-	if best > 0 {
-		lp.rtt = min(best, handshake)
+	if best == 0 {
+		return c, 0, nil
 	}
-	wctx, cancel := context.WithTimeout(ctx, min(step, 4*lp.rtt+250*time.Millisecond))
-	defer cancel()
-	lp.challenge = c.WaitChallenge(wctx)
-	return lp, nil
+	return c, min(best, handshake), nil
 }
 
 // resolveProfile picks the profile a plan is checked against.
@@ -447,10 +468,8 @@ func runGinkgo(ctx context.Context, opts *Options, prepared []*preparedPlan) (ty
 	var done, failed int
 	var mu sync.Mutex
 	ReportAfterEach(func(r SpecReport) {
-		for _, e := range r.ReportEntries {
-			if e.Name == suites.EntryOutcome && e.StringRepresentation() == suites.OutcomeUnclaimed {
-				return // another worker's case
-			}
+		if unclaimed(r) {
+			return // another worker's case
 		}
 		if opts.CaseDone != nil {
 			opts.CaseDone(planOf(r), r.LeafNodeText, r.State.Is(types.SpecStateFailureStates))
@@ -524,6 +543,16 @@ func runGinkgo(ctx context.Context, opts *Options, prepared []*preparedPlan) (ty
 	return captured, stopped
 }
 
+// unclaimed reports whether a spec was another worker's case (Env.Claim).
+func unclaimed(r SpecReport) bool {
+	for _, e := range r.ReportEntries {
+		if e.Name == suites.EntryOutcome && e.StringRepresentation() == suites.OutcomeUnclaimed {
+			return true
+		}
+	}
+	return false
+}
+
 func planOf(r SpecReport) string {
 	if len(r.ContainerHierarchyTexts) > 0 {
 		return r.ContainerHierarchyTexts[0]
@@ -567,16 +596,13 @@ func convert(specs types.SpecReports, prepared []*preparedPlan, stopped string) 
 		}
 		p := byPlan[planOf(s)]
 		c, ok := suites.Lookup(s.LeafNodeText)
-		if p == nil || !ok {
+		if p == nil || !ok || unclaimed(s) { // unclaimed: another worker ran it
 			continue
 		}
 		r := caseResult(c, p)
 		r.DurationMS = s.RunTime.Milliseconds()
 		override := ""
 		for _, e := range s.ReportEntries {
-			if e.Name == suites.EntryOutcome && e.StringRepresentation() == suites.OutcomeUnclaimed {
-				override = suites.OutcomeUnclaimed
-			}
 			switch e.Name {
 			case suites.EntryOutcome:
 				override = e.StringRepresentation()
@@ -587,9 +613,6 @@ func convert(specs types.SpecReports, prepared []*preparedPlan, stopped string) 
 			case suites.EntryPrecondition:
 				r.Precondition = e.StringRepresentation()
 			}
-		}
-		if override == suites.OutcomeUnclaimed {
-			continue // another worker ran it
 		}
 		r.Outcome, r.Message = classify(s, override)
 		if r.Outcome == reports.Fail && r.Source == "contract" {
@@ -614,22 +637,24 @@ func convert(specs types.SpecReports, prepared []*preparedPlan, stopped string) 
 // UnreportedCase is the result of a case a worker of a parallel run took
 // and never reported (the worker died): a harness error, never a verdict.
 func UnreportedCase(plan string, c suites.Case, why string) reports.CaseResult {
+	r := baseResult(plan, c)
+	r.Outcome, r.Message = reports.HarnessError, "not run to the end: "+why
+	return r
+}
+
+func caseResult(c suites.Case, p *preparedPlan) reports.CaseResult {
+	r := baseResult(p.plan.Name, c)
+	r.Repro = reproCommand(p, c)
+	return r
+}
+
+// baseResult is a case's result with what the catalogue says of it.
+func baseResult(plan string, c suites.Case) reports.CaseResult {
 	source, ref, clauses := suites.CaseSource(c.ID)
 	return reports.CaseResult{
 		ID: c.ID, Plan: plan, Profile: c.Profile, Area: c.Area, Section: c.Section,
 		Level: string(c.Level), Requirement: c.Requirement, Reading: c.Reading,
 		Source: source, Ref: ref, Clauses: clauses,
-		Outcome: reports.HarnessError, Message: "not run to the end: " + why,
-	}
-}
-
-func caseResult(c suites.Case, p *preparedPlan) reports.CaseResult {
-	source, ref, clauses := suites.CaseSource(c.ID)
-	return reports.CaseResult{
-		ID: c.ID, Plan: p.plan.Name, Profile: c.Profile, Area: c.Area, Section: c.Section,
-		Level: string(c.Level), Requirement: c.Requirement, Reading: c.Reading,
-		Source: source, Ref: ref, Clauses: clauses,
-		Repro: reproCommand(p, c),
 	}
 }
 

@@ -71,16 +71,16 @@ func resultMayBeCut(l *nip11.RelayLimitationDocument, filters []nostr.Filter, go
 	if l == nil {
 		return ""
 	}
-	name, cap := "default_limit", l.DefaultLimit
-	if cap <= 0 || (l.MaxLimit > 0 && l.MaxLimit < cap) {
-		name, cap = "max_limit", l.MaxLimit
+	name, most := "default_limit", l.DefaultLimit
+	if most <= 0 || (l.MaxLimit > 0 && l.MaxLimit < most) {
+		name, most = "max_limit", l.MaxLimit
 	}
-	if cap <= 0 || got < cap {
+	if most <= 0 || got < most {
 		return ""
 	}
 	for _, f := range filters {
 		if f.Limit == 0 && !f.LimitZero {
-			return fmt.Sprintf("a filter without limit got %d events, and limitation.%s is %d", got, name, cap)
+			return fmt.Sprintf("a filter without limit got %d events, and limitation.%s is %d", got, name, most)
 		}
 	}
 	return ""
@@ -150,8 +150,14 @@ func anySlice(filters []nostr.Filter) []any {
 // the case unsupported, naming the limit.
 func (t *T) QueryEvery(c *fixtures.Client, f nostr.Filter) []*nostr.Event {
 	GinkgoHelper()
+	return t.pageBack(c, f, t.queryServed(c, f))
+}
+
+// pageBack completes page, the answer to f, when it may have been cut at
+// a published limit (see QueryEvery).
+func (t *T) pageBack(c *fixtures.Client, f nostr.Filter, page []*nostr.Event) []*nostr.Event {
+	GinkgoHelper()
 	l := t.limitation()
-	page := t.queryServed(c, f)
 	if l == nil || resultMayBeCut(l, []nostr.Filter{f}, len(page)) == "" {
 		return page
 	}

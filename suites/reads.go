@@ -256,7 +256,7 @@ func reqShape(name, what string, filters func(fx *readFx) []nostr.Filter) readSh
 			// nor absence: one filter is read whole by paging back with
 			// until; several are not observable.
 			if len(fs) == 1 {
-				r.Events = t.QueryEvery(fx.viewer, fs[0])
+				r.Events = t.pageBack(fx.viewer, fs[0], r.Events)
 			} else {
 				t.resultWithinLimits(fs, len(r.Events))
 			}

@@ -78,27 +78,32 @@ func (w *workerSpec) plans() []runner.Plan {
 func (w *workerSpec) claimer() func(plan, caseID string) bool {
 	client := &http.Client{Timeout: 10 * time.Second}
 	return func(plan, caseID string) bool {
-		q := url.Values{"worker": {strconv.Itoa(w.Worker)}, "plan": {plan}, "case": {caseID}}
-		resp, err := client.Post(w.ClaimURL+"?"+q.Encode(), "text/plain", nil)
-		if err != nil {
-			return false
-		}
-		defer resp.Body.Close()
-		body, _ := io.ReadAll(io.LimitReader(resp.Body, 16))
-		return resp.StatusCode == http.StatusOK && string(body) == "run"
+		return w.post(client, "/claim", url.Values{"plan": {plan}, "case": {caseID}}) == "run"
 	}
 }
 
 // doneReporter tells the parent a case ended (for its progress line).
 func (w *workerSpec) doneReporter() func(plan, caseID string, failed bool) {
 	client := &http.Client{Timeout: 10 * time.Second}
-	doneURL := strings.TrimSuffix(w.ClaimURL, "/claim") + "/done"
 	return func(plan, caseID string, failed bool) {
-		q := url.Values{"worker": {strconv.Itoa(w.Worker)}, "plan": {plan}, "case": {caseID}, "failed": {strconv.FormatBool(failed)}}
-		if resp, err := client.Post(doneURL+"?"+q.Encode(), "text/plain", nil); err == nil {
-			resp.Body.Close()
-		}
+		w.post(client, "/done", url.Values{"plan": {plan}, "case": {caseID}, "failed": {strconv.FormatBool(failed)}})
 	}
+}
+
+// post sends one of this worker's messages to the parent's queue (path
+// /claim or /done) and returns the answer ("" when there is none).
+func (w *workerSpec) post(client *http.Client, path string, q url.Values) string {
+	q.Set("worker", strconv.Itoa(w.Worker))
+	resp, err := client.Post(strings.TrimSuffix(w.ClaimURL, "/claim")+path+"?"+q.Encode(), "text/plain", nil)
+	if err != nil {
+		return ""
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 16))
+	if resp.StatusCode != http.StatusOK {
+		return ""
+	}
+	return string(body)
 }
 
 // claimQueue grants each (plan, case) to the first worker that asks, and
@@ -210,7 +215,6 @@ func childArgs(fs *flag.FlagSet) []string {
 type parallelRun struct {
 	fs        *flag.FlagSet
 	n         int
-	plans     []runner.Plan
 	reportDir string
 	junitPath string
 	runID     string
@@ -255,22 +259,10 @@ func autoParallel(ctx context.Context, started []workerPlan, step time.Duration)
 		return 1, "no relay"
 	}
 	u := started[0].URL
-	c, err := fixtures.Dial(ctx, u, fixtures.DialOptions{StepTimeout: step})
-	if err != nil {
-		return 1, "" // the run itself reports an unreachable relay
+	rtt, err := runner.MeasureRTT(ctx, u, step)
+	if err != nil || rtt == 0 {
+		return 1, "" // the run itself reports a relay it cannot reach or read
 	}
-	rtt := time.Duration(0)
-	for i := 0; i < 3; i++ {
-		t0 := time.Now()
-		if err := c.Ping(ctx); err != nil {
-			c.Close()
-			return 1, ""
-		}
-		if d := time.Since(t0); i == 0 || d < rtt {
-			rtt = d
-		}
-	}
-	c.Close()
 	if rtt < localRTT {
 		return 1, fmt.Sprintf("round trip %s: a relay on this machine, run in one process", rtt.Round(time.Microsecond))
 	}
@@ -378,7 +370,7 @@ func (pr *parallelRun) run(ctx context.Context, started []workerPlan) (*reports.
 	if err != nil {
 		return nil, err
 	}
-	addUnreported(merged, claims, pr.plans, errs)
+	addUnreported(merged, claims, errs)
 	merged.Settings["parallel"] = strconv.Itoa(pr.n)
 	merged.Settings["scheduling"] = "queue, longest cases first"
 	merged.Sort()
@@ -414,14 +406,10 @@ func keepClaimed(parts []*reports.Results, claims []claim) {
 
 // addUnreported adds a harness-error result for every case a worker
 // claimed but did not report (the worker died running it).
-func addUnreported(res *reports.Results, claims []claim, plans []runner.Plan, errs []error) {
+func addUnreported(res *reports.Results, claims []claim, errs []error) {
 	have := map[[2]string]bool{}
 	for _, c := range res.Cases {
 		have[[2]string{c.Plan, c.ID}] = true
-	}
-	profileOf := map[string]string{}
-	for _, p := range plans {
-		profileOf[p.Name] = p.Profile
 	}
 	for _, cl := range claims {
 		if have[[2]string{cl.plan, cl.caseID}] {

@@ -270,21 +270,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 			if id == "" {
 				id = runner.NewRunID()
 			}
-			pr := &parallelRun{fs: fs, n: n, plans: plans, reportDir: *reportDir, junitPath: *junit, runID: id, deadline: *deadline, stderr: stderr}
+			pr := &parallelRun{fs: fs, n: n, reportDir: *reportDir, junitPath: *junit, runID: id, deadline: *deadline, stderr: stderr}
 			if isTerminal(stdout) {
 				pr.progress = stdout
 			}
 			res, err := pr.run(ctx, startedPlans)
-			if res == nil {
-				fmt.Fprintf(stderr, "nipcl-conform: %v\n", err)
-				return reports.ExitHarness
-			}
-			printSummary(stdout, res, time.Since(started))
-			if err != nil {
-				fmt.Fprintf(stderr, "nipcl-conform: writing reports: %v\n", err)
-				return reports.ExitHarness
-			}
-			return finish(res, *strict, stdout, stderr)
+			return conclude(res, err, *strict, started, stdout, stderr)
 		}
 		shared := (&workerSpec{Plans: startedPlans}).plans()
 		for i := range shared {
@@ -299,23 +290,26 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		Safe: *safe, Rate: *rate, AllowHeavy: *allowHeavy, Slow: *slow, Progress: isTerminal(stdout),
 		Shard: sh, RunID: *runID, RoleMap: roles, LabelFilter: *labelFilter, Claim: claim, CaseDone: caseDone, Seed: *seed,
 	})
+	if worker != nil {
+		// A worker's results go to its parent, which prints the summary.
+		stdout = io.Discard
+	}
+	return conclude(res, err, *strict, started, stdout, stderr)
+}
+
+// conclude prints a run's summary and what follows it (baseline entries
+// now fixed, plan setup errors and notes) and returns the exit code; err
+// is the run's (no results) or the reports' (results not all written).
+func conclude(res *reports.Results, err error, strict bool, started time.Time, stdout, stderr io.Writer) int {
 	if res == nil {
 		fmt.Fprintf(stderr, "nipcl-conform: %v\n", err)
 		return reports.ExitHarness
 	}
-	if worker == nil {
-		printSummary(stdout, res, time.Since(started))
-	}
+	printSummary(stdout, res, time.Since(started))
 	if err != nil {
 		fmt.Fprintf(stderr, "nipcl-conform: writing reports: %v\n", err)
 		return reports.ExitHarness
 	}
-	return finish(res, *strict, stdout, stderr)
-}
-
-// finish prints what follows the summary (baseline entries now fixed,
-// plan setup errors and notes) and returns the run's exit code.
-func finish(res *reports.Results, strict bool, stdout, stderr io.Writer) int {
 	code := res.ExitCode(strict)
 	for _, c := range res.Cases {
 		if c.Baseline == reports.BaselineFixed {
