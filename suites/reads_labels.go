@@ -98,12 +98,13 @@ func buildLabelsSuperseded(t *T, viewer, _ string) *readFx {
 	if cur.ID == old.ID {
 		failf("labels draft (labels/add-remove): the label change published no new snapshot of %s", ch)
 	}
+	readSnap := snapshot(t, owner, readable)
 	return &readFx{
 		owner: owner, viewer: viewerClient(t, viewer, member), ch: ch, open: readable, t0: t0,
-		ev:    map[string]*nostr.Event{"target": old, "readable": snapshot(t, owner, readable)},
+		ev:    map[string]*nostr.Event{"target": old, "readable": readSnap},
 		label: x, relay: t.Env.RelayPubKey,
 		isTarget:  func(ev *nostr.Event) bool { return ev.ID == old.ID || (dTag(ev) == ch && hasLabel(ev, x)) },
-		base:      []string{snapshot(t, owner, readable).ID},
+		base:      []string{readSnap.ID},
 		countBase: 1, countTargets: 1,
 	}
 }
