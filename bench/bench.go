@@ -27,6 +27,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 
 	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/internal/pace"
 )
 
 // Target is one relay to measure.
@@ -224,44 +225,6 @@ func (w *worker) outstanding() int {
 	return n
 }
 
-// pacer spaces writes to at most rate per second (0 = unlimited).
-type pacer struct {
-	mu   sync.Mutex
-	gap  time.Duration
-	next time.Time
-}
-
-func newPacer(rate float64) *pacer {
-	p := &pacer{}
-	if rate > 0 {
-		p.gap = time.Duration(float64(time.Second) / rate)
-	}
-	return p
-}
-
-// wait blocks until the next write slot or ctx ends.
-func (p *pacer) wait(ctx context.Context) error {
-	if p.gap == 0 {
-		return ctx.Err()
-	}
-	p.mu.Lock()
-	now := time.Now()
-	if p.next.Before(now) {
-		p.next = now
-	}
-	at := p.next
-	p.next = p.next.Add(p.gap)
-	p.mu.Unlock()
-	t := time.NewTimer(time.Until(at))
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
 // Run measures one target. On error the result is nil and the error is an
 // *Error; channels already created are still deleted in safe mode, and the
 // error names those that could not be.
@@ -273,7 +236,7 @@ func Run(ctx context.Context, t Target, opts Options) (_ *Result, rerr error) {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	pace := newPacer(opts.Rate)
+	pacer := pace.New(opts.Rate)
 	res := &Result{Target: t.Name, URL: t.URL, Profile: t.Profile, Note: t.Note, Mutation: o.mutation, Read: o.discovery,
 		Channels: opts.Channels, Concurrency: opts.Concurrency}
 
@@ -306,7 +269,7 @@ func Run(ctx context.Context, t Target, opts Options) (_ *Result, rerr error) {
 	for i := 0; i < opts.Channels; i++ {
 		w := workers[i%len(workers)]
 		id := fixtures.NewChannelID()
-		if err := pace.wait(ctx); err != nil {
+		if err := pacer.Wait(ctx); err != nil {
 			return nil, stepError(t.Name, "create channel", err)
 		}
 		ok, err := w.c.Publish(ctx, o.create(w.actor, id))
@@ -394,7 +357,7 @@ func Run(ctx context.Context, t Target, opts Options) (_ *Result, rerr error) {
 				w.mu.Lock()
 				w.waiting[key(id, token(n))] = p
 				w.mu.Unlock()
-				if pace.wait(wctx) != nil {
+				if pacer.Wait(wctx) != nil {
 					return
 				}
 				t0 := time.Now()

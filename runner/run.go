@@ -21,6 +21,7 @@ import (
 	"github.com/onsi/gomega"
 
 	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/internal/pace"
 	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/suites"
 	"github.com/nipcl/nipcl-conform/version"
@@ -197,7 +198,7 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 		env.Profile = suites.ProfileNIP29
 	}
 	if opts.Rate > 0 {
-		env.Pace = newPacer(opts.Rate).Wait
+		env.Pace = pace.New(opts.Rate).Wait
 	}
 	p.env = env
 	p.result = reports.PlanResult{Name: plan.Name, Target: plan.Target.String(), Profile: plan.Profile}
