@@ -7,6 +7,12 @@ import (
 	"strings"
 )
 
+// faultSpec is one row of a fault table: a Fault without its clause, which
+// faultClauses gives.
+type faultSpec struct {
+	Name, Profile, Section, Breaks string
+}
+
 // Fault is one switch that makes the reference relay break exactly one
 // clause family on purpose. The kill test runs the suite against the relay
 // with one fault on and expects at least one case citing Section to fail.
@@ -15,6 +21,9 @@ type Fault struct {
 	Profile string // "" = any profile; otherwise the only profile it applies to
 	Section string // clause.Section ID the fault breaks
 	Breaks  string // what the relay does wrong while the fault is on
+	// Clause is the clause ID (within Section) the fault breaks, from
+	// faultClauses; Faults fills it in.
+	Clause string
 }
 
 // Fault switch names. Each constant is checked at exactly one place in the
@@ -44,7 +53,7 @@ const (
 var faultCatalogue = slices.Concat(coreFaults, identityFaults, labelsFaults, commandsFaults, racesFaults, readsFaults)
 
 // coreFaults break baseline NIP-01/11/42/45/29 behaviour.
-var coreFaults = []Fault{
+var coreFaults = []faultSpec{
 	{faultLimitBeforeAccess, "", "nip29/read-access",
 		"REQ applies LIMIT to the newest events first and drops inaccessible private-channel events afterwards, so a page comes back short"},
 	{faultStateSignedByOtherKey, "", "nip29/state-events",
@@ -85,7 +94,10 @@ var coreFaults = []Fault{
 
 // Faults returns the catalogue of every fault switch, sorted by name.
 func Faults() []Fault {
-	out := append([]Fault(nil), faultCatalogue...)
+	out := make([]Fault, 0, len(faultCatalogue))
+	for _, f := range faultCatalogue {
+		out = append(out, Fault{Name: f.Name, Profile: f.Profile, Section: f.Section, Breaks: f.Breaks, Clause: faultClauses[f.Name]})
+	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
@@ -108,7 +120,7 @@ func parseFaults(names []string, profile string) (map[string]bool, error) {
 		if n == "" {
 			continue
 		}
-		var found *Fault
+		var found *faultSpec
 		for i := range faultCatalogue {
 			if faultCatalogue[i].Name == n {
 				found = &faultCatalogue[i]

@@ -14,7 +14,7 @@ const (
 
 // commandsFaults break the label grammar's end anchor, command-tag arity and
 // where application evidence lives, and the identity label check's end.
-var commandsFaults = []Fault{
+var commandsFaults = []faultSpec{
 	{faultLabelsNewlineBeforeEnd, "labels", "labels/values-and-limits",
 		`the label validator's end anchor matches before a final newline: "a0\n" is accepted and stored with its newline`},
 	{faultLabelsShortTagsSkipped, "labels", "labels/events",

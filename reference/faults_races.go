@@ -26,7 +26,7 @@ var extendedMetadataTags = []string{"topic", "purpose", "ttl"}
 const createdAtBackdate = 600
 
 // racesFaults are the switches of reference/faults_races.go.
-var racesFaults = []Fault{
+var racesFaults = []faultSpec{
 	{faultIDCountUntaggedSystem, "identity", "identity/reads-leave-out",
 		"COUNT leaves system channels out only for filters with a tag condition: a COUNT without tags (kinds with ids, authors or since) counts them"},
 	{faultIDCountTOptInIgnored, "identity", "identity/asking-for-system",

@@ -12,7 +12,7 @@ const (
 )
 
 // readsFaults are the read-path matrix's fault switches.
-var readsFaults = []Fault{
+var readsFaults = []faultSpec{
 	{faultReadsIDsSkipAccess, "", "nip29/read-access",
 		"a filter with ids skips the read-access rule (REQ and COUNT): whoever knows an event's id reads it"},
 	{faultReadsRemovedMemberReads, "", "nip29/read-access",

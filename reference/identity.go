@@ -79,7 +79,7 @@ const (
 )
 
 // identityFaults are the identity profile's fault switches (Profile "identity").
-var identityFaults = []Fault{
+var identityFaults = []faultSpec{
 	{faultIDCreatorBeforeType, "identity", "identity/identity-tags",
 		`the ["P", creator] tag comes before the ["t", type] and label tags on 39000-39002`},
 	{faultIDLabelOrderDiffers, "identity", "identity/identity-tags",

@@ -104,7 +104,7 @@ const (
 )
 
 // labelsFaults are the labels profile's fault switches (Profile "labels").
-var labelsFaults = []Fault{
+var labelsFaults = []faultSpec{
 	{faultLabelsUnsorted, "labels", "labels/snapshot",
 		"39000 l tags come in insertion order instead of sorted by ASCII value"},
 	{faultLabelsNoNamespace, "labels", "labels/snapshot",

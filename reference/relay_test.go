@@ -51,7 +51,7 @@ func TestNewValidatesConfig(t *testing.T) {
 }
 
 // faultNamesOf returns the switch names of a fault list.
-func faultNamesOf(fs []Fault) []string {
+func faultNamesOf(fs []faultSpec) []string {
 	names := make([]string, 0, len(fs))
 	for _, f := range fs {
 		names = append(names, f.Name)

@@ -1,0 +1,7 @@
+package reference
+
+// faultClauses names, per fault switch, the clause (clause.Clause ID, e.g.
+// "nip29/leave.1") the fault breaks. The kill test counts a fault as killed
+// only when a case citing that clause fails. Every fault in the catalogue
+// has an entry; a new fault adds its line here.
+var faultClauses = map[string]string{}
