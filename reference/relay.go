@@ -24,6 +24,7 @@ type Config struct {
 	Profile   string            // "none" (default; "nip29" is the same), "identity", "labels"
 	Faults    []string          // fault switch names (see Faults)
 	Readings  map[string]string // reading ID -> value (see Readings); absent = the default
+	Policies  []string          // relay policy switch names (see Policies)
 	SecretKey string            // relay key hex; generated when empty
 	Name      string            // NIP-11 name
 	Now       func() time.Time  // clock; nil = time.Now
@@ -65,6 +66,7 @@ type Relay struct {
 	profile  profile
 	faults   map[string]bool
 	readings readingSet
+	policies map[string]bool
 	db       *sql.DB
 	stmts    *statements // the write path's prepared statements
 	now      func() time.Time
@@ -136,11 +138,16 @@ func New(cfg Config) (*Relay, error) {
 	if err != nil {
 		return nil, err
 	}
+	policies, err := parsePolicies(cfg.Policies)
+	if err != nil {
+		return nil, err
+	}
 	r := &Relay{
 		cfg:            cfg,
 		profile:        mk(faultSet(faults), readings),
 		faults:         faults,
 		readings:       readings,
+		policies:       policies,
 		now:            cfg.Now,
 		maxMessageSize: int64(cfg.MaxMessageSize),
 		maxLimit:       cfg.MaxLimit,
