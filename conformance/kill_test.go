@@ -4,10 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"sort"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nipcl/nipcl-conform/internal/text"
 
 	"github.com/nipcl/nipcl-conform/reference"
 	"github.com/nipcl/nipcl-conform/reports"
@@ -25,10 +26,17 @@ func faultPlanName(f reference.Fault, profile string) string {
 
 // TestKill runs, in one process (Ginkgo allows one RunSpecs), every suite
 // against a clean reference relay per profile, and for each fault switch
-// the cases citing the fault's section against a relay with that fault.
-// The clean relays must pass every case; each fault must make at least one
-// case citing its section fail.
+// the cases of the fault's section and of the cases citing its clause
+// against a relay with that fault. The clean relays must pass every case;
+// each fault must make at least one case citing its clause
+// (reference.Fault.Clause, suites.ClauseIndex) fail: a failure of another
+// clause's case does not count (judgeKill).
 func TestKill(t *testing.T) {
+	index := suites.ClauseIndex()
+	sectionOf := func(id string) string {
+		c, _ := suites.Lookup(id)
+		return c.Section
+	}
 	var plans []runner.Plan
 	for _, p := range profiles {
 		plans = append(plans, runner.Plan{Name: p, Profile: p,
@@ -37,7 +45,7 @@ func TestKill(t *testing.T) {
 	faults := reference.Faults()
 	for _, f := range faults {
 		for _, p := range faultProfiles(f) {
-			plans = append(plans, runner.Plan{Name: faultPlanName(f, p), Profile: p, Sections: []string{f.Section},
+			plans = append(plans, runner.Plan{Name: faultPlanName(f, p), Profile: p, Sections: killSections(f, index, sectionOf),
 				Target: &runner.ReferenceTarget{Config: reference.Config{Profile: p, Faults: []string{f.Name}}}})
 		}
 	}
@@ -65,7 +73,7 @@ func TestKill(t *testing.T) {
 			// The reference relay lacks optional features it does not
 			// advertise (e.g. NIP-50 search); those cases say so.
 			if c.Outcome == reports.Unsupported {
-				t.Logf("clean %s relay: %s is unsupported: %s", p, c.ID, firstLine(c.Message))
+				t.Logf("clean %s relay: %s is unsupported: %s", p, c.ID, text.FirstLine(c.Message))
 				continue
 			}
 			// Slow cases (they wait on the relay's clock) run only with --slow.
@@ -74,7 +82,7 @@ func TestKill(t *testing.T) {
 				continue
 			}
 			if c.Outcome != reports.Pass {
-				t.Errorf("clean %s relay: %s is %s: %s", p, c.ID, c.Outcome, firstLine(c.Message))
+				t.Errorf("clean %s relay: %s is %s: %s", p, c.ID, c.Outcome, text.FirstLine(c.Message))
 			}
 		}
 	}
@@ -82,30 +90,20 @@ func TestKill(t *testing.T) {
 	for _, f := range faults {
 		for _, p := range faultProfiles(f) {
 			name := faultPlanName(f, p)
-			var killers []string
-			for _, c := range byPlan[name] {
-				if c.Section == f.Section && (c.Outcome == reports.Fail || c.Outcome == reports.Timeout) {
-					killers = append(killers, c.ID)
-				}
-			}
-			if len(byPlan[name]) == 0 {
-				t.Errorf("fault %s (%s): no case cites section %s", f.Name, p, f.Section)
-				continue
-			}
 			for _, c := range byPlan[name] {
 				if c.Outcome != reports.Pass && suites.HasMatcherBoilerplate(c.Message) {
 					t.Errorf("fault %s (%s): %s fails with matcher boilerplate instead of expected vs observed in our words:\n%s", f.Name, p, c.ID, c.Message)
 				}
 			}
-			if len(killers) == 0 {
-				t.Errorf("fault %s (%s) survived: no case citing %s failed (ran %d)", f.Name, p, f.Section, len(byPlan[name]))
+			v := judgeKill(f, p, byPlan[name], index)
+			if v.Survived {
+				t.Errorf("fault %s (%s, clause %s) survived: %s", f.Name, p, f.Clause, v.Why)
 				continue
 			}
-			sort.Strings(killers)
-			table = append(table, fmt.Sprintf("%-40s %-9s killed by %s", f.Name, p, strings.Join(killers, " ")))
+			table = append(table, fmt.Sprintf("%-40s %-9s %-30s killed by %s", f.Name, p, f.Clause, strings.Join(v.Killers, " ")))
 		}
 	}
-	t.Logf("fault kill table (%d faults, %d cases in %s):\n%s", len(faults), len(res.Cases),
+	t.Logf("fault kill table (%d faults, %d cases in %s; fault, profile, clause, the cases citing it that failed):\n%s", len(faults), len(res.Cases),
 		res.Finished.Sub(res.Started).Round(time.Millisecond), strings.Join(table, "\n"))
 }
 
@@ -117,12 +115,4 @@ func faultProfiles(f reference.Fault) []string {
 		return []string{f.Profile}
 	}
 	return []string{suites.ProfileNIP29}
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }

@@ -26,8 +26,9 @@ type Fault struct {
 	Clause string
 }
 
-// Fault switch names. Each constant is checked at exactly one place in the
-// code: the place of the behaviour it breaks.
+// Fault switch names. Each constant is consulted (r.fault, faults.on) at the
+// place of the behaviour it breaks, once per code path of that behaviour;
+// TestEveryFaultIsConsulted lists the places.
 const (
 	faultLimitBeforeAccess        = "limit-before-access"
 	faultStateSignedByOtherKey    = "state-signed-by-other-key"

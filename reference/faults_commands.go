@@ -1,7 +1,7 @@
 package reference
 
 // Fault switches of the grammar sweeps and command semantics (issue 15).
-// Each is checked at exactly one place: the behaviour it breaks.
+// Each is consulted at the behaviour it breaks (TestEveryFaultIsConsulted).
 const (
 	faultLabelsNewlineBeforeEnd  = "labels-newline-before-end"
 	faultLabelsShortTagsSkipped  = "labels-short-tags-skipped"
@@ -17,7 +17,7 @@ const (
 var commandsFaults = []faultSpec{
 	{faultLabelsNewlineBeforeEnd, "labels", "labels/values-and-limits",
 		`the label validator's end anchor matches before a final newline: "a0\n" is accepted and stored with its newline`},
-	{faultLabelsShortTagsSkipped, "labels", "labels/events",
+	{faultLabelsShortTagsSkipped, "labels", "labels/values-and-limits",
 		"a 9002's add-label and remove-label tags with fewer than two elements are skipped instead of rejected"},
 	{faultLabelsRefusedCreateKept, "labels", "labels/initial-labels",
 		"a 9007 refused as a UUID conflict is stored anyway, so its exact re-send is answered duplicate: nip-cl-committed"},

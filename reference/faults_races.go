@@ -1,8 +1,8 @@
 package reference
 
 // Fault switches proving the strengthened cases of issue 15 (races with
-// role changes, weak cases strengthened). Each is checked at exactly one
-// place: the place of the behaviour it breaks.
+// role changes, weak cases strengthened). Each is consulted at the
+// behaviour it breaks (TestEveryFaultIsConsulted lists the places).
 const (
 	faultIDCountUntaggedSystem       = "identity-count-untagged-counts-system"
 	faultIDCountTOptInIgnored        = "identity-count-ignores-t-system-opt-in"

@@ -37,7 +37,8 @@ func newIdentityProfile(f faultSet, rs readingSet) profile {
 	return identityProfile{faults: f, readings: rs}
 }
 
-// Identity fault switches. Each is checked at exactly one place below.
+// Identity fault switches. Each is consulted at the behaviour it breaks
+// (TestEveryFaultIsConsulted lists the places).
 const (
 	faultIDCreatorBeforeType     = "identity-creator-before-type"
 	faultIDLabelOrderDiffers     = "identity-label-order-differs-by-kind"
@@ -112,7 +113,7 @@ var identityFaults = []faultSpec{
 		"only owners may change labels; an admin's 9002 with t tags is rejected"},
 	{faultIDEditWithoutTClears, "identity", "identity/labels",
 		"a 9002 without t tags clears the labels instead of keeping them"},
-	{faultIDRepeatedEmptyRejected, "identity", "identity/labels",
+	{faultIDRepeatedEmptyRejected, "identity", "identity/label-rules",
 		`repeated ["t",""] tags are rejected (the r1 "exactly one" rule) instead of clearing`},
 	{faultIDLabelsMerged, "identity", "identity/labels",
 		"9002 t tags are added to the stored labels instead of replacing them"},

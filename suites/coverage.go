@@ -94,7 +94,7 @@ var clauseCases = withReadsMatrix(map[string][]string{
 	"identity/label-rules.2":          {"identity/labels/4", "identity/labels/5", "identity/labels/16"},
 	"identity/label-rules.3":          {"identity/labels/6"},
 	"identity/label-rules.4":          {"identity/labels/7"},
-	"identity/label-rules.5":          {"identity/labels/2", "identity/labels/4", "identity/labels/14"},
+	"identity/label-rules.5":          {"identity/labels/2", "identity/labels/4", "identity/labels/14", "identity/labels/6", "identity/labels/7", "identity/labels/15", "identity/labels/16"},
 	"identity/label-rules.6":          {"identity/labels/3"},
 	"identity/label-rules.7":          {"identity/labels/10"},
 	"identity/labels.2":               {"identity/labels/1"},

@@ -19,13 +19,13 @@ func cmdFaults(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "FAULT\tPROFILE\tSECTION\tBREAKS")
+	fmt.Fprintln(tw, "FAULT\tPROFILE\tCLAUSE\tBREAKS")
 	for _, f := range reference.Faults() {
 		p := f.Profile
 		if p == "" {
 			p = "any"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", f.Name, p, f.Section, f.Breaks)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", f.Name, p, f.Clause, f.Breaks)
 	}
 	return flushCode(tw, stderr)
 }

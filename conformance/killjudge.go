@@ -1,0 +1,84 @@
+package conformance
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/nipcl/nipcl-conform/reference"
+	"github.com/nipcl/nipcl-conform/reports"
+)
+
+// killVerdict is the kill test's judgement of one fault in one profile.
+type killVerdict struct {
+	Fault, Profile, Clause string
+	Ran                    int      // cases that ran with the fault on
+	Killers                []string // cases citing Clause that failed or timed out
+	// Bystanders failed or timed out without citing Clause: they do not
+	// count (a fault caught only by them is mislabelled, or its clause's
+	// cases do not observe it).
+	Bystanders []string
+	// Survived is true when no case citing Clause failed; Why says what was
+	// missing.
+	Survived bool
+	Why      string
+}
+
+// judgeKill decides whether the fault f was killed in profile: killed means
+// at least one case that the clause → cases index lists for f.Clause failed
+// or timed out among results (the cases of the plan that ran with f on). A
+// failure of any other case, even of the same section, does not count. It
+// is a pure function of its inputs.
+func judgeKill(f reference.Fault, profile string, results []reports.CaseResult, index map[string][]string) killVerdict {
+	v := killVerdict{Fault: f.Name, Profile: profile, Clause: f.Clause, Ran: len(results)}
+	citing := map[string]bool{}
+	for _, id := range index[f.Clause] {
+		citing[id] = true
+	}
+	for _, c := range results {
+		if c.Outcome != reports.Fail && c.Outcome != reports.Timeout {
+			continue
+		}
+		if citing[c.ID] {
+			v.Killers = append(v.Killers, c.ID)
+		} else {
+			v.Bystanders = append(v.Bystanders, c.ID)
+		}
+	}
+	sort.Strings(v.Killers)
+	sort.Strings(v.Bystanders)
+	switch {
+	case f.Clause == "":
+		v.Why = "it names no clause (add its line to reference/faultclauses.go)"
+	case len(citing) == 0:
+		v.Why = fmt.Sprintf("no case cites its clause %s (suites/coverage.go)", f.Clause)
+	case len(results) == 0:
+		v.Why = fmt.Sprintf("no case ran (the cases citing %s: %s)", f.Clause, strings.Join(index[f.Clause], " "))
+	case len(v.Killers) == 0 && len(v.Bystanders) > 0:
+		v.Why = fmt.Sprintf("no case citing %s failed (ran %d); only cases of other clauses did: %s",
+			f.Clause, len(results), strings.Join(v.Bystanders, " "))
+	case len(v.Killers) == 0:
+		v.Why = fmt.Sprintf("no case citing %s failed (ran %d)", f.Clause, len(results))
+	}
+	v.Survived = len(v.Killers) == 0
+	return v
+}
+
+// killSections lists the sections whose cases the kill run needs for f in
+// profile: the fault's own section and the section of every case citing its
+// clause (a case may cite a clause of another section). sectionOf maps a
+// case ID to its section ("" when the case is unknown).
+func killSections(f reference.Fault, index map[string][]string, sectionOf func(caseID string) string) []string {
+	set := map[string]bool{f.Section: true}
+	for _, id := range index[f.Clause] {
+		if s := sectionOf(id); s != "" {
+			set[s] = true
+		}
+	}
+	out := make([]string, 0, len(set))
+	for s := range set {
+		out = append(out, s)
+	}
+	sort.Strings(out)
+	return out
+}
