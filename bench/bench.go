@@ -28,6 +28,7 @@ import (
 
 	"github.com/nipcl/nipcl-conform/fixtures"
 	"github.com/nipcl/nipcl-conform/internal/pace"
+	"github.com/nipcl/nipcl-conform/internal/text"
 )
 
 // Target is one relay to measure.
@@ -134,14 +135,8 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// oneLine folds s to a single line of at most 300 characters.
-func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > 300 {
-		s = s[:300] + "…"
-	}
-	return s
-}
+// oneLine folds s to a single line of at most 300 bytes.
+func oneLine(s string) string { return text.Clip(text.OneLine(s), 300) }
 
 // stepError classifies a failed network step.
 func stepError(target, what string, err error) *Error {

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/nipcl/nipcl-conform/internal/text"
-
 	"github.com/nipcl/nipcl-conform/reference"
 	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/runner"

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/nipcl/nipcl-conform/internal/text"
 )
 
 // Cause is one root cause: the cases of a plan that did not pass for the
@@ -57,7 +59,7 @@ func (r *Results) Causes() []Cause {
 		}
 		symptom := Symptom(c.Message)
 		key := c.Plan + "\x00" + string(c.Outcome) + "\x00" + symptom
-		if m := citedClause.FindStringSubmatch(firstLine(c.Message)); m != nil {
+		if m := citedClause.FindStringSubmatch(text.FirstLine(c.Message)); m != nil {
 			// A message that names the clause it found broken groups by it:
 			// one broken sentence is one cause, whatever the wire showed.
 			key = c.Plan + "\x00" + string(c.Outcome) + "\x00clause " + m[1]
@@ -79,7 +81,7 @@ func (r *Results) Causes() []Cause {
 			out = append(out, Cause{
 				ID: hex.EncodeToString(sum[:4]), Plan: c.Plan, Outcome: c.Outcome, Precondition: c.Precondition, Symptom: symptom,
 				Requirement: c.Requirement, Level: c.Level, Source: source, Ref: ref,
-				Example: firstLine(c.Message), Excerpt: transcriptTail(c.Transcript, 6),
+				Example: text.FirstLine(c.Message), Excerpt: transcriptTail(c.Transcript, 6),
 				Explain: "nipcl-conform explain " + c.ID,
 			})
 		}
@@ -128,7 +130,7 @@ var (
 // Symptom is a message's first line with run-specific values masked, so
 // the same broken rule seen in different cases reads the same.
 func Symptom(msg string) string {
-	s := firstLine(msg)
+	s := text.FirstLine(msg)
 	s = maskUUID.ReplaceAllString(s, "<id>")
 	s = maskHex.ReplaceAllString(s, "<hex>")
 	s = maskQuoted.ReplaceAllString(s, "…")

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/nipcl/nipcl-conform/internal/text"
 )
 
 // JUnit XML, in the common Jenkins/Ant shape that CI systems import.
@@ -106,19 +108,19 @@ func WriteJUnit(w io.Writer, r *Results) error {
 			body := failureBody(c)
 			switch c.Outcome {
 			case Fail:
-				tc.Failure = &junitMessage{Message: firstLine(c.Message), Type: "fail", Body: body}
+				tc.Failure = &junitMessage{Message: text.FirstLine(c.Message), Type: "fail", Body: body}
 				s.Failures++
 			case Timeout:
-				tc.Failure = &junitMessage{Message: "timeout: " + firstLine(c.Message), Type: "timeout", Body: body}
+				tc.Failure = &junitMessage{Message: "timeout: " + text.FirstLine(c.Message), Type: "timeout", Body: body}
 				s.Failures++
 			case HarnessError:
-				tc.Error = &junitMessage{Message: firstLine(c.Message), Type: "harness-error", Body: body}
+				tc.Error = &junitMessage{Message: text.FirstLine(c.Message), Type: "harness-error", Body: body}
 				s.Errors++
 			case Blocked:
-				tc.Skipped = &junitMessage{Message: "blocked: " + firstLine(c.Message)}
+				tc.Skipped = &junitMessage{Message: "blocked: " + text.FirstLine(c.Message)}
 				s.Skipped++
 			case Skipped, Unsupported:
-				tc.Skipped = &junitMessage{Message: string(c.Outcome) + ": " + firstLine(c.Message)}
+				tc.Skipped = &junitMessage{Message: string(c.Outcome) + ": " + text.FirstLine(c.Message)}
 				s.Skipped++
 			}
 			if len(c.Notes) > 0 {
@@ -209,14 +211,6 @@ func profileName(p string) string {
 		return "baseline"
 	}
 	return p
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }
 
 func secs(ms int64) string { return fmt.Sprintf("%.3f", float64(ms)/1000) }

@@ -5,6 +5,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/nipcl/nipcl-conform/internal/text"
 )
 
 // WriteMarkdown renders a short summary suitable for a CI step summary.
@@ -59,7 +61,7 @@ func WriteMarkdown(w io.Writer, r *Results) error {
 	if len(failed) > 0 {
 		b.WriteString("\n### Not passing\n\n| case | level | source | section | outcome | message |\n|---|---|---|---|---|---|\n")
 		for _, c := range failed {
-			fmt.Fprintf(&b, "| `%s` (%s) | %s | %s | %s | %s | %s |\n", c.ID, c.Plan, c.Level, mdEscape(c.Ref), c.Section, c.Outcome, mdEscape(firstLine(c.Message)))
+			fmt.Fprintf(&b, "| `%s` (%s) | %s | %s | %s | %s | %s |\n", c.ID, c.Plan, c.Level, mdEscape(c.Ref), c.Section, c.Outcome, mdEscape(text.FirstLine(c.Message)))
 		}
 	}
 	_, err := io.WriteString(w, b.String())

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/nipcl/nipcl-conform/internal/text"
 )
 
 // MatrixSource is one implementation's results: one column group of the
@@ -199,7 +201,7 @@ func BuildMatrix(sources ...MatrixSource) Matrix {
 			if row.Cells == nil {
 				row.Cells = make([]MatrixCell, len(m.Columns))
 			}
-			row.Cells[col[colKey{si, c.Plan}]] = MatrixCell{Outcome: c.Outcome, Message: firstLine(c.Message)}
+			row.Cells[col[colKey{si, c.Plan}]] = MatrixCell{Outcome: c.Outcome, Message: text.FirstLine(c.Message)}
 		}
 	}
 	sort.Slice(order, func(i, j int) bool {

@@ -5,11 +5,11 @@ import (
 	"context"
 	"os/exec"
 	"sort"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/nipcl/nipcl-conform/internal/chaos"
+	"github.com/nipcl/nipcl-conform/internal/text"
 	"github.com/nipcl/nipcl-conform/reports"
 )
 
@@ -196,14 +196,7 @@ func checkRun(t *testing.T, m chaos.Mode, exp expectation, r runResult) {
 			continue
 		}
 		if exp.want != "" && c.Outcome != exp.want {
-			t.Errorf("%s: outcome %s, want %s (message: %s)", id, c.Outcome, exp.want, firstLine(c.Message))
+			t.Errorf("%s: outcome %s, want %s (message: %s)", id, c.Outcome, exp.want, text.FirstLine(c.Message))
 		}
 	}
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }

@@ -3,8 +3,6 @@ package runner
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -24,6 +22,7 @@ import (
 	"github.com/testcontainers/testcontainers-go/wait"
 
 	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/internal/text"
 )
 
 // Container defaults.
@@ -147,7 +146,7 @@ func (t *ContainerTarget) Start(ctx context.Context) (Endpoint, error) {
 		return ep, nil
 	}
 	if t.RunID == "" {
-		t.RunID = newRunID()
+		t.RunID = NewRunID()
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
@@ -167,7 +166,7 @@ func (t *ContainerTarget) Start(ctx context.Context) (Endpoint, error) {
 		defer ccancel()
 		if ctr != nil {
 			t.lastLogs = containerLogs(cctx, ctr)
-			if tail := lastLines(t.lastLogs, 20); tail != "" {
+			if tail := strings.TrimSpace(strings.Join(text.LastLines(t.lastLogs, 20), "\n")); tail != "" {
 				err = fmt.Errorf("%w\ncontainer output (tail):\n%s", err, tail)
 			}
 		}
@@ -588,15 +587,6 @@ func (w *tailWriter) String() string {
 	return "[… earlier output truncated …]\n" + string(b)
 }
 
-// lastLines returns the last n non-empty lines of s.
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.TrimSpace(strings.Join(lines, "\n"))
-}
-
 // removeLabelled force-removes all containers (running or not) labelled key=value.
 func removeLabelled(ctx context.Context, key, value string) error {
 	cli, err := testcontainers.NewDockerClientWithOpts(ctx)
@@ -634,7 +624,7 @@ func RunImage(ctx context.Context, image string, cmd []string, env map[string]st
 		return -1, "", fmt.Errorf("run %s: docker engine not reachable: %w", image, err)
 	}
 	defer p.Close()
-	runID := newRunID()
+	runID := NewRunID()
 	ctr, err := p.RunContainer(ctx, testcontainers.ContainerRequest{
 		Image:              image,
 		Cmd:                cmd,
@@ -712,7 +702,7 @@ func DockerAvailable(ctx context.Context) error {
 		if err == nil {
 			return nil
 		}
-		msg := oneLine(err.Error())
+		msg := text.OneLine(err.Error())
 		if strings.Contains(msg, "rootless Docker not found") || strings.Contains(msg, "failed to detect docker host") {
 			// testcontainers reports the last of its socket lookups only.
 			msg = "no Docker socket found (DOCKER_HOST unset, no /var/run/docker.sock); start dockerd or set DOCKER_HOST"
@@ -722,7 +712,7 @@ func DockerAvailable(ctx context.Context) error {
 		}
 		return fmt.Errorf("docker engine not reachable: %s", msg)
 	case <-ctx.Done():
-		return fmt.Errorf("docker engine not reachable: %s", oneLine(context.Cause(ctx).Error()))
+		return fmt.Errorf("docker engine not reachable: %s", text.OneLine(context.Cause(ctx).Error()))
 	}
 }
 
@@ -794,12 +784,6 @@ func (w logfWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func newRunID() string {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
-
 func shortID(id string) string {
 	if len(id) > 12 {
 		return id[:12]
@@ -807,6 +791,6 @@ func shortID(id string) string {
 	return id
 }
 
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
-}
+// oneLine is text.OneLine; it stays as a name only for runner/run.go's
+// caller, which this change leaves alone.
+func oneLine(s string) string { return text.OneLine(s) }

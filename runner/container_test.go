@@ -17,7 +17,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -32,6 +31,7 @@ import (
 	"github.com/testcontainers/testcontainers-go/wait"
 
 	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/internal/text"
 	"github.com/nipcl/nipcl-conform/reports"
 )
 
@@ -138,8 +138,6 @@ func assertRemoved(t *testing.T, runID string) {
 	}
 }
 
-var hex64 = regexp.MustCompile(`^[0-9a-f]{64}$`)
-
 func TestContainerReferenceProfiles(t *testing.T) {
 	img := referenceImage(t)
 	cases := []struct {
@@ -158,7 +156,7 @@ func TestContainerReferenceProfiles(t *testing.T) {
 			defer cancel()
 			ct := &ContainerTarget{
 				Image: img, Env: tc.env, Cmd: tc.cmd, Network: "host",
-				RunID: "test-" + newRunID(), Logf: t.Logf,
+				RunID: "test-" + NewRunID(), Logf: t.Logf,
 			}
 			began := time.Now()
 			ep, err := ct.Start(ctx)
@@ -182,7 +180,7 @@ func TestContainerReferenceProfiles(t *testing.T) {
 			if got := info.HasExtension("nip-cl"); got != tc.nipCL {
 				t.Errorf("supported_extensions = %v: contains nip-cl = %v, want %v", info.SupportedExtensions, got, tc.nipCL)
 			}
-			if !hex64.MatchString(info.Self) {
+			if !text.IsHex64(info.Self) {
 				t.Errorf("self = %q, want 64 lowercase hex", info.Self)
 			}
 		})
@@ -193,7 +191,7 @@ func TestContainerStopRemovesContainer(t *testing.T) {
 	img := referenceImage(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	ct := &ContainerTarget{Image: img, Network: "host", RunID: "test-" + newRunID(), Logf: t.Logf}
+	ct := &ContainerTarget{Image: img, Network: "host", RunID: "test-" + NewRunID(), Logf: t.Logf}
 	if _, err := ct.Start(ctx); err != nil {
 		t.Fatalf("Start: %v", err)
 	}
@@ -233,7 +231,7 @@ func TestContainerFromDockerfile(t *testing.T) {
 	t.Logf("static binary built in %s", time.Since(began).Round(time.Millisecond))
 	ct := &ContainerTarget{
 		Dockerfile: filepath.Join("..", "reference"), StageFiles: map[string]string{BinaryName: bin},
-		Network: "host", RunID: "test-" + newRunID(), Logf: t.Logf,
+		Network: "host", RunID: "test-" + NewRunID(), Logf: t.Logf,
 		Env: map[string]string{"NIPCL_PROFILE": "identity"},
 	}
 	began = time.Now()
@@ -266,7 +264,7 @@ func TestContainerFailedStartCleansUp(t *testing.T) {
 		img := harnessImageTag(t)
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		ct := &ContainerTarget{Image: img, Cmd: []string{"--help"}, Network: "host", RunID: "test-" + newRunID(), Logf: t.Logf}
+		ct := &ContainerTarget{Image: img, Cmd: []string{"--help"}, Network: "host", RunID: "test-" + NewRunID(), Logf: t.Logf}
 		_, err := ct.Start(ctx)
 		if err == nil {
 			_ = ct.Stop(ctx)
@@ -291,7 +289,7 @@ func TestContainerFailedStartCleansUp(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		ct := &ContainerTarget{
-			Image: img, Network: "host", RunID: "test-" + newRunID(), Logf: t.Logf,
+			Image: img, Network: "host", RunID: "test-" + NewRunID(), Logf: t.Logf,
 			Env:          map[string]string{"NIPCL_ADDR": "127.0.0.1:" + strconv.Itoa(other)},
 			StartTimeout: 2 * time.Second,
 		}
@@ -324,7 +322,7 @@ func TestContainerFailedStartCleansUp(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		ct := &ContainerTarget{
-			Image: img, Network: "host", RunID: "test-" + newRunID(), Logf: t.Logf,
+			Image: img, Network: "host", RunID: "test-" + NewRunID(), Logf: t.Logf,
 			Env: map[string]string{"NIPCL_ADDR": "127.0.0.1:" + strconv.Itoa(other)},
 		}
 		errc := make(chan error, 1)
@@ -385,7 +383,7 @@ func TestHarnessImageHelp(t *testing.T) {
 // must be gone afterwards.
 func TestReferenceImageFullSuite(t *testing.T) {
 	img := referenceImage(t)
-	runID := "fullsuite-" + newRunID()
+	runID := "fullsuite-" + NewRunID()
 	var plans []Plan
 	for _, profile := range []string{"identity", "labels"} {
 		ct := &ContainerTarget{Image: img, Network: "host", RunID: runID, AliasHost: true, Env: map[string]string{"NIPCL_PROFILE": profile}}

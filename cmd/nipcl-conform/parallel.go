@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/internal/text"
 	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/runner"
 	"github.com/nipcl/nipcl-conform/suites"
@@ -427,16 +428,12 @@ func addUnreported(res *reports.Results, claims []claim, errs []error) {
 	}
 }
 
-// lastLines returns the last n non-empty lines of s, joined by " | ".
+// lastLines returns the last n non-blank lines of s, each trimmed, joined
+// by " | ".
 func lastLines(s string, n int) string {
-	var lines []string
-	for _, l := range strings.Split(strings.TrimSpace(s), "\n") {
-		if strings.TrimSpace(l) != "" {
-			lines = append(lines, strings.TrimSpace(l))
-		}
-	}
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
+	lines := text.LastLines(s, n)
+	for i, l := range lines {
+		lines[i] = strings.TrimSpace(l)
 	}
 	return strings.Join(lines, " | ")
 }

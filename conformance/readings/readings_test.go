@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nipcl/nipcl-conform/clause"
+	"github.com/nipcl/nipcl-conform/internal/text"
 	"github.com/nipcl/nipcl-conform/reference"
 	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/runner"
@@ -107,7 +108,7 @@ func TestEveryReadingPasses(t *testing.T) {
 			case c.Outcome == reports.Unsupported:
 			case c.Outcome == reports.Skipped && isSlow(c.ID):
 			default:
-				t.Errorf("%s: %s is %s: %s", pl.name, c.ID, c.Outcome, firstLine(c.Message))
+				t.Errorf("%s: %s is %s: %s", pl.name, c.ID, c.Outcome, text.FirstLine(c.Message))
 			}
 			for _, n := range c.Notes {
 				id, v, ok := parseNote(n)
@@ -190,12 +191,4 @@ func parseNote(n string) (id, value string, ok bool) {
 func isSlow(id string) bool {
 	c, ok := suites.Lookup(id)
 	return ok && c.Slow
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }
