@@ -109,14 +109,10 @@ func (c *conn) readLoop() {
 			return
 		}
 		if typ != websocket.MessageText {
-			if c.malformed("binary frames are not supported") {
-				return
-			}
+			c.malformed("binary frames are not supported")
 			continue
 		}
-		if c.handle(data) {
-			return
-		}
+		c.handle(data)
 	}
 }
 
@@ -185,11 +181,12 @@ func (c *conn) ok(ev *nostr.Event, accepted bool, reason string) {
 	c.send(nostr.OKEnvelope{EventID: ev.ID, OK: accepted, Reason: reason})
 }
 
-// malformed answers a frame the relay cannot parse. It returns true when the
-// connection must end.
-func (c *conn) malformed(why string) bool {
+// malformed answers a frame the relay cannot parse with a NOTICE
+// "invalid: why". The connection stays open: no bad frame ends it (a client
+// may go on using it; TestMalformedFrames and TestBinaryFrameKeepsConnection
+// hold the relay to that).
+func (c *conn) malformed(why string) {
 	c.notice("invalid: " + why)
-	return false
 }
 
 func (c *conn) reader() *reader {
@@ -209,38 +206,39 @@ func (c *conn) isAuthed(pk string) bool {
 	return false
 }
 
-// handle processes one text frame; it never panics. It returns true when the
-// connection must end.
-func (c *conn) handle(data []byte) (stop bool) {
+// handle processes one text frame; it never panics, and no frame ends the
+// connection.
+func (c *conn) handle(data []byte) {
 	defer func() {
 		if p := recover(); p != nil {
 			c.r.logf("panic handling %q: %v\n%s", truncate(string(data), 200), p, debug.Stack())
 			c.notice("error: internal error")
-			stop = false
 		}
 	}()
 
 	var arr []json.RawMessage
 	if err := json.Unmarshal(data, &arr); err != nil {
-		return c.malformed("frame is not a JSON array")
+		c.malformed("frame is not a JSON array")
+		return
 	}
 	if len(arr) == 0 {
-		return c.malformed("empty frame")
+		c.malformed("empty frame")
+		return
 	}
 	var verb string
 	if err := json.Unmarshal(arr[0], &verb); err != nil {
-		return c.malformed("first element must be a string")
+		c.malformed("first element must be a string")
+		return
 	}
 	switch verb {
 	case "EVENT":
 		if len(arr) != 2 || !isObject(arr[1]) {
-			return c.malformed(`expected ["EVENT", <event>]`)
+			c.malformed(`expected ["EVENT", <event>]`)
+			return
 		}
 		ev, err := decodeEvent(arr[1])
 		if err != nil {
-			if stop := c.malformed("bad event: " + err.Error()); stop {
-				return true
-			}
+			c.malformed("bad event: " + err.Error())
 			// EVENT is always answered with OK when its id can be read.
 			var idOnly struct {
 				ID string `json:"id"`
@@ -248,17 +246,17 @@ func (c *conn) handle(data []byte) (stop bool) {
 			if json.Unmarshal(arr[1], &idOnly) == nil && isHex64(idOnly.ID) {
 				c.send(nostr.OKEnvelope{EventID: idOnly.ID, OK: false, Reason: "invalid: bad event: " + err.Error()})
 			}
-			return false
+			return
 		}
 		c.handleEvent(ev)
 	case "REQ", "COUNT":
 		subID, filters, err := decodeSubscription(arr, c.r.maxFilters)
 		if err != nil {
-			stop = c.malformed(verb + ": " + err.Error())
-			if !stop && subID != "" {
+			c.malformed(verb + ": " + err.Error())
+			if subID != "" {
 				c.closed(subID, "invalid: "+err.Error())
 			}
-			return stop
+			return
 		}
 		if verb == "REQ" {
 			c.handleReq(subID, filters)
@@ -268,7 +266,8 @@ func (c *conn) handle(data []byte) (stop bool) {
 	case "CLOSE":
 		var subID string
 		if len(arr) != 2 || json.Unmarshal(arr[1], &subID) != nil {
-			return c.malformed(`expected ["CLOSE", <subscription id>]`)
+			c.malformed(`expected ["CLOSE", <subscription id>]`)
+			return
 		}
 		c.mu.Lock()
 		delete(c.subs, subID)
@@ -276,17 +275,18 @@ func (c *conn) handle(data []byte) (stop bool) {
 		c.mu.Unlock()
 	case "AUTH":
 		if len(arr) != 2 || !isObject(arr[1]) {
-			return c.malformed(`expected ["AUTH", <signed kind 22242 event>]`)
+			c.malformed(`expected ["AUTH", <signed kind 22242 event>]`)
+			return
 		}
 		ev, err := decodeEvent(arr[1])
 		if err != nil {
-			return c.malformed("bad AUTH event: " + err.Error())
+			c.malformed("bad AUTH event: " + err.Error())
+			return
 		}
 		c.handleAuth(ev)
 	default:
-		return c.malformed(fmt.Sprintf("unknown message type %q", truncate(verb, 32)))
+		c.malformed(fmt.Sprintf("unknown message type %q", truncate(verb, 32)))
 	}
-	return false
 }
 
 func isObject(raw json.RawMessage) bool {
