@@ -16,6 +16,8 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/nipcl/nipcl-conform/internal/text"
 )
 
 const (
@@ -399,18 +401,8 @@ func checkFilter(f *nostr.Filter) error {
 
 func isLetter(b byte) bool { return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') }
 
-func isHex64(s string) bool {
-	if len(s) != 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		ch := s[i]
-		if !((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f')) {
-			return false
-		}
-	}
-	return true
-}
+// isHex64 is text.IsHex64, under the name the relay's files use.
+func isHex64(s string) bool { return text.IsHex64(s) }
 
 // --- REQ / COUNT / CLOSE ----------------------------------------------------
 
