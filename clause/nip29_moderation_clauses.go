@@ -27,6 +27,10 @@ var nip29ModerationClauses = []Clause{
 		Text:   "Moderation events are optional, and what each role may do is relay policy.",
 		Reason: "a permission every behaviour satisfies: the cases observe what an authorized key may do and report a refused kind as unsupported"},
 
+	{ID: "nip29/moderation.5", Section: "nip29/moderation", Level: LevelMust, Subject: SubjectClient, Testable: false, Source: SourceNIP, Ref: "NIP-29 § The h tag, with Group state -- or moderation",
+		Text:   "Events sent by users to a group, moderation events included, carry an h tag with the group id.",
+		Reason: "an obligation on the events' authors: an event without an h tag names no group, so no relay behaviour can break it (every case sends the h tag)"},
+
 	// 9005 delete-event.
 	{ID: "nip29/delete-event.1", Section: "nip29/delete-event", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Table + ": delete-event",
 		Text: "After an accepted 9005 naming an event of the group, that event is no longer served by any read: not by #h, ids, authors or kind, nor to a subscription opened afterwards."},
@@ -41,6 +45,10 @@ var nip29ModerationClauses = []Clause{
 	{ID: "nip29/state-events.8", Section: "nip29/state-events", Level: LevelMay, Subject: SubjectRelay, Testable: false, Source: SourceNIP, Ref: refNIP29Live,
 		Text:   "A relay may publish 39003 roles and 39004 participants, and updates 39004 whenever someone joins or leaves the AV room.",
 		Reason: "a permission and an update that needs a live AV room, which the harness cannot join (no LiveKit server); a published 39004 is checked by base/state/8"},
+
+	{ID: "nip29/state-events.9", Section: "nip29/state-events", Level: LevelRule, Subject: SubjectRelay, Testable: false, Source: SourceNIP, Ref: refNIP29Meta,
+		Text:   "The state events (39000-39005) are optional and informative: 39000 says how clients display the group, and a forked group has its own versions on each relay.",
+		Reason: "a description of the events' purpose and of other relays: what a relay publishes is checked by the other state-events clauses"},
 
 	// Timeline references.
 	{ID: "nip29/timeline.1", Section: "nip29/timeline", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Timeline,

@@ -167,6 +167,14 @@ func docFixture(t *testing.T, root string) (dir string, haveDrafts bool) {
 		}
 		writeFixture(t, dir, name, b)
 	}
+	// NIP-29 at the audited commit (bundled), and an earlier form of it
+	// without the timeline-reference sentence, for the spec commands on 29.md.
+	nip29, err := os.ReadFile(filepath.Join(root, "spec", "testdata", "nips", "29.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFixture(t, dir, "29.md", nip29)
+	writeFixture(t, dir, "29-before.md", bytes.Replace(nip29, []byte(" Relays are expected to reject any events that contain timeline references to events not found in their own database."), nil, 1))
 	return dir, haveDrafts
 }
 
