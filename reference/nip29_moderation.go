@@ -20,7 +20,10 @@ import (
 //     event stored in the community, else the event is refused with
 //     invalid:. NIP-29: "Relays are expected to reject any events that
 //     contain timeline references to events not found in their own
-//     database."
+//     database." Config.MinPrevious (serve --min-previous) also refuses an
+//     event with fewer references, NIP-29's recommendation for relays,
+//     counting only what the author could reference (up to MinPrevious of
+//     the group's events by other keys), so a new group can start.
 const kindDeleteEvent = 9005
 
 // Fault switches of the moderation table, delete-event, state events and
@@ -122,6 +125,25 @@ func (r *Relay) unserveModeration(t *txn, ev *nostr.Event) error {
 // checkTimeline refuses a group event whose previous tags name events the
 // relay does not have.
 func (r *Relay) checkTimeline(t *txn, ev *nostr.Event) error {
+	n := 0
+	for _, tag := range ev.Tags {
+		if len(tag) > 0 && tag[0] == "previous" {
+			n += len(tag) - 1
+		}
+	}
+	if n < r.cfg.MinPrevious {
+		// The minimum counts only what the author could reference: the
+		// group's events by other keys (relay-signed state aside).
+		ch, _ := channelID(ev)
+		var others int
+		if err := t.q.QueryRow(`SELECT COUNT(*) FROM (SELECT 1 FROM events WHERE community = ? AND channel = ? AND pubkey != ? AND kind < 39000 LIMIT ?)`,
+			t.community, ch, ev.PubKey, r.cfg.MinPrevious).Scan(&others); err != nil {
+			return err
+		}
+		if n < others {
+			return reject("invalid", "a group event needs at least %d previous references (of the group's events by others), got %d", others, n)
+		}
+	}
 	for _, tag := range ev.Tags {
 		if len(tag) == 0 || tag[0] != "previous" {
 			continue

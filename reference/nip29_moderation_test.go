@@ -149,3 +149,25 @@ func TestDeleteEventReadPaths(t *testing.T) {
 		t.Error("a 9005 naming an unknown event was accepted")
 	}
 }
+
+// TestMinPrevious: with MinPrevious 3 a group event needs as many
+// references as the group has events by other keys, up to three.
+func TestMinPrevious(t *testing.T) {
+	_, url := startRelay(t, Config{Profile: "none", MinPrevious: 3})
+	owner, member := newActor(t), newActor(t)
+	co, cm := dial(t, url), dial(t, url)
+	co.auth(owner)
+	cm.auth(member)
+	id := newChannelID()
+	create := owner.create(t, id)
+	co.mustPublish(create)
+	first := owner.msg(t, id, "first", 0)
+	co.mustPublish(first) // nothing by others to reference yet
+	if ok := cm.publish(member.msg(t, id, "no context", 0)); ok.OK {
+		t.Fatal("a message without references accepted while the group has two events by others")
+	}
+	ev := member.event(t, kindChatMessage, nostr.Tags{{"h", id}, {"previous", create.ID[:8], first.ID[:8]}}, "in context", 0)
+	if ok := cm.publish(ev); !ok.OK {
+		t.Fatalf("two valid references refused: %s", ok.Reason)
+	}
+}
