@@ -1,14 +1,16 @@
 package clause
 
-// Anchor fingerprints one sentence of a draft that a clause derives from:
-// the draft, the heading the sentence stands under, and the sentence's
+import "strings"
+
+// Anchor fingerprints one sentence of a draft (or of a NIP text, for the
+// baseline clauses) that a clause derives from: the document, the heading the sentence stands under, and the sentence's
 // fingerprint (spec.Fingerprint: the first 16 hex digits of the SHA-256 of
 // the sentence lowercased, white space folded, Markdown emphasis, links and
 // backticks stripped). An anchor never holds the sentence itself, so the
 // catalogue carries no draft prose, and any edit to the sentence's wording
 // shows as a stale anchor (nipcl-conform spec check).
 type Anchor struct {
-	Doc     string // DocIdentity or DocLabels
+	Doc     string // DocIdentity, DocLabels, or a NIP (DocNIP29, DocNIP01 ...)
 	Heading string // heading the sentence falls under, as the draft writes it
 	Hash    string // spec.Fingerprint of the sentence
 }
@@ -18,6 +20,11 @@ type Anchor struct {
 var docTitles = map[string]string{
 	DocIdentity: "Channel Identity and Discovery",
 	DocLabels:   "Channel Labels",
+	DocNIP01:    "Basic protocol flow description",
+	DocNIP11:    "Relay Information Document",
+	DocNIP29:    "Relay-based Groups",
+	DocNIP42:    "Authentication of clients to relays",
+	DocNIP45:    "Event Counts",
 }
 
 // DocTitle returns the title a draft document carries, or "".
@@ -38,7 +45,43 @@ func ProfileDoc(profile string) string {
 // DraftProfiles lists the profiles that have a draft document.
 var DraftProfiles = []string{"identity", "labels"}
 
-// Anchors returns the anchors of a clause (nil for clauses without).
+// specProfileDocs maps each spec profile (what `spec check --profile`
+// takes) to its document: the two drafts, NIP-29 (the nip29 profile's own
+// text) and the NIPs the baseline clauses rest on.
+var specProfileDocs = map[string]string{
+	"identity": DocIdentity,
+	"labels":   DocLabels,
+	"nip29":    DocNIP29,
+	"nip01":    DocNIP01,
+	"nip11":    DocNIP11,
+	"nip42":    DocNIP42,
+	"nip45":    DocNIP45,
+}
+
+// SpecProfiles lists the spec profiles, drafts first: each names one
+// document whose sentences clauses are anchored to.
+var SpecProfiles = []string{"identity", "labels", "nip29", "nip01", "nip11", "nip42", "nip45"}
+
+// SpecProfileDoc returns the document of a spec profile ("nip29" →
+// NIP-29), or "".
+func SpecProfileDoc(profile string) string { return specProfileDocs[profile] }
+
+// SpecProfile returns the spec profile whose document the clause belongs
+// to, named by its ID's first part ("nip29/join.1" → "nip29",
+// "labels/snapshot.3" → "labels"), or "" for another prefix.
+func (c Clause) SpecProfile() string {
+	p, _, _ := strings.Cut(c.ID, "/")
+	if specProfileDocs[p] == "" {
+		return ""
+	}
+	return p
+}
+
+// Anchors returns the anchors of a clause (nil for clauses without): the
+// drafts' (anchors.go) or the NIP texts' (anchors_nips.go).
 func Anchors(clauseID string) []Anchor {
+	if a, ok := nipAnchors[clauseID]; ok {
+		return append([]Anchor(nil), a...)
+	}
 	return append([]Anchor(nil), anchors[clauseID]...)
 }

@@ -49,6 +49,9 @@ var sections = []Section{
 	{"nip29/restricted", DocNIP29, "Group metadata: the restricted flag"},
 	{"nip29/permissions", DocNIP29, "Group state -- or moderation: who may moderate"},
 	{"nip29/late-publication", DocNIP29, "Late publication"},
+	{"nip29/moderation", DocNIP29, "Group state -- or moderation: the moderation-event table (9000-9010)"},
+	{"nip29/delete-event", DocNIP29, "Moderation events: delete-event (9005)"},
+	{"nip29/timeline", DocNIP29, "Timeline references (previous)"},
 
 	// Identity draft (nip-cl-identity.md).
 	{"identity/identity-tags", DocIdentity, "Channel identity tags"},

@@ -84,7 +84,8 @@ func (c Clause) Profile() string {
 // clauses is built once from the per-document lists.
 var clauses = func() []Clause {
 	var out []Clause
-	out = append(out, baselineClauses...)
+	out = append(out, withNIPAnchors(baselineClauses)...)
+	out = append(out, withNIPAnchors(nip29ModerationClauses)...)
 	out = append(out, withDraftSource(identityClauses)...)
 	out = append(out, withDraftSource(labelsClauses)...)
 	sort.SliceStable(out, func(i, j int) bool { return clauseLess(out[i].ID, out[j].ID) })
@@ -146,6 +147,18 @@ func clauseLess(a, b string) bool {
 		return a < b
 	}
 	return na < nb
+}
+
+// withNIPAnchors fills the anchors of baseline clauses (anchors_nips.go).
+func withNIPAnchors(in []Clause) []Clause {
+	out := make([]Clause, len(in))
+	for i, c := range in {
+		if c.Anchors == nil {
+			c.Anchors = Anchors(c.ID)
+		}
+		out[i] = c
+	}
+	return out
 }
 
 // withDraftSource fills Source and Ref of a NIP-CL draft's clauses: every

@@ -69,9 +69,16 @@
 //   - Commands: 9007 create (creator = owner), 9002 edit (owner/admin), 9000
 //     put-user (owner/admin; only an owner grants or takes the owner role; a
 //     9000 without role keeps an existing member's role), 9001 remove-user
-//     (owner/admin; only an owner removes an owner), 9008 delete (owner).
-//     No change may leave a channel without an owner. Other 9000-9020 kinds
-//     are "invalid: ... not supported".
+//     (owner/admin; only an owner removes an owner), 9008 delete (owner),
+//     9005 delete-event (owner/admin; nip29_moderation.go: each e tag must
+//     name a stored, non-state event of the group; the events leave every
+//     read and COUNT as NIP-09 deletions do). No change may leave a channel
+//     without an owner. Other 9000-9020 kinds are "invalid: ... not
+//     supported".
+//   - Timeline references (nip29_moderation.go): every value of a group
+//     event's previous tags must be a lowercase hex prefix (4-64 digits) of
+//     a stored event, else "invalid:"; Config.MinPrevious (serve
+//     --min-previous) sets a minimum number of references.
 //   - 39000 tags: d, name, picture, banner, about (each when non-empty),
 //     private or public, closed or open, hidden and restricted when set,
 //     ["archived","true"] when archived, then profile tags (none:

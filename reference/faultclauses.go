@@ -118,4 +118,16 @@ var faultClauses = map[string]string{
 	"roles-not-relay-signed":                      "nip29/state-events.1",
 	"stale-replacement-timestamp":                 "nip29/state-events.2",
 	"state-signed-by-other-key":                   "nip29/state-events.1",
+
+	// NIP-29 moderation table, delete-event, state events, timeline
+	// references (issue 26, i26b).
+	faultOutsiderRemoveUser:       "nip29/moderation.1",
+	faultOutsiderDeleteEvent:      "nip29/moderation.1",
+	faultModerationEventsUnserved: "nip29/moderation.2",
+	faultDeleteEventIgnored:       "nip29/delete-event.1",
+	faultBannerDropped:            "nip29/state-events.5",
+	faultUserStateAccepted:        "nip29/state-events.6",
+	faultIdenticalStateDuplicated: "nip29/state-events.3",
+	faultPreviousUnchecked:        "nip29/timeline.1",
+	faultPreviousRefused:          "nip29/timeline.2",
 }

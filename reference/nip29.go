@@ -128,7 +128,7 @@ func (r *Relay) apply(community string, ev *nostr.Event) (bool, string) {
 
 func (r *Relay) dispatch(t *txn, ev *nostr.Event) error {
 	switch {
-	case isGroupState(ev.Kind):
+	case isGroupState(ev.Kind) && !r.fault(faultUserStateAccepted): // the fault stores it below
 		return reject("restricted", "kinds 39000-39003 are signed by the relay only")
 	case isNoticeKind(ev.Kind):
 		return reject("restricted", "membership notices (44100/44101) are signed by the relay only")
@@ -195,10 +195,13 @@ func (r *Relay) groupEvent(t *txn, ev *nostr.Event) error {
 	if err != nil {
 		return err
 	}
+	if err := r.checkTimeline(t, ev); err != nil {
+		return err
+	}
 	switch ev.Kind {
 	case kindCreateGroup:
 		return r.createChannel(t, ev, id)
-	case kindEditMetadata, kindPutUser, kindRemoveUser, kindDeleteGroup, kindJoinRequest, kindLeaveRequest:
+	case kindEditMetadata, kindPutUser, kindRemoveUser, kindDeleteEvent, kindDeleteGroup, kindJoinRequest, kindLeaveRequest:
 	default:
 		if isGroupCommand(ev.Kind) {
 			return reject("invalid", "group command kind %d is not supported by this relay", ev.Kind)
@@ -220,6 +223,8 @@ func (r *Relay) groupEvent(t *txn, ev *nostr.Event) error {
 		return r.joinRequest(t, ev, ch)
 	case kindLeaveRequest:
 		return r.leaveRequest(t, ev, ch)
+	case kindDeleteEvent:
+		return r.deleteEvent(t, ev, ch)
 	default:
 		return r.deleteChannel(t, ev, ch)
 	}
@@ -399,7 +404,8 @@ func (r *Relay) putUser(t *txn, ev *nostr.Event, ch *Channel) error {
 
 func (r *Relay) removeUser(t *txn, ev *nostr.Event, ch *Channel) error {
 	actor := ch.roleOf(ev.PubKey)
-	if !mayModerate(actor) {
+	// Fault outsider-remove-user: anyone's 9001 is applied.
+	if !mayModerate(actor) && !r.fault(faultOutsiderRemoveUser) {
 		return reject("restricted", "only an owner or admin may remove users")
 	}
 	next := ch.clone()
@@ -475,6 +481,9 @@ func (r *Relay) commitCommand(t *txn, ev *nostr.Event, next *Channel) error {
 		return err
 	}
 	if err := t.insert(ev, next.UUID); err != nil {
+		return err
+	}
+	if err := r.unserveModeration(t, ev); err != nil {
 		return err
 	}
 	return r.publishState(t, next)
@@ -575,6 +584,17 @@ func (r *Relay) publishState(t *txn, ch *Channel) error {
 		// The stored tags are tagsJSON of the event's tags: equal JSON,
 		// equal tags.
 		if found && prev.tags == tagsJSON(tags) {
+			// Fault identical-state-duplicated: store another instance
+			// beside the current one.
+			if r.fault(faultIdenticalStateDuplicated) {
+				dup := &nostr.Event{Kind: kind, CreatedAt: nostr.Timestamp(max(r.now().Unix(), prevAt+1)), Tags: tags}
+				if err := r.signer.sign(dup, r.stateKey); err != nil {
+					return fmt.Errorf("sign state: %w", err)
+				}
+				if err := t.insert(dup, ch.UUID); err != nil {
+					return err
+				}
+			}
 			continue
 		}
 		ts := nostr.Timestamp(r.now().Unix())

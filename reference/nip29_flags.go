@@ -83,7 +83,10 @@ func (r *Relay) applyMetadata(ev *nostr.Event, ch *Channel) error {
 		case "picture":
 			ch.Picture = v
 		case "banner":
-			ch.Banner = v
+			// Fault banner-dropped: the banner is lost.
+			if !r.fault(faultBannerDropped) {
+				ch.Banner = v
+			}
 		case "about":
 			ch.About = v
 		}

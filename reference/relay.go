@@ -43,6 +43,11 @@ type Config struct {
 	// suites never meet it. EventBurst defaults to 2*EventsPerSecond.
 	EventsPerSecond float64
 	EventBurst      int
+	// MinPrevious > 0 refuses a group event with fewer previous
+	// references (NIP-29 recommends clients include at least 3 and relays
+	// enforce it). 0 (the default) = any number, including none, as the
+	// conformance suites send; references present are always checked.
+	MinPrevious int
 }
 
 // Defaults for the optional limits and the admission windows.

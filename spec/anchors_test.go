@@ -29,6 +29,9 @@ func TestAnchorsResolveInBundledDrafts(t *testing.T) {
 	n := 0
 	for _, c := range clause.Clauses() {
 		for _, a := range c.Anchors {
+			if nipFiles[a.Doc] != "" {
+				continue // TestNIPAnchorsResolve
+			}
 			n++
 			d := docs[a.Doc]
 			if d == nil {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/nipcl/nipcl-conform/clause"
 )
@@ -50,14 +51,15 @@ func (c *Catalog) casesOfAll(ids []string) []string {
 	return out
 }
 
-// ProfileClauses returns the anchored clauses of a profile ("" → none).
+// ProfileClauses returns the anchored clauses of a spec profile ("" →
+// none): those of the sections of its document (clause.SpecProfiles).
 func (c *Catalog) ProfileClauses(profile string) []clause.Clause {
 	if profile == "" {
 		return nil
 	}
 	var out []clause.Clause
 	for _, cl := range c.Clauses {
-		if cl.Profile() == profile && len(cl.Anchors) > 0 {
+		if cl.SpecProfile() == profile && len(cl.Anchors) > 0 {
 			out = append(out, cl)
 		}
 	}
@@ -69,7 +71,7 @@ func (c *Catalog) ProfileClauses(profile string) []clause.Clause {
 func (c *Catalog) byHash(profile string) map[string][]string {
 	m := map[string][]string{}
 	for _, cl := range c.Clauses {
-		if profile != "" && cl.Profile() != profile {
+		if profile != "" && cl.SpecProfile() != profile {
 			continue
 		}
 		for _, a := range cl.Anchors {
@@ -88,9 +90,15 @@ func (c *Catalog) byHash(profile string) map[string][]string {
 func (c *Catalog) DetectProfile(d *Doc) (profile, how string) {
 	title := NormalizeHeading(d.Title)
 	var byTitle []string
-	for _, p := range clause.DraftProfiles {
-		t := NormalizeHeading(clause.DocTitle(clause.ProfileDoc(p)))
-		if t != "" && containsWords(title, t) {
+	for _, p := range clause.SpecProfiles {
+		doc := clause.SpecProfileDoc(p)
+		t := NormalizeHeading(clause.DocTitle(doc))
+		// A NIP names itself in its title ("NIP-29 — Relay-based Groups").
+		n := ""
+		if strings.HasPrefix(doc, "NIP-") {
+			n = NormalizeHeading(doc)
+		}
+		if (t != "" && containsWords(title, t)) || (n != "" && containsWords(title, n)) {
 			byTitle = append(byTitle, p)
 		}
 	}
@@ -102,7 +110,7 @@ func (c *Catalog) DetectProfile(d *Doc) (profile, how string) {
 		have[s.Hash] = true
 	}
 	best, bestShare, bestN, bestOf := "", 0.0, 0, 0
-	for _, p := range clause.DraftProfiles {
+	for _, p := range clause.SpecProfiles {
 		hashes := map[string]bool{}
 		for _, cl := range c.ProfileClauses(p) {
 			for _, a := range cl.Anchors {

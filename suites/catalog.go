@@ -84,6 +84,7 @@ func all() []Spec {
 	for _, group := range [][]Spec{
 		baselineRelaySpecs(),
 		baselineGroupSpecs(),
+		baselineModerationSpecs(),
 		baselineAccessSpecs(),
 		readsBaselineSpecs(),
 	} {

@@ -55,7 +55,7 @@ var clauseCases = withReadsMatrix(map[string][]string{
 	"nip29/roles.1":            {"base/roles/1"},
 	"nip29/state-events.1":     {"base/state/1", "identity/trust/1"},
 	"nip29/state-events.2":     {"base/state/2"},
-	"nip29/state-events.3":     {"base/state/3"},
+	"nip29/state-events.3":     {"base/state/3", "base/state/7"},
 	"nip29/state-events.4":     {"base/state/4"},
 	"nip42/auth.1":             {"base/auth/3"},
 	"nip42/auth.2":             {"base/auth/4"},
@@ -63,6 +63,17 @@ var clauseCases = withReadsMatrix(map[string][]string{
 	"nip45/count.1":            {"base/count/1", "base/count/2"},
 	"nip45/count.2":            {"base/count/1"},
 	"nip45/count.3":            {"base/count/2"},
+
+	// NIP-29 moderation table, delete-event, state events, timeline
+	// references (issue 26).
+	"nip29/moderation.1":   {"base/moderation/1", "base/moderation/2", "base/moderation/3", "base/moderation/4", "base/moderation/5", "base/moderation/6"},
+	"nip29/moderation.2":   {"base/moderation/7"},
+	"nip29/delete-event.1": {"base/delete-event/1"},
+	"nip29/state-events.5": {"base/state/5"},
+	"nip29/state-events.6": {"base/state/6"},
+	"nip29/state-events.7": {"base/state/8"},
+	"nip29/timeline.1":     {"base/timeline/1"},
+	"nip29/timeline.2":     {"base/timeline/2"},
 
 	// Identity draft (nip-cl-identity.md).
 	"identity/advertising.1":          {"identity/advertise/2"},

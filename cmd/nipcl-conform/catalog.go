@@ -224,7 +224,7 @@ func listClauses(tw *tabwriter.Writer, profile string, stderr io.Writer) int {
 		case c.Subject == clause.SubjectClient && len(clientCases(c.ID)) > 0:
 			testable, cases = "client mode", strings.Join(clientCases(c.ID), ",")
 		case !c.Testable:
-			testable, cases = "no", "-"
+			testable, cases = "no", "not testable: "+c.Reason
 		case cases == "":
 			cases = "(none yet)"
 		}

@@ -20,6 +20,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	db := fs.String("db", os.Getenv("NIPCL_DB"), "SQLite file; empty = in-memory (env NIPCL_DB)")
 	profile := fs.String("profile", envOr("NIPCL_PROFILE", "labels"), "nip29 (old name: none), identity or labels (env NIPCL_PROFILE)")
 	key := fs.String("key", os.Getenv("NIPCL_RELAY_KEY"), "relay secret key (hex); random when empty (env NIPCL_RELAY_KEY)")
+	minPrevious := fs.Int("min-previous", 0, "refuse group events with fewer NIP-29 previous (timeline) references than this (NIP-29 recommends 3); 0 = any number. References present are always checked against stored events")
 	simRTT := fs.Duration("simulate-rtt", 0, "serve through a delay proxy that adds this round trip (e.g. 50ms); the relay itself listens on a free port")
 	var faults, readingArgs listFlag
 	fs.Var(&faults, "fault", "fault switch to turn on (repeatable; env NIPCL_FAULTS, comma-separated)")
@@ -45,6 +46,9 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "--reading: %v", err)
 	}
+	if *minPrevious < 0 {
+		return usageError(stderr, "--min-previous must not be negative, got %d", *minPrevious)
+	}
 	if *simRTT < 0 {
 		return usageError(stderr, "--simulate-rtt must not be negative, got %s", *simRTT)
 	}
@@ -52,7 +56,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	if *simRTT > 0 {
 		relayAddr = "127.0.0.1:0"
 	}
-	r, err := reference.New(reference.Config{Addr: relayAddr, DBPath: *db, Profile: *profile, Faults: faults, Readings: readings, SecretKey: *key,
+	r, err := reference.New(reference.Config{Addr: relayAddr, DBPath: *db, Profile: *profile, Faults: faults, Readings: readings, SecretKey: *key, MinPrevious: *minPrevious,
 		Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
 	if err != nil {
 		fmt.Fprintf(stderr, "nipcl-conform serve: %v\n", err)

@@ -30,8 +30,10 @@ catalogue and the conformance cases.
       the draft as one self-contained HTML page, each normative sentence
       marked with its cases and every implementation's outcome.
 
-The profile (identity or labels) is detected from the draft's title, else
-from how many of a profile's anchored sentences the draft contains.
+The profile is detected from the document's title, else from how many of
+a profile's anchored sentences it contains: identity or labels (the NIP-CL
+drafts), nip29 (NIP-29 itself, e.g. 29.md of a nostr-protocol/nips pull
+request), or nip01, nip11, nip42, nip45 (the NIPs the baseline rests on).
 
 Exit codes: 0 done (check: no uncovered MUST sentence), 1 check found an
 uncovered MUST / MUST NOT sentence, 2 bad input (unreadable file, flags).
@@ -85,8 +87,8 @@ var specValued = map[string]bool{"profile": true, "format": true, "out": true, "
 // specProfile validates --profile or detects the draft's profile.
 func specProfile(flagValue string, d *spec.Doc, cat *spec.Catalog, stderr io.Writer) (profile, how string, code int) {
 	if flagValue != "" {
-		if clause.ProfileDoc(flagValue) == "" {
-			return "", "", usageError(stderr, "--profile %q: a draft profile is one of %s", flagValue, strings.Join(clause.DraftProfiles, ", "))
+		if clause.SpecProfileDoc(flagValue) == "" {
+			return "", "", usageError(stderr, "--profile %q: a spec profile is one of %s", flagValue, strings.Join(clause.SpecProfiles, ", "))
 		}
 		return flagValue, "--profile", 0
 	}
@@ -148,7 +150,7 @@ func loadImpls(specs []string, stderr io.Writer) ([]*spec.Impl, int) {
 
 func cmdSpecCheck(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("spec check", "spec check DRAFT.md [--profile P] [--format md|json|html] [--out FILE]", stderr)
-	profile := fs.String("profile", "", "the draft's profile (identity, labels); default: detected")
+	profile := fs.String("profile", "", "the document's spec profile (identity, labels, nip29, nip01, nip11, nip42, nip45); default: detected")
 	format := fs.String("format", "md", "report format: md, json or html")
 	out := fs.String("out", "", "write the report to FILE instead of stdout")
 	flags, pos := splitArgs(args, specValued)
@@ -183,7 +185,7 @@ func cmdSpecCheck(args []string, stdout, stderr io.Writer) int {
 
 func cmdSpecDiff(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("spec diff", "spec diff OLD.md NEW.md [--profile P] [--results [NAME=]FILE ...] [--format md|json|html] [--out FILE]", stderr)
-	profile := fs.String("profile", "", "the drafts' profile (identity, labels), for clause hints; default: detected from NEW")
+	profile := fs.String("profile", "", "the documents' spec profile (identity, labels, nip29, nip01, nip11, nip42, nip45), for clause hints; default: detected from NEW")
 	format := fs.String("format", "md", "report format: md, json or html")
 	out := fs.String("out", "", "write the report to FILE instead of stdout")
 	var results listFlag
@@ -222,7 +224,7 @@ func cmdSpecDiff(args []string, stdout, stderr io.Writer) int {
 
 func cmdSpecAnnotate(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("spec annotate", "spec annotate DRAFT.md --results [NAME=]FILE [--results ...] [--profile P] [--out FILE]", stderr)
-	profile := fs.String("profile", "", "the draft's profile (identity, labels); default: detected")
+	profile := fs.String("profile", "", "the document's spec profile (identity, labels, nip29, nip01, nip11, nip42, nip45); default: detected")
 	out := fs.String("out", "", "write the HTML to FILE instead of stdout")
 	var results listFlag
 	fs.Var(&results, "results", "repeatable: one implementation's results.json ([NAME=]FILE; the name defaults to the file's directory)")

@@ -40,7 +40,7 @@ func TestSpecCheckExitCodes(t *testing.T) {
 		{"spec", "check"},
 		{"spec", "check", filepath.Join(dir, "missing.md")},
 		{"spec", "check", mayOnly, "--format", "pdf"},
-		{"spec", "check", mayOnly, "--profile", "nip29"},
+		{"spec", "check", mayOnly, "--profile", "nip99"},
 		{"spec", "check", mayOnly, mayOnly},
 		{"spec", "diff", mayOnly},
 		{"spec", "annotate", mayOnly, "--results", filepath.Join(dir, "missing.json")},

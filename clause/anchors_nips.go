@@ -1,0 +1,244 @@
+package clause
+
+// nipAnchors maps each baseline clause with Source nip to the sentences of
+// the NIP texts (at version.NIPsCommit) it derives from. Proposed by
+// spec/internal/anchorgen and reviewed by hand; add anchors with
+//
+//	go run ./spec/internal/anchorgen -profile nip29 -unanchored   # proposals
+//	go run ./spec/internal/anchorgen -emit PICKS > /tmp/a.go && mv /tmp/a.go clause/anchors_nips.go
+//
+// where PICKS lists "CLAUSE-ID HASH..." lines (merged with the anchors
+// already here). The spec package's tests
+// check that every anchor resolves in the bundled NIP texts.
+var nipAnchors = map[string][]Anchor{
+	"nip01/event-validation.1": {
+		{DocNIP01, "Events and signatures", "a9f6b124313407d9"},
+	},
+	"nip01/event-validation.2": {
+		{DocNIP01, "Events and signatures", "b6cb1c94b6b8bd9c"},
+	},
+	"nip01/filters.1": {
+		{DocNIP01, "From client to relay: sending events and creating subscriptions", "fc75e024d143ff86"},
+		{DocNIP01, "From client to relay: sending events and creating subscriptions", "970fe2575699504a"},
+	},
+	"nip01/filters.2": {
+		{DocNIP01, "From client to relay: sending events and creating subscriptions", "5e87b2022bc326df"},
+	},
+	"nip01/filters.3": {
+		{DocNIP01, "From client to relay: sending events and creating subscriptions", "10b6fbe975848e7c"},
+		{DocNIP01, "From client to relay: sending events and creating subscriptions", "d895898b80cdc583"},
+	},
+	"nip01/filters.4": {
+		{DocNIP01, "From client to relay: sending events and creating subscriptions", "3ffe2e504fb57185"},
+	},
+	"nip01/live.1": {
+		{DocNIP01, "From client to relay: sending events and creating subscriptions", "50f0ee4f1f7e2bb0"},
+		{DocNIP01, "From relay to client: sending events and notices", "0fe0f5d9e8e25842"},
+	},
+	"nip01/ok-prefix.1": {
+		{DocNIP01, "From relay to client: sending events and notices", "448dd246a44fc3cb"},
+		{DocNIP01, "From relay to client: sending events and notices", "4c9ba4a4ce52dc16"},
+	},
+	"nip01/ok-prefix.2": {
+		{DocNIP01, "From relay to client: sending events and notices", "bf338b37556633ac"},
+		{DocNIP01, "From relay to client: sending events and notices", "d4ec078e2d38d901"},
+	},
+	"nip11/document.1": {
+		{DocNIP11, "Relay Information Document", "64ede4f53c2d95e2"},
+	},
+	"nip11/document.2": {
+		{DocNIP11, "Self", "4881a8ef7793538a"},
+	},
+	"nip29/create.3": {
+		{DocNIP29, "Group state -- or moderation", "8cd65503b1606274"},
+		{DocNIP29, "Group state -- or moderation", "5af3b7019ff1e3e7"},
+		{DocNIP29, "Group state -- or moderation", "fac282260513402d"},
+	},
+	"nip29/delete.2": {
+		{DocNIP29, "Group state -- or moderation", "ede332e7ff05af18"},
+		{DocNIP29, "Group state -- or moderation", "5af3b7019ff1e3e7"},
+		{DocNIP29, "Group state -- or moderation", "fac282260513402d"},
+	},
+	"nip29/delete-event.1": {
+		{DocNIP29, "Group state -- or moderation", "260d6bbb43063dfb"},
+	},
+	"nip29/hidden.1": {
+		{DocNIP29, "Group metadata events", "6a8e3c896bd74b20"},
+	},
+	"nip29/hidden.2": {
+		{DocNIP29, "Group metadata events", "6a8e3c896bd74b20"},
+	},
+	"nip29/join.1": {
+		{DocNIP29, "User-related group management events", "fb2ec5051a4a8fc1"},
+		{DocNIP29, "User-related group management events", "7d03215a719b55a8"},
+	},
+	"nip29/join.2": {
+		{DocNIP29, "User-related group management events", "0db876b1168ebf8e"},
+	},
+	"nip29/join.3": {
+		{DocNIP29, "Adding yourself to a group", "1bff3d2ab94d805f"},
+		{DocNIP29, "Group metadata events", "8b7f7d0ae8f043ee"},
+	},
+	"nip29/late-publication.1": {
+		{DocNIP29, "Late publication", "8bdbb69c3805129e"},
+	},
+	"nip29/leave.1": {
+		{DocNIP29, "User-related group management events", "10bdd1804bc72222"},
+	},
+	"nip29/leave.2": {
+		{DocNIP29, "User-related group management events", "bdc7b774f2547a1e"},
+	},
+	"nip29/membership.1": {
+		{DocNIP29, "Group metadata events", "7fabb6306217a0e1"},
+		{DocNIP29, "Group metadata events", "af0d1844dcc0fa10"},
+	},
+	"nip29/membership.2": {
+		{DocNIP29, "Group metadata events", "7fabb6306217a0e1"},
+		{DocNIP29, "Group metadata events", "af0d1844dcc0fa10"},
+	},
+	"nip29/membership.3": {
+		{DocNIP29, "Group management", "2e160113ce2e8acb"},
+	},
+	"nip29/membership.4": {
+		{DocNIP29, "Group management", "f69cb8303818be75"},
+		{DocNIP29, "Group management", "2e160113ce2e8acb"},
+	},
+	"nip29/membership.5": {
+		{DocNIP29, "Group management", "2e160113ce2e8acb"},
+		{DocNIP29, "Group state -- or moderation", "a3b2fb7cf1c00569"},
+	},
+	"nip29/metadata.1": {
+		{DocNIP29, "Group metadata events", "74c79691a9938a45"},
+		{DocNIP29, "Group metadata events", "af0d1844dcc0fa10"},
+		{DocNIP29, "Group state -- or moderation", "5055f160bda381d5"},
+	},
+	"nip29/metadata.2": {
+		{DocNIP29, "Group metadata events", "af0d1844dcc0fa10"},
+		{DocNIP29, "Group state -- or moderation", "5055f160bda381d5"},
+	},
+	"nip29/moderation.1": {
+		{DocNIP29, "Group state -- or moderation", "fac282260513402d"},
+		{DocNIP29, "Group state -- or moderation", "5af3b7019ff1e3e7"},
+		{DocNIP29, "Group state -- or moderation", "39383fd2f969652a"},
+		{DocNIP29, "Group state -- or moderation", "5055f160bda381d5"},
+		{DocNIP29, "Group state -- or moderation", "260d6bbb43063dfb"},
+		{DocNIP29, "Group state -- or moderation", "ede332e7ff05af18"},
+		{DocNIP29, "Group state -- or moderation", "fddca53048a6b08f"},
+		{DocNIP29, "Group state -- or moderation", "4d3d6d3928840f75"},
+	},
+	"nip29/moderation.2": {
+		{DocNIP29, "Group state -- or moderation", "bb9f08581996686f"},
+	},
+	"nip29/moderation.3": {
+		{DocNIP29, "Group state -- or moderation", "9c4f20aa87aa6314"},
+		{DocNIP29, "Group state -- or moderation", "a3b2fb7cf1c00569"},
+		{DocNIP29, "Group state -- or moderation", "8cd65503b1606274"},
+	},
+	"nip29/moderation.4": {
+		{DocNIP29, "Group state -- or moderation", "7b4ea2ece0a6df62"},
+		{DocNIP29, "Group state -- or moderation", "f065ef6d4f3d4090"},
+		{DocNIP29, "Group management", "fb5baca78f876823"},
+		{DocNIP29, "Group metadata events", "f53e9e0ab731c402"},
+		{DocNIP29, "Group management", "3ec6a909343e6dc1"},
+		{DocNIP29, "Group management", "0bbdca8ab4e59436"},
+	},
+	"nip29/moderation.5": {
+		{DocNIP29, "The h tag", "2738163e97646de4"},
+		{DocNIP29, "Group state -- or moderation", "1f88f506d0c23a8b"},
+		{DocNIP29, "Normal user-created events", "40a12fe850fffc39"},
+	},
+	"nip29/permissions.1": {
+		{DocNIP29, "Group state -- or moderation", "fac282260513402d"},
+		{DocNIP29, "Group state -- or moderation", "5af3b7019ff1e3e7"},
+		{DocNIP29, "Group state -- or moderation", "a3b2fb7cf1c00569"},
+	},
+	"nip29/permissions.2": {
+		{DocNIP29, "Group state -- or moderation", "fac282260513402d"},
+		{DocNIP29, "Group state -- or moderation", "5055f160bda381d5"},
+	},
+	"nip29/read-access.1": {
+		{DocNIP29, "Group metadata events", "d074079796b7a9fd"},
+	},
+	"nip29/read-access.2": {
+		{DocNIP29, "Group metadata events", "d074079796b7a9fd"},
+	},
+	"nip29/read-access.3": {
+		{DocNIP29, "Group metadata events", "d074079796b7a9fd"},
+	},
+	"nip29/restricted.1": {
+		{DocNIP29, "Group metadata events", "c5f295d82bab54fb"},
+	},
+	"nip29/roles.1": {
+		{DocNIP29, "Group metadata events", "f055e6b161c7b9f1"},
+		{DocNIP29, "Group management", "ee26c8af3bb63df9"},
+	},
+	"nip29/state-events.1": {
+		{DocNIP29, "Group metadata events", "85e1c462afaaa563"},
+		{DocNIP29, "Group metadata events", "7e6d60d394126188"},
+		{DocNIP29, "Relay-generated events", "9f1faa918005f603"},
+		{DocNIP29, "Group metadata events", "572e494d393264ed"},
+	},
+	"nip29/state-events.2": {
+		{DocNIP29, "Group metadata events", "af0d1844dcc0fa10"},
+	},
+	"nip29/state-events.3": {
+		{DocNIP29, "Group metadata events", "85e1c462afaaa563"},
+	},
+	"nip29/state-events.5": {
+		{DocNIP29, "Group metadata events", "74c79691a9938a45"},
+		{DocNIP29, "Group metadata events", "af0d1844dcc0fa10"},
+	},
+	"nip29/state-events.6": {
+		{DocNIP29, "Group metadata events", "8fd6892b3d020fc0"},
+	},
+	"nip29/state-events.7": {
+		{DocNIP29, "Group metadata events", "aa94ea7792e567fd"},
+	},
+	"nip29/state-events.8": {
+		{DocNIP29, "Group metadata events", "074e6e7ec17a2261"},
+		{DocNIP29, "Group metadata events", "a749213f5bd1701b"},
+		{DocNIP29, "Group metadata events", "638112c1dc327880"},
+	},
+	"nip29/state-events.9": {
+		{DocNIP29, "Group metadata events", "fd7cec1aa7d1c357"},
+		{DocNIP29, "Group metadata events", "2532e7e28b3513bd"},
+		{DocNIP29, "Group metadata events", "3271f51e8577b28f"},
+		{DocNIP29, "Group metadata events", "1bb26854d8b89aeb"},
+		{DocNIP29, "Group metadata events", "8785019ef10aee78"},
+	},
+	"nip29/timeline.1": {
+		{DocNIP29, "Timeline references", "cf3b0b9dbacf34e6"},
+	},
+	"nip29/timeline.2": {
+		{DocNIP29, "Timeline references", "2d26e9dcc0aeaa84"},
+	},
+	"nip29/timeline.3": {
+		{DocNIP29, "Timeline references", "5410e71ee938f27c"},
+	},
+	"nip29/timeline.4": {
+		{DocNIP29, "Timeline references", "d02fec82b71e174f"},
+		{DocNIP29, "Timeline references", "57b45aa6ec756c45"},
+		{DocNIP29, "Timeline references", "5f5d06664abd3c6c"},
+	},
+	"nip42/auth.1": {
+		{DocNIP42, "New client-relay protocol messages", "695e04f20521b7cb"},
+	},
+	"nip42/auth.2": {
+		{DocNIP42, "Canonical authentication event", "6ce604aea7da269c"},
+	},
+	"nip42/auth.3": {
+		{DocNIP42, "OK and CLOSED machine-readable prefixes", "766174ba9c545765"},
+		{DocNIP42, "OK and CLOSED machine-readable prefixes", "035c53c4561251cf"},
+	},
+	"nip45/count.1": {
+		{DocNIP45, "Filters and return values", "e667e960fad8b875"},
+		{DocNIP45, "Filters and return values", "4b2f7906a2174313"},
+		{DocNIP45, "Filters and return values", "d2fcfd59a1e9e151"},
+	},
+	"nip45/count.2": {
+		{DocNIP45, "Filters and return values", "b4fea997171c65b6"},
+	},
+	"nip45/count.3": {
+		{DocNIP45, "Filters and return values", "4b2f7906a2174313"},
+	},
+}
