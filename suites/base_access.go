@@ -144,15 +144,21 @@ func baselineAccessSpecs() []Spec {
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
 				visible := t.CreateChannel(owner, fixtures.ChannelSpec{})
-				t.GroupMetadata(owner, visible)
+				seen := t.GroupMetadata(owner, visible).CreatedAt
+				// Every hidden 39000 must be strictly newer than the visible
+				// one: in a shared second a relay that cuts the limit before
+				// withholding could return the visible group by its tie order.
+				t.RelayClockPast(seen, "the relay's clock past the visible group's 39000")
 				ids := []string{visible}
 				for i := 0; i < 5; i++ {
 					h := t.CreateChannel(owner, fixtures.ChannelSpec{Flags: []string{fixtures.FlagHidden}})
 					if i == 0 {
 						t.RequireFlags(owner, h, fixtures.FlagHidden)
 					}
+					t.NewerMetadata(owner, h, seen)
 					ids = append(ids, h)
 				}
+				t.Note("the visible group's 39000 has created_at %d; every hidden group's is newer", seen)
 				outsider := t.Connect(t.Actor("outsider"))
 				r := t.QueryResult(outsider, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": ids}, Limit: 1})
 				if r.Closed {

@@ -34,6 +34,8 @@ type T struct {
 	readings map[string]bool
 	// limitRefusals are refused events that left a published limit.
 	limitRefusals []string
+	// clock stamps the case's group commands (suites/clock.go).
+	clock *fixtures.Clock
 }
 
 type createdChannel struct{ id, creator string }
@@ -100,6 +102,7 @@ func (t *T) rememberActor(a *fixtures.Actor) {
 		t.actors = map[string]*fixtures.Actor{}
 	}
 	t.actors[a.PubKey] = a
+	a.Clock = t.caseClockLocked()
 }
 
 // Unique returns a run-scoped unique token usable in names and labels
