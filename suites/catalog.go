@@ -85,6 +85,7 @@ func all() []Spec {
 		baselineRelaySpecs(),
 		baselineGroupSpecs(),
 		baselineAccessSpecs(),
+		baselineTiesSpecs(),
 		readsBaselineSpecs(),
 	} {
 		out = append(out, group...)
