@@ -23,6 +23,10 @@ type Endpoint struct {
 	// the same relay (the reference relay: "localhost:PORT" beside
 	// "127.0.0.1:PORT"); empty when unknown.
 	Hosts []string
+	// RelayURL is the URL the relay knows itself by when it differs from
+	// URL (behind a delay proxy: the relay's own URL); empty otherwise.
+	// The harness signs it into AUTH relay tags.
+	RelayURL string
 }
 
 // Target is a relay the harness can run against: an existing URL, the
@@ -154,6 +158,12 @@ func (t *DelayedTarget) Start(ctx context.Context) (Endpoint, error) {
 		return Endpoint{}, fmt.Errorf("simulated RTT: %w", err)
 	}
 	t.proxy = p
+	// The relay knows itself by its own URL, not the proxy's: AUTH relay
+	// tags name it (a relay such as khatru checks them against the host
+	// it serves).
+	if ep.RelayURL == "" {
+		ep.RelayURL = ep.URL
+	}
 	_, port, _ := net.SplitHostPort(p.Addr())
 	u.Host = p.Addr()
 	ep.URL = u.String()
