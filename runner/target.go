@@ -8,6 +8,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/nipcl/nipcl-conform/fixtures"
 	"github.com/nipcl/nipcl-conform/internal/delayproxy"
 	"github.com/nipcl/nipcl-conform/reference"
 )
@@ -159,10 +160,14 @@ func (t *DelayedTarget) Start(ctx context.Context) (Endpoint, error) {
 	}
 	t.proxy = p
 	// The relay knows itself by its own URL, not the proxy's: AUTH relay
-	// tags name it (a relay such as khatru checks them against the host
-	// it serves).
+	// tags name it. A relay that learns its URL from the first request it
+	// serves (khatru without a configured ServiceURL) hears from the
+	// harness at that URL first, as a relay configured with its public
+	// URL knows it; a relay that cannot be read here is reported by the
+	// run itself.
 	if ep.RelayURL == "" {
 		ep.RelayURL = ep.URL
+		_, _ = fixtures.FetchInfo(ctx, ep.URL, "")
 	}
 	_, port, _ := net.SplitHostPort(p.Addr())
 	u.Host = p.Addr()
