@@ -181,7 +181,9 @@ func baselineTiesSpecs() []Spec {
 						}
 						t.Note("the same-second version with the higher id was refused: %s", ok)
 					}
-					got := t.Query(c, nostr.Filter{Kinds: []int{kindAppData}, Authors: []string{a.PubKey}, Tags: nostr.TagMap{"d": {d}}})
+					// #h too: a NIP-29 relay may serve group events only to
+					// reads that name the group.
+					got := t.Query(c, nostr.Filter{Kinds: []int{kindAppData}, Authors: []string{a.PubKey}, Tags: nostr.TagMap{"d": {d}, "h": {ch}}})
 					ids := IDs(got)
 					if !containsID(got, keep.ID) || containsID(got, drop.ID) {
 						failf("NIP-01 (nip01/replaceable.1): of two versions with created_at %d the lowest id %s should be retained and %s discarded; the relay serves %v", at, keep.ID, drop.ID, ids)
