@@ -10,7 +10,7 @@ import (
 	"github.com/nipcl/nipcl-conform/fixtures"
 )
 
-// Clocks under control: every actor of a case shares the case's
+// Clocks under control: every actor of a baseline case shares the case's
 // fixtures.Clock, so the dependent group commands of a case (a 9000 then a
 // 9001, a 9000 then a 9022, two 9002s) carry strictly increasing
 // created_at without sleeping, and no verdict rests on how a relay orders
@@ -35,6 +35,18 @@ func (t *T) caseClockLocked() *fixtures.Clock {
 		}
 	}
 	return t.clock
+}
+
+// actorClockLocked is the clock a case's actors sign with: the case's
+// clock in baseline cases (NIP-29's membership and metadata commands,
+// where a relay may order by created_at), none in the NIP-CL cases, whose
+// drafts' command sequences (label sweeps, races) are judged by arrival
+// and would otherwise run far ahead of the wall clock. Callers hold t.mu.
+func (t *T) actorClockLocked() *fixtures.Clock {
+	if !t.nip29Way() {
+		return nil
+	}
+	return t.caseClockLocked()
 }
 
 // Clock returns the case's clock (shared by all its actors).

@@ -102,7 +102,7 @@ func (t *T) rememberActor(a *fixtures.Actor) {
 		t.actors = map[string]*fixtures.Actor{}
 	}
 	t.actors[a.PubKey] = a
-	a.Clock = t.caseClockLocked()
+	a.Clock = t.actorClockLocked()
 }
 
 // Unique returns a run-scoped unique token usable in names and labels
