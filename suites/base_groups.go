@@ -239,13 +239,19 @@ func baselineGroupSpecs() []Spec {
 				if found, roles := hasP(t.MustStateEvent(owner, fixtures.KindAdmins, ch), pk); !found || !slices.Contains(roles, role) {
 					t.Blocked(PreModerator, fmt.Sprintf("the user put with role %q is not listed with it in 39001 (found=%v roles=%q; see base/membership/5)", role, found, roles))
 				}
+				// Preconditions judged before the step: 39001 (above) and 39002.
+				t.MustStateEvent(owner, fixtures.KindMembers, ch)
 				ok := t.Publish(owner, fixtures.PutUser(owner.Actor(), ch, pk, ""))
 				if !ok.Accepted {
 					checkPrefix("OK", ok.Reason)
 					t.Note("the role-less 9000 on an existing member was refused: %s", ok)
 				}
-				awaitMember(t, owner, ch, pk, true, "NIP-29 (nip29/membership.5): the existing member named by a role-less 9000")
-				found, roles := hasP(t.MustStateEvent(owner, fixtures.KindAdmins, ch), pk)
+				awaitListed(t, owner, ch, pk, true, "NIP-29 (nip29/membership.5): the existing member named by a role-less 9000")
+				admins := t.StateEvent(owner, fixtures.KindAdmins, ch)
+				if admins == nil {
+					failf("NIP-29 (nip29/membership.5): the 39001 listing %s before the role-less 9000 is gone after it", pk)
+				}
+				found, roles := hasP(admins, pk)
 				switch {
 				case found && slices.Contains(roles, role):
 					if ok.Accepted {
