@@ -7,6 +7,7 @@ const (
 	refNIP01Events   = "NIP-01 § Events and signatures"
 	refNIP01Filters  = "NIP-01 § From client to relay: sending events and creating subscriptions"
 	refNIP01FromRel  = "NIP-01 § From relay to client: sending events and notices"
+	refNIP01Kinds    = "NIP-01 § Kinds"
 	refNIP11         = "NIP-11 § Self"
 	refNIP42Flow     = "NIP-42 § Definitions / Protocol flow"
 	refNIP42Prefixes = "NIP-42 § OK and CLOSED machine-readable prefixes"
@@ -18,6 +19,7 @@ const (
 	refNIP29Leave    = "NIP-29 § User-related group management events: leave request"
 	refNIP29Late     = "NIP-29 § Late publication"
 	refNIP29Roles    = "NIP-29 § Group metadata events: group roles (kind:39003)"
+	refNIP29Quirks   = "NIP-29 § Implementation quirks: Checking your own membership"
 )
 
 // Reading of the NIP texts: the NIPs write requirement words in lower case
@@ -52,6 +54,10 @@ var baselineClauses = []Clause{
 		Text: "The message of an OK false is a machine-readable single-word prefix, a colon, then a human-readable text."},
 	{ID: "nip01/ok-prefix.2", Section: "nip01/ok-prefix", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP01FromRel,
 		Text: "A refused REQ is answered with CLOSED, whose message has the same prefix form."},
+
+	// NIP-01 replaceable and addressable events (same-second ties).
+	{ID: "nip01/replaceable.1", Section: "nip01/replaceable", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP01Kinds,
+		Text: "Of two versions of an addressable event (same kind, pubkey and d) with the same created_at, the relay keeps and serves the one with the lowest id and discards the other."},
 
 	// NIP-11.
 	{ID: "nip11/document.1", Section: "nip11/document", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: "NIP-11 § Relay information document",
@@ -96,6 +102,8 @@ var baselineClauses = []Clause{
 		Text: "After an authorized 9002, the 39000 reflects the name, about and picture it carried."},
 	{ID: "nip29/metadata.2", Section: "nip29/metadata", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Meta,
 		Text: "After an authorized 9002 carrying the private, closed, hidden or restricted flag, the 39000 carries that flag."},
+	{ID: "nip29/metadata.3", Section: "nip29/metadata", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Meta + ", with NIP-01 § Kinds",
+		Text: "After two 9002 edits in the same second, the 39000 reflects the latest: the second when it is the latest under both careful readings of a tie (accepted later, and its id sorts first); where the readings disagree, either edit."},
 	{ID: "nip29/membership.1", Section: "nip29/membership", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Meta + ": group members (kind:39002)",
 		Text: "After an authorized 9000, a relay that publishes 39002 lists the user there."},
 	{ID: "nip29/membership.2", Section: "nip29/membership", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Meta + ": group members (kind:39002)",
@@ -106,6 +114,8 @@ var baselineClauses = []Clause{
 		Text: "A user given a privileged role by 9000 is listed in 39001 with that role."},
 	{ID: "nip29/membership.5", Section: "nip29/membership", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Mgmt + ", with Moderation events: put-user",
 		Text: "A 9000 without roles naming an existing member leaves the user a member (39002 still lists it); whether its role is kept or cleared is open (reading nip29-roleless-put-user)."},
+	{ID: "nip29/membership.6", Section: "nip29/membership", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Quirks + ", with NIP-01 § Kinds",
+		Text: "Of a 9000 and a 9001 naming a user in the same second, the latest decides membership: the 9001 takes the user out when it is the latest under both careful readings of a tie (accepted later, and its id sorts first); where the readings disagree either outcome is lawful."},
 	{ID: "nip29/roles.1", Section: "nip29/roles", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Roles,
 		Text: "The roles 39001 lists correspond to roles the relay advertises in 39003, when it publishes one."},
 	{ID: "nip29/join.1", Section: "nip29/join", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Join,
@@ -118,6 +128,8 @@ var baselineClauses = []Clause{
 		Text: "A member's leave request removes the member from the group."},
 	{ID: "nip29/leave.2", Section: "nip29/leave", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Leave,
 		Text: "The relay answers an honoured leave request with a 9001 removing the user."},
+	{ID: "nip29/leave.3", Section: "nip29/leave", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Leave + ", with " + refNIP29Quirks,
+		Text: "A member's accepted leave request removes the member even when it shares its second with the 9000 that added the member (and its id sorts first, so every reading of the tie makes it the latest)."},
 	{ID: "nip29/delete.1", Section: "nip29/delete", Level: LevelRule, Subject: SubjectRelay, Testable: true, Source: SourceContract, Ref: "harness: safe mode deletes the groups a run made (NIP-29 names 9008 but gives it no required effect)",
 		Text: "A group creator's 9008 is accepted and the group's 39000 is no longer served."},
 	{ID: "nip29/delete.2", Section: "nip29/delete", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Mod,

@@ -32,6 +32,7 @@ var sections = []Section{
 	{"nip01/filters", DocNIP01, "Communication between clients and relays: filters and limit"},
 	{"nip01/live", DocNIP01, "Communication between clients and relays: live delivery"},
 	{"nip01/ok-prefix", DocNIP01, "From relay to client: OK and CLOSED machine-readable prefixes"},
+	{"nip01/replaceable", DocNIP01, "Kinds: replaceable and addressable events, equal created_at"},
 	{"nip11/document", DocNIP11, "Relay information document"},
 	{"nip42/auth", DocNIP42, "Authentication of clients to relays"},
 	{"nip45/count", DocNIP45, "Event counts"},

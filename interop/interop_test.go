@@ -123,6 +123,52 @@ func TestRelay29(t *testing.T) {
 	check(t, expectedFile, relay29Module+" "+relay29Version+" (khatru29, slicestore; interop/relay29)", res)
 }
 
+// TestRelay29SimulatedRTT runs relay29 behind the harness's delay proxy
+// (--simulate-rtt 50ms): every case must get the outcome it gets without
+// the proxy (the same expected file). relay29 (khatru) learns its own URL
+// from the first request it serves (startRelay's direct NIP-11 read, as a
+// relay configured with its public URL knows it) and refuses AUTH events
+// whose relay tag names another URL: the harness must sign the relay's URL,
+// not the proxy's. One worker (--parallel 1): the run compares the proxy's
+// effect alone. With the 24 workers a 50 ms link gets by default,
+// base/filters/1 fails now and then: relay29's slicestore iterates its
+// event slice in a goroutine without a lock while SaveEvent inserts into it
+// (eventstore slicestore QueryEvents / SaveEvent), so a concurrent write
+// can shift the one match out from under a limit-1 read.
+func TestRelay29SimulatedRTT(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs relay29 and the harness")
+	}
+	if updating() {
+		t.Skip("the expected file is written by TestRelay29; this test only compares with it")
+	}
+	goBin := goTool(t)
+	if v := moduleVersion(t, goBin, relay29Module); v != relay29Version {
+		t.Fatalf("go.mod has %s %s but the expected file is for %s", relay29Module, v, relay29Version)
+	}
+	tmp := t.TempDir()
+	relayBin := filepath.Join(tmp, "relay29")
+	harnessBin := filepath.Join(tmp, "nipcl-conform")
+	goBuild(t, goBin, ".", relayBin, "./relay29")
+	goBuild(t, goBin, harnessDir(), harnessBin, "./cmd/nipcl-conform")
+
+	secKey := nostr.GeneratePrivateKey()
+	pubKey, err := nostr.GetPublicKey(secKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, relayExited := startRelay(t, relayBin, secKey, pubKey)
+	res := runHarness(t, harnessBin, filepath.Join(tmp, "report"),
+		"--target", url, "--profile", harnessProfile, "--relay-pubkey", pubKey, "--timeout", "5s", "--deadline", "3m",
+		"--simulate-rtt", "50ms", "--parallel", "1")
+	select {
+	case <-relayExited:
+		t.Errorf("relay29 exited during the harness run (its log follows); the outcomes below are not its verdicts")
+	default:
+	}
+	check(t, expectedFile, relay29Module+" "+relay29Version+" (khatru29, slicestore; interop/relay29) behind --simulate-rtt 50ms", res)
+}
+
 // check compares res with the expected file, or rewrites it when updating.
 func check(t *testing.T, path, relay string, res *results) {
 	t.Helper()

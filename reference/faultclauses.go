@@ -130,4 +130,10 @@ var faultClauses = map[string]string{
 	faultIdenticalStateDuplicated: "nip29/state-events.3",
 	faultPreviousUnchecked:        "nip29/timeline.1",
 	faultPreviousRefused:          "nip29/timeline.2",
+
+	// Same-second ties (clocks, same-second order: base/ties/*).
+	faultSameSecondLeaveLost:    "nip29/leave.3",
+	faultSameSecondRemovalLost:  "nip29/membership.6",
+	faultSameSecondEditLost:     "nip29/metadata.3",
+	faultReplaceableTieLastWins: "nip01/replaceable.1",
 }

@@ -51,7 +51,7 @@ const (
 )
 
 // faultCatalogue is every fault switch: the core's and each profile's.
-var faultCatalogue = slices.Concat(coreFaults, identityFaults, labelsFaults, commandsFaults, racesFaults, readsFaults, moderationFaults)
+var faultCatalogue = slices.Concat(coreFaults, identityFaults, labelsFaults, commandsFaults, racesFaults, readsFaults, moderationFaults, tiesFaults)
 
 // coreFaults break baseline NIP-01/11/42/45/29 behaviour.
 var coreFaults = []faultSpec{

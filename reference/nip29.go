@@ -325,6 +325,10 @@ func (r *Relay) editChannel(t *txn, ev *nostr.Event, ch *Channel) error {
 	if !r.mayEditMetadata(ch.roleOf(ev.PubKey)) && !r.profile.admitEdit(ev, ch) {
 		return reject("restricted", "only an owner or admin may edit channel metadata")
 	}
+	// Fault same-second-edit-lost: an earlier same-second 9002 with a higher id wins.
+	if lost, err := r.lostToSameSecond(t, faultSameSecondEditLost, ev, ch.UUID, kindEditMetadata, ""); lost || err != nil {
+		return err
+	}
 	next := ch.clone()
 	if err := r.applyMetadata(ev, next); err != nil {
 		return err
@@ -407,6 +411,12 @@ func (r *Relay) removeUser(t *txn, ev *nostr.Event, ch *Channel) error {
 	// Fault outsider-remove-user: anyone's 9001 is applied.
 	if !mayModerate(actor) && !r.fault(faultOutsiderRemoveUser) {
 		return reject("restricted", "only an owner or admin may remove users")
+	}
+	// Fault same-second-removal-lost: a same-second 9000 with a higher id wins.
+	if pk, ok := lastTag(ev, "p"); ok {
+		if lost, err := r.lostToSameSecond(t, faultSameSecondRemovalLost, ev, ch.UUID, kindPutUser, pk); lost || err != nil {
+			return err
+		}
 	}
 	next := ch.clone()
 	var removed []string

@@ -77,6 +77,10 @@ func (r *Relay) leaveRequest(t *txn, ev *nostr.Event, ch *Channel) error {
 	if r.fault(faultLeaveIgnored) {
 		return t.insert(ev, ch.UUID)
 	}
+	// Fault same-second-leave-lost: a same-second 9000 with a higher id wins.
+	if lost, err := r.lostToSameSecond(t, faultSameSecondLeaveLost, ev, ch.UUID, kindPutUser, ev.PubKey); lost || err != nil {
+		return err
+	}
 	next := ch.clone()
 	delete(next.Members, ev.PubKey)
 	if err := r.checkOwnerRemains(next); err != nil {

@@ -19,7 +19,11 @@ type Policy struct {
 
 // policyCatalogue is every policy switch. Each name is checked at the
 // place of the behaviour it changes, through r.policy(name).
-var policyCatalogue = []Policy{}
+var policyCatalogue = []Policy{
+	// Clock-tie order of REQ answers (same-second order).
+	{policyTiesNewestStoredFirst, "REQ answers list events with equal created_at newest-stored first, not lowest id first (NIP-01's \"should\"; no case judges it, and no verdict may rest on it)"},
+	{policyTiesFirstStoredFirst, "REQ answers list events with equal created_at first-stored first, not lowest id first (NIP-01's \"should\"; no case judges it, and no verdict may rest on it)"},
+}
 
 // Policies returns every policy switch, sorted by name.
 func Policies() []Policy {
@@ -57,3 +61,34 @@ func parsePolicies(names []string) (map[string]bool, error) {
 
 // policy reports whether the named policy switch is on.
 func (r *Relay) policy(name string) bool { return r.policies[name] }
+
+// Clock-tie order policies: how a REQ answer orders events with equal
+// created_at. NIP-01 asks for the lowest id first ("in the case of ties the
+// event with the lowest id (first in lexical order) should be first"),
+// which the reference relay does by default; many relays list ties in
+// storage order instead. The harness must not depend on either: under
+// these policies a clean relay passes every profile
+// (conformance/ties).
+const (
+	policyTiesNewestStoredFirst = "ties-newest-stored-first"
+	policyTiesFirstStoredFirst  = "ties-first-stored-first"
+)
+
+// tieOrderSQL is the ORDER BY term that breaks created_at ties in REQ
+// answers (alias e is the events table).
+func (r *Relay) tieOrderSQL() string {
+	switch {
+	case r.policy(policyTiesNewestStoredFirst):
+		return "e.seq DESC"
+	case r.policy(policyTiesFirstStoredFirst):
+		return "e.seq ASC"
+	}
+	return "e.id ASC"
+}
+
+// tiesByID reports whether REQ answers break created_at ties by the lowest
+// id (the default); under a tie-order policy the merge of several filters
+// keeps each filter's own order for ties.
+func (r *Relay) tiesByID() bool {
+	return !r.policy(policyTiesNewestStoredFirst) && !r.policy(policyTiesFirstStoredFirst)
+}

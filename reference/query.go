@@ -249,7 +249,7 @@ func (r *Relay) selectSQL(rd *reader, f *nostr.Filter, tagsLate, accessLate bool
 	b := r.filterSQL(f, rd, !tagsLate, !accessLate, false, drive)
 	if drive == "" {
 		return `SELECT ` + eventCols + fromEvents + `WHERE ` + b.where() +
-			` ORDER BY e.created_at DESC, e.id ASC LIMIT ?`, append(b.args, limit)
+			` ORDER BY e.created_at DESC, ` + r.tieOrderSQL() + ` LIMIT ?`, append(b.args, limit)
 	}
 	cond, args := r.tagRowsSQL("t0", rd, f, drive)
 	// An event with several matching tags comes once, from its first one.
@@ -267,7 +267,7 @@ func (r *Relay) selectSQL(rd *reader, f *nostr.Filter, tagsLate, accessLate bool
 	}
 	args = append(append(args, b.args...), limit)
 	return `SELECT ` + eventCols + fromTagged + `WHERE ` + cond + ` AND ` + b.where() +
-		` ORDER BY t0.created_at DESC, e.id ASC LIMIT ?`, args
+		` ORDER BY t0.created_at DESC, ` + r.tieOrderSQL() + ` LIMIT ?`, args
 }
 
 // tagRowsSQL is the condition on alias's event_tags rows of the tag
@@ -415,11 +415,12 @@ func (r *Relay) query(rd *reader, filters []nostr.Filter) ([]*nostr.Event, error
 			}
 		}
 	}
+	byID := r.tiesByID()
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].CreatedAt != out[j].CreatedAt {
 			return out[i].CreatedAt > out[j].CreatedAt
 		}
-		return out[i].ID < out[j].ID
+		return byID && out[i].ID < out[j].ID
 	})
 	return out, nil
 }

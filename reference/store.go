@@ -397,7 +397,9 @@ func (t *txn) storeUserEvent(ev *nostr.Event, channel string) (bool, error) {
 		case err != nil:
 			return false, err
 		default:
-			if prevAt > int64(ev.CreatedAt) || (prevAt == int64(ev.CreatedAt) && prevID < ev.ID) {
+			// Fault replaceable-tie-last-wins: on a tie the later one is kept.
+			tieKeepsPrev := prevID < ev.ID && !t.r.fault(faultReplaceableTieLastWins)
+			if prevAt > int64(ev.CreatedAt) || (prevAt == int64(ev.CreatedAt) && tieKeepsPrev) {
 				return false, nil
 			}
 			if err := t.deleteWhere(condAddressable, ev.Kind, ev.PubKey, d); err != nil {

@@ -25,7 +25,9 @@ func TestSIGINTWritesReports(t *testing.T) {
 	dir := t.TempDir()
 	guard, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(guard, bin, "run", "--target", s.URL, "--profile", "labels",
+	// One process (--parallel 1): the first REQ the relay sees is then a
+	// case's, not the link measurement's.
+	cmd := exec.CommandContext(guard, bin, "run", "--target", s.URL, "--profile", "labels", "--parallel", "1",
 		"--timeout", "2s", "--deadline", "60s", "--report-dir", dir)
 	cmd.WaitDelay = 5 * time.Second
 	var stdout, stderr bytes.Buffer

@@ -22,12 +22,13 @@ type Detection struct {
 // advertise the same "nip-cl" string: it creates a stream channel with an
 // identity-style label (["t", label]) and, if that is refused, one with a
 // labels-style label (["label", label]), and reads the resulting 39000.
-// Probe channels are deleted afterwards (9008).
-func DetectProfile(ctx context.Context, url string, authOnConnect bool, step time.Duration, actor *fixtures.Actor, runID string) (Detection, error) {
+// Probe channels are deleted afterwards (9008). authURL, when set, is the
+// URL signed into AUTH relay tags (the relay's own URL behind a proxy).
+func DetectProfile(ctx context.Context, url string, authOnConnect bool, step time.Duration, actor *fixtures.Actor, runID string, authURL string) (Detection, error) {
 	if actor == nil {
 		actor = fixtures.NewActor("detector")
 	}
-	c, err := fixtures.Dial(ctx, url, fixtures.DialOptions{Actor: actor, StepTimeout: step, AuthOnConnect: authOnConnect})
+	c, err := fixtures.Dial(ctx, url, fixtures.DialOptions{Actor: actor, StepTimeout: step, AuthOnConnect: authOnConnect, AuthRelayURL: authURL})
 	if err != nil {
 		return Detection{}, fmt.Errorf("profile detection: %w", err)
 	}

@@ -22,7 +22,11 @@ type Plan struct {
 // Options configures a run. The zero value plus Plans is usable.
 type Options struct {
 	Plans       []Plan
-	RelayPubKey string        // overrides NIP-11 "self" when the relay lacks it
+	RelayPubKey string // overrides NIP-11 "self" when the relay lacks it
+	// RelayURL is the URL the relay knows itself by (--relay-url): signed
+	// into AUTH relay tags instead of the URL the harness dials (a tunnel
+	// or port forward). Empty: the target's own URL.
+	RelayURL    string
 	ActorKeys   []string      // secret keys (hex) for relays that only admit known keys
 	Hosts       []string      // extra Host header values naming other communities
 	StepTimeout time.Duration // per network step, default 10s, plus 20 measured round trips

@@ -221,6 +221,10 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 		return p
 	}
 	env.URL, p.result.URL = ep.URL, ep.URL
+	env.RelayURL = firstNonEmpty(opts.RelayURL, ep.RelayURL)
+	if env.RelayURL == env.URL {
+		env.RelayURL = ""
+	}
 	if len(env.Hosts) == 0 {
 		env.Hosts = ep.Hosts
 	}
@@ -283,7 +287,7 @@ func detect(ctx context.Context, opts *Options, env *suites.Env, runID string) (
 	if len(env.Keys) > 0 {
 		actor = env.Keys[0]
 	}
-	d, err := DetectProfile(ctx, env.URL, env.AuthOnConnect, opts.StepTimeout, actor, runID)
+	d, err := DetectProfile(ctx, env.URL, env.AuthOnConnect, opts.StepTimeout, actor, runID, env.RelayURL)
 	switch {
 	case err != nil:
 		return suites.ProfileLabels, "profile auto: nip-cl advertised, but detection failed (" + err.Error() + "); checking the labels line — pass --profile to choose"

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/nipcl/nipcl-conform/fixtures"
 	"github.com/nipcl/nipcl-conform/internal/delayproxy"
 	"github.com/nipcl/nipcl-conform/reference"
 )
@@ -23,6 +24,10 @@ type Endpoint struct {
 	// the same relay (the reference relay: "localhost:PORT" beside
 	// "127.0.0.1:PORT"); empty when unknown.
 	Hosts []string
+	// RelayURL is the URL the relay knows itself by when it differs from
+	// URL (behind a delay proxy: the relay's own URL); empty otherwise.
+	// The harness signs it into AUTH relay tags.
+	RelayURL string
 }
 
 // Target is a relay the harness can run against: an existing URL, the
@@ -154,6 +159,16 @@ func (t *DelayedTarget) Start(ctx context.Context) (Endpoint, error) {
 		return Endpoint{}, fmt.Errorf("simulated RTT: %w", err)
 	}
 	t.proxy = p
+	// The relay knows itself by its own URL, not the proxy's: AUTH relay
+	// tags name it. A relay that learns its URL from the first request it
+	// serves (khatru without a configured ServiceURL) hears from the
+	// harness at that URL first, as a relay configured with its public
+	// URL knows it; a relay that cannot be read here is reported by the
+	// run itself.
+	if ep.RelayURL == "" {
+		ep.RelayURL = ep.URL
+		_, _ = fixtures.FetchInfo(ctx, ep.URL, "")
+	}
 	_, port, _ := net.SplitHostPort(p.Addr())
 	u.Host = p.Addr()
 	ep.URL = u.String()

@@ -86,6 +86,7 @@ func all() []Spec {
 		baselineGroupSpecs(),
 		baselineModerationSpecs(),
 		baselineAccessSpecs(),
+		baselineTiesSpecs(),
 		readsBaselineSpecs(),
 	} {
 		out = append(out, group...)

@@ -20,6 +20,11 @@ type Env struct {
 	Profile string
 	// URL is the relay's WebSocket URL.
 	URL string
+	// RelayURL is the URL the relay knows itself by, when it is not URL:
+	// the target's own URL behind a delay proxy (--simulate-rtt), the URL
+	// --relay-url names behind a tunnel. AUTH relay tags carry it
+	// (SelfURL).
+	RelayURL string
 	// RelayPubKey is the key relay-signed state events must carry.
 	RelayPubKey string
 	// Info is the relay's NIP-11 document (nil when it could not be read).
@@ -155,4 +160,13 @@ func (e *Env) defaults() {
 	if e.Rounds <= 0 {
 		e.Rounds = 20
 	}
+}
+
+// SelfURL is the URL the relay knows itself by: RelayURL, else URL. The
+// harness signs it into NIP-42 AUTH relay tags and uses it for relay hints.
+func (e *Env) SelfURL() string {
+	if e.RelayURL != "" {
+		return e.RelayURL
+	}
+	return e.URL
 }

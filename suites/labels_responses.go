@@ -143,7 +143,7 @@ func lossyConnect(t *T, name string) (*fixtures.Proxy, *fixtures.Client) {
 	DeferCleanup(p.Close)
 	a := t.Actor(name)
 	o := t.dialOptions(a, p.Host())
-	o.AuthRelayURL = t.Env.URL // the relay checks AUTH against its own URL, not the proxy's
+	o.AuthRelayURL = t.Env.SelfURL() // the relay checks AUTH against its own URL, not the proxy's
 	return p, t.connectURL(p.URL(), o)
 }
 

@@ -55,7 +55,7 @@ var (
 		"accept 9008 from the group's creator (safe mode needs it to clean up)"}
 	PreAuth = Precondition{"auth",
 		"the relay answers the harness's NIP-42 AUTH",
-		"send a challenge on connect or with auth-required:, and accept kind 22242 answers whose relay tag is the URL given to --target"}
+		"send a challenge on connect or with auth-required:, and accept kind 22242 answers whose relay tag is the relay's URL (the --target URL, or the one --relay-url names)"}
 )
 
 // Blocked ends the case as "blocked" by an unmet precondition: the harness

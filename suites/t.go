@@ -34,6 +34,8 @@ type T struct {
 	readings map[string]bool
 	// limitRefusals are refused events that left a published limit.
 	limitRefusals []string
+	// clock stamps the case's group commands (suites/clock.go).
+	clock *fixtures.Clock
 }
 
 type createdChannel struct{ id, creator string }
@@ -66,7 +68,7 @@ func (t *T) Must(err error, what string) {
 	GinkgoHelper()
 	if err != nil {
 		if errors.Is(err, fixtures.ErrAuthRefused) {
-			t.Blocked(PreAuth, fmt.Sprintf("%s: %v", what, err))
+			t.Blocked(PreAuth, authRefusalObserved(t.Env, what, err))
 		}
 		classify(err)
 		Fail(fmt.Sprintf("%s: %v", what, err))
@@ -100,6 +102,7 @@ func (t *T) rememberActor(a *fixtures.Actor) {
 		t.actors = map[string]*fixtures.Actor{}
 	}
 	t.actors[a.PubKey] = a
+	a.Clock = t.actorClockLocked()
 }
 
 // Unique returns a run-scoped unique token usable in names and labels
@@ -111,7 +114,7 @@ func (t *T) Unique(prefix string) string {
 func (t *T) dialOptions(a *fixtures.Actor, host string) fixtures.DialOptions {
 	return fixtures.DialOptions{
 		Actor: a, Host: host, StepTimeout: t.Env.StepTimeout, Transcript: t.tr,
-		AuthOnConnect: t.Env.AuthOnConnect && a != nil,
+		AuthOnConnect: t.Env.AuthOnConnect && a != nil, AuthRelayURL: t.Env.RelayURL,
 	}
 }
 
@@ -137,6 +140,9 @@ func (t *T) ConnectWith(o fixtures.DialOptions) *fixtures.Client {
 	}
 	if o.StepTimeout == 0 {
 		o.StepTimeout = t.Env.StepTimeout
+	}
+	if o.AuthRelayURL == "" {
+		o.AuthRelayURL = t.Env.RelayURL
 	}
 	c, err := fixtures.Dial(t.ctx, t.Env.URL, o)
 	t.Must(err, "connect") // a refused AUTH blocks the case (see Must)

@@ -44,6 +44,7 @@ type workerPlan struct {
 	URL         string   `json:"url"`
 	RelayPubKey string   `json:"relay_pubkey,omitempty"`
 	Hosts       []string `json:"hosts,omitempty"`
+	RelayURL    string   `json:"relay_url,omitempty"`
 	Desc        string   `json:"desc"`
 	Repro       string   `json:"repro"`
 }
@@ -67,7 +68,7 @@ func (w *workerSpec) plans() []runner.Plan {
 	var out []runner.Plan
 	for _, p := range w.Plans {
 		out = append(out, runner.Plan{Name: p.Name, Profile: p.Profile, Target: &runner.StartedTarget{
-			Endpoint: runner.Endpoint{URL: p.URL, RelayPubKey: p.RelayPubKey, Hosts: p.Hosts},
+			Endpoint: runner.Endpoint{URL: p.URL, RelayPubKey: p.RelayPubKey, Hosts: p.Hosts, RelayURL: p.RelayURL},
 			Desc:     p.Desc, Repro: p.Repro,
 		}})
 	}
@@ -236,7 +237,7 @@ func startPlans(ctx context.Context, plans []runner.Plan, step time.Duration) ([
 			return out, fmt.Errorf("start %s (%s): %w", p.Name, p.Target, err)
 		}
 		out = append(out, workerPlan{Name: p.Name, Profile: p.Profile, URL: ep.URL, RelayPubKey: ep.RelayPubKey,
-			Hosts: ep.Hosts, Desc: p.Target.String(), Repro: runner.ReproPrefix(p.Target, p.Profile, ep.URL)})
+			Hosts: ep.Hosts, RelayURL: ep.RelayURL, Desc: p.Target.String(), Repro: runner.ReproPrefix(p.Target, p.Profile, ep.URL)})
 	}
 	return out, nil
 }

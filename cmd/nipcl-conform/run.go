@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/url"
 	"os"
 	"os/signal"
@@ -33,6 +32,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		target      = fs.String("target", "", "WebSocket URL (ws:// or wss://) of the relay to test; default: the built-in reference relay")
 		profile     = fs.String("profile", "", "profile to check: nip29 (NIP-29 only; \"none\" is its old name), identity, labels or auto; a comma-separated list for the reference relay or an image, e.g. identity,labels (default: every profile for the reference relay, auto for --target)")
 		relayPubKey = fs.String("relay-pubkey", "", "relay key (hex) when its NIP-11 document lacks \"self\"")
+		relayURL    = fs.String("relay-url", "", "the URL the relay knows itself by, signed into NIP-42 AUTH relay tags, when --target reaches it another way (a tunnel or port forward to wss://relay.example.com); default the --target URL (behind --simulate-rtt: the relay's own, not the proxy's)")
 		timeout     = fs.Duration("timeout", 10*time.Second, "deadline for each network step")
 		deadline    = fs.Duration("deadline", 5*time.Minute, "deadline for the whole run")
 		reportDir   = fs.String("report-dir", "nipcl-report", "directory for the reports (junit.xml, results.json, summary.md)")
@@ -50,7 +50,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		rate        = fs.Float64("rate", 0, "writes per second (default unlimited; 5 in --safe mode)")
 		allowHeavy  = fs.Bool("allow-heavy", false, "in --safe mode, still run cases that need many writes")
 		slow        = fs.Bool("slow", false, "also run slow cases that wait on the relay's clock (e.g. the ±900 s retry window)")
-		parallel    = fs.Int("parallel", 0, "run the cases in N worker processes that take them from one queue, longest first, and merge their reports (default: 1 for a relay on this machine, 24 across a network, 32 from 100 ms RTT; 1 forces one process)")
+		parallel    = fs.Int("parallel", 0, "run the cases in N worker processes that take them from one queue, longest first, and merge their reports (default from the measured round trip: 1 under 2 ms, 24 from 2 ms, 32 from 100 ms, for every target but the built-in in-process relay; 1 forces one process)")
 		shard       = fs.String("shard", "", "run only shard i of N (i/N, 1-based), a stable subset; merge with `report merge`")
 		runID       = fs.String("run-id", "", "run identifier (namespaces channels and labels; shards of one run share it)")
 		seed        = fs.Int64("seed", 0, "run the cases in a random order drawn from this seed (0: the fixed catalogue order); the report records it")
@@ -284,7 +284,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		plans = shared
 	}
 	res, err := runner.Run(ctx, runner.Options{
-		Plans: plans, RelayPubKey: *relayPubKey, ActorKeys: actorKeys, Hosts: hosts,
+		Plans: plans, RelayPubKey: *relayPubKey, RelayURL: *relayURL, ActorKeys: actorKeys, Hosts: hosts,
 		StepTimeout: *timeout, Deadline: *deadline, ReportDir: *reportDir, JUnitPath: *junit,
 		Force: *force, Focus: focus, Skip: skip, Scale: *scale, Out: stdout, Baseline: base,
 		Safe: *safe, Rate: *rate, AllowHeavy: *allowHeavy, Slow: *slow, Progress: isTerminal(stdout),
@@ -329,24 +329,15 @@ func conclude(res *reports.Results, err error, strict bool, started time.Time, s
 	return code
 }
 
-// onThisMachine reports whether every plan's relay runs on this machine
-// with no simulated latency: the built-in reference relay, a container, or
-// a URL on a loopback address. Round trips cost nothing there and CPU is
-// the budget, so one process is the fastest way.
+// onThisMachine reports whether every plan's relay is the built-in
+// reference relay in this process, with no simulated latency: round trips
+// cost nothing there and CPU is the budget, so one process is the fastest
+// way. Every other target is measured (autoParallel): a loopback URL may
+// be a tunnel or port forward to a relay far away, and a container engine
+// may run on another machine; the link, not the address, decides.
 func onThisMachine(plans []runner.Plan) bool {
 	for _, p := range plans {
-		switch t := p.Target.(type) {
-		case *runner.ReferenceTarget, *runner.ContainerTarget:
-		case *runner.URLTarget:
-			u, err := url.Parse(t.URL)
-			if err != nil {
-				return false
-			}
-			host := u.Hostname()
-			if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-				return false
-			}
-		default:
+		if _, ok := p.Target.(*runner.ReferenceTarget); !ok {
 			return false
 		}
 	}

@@ -1,0 +1,83 @@
+// Package ties proves that no verdict rests on how a relay orders events
+// with equal created_at: the whole suite, every profile, passes against the
+// clean reference relay under each clock-tie order policy.
+package ties
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nipcl/nipcl-conform/reference"
+	"github.com/nipcl/nipcl-conform/reports"
+	"github.com/nipcl/nipcl-conform/runner"
+	"github.com/nipcl/nipcl-conform/suites"
+)
+
+// tiePolicies are the reference relay's clock-tie order policies.
+var tiePolicies = []string{"ties-newest-stored-first", "ties-first-stored-first"}
+
+// TestEveryProfilePassesUnderEachTieOrder runs, in one process (Ginkgo
+// allows one RunSpecs), every profile's whole suite against the clean
+// reference relay under each tie-order policy. Every case must pass
+// (unsupported and slow cases as in TestKill's clean plans).
+func TestEveryProfilePassesUnderEachTieOrder(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole suite once per tie-order policy and profile")
+	}
+	known := map[string]bool{}
+	for _, p := range reference.Policies() {
+		known[p.Name] = true
+	}
+	var plans []runner.Plan
+	for _, pol := range tiePolicies {
+		if !known[pol] {
+			t.Fatalf("the reference relay has no policy %q", pol)
+		}
+		for _, p := range []string{suites.ProfileNIP29, suites.ProfileIdentity, suites.ProfileLabels} {
+			plans = append(plans, runner.Plan{Name: p + " policy=" + pol, Profile: p,
+				Target: &runner.ReferenceTarget{Config: reference.Config{Profile: p, Policies: []string{pol}}}})
+		}
+	}
+	dir := t.TempDir()
+	res, err := runner.Run(context.Background(), runner.Options{
+		Plans: plans, ReportDir: dir, StepTimeout: 5 * time.Second, Deadline: 15 * time.Minute, Scale: 25,
+	})
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	if os.Getenv("NIPCL_KEEP_REPORT") != "" {
+		t.Logf("reports in %s", dir)
+	}
+	ran := map[string]int{}
+	for _, c := range res.Cases {
+		ran[c.Plan]++
+		switch {
+		case c.Outcome == reports.Pass, c.Outcome == reports.Unsupported:
+		case c.Outcome == reports.Skipped && isSlow(c.ID):
+		default:
+			t.Errorf("%s: %s is %s: %s", c.Plan, c.ID, c.Outcome, firstLine(c.Message))
+		}
+	}
+	for _, p := range plans {
+		if ran[p.Name] == 0 {
+			t.Errorf("%s: no cases ran", p.Name)
+		}
+	}
+	t.Logf("%d cases over %d plans in %s", len(res.Cases), len(plans), res.Finished.Sub(res.Started).Round(time.Millisecond))
+}
+
+func isSlow(id string) bool {
+	c, ok := suites.Lookup(id)
+	return ok && c.Slow
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

@@ -1,0 +1,71 @@
+package suites
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+	. "github.com/onsi/gomega" //nolint:revive // Gomega DSL
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+)
+
+// Membership observed around a step. The members-list precondition (the
+// relay publishes 39002) is judged by its own read before the step; what
+// the 39002 shows after the step is a finding about that step, never a
+// missing feature: a 39002 that listed the member before and is gone, or
+// refused, after the step fails the case at the step's sentence.
+
+// requireListed is the probe before a membership step: the relay publishes
+// a 39002 for ch (else the case is blocked on members-list) and, within
+// the step deadline, lists pubkey there (else blocked on put-listed).
+func requireListed(t *T, reader *fixtures.Client, ch, pubkey string) {
+	t.MustStateEvent(reader, fixtures.KindMembers, ch)
+	var last string
+	listed := false
+	failures := InterceptGomegaFailures(func() {
+		Eventually(t.Ctx(), func(g Gomega) {
+			r, err := reader.Query(t.Ctx(), nostr.Filter{Kinds: []int{fixtures.KindMembers}, Tags: nostr.TagMap{"d": {ch}}})
+			g.Expect(err).NotTo(HaveOccurred())
+			cur := newestHead(r.Events)
+			last = tagsOf(cur)
+			listed, _ = hasP(cur, pubkey)
+			g.Expect(listed).To(BeTrue())
+		}).WithTimeout(t.Env.StepTimeout).WithPolling(20 * time.Millisecond).Should(Succeed())
+	})
+	if len(failures) > 0 && !listed {
+		t.Blocked(PrePutListed, fmt.Sprintf("39002 of %s after the 9000 putting %s: %s", ch, pubkey, last))
+	}
+}
+
+// awaitListed waits within the step deadline until the group's 39002 (as
+// read by reader) lists pubkey (want true) or no longer does (want false).
+// It blocks nothing: call it after a step whose precondition was probed
+// before it. A CLOSED answer or a missing 39002 is never "not listed".
+func awaitListed(t *T, reader *fixtures.Client, ch, pubkey string, want bool, what string) {
+	t.Eventually(func(g Gomega) {
+		r, err := reader.Query(t.Ctx(), nostr.Filter{Kinds: []int{fixtures.KindMembers}, Tags: nostr.TagMap{"d": {ch}}})
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(r.Closed).To(BeFalse(), "the 39002 read was answered CLOSED %q", r.ClosedReason)
+		cur := newestHead(r.Events)
+		g.Expect(cur).NotTo(BeNil(), "the relay served a 39002 before the step and serves none after it")
+		found, _ := hasP(cur, pubkey)
+		g.Expect(found).To(Equal(want), "%s: listed in 39002 = %v, want %v", what, found, want)
+	}, what)
+}
+
+// listedNow reads the group's 39002 once and reports whether it lists
+// pubkey; a refused read or a missing 39002 fails the case (the 39002 was
+// served before the step).
+func listedNow(t *T, reader *fixtures.Client, ch, pubkey string) bool {
+	r := t.QueryResult(reader, nostr.Filter{Kinds: []int{fixtures.KindMembers}, Tags: nostr.TagMap{"d": {ch}}})
+	if r.Closed {
+		failf("the 39002 of %s was served before the step and is refused after it: CLOSED %q", ch, r.ClosedReason)
+	}
+	cur := newestHead(r.Events)
+	if cur == nil {
+		failf("the 39002 of %s was served before the step and is gone after it", ch)
+	}
+	found, _ := hasP(cur, pubkey)
+	return found
+}
