@@ -31,6 +31,14 @@ func WriteMarkdown(w io.Writer, r *Results) error {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %d/%d |\n", p.Name, mdEscape(t), p.Profile, mdEscape(relayShort(p.Relay)), passed, applicable)
 	}
 	for _, p := range r.Plans {
+		if len(p.Keys) > 0 {
+			fmt.Fprintf(&b, "\n**Keys (%s), as the capability probe saw them before the cases:**\n\n", p.Name)
+			for _, k := range p.Keys {
+				fmt.Fprintf(&b, "- %s\n", mdEscape(k.String()))
+			}
+		}
+	}
+	for _, p := range r.Plans {
 		if p.Cleanup != nil && len(p.Cleanup.Failed) > 0 {
 			fmt.Fprintf(&b, "\n**Safe mode (%s): %d channels could not be deleted:** %s\n", p.Name, len(p.Cleanup.Failed), mdEscape(strings.Join(p.Cleanup.Failed, "; ")))
 		}

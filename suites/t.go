@@ -28,6 +28,8 @@ type T struct {
 	mu      sync.Mutex
 	clients []*fixtures.Client
 	nextKey int
+	// usedKeys are the configured keys (Env.Keys index) the case took.
+	usedKeys map[int]bool
 	actors  map[string]*fixtures.Actor // by pubkey, for safe-mode cleanup
 	created []createdChannel           // accepted 9007s, deleted in safe mode
 	// readings are the "id=value" readings noted so far (see Reading).
@@ -71,26 +73,6 @@ func (t *T) Must(err error, what string) {
 		classify(err)
 		Fail(fmt.Sprintf("%s: %v", what, err))
 	}
-}
-
-// Actor returns a new actor. With configured keys, it hands them out in order.
-func (t *T) Actor(name string) *fixtures.Actor {
-	GinkgoHelper()
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if len(t.Env.Keys) > 0 {
-		if t.nextKey >= len(t.Env.Keys) {
-			Fail(fmt.Sprintf("case needs more actors than the %d configured keys (--actor-key)", len(t.Env.Keys)))
-		}
-		k := t.Env.Keys[t.nextKey]
-		t.nextKey++
-		a := &fixtures.Actor{Name: name, SecretKey: k.SecretKey, PubKey: k.PubKey}
-		t.rememberActor(a)
-		return a
-	}
-	a := fixtures.NewActor(name)
-	t.rememberActor(a)
-	return a
 }
 
 // rememberActor keeps a key so safe mode can delete the actor's channels.

@@ -1,0 +1,60 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/nipcl/nipcl-conform/capability"
+	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/reports"
+	"github.com/nipcl/nipcl-conform/suites"
+)
+
+// parseActorKeys reads --actor-key values: HEX, or ROLE=HEX with a role
+// word of capability.ParseRole. The keys are labelled key1, key2, … in
+// the order given.
+func parseActorKeys(values []string) ([]*capability.Key, error) {
+	var out []*capability.Key
+	for i, v := range values {
+		label := fmt.Sprintf("key%d", i+1)
+		role, hex := capability.RoleAny, v
+		if r, h, ok := strings.Cut(v, "="); ok {
+			var err error
+			if role, err = capability.ParseRole(r); err != nil {
+				return nil, fmt.Errorf("--actor-key %s: %w", label, err)
+			}
+			hex = h
+		}
+		a, err := fixtures.ActorFromKey(label, hex)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, &capability.Key{Actor: a, Label: label, Declared: role})
+	}
+	return out, nil
+}
+
+// probeKeys runs the capability probe once for the plan, before any case:
+// the configured keys, or one fresh key for every generated one. The
+// findings go to the env (actor assignment) and the plan's report.
+func probeKeys(ctx context.Context, env *suites.Env, keys []*capability.Key, result *reports.PlanResult) {
+	steps := time.Duration(4*len(keys)+6) * env.StepTimeout
+	pctx, cancel := context.WithTimeout(ctx, steps)
+	defer cancel()
+	env.KeyCaps = capability.Probe(pctx, capability.Target{
+		URL: env.URL, AuthOnConnect: env.AuthOnConnect, StepTimeout: env.StepTimeout, Pace: env.Pace,
+	}, keys)
+	for _, k := range env.KeyCaps {
+		f := reports.KeyFinding{
+			Label: k.Label, Declared: string(k.Declared), Admitted: string(k.Admitted),
+			MayCreate: string(k.MayCreate), ModeratesForeign: string(k.ModeratesForeign),
+			Kind: k.Kind(), Evidence: k.Evidence,
+		}
+		if !k.Generated {
+			f.PubKey = k.Actor.PubKey
+		}
+		result.Keys = append(result.Keys, f)
+	}
+}
