@@ -30,8 +30,8 @@ type T struct {
 	nextKey int
 	// usedKeys are the configured keys (Env.Keys index) the case took.
 	usedKeys map[int]bool
-	actors  map[string]*fixtures.Actor // by pubkey, for safe-mode cleanup
-	created []createdChannel           // accepted 9007s, deleted in safe mode
+	actors   map[string]*fixtures.Actor // by pubkey, for safe-mode cleanup
+	created  []createdChannel           // accepted 9007s, deleted in safe mode
 	// readings are the "id=value" readings noted so far (see Reading).
 	readings map[string]bool
 	// limitRefusals are refused events that left a published limit.
