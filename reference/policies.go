@@ -2,6 +2,7 @@ package reference
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -19,7 +20,35 @@ type Policy struct {
 
 // policyCatalogue is every policy switch. Each name is checked at the
 // place of the behaviour it changes, through r.policy(name).
-var policyCatalogue = []Policy{}
+var policyCatalogue = []Policy{
+	{policyEveryKeyModerates, "every authenticated key may moderate every group (9000, 9001, 9002), while 39001 lists only the keys given roles (the creator); NIP-29 leaves what each role may do to the relay"},
+	{policyListedKeysOnly, "only the keys in Config.AdmittedKeys (serve/run --admit-key) may write; every other key's EVENT is answered \"restricted:\" after AUTH"},
+}
+
+// Policy switch names.
+const (
+	policyEveryKeyModerates = "every-key-moderates"
+	policyListedKeysOnly    = "listed-keys-only"
+)
+
+// actorRole is the role a command's author acts with in ch: its own, or,
+// under every-key-moderates, at least admin.
+func (r *Relay) actorRole(ch *Channel, pubkey string) string {
+	role := ch.roleOf(pubkey)
+	if r.policy(policyEveryKeyModerates) && roleRank(role) < roleRank(roleAdmin) {
+		return roleAdmin
+	}
+	return role
+}
+
+// admitted reports whether the relay admits writes from pubkey: always,
+// unless listed-keys-only is on and the key is not listed.
+func (r *Relay) admitted(pubkey string) bool {
+	if !r.policy(policyListedKeysOnly) || pubkey == r.pubKey {
+		return true
+	}
+	return slices.Contains(r.cfg.AdmittedKeys, pubkey)
+}
 
 // Policies returns every policy switch, sorted by name.
 func Policies() []Policy {

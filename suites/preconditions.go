@@ -44,6 +44,9 @@ var (
 	PreStateEvents = Precondition{"state-events",
 		"the relay publishes a 39000 for each group, readable by #d",
 		"publish relay-signed 39000 metadata events (NIP-29 marks them optional, but every group scenario reads them)"}
+	PreAdminsList = Precondition{"admins-list",
+		"the relay publishes a 39001 admin list for each group, readable by #d",
+		"publish 39001 (NIP-29 makes it optional), or name the relay's moderating role with --role-map admin=ROLE"}
 	PreMembersList = Precondition{"members-list",
 		"the relay publishes a 39002 member list the group's admins can read",
 		"publish 39002 (NIP-29 makes it optional), or leave these cases blocked"}
@@ -158,19 +161,43 @@ func (t *T) GroupMetadata(c *fixtures.Client, ch string) *nostr.Event {
 }
 
 // ModeratorRole returns the role name that lets a user moderate: --role-map
-// admin=…, else the role the relay gave the group's creator in 39001. A
-// relay that lists the creator with no role blocks the case.
+// admin=…, else the role the relay gave the group's creator in 39001. What
+// was observed decides how a relay without one blocks the case: no 39001
+// at all (admins-list), a 39001 without the creator, or one listing the
+// creator with no role (moderator-role; the last also breaks NIP-29's
+// "Each admin is listed along with one or more roles", which base/admins/1
+// reports).
 func (t *T) ModeratorRole(c *fixtures.Client, ch string) string {
 	GinkgoHelper()
 	if r := t.Env.RoleMap["admin"]; r != "" {
 		return r
 	}
-	admins := t.StateEvent(c, fixtures.KindAdmins, ch)
-	found, roles := hasP(admins, c.Actor().PubKey)
-	if !found || len(roles) == 0 {
-		t.Blocked(PreModerator, fmt.Sprintf("the creator's entry in 39001 of %s: %s", ch, tagsOf(admins)))
+	role, pre, observed := t.creatorRole(c, ch)
+	if role == "" {
+		t.Blocked(pre, observed)
 	}
-	return roles[0]
+	return role
+}
+
+// creatorRole reads the creator's role from the group's 39001. With no
+// role it returns the precondition the observation leaves unmet and what
+// was observed, in words that tell the three cases apart.
+func (t *T) creatorRole(c *fixtures.Client, ch string) (string, Precondition, string) {
+	GinkgoHelper()
+	admins := t.StateEvent(c, fixtures.KindAdmins, ch)
+	if admins == nil {
+		return "", PreAdminsList, fmt.Sprintf("no 39001 published for #d %s (read as the creator %s)", ch, actorName(c))
+	}
+	found, roles := hasP(admins, c.Actor().PubKey)
+	if !found {
+		return "", PreModerator, fmt.Sprintf("the 39001 of %s does not list the creator: %s", ch, tagsOf(admins))
+	}
+	for _, r := range roles {
+		if r != "" {
+			return r, Precondition{}, ""
+		}
+	}
+	return "", PreModerator, fmt.Sprintf("the 39001 of %s lists the creator with no role at all: %s (NIP-29: \"Each admin is listed along with one or more roles\"; base/admins/1 reports it)", ch, tagsOf(admins))
 }
 
 // PutRole names the role a case's "admin" or "owner" gets on this target:
