@@ -47,6 +47,18 @@ var actorKinds = map[string]ActorKind{
 	"late":     KindAny,
 }
 
+// historyFreeCases are cases whose reads select by an actor's own key
+// (#P, #p, COUNT by key): they count everything the key did on the relay,
+// so they need keys with no history of their own. Configured keys are
+// shared by every case of a run, so with --actor-key these cases are
+// blocked (PreFreshKeys) instead of judging other cases' channels.
+var historyFreeCases = map[string]bool{
+	"identity/find/1": true, "identity/find/4": true, "identity/limit/2": true,
+	"identity/leave/3": true, "identity/leave/4": true,
+	"identity/notices/1": true, "identity/notices/2": true, "identity/notices/4": true, "identity/notices/6": true,
+	"identity/optin/1": true, "identity/optin/2": true, "identity/optin/3": true, "identity/optin/5": true, "identity/optin/6": true,
+}
+
 // ActorKindOf is the declared kind of an actor name.
 func ActorKindOf(name string) ActorKind {
 	if k, ok := actorKinds[name]; ok {
@@ -63,6 +75,9 @@ var (
 	PreUnprivilegedKey = Precondition{"unprivileged-key",
 		"a key without moderation power over groups it does not administer, for the case's outsider, watcher or member without a role",
 		"pass at least one --actor-key unprivileged=HEX that the relay admits and that may not moderate groups it does not administer (the report's key table shows what the probe saw of each key)"}
+	PreFreshKeys = Precondition{"fresh-keys",
+		"keys with no history on the relay, because the case reads by the actor's own key (#P, #p, COUNT) and counts everything that key did",
+		"run without --actor-key (the harness then makes a fresh key per actor), or let the relay admit fresh keys; configured keys are shared by every case of a run"}
 	PreActorKeys = Precondition{"actor-keys",
 		"as many distinct configured keys of each kind as the case has actors",
 		"pass more --actor-key keys (each actor of a case takes its own key; creator=HEX and unprivileged=HEX say which is which)"}
@@ -89,6 +104,9 @@ func (t *T) ActorAs(kind ActorKind, name string) *fixtures.Actor {
 		a := fixtures.NewActor(name)
 		t.rememberActor(a)
 		return a
+	}
+	if historyFreeCases[t.Case.ID] {
+		t.Blocked(PreFreshKeys, fmt.Sprintf("the case's %s would act with a configured key (--actor-key), which other cases of the run also use", name))
 	}
 	caps := t.Env.KeyCaps
 	if len(caps) != len(t.Env.Keys) {

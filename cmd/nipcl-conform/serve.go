@@ -21,9 +21,11 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	profile := fs.String("profile", envOr("NIPCL_PROFILE", "labels"), "nip29 (old name: none), identity or labels (env NIPCL_PROFILE)")
 	key := fs.String("key", os.Getenv("NIPCL_RELAY_KEY"), "relay secret key (hex); random when empty (env NIPCL_RELAY_KEY)")
 	simRTT := fs.Duration("simulate-rtt", 0, "serve through a delay proxy that adds this round trip (e.g. 50ms); the relay itself listens on a free port")
-	var faults, readingArgs listFlag
+	var faults, readingArgs, policies, admitKeys listFlag
 	fs.Var(&faults, "fault", "fault switch to turn on (repeatable; env NIPCL_FAULTS, comma-separated)")
 	fs.Var(&readingArgs, "reading", "ID=VALUE: take this careful reading of a point the specs leave open (repeatable; env NIPCL_READINGS, comma-separated; see `nipcl-conform list --readings`)")
+	fs.Var(&policies, "policy", "relay policy switch to turn on (repeatable; env NIPCL_POLICIES, comma-separated; see `nipcl-conform faults`)")
+	fs.Var(&admitKeys, "admit-key", "public key (hex) admitted under --policy listed-keys-only (repeatable; env NIPCL_ADMIT_KEYS, comma-separated)")
 	if code, done := parse(fs, args); done {
 		return code
 	}
@@ -31,6 +33,19 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		faults = strings.Split(os.Getenv("NIPCL_FAULTS"), ",")
 	}
 	if err := validFaults(faults); err != nil {
+		return usageError(stderr, "%v", err)
+	}
+	if len(policies) == 0 && os.Getenv("NIPCL_POLICIES") != "" {
+		policies = strings.Split(os.Getenv("NIPCL_POLICIES"), ",")
+	}
+	if len(admitKeys) == 0 && os.Getenv("NIPCL_ADMIT_KEYS") != "" {
+		admitKeys = strings.Split(os.Getenv("NIPCL_ADMIT_KEYS"), ",")
+	}
+	if err := validPolicies(policies); err != nil {
+		return usageError(stderr, "%v", err)
+	}
+	admitted, err := admittedKeys(admitKeys, nil)
+	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
 	p, err := suites.ParseProfile(*profile)
@@ -53,6 +68,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		relayAddr = "127.0.0.1:0"
 	}
 	r, err := reference.New(reference.Config{Addr: relayAddr, DBPath: *db, Profile: *profile, Faults: faults, Readings: readings, SecretKey: *key,
+		Policies: policies, AdmittedKeys: admitted,
 		Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
 	if err != nil {
 		fmt.Fprintf(stderr, "nipcl-conform serve: %v\n", err)
