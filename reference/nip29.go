@@ -254,6 +254,10 @@ func lastTag(ev *nostr.Event, name string) (string, bool) {
 }
 
 func (r *Relay) createChannel(t *txn, ev *nostr.Event, id string) error {
+	// Policy listed-creators: only listed keys create groups.
+	if !r.mayCreate(ev.PubKey) {
+		return reject("restricted", "only listed keys may create groups on this relay")
+	}
 	used, err := t.uuidUsed(id)
 	if err != nil {
 		return err

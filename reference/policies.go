@@ -22,6 +22,7 @@ type Policy struct {
 // place of the behaviour it changes, through r.policy(name).
 var policyCatalogue = []Policy{
 	{policyEveryKeyModerates, "every authenticated key may moderate every group (9000, 9001, 9002), while 39001 lists only the keys given roles (the creator); NIP-29 leaves what each role may do to the relay"},
+	{policyListedCreators, "only the keys in Config.CreatorKeys (serve/run --creator-key) may create groups (9007); every other key's 9007 is answered \"restricted:\""},
 	{policyListedKeysOnly, "only the keys in Config.AdmittedKeys (serve/run --admit-key) may write; every other key's EVENT is answered \"restricted:\" after AUTH"},
 }
 
@@ -29,6 +30,7 @@ var policyCatalogue = []Policy{
 const (
 	policyEveryKeyModerates = "every-key-moderates"
 	policyListedKeysOnly    = "listed-keys-only"
+	policyListedCreators    = "listed-creators"
 )
 
 // actorRole is the role a command's author acts with in ch: its own, or,
@@ -39,6 +41,12 @@ func (r *Relay) actorRole(ch *Channel, pubkey string) string {
 		return roleAdmin
 	}
 	return role
+}
+
+// mayCreate reports whether pubkey may create groups: always, unless
+// listed-creators is on and the key is not listed.
+func (r *Relay) mayCreate(pubkey string) bool {
+	return !r.policy(policyListedCreators) || slices.Contains(r.cfg.CreatorKeys, pubkey)
 }
 
 // admitted reports whether the relay admits writes from pubkey: always,

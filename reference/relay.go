@@ -28,10 +28,13 @@ type Config struct {
 	// AdmittedKeys are the public keys (hex) admitted under the
 	// listed-keys-only policy.
 	AdmittedKeys []string
-	SecretKey    string           // relay key hex; generated when empty
-	Name         string           // NIP-11 name
-	Now          func() time.Time // clock; nil = time.Now
-	Logf         func(format string, args ...any)
+	// CreatorKeys are the public keys (hex) that may create groups under
+	// the listed-creators policy.
+	CreatorKeys []string
+	SecretKey   string           // relay key hex; generated when empty
+	Name        string           // NIP-11 name
+	Now         func() time.Time // clock; nil = time.Now
+	Logf        func(format string, args ...any)
 
 	// Optional limits (0 = default).
 	MaxMessageSize int // bytes per WebSocket message, default 512 KiB

@@ -37,7 +37,7 @@ var actorKinds = map[string]ActorKind{
 	"outsider": KindUnprivileged,
 	"watcher":  KindUnprivileged,
 	"member":   KindUnprivileged,
-	"joiner":   KindUnprivileged,
+	"joiner":   KindAny, // a join request needs no particular power
 	"reader":   KindUnprivileged,
 	"admin":    KindAny,
 	"heir":     KindAny,

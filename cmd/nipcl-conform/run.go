@@ -67,11 +67,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		readingArgs listFlag
 		policies    listFlag
 		admitKeys   listFlag
+		creatorKeys listFlag
 	)
 	labelFilter := fs.String("label-filter", "", "select cases by their Ginkgo labels: profile (nip29, identity, labels), level (MUST, SHOULD, MAY), source (nip, draft, contract), area:X, section:X.Y, slow, heavy; e.g. 'labels && MUST && !slow'")
 	fs.Var(&roleMap, "role-map", "WORD=ROLE: the relay's role name for the harness's role word admin, owner or member (repeatable; default: learned from the creator's 39001 entry)")
 	fs.Var(&actorKeys, "actor-key", "[ROLE=]HEX: a secret key the suites may act with (repeatable); ROLE creator (may create groups) or unprivileged (may not moderate groups it does not administer) says which is which; every key is probed before the cases either way")
 	fs.Var(&policies, "policy", "run the built-in reference relay under this relay policy switch (repeatable; see `nipcl-conform faults`)")
+	fs.Var(&creatorKeys, "creator-key", "public key (hex) that may create groups on the built-in reference relay under --policy listed-creators (repeatable)")
 	fs.Var(&admitKeys, "admit-key", "public key (hex) the built-in reference relay admits under --policy listed-keys-only (repeatable; the --actor-key keys are admitted too)")
 	fs.Var(&hosts, "host", "another Host header value that names a second community of the same relay (repeatable)")
 	fs.Var(&faults, "fault", "break the built-in reference relay with this fault switch (repeatable; see `nipcl-conform faults`)")
@@ -153,15 +155,19 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if err := validFaults(faults); err != nil {
 		return usageError(stderr, "%v", err)
 	}
-	if (len(policies) > 0 || len(admitKeys) > 0) && sources > 0 {
-		return usageError(stderr, "--policy and --admit-key apply to the built-in reference relay only")
+	if (len(policies) > 0 || len(admitKeys) > 0 || len(creatorKeys) > 0) && sources > 0 {
+		return usageError(stderr, "--policy, --admit-key and --creator-key apply to the built-in reference relay only")
+	}
+	creators, err := admittedKeys(creatorKeys, nil)
+	if err != nil {
+		return usageError(stderr, "--creator-key: %v", err)
 	}
 	if err := validPolicies(policies); err != nil {
 		return usageError(stderr, "%v", err)
 	}
 	admitted, err := admittedKeys(admitKeys, actorKeys)
 	if err != nil {
-		return usageError(stderr, "%v", err)
+		return usageError(stderr, "--admit-key: %v", err)
 	}
 	if len(readingArgs) > 0 && sources > 0 {
 		return usageError(stderr, "--reading applies to the built-in reference relay only")
@@ -240,7 +246,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		}
 	default:
 		for _, p := range profilesFor(*profile) {
-			cfg := reference.Config{Profile: p, Faults: faults, DBPath: *db, Readings: readingsFor(readings, p), Policies: policies, AdmittedKeys: admitted}
+			cfg := reference.Config{Profile: p, Faults: faults, DBPath: *db, Readings: readingsFor(readings, p), Policies: policies, AdmittedKeys: admitted, CreatorKeys: creators}
 			plans = append(plans, runner.Plan{Name: p, Target: &runner.ReferenceTarget{Config: cfg}, Profile: p})
 		}
 	}
@@ -415,7 +421,7 @@ func admittedKeys(admit, actorKeys []string) ([]string, error) {
 	out := make([]string, 0, len(admit)+len(actorKeys))
 	for _, k := range admit {
 		if len(k) != 64 || strings.Trim(k, "0123456789abcdef") != "" {
-			return nil, fmt.Errorf("--admit-key wants a 64-hex public key, got %q", k)
+			return nil, fmt.Errorf("want a 64-hex public key, got %q", k)
 		}
 		out = append(out, k)
 	}

@@ -21,10 +21,11 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	profile := fs.String("profile", envOr("NIPCL_PROFILE", "labels"), "nip29 (old name: none), identity or labels (env NIPCL_PROFILE)")
 	key := fs.String("key", os.Getenv("NIPCL_RELAY_KEY"), "relay secret key (hex); random when empty (env NIPCL_RELAY_KEY)")
 	simRTT := fs.Duration("simulate-rtt", 0, "serve through a delay proxy that adds this round trip (e.g. 50ms); the relay itself listens on a free port")
-	var faults, readingArgs, policies, admitKeys listFlag
+	var faults, readingArgs, policies, admitKeys, creatorKeys listFlag
 	fs.Var(&faults, "fault", "fault switch to turn on (repeatable; env NIPCL_FAULTS, comma-separated)")
 	fs.Var(&readingArgs, "reading", "ID=VALUE: take this careful reading of a point the specs leave open (repeatable; env NIPCL_READINGS, comma-separated; see `nipcl-conform list --readings`)")
 	fs.Var(&policies, "policy", "relay policy switch to turn on (repeatable; env NIPCL_POLICIES, comma-separated; see `nipcl-conform faults`)")
+	fs.Var(&creatorKeys, "creator-key", "public key (hex) that may create groups under --policy listed-creators (repeatable; env NIPCL_CREATOR_KEYS, comma-separated)")
 	fs.Var(&admitKeys, "admit-key", "public key (hex) admitted under --policy listed-keys-only (repeatable; env NIPCL_ADMIT_KEYS, comma-separated)")
 	if code, done := parse(fs, args); done {
 		return code
@@ -48,6 +49,13 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
+	if len(creatorKeys) == 0 && os.Getenv("NIPCL_CREATOR_KEYS") != "" {
+		creatorKeys = strings.Split(os.Getenv("NIPCL_CREATOR_KEYS"), ",")
+	}
+	creators, err := admittedKeys(creatorKeys, nil)
+	if err != nil {
+		return usageError(stderr, "--creator-key: %v", err)
+	}
 	p, err := suites.ParseProfile(*profile)
 	if err != nil {
 		return usageError(stderr, "--profile: %v", err)
@@ -68,7 +76,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		relayAddr = "127.0.0.1:0"
 	}
 	r, err := reference.New(reference.Config{Addr: relayAddr, DBPath: *db, Profile: *profile, Faults: faults, Readings: readings, SecretKey: *key,
-		Policies: policies, AdmittedKeys: admitted,
+		Policies: policies, AdmittedKeys: admitted, CreatorKeys: creators,
 		Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
 	if err != nil {
 		fmt.Fprintf(stderr, "nipcl-conform serve: %v\n", err)
