@@ -122,6 +122,17 @@ func (k *Key) FitsUnprivileged() bool {
 // FitsAny reports whether the key may act at all.
 func (k *Key) FitsAny() bool { return k.Admitted != No }
 
+// Findings are what the probe saw: each key, and which state kinds the
+// relay publishes for a new group (a relay-wide precondition, judged here
+// once, never from a case's later state).
+type Findings struct {
+	Keys []*Key
+	// State maps 39000, 39001 and 39002 to yes (published for the probe's
+	// new group), no, or absent (not observed: no group, or a read failed).
+	State         map[int]Answer
+	StateEvidence []string
+}
+
 // Target is how the probe reaches the relay.
 type Target struct {
 	URL           string

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/nbd-wtf/go-nostr"
 
@@ -19,7 +20,7 @@ import (
 // sends a 9021 join request to learn whether it is admitted at all. The
 // probe's groups are deleted (9008) before it returns. A step error is
 // evidence, not a finding: the answer stays Unknown.
-func Probe(ctx context.Context, tg Target, keys []*Key) []*Key {
+func Probe(ctx context.Context, tg Target, keys []*Key) *Findings {
 	if len(keys) == 0 {
 		keys = []*Key{{Actor: fixtures.NewActor("generated"), Label: "generated", Generated: true}}
 	}
@@ -45,8 +46,69 @@ func Probe(ctx context.Context, tg Target, keys []*Key) []*Key {
 			p.join(ctx, k, g.id)
 		}
 	}
+	f := &Findings{Keys: keys}
+	if len(p.groups) > 0 {
+		f.State, f.StateEvidence = p.stateKinds(ctx, p.groups[0])
+	}
 	p.deleteGroups(ctx)
-	return keys
+	return f
+}
+
+// StateKinds are the relay-signed state kinds the probe looks for on its
+// group right after creating it: metadata, admins and members.
+var StateKinds = []int{fixtures.KindMetadata, fixtures.KindAdmins, fixtures.KindMembers}
+
+// stateKinds reads, as the group's creator, which state kinds the relay
+// publishes for a new group: each is polled for a short while (a relay may
+// publish after its OK), then recorded as yes or no.
+func (p *prober) stateKinds(ctx context.Context, g probeGroup) (map[int]Answer, []string) {
+	out := map[int]Answer{}
+	var evidence []string
+	c, err := p.conn(ctx, g.owner)
+	if err != nil {
+		return out, []string{"state events: " + err.Error()}
+	}
+	wait := p.tg.StepTimeout / 5
+	for _, kind := range StateKinds {
+		deadline := time.Now().Add(wait)
+		for {
+			r, err := c.Query(ctx, nostr.Filter{Kinds: []int{kind}, Tags: nostr.TagMap{"d": {g.id}}})
+			switch {
+			case err != nil:
+				evidence = append(evidence, fmt.Sprintf("kind %d: %v", kind, err))
+			case r.Closed:
+				evidence = append(evidence, fmt.Sprintf("kind %d: CLOSED %q", kind, r.ClosedReason))
+			case len(r.Events) > 0:
+				out[kind] = Yes
+				evidence = append(evidence, fmt.Sprintf("kind %d: published (%s)", kind, r.Events[0].ID))
+			}
+			if err != nil || r.Closed || out[kind] == Yes {
+				break
+			}
+			if time.Now().After(deadline) {
+				out[kind] = No
+				evidence = append(evidence, fmt.Sprintf("kind %d: none within %s of the group's creation", kind, wait))
+				break
+			}
+			if !pause(ctx, 50*time.Millisecond) {
+				break
+			}
+		}
+	}
+	return out, evidence
+}
+
+// pause waits d or until ctx ends (a poll interval, not a sleep: the
+// caller's loop has its own deadline).
+func pause(ctx context.Context, d time.Duration) bool {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 type probeGroup struct {

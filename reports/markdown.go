@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -35,6 +36,14 @@ func WriteMarkdown(w io.Writer, r *Results) error {
 			fmt.Fprintf(&b, "\n**Keys (%s), as the capability probe saw them before the cases:**\n\n", p.Name)
 			for _, k := range p.Keys {
 				fmt.Fprintf(&b, "- %s\n", mdEscape(k.String()))
+			}
+			if len(p.StateEvents) > 0 {
+				kinds := make([]string, 0, len(p.StateEvents))
+				for k, v := range p.StateEvents {
+					kinds = append(kinds, k+": "+v)
+				}
+				sort.Strings(kinds)
+				fmt.Fprintf(&b, "- state events published for a new group: %s\n", strings.Join(kinds, ", "))
 			}
 		}
 	}

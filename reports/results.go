@@ -91,6 +91,9 @@ type PlanResult struct {
 	// case used it: one row per --actor-key, or one ("generated") for the
 	// fresh keys the harness makes when none is passed.
 	Keys []KeyFinding `json:"keys,omitempty"`
+	// StateEvents is what the probe saw published for its new group, by
+	// kind ("39000", "39001", "39002"): "yes" or "no" (absent: not observed).
+	StateEvents map[string]string `json:"state_events,omitempty"`
 }
 
 // KeyFinding is the capability probe's account of one key.

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -43,9 +44,16 @@ func probeKeys(ctx context.Context, env *suites.Env, keys []*capability.Key, res
 	steps := time.Duration(4*len(keys)+6) * env.StepTimeout
 	pctx, cancel := context.WithTimeout(ctx, steps)
 	defer cancel()
-	env.KeyCaps = capability.Probe(pctx, capability.Target{
+	found := capability.Probe(pctx, capability.Target{
 		URL: env.URL, AuthOnConnect: env.AuthOnConnect, StepTimeout: env.StepTimeout, Pace: env.Pace,
 	}, keys)
+	env.KeyCaps, env.StatePublished = found.Keys, found.State
+	for kind, a := range found.State {
+		if result.StateEvents == nil {
+			result.StateEvents = map[string]string{}
+		}
+		result.StateEvents[strconv.Itoa(kind)] = string(a)
+	}
 	for _, k := range env.KeyCaps {
 		f := reports.KeyFinding{
 			Label: k.Label, Declared: string(k.Declared), Admitted: string(k.Admitted),

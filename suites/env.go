@@ -53,6 +53,10 @@ type Env struct {
 	// row (Generated) for every fresh key. Nil: not probed; keys are then
 	// handed out in order and fresh keys are assumed to fit every actor.
 	KeyCaps []*capability.Key
+	// StatePublished is the probe's finding of which state kinds (39000,
+	// 39001, 39002) the relay publishes for a new group: the relay-wide
+	// precondition those kinds are, judged once before the cases.
+	StatePublished map[int]capability.Answer
 	// RoleMap names the relay's roles for the harness's role words
 	// ("admin", "owner", "member"): --role-map admin=moderator. Empty: the
 	// NIP-29 cases learn the moderating role from 39001.

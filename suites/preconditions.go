@@ -8,6 +8,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
 
+	"github.com/nipcl/nipcl-conform/capability"
 	"github.com/nipcl/nipcl-conform/fixtures"
 )
 
@@ -69,6 +70,31 @@ func (t *T) Blocked(p Precondition, observed string) {
 	AddReportEntry(EntryOutcome, "blocked", ReportEntryVisibilityNever)
 	AddReportEntry(EntryPrecondition, p.ID, ReportEntryVisibilityNever)
 	Fail(fmt.Sprintf("incompatible: the harness needs %s — %s (observed: %s)", p.Need, p.Adapt, observed))
+}
+
+// stateLost fails the case when a state event the case reads as its
+// group's creator is missing although the precondition held: the case
+// itself saw that kind for the group earlier, or the capability probe saw
+// the relay publish it for a new group. The precondition is judged by its
+// own probe; losing it is a finding about the case's steps, reported
+// against the clauses the case cites, with the transcript. It returns
+// when the absence is a missing feature (the caller blocks the case).
+func (t *T) stateLost(c *fixtures.Client, kind int, ch string) {
+	GinkgoHelper()
+	t.mu.Lock()
+	seen, deleted := t.seenState[stateKey{kind, ch}], t.deleted[ch]
+	creator := t.creators[ch]
+	t.mu.Unlock()
+	if deleted || c.Actor() == nil {
+		return
+	}
+	cites := t.Case.Section + " (" + string(t.Case.Level) + ")"
+	if seen != "" {
+		failf("%s: the relay published kind %d for group %s earlier in this case (%s) and serves none to %s after the case's later steps; the case's steps lost it (not a missing feature)", cites, kind, ch, seen, actorName(c))
+	}
+	if creator == c.Actor().PubKey && t.Env.StatePublished[kind] == capability.Yes {
+		failf("%s: the relay publishes kind %d for a new group (the capability probe read one for its own group before the cases), but serves none for group %s, created by %s in this case, after the case's steps (not a missing feature)", cites, kind, ch, actorName(c))
+	}
 }
 
 // okPrefix is NIP-01's machine-readable prefix: one word and a colon.
@@ -155,6 +181,7 @@ func (t *T) GroupMetadata(c *fixtures.Client, ch string) *nostr.Event {
 	GinkgoHelper()
 	ev := t.StateEvent(c, fixtures.KindMetadata, ch)
 	if ev == nil {
+		t.stateLost(c, fixtures.KindMetadata, ch)
 		t.Blocked(PreStateEvents, "no 39000 for #d "+ch+" as "+actorName(c))
 	}
 	return ev
@@ -186,6 +213,7 @@ func (t *T) creatorRole(c *fixtures.Client, ch string) (string, Precondition, st
 	GinkgoHelper()
 	admins := t.StateEvent(c, fixtures.KindAdmins, ch)
 	if admins == nil {
+		t.stateLost(c, fixtures.KindAdmins, ch)
 		return "", PreAdminsList, fmt.Sprintf("no 39001 published for #d %s (read as the creator %s)", ch, actorName(c))
 	}
 	found, roles := hasP(admins, c.Actor().PubKey)

@@ -32,6 +32,14 @@ type T struct {
 	usedKeys map[int]bool
 	actors   map[string]*fixtures.Actor // by pubkey, for safe-mode cleanup
 	created  []createdChannel           // accepted 9007s, deleted in safe mode
+	// creators are the creators of the groups the case created, by id;
+	// deleted the ids of groups the case deleted (9008 accepted).
+	creators map[string]string
+	deleted  map[string]bool
+	// seenState records the state events the case has read, by kind and
+	// group: a kind seen earlier in the case and gone later is a finding
+	// about the case's steps, never a missing feature.
+	seenState map[stateKey]string
 	// readings are the "id=value" readings noted so far (see Reading).
 	readings map[string]bool
 	// limitRefusals are refused events that left a published limit.
@@ -39,6 +47,11 @@ type T struct {
 }
 
 type createdChannel struct{ id, creator string }
+
+type stateKey struct {
+	kind int
+	ch   string
+}
 
 func newT(ctx context.Context, env *Env, c Case) *T {
 	return &T{Env: env, Case: c, ctx: ctx, tr: fixtures.NewTranscript(0)}
@@ -191,6 +204,12 @@ func (t *T) track(ev *nostr.Event) {
 	defer t.mu.Unlock()
 	switch ev.Kind {
 	case fixtures.KindCreateGroup:
+		if t.creators == nil {
+			t.creators = map[string]string{}
+		}
+		if _, ok := t.creators[h]; !ok {
+			t.creators[h] = ev.PubKey
+		}
 		for _, c := range t.created {
 			if c.id == h {
 				return
@@ -198,6 +217,10 @@ func (t *T) track(ev *nostr.Event) {
 		}
 		t.created = append(t.created, createdChannel{id: h, creator: ev.PubKey})
 	case fixtures.KindDeleteGroup:
+		if t.deleted == nil {
+			t.deleted = map[string]bool{}
+		}
+		t.deleted[h] = true
 		for i, c := range t.created {
 			if c.id == h {
 				t.created = append(t.created[:i:i], t.created[i+1:]...)
@@ -441,7 +464,16 @@ func (t *T) StateEvent(c *fixtures.Client, kind int, channel string) *nostr.Even
 	if len(heads) > 1 {
 		t.Note("REQ kind %d #d %s as %s returned %d heads (%s); the newest is taken as current", kind, channel, actorName(c), len(heads), strings.Join(IDs(heads), ", "))
 	}
-	return newestHead(heads)
+	head := newestHead(heads)
+	if head != nil {
+		t.mu.Lock()
+		if t.seenState == nil {
+			t.seenState = map[stateKey]string{}
+		}
+		t.seenState[stateKey{kind, channel}] = head.ID
+		t.mu.Unlock()
+	}
+	return head
 }
 
 // StateHeads is the exact read of one channel's state: every event the
@@ -502,9 +534,10 @@ func (t *T) MustStateEvent(c *fixtures.Client, kind int, channel string) *nostr.
 		if kind != fixtures.KindMetadata {
 			p = PreMembersList
 			if kind == fixtures.KindAdmins {
-				p = Precondition{"admins-list", "the relay publishes a 39001 admin list the group's admins can read", "publish 39001 (NIP-29 makes it optional), or leave these cases blocked"}
+				p = PreAdminsList
 			}
 		}
+		t.stateLost(c, kind, channel)
 		if !t.nip29Way() {
 			failf("expected a kind %d state event for channel %s, got none", kind, channel)
 		}
