@@ -95,6 +95,8 @@ func (k *Key) Kind() string {
 		return "moderates foreign groups"
 	case k.ModeratesForeign == No:
 		return "unprivileged"
+	case k.MayCreate == No:
+		return "may not create groups"
 	}
 	return "not observed"
 }

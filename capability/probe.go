@@ -42,8 +42,13 @@ func Probe(ctx context.Context, tg Target, keys []*Key) *Findings {
 		} else {
 			p.moderate(ctx, k, g)
 		}
-		if k.Admitted == Unknown && g.id != "" {
+		switch {
+		case k.Admitted == Unknown && g.id != "":
 			p.join(ctx, k, g.id)
+		case k.Admitted == Unknown && k.MayCreate == No:
+			// No group to join: a join request for an id no group has
+			// tells a refusal of the key (restricted:) from one of the id.
+			p.join(ctx, k, fixtures.NewChannelID())
 		}
 	}
 	f := &Findings{Keys: keys}
