@@ -73,26 +73,31 @@ func (t *T) Blocked(p Precondition, observed string) {
 }
 
 // stateLost fails the case when a state event the case reads as its
-// group's creator is missing although the precondition held: the case
-// itself saw that kind for the group earlier, or the capability probe saw
-// the relay publish it for a new group. The precondition is judged by its
+// group's creator (still in the group: no 9001 or 9022 of the case took it
+// out) is missing although the precondition held: the creator saw that
+// kind for the group earlier in the case, or the capability probe saw the
+// relay publish it for a new group. The precondition is judged by its
 // own probe; losing it is a finding about the case's steps, reported
 // against the clauses the case cites, with the transcript. It returns
 // when the absence is a missing feature (the caller blocks the case).
 func (t *T) stateLost(c *fixtures.Client, kind int, ch string) {
 	GinkgoHelper()
+	if c.Actor() == nil {
+		return
+	}
+	reader := c.Actor().PubKey
 	t.mu.Lock()
-	seen, deleted := t.seenState[stateKey{kind, ch}], t.deleted[ch]
-	creator := t.creators[ch]
+	seen, deleted := t.seenState[stateKey{kind, ch, reader}], t.deleted[ch]
+	creator, gone := t.creators[ch], t.gone[ch][reader]
 	t.mu.Unlock()
-	if deleted || c.Actor() == nil {
+	if deleted || gone || creator != reader {
 		return
 	}
 	cites := t.Case.Section + " (" + string(t.Case.Level) + ")"
 	if seen != "" {
 		failf("%s: the relay published kind %d for group %s earlier in this case (%s) and serves none to %s after the case's later steps; the case's steps lost it (not a missing feature)", cites, kind, ch, seen, actorName(c))
 	}
-	if creator == c.Actor().PubKey && t.Env.StatePublished[kind] == capability.Yes {
+	if t.Env.StatePublished[kind] == capability.Yes {
 		failf("%s: the relay publishes kind %d for a new group (the capability probe read one for its own group before the cases), but serves none for group %s, created by %s in this case, after the case's steps (not a missing feature)", cites, kind, ch, actorName(c))
 	}
 }

@@ -36,6 +36,9 @@ type T struct {
 	// deleted the ids of groups the case deleted (9008 accepted).
 	creators map[string]string
 	deleted  map[string]bool
+	// gone are the keys a 9001 or 9022 of the case took out of a group,
+	// by group id and pubkey.
+	gone map[string]map[string]bool
 	// seenState records the state events the case has read, by kind and
 	// group: a kind seen earlier in the case and gone later is a finding
 	// about the case's steps, never a missing feature.
@@ -49,8 +52,9 @@ type T struct {
 type createdChannel struct{ id, creator string }
 
 type stateKey struct {
-	kind int
-	ch   string
+	kind   int
+	ch     string
+	reader string
 }
 
 func newT(ctx context.Context, env *Env, c Case) *T {
@@ -216,6 +220,19 @@ func (t *T) track(ev *nostr.Event) {
 			}
 		}
 		t.created = append(t.created, createdChannel{id: h, creator: ev.PubKey})
+	case fixtures.KindRemoveUser, fixtures.KindLeaveRequest:
+		if t.gone == nil {
+			t.gone = map[string]map[string]bool{}
+		}
+		if t.gone[h] == nil {
+			t.gone[h] = map[string]bool{}
+		}
+		if ev.Kind == fixtures.KindLeaveRequest {
+			t.gone[h][ev.PubKey] = true
+		}
+		for _, pk := range fixtures.TagValues(ev, "p") {
+			t.gone[h][pk] = true
+		}
 	case fixtures.KindDeleteGroup:
 		if t.deleted == nil {
 			t.deleted = map[string]bool{}
@@ -465,12 +482,12 @@ func (t *T) StateEvent(c *fixtures.Client, kind int, channel string) *nostr.Even
 		t.Note("REQ kind %d #d %s as %s returned %d heads (%s); the newest is taken as current", kind, channel, actorName(c), len(heads), strings.Join(IDs(heads), ", "))
 	}
 	head := newestHead(heads)
-	if head != nil {
+	if head != nil && c.Actor() != nil {
 		t.mu.Lock()
 		if t.seenState == nil {
 			t.seenState = map[stateKey]string{}
 		}
-		t.seenState[stateKey{kind, channel}] = head.ID
+		t.seenState[stateKey{kind, channel, c.Actor().PubKey}] = head.ID
 		t.mu.Unlock()
 	}
 	return head
