@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -25,7 +26,7 @@ func Probe(ctx context.Context, tg Target, keys []*Key) *Findings {
 		keys = []*Key{{Actor: fixtures.NewActor("generated"), Label: "generated", Generated: true}}
 	}
 	p := &prober{tg: tg, conns: map[string]*fixtures.Client{}}
-	defer p.close()
+	defer p.close(ctx)
 	owned := map[*Key]string{}
 	for _, k := range keys {
 		if id := p.create(ctx, k); id != "" {
@@ -147,9 +148,26 @@ func (p *prober) conn(ctx context.Context, a *fixtures.Actor) (*fixtures.Client,
 	return c, nil
 }
 
-func (p *prober) close() {
+// close ends the probe's connections; once ctx has ended (an interrupt,
+// the run's deadline) it does not wait for a slow relay's closing
+// handshake.
+func (p *prober) close(ctx context.Context) {
+	var wg sync.WaitGroup
 	for _, c := range p.conns {
-		c.Close()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.Close()
+		}()
+	}
+	closed := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+	case <-ctx.Done():
 	}
 }
 

@@ -41,8 +41,15 @@ func parseActorKeys(values []string) ([]*capability.Key, error) {
 // the configured keys, or one fresh key for every generated one. The
 // findings go to the env (actor assignment) and the plan's report.
 func probeKeys(ctx context.Context, env *suites.Env, keys []*capability.Key, result *reports.PlanResult) {
-	steps := time.Duration(4*len(keys)+6) * env.StepTimeout
-	pctx, cancel := context.WithTimeout(ctx, steps)
+	// A budget of steps, and never more than a third of what is left of
+	// the run: a relay that answers nothing must leave the cases their time.
+	budget := time.Duration(4*len(keys)+6) * env.StepTimeout
+	if dl, ok := ctx.Deadline(); ok {
+		if left := time.Until(dl) / 3; left < budget {
+			budget = left
+		}
+	}
+	pctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
 	found := capability.Probe(pctx, capability.Target{
 		URL: env.URL, AuthOnConnect: env.AuthOnConnect, StepTimeout: env.StepTimeout, Pace: env.Pace,
