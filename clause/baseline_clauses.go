@@ -90,6 +90,8 @@ var baselineClauses = []Clause{
 		Text: "The creator of a group holds a role that may moderate it: put and remove users, edit metadata."},
 	{ID: "nip29/create.3", Section: "nip29/create", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Mod,
 		Text: "A 9007 from a key with no role in an existing group with that id is refused and the group is untouched."},
+	{ID: "nip29/admins.1", Section: "nip29/admins", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Meta + ": group admins (kind:39001)",
+		Text: "Every admin a published 39001 lists carries one or more role names after its pubkey in its p tag."},
 	{ID: "nip29/state-events.1", Section: "nip29/state-events", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Meta,
 		Text: "Group state events (39000-39003) are signed by the relay key named by NIP-11 self, with a valid id and signature."},
 	{ID: "nip29/state-events.2", Section: "nip29/state-events", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Meta + " with NIP-01 § Kinds (addressable)",

@@ -53,6 +53,7 @@ var sections = []Section{
 	{"nip29/moderation", DocNIP29, "Group state -- or moderation: the moderation-event table (9000-9010)"},
 	{"nip29/delete-event", DocNIP29, "Moderation events: delete-event (9005)"},
 	{"nip29/timeline", DocNIP29, "Timeline references (previous)"},
+	{"nip29/admins", DocNIP29, "Group metadata events: group admins (39001)"},
 
 	// Identity draft (nip-cl-identity.md).
 	{"identity/identity-tags", DocIdentity, "Channel identity tags"},

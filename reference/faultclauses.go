@@ -136,4 +136,7 @@ var faultClauses = map[string]string{
 	faultSameSecondRemovalLost:  "nip29/membership.6",
 	faultSameSecondEditLost:     "nip29/metadata.3",
 	faultReplaceableTieLastWins: "nip01/replaceable.1",
+
+	// Key capabilities, 39001 diagnosis (i24a).
+	faultAdminsWithoutRoles: "nip29/admins.1",
 }

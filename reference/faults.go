@@ -48,6 +48,7 @@ const (
 	faultRestrictedWritesAccepted = "restricted-writes-accepted"
 	faultAuthEventBroadcast       = "auth-event-broadcast"
 	faultRolesNotRelaySigned      = "roles-not-relay-signed"
+	faultAdminsWithoutRoles       = "admins-without-roles"
 )
 
 // faultCatalogue is every fault switch: the core's and each profile's.
@@ -89,6 +90,8 @@ var coreFaults = []faultSpec{
 		"non-members may post to a restricted (not private) group"},
 	{faultAuthEventBroadcast, "", "nip42/auth",
 		"a client's kind 22242 AUTH event is delivered to open subscriptions whose filter matches it (kinds [22242])"},
+	{faultAdminsWithoutRoles, "", "nip29/admins",
+		`39001 lists each admin as ["p", <pubkey>] with no role (NIP-29: "Each admin is listed along with one or more roles"; a fault, not a policy)`},
 	{faultRolesNotRelaySigned, "", "nip29/state-events",
 		"the 39003 roles event is signed by a random key that is not the NIP-11 self key (39000-39002 are not)"},
 }

@@ -65,6 +65,19 @@ var faultProbes = map[string]faultProbe{
 		c.mustPublish(owner.edit(t, id, nostr.Tag{"name", "other"}))
 		return c.state(kindGroupMetadata, id).CreatedAt <= before
 	},
+	faultAdminsWithoutRoles: func(t *testing.T, r *Relay, url string) bool {
+		owner := newActor(t)
+		c := dial(t, url)
+		c.auth(owner)
+		id := newChannelID()
+		c.mustPublish(owner.create(t, id))
+		for _, tg := range c.state(kindGroupAdmins, id).Tags {
+			if len(tg) == 2 && tg[0] == "p" {
+				return true
+			}
+		}
+		return false
+	},
 	faultMemberCanEdit: func(t *testing.T, r *Relay, url string) bool {
 		owner, member := newActor(t), newActor(t)
 		co, cm := dial(t, url), dial(t, url)

@@ -86,6 +86,10 @@ func (r *Relay) validateEvent(ev *nostr.Event) error {
 // checkAuthor requires the event's pubkey to be authenticated (NIP-42).
 func (r *Relay) checkAuthor(c *conn, ev *nostr.Event) error {
 	if c.isAuthed(ev.PubKey) {
+		// Policy listed-keys-only: an authenticated key that is not listed.
+		if !r.admitted(ev.PubKey) {
+			return reject("restricted", "this relay admits listed keys only")
+		}
 		return nil
 	}
 	return reject("auth-required", "authenticate as the event's pubkey first")
@@ -255,6 +259,10 @@ func lastTag(ev *nostr.Event, name string) (string, bool) {
 }
 
 func (r *Relay) createChannel(t *txn, ev *nostr.Event, id string) error {
+	// Policy listed-creators: only listed keys create groups.
+	if !r.mayCreate(ev.PubKey) {
+		return reject("restricted", "only listed keys may create groups on this relay")
+	}
 	used, err := t.uuidUsed(id)
 	if err != nil {
 		return err
@@ -322,7 +330,7 @@ func (r *Relay) mayEditMetadata(role string) bool {
 }
 
 func (r *Relay) editChannel(t *txn, ev *nostr.Event, ch *Channel) error {
-	if !r.mayEditMetadata(ch.roleOf(ev.PubKey)) && !r.profile.admitEdit(ev, ch) {
+	if !r.mayEditMetadata(r.actorRole(ch, ev.PubKey)) && !r.profile.admitEdit(ev, ch) {
 		return reject("restricted", "only an owner or admin may edit channel metadata")
 	}
 	// Fault same-second-edit-lost: an earlier same-second 9002 with a higher id wins.
@@ -350,7 +358,7 @@ func (r *Relay) editChannel(t *txn, ev *nostr.Event, ch *Channel) error {
 }
 
 func (r *Relay) putUser(t *txn, ev *nostr.Event, ch *Channel) error {
-	actor := ch.roleOf(ev.PubKey)
+	actor := r.actorRole(ch, ev.PubKey)
 	if !mayModerate(actor) {
 		return reject("restricted", "only an owner or admin may add users")
 	}
@@ -407,7 +415,7 @@ func (r *Relay) putUser(t *txn, ev *nostr.Event, ch *Channel) error {
 }
 
 func (r *Relay) removeUser(t *txn, ev *nostr.Event, ch *Channel) error {
-	actor := ch.roleOf(ev.PubKey)
+	actor := r.actorRole(ch, ev.PubKey)
 	// Fault outsider-remove-user: anyone's 9001 is applied.
 	if !mayModerate(actor) && !r.fault(faultOutsiderRemoveUser) {
 		return reject("restricted", "only an owner or admin may remove users")
@@ -547,6 +555,11 @@ func (r *Relay) stateTags(kind int, ch *Channel) nostr.Tags {
 	case kindGroupAdmins:
 		for _, pk := range sortedMembers(ch) {
 			if role := ch.Members[pk]; mayModerate(role) {
+				// Fault admins-without-roles: the p tag names no role.
+				if r.fault(faultAdminsWithoutRoles) {
+					tags = append(tags, nostr.Tag{"p", pk})
+					continue
+				}
 				tags = append(tags, nostr.Tag{"p", pk, role})
 			}
 		}

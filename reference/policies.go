@@ -2,6 +2,7 @@ package reference
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -23,6 +24,41 @@ var policyCatalogue = []Policy{
 	// Clock-tie order of REQ answers (same-second order).
 	{policyTiesNewestStoredFirst, "REQ answers list events with equal created_at newest-stored first, not lowest id first (NIP-01's \"should\"; no case judges it, and no verdict may rest on it)"},
 	{policyTiesFirstStoredFirst, "REQ answers list events with equal created_at first-stored first, not lowest id first (NIP-01's \"should\"; no case judges it, and no verdict may rest on it)"},
+	{policyEveryKeyModerates, "every authenticated key may moderate every group (9000, 9001, 9002), while 39001 lists only the keys given roles (the creator); NIP-29 leaves what each role may do to the relay"},
+	{policyListedCreators, "only the keys in Config.CreatorKeys (serve/run --creator-key) may create groups (9007); every other key's 9007 is answered \"restricted:\""},
+	{policyListedKeysOnly, "only the keys in Config.AdmittedKeys (serve/run --admit-key) may write; every other key's EVENT is answered \"restricted:\" after AUTH"},
+}
+
+// Policy switch names.
+const (
+	policyEveryKeyModerates = "every-key-moderates"
+	policyListedKeysOnly    = "listed-keys-only"
+	policyListedCreators    = "listed-creators"
+)
+
+// actorRole is the role a command's author acts with in ch: its own, or,
+// under every-key-moderates, at least admin.
+func (r *Relay) actorRole(ch *Channel, pubkey string) string {
+	role := ch.roleOf(pubkey)
+	if r.policy(policyEveryKeyModerates) && roleRank(role) < roleRank(roleAdmin) {
+		return roleAdmin
+	}
+	return role
+}
+
+// mayCreate reports whether pubkey may create groups: always, unless
+// listed-creators is on and the key is not listed.
+func (r *Relay) mayCreate(pubkey string) bool {
+	return !r.policy(policyListedCreators) || slices.Contains(r.cfg.CreatorKeys, pubkey)
+}
+
+// admitted reports whether the relay admits writes from pubkey: always,
+// unless listed-keys-only is on and the key is not listed.
+func (r *Relay) admitted(pubkey string) bool {
+	if !r.policy(policyListedKeysOnly) || pubkey == r.pubKey {
+		return true
+	}
+	return slices.Contains(r.cfg.AdmittedKeys, pubkey)
 }
 
 // Policies returns every policy switch, sorted by name.

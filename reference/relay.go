@@ -19,16 +19,22 @@ import (
 // Config configures a reference relay. The zero value is a usable relay
 // (profile none, in-memory database, random key, 127.0.0.1:0).
 type Config struct {
-	Addr      string            // listen address, default "127.0.0.1:0"
-	DBPath    string            // SQLite file; "" = private in-memory DB
-	Profile   string            // "none" (default; "nip29" is the same), "identity", "labels"
-	Faults    []string          // fault switch names (see Faults)
-	Readings  map[string]string // reading ID -> value (see Readings); absent = the default
-	Policies  []string          // relay policy switch names (see Policies)
-	SecretKey string            // relay key hex; generated when empty
-	Name      string            // NIP-11 name
-	Now       func() time.Time  // clock; nil = time.Now
-	Logf      func(format string, args ...any)
+	Addr     string            // listen address, default "127.0.0.1:0"
+	DBPath   string            // SQLite file; "" = private in-memory DB
+	Profile  string            // "none" (default; "nip29" is the same), "identity", "labels"
+	Faults   []string          // fault switch names (see Faults)
+	Readings map[string]string // reading ID -> value (see Readings); absent = the default
+	Policies []string          // relay policy switch names (see Policies)
+	// AdmittedKeys are the public keys (hex) admitted under the
+	// listed-keys-only policy.
+	AdmittedKeys []string
+	// CreatorKeys are the public keys (hex) that may create groups under
+	// the listed-creators policy.
+	CreatorKeys []string
+	SecretKey   string           // relay key hex; generated when empty
+	Name        string           // NIP-11 name
+	Now         func() time.Time // clock; nil = time.Now
+	Logf        func(format string, args ...any)
 
 	// Optional limits (0 = default).
 	MaxMessageSize int // bytes per WebSocket message, default 512 KiB

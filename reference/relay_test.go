@@ -78,8 +78,8 @@ func TestFaultCatalogue(t *testing.T) {
 			}
 		}
 	}
-	if len(coreFaults) != 18 {
-		t.Errorf("%d core faults, want the 18 baseline faults", len(coreFaults))
+	if len(coreFaults) < 18 {
+		t.Errorf("%d core faults, want at least the 18 baseline faults", len(coreFaults))
 	}
 	for _, f := range coreFaults {
 		if f.Profile != "" {

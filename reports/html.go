@@ -148,7 +148,7 @@ Check this run's results file with <code>nipcl-conform report verify results.jso
 <table><tr><th>plan</th><th>target</th><th>profile</th><th>relay (NIP-11)</th><th>relay key</th><th>MUST passed</th><th>notes</th></tr>
 {{$must := .Must}}{{range .R.Plans}}<tr><td>{{.Name}}</td><td>{{.Target}}{{if .URL}}<br><code>{{.URL}}</code>{{end}}</td><td>{{.Profile}}</td>
 <td>{{with .Relay}}{{.Software}} {{.Version}}{{if .Name}} ({{.Name}}){{end}}{{if .Self}}<br>self <code>{{.Self}}</code>{{end}}{{end}}</td><td><code>{{.RelayPubKey}}</code></td><td>{{index $must .Name}}</td>
-<td>{{if .SetupError}}<span class="fail">setup failed: {{.SetupError}}</span>{{end}}{{.Note}}{{with .Cleanup}}<br>safe mode: deleted {{.Deleted}} channels{{if .Failed}}; <span class="fail">could not delete {{len .Failed}}</span>:<ul>{{range .Failed}}<li>{{.}}</li>{{end}}</ul>{{end}}{{end}}{{if .Logs}}<details><summary>relay logs</summary><pre>{{.Logs}}</pre></details>{{end}}</td></tr>{{end}}
+<td>{{if .SetupError}}<span class="fail">setup failed: {{.SetupError}}</span>{{end}}{{.Note}}{{with .Cleanup}}<br>safe mode: deleted {{.Deleted}} channels{{if .Failed}}; <span class="fail">could not delete {{len .Failed}}</span>:<ul>{{range .Failed}}<li>{{.}}</li>{{end}}</ul>{{end}}{{end}}{{if .Keys}}<details><summary>keys: what each may do ({{len .Keys}})</summary><ul>{{range .Keys}}<li>{{.String}}{{if .Evidence}}<br><small>{{range .Evidence}}{{.}}; {{end}}</small>{{end}}</li>{{end}}</ul></details>{{end}}{{if .Logs}}<details><summary>relay logs</summary><pre>{{.Logs}}</pre></details>{{end}}</td></tr>{{end}}
 </table>
 <h2>Summary</h2>
 <table><tr>{{range .Outcomes}}<th>{{.}}</th>{{end}}</tr><tr>{{$c := .Counts}}{{range .Outcomes}}<td class="{{.}}">{{count $c .}}</td>{{end}}</tr></table>

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/nipcl/nipcl-conform/internal/text"
@@ -31,6 +32,22 @@ func WriteMarkdown(w io.Writer, r *Results) error {
 		}
 		passed, applicable := MustTally(cases)
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %d/%d |\n", p.Name, mdEscape(t), p.Profile, mdEscape(relayShort(p.Relay)), passed, applicable)
+	}
+	for _, p := range r.Plans {
+		if len(p.Keys) > 0 {
+			fmt.Fprintf(&b, "\n**Keys (%s), as the capability probe saw them before the cases:**\n\n", p.Name)
+			for _, k := range p.Keys {
+				fmt.Fprintf(&b, "- %s\n", mdEscape(k.String()))
+			}
+			if len(p.StateEvents) > 0 {
+				kinds := make([]string, 0, len(p.StateEvents))
+				for k, v := range p.StateEvents {
+					kinds = append(kinds, k+": "+v)
+				}
+				sort.Strings(kinds)
+				fmt.Fprintf(&b, "- state events published for a new group: %s\n", strings.Join(kinds, ", "))
+			}
+		}
 	}
 	for _, p := range r.Plans {
 		if p.Cleanup != nil && len(p.Cleanup.Failed) > 0 {

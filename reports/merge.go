@@ -69,6 +69,9 @@ func mergePlan(dst *PlanResult, src PlanResult) {
 	if dst.Relay == nil {
 		dst.Relay = src.Relay
 	}
+	if len(dst.Keys) == 0 {
+		dst.Keys, dst.StateEvents = src.Keys, src.StateEvents
+	}
 	if src.Cleanup != nil {
 		if dst.Cleanup == nil {
 			dst.Cleanup = &Cleanup{}

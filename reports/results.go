@@ -4,6 +4,7 @@
 package reports
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 	"time"
@@ -86,6 +87,54 @@ type PlanResult struct {
 	RTTMS float64 `json:"rtt_ms,omitempty"`
 	// StepTimeout is the per-step deadline the plan's cases ran with.
 	StepTimeout string `json:"step_timeout,omitempty"`
+	// Keys is what the capability probe saw each key may do, before any
+	// case used it: one row per --actor-key, or one ("generated") for the
+	// fresh keys the harness makes when none is passed.
+	Keys []KeyFinding `json:"keys,omitempty"`
+	// StateEvents is what the probe saw published for its new group, by
+	// kind ("39000", "39001", "39002"): "yes" or "no" (absent: not observed).
+	StateEvents map[string]string `json:"state_events,omitempty"`
+}
+
+// KeyFinding is the capability probe's account of one key.
+type KeyFinding struct {
+	Label  string `json:"label"`            // "key1" (the first --actor-key) or "generated"
+	PubKey string `json:"pubkey,omitempty"` // hex; empty for "generated"
+	// Declared is the role given with --actor-key ROLE=HEX ("" = none).
+	Declared string `json:"declared,omitempty"`
+	// Admitted, MayCreate, ModeratesForeign: "yes", "no" or "" (not observed).
+	Admitted         string `json:"admitted,omitempty"`
+	MayCreate        string `json:"may_create,omitempty"`
+	ModeratesForeign string `json:"moderates_foreign,omitempty"`
+	// Kind sums the findings up in words ("creator, unprivileged elsewhere").
+	Kind string `json:"kind"`
+	// Evidence is the wire answers the findings rest on.
+	Evidence []string `json:"evidence,omitempty"`
+}
+
+// String renders a finding in one line for summaries.
+func (k KeyFinding) String() string {
+	or := func(s string) string {
+		if s == "" {
+			return "not observed"
+		}
+		return s
+	}
+	out := k.Label
+	if k.PubKey != "" {
+		out += " " + shortKey(k.PubKey)
+	}
+	if k.Declared != "" {
+		out += " (declared " + k.Declared + ")"
+	}
+	return fmt.Sprintf("%s: %s — admitted %s, may create %s, moderates foreign groups %s", out, k.Kind, or(k.Admitted), or(k.MayCreate), or(k.ModeratesForeign))
+}
+
+func shortKey(pk string) string {
+	if len(pk) > 12 {
+		return pk[:12] + "…"
+	}
+	return pk
 }
 
 // RelayIdentity is what a target's NIP-11 document says it is.

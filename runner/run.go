@@ -205,13 +205,13 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 	if include := caseFilter(plan, opts); include != nil {
 		env.Include = include
 	}
-	for i, k := range opts.ActorKeys {
-		a, err := fixtures.ActorFromKey(fmt.Sprintf("key%d", i+1), k)
-		if err != nil {
-			setupFailed(p, err, false)
-			return p
-		}
-		env.Keys = append(env.Keys, a)
+	declared, err := parseActorKeys(opts.ActorKeys)
+	if err != nil {
+		setupFailed(p, err, false)
+		return p
+	}
+	for _, k := range declared {
+		env.Keys = append(env.Keys, k.Actor)
 	}
 	startCtx, cancel := context.WithTimeout(ctx, 3*opts.StepTimeout+time.Minute)
 	ep, err := plan.Target.Start(startCtx)
@@ -274,6 +274,7 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 		profile, note = detect(ctx, opts, env, runID)
 	}
 	env.Profile, p.result.Profile, p.result.Note = profile, profile, joinNotes(keyNote, note)
+	probeKeys(ctx, env, declared, &p.result)
 	if profile == suites.ProfileNIP29 && plan.Profile != suites.ProfileNIP29 && plan.Profile != "none" && !opts.Force {
 		env.Unsupported = note
 	}

@@ -114,6 +114,9 @@ func (t *ReferenceTarget) String() string {
 	for _, f := range t.Config.Faults {
 		s += " fault=" + f
 	}
+	for _, p := range t.Config.Policies {
+		s += " policy=" + p
+	}
 	ids := make([]string, 0, len(t.Config.Readings))
 	for id := range t.Config.Readings {
 		ids = append(ids, id)

@@ -41,8 +41,47 @@ func baselineGroupSpecs() []Spec {
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(c, fixtures.ChannelSpec{})
-				role := t.ModeratorRole(c, ch)
-				t.Note("the creator's role on this relay: %q", role)
+				// Observed, never taken from --role-map: the map names a
+				// role; this case checks the creator holds one and uses it.
+				role, pre, observed := t.creatorRole(c, ch)
+				if role == "" {
+					t.Blocked(pre, observed)
+				}
+				if m := t.Env.RoleMap["admin"]; m != "" && m != role {
+					t.Note("--role-map admin=%s; the creator's 39001 entry names %q", m, role)
+				}
+				user := fixtures.NewActor("moderated").PubKey
+				for _, ev := range []*nostr.Event{fixtures.PutUser(c.Actor(), ch, user, ""), fixtures.RemoveUser(c.Actor(), ch, user)} {
+					if ok := t.Publish(c, ev); !ok.Accepted {
+						checkPrefix("OK", ok.Reason)
+						t.refusedWrite(PreModerator, ok, fmt.Sprintf("the creator (39001 role %q) moderating its group with a kind %d", role, ev.Kind))
+					}
+				}
+				t.Note("the creator's role on this relay: %q (it put and removed a user)", role)
+			}},
+		{Case{ID: "base/admins/1", Area: "groups", Section: "nip29/admins", Level: MUST,
+			Requirement: "Every admin a group's 39001 lists carries one or more role names in its p tag."},
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				ch := t.CreateChannel(c, fixtures.ChannelSpec{})
+				admins := t.StateEvent(c, fixtures.KindAdmins, ch)
+				if admins == nil {
+					t.Unsupported(fmt.Sprintf("no 39001 published for #d %s: NIP-29 marks group admins optional, so there is no admin entry to check", ch))
+				}
+				entries := 0
+				for _, tg := range admins.Tags {
+					if len(tg) < 2 || tg[0] != "p" {
+						continue
+					}
+					entries++
+					if !slices.ContainsFunc(tg[2:], func(r string) bool { return r != "" }) {
+						failf("NIP-29 (nip29/admins.1): each admin in 39001 is listed with one or more roles; expected a role name after the pubkey, got %q in the 39001 of %s: %s", []string(tg), ch, tagsOf(admins))
+					}
+				}
+				if entries == 0 {
+					t.Blocked(PreModerator, fmt.Sprintf("the 39001 of %s lists no admin at all, not even the creator: %s", ch, tagsOf(admins)))
+				}
+				t.Note("39001 of a fresh group: %d admin entr%s, each with a role", entries, map[bool]string{true: "y", false: "ies"}[entries == 1])
 			}},
 		{Case{ID: "base/create/3", Area: "groups", Section: "nip29/create", Level: SHOULD,
 			Requirement: "A 9007 from a key with no role in an existing group with that id is refused and the group is untouched."},

@@ -30,6 +30,8 @@ var clauseCases = withReadsMatrix(map[string][]string{
 	"nip29/create.1":           {"base/create/1"},
 	"nip29/create.2":           {"base/create/2"},
 	"nip29/create.3":           {"base/create/3"},
+	// Key capabilities, 39001 diagnosis (i24a).
+	"nip29/admins.1":           {"base/admins/1"},
 	"nip29/delete.1":           {"base/delete/1"},
 	"nip29/delete.2":           {"base/delete/2"},
 	"nip29/hidden.1":           {"base/read/3"},

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/nipcl/nipcl-conform/capability"
 	"github.com/nipcl/nipcl-conform/fixtures"
 )
 
@@ -52,6 +53,15 @@ type Env struct {
 	// Keys are configured actor keys for relays that only admit known keys;
 	// empty means fresh random keys.
 	Keys []*fixtures.Actor
+	// KeyCaps is the capability probe's finding (package capability): one
+	// per configured key, in Keys' order, or, with no configured keys, one
+	// row (Generated) for every fresh key. Nil: not probed; keys are then
+	// handed out in order and fresh keys are assumed to fit every actor.
+	KeyCaps []*capability.Key
+	// StatePublished is the probe's finding of which state kinds (39000,
+	// 39001, 39002) the relay publishes for a new group: the relay-wide
+	// precondition those kinds are, judged once before the cases.
+	StatePublished map[int]capability.Answer
 	// RoleMap names the relay's roles for the harness's role words
 	// ("admin", "owner", "member"): --role-map admin=moderator. Empty: the
 	// NIP-29 cases learn the moderating role from 39001.

@@ -8,6 +8,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
 
+	"github.com/nipcl/nipcl-conform/capability"
 	"github.com/nipcl/nipcl-conform/fixtures"
 )
 
@@ -44,6 +45,9 @@ var (
 	PreStateEvents = Precondition{"state-events",
 		"the relay publishes a 39000 for each group, readable by #d",
 		"publish relay-signed 39000 metadata events (NIP-29 marks them optional, but every group scenario reads them)"}
+	PreAdminsList = Precondition{"admins-list",
+		"the relay publishes a 39001 admin list for each group, readable by #d",
+		"publish 39001 (NIP-29 makes it optional), or name the relay's moderating role with --role-map admin=ROLE"}
 	PreMembersList = Precondition{"members-list",
 		"the relay publishes a 39002 member list the group's admins can read",
 		"publish 39002 (NIP-29 makes it optional), or leave these cases blocked"}
@@ -66,6 +70,36 @@ func (t *T) Blocked(p Precondition, observed string) {
 	AddReportEntry(EntryOutcome, "blocked", ReportEntryVisibilityNever)
 	AddReportEntry(EntryPrecondition, p.ID, ReportEntryVisibilityNever)
 	Fail(fmt.Sprintf("incompatible: the harness needs %s — %s (observed: %s)", p.Need, p.Adapt, observed))
+}
+
+// stateLost fails the case when a state event the case reads as its
+// group's creator (still in the group: no 9001 or 9022 of the case took it
+// out) is missing although the precondition held: the creator saw that
+// kind for the group earlier in the case, or the capability probe saw the
+// relay publish it for a new group. The precondition is judged by its
+// own probe; losing it is a finding about the case's steps, reported
+// against the clauses the case cites, with the transcript. It returns
+// when the absence is a missing feature (the caller blocks the case).
+func (t *T) stateLost(c *fixtures.Client, kind int, ch string) {
+	GinkgoHelper()
+	if c.Actor() == nil {
+		return
+	}
+	reader := c.Actor().PubKey
+	t.mu.Lock()
+	seen, deleted := t.seenState[stateKey{kind, ch, reader}], t.deleted[ch]
+	creator, gone := t.creators[ch], t.gone[ch][reader]
+	t.mu.Unlock()
+	if deleted || gone || creator != reader {
+		return
+	}
+	cites := t.Case.Section + " (" + string(t.Case.Level) + ")"
+	if seen != "" {
+		failf("%s: the relay published kind %d for group %s earlier in this case (%s) and serves none to %s after the case's later steps; the case's steps lost it (not a missing feature)", cites, kind, ch, seen, actorName(c))
+	}
+	if t.Env.StatePublished[kind] == capability.Yes {
+		failf("%s: the relay publishes kind %d for a new group (the capability probe read one for its own group before the cases), but serves none for group %s, created by %s in this case, after the case's steps (not a missing feature)", cites, kind, ch, actorName(c))
+	}
 }
 
 // okPrefix is NIP-01's machine-readable prefix: one word and a colon.
@@ -152,25 +186,51 @@ func (t *T) GroupMetadata(c *fixtures.Client, ch string) *nostr.Event {
 	GinkgoHelper()
 	ev := t.StateEvent(c, fixtures.KindMetadata, ch)
 	if ev == nil {
+		t.stateLost(c, fixtures.KindMetadata, ch)
 		t.Blocked(PreStateEvents, "no 39000 for #d "+ch+" as "+actorName(c))
 	}
 	return ev
 }
 
 // ModeratorRole returns the role name that lets a user moderate: --role-map
-// admin=…, else the role the relay gave the group's creator in 39001. A
-// relay that lists the creator with no role blocks the case.
+// admin=…, else the role the relay gave the group's creator in 39001. What
+// was observed decides how a relay without one blocks the case: no 39001
+// at all (admins-list), a 39001 without the creator, or one listing the
+// creator with no role (moderator-role; the last also breaks NIP-29's
+// "Each admin is listed along with one or more roles", which base/admins/1
+// reports).
 func (t *T) ModeratorRole(c *fixtures.Client, ch string) string {
 	GinkgoHelper()
 	if r := t.Env.RoleMap["admin"]; r != "" {
 		return r
 	}
-	admins := t.StateEvent(c, fixtures.KindAdmins, ch)
-	found, roles := hasP(admins, c.Actor().PubKey)
-	if !found || len(roles) == 0 {
-		t.Blocked(PreModerator, fmt.Sprintf("the creator's entry in 39001 of %s: %s", ch, tagsOf(admins)))
+	role, pre, observed := t.creatorRole(c, ch)
+	if role == "" {
+		t.Blocked(pre, observed)
 	}
-	return roles[0]
+	return role
+}
+
+// creatorRole reads the creator's role from the group's 39001. With no
+// role it returns the precondition the observation leaves unmet and what
+// was observed, in words that tell the three cases apart.
+func (t *T) creatorRole(c *fixtures.Client, ch string) (string, Precondition, string) {
+	GinkgoHelper()
+	admins := t.StateEvent(c, fixtures.KindAdmins, ch)
+	if admins == nil {
+		t.stateLost(c, fixtures.KindAdmins, ch)
+		return "", PreAdminsList, fmt.Sprintf("no 39001 published for #d %s (read as the creator %s)", ch, actorName(c))
+	}
+	found, roles := hasP(admins, c.Actor().PubKey)
+	if !found {
+		return "", PreModerator, fmt.Sprintf("the 39001 of %s does not list the creator: %s", ch, tagsOf(admins))
+	}
+	for _, r := range roles {
+		if r != "" {
+			return r, Precondition{}, ""
+		}
+	}
+	return "", PreModerator, fmt.Sprintf("the 39001 of %s lists the creator with no role at all: %s (NIP-29: \"Each admin is listed along with one or more roles\"; base/admins/1 reports it)", ch, tagsOf(admins))
 }
 
 // PutRole names the role a case's "admin" or "owner" gets on this target:

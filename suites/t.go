@@ -28,8 +28,21 @@ type T struct {
 	mu      sync.Mutex
 	clients []*fixtures.Client
 	nextKey int
-	actors  map[string]*fixtures.Actor // by pubkey, for safe-mode cleanup
-	created []createdChannel           // accepted 9007s, deleted in safe mode
+	// usedKeys are the configured keys (Env.Keys index) the case took.
+	usedKeys map[int]bool
+	actors   map[string]*fixtures.Actor // by pubkey, for safe-mode cleanup
+	created  []createdChannel           // accepted 9007s, deleted in safe mode
+	// creators are the creators of the groups the case created, by id;
+	// deleted the ids of groups the case deleted (9008 accepted).
+	creators map[string]string
+	deleted  map[string]bool
+	// gone are the keys a 9001 or 9022 of the case took out of a group,
+	// by group id and pubkey.
+	gone map[string]map[string]bool
+	// seenState records the state events the case has read, by kind and
+	// group: a kind seen earlier in the case and gone later is a finding
+	// about the case's steps, never a missing feature.
+	seenState map[stateKey]string
 	// readings are the "id=value" readings noted so far (see Reading).
 	readings map[string]bool
 	// limitRefusals are refused events that left a published limit.
@@ -39,6 +52,12 @@ type T struct {
 }
 
 type createdChannel struct{ id, creator string }
+
+type stateKey struct {
+	kind   int
+	ch     string
+	reader string
+}
 
 func newT(ctx context.Context, env *Env, c Case) *T {
 	return &T{Env: env, Case: c, ctx: ctx, tr: fixtures.NewTranscript(0)}
@@ -73,26 +92,6 @@ func (t *T) Must(err error, what string) {
 		classify(err)
 		Fail(fmt.Sprintf("%s: %v", what, err))
 	}
-}
-
-// Actor returns a new actor. With configured keys, it hands them out in order.
-func (t *T) Actor(name string) *fixtures.Actor {
-	GinkgoHelper()
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if len(t.Env.Keys) > 0 {
-		if t.nextKey >= len(t.Env.Keys) {
-			Fail(fmt.Sprintf("case needs more actors than the %d configured keys (--actor-key)", len(t.Env.Keys)))
-		}
-		k := t.Env.Keys[t.nextKey]
-		t.nextKey++
-		a := &fixtures.Actor{Name: name, SecretKey: k.SecretKey, PubKey: k.PubKey}
-		t.rememberActor(a)
-		return a
-	}
-	a := fixtures.NewActor(name)
-	t.rememberActor(a)
-	return a
 }
 
 // rememberActor keeps a key so safe mode can delete the actor's channels.
@@ -215,13 +214,36 @@ func (t *T) track(ev *nostr.Event) {
 	defer t.mu.Unlock()
 	switch ev.Kind {
 	case fixtures.KindCreateGroup:
+		if t.creators == nil {
+			t.creators = map[string]string{}
+		}
+		if _, ok := t.creators[h]; !ok {
+			t.creators[h] = ev.PubKey
+		}
 		for _, c := range t.created {
 			if c.id == h {
 				return
 			}
 		}
 		t.created = append(t.created, createdChannel{id: h, creator: ev.PubKey})
+	case fixtures.KindRemoveUser, fixtures.KindLeaveRequest:
+		if t.gone == nil {
+			t.gone = map[string]map[string]bool{}
+		}
+		if t.gone[h] == nil {
+			t.gone[h] = map[string]bool{}
+		}
+		if ev.Kind == fixtures.KindLeaveRequest {
+			t.gone[h][ev.PubKey] = true
+		}
+		for _, pk := range fixtures.TagValues(ev, "p") {
+			t.gone[h][pk] = true
+		}
 	case fixtures.KindDeleteGroup:
+		if t.deleted == nil {
+			t.deleted = map[string]bool{}
+		}
+		t.deleted[h] = true
 		for i, c := range t.created {
 			if c.id == h {
 				t.created = append(t.created[:i:i], t.created[i+1:]...)
@@ -465,7 +487,16 @@ func (t *T) StateEvent(c *fixtures.Client, kind int, channel string) *nostr.Even
 	if len(heads) > 1 {
 		t.Note("REQ kind %d #d %s as %s returned %d heads (%s); the newest is taken as current", kind, channel, actorName(c), len(heads), strings.Join(IDs(heads), ", "))
 	}
-	return newestHead(heads)
+	head := newestHead(heads)
+	if head != nil && c.Actor() != nil {
+		t.mu.Lock()
+		if t.seenState == nil {
+			t.seenState = map[stateKey]string{}
+		}
+		t.seenState[stateKey{kind, channel, c.Actor().PubKey}] = head.ID
+		t.mu.Unlock()
+	}
+	return head
 }
 
 // StateHeads is the exact read of one channel's state: every event the
@@ -526,9 +557,10 @@ func (t *T) MustStateEvent(c *fixtures.Client, kind int, channel string) *nostr.
 		if kind != fixtures.KindMetadata {
 			p = PreMembersList
 			if kind == fixtures.KindAdmins {
-				p = Precondition{"admins-list", "the relay publishes a 39001 admin list the group's admins can read", "publish 39001 (NIP-29 makes it optional), or leave these cases blocked"}
+				p = PreAdminsList
 			}
 		}
+		t.stateLost(c, kind, channel)
 		if !t.nip29Way() {
 			failf("expected a kind %d state event for channel %s, got none", kind, channel)
 		}

@@ -27,6 +27,12 @@ func cmdFaults(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", f.Name, p, f.Clause, f.Breaks)
 	}
+	// Policies are configurations real relays run that break no NIP
+	// sentence: a conformant relay passes under each (run/serve --policy).
+	fmt.Fprintln(tw, "\nPOLICY\tPROFILE\tSECTION\tREPRODUCES (no NIP sentence broken; run/serve --policy NAME)")
+	for _, p := range reference.Policies() {
+		fmt.Fprintf(tw, "%s\tany\t-\t%s\n", p.Name, p.Describes)
+	}
 	return flushCode(tw, stderr)
 }
 

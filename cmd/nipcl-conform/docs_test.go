@@ -46,6 +46,7 @@ var docExitCodes = []struct {
 	why   string
 }{
 	{"--fault labels-unsorted", 1, "labels/add-remove/", "a broken reference relay: the harness catches it"},
+	{"--policy every-key-moderates", 3, "base/permissions/", "every key moderates: the cases that need an unprivileged key are blocked"},
 	{"--client-fault resign-on-retry", 1, "", "a broken reference client: exits 1"},
 	{"--fault snapshot-rollback", 1, "", "a broken adapter: exits 1"},
 	// After the NIP-29 clause work merges (subgroups, live AV, client

@@ -18,6 +18,7 @@ import (
 	"github.com/nipcl/nipcl-conform/clause"
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/nipcl/nipcl-conform/fixtures"
 	"github.com/nipcl/nipcl-conform/reference"
 	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/runner"
@@ -64,10 +65,16 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		envs        listFlag
 		roleMap     listFlag
 		readingArgs listFlag
+		policies    listFlag
+		admitKeys   listFlag
+		creatorKeys listFlag
 	)
 	labelFilter := fs.String("label-filter", "", "select cases by their Ginkgo labels: profile (nip29, identity, labels), level (MUST, SHOULD, MAY), source (nip, draft, contract), area:X, section:X.Y, slow, heavy; e.g. 'labels && MUST && !slow'")
 	fs.Var(&roleMap, "role-map", "WORD=ROLE: the relay's role name for the harness's role word admin, owner or member (repeatable; default: learned from the creator's 39001 entry)")
-	fs.Var(&actorKeys, "actor-key", "secret key (hex) the suites may act with, for relays that only admit known keys (repeatable)")
+	fs.Var(&actorKeys, "actor-key", "[ROLE=]HEX: a secret key the suites may act with (repeatable); ROLE creator (may create groups) or unprivileged (may not moderate groups it does not administer) says which is which; every key is probed before the cases either way")
+	fs.Var(&policies, "policy", "run the built-in reference relay under this relay policy switch (repeatable; see `nipcl-conform faults`)")
+	fs.Var(&creatorKeys, "creator-key", "public key (hex) that may create groups on the built-in reference relay under --policy listed-creators (repeatable)")
+	fs.Var(&admitKeys, "admit-key", "public key (hex) the built-in reference relay admits under --policy listed-keys-only (repeatable; the --actor-key keys are admitted too)")
 	fs.Var(&hosts, "host", "another Host header value that names a second community of the same relay (repeatable)")
 	fs.Var(&faults, "fault", "break the built-in reference relay with this fault switch (repeatable; see `nipcl-conform faults`)")
 	fs.Var(&readingArgs, "reading", "ID=VALUE: the built-in reference relay takes this careful reading of a point the specs leave open (repeatable; see `nipcl-conform list --readings`)")
@@ -148,6 +155,20 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if err := validFaults(faults); err != nil {
 		return usageError(stderr, "%v", err)
 	}
+	if (len(policies) > 0 || len(admitKeys) > 0 || len(creatorKeys) > 0) && sources > 0 {
+		return usageError(stderr, "--policy, --admit-key and --creator-key apply to the built-in reference relay only")
+	}
+	creators, err := admittedKeys(creatorKeys, nil)
+	if err != nil {
+		return usageError(stderr, "--creator-key: %v", err)
+	}
+	if err := validPolicies(policies); err != nil {
+		return usageError(stderr, "%v", err)
+	}
+	admitted, err := admittedKeys(admitKeys, actorKeys)
+	if err != nil {
+		return usageError(stderr, "--admit-key: %v", err)
+	}
 	if len(readingArgs) > 0 && sources > 0 {
 		return usageError(stderr, "--reading applies to the built-in reference relay only")
 	}
@@ -225,7 +246,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		}
 	default:
 		for _, p := range profilesFor(*profile) {
-			cfg := reference.Config{Profile: p, Faults: faults, DBPath: *db, Readings: readingsFor(readings, p)}
+			cfg := reference.Config{Profile: p, Faults: faults, DBPath: *db, Readings: readingsFor(readings, p), Policies: policies, AdmittedKeys: admitted, CreatorKeys: creators}
 			plans = append(plans, runner.Plan{Name: p, Target: &runner.ReferenceTarget{Config: cfg}, Profile: p})
 		}
 	}
@@ -369,6 +390,41 @@ func copyEnv(m map[string]string, profile string) map[string]string {
 		out[k] = v
 	}
 	return out
+}
+
+// validPolicies checks --policy names against the reference relay's catalogue.
+func validPolicies(names []string) error {
+	known := map[string]bool{}
+	for _, p := range reference.Policies() {
+		known[p.Name] = true
+	}
+	for _, n := range names {
+		if !known[n] {
+			return fmt.Errorf("unknown policy %q (see `nipcl-conform faults`)", n)
+		}
+	}
+	return nil
+}
+
+// admittedKeys is what listed-keys-only admits: every --admit-key public
+// key and the public key of every --actor-key ([ROLE=]HEX).
+func admittedKeys(admit, actorKeys []string) ([]string, error) {
+	out := make([]string, 0, len(admit)+len(actorKeys))
+	for _, k := range admit {
+		if len(k) != 64 || strings.Trim(k, "0123456789abcdef") != "" {
+			return nil, fmt.Errorf("want a 64-hex public key, got %q", k)
+		}
+		out = append(out, k)
+	}
+	for _, k := range actorKeys {
+		if _, h, ok := strings.Cut(k, "="); ok {
+			k = h
+		}
+		if a, err := fixtures.ActorFromKey("", k); err == nil {
+			out = append(out, a.PubKey)
+		}
+	}
+	return out, nil
 }
 
 func validFaults(names []string) error {

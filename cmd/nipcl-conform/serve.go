@@ -22,9 +22,12 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	key := fs.String("key", os.Getenv("NIPCL_RELAY_KEY"), "relay secret key (hex); random when empty (env NIPCL_RELAY_KEY)")
 	minPrevious := fs.Int("min-previous", 0, "refuse group events with fewer NIP-29 previous (timeline) references than this (NIP-29 recommends 3); 0 = any number. References present are always checked against stored events")
 	simRTT := fs.Duration("simulate-rtt", 0, "serve through a delay proxy that adds this round trip (e.g. 50ms); the relay itself listens on a free port")
-	var faults, readingArgs listFlag
+	var faults, readingArgs, policies, admitKeys, creatorKeys listFlag
 	fs.Var(&faults, "fault", "fault switch to turn on (repeatable; env NIPCL_FAULTS, comma-separated)")
 	fs.Var(&readingArgs, "reading", "ID=VALUE: take this careful reading of a point the specs leave open (repeatable; env NIPCL_READINGS, comma-separated; see `nipcl-conform list --readings`)")
+	fs.Var(&policies, "policy", "relay policy switch to turn on (repeatable; env NIPCL_POLICIES, comma-separated; see `nipcl-conform faults`)")
+	fs.Var(&creatorKeys, "creator-key", "public key (hex) that may create groups under --policy listed-creators (repeatable; env NIPCL_CREATOR_KEYS, comma-separated)")
+	fs.Var(&admitKeys, "admit-key", "public key (hex) admitted under --policy listed-keys-only (repeatable; env NIPCL_ADMIT_KEYS, comma-separated)")
 	if code, done := parse(fs, args); done {
 		return code
 	}
@@ -33,6 +36,26 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := validFaults(faults); err != nil {
 		return usageError(stderr, "%v", err)
+	}
+	if len(policies) == 0 && os.Getenv("NIPCL_POLICIES") != "" {
+		policies = strings.Split(os.Getenv("NIPCL_POLICIES"), ",")
+	}
+	if len(admitKeys) == 0 && os.Getenv("NIPCL_ADMIT_KEYS") != "" {
+		admitKeys = strings.Split(os.Getenv("NIPCL_ADMIT_KEYS"), ",")
+	}
+	if err := validPolicies(policies); err != nil {
+		return usageError(stderr, "%v", err)
+	}
+	admitted, err := admittedKeys(admitKeys, nil)
+	if err != nil {
+		return usageError(stderr, "%v", err)
+	}
+	if len(creatorKeys) == 0 && os.Getenv("NIPCL_CREATOR_KEYS") != "" {
+		creatorKeys = strings.Split(os.Getenv("NIPCL_CREATOR_KEYS"), ",")
+	}
+	creators, err := admittedKeys(creatorKeys, nil)
+	if err != nil {
+		return usageError(stderr, "--creator-key: %v", err)
 	}
 	p, err := suites.ParseProfile(*profile)
 	if err != nil {
@@ -57,6 +80,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		relayAddr = "127.0.0.1:0"
 	}
 	r, err := reference.New(reference.Config{Addr: relayAddr, DBPath: *db, Profile: *profile, Faults: faults, Readings: readings, SecretKey: *key, MinPrevious: *minPrevious,
+		Policies: policies, AdmittedKeys: admitted, CreatorKeys: creators,
 		Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
 	if err != nil {
 		fmt.Fprintf(stderr, "nipcl-conform serve: %v\n", err)

@@ -1,0 +1,147 @@
+// Package capability learns, once per run and before any case acts, what
+// each key the harness may act with is allowed to do on the target: whether
+// the relay admits it, whether it may create a group (a bare 9007), and
+// whether it may moderate a group it does not administer (a 9000 on a group
+// the probe created with another key, reverted at once). Cases then get keys
+// by the kind of actor they need (suites.ActorKind), never by position.
+package capability
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+)
+
+// Answer is what a probe step observed: yes, no, or not observed.
+type Answer string
+
+// The answers of a probe step.
+const (
+	Unknown Answer = ""
+	Yes     Answer = "yes"
+	No      Answer = "no"
+)
+
+// Role is what a user declares a key to be (--actor-key ROLE=HEX).
+type Role string
+
+// The role words of --actor-key.
+const (
+	// RoleAny: no declaration; the probe decides what the key is used for.
+	RoleAny Role = ""
+	// RoleCreator: a key that may create groups; it acts as the creator or
+	// owner of the cases' groups (and, like any key, as an admin they name).
+	RoleCreator Role = "creator"
+	// RoleUnprivileged: a key without moderation power over groups it does
+	// not administer; it acts as outsider, watcher or member without a role.
+	RoleUnprivileged Role = "unprivileged"
+)
+
+// Roles lists the role words --actor-key accepts, for help texts.
+var Roles = []Role{RoleCreator, RoleUnprivileged}
+
+// ParseRole reads a role word (case-insensitive; "member" and "outsider"
+// are accepted for unprivileged, "owner" for creator).
+func ParseRole(s string) (Role, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "creator", "owner":
+		return RoleCreator, nil
+	case "unprivileged", "member", "outsider":
+		return RoleUnprivileged, nil
+	}
+	return RoleAny, fmt.Errorf("unknown key role %q (want creator or unprivileged)", s)
+}
+
+// Key is one key and what the probe observed of it.
+type Key struct {
+	// Actor holds the key; for the generated-keys row it is the key the
+	// probe used as the subject (a fresh key, like every generated one).
+	Actor *fixtures.Actor
+	// Label names the key in reports: "key1" (the first --actor-key, with
+	// its public key) or "generated".
+	Label string
+	// Generated is true for the row that stands for every fresh key.
+	Generated bool
+	// Declared is the role the user gave the key (--actor-key ROLE=HEX).
+	Declared Role
+	// Admitted: the relay accepted a write from the key (yes), refused the
+	// key itself (auth-required: or AUTH refused: no), or neither showed.
+	Admitted Answer
+	// MayCreate: the key's bare 9007 was accepted (yes) or refused for the
+	// key (restricted:, blocked:, auth-required:: no).
+	MayCreate Answer
+	// ModeratesForeign: the key's 9000 on a group another key created was
+	// accepted (yes) or refused (no).
+	ModeratesForeign Answer
+	// Evidence is the wire answers the findings rest on, one per step.
+	Evidence []string
+}
+
+// Kind says what the probe found the key fit for, in report words.
+func (k *Key) Kind() string {
+	switch {
+	case k.Admitted == No:
+		return "not admitted"
+	case k.MayCreate == Yes && k.ModeratesForeign == Yes:
+		return "creator, moderates foreign groups"
+	case k.MayCreate == Yes && k.ModeratesForeign == No:
+		return "creator, unprivileged elsewhere"
+	case k.MayCreate == Yes:
+		return "creator"
+	case k.ModeratesForeign == Yes:
+		return "moderates foreign groups"
+	case k.ModeratesForeign == No:
+		return "unprivileged"
+	case k.MayCreate == No:
+		return "may not create groups"
+	}
+	return "not observed"
+}
+
+// FitsCreator reports whether the key may act as a group's creator: it may
+// create (or was not refused and was declared a creator).
+func (k *Key) FitsCreator() bool {
+	if k.Admitted == No || k.MayCreate == No || k.Declared == RoleUnprivileged {
+		return false
+	}
+	return k.MayCreate == Yes || k.Declared == RoleCreator || k.Generated
+}
+
+// FitsUnprivileged reports whether the key may act as a key without
+// moderation power: the probe saw its foreign 9000 refused, or (not
+// observed) the user declared it unprivileged, or it is a fresh key whose
+// power could not be probed (it is what every case used before the probe).
+func (k *Key) FitsUnprivileged() bool {
+	if k.Admitted == No || k.ModeratesForeign == Yes || k.Declared == RoleCreator {
+		return false
+	}
+	return k.ModeratesForeign == No || k.Declared == RoleUnprivileged || k.Generated
+}
+
+// FitsAny reports whether the key may act at all.
+func (k *Key) FitsAny() bool { return k.Admitted != No }
+
+// Findings are what the probe saw: each key, and which state kinds the
+// relay publishes for a new group (a relay-wide precondition, judged here
+// once, never from a case's later state).
+type Findings struct {
+	Keys []*Key
+	// State maps 39000, 39001 and 39002 to yes (published for the probe's
+	// new group), no, or absent (not observed: no group, or a read failed).
+	State         map[int]Answer
+	StateEvidence []string
+}
+
+// Target is how the probe reaches the relay.
+type Target struct {
+	URL           string
+	AuthOnConnect bool
+	StepTimeout   time.Duration
+	// Pace, when set, is called before every write (safe mode's rate).
+	Pace func(ctx context.Context) error
+	// Transcript, when set, receives the probe's wire traffic.
+	Transcript *fixtures.Transcript
+}

@@ -1,0 +1,305 @@
+package capability
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+)
+
+// Probe observes every key in keys (the configured --actor-keys, in order)
+// or, when keys is empty, one fresh key standing for every key the harness
+// generates. Each key sends a bare 9007; each admitted key then sends a 9000
+// putting a fresh public key (no role) into a group another key created,
+// reverted with a 9001 when accepted; a key whose writes were all refused
+// sends a 9021 join request to learn whether it is admitted at all. The
+// probe's groups are deleted (9008) before it returns. A step error is
+// evidence, not a finding: the answer stays Unknown.
+func Probe(ctx context.Context, tg Target, keys []*Key) *Findings {
+	if len(keys) == 0 {
+		keys = []*Key{{Actor: fixtures.NewActor("generated"), Label: "generated", Generated: true}}
+	}
+	p := &prober{tg: tg, conns: map[string]*fixtures.Client{}}
+	defer p.close(ctx)
+	owned := map[*Key]string{}
+	for _, k := range keys {
+		if id := p.create(ctx, k); id != "" {
+			owned[k] = id
+		}
+	}
+	for _, k := range keys {
+		if k.Admitted == No {
+			continue
+		}
+		g := p.foreignGroup(ctx, k, keys, owned)
+		if g.id == "" {
+			k.note("moderation: not probed (no group of another key: %s)", g.why)
+		} else {
+			p.moderate(ctx, k, g)
+		}
+		switch {
+		case k.Admitted == Unknown && g.id != "":
+			p.join(ctx, k, g.id)
+		case k.Admitted == Unknown && k.MayCreate == No:
+			// No group to join: a join request for an id no group has
+			// tells a refusal of the key (restricted:) from one of the id.
+			p.join(ctx, k, fixtures.NewChannelID())
+		}
+	}
+	f := &Findings{Keys: keys}
+	if len(p.groups) > 0 {
+		f.State, f.StateEvidence = p.stateKinds(ctx, p.groups[0])
+	}
+	p.deleteGroups(ctx)
+	return f
+}
+
+// StateKinds are the relay-signed state kinds the probe looks for on its
+// group right after creating it: metadata, admins and members.
+var StateKinds = []int{fixtures.KindMetadata, fixtures.KindAdmins, fixtures.KindMembers}
+
+// stateKinds reads, as the group's creator, which state kinds the relay
+// publishes for a new group: each is polled for a short while (a relay may
+// publish after its OK), then recorded as yes or no.
+func (p *prober) stateKinds(ctx context.Context, g probeGroup) (map[int]Answer, []string) {
+	out := map[int]Answer{}
+	var evidence []string
+	c, err := p.conn(ctx, g.owner)
+	if err != nil {
+		return out, []string{"state events: " + err.Error()}
+	}
+	wait := p.tg.StepTimeout / 5
+	for _, kind := range StateKinds {
+		deadline := time.Now().Add(wait)
+		for {
+			r, err := c.Query(ctx, nostr.Filter{Kinds: []int{kind}, Tags: nostr.TagMap{"d": {g.id}}})
+			switch {
+			case err != nil:
+				evidence = append(evidence, fmt.Sprintf("kind %d: %v", kind, err))
+			case r.Closed:
+				evidence = append(evidence, fmt.Sprintf("kind %d: CLOSED %q", kind, r.ClosedReason))
+			case len(r.Events) > 0:
+				out[kind] = Yes
+				evidence = append(evidence, fmt.Sprintf("kind %d: published (%s)", kind, r.Events[0].ID))
+			}
+			if err != nil || r.Closed || out[kind] == Yes {
+				break
+			}
+			if time.Now().After(deadline) {
+				out[kind] = No
+				evidence = append(evidence, fmt.Sprintf("kind %d: none within %s of the group's creation", kind, wait))
+				break
+			}
+			if !pause(ctx, 50*time.Millisecond) {
+				break
+			}
+		}
+	}
+	return out, evidence
+}
+
+// pause waits d or until ctx ends (a poll interval, not a sleep: the
+// caller's loop has its own deadline).
+func pause(ctx context.Context, d time.Duration) bool {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+type probeGroup struct {
+	id    string
+	owner *fixtures.Actor
+	why   string // when id is empty: why there is none
+}
+
+type prober struct {
+	tg     Target
+	conns  map[string]*fixtures.Client
+	groups []probeGroup
+	fresh  *probeGroup // a fresh key's group, made when no configured key's group fits
+}
+
+func (k *Key) note(format string, args ...any) {
+	k.Evidence = append(k.Evidence, fmt.Sprintf(format, args...))
+}
+
+func (p *prober) conn(ctx context.Context, a *fixtures.Actor) (*fixtures.Client, error) {
+	if c := p.conns[a.PubKey]; c != nil {
+		return c, nil
+	}
+	c, err := fixtures.Dial(ctx, p.tg.URL, fixtures.DialOptions{
+		Actor: a, StepTimeout: p.tg.StepTimeout, Transcript: p.tg.Transcript, AuthOnConnect: p.tg.AuthOnConnect,
+	})
+	if err != nil {
+		return nil, err
+	}
+	p.conns[a.PubKey] = c
+	return c, nil
+}
+
+// close ends the probe's connections; once ctx has ended (an interrupt,
+// the run's deadline) it does not wait for a slow relay's closing
+// handshake.
+func (p *prober) close(ctx context.Context) {
+	var wg sync.WaitGroup
+	for _, c := range p.conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.Close()
+		}()
+	}
+	closed := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+	case <-ctx.Done():
+	}
+}
+
+// publish sends ev as a; a refused AUTH is reported as such.
+func (p *prober) publish(ctx context.Context, a *fixtures.Actor, ev *nostr.Event) (fixtures.OK, error) {
+	c, err := p.conn(ctx, a)
+	if err != nil {
+		return fixtures.OK{}, err
+	}
+	if p.tg.Pace != nil {
+		if err := p.tg.Pace(ctx); err != nil {
+			return fixtures.OK{}, fmt.Errorf("pacing writes: %w", err)
+		}
+	}
+	return c.Publish(ctx, ev)
+}
+
+// keyRefused reports whether an OK false refuses the key rather than the
+// command (NIP-42's and NIP-01's prefixes for who may write).
+func keyRefused(reason string) bool {
+	for _, p := range []string{"auth-required:", "restricted:", "blocked:"} {
+		if strings.HasPrefix(reason, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// failedStep records a step error; a refused AUTH means the key is not admitted.
+func failedStep(k *Key, what string, err error) {
+	if errors.Is(err, fixtures.ErrAuthRefused) {
+		k.Admitted = No
+	}
+	k.note("%s: %v", what, err)
+}
+
+// create sends k's bare 9007 and returns the group's id when accepted.
+func (p *prober) create(ctx context.Context, k *Key) string {
+	id := fixtures.NewChannelID()
+	ok, err := p.publish(ctx, k.Actor, fixtures.CreateGroup(k.Actor, id))
+	switch {
+	case err != nil:
+		failedStep(k, "bare 9007", err)
+		return ""
+	case ok.Accepted:
+		k.MayCreate, k.Admitted = Yes, Yes
+		k.note("bare 9007: %s", ok)
+		p.groups = append(p.groups, probeGroup{id: id, owner: k.Actor})
+		return id
+	case strings.HasPrefix(ok.Reason, "auth-required:"):
+		k.MayCreate, k.Admitted = No, No
+	case keyRefused(ok.Reason):
+		k.MayCreate = No
+	}
+	k.note("bare 9007: %s", ok)
+	return ""
+}
+
+// foreignGroup finds a group k did not create: another key's, or one a
+// fresh key creates for the purpose.
+func (p *prober) foreignGroup(ctx context.Context, k *Key, keys []*Key, owned map[*Key]string) probeGroup {
+	for _, o := range keys {
+		if o != k && owned[o] != "" {
+			return probeGroup{id: owned[o], owner: o.Actor}
+		}
+	}
+	if p.fresh == nil {
+		owner := fixtures.NewActor("probe-owner")
+		id := fixtures.NewChannelID()
+		ok, err := p.publish(ctx, owner, fixtures.CreateGroup(owner, id))
+		switch {
+		case err != nil:
+			p.fresh = &probeGroup{why: fmt.Sprintf("a fresh key's bare 9007: %v", err)}
+		case !ok.Accepted:
+			p.fresh = &probeGroup{why: "a fresh key's bare 9007: " + ok.String()}
+		default:
+			p.fresh = &probeGroup{id: id, owner: owner}
+			p.groups = append(p.groups, *p.fresh)
+		}
+	}
+	return *p.fresh
+}
+
+// moderate sends k's 9000 putting a fresh key (no role) into g, and
+// reverts it with a 9001 when the relay accepted it.
+func (p *prober) moderate(ctx context.Context, k *Key, g probeGroup) {
+	target := fixtures.NewActor("probe-target").PubKey
+	ok, err := p.publish(ctx, k.Actor, fixtures.PutUser(k.Actor, g.id, target, ""))
+	switch {
+	case err != nil:
+		failedStep(k, "9000 on a group another key created", err)
+		return
+	case ok.Accepted:
+		k.ModeratesForeign, k.Admitted = Yes, Yes
+		k.note("9000 on a group another key created: %s", ok)
+	default:
+		k.ModeratesForeign = No
+		k.note("9000 on a group another key created: %s", ok)
+		if strings.HasPrefix(ok.Reason, "auth-required:") {
+			k.Admitted = No
+		}
+		return
+	}
+	// Revert: the key itself, else the group's owner.
+	for _, a := range []*fixtures.Actor{k.Actor, g.owner} {
+		if ok, err := p.publish(ctx, a, fixtures.RemoveUser(a, g.id, target)); err == nil && ok.Accepted {
+			return
+		}
+	}
+	k.note("revert: the 9001 removing the probe's user was refused (the group is deleted next)")
+}
+
+// join sends k's 9021 to learn whether the relay admits the key at all
+// (its 9007 and 9000 told nothing).
+func (p *prober) join(ctx context.Context, k *Key, id string) {
+	ok, err := p.publish(ctx, k.Actor, fixtures.JoinRequest(k.Actor, id, ""))
+	switch {
+	case err != nil:
+		failedStep(k, "9021 join request", err)
+		return
+	case ok.Accepted:
+		k.Admitted = Yes
+	case keyRefused(ok.Reason) && k.MayCreate == No:
+		// Every write the key made was refused for the key.
+		k.Admitted = No
+	}
+	k.note("9021 join request: %s", ok)
+}
+
+// deleteGroups deletes the probe's groups as their creators.
+func (p *prober) deleteGroups(ctx context.Context) {
+	for _, g := range p.groups {
+		_, _ = p.publish(ctx, g.owner, fixtures.DeleteChannel(g.owner, g.id))
+	}
+}

@@ -1,0 +1,75 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nipcl/nipcl-conform/capability"
+	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/reports"
+	"github.com/nipcl/nipcl-conform/suites"
+)
+
+// parseActorKeys reads --actor-key values: HEX, or ROLE=HEX with a role
+// word of capability.ParseRole. The keys are labelled key1, key2, … in
+// the order given.
+func parseActorKeys(values []string) ([]*capability.Key, error) {
+	var out []*capability.Key
+	for i, v := range values {
+		label := fmt.Sprintf("key%d", i+1)
+		role, hex := capability.RoleAny, v
+		if r, h, ok := strings.Cut(v, "="); ok {
+			var err error
+			if role, err = capability.ParseRole(r); err != nil {
+				return nil, fmt.Errorf("--actor-key %s: %w", label, err)
+			}
+			hex = h
+		}
+		a, err := fixtures.ActorFromKey(label, hex)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, &capability.Key{Actor: a, Label: label, Declared: role})
+	}
+	return out, nil
+}
+
+// probeKeys runs the capability probe once for the plan, before any case:
+// the configured keys, or one fresh key for every generated one. The
+// findings go to the env (actor assignment) and the plan's report.
+func probeKeys(ctx context.Context, env *suites.Env, keys []*capability.Key, result *reports.PlanResult) {
+	// A budget of steps, and never more than a third of what is left of
+	// the run: a relay that answers nothing must leave the cases their time.
+	budget := time.Duration(4*len(keys)+6) * env.StepTimeout
+	if dl, ok := ctx.Deadline(); ok {
+		if left := time.Until(dl) / 3; left < budget {
+			budget = left
+		}
+	}
+	pctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	found := capability.Probe(pctx, capability.Target{
+		URL: env.URL, AuthOnConnect: env.AuthOnConnect, StepTimeout: env.StepTimeout, Pace: env.Pace,
+	}, keys)
+	env.KeyCaps, env.StatePublished = found.Keys, found.State
+	for kind, a := range found.State {
+		if result.StateEvents == nil {
+			result.StateEvents = map[string]string{}
+		}
+		result.StateEvents[strconv.Itoa(kind)] = string(a)
+	}
+	for _, k := range env.KeyCaps {
+		f := reports.KeyFinding{
+			Label: k.Label, Declared: string(k.Declared), Admitted: string(k.Admitted),
+			MayCreate: string(k.MayCreate), ModeratesForeign: string(k.ModeratesForeign),
+			Kind: k.Kind(), Evidence: k.Evidence,
+		}
+		if !k.Generated {
+			f.PubKey = k.Actor.PubKey
+		}
+		result.Keys = append(result.Keys, f)
+	}
+}
