@@ -18,6 +18,8 @@ const (
 	refNIP29Leave    = "NIP-29 § User-related group management events: leave request"
 	refNIP29Late     = "NIP-29 § Late publication"
 	refNIP29Roles    = "NIP-29 § Group metadata events: group roles (kind:39003)"
+	refNIP29Intro    = "NIP-29 (introduction): groups are identified by a random string of any length"
+	refNIP29Adding   = "NIP-29 § Implementation quirks: adding yourself to a group"
 )
 
 // Reading of the NIP texts: the NIPs write requirement words in lower case
@@ -140,4 +142,16 @@ var baselineClauses = []Clause{
 		Text: "A 9002 from a member without a privileged role is refused and the metadata stays."},
 	{ID: "nip29/late-publication.1", Section: "nip29/late-publication", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Late,
 		Text: "A group message stamped hours in the past is refused (any prefix)."},
+
+	// NIP-29 group ids, invites and the closed/restricted flags (issue 26, i26a).
+	{ID: "nip29/group-ids.1", Section: "nip29/group-ids", Level: LevelRule, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Intro,
+		Text: "A group id need not be a UUID: a relay that creates groups creates one with an ordinary id and accepts its members' messages."},
+	{ID: "nip29/invites.1", Section: "nip29/invites", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Adding + ", with join request: code and create-invite (9009)",
+		Text: "When the relay accepts a group admin's 9009 create-invite, a join request carrying that code to the closed group is honoured: accepted and the user added."},
+	{ID: "nip29/invites.2", Section: "nip29/invites", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Join + ", with group metadata: closed",
+		Text: "A join request to a closed group carrying a code that no 9009 created is not honoured: it is rejected and the user is not added."},
+	{ID: "nip29/invites.3", Section: "nip29/invites", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Mod,
+		Text: "A 9009 create-invite from a member without a privileged role is refused, and its code does not admit anyone to the closed group."},
+	{ID: "nip29/restricted.2", Section: "nip29/restricted", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Meta + ": restricted and closed",
+		Text: "A group that is closed but not restricted (nor private) accepts a non-member's message: closed limits joining, not writing."},
 }

@@ -49,6 +49,8 @@ var sections = []Section{
 	{"nip29/restricted", DocNIP29, "Group metadata: the restricted flag"},
 	{"nip29/permissions", DocNIP29, "Group state -- or moderation: who may moderate"},
 	{"nip29/late-publication", DocNIP29, "Late publication"},
+	{"nip29/group-ids", DocNIP29, "Group ids: a random string of any length"},
+	{"nip29/invites", DocNIP29, "create-invite (9009) and invite codes on join requests to closed groups"},
 
 	// Identity draft (nip-cl-identity.md).
 	{"identity/identity-tags", DocIdentity, "Channel identity tags"},

@@ -4,4 +4,11 @@ package reference
 // "nip29/leave.1") the fault breaks. The kill test counts a fault as killed
 // only when a case citing that clause fails. Every fault in the catalogue
 // has an entry; a new fault adds its line here.
-var faultClauses = map[string]string{}
+var faultClauses = map[string]string{
+	// NIP-29 group ids, invites, closed groups (i26a).
+	faultGroupIDUUIDOnly:       "nip29/group-ids.1",
+	faultInviteCodeIgnored:     "nip29/invites.1",
+	faultJoinAnyCodeAdmits:     "nip29/invites.2",
+	faultMemberCanInvite:       "nip29/invites.3",
+	faultClosedRestrictsWrites: "nip29/restricted.2",
+}

@@ -47,10 +47,17 @@ const (
 	faultRestrictedWritesAccepted = "restricted-writes-accepted"
 	faultAuthEventBroadcast       = "auth-event-broadcast"
 	faultRolesNotRelaySigned      = "roles-not-relay-signed"
+
+	// NIP-29 group ids, invites, closed groups (nip29_invites.go).
+	faultGroupIDUUIDOnly       = "group-id-uuid-only"
+	faultInviteCodeIgnored     = "invite-code-ignored"
+	faultJoinAnyCodeAdmits     = "join-any-code-admits"
+	faultMemberCanInvite       = "member-can-invite"
+	faultClosedRestrictsWrites = "closed-restricts-writes"
 )
 
 // faultCatalogue is every fault switch: the core's and each profile's.
-var faultCatalogue = slices.Concat(coreFaults, identityFaults, labelsFaults, commandsFaults, racesFaults, readsFaults)
+var faultCatalogue = slices.Concat(coreFaults, nip29GroupFaults, identityFaults, labelsFaults, commandsFaults, racesFaults, readsFaults)
 
 // coreFaults break baseline NIP-01/11/42/45/29 behaviour.
 var coreFaults = []faultSpec{

@@ -165,7 +165,11 @@ func hasTag(ev *nostr.Event, name string) bool {
 
 // --- NIP-29 -----------------------------------------------------------------
 
-// channelID returns the single h tag's UUID of a group event.
+// channelID returns the group id of a group event: the value of its single
+// two-element h tag. NIP-29 identifies groups by "a random string of any
+// length", so any non-empty string is an id here; the labels profile adds
+// its draft's UUID rule for h-tagged creation and label mutations
+// (channelUUID).
 func channelID(ev *nostr.Event) (string, error) {
 	var hs []nostr.Tag
 	for _, tag := range ev.Tags {
@@ -177,9 +181,22 @@ func channelID(ev *nostr.Event) (string, error) {
 		return "", reject("invalid", "a group event needs exactly one h tag, got %d", len(hs))
 	}
 	if len(hs[0]) != 2 {
-		return "", reject("invalid", `the h tag must be ["h", <channel UUID>]`)
+		return "", reject("invalid", `the h tag must be ["h", <group id>]`)
 	}
 	id := hs[0][1]
+	if id == "" {
+		return "", reject("invalid", "the h tag's group id is empty")
+	}
+	return id, nil
+}
+
+// channelUUID is channelID with the labels draft's rule: the id is a
+// canonical lowercase, non-nil UUID.
+func channelUUID(ev *nostr.Event) (string, error) {
+	id, err := channelID(ev)
+	if err != nil {
+		return "", err
+	}
 	u, err := uuid.Parse(id)
 	if err != nil || len(id) != 36 || u.String() != id {
 		return "", reject("invalid", "h tag %q is not a canonical lowercase UUID", truncate(id, 64))
@@ -195,10 +212,16 @@ func (r *Relay) groupEvent(t *txn, ev *nostr.Event) error {
 	if err != nil {
 		return err
 	}
+	// Fault group-id-uuid-only: the labels draft's UUID rule for every id.
+	if r.fault(faultGroupIDUUIDOnly) {
+		if _, err := channelUUID(ev); err != nil {
+			return err
+		}
+	}
 	switch ev.Kind {
 	case kindCreateGroup:
 		return r.createChannel(t, ev, id)
-	case kindEditMetadata, kindPutUser, kindRemoveUser, kindDeleteGroup, kindJoinRequest, kindLeaveRequest:
+	case kindEditMetadata, kindPutUser, kindRemoveUser, kindDeleteGroup, kindJoinRequest, kindLeaveRequest, kindCreateInvite:
 	default:
 		if isGroupCommand(ev.Kind) {
 			return reject("invalid", "group command kind %d is not supported by this relay", ev.Kind)
@@ -220,6 +243,8 @@ func (r *Relay) groupEvent(t *txn, ev *nostr.Event) error {
 		return r.joinRequest(t, ev, ch)
 	case kindLeaveRequest:
 		return r.leaveRequest(t, ev, ch)
+	case kindCreateInvite:
+		return r.createInvite(t, ev, ch)
 	default:
 		return r.deleteChannel(t, ev, ch)
 	}
@@ -497,6 +522,10 @@ func (r *Relay) postToChannel(t *txn, ev *nostr.Event, id string) error {
 		// Fault restricted-writes-accepted: anyone posts to a restricted group.
 		if ch.Restricted && !r.fault(faultRestrictedWritesAccepted) {
 			return reject("restricted", "only members may post in a restricted group")
+		}
+		// Fault closed-restricts-writes: closed read as restricted.
+		if ch.Closed && r.fault(faultClosedRestrictsWrites) {
+			return reject("restricted", "only members may post in a closed group")
 		}
 	}
 	if isEphemeral(ev.Kind) {
