@@ -85,6 +85,7 @@ func all() []Spec {
 		baselineRelaySpecs(),
 		baselineGroupSpecs(),
 		baselineAccessSpecs(),
+		baselineGroupIDInviteSpecs(),
 		readsBaselineSpecs(),
 	} {
 		out = append(out, group...)
