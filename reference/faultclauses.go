@@ -11,4 +11,17 @@ var faultClauses = map[string]string{
 	faultJoinAnyCodeAdmits:     "nip29/invites.2",
 	faultMemberCanInvite:       "nip29/invites.3",
 	faultClosedRestrictsWrites: "nip29/restricted.2",
+
+	// NIP-29 subgroups (i26a).
+	faultSubgroupsNotAdvertised:       "nip29/subgroups.1",
+	faultSubgroupParentNotShown:       "nip29/subgroups.2",
+	faultSubgroupChildNotListed:       "nip29/subgroups.3",
+	faultSubgroupReorderIgnored:       "nip29/subgroups.4",
+	faultSubgroupCycleAccepted:        "nip29/subgroups.5",
+	faultSubgroupUnknownParent:        "nip29/subgroups.6",
+	faultSubgroupParentAdminUnchecked: "nip29/subgroups.7",
+	faultSubgroupChildrenOmitted:      "nip29/subgroups.8",
+	faultSubgroupDetachIgnored:        "nip29/subgroups.9",
+	faultSubgroupOrphansKept:          "nip29/subgroups.10",
+	faultSubgroupAdminInherited:       "nip29/subgroups.11",
 }

@@ -54,10 +54,23 @@ const (
 	faultJoinAnyCodeAdmits     = "join-any-code-admits"
 	faultMemberCanInvite       = "member-can-invite"
 	faultClosedRestrictsWrites = "closed-restricts-writes"
+
+	// NIP-29 subgroups (nip29_subgroups.go).
+	faultSubgroupsNotAdvertised       = "subgroups-not-advertised"
+	faultSubgroupParentNotShown       = "subgroup-parent-not-shown"
+	faultSubgroupChildNotListed       = "subgroup-child-not-listed"
+	faultSubgroupReorderIgnored       = "subgroup-reorder-ignored"
+	faultSubgroupCycleAccepted        = "subgroup-cycle-accepted"
+	faultSubgroupUnknownParent        = "subgroup-unknown-parent-accepted"
+	faultSubgroupParentAdminUnchecked = "subgroup-parent-admin-unchecked"
+	faultSubgroupChildrenOmitted      = "subgroup-children-omitted-accepted"
+	faultSubgroupDetachIgnored        = "subgroup-detach-ignored"
+	faultSubgroupOrphansKept          = "subgroup-orphans-kept"
+	faultSubgroupAdminInherited       = "subgroup-admin-inherited"
 )
 
 // faultCatalogue is every fault switch: the core's and each profile's.
-var faultCatalogue = slices.Concat(coreFaults, nip29GroupFaults, identityFaults, labelsFaults, commandsFaults, racesFaults, readsFaults)
+var faultCatalogue = slices.Concat(coreFaults, nip29GroupFaults, subgroupsFaults, identityFaults, labelsFaults, commandsFaults, racesFaults, readsFaults)
 
 // coreFaults break baseline NIP-01/11/42/45/29 behaviour.
 var coreFaults = []faultSpec{

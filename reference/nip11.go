@@ -22,6 +22,8 @@ type Info struct {
 	Self                string      `json:"self"`
 	SupportedExtensions []string    `json:"supported_extensions"`
 	Limitation          *Limitation `json:"limitation,omitempty"`
+	// NIP29 is NIP-29's "nip29" object (subgroup support).
+	NIP29 *nip29Info `json:"nip29,omitempty"`
 }
 
 // Limitation is NIP-11 "limitation" plus max_filters.
@@ -65,6 +67,7 @@ func (r *Relay) Info() Info {
 			EventsPerSecond: r.rate.eventsPerSecond(),
 		},
 	}
+	doc.NIP29 = r.nip29Info()
 	return doc
 }
 

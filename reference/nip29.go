@@ -362,11 +362,23 @@ func (r *Relay) editChannel(t *txn, ev *nostr.Event, ch *Channel) error {
 	if err := r.profile.onEdit(ev, ch, next); err != nil {
 		return err
 	}
+	// Subgroups: the 9002's parent and child tags (nip29_subgroups.go).
+	if err := r.editTree(t, ev, ch); err != nil {
+		return err
+	}
 	return r.commitCommand(t, ev, next)
 }
 
 func (r *Relay) putUser(t *txn, ev *nostr.Event, ch *Channel) error {
 	actor := ch.roleOf(ev.PubKey)
+	// Fault subgroup-admin-inherited: a parent's admin moderates children.
+	if !mayModerate(actor) && r.fault(faultSubgroupAdminInherited) {
+		role, err := r.inheritedRole(t, ch, ev.PubKey)
+		if err != nil {
+			return err
+		}
+		actor = role
+	}
 	if !mayModerate(actor) {
 		return reject("restricted", "only an owner or admin may add users")
 	}
@@ -482,6 +494,10 @@ func (r *Relay) deleteChannel(t *txn, ev *nostr.Event, ch *Channel) error {
 	}
 	next := ch.clone()
 	next.Deleted = true
+	// Subgroups: the children become roots (nip29_subgroups.go).
+	if err := r.treeOnDelete(t, ch); err != nil {
+		return err
+	}
 	if err := t.saveChannel(next); err != nil {
 		return err
 	}
@@ -599,6 +615,14 @@ func (r *Relay) publishState(t *txn, ch *Channel) error {
 	}
 	for _, kind := range []int{kindGroupMetadata, kindGroupAdmins, kindGroupMembers, kindGroupRoles} {
 		tags := r.stateTags(kind, ch)
+		if kind == kindGroupMetadata {
+			// Subgroups: parent and child tags (nip29_subgroups.go).
+			tree, err := t.treeTags(ch.UUID)
+			if err != nil {
+				return err
+			}
+			tags = append(tags, tree...)
+		}
 		prev, found := heads[kind]
 		prevAt := prev.createdAt
 		// The stored tags are tagsJSON of the event's tags: equal JSON,
