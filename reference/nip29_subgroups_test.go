@@ -51,8 +51,12 @@ func (x *tree) adopt(child, parent string) *nostr.OKEnvelope {
 	return x.c.publish(x.owner.edit(x.t, child, nostr.Tag{"parent", parent}))
 }
 
-func (x *tree) parent(id string) []string   { return tagValues(x.c.state(kindGroupMetadata, id), "parent") }
-func (x *tree) children(id string) []string { return tagValues(x.c.state(kindGroupMetadata, id), "child") }
+func (x *tree) parent(id string) []string {
+	return tagValues(x.c.state(kindGroupMetadata, id), "parent")
+}
+func (x *tree) children(id string) []string {
+	return tagValues(x.c.state(kindGroupMetadata, id), "child")
+}
 
 // family makes a parent with two children, adopted in order.
 func (x *tree) family() (p, c1, c2 string) {
