@@ -86,6 +86,7 @@ func all() []Spec {
 		baselineGroupSpecs(),
 		baselineAccessSpecs(),
 		baselineGroupIDInviteSpecs(),
+		baselineSubgroupSpecs(),
 		readsBaselineSpecs(),
 	} {
 		out = append(out, group...)
