@@ -22,6 +22,7 @@ const (
 	refNIP29Adding   = "NIP-29 § Implementation quirks: adding yourself to a group"
 	refNIP29Sub      = "NIP-29 § Subgroups"
 	refNIP29SubRules = "NIP-29 § Subgroups: Rules"
+	refNIP29Pins     = "NIP-29 § Group metadata events: group pinned events (kind:39005)"
 )
 
 // Reading of the NIP texts: the NIPs write requirement words in lower case
@@ -180,4 +181,12 @@ var baselineClauses = []Clause{
 		Text: "When a parent is deleted (9008), its remaining children become roots: their 39000 no longer carry the parent tag."},
 	{ID: "nip29/subgroups.11", Section: "nip29/subgroups", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Sub + ": Membership",
 		Text: "Nothing is inherited across the parent-child link: a parent's admin who is not an admin of the child may not put users into it, and a parent's member is not listed in the child's 39002 without a 9000 of the child."},
+
+	// NIP-29 pinned events (optional: 39005).
+	{ID: "nip29/pins.1", Section: "nip29/pins", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Pins,
+		Text: "After an accepted 9010, the relay-signed 39005 of the group lists the 9010's e and a references, in the 9010's order."},
+	{ID: "nip29/pins.2", Section: "nip29/pins", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Pins,
+		Text: "Each accepted 9010 replaces the list: unpinning, reordering and clearing (a 9010 without references) are mirrored by the regenerated 39005."},
+	{ID: "nip29/pins.3", Section: "nip29/pins", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Mod,
+		Text: "A 9010 from a member without a privileged role is refused and the 39005 is unchanged."},
 }

@@ -24,4 +24,9 @@ var faultClauses = map[string]string{
 	faultSubgroupDetachIgnored:        "nip29/subgroups.9",
 	faultSubgroupOrphansKept:          "nip29/subgroups.10",
 	faultSubgroupAdminInherited:       "nip29/subgroups.11",
+
+	// NIP-29 pinned events (i26a).
+	faultPinsOrderLost:       "nip29/pins.1",
+	faultPinsNotRegenerated:  "nip29/pins.2",
+	faultPinsMemberCanUpdate: "nip29/pins.3",
 }

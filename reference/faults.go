@@ -67,10 +67,15 @@ const (
 	faultSubgroupDetachIgnored        = "subgroup-detach-ignored"
 	faultSubgroupOrphansKept          = "subgroup-orphans-kept"
 	faultSubgroupAdminInherited       = "subgroup-admin-inherited"
+
+	// NIP-29 pinned events (nip29_pins.go).
+	faultPinsOrderLost       = "pins-order-lost"
+	faultPinsNotRegenerated  = "pins-not-regenerated"
+	faultPinsMemberCanUpdate = "pins-member-can-update"
 )
 
 // faultCatalogue is every fault switch: the core's and each profile's.
-var faultCatalogue = slices.Concat(coreFaults, nip29GroupFaults, subgroupsFaults, identityFaults, labelsFaults, commandsFaults, racesFaults, readsFaults)
+var faultCatalogue = slices.Concat(coreFaults, nip29GroupFaults, subgroupsFaults, pinsFaults, identityFaults, labelsFaults, commandsFaults, racesFaults, readsFaults)
 
 // coreFaults break baseline NIP-01/11/42/45/29 behaviour.
 var coreFaults = []faultSpec{

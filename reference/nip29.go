@@ -130,6 +130,8 @@ func (r *Relay) dispatch(t *txn, ev *nostr.Event) error {
 	switch {
 	case isGroupState(ev.Kind):
 		return reject("restricted", "kinds 39000-39003 are signed by the relay only")
+	case ev.Kind == kindGroupPins:
+		return reject("restricted", "kind 39005 (pinned events) is signed by the relay only")
 	case isNoticeKind(ev.Kind):
 		return reject("restricted", "membership notices (44100/44101) are signed by the relay only")
 	case isGroupCommand(ev.Kind) || hasTag(ev, "h"):
@@ -221,7 +223,7 @@ func (r *Relay) groupEvent(t *txn, ev *nostr.Event) error {
 	switch ev.Kind {
 	case kindCreateGroup:
 		return r.createChannel(t, ev, id)
-	case kindEditMetadata, kindPutUser, kindRemoveUser, kindDeleteGroup, kindJoinRequest, kindLeaveRequest, kindCreateInvite:
+	case kindEditMetadata, kindPutUser, kindRemoveUser, kindDeleteGroup, kindJoinRequest, kindLeaveRequest, kindCreateInvite, kindUpdatePins:
 	default:
 		if isGroupCommand(ev.Kind) {
 			return reject("invalid", "group command kind %d is not supported by this relay", ev.Kind)
@@ -245,6 +247,8 @@ func (r *Relay) groupEvent(t *txn, ev *nostr.Event) error {
 		return r.leaveRequest(t, ev, ch)
 	case kindCreateInvite:
 		return r.createInvite(t, ev, ch)
+	case kindUpdatePins:
+		return r.updatePins(t, ev, ch)
 	default:
 		return r.deleteChannel(t, ev, ch)
 	}
@@ -506,6 +510,9 @@ func (r *Relay) deleteChannel(t *txn, ev *nostr.Event, ch *Channel) error {
 	}
 	// The channel is gone: its state events leave storage; the UUID stays
 	// in used_uuids forever.
+	if err := t.deleteWhere(condStateOfKind, kindGroupPins, ch.UUID); err != nil {
+		return err
+	}
 	return t.deleteWhere(condAllState, ch.UUID, kindGroupMetadata, kindGroupRoles)
 }
 

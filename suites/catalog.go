@@ -87,6 +87,7 @@ func all() []Spec {
 		baselineAccessSpecs(),
 		baselineGroupIDInviteSpecs(),
 		baselineSubgroupSpecs(),
+		baselinePinSpecs(),
 		readsBaselineSpecs(),
 	} {
 		out = append(out, group...)
