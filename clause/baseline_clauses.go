@@ -23,6 +23,7 @@ const (
 	refNIP29Sub      = "NIP-29 § Subgroups"
 	refNIP29SubRules = "NIP-29 § Subgroups: Rules"
 	refNIP29Pins     = "NIP-29 § Group metadata events: group pinned events (kind:39005)"
+	refNIP29AV       = "NIP-29 § Live audio/video (AV) spaces"
 )
 
 // Reading of the NIP texts: the NIPs write requirement words in lower case
@@ -189,4 +190,12 @@ var baselineClauses = []Clause{
 		Text: "Each accepted 9010 replaces the list: unpinning, reordering and clearing (a 9010 without references) are mirrored by the regenerated 39005."},
 	{ID: "nip29/pins.3", Section: "nip29/pins", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Mod,
 		Text: "A 9010 from a member without a privileged role is refused and the 39005 is unchanged."},
+
+	// NIP-29 live audio/video endpoints (optional).
+	{ID: "nip29/livekit.1", Section: "nip29/livekit", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29AV,
+		Text: "A relay that issues LiveKit tokens answers 204 at /.well-known/nip29/livekit."},
+	{ID: "nip29/livekit.2", Section: "nip29/livekit", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29AV + ", with NIP-98",
+		Text: "A JWT the token endpoint issues for a NIP-98-authorized caller has a sub whose first 64 characters are the caller's lowercase hex pubkey."},
+	{ID: "nip29/livekit.3", Section: "nip29/livekit", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29AV,
+		Text: "The token endpoint enforces the group's settings: it refuses a private group's token to a caller who is not a member."},
 }

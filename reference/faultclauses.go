@@ -29,4 +29,9 @@ var faultClauses = map[string]string{
 	faultPinsOrderLost:       "nip29/pins.1",
 	faultPinsNotRegenerated:  "nip29/pins.2",
 	faultPinsMemberCanUpdate: "nip29/pins.3",
+
+	// NIP-29 live audio/video endpoints (i26a).
+	faultLiveKitStatus200:       "nip29/livekit.1",
+	faultLiveKitSubUppercase:    "nip29/livekit.2",
+	faultLiveKitAccessUnchecked: "nip29/livekit.3",
 }

@@ -72,10 +72,15 @@ const (
 	faultPinsOrderLost       = "pins-order-lost"
 	faultPinsNotRegenerated  = "pins-not-regenerated"
 	faultPinsMemberCanUpdate = "pins-member-can-update"
+
+	// NIP-29 live audio/video endpoints (livekit.go).
+	faultLiveKitStatus200       = "livekit-status-200"
+	faultLiveKitSubUppercase    = "livekit-sub-uppercase"
+	faultLiveKitAccessUnchecked = "livekit-access-unchecked"
 )
 
 // faultCatalogue is every fault switch: the core's and each profile's.
-var faultCatalogue = slices.Concat(coreFaults, nip29GroupFaults, subgroupsFaults, pinsFaults, identityFaults, labelsFaults, commandsFaults, racesFaults, readsFaults)
+var faultCatalogue = slices.Concat(coreFaults, nip29GroupFaults, subgroupsFaults, pinsFaults, livekitFaults, identityFaults, labelsFaults, commandsFaults, racesFaults, readsFaults)
 
 // coreFaults break baseline NIP-01/11/42/45/29 behaviour.
 var coreFaults = []faultSpec{

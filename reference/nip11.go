@@ -83,6 +83,10 @@ func (r *Relay) serveHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	default:
 	}
+	if strings.HasPrefix(req.URL.Path, livekitPath) {
+		r.serveLiveKit(w, req)
+		return
+	}
 	if strings.EqualFold(req.Header.Get("Upgrade"), "websocket") {
 		r.serveWS(w, req)
 		return

@@ -19,7 +19,10 @@ type Policy struct {
 
 // policyCatalogue is every policy switch. Each name is checked at the
 // place of the behaviour it changes, through r.policy(name).
-var policyCatalogue = []Policy{}
+var policyCatalogue = []Policy{
+	// NIP-29 live audio/video (livekit.go).
+	{policyNoLiveKit, "no live audio/video support: /.well-known/nip29/livekit and the token endpoint answer 404"},
+}
 
 // Policies returns every policy switch, sorted by name.
 func Policies() []Policy {

@@ -88,6 +88,7 @@ func all() []Spec {
 		baselineGroupIDInviteSpecs(),
 		baselineSubgroupSpecs(),
 		baselinePinSpecs(),
+		baselineLiveKitSpecs(),
 		readsBaselineSpecs(),
 	} {
 		out = append(out, group...)
