@@ -19,6 +19,12 @@ const (
 	refNIP29Leave    = "NIP-29 § User-related group management events: leave request"
 	refNIP29Late     = "NIP-29 § Late publication"
 	refNIP29Roles    = "NIP-29 § Group metadata events: group roles (kind:39003)"
+	refNIP29Intro    = "NIP-29 (introduction): groups are identified by a random string of any length"
+	refNIP29Adding   = "NIP-29 § Implementation quirks: adding yourself to a group"
+	refNIP29Sub      = "NIP-29 § Subgroups"
+	refNIP29SubRules = "NIP-29 § Subgroups: Rules"
+	refNIP29Pins     = "NIP-29 § Group metadata events: group pinned events (kind:39005)"
+	refNIP29AV       = "NIP-29 § Live audio/video (AV) spaces"
 	refNIP29Quirks   = "NIP-29 § Implementation quirks: Checking your own membership"
 )
 
@@ -154,4 +160,56 @@ var baselineClauses = []Clause{
 		Text: "A 9002 from a member without a privileged role is refused and the metadata stays."},
 	{ID: "nip29/late-publication.1", Section: "nip29/late-publication", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Late,
 		Text: "A group message stamped hours in the past is refused (any prefix)."},
+
+	// NIP-29 group ids, invites and the closed/restricted flags (issue 26, i26a).
+	{ID: "nip29/group-ids.1", Section: "nip29/group-ids", Level: LevelRule, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Intro,
+		Text: "A group id need not be a UUID: a relay that creates groups creates one with an ordinary id and accepts its members' messages."},
+	{ID: "nip29/invites.1", Section: "nip29/invites", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Adding + ", with join request: code and create-invite (9009)",
+		Text: "When the relay accepts a group admin's 9009 create-invite, a join request carrying that code to the closed group is honoured: accepted and the user added."},
+	{ID: "nip29/invites.2", Section: "nip29/invites", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Join + ", with group metadata: closed",
+		Text: "A join request to a closed group carrying a code that no 9009 created is not honoured: it is rejected and the user is not added."},
+	{ID: "nip29/invites.3", Section: "nip29/invites", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Mod,
+		Text: "A 9009 create-invite from a member without a privileged role is refused, and its code does not admit anyone to the closed group."},
+	{ID: "nip29/restricted.2", Section: "nip29/restricted", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Meta + ": restricted and closed",
+		Text: "A group that is closed but not restricted (nor private) accepts a non-member's message: closed limits joining, not writing."},
+
+	// NIP-29 subgroups (optional: "Groups MAY be organized hierarchically").
+	{ID: "nip29/subgroups.1", Section: "nip29/subgroups", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Sub + ": Relay support detection",
+		Text: `A relay that supports subgroups advertises "nip29": {"subgroups": true} in its NIP-11 document.`},
+	{ID: "nip29/subgroups.2", Section: "nip29/subgroups", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29SubRules,
+		Text: "After an authorized 9002 with one parent tag, the group's 39000 carries exactly that one parent tag; a 9002 with two parent tags never leaves two."},
+	{ID: "nip29/subgroups.3", Section: "nip29/subgroups", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29SubRules,
+		Text: "A parent's 39000 lists its children as child tags, in order; a newly adopted child is added to the list (by default at the end)."},
+	{ID: "nip29/subgroups.4", Section: "nip29/subgroups", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29SubRules,
+		Text: "A parent admin's 9002 carrying every child as child tags in a new order replaces the list: the parent's 39000 shows the new order."},
+	{ID: "nip29/subgroups.5", Section: "nip29/subgroups", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29SubRules,
+		Text: "A 9002 whose parent would create a cycle (the group itself, or one of its descendants) is rejected and the tree is unchanged."},
+	{ID: "nip29/subgroups.6", Section: "nip29/subgroups", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29SubRules,
+		Text: "A 9002 whose parent does not exist on the relay is rejected."},
+	{ID: "nip29/subgroups.7", Section: "nip29/subgroups", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29SubRules,
+		Text: "A 9002 with [\"parent\", X] from a key that is not an admin of X (per X's 39001) is rejected, even when it administers the group itself."},
+	{ID: "nip29/subgroups.8", Section: "nip29/subgroups", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29SubRules,
+		Text: "A 9002 on a parent whose child tags leave out an existing child is rejected and the child list is unchanged."},
+	{ID: "nip29/subgroups.9", Section: "nip29/subgroups", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29SubRules,
+		Text: "A child's authorized 9002 without a parent tag makes it a root: its 39000 has no parent tag and the former parent's 39000 no longer lists it."},
+	{ID: "nip29/subgroups.10", Section: "nip29/subgroups", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29SubRules,
+		Text: "When a parent is deleted (9008), its remaining children become roots: their 39000 no longer carry the parent tag."},
+	{ID: "nip29/subgroups.11", Section: "nip29/subgroups", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Sub + ": Membership",
+		Text: "Nothing is inherited across the parent-child link: a parent's admin who is not an admin of the child may not put users into it, and a parent's member is not listed in the child's 39002 without a 9000 of the child."},
+
+	// NIP-29 pinned events (optional: 39005).
+	{ID: "nip29/pins.1", Section: "nip29/pins", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Pins,
+		Text: "After an accepted 9010, the relay-signed 39005 of the group lists the 9010's e and a references, in the 9010's order."},
+	{ID: "nip29/pins.2", Section: "nip29/pins", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Pins,
+		Text: "Each accepted 9010 replaces the list: unpinning, reordering and clearing (a 9010 without references) are mirrored by the regenerated 39005."},
+	{ID: "nip29/pins.3", Section: "nip29/pins", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Mod,
+		Text: "A 9010 from a member without a privileged role is refused and the 39005 is unchanged."},
+
+	// NIP-29 live audio/video endpoints (optional).
+	{ID: "nip29/livekit.1", Section: "nip29/livekit", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29AV,
+		Text: "A relay that issues LiveKit tokens answers 204 at /.well-known/nip29/livekit."},
+	{ID: "nip29/livekit.2", Section: "nip29/livekit", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29AV + ", with NIP-98",
+		Text: "A JWT the token endpoint issues for a NIP-98-authorized caller has a sub whose first 64 characters are the caller's lowercase hex pubkey."},
+	{ID: "nip29/livekit.3", Section: "nip29/livekit", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29AV,
+		Text: "The token endpoint enforces the group's settings: it refuses a private group's token to a caller who is not a member."},
 }

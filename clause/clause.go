@@ -54,6 +54,11 @@ var sections = []Section{
 	{"nip29/delete-event", DocNIP29, "Moderation events: delete-event (9005)"},
 	{"nip29/timeline", DocNIP29, "Timeline references (previous)"},
 	{"nip29/admins", DocNIP29, "Group metadata events: group admins (39001)"},
+	{"nip29/group-ids", DocNIP29, "Group ids: a random string of any length"},
+	{"nip29/invites", DocNIP29, "create-invite (9009) and invite codes on join requests to closed groups"},
+	{"nip29/subgroups", DocNIP29, "Subgroups: parent and child tags, rules, membership"},
+	{"nip29/pins", DocNIP29, "update-pin-list (9010) and group pinned events (39005)"},
+	{"nip29/livekit", DocNIP29, "Live audio/video (AV) spaces: the well-known endpoints"},
 
 	// Identity draft (nip-cl-identity.md).
 	{"identity/identity-tags", DocIdentity, "Channel identity tags"},

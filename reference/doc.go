@@ -37,9 +37,16 @@
 //     unauthenticated reader is nobody (sees open channels and non-channel
 //     events only).
 //   - Any event with an h tag (and every 9000-9020 command) is a group event
-//     and needs exactly one ["h", <canonical lowercase non-nil UUID>] naming a
-//     live channel. Unknown channel -> "invalid: unknown channel", deleted ->
-//     "restricted: channel ... is deleted".
+//     and needs exactly one ["h", <group id>] naming a live channel. A group
+//     id is any non-empty string (NIP-29: "a random string of any length");
+//     the labels profile requires a canonical lowercase non-nil UUID for
+//     h-tagged 9007s and label mutations (nip-cl-labels.md). Unknown
+//     channel -> "invalid: unknown channel", deleted -> "restricted:
+//     channel ... is deleted".
+//   - NIP-29 invites (nip29_invites.go), subgroups (nip29_subgroups.go),
+//     pinned events (nip29_pins.go) and live audio/video endpoints
+//     (livekit.go; off under the policy no-livekit) each describe their
+//     reading in their own file.
 //   - Posting: an open channel accepts posts from any authenticated key; a
 //     private or restricted channel only from members ("restricted: only
 //     members may post in a private channel" / "... in a restricted group").

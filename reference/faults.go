@@ -49,10 +49,40 @@ const (
 	faultAuthEventBroadcast       = "auth-event-broadcast"
 	faultRolesNotRelaySigned      = "roles-not-relay-signed"
 	faultAdminsWithoutRoles       = "admins-without-roles"
+
+	// NIP-29 group ids, invites, closed groups (nip29_invites.go).
+	faultGroupIDUUIDOnly       = "group-id-uuid-only"
+	faultInviteCodeIgnored     = "invite-code-ignored"
+	faultJoinAnyCodeAdmits     = "join-any-code-admits"
+	faultMemberCanInvite       = "member-can-invite"
+	faultClosedRestrictsWrites = "closed-restricts-writes"
+
+	// NIP-29 subgroups (nip29_subgroups.go).
+	faultSubgroupsNotAdvertised       = "subgroups-not-advertised"
+	faultSubgroupParentNotShown       = "subgroup-parent-not-shown"
+	faultSubgroupChildNotListed       = "subgroup-child-not-listed"
+	faultSubgroupReorderIgnored       = "subgroup-reorder-ignored"
+	faultSubgroupCycleAccepted        = "subgroup-cycle-accepted"
+	faultSubgroupUnknownParent        = "subgroup-unknown-parent-accepted"
+	faultSubgroupParentAdminUnchecked = "subgroup-parent-admin-unchecked"
+	faultSubgroupChildrenOmitted      = "subgroup-children-omitted-accepted"
+	faultSubgroupDetachIgnored        = "subgroup-detach-ignored"
+	faultSubgroupOrphansKept          = "subgroup-orphans-kept"
+	faultSubgroupAdminInherited       = "subgroup-admin-inherited"
+
+	// NIP-29 pinned events (nip29_pins.go).
+	faultPinsOrderLost       = "pins-order-lost"
+	faultPinsNotRegenerated  = "pins-not-regenerated"
+	faultPinsMemberCanUpdate = "pins-member-can-update"
+
+	// NIP-29 live audio/video endpoints (livekit.go).
+	faultLiveKitStatus200       = "livekit-status-200"
+	faultLiveKitSubUppercase    = "livekit-sub-uppercase"
+	faultLiveKitAccessUnchecked = "livekit-access-unchecked"
 )
 
 // faultCatalogue is every fault switch: the core's and each profile's.
-var faultCatalogue = slices.Concat(coreFaults, identityFaults, labelsFaults, commandsFaults, racesFaults, readsFaults, moderationFaults, tiesFaults)
+var faultCatalogue = slices.Concat(coreFaults, identityFaults, labelsFaults, commandsFaults, racesFaults, readsFaults, moderationFaults, tiesFaults, nip29GroupFaults, subgroupsFaults, pinsFaults, livekitFaults)
 
 // coreFaults break baseline NIP-01/11/42/45/29 behaviour.
 var coreFaults = []faultSpec{

@@ -321,6 +321,10 @@ func dedupSorted(vs []string) []string {
 // create applies an h-tagged 9007: the core creates the channel (onCreate
 // validated the labels) in this transaction; faults post-process.
 func (p *labelsProfile) create(t *txn, ev *nostr.Event) error {
+	// The draft's UUID rule covers every h-tagged creation.
+	if _, err := channelUUID(ev); err != nil {
+		return err
+	}
 	if id, err := channelID(ev); err == nil && p.faults.on(faultLabelsConflictDiscloses) {
 		// Fault labels-conflict-discloses: name the existing channel.
 		if prev, err := t.channel(id); err == nil && prev != nil {
@@ -463,7 +467,7 @@ type mutation struct {
 
 // parseMutation checks the shape of a label-only 9002.
 func (p *labelsProfile) parseMutation(ev *nostr.Event) (*mutation, error) {
-	id, err := channelID(ev)
+	id, err := channelUUID(ev)
 	if err != nil {
 		// Fault labels-h-tag-lenient: use the first well-formed h tag.
 		if !p.faults.on(faultLabelsHTagLenient) {

@@ -22,6 +22,8 @@ type Info struct {
 	Self                string      `json:"self"`
 	SupportedExtensions []string    `json:"supported_extensions"`
 	Limitation          *Limitation `json:"limitation,omitempty"`
+	// NIP29 is NIP-29's "nip29" object (subgroup support).
+	NIP29 *nip29Info `json:"nip29,omitempty"`
 }
 
 // Limitation is NIP-11 "limitation" plus max_filters.
@@ -65,6 +67,7 @@ func (r *Relay) Info() Info {
 			EventsPerSecond: r.rate.eventsPerSecond(),
 		},
 	}
+	doc.NIP29 = r.nip29Info()
 	return doc
 }
 
@@ -79,6 +82,10 @@ func (r *Relay) serveHTTP(w http.ResponseWriter, req *http.Request) {
 		http.Error(w, "relay closed", http.StatusServiceUnavailable)
 		return
 	default:
+	}
+	if strings.HasPrefix(req.URL.Path, livekitPath) {
+		r.serveLiveKit(w, req)
+		return
 	}
 	if strings.EqualFold(req.Header.Get("Upgrade"), "websocket") {
 		r.serveWS(w, req)

@@ -134,6 +134,8 @@ func (r *Relay) dispatch(t *txn, ev *nostr.Event) error {
 	switch {
 	case isGroupState(ev.Kind) && !r.fault(faultUserStateAccepted): // the fault stores it below
 		return reject("restricted", "kinds 39000-39003 are signed by the relay only")
+	case ev.Kind == kindGroupPins:
+		return reject("restricted", "kind 39005 (pinned events) is signed by the relay only")
 	case isNoticeKind(ev.Kind):
 		return reject("restricted", "membership notices (44100/44101) are signed by the relay only")
 	case isGroupCommand(ev.Kind) || hasTag(ev, "h"):
@@ -169,7 +171,11 @@ func hasTag(ev *nostr.Event, name string) bool {
 
 // --- NIP-29 -----------------------------------------------------------------
 
-// channelID returns the single h tag's UUID of a group event.
+// channelID returns the group id of a group event: the value of its single
+// two-element h tag. NIP-29 identifies groups by "a random string of any
+// length", so any non-empty string is an id here; the labels profile adds
+// its draft's UUID rule for h-tagged creation and label mutations
+// (channelUUID).
 func channelID(ev *nostr.Event) (string, error) {
 	var hs []nostr.Tag
 	for _, tag := range ev.Tags {
@@ -181,9 +187,22 @@ func channelID(ev *nostr.Event) (string, error) {
 		return "", reject("invalid", "a group event needs exactly one h tag, got %d", len(hs))
 	}
 	if len(hs[0]) != 2 {
-		return "", reject("invalid", `the h tag must be ["h", <channel UUID>]`)
+		return "", reject("invalid", `the h tag must be ["h", <group id>]`)
 	}
 	id := hs[0][1]
+	if id == "" {
+		return "", reject("invalid", "the h tag's group id is empty")
+	}
+	return id, nil
+}
+
+// channelUUID is channelID with the labels draft's rule: the id is a
+// canonical lowercase, non-nil UUID.
+func channelUUID(ev *nostr.Event) (string, error) {
+	id, err := channelID(ev)
+	if err != nil {
+		return "", err
+	}
 	u, err := uuid.Parse(id)
 	if err != nil || len(id) != 36 || u.String() != id {
 		return "", reject("invalid", "h tag %q is not a canonical lowercase UUID", truncate(id, 64))
@@ -202,10 +221,16 @@ func (r *Relay) groupEvent(t *txn, ev *nostr.Event) error {
 	if err := r.checkTimeline(t, ev); err != nil {
 		return err
 	}
+	// Fault group-id-uuid-only: the labels draft's UUID rule for every id.
+	if r.fault(faultGroupIDUUIDOnly) {
+		if _, err := channelUUID(ev); err != nil {
+			return err
+		}
+	}
 	switch ev.Kind {
 	case kindCreateGroup:
 		return r.createChannel(t, ev, id)
-	case kindEditMetadata, kindPutUser, kindRemoveUser, kindDeleteEvent, kindDeleteGroup, kindJoinRequest, kindLeaveRequest:
+	case kindEditMetadata, kindPutUser, kindRemoveUser, kindDeleteEvent, kindDeleteGroup, kindJoinRequest, kindLeaveRequest, kindCreateInvite, kindUpdatePins:
 	default:
 		if isGroupCommand(ev.Kind) {
 			return reject("invalid", "group command kind %d is not supported by this relay", ev.Kind)
@@ -229,6 +254,10 @@ func (r *Relay) groupEvent(t *txn, ev *nostr.Event) error {
 		return r.leaveRequest(t, ev, ch)
 	case kindDeleteEvent:
 		return r.deleteEvent(t, ev, ch)
+	case kindCreateInvite:
+		return r.createInvite(t, ev, ch)
+	case kindUpdatePins:
+		return r.updatePins(t, ev, ch)
 	default:
 		return r.deleteChannel(t, ev, ch)
 	}
@@ -354,11 +383,23 @@ func (r *Relay) editChannel(t *txn, ev *nostr.Event, ch *Channel) error {
 	if err := r.profile.onEdit(ev, ch, next); err != nil {
 		return err
 	}
+	// Subgroups: the 9002's parent and child tags (nip29_subgroups.go).
+	if err := r.editTree(t, ev, ch); err != nil {
+		return err
+	}
 	return r.commitCommand(t, ev, next)
 }
 
 func (r *Relay) putUser(t *txn, ev *nostr.Event, ch *Channel) error {
 	actor := r.actorRole(ch, ev.PubKey)
+	// Fault subgroup-admin-inherited: a parent's admin moderates children.
+	if !mayModerate(actor) && r.fault(faultSubgroupAdminInherited) {
+		role, err := r.inheritedRole(t, ch, ev.PubKey)
+		if err != nil {
+			return err
+		}
+		actor = role
+	}
 	if !mayModerate(actor) {
 		return reject("restricted", "only an owner or admin may add users")
 	}
@@ -481,6 +522,10 @@ func (r *Relay) deleteChannel(t *txn, ev *nostr.Event, ch *Channel) error {
 	}
 	next := ch.clone()
 	next.Deleted = true
+	// Subgroups: the children become roots (nip29_subgroups.go).
+	if err := r.treeOnDelete(t, ch); err != nil {
+		return err
+	}
 	if err := t.saveChannel(next); err != nil {
 		return err
 	}
@@ -489,6 +534,9 @@ func (r *Relay) deleteChannel(t *txn, ev *nostr.Event, ch *Channel) error {
 	}
 	// The channel is gone: its state events leave storage; the UUID stays
 	// in used_uuids forever.
+	if err := t.deleteWhere(condStateOfKind, kindGroupPins, ch.UUID); err != nil {
+		return err
+	}
 	return t.deleteWhere(condAllState, ch.UUID, kindGroupMetadata, kindGroupRoles)
 }
 
@@ -524,6 +572,10 @@ func (r *Relay) postToChannel(t *txn, ev *nostr.Event, id string) error {
 		// Fault restricted-writes-accepted: anyone posts to a restricted group.
 		if ch.Restricted && !r.fault(faultRestrictedWritesAccepted) {
 			return reject("restricted", "only members may post in a restricted group")
+		}
+		// Fault closed-restricts-writes: closed read as restricted.
+		if ch.Closed && r.fault(faultClosedRestrictsWrites) {
+			return reject("restricted", "only members may post in a closed group")
 		}
 	}
 	if isEphemeral(ev.Kind) {
@@ -602,6 +654,14 @@ func (r *Relay) publishState(t *txn, ch *Channel) error {
 	}
 	for _, kind := range []int{kindGroupMetadata, kindGroupAdmins, kindGroupMembers, kindGroupRoles} {
 		tags := r.stateTags(kind, ch)
+		if kind == kindGroupMetadata {
+			// Subgroups: parent and child tags (nip29_subgroups.go).
+			tree, err := t.treeTags(ch.UUID)
+			if err != nil {
+				return err
+			}
+			tags = append(tags, tree...)
+		}
 		prev, found := heads[kind]
 		prevAt := prev.createdAt
 		// The stored tags are tagsJSON of the event's tags: equal JSON,

@@ -21,9 +21,9 @@ import (
 //     the reading nip29-join-open-group=review every such request is
 //     refused, "restricted: ... review", and nobody is added ("or defer
 //     that decision to an administrator").
-//   - 9021 to a closed group: refused, "restricted: the group is closed ...";
-//     the relay issues no invite codes (9009 is not supported), so a code
-//     tag changes nothing.
+//   - 9021 to a closed group: refused, "restricted: the group is closed ...",
+//     unless it carries an invite code a 9009 of the group created
+//     (nip29_invites.go): then it is honoured like a join to an open group.
 //   - 9021 from a current member: refused, "duplicate: already a member".
 //   - 9022 from a member: accepted; the member is removed, the relay stores
 //     the 9022 and a relay-signed 9001 ["h", id], ["p", user] ("the relay
@@ -44,16 +44,24 @@ func (r *Relay) joinRequest(t *txn, ev *nostr.Event, ch *Channel) error {
 		}
 		return reject("duplicate", "already a member")
 	}
-	if ch.Closed {
+	invited, err := r.inviteAdmits(t, ev, ch)
+	if err != nil {
+		return err
+	}
+	if ch.Closed && !invited {
 		// Fault join-accepted-not-admitted: say yes, add nobody.
 		if r.fault(faultJoinAcceptedNotAdmitted) {
 			return t.insert(ev, ch.UUID)
 		}
-		return reject("restricted", "the group is closed: join requests are not honoured and this relay issues no invite codes")
+		if _, ok := lastTag(ev, "code"); ok {
+			return reject("restricted", "the group is closed and this invite code is not one of its invites: you were not added (final unless an admin creates that code with a 9009)")
+		}
+		return reject("restricted", "the group is closed: join requests are honoured only with an invite code (a 9009 create-invite's code); you were not added")
 	}
 	// Reading nip29-join-open-group: admit at once, or leave every request
-	// to an administrator's review (refused: the user is not added).
-	if r.reading(clause.ReadingNIP29JoinOpen, "review") {
+	// to an administrator's review (refused: the user is not added). An
+	// invite code preauthorizes acceptance.
+	if !invited && r.reading(clause.ReadingNIP29JoinOpen, "review") {
 		return reject("restricted", "join requests wait for an administrator's review; you were not added (an admin may add you with a 9000)")
 	}
 	next := ch.clone()

@@ -27,6 +27,8 @@ var policyCatalogue = []Policy{
 	{policyEveryKeyModerates, "every authenticated key may moderate every group (9000, 9001, 9002), while 39001 lists only the keys given roles (the creator); NIP-29 leaves what each role may do to the relay"},
 	{policyListedCreators, "only the keys in Config.CreatorKeys (serve/run --creator-key) may create groups (9007); every other key's 9007 is answered \"restricted:\""},
 	{policyListedKeysOnly, "only the keys in Config.AdmittedKeys (serve/run --admit-key) may write; every other key's EVENT is answered \"restricted:\" after AUTH"},
+	// NIP-29 live audio/video (livekit.go).
+	{policyNoLiveKit, "no live audio/video support: /.well-known/nip29/livekit and the token endpoint answer 404"},
 }
 
 // Policy switch names.

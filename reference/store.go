@@ -142,7 +142,7 @@ func openDB(path string) (*sql.DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("reference: migrate schema: %w", err)
 	}
-	if _, err := db.Exec(schema + deletedSchema); err != nil {
+	if _, err := db.Exec(schema + deletedSchema + invitesSchema + subgroupsSchema); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("reference: create schema: %w", err)
 	}

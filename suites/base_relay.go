@@ -39,7 +39,7 @@ func baselineRelaySpecs() []Spec {
 			func(t *T) {
 				owner := t.Actor("owner")
 				c := t.ConnectWith(fixtures.DialOptions{Actor: owner, NoAutoAuth: true})
-				ev := fixtures.CreateGroup(owner, fixtures.NewChannelID())
+				ev := fixtures.CreateGroup(owner, t.NewGroupID())
 				ok := t.Publish(c, ev)
 				if ok.Accepted {
 					t.track(ev)
@@ -65,7 +65,7 @@ func baselineRelaySpecs() []Spec {
 				a, b := t.Actor("authed"), t.Actor("other")
 				c := t.Connect(a)
 				t.Must(authIfNeeded(t, c), "authenticate")
-				ev := fixtures.CreateGroup(b, fixtures.NewChannelID())
+				ev := fixtures.CreateGroup(b, t.NewGroupID())
 				ok := t.Publish(c, ev)
 				if ok.Accepted {
 					t.track(ev)
@@ -99,7 +99,7 @@ func baselineRelaySpecs() []Spec {
 				c := t.ConnectWith(fixtures.DialOptions{Actor: a, NoAutoAuth: true})
 				if !t.Env.AuthOnConnect {
 					// Ask for something that may need AUTH, so a relay that challenges on demand does.
-					t.Publish(c, fixtures.CreateGroup(a, fixtures.NewChannelID()))
+					t.Publish(c, fixtures.CreateGroup(a, t.NewGroupID()))
 				}
 				err := c.Auth(t.Ctx())
 				switch {
@@ -129,7 +129,7 @@ func baselineRelaySpecs() []Spec {
 				}
 				owner := t.Actor("owner")
 				c := t.ConnectWith(fixtures.DialOptions{Actor: owner, NoAutoAuth: true})
-				ch := fixtures.NewChannelID()
+				ch := t.NewGroupID()
 				marker, err := watcher.Subscribe(t.Ctx(), nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})
 				t.Must(err, "subscribe to the marker group's 39000")
 				if closed, reason := marker.ClosedReason(); closed {
@@ -137,7 +137,7 @@ func baselineRelaySpecs() []Spec {
 				}
 				if err := c.Auth(t.Ctx()); err != nil {
 					if !c.HasChallenge() {
-						t.Publish(c, fixtures.CreateGroup(owner, fixtures.NewChannelID()))
+						t.Publish(c, fixtures.CreateGroup(owner, t.NewGroupID()))
 						err = c.Auth(t.Ctx())
 					}
 					if err != nil {
@@ -161,7 +161,7 @@ func baselineRelaySpecs() []Spec {
 				a := t.Actor("owner")
 				c := t.Connect(a)
 				t.Must(authIfNeeded(t, c), "authenticate")
-				ch := fixtures.NewChannelID()
+				ch := t.NewGroupID()
 				ev := fixtures.CreateGroup(a, ch)
 				sig := []byte(ev.Sig)
 				sig[10] = flipHex(sig[10])
@@ -176,7 +176,7 @@ func baselineRelaySpecs() []Spec {
 				a := t.Actor("owner")
 				c := t.Connect(a)
 				t.Must(authIfNeeded(t, c), "authenticate")
-				ev := fixtures.CreateGroup(a, fixtures.NewChannelID())
+				ev := fixtures.CreateGroup(a, t.NewGroupID())
 				ev.Content = "tampered after signing"
 				noteInvalid(t, t.Reject(c, ev, "", "create whose content changed after signing"))
 			}},
@@ -186,7 +186,7 @@ func baselineRelaySpecs() []Spec {
 				a := t.Actor("owner")
 				c := t.Connect(a)
 				t.Must(authIfNeeded(t, c), "authenticate")
-				ev := fixtures.CreateGroup(a, fixtures.NewChannelID())
+				ev := fixtures.CreateGroup(a, t.NewGroupID())
 				ev.Content = "tampered after signing"
 				ok := t.Publish(c, ev)
 				if ok.Accepted {

@@ -197,15 +197,6 @@ func baselineTiesSpecs() []Spec {
 // harness's own addressable events.
 const kindAppData = 30078
 
-func containsID(evs []*nostr.Event, id string) bool {
-	for _, ev := range evs {
-		if ev.ID == id {
-			return true
-		}
-	}
-	return false
-}
-
 // awaitName waits within the step deadline until the group's 39000 (read
 // as c) carries one of names, and returns it.
 func awaitName(t *T, c *fixtures.Client, ch string, names []string, what string) string {

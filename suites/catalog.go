@@ -86,6 +86,10 @@ func all() []Spec {
 		baselineGroupSpecs(),
 		baselineModerationSpecs(),
 		baselineAccessSpecs(),
+		baselineGroupIDInviteSpecs(),
+		baselineSubgroupSpecs(),
+		baselinePinSpecs(),
+		baselineLiveKitSpecs(),
 		baselineTiesSpecs(),
 		readsBaselineSpecs(),
 	} {

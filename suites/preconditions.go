@@ -142,7 +142,7 @@ func (t *T) nip29Way() bool { return t.Case.Profile == ProfileBaseline }
 func (t *T) createGroupNIP29(c *fixtures.Client, spec fixtures.ChannelSpec) string {
 	GinkgoHelper()
 	if spec.ID == "" {
-		spec.ID = fixtures.NewChannelID()
+		spec.ID = t.NewGroupID()
 	}
 	ok := t.Publish(c, fixtures.CreateGroup(c.Actor(), spec.ID))
 	if !ok.Accepted {

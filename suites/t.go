@@ -110,6 +110,16 @@ func (t *T) Unique(prefix string) string {
 	return t.Env.UniqueToken(prefix)
 }
 
+// NewGroupID returns a fresh group id for a baseline case: an ordinary
+// (non-UUID) NIP-29 id, or a UUID when the run checks the labels profile,
+// whose draft requires one for every h-tagged creation.
+func (t *T) NewGroupID() string {
+	if t.Env.Profile == ProfileLabels {
+		return fixtures.NewChannelID()
+	}
+	return fixtures.NewGroupID()
+}
+
 func (t *T) dialOptions(a *fixtures.Actor, host string) fixtures.DialOptions {
 	return fixtures.DialOptions{
 		Actor: a, Host: host, StepTimeout: t.Env.StepTimeout, Transcript: t.tr,
