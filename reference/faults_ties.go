@@ -45,11 +45,12 @@ func (t *txn) sameSecondLater(ev *nostr.Event, channel string, kind int, pubkey 
 	return n > 0, err
 }
 
-// lostToSameSecond applies a same-second fault: when fault is on and ev
-// loses to a same-second command (see sameSecondLater), ev is stored and
-// accepted without effect, and lost is true.
-func (r *Relay) lostToSameSecond(t *txn, fault string, ev *nostr.Event, channel string, kind int, pubkey string) (lost bool, err error) {
-	if !r.fault(fault) {
+// lostToSameSecond applies a same-second fault: when faultOn (the caller's
+// r.fault(...) of that fault) and ev loses to a same-second command (see
+// sameSecondLater), ev is stored and accepted without effect, and lost is
+// true.
+func (r *Relay) lostToSameSecond(t *txn, faultOn bool, ev *nostr.Event, channel string, kind int, pubkey string) (lost bool, err error) {
+	if !faultOn {
 		return false, nil
 	}
 	later, err := t.sameSecondLater(ev, channel, kind, pubkey)

@@ -363,7 +363,7 @@ func (r *Relay) editChannel(t *txn, ev *nostr.Event, ch *Channel) error {
 		return reject("restricted", "only an owner or admin may edit channel metadata")
 	}
 	// Fault same-second-edit-lost: an earlier same-second 9002 with a higher id wins.
-	if lost, err := r.lostToSameSecond(t, faultSameSecondEditLost, ev, ch.UUID, kindEditMetadata, ""); lost || err != nil {
+	if lost, err := r.lostToSameSecond(t, r.fault(faultSameSecondEditLost), ev, ch.UUID, kindEditMetadata, ""); lost || err != nil {
 		return err
 	}
 	next := ch.clone()
@@ -463,7 +463,7 @@ func (r *Relay) removeUser(t *txn, ev *nostr.Event, ch *Channel) error {
 	}
 	// Fault same-second-removal-lost: a same-second 9000 with a higher id wins.
 	if pk, ok := lastTag(ev, "p"); ok {
-		if lost, err := r.lostToSameSecond(t, faultSameSecondRemovalLost, ev, ch.UUID, kindPutUser, pk); lost || err != nil {
+		if lost, err := r.lostToSameSecond(t, r.fault(faultSameSecondRemovalLost), ev, ch.UUID, kindPutUser, pk); lost || err != nil {
 			return err
 		}
 	}

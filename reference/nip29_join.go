@@ -86,7 +86,7 @@ func (r *Relay) leaveRequest(t *txn, ev *nostr.Event, ch *Channel) error {
 		return t.insert(ev, ch.UUID)
 	}
 	// Fault same-second-leave-lost: a same-second 9000 with a higher id wins.
-	if lost, err := r.lostToSameSecond(t, faultSameSecondLeaveLost, ev, ch.UUID, kindPutUser, ev.PubKey); lost || err != nil {
+	if lost, err := r.lostToSameSecond(t, r.fault(faultSameSecondLeaveLost), ev, ch.UUID, kindPutUser, ev.PubKey); lost || err != nil {
 		return err
 	}
 	next := ch.clone()
