@@ -43,11 +43,18 @@ var nipAnchors = map[string][]Anchor{
 		{DocNIP01, "From relay to client: sending events and notices", "bf338b37556633ac"},
 		{DocNIP01, "From relay to client: sending events and notices", "d4ec078e2d38d901"},
 	},
+	"nip01/replaceable.1": {
+		{DocNIP01, "Kinds", "d1d21b2828e0a14f"},
+		{DocNIP01, "Kinds", "5a6ea8d2f2922ba6"},
+	},
 	"nip11/document.1": {
 		{DocNIP11, "Relay Information Document", "64ede4f53c2d95e2"},
 	},
 	"nip11/document.2": {
 		{DocNIP11, "Self", "4881a8ef7793538a"},
+	},
+	"nip29/admins.1": {
+		{DocNIP29, "Group metadata events", "8cf1abdeef353231"},
 	},
 	"nip29/create.3": {
 		{DocNIP29, "Group state -- or moderation", "8cd65503b1606274"},
@@ -62,11 +69,29 @@ var nipAnchors = map[string][]Anchor{
 	"nip29/delete-event.1": {
 		{DocNIP29, "Group state -- or moderation", "260d6bbb43063dfb"},
 	},
+	"nip29/group-ids.1": {
+		{DocNIP29, "Relay-based Groups", "86c3bf62256a82d4"},
+	},
 	"nip29/hidden.1": {
 		{DocNIP29, "Group metadata events", "6a8e3c896bd74b20"},
 	},
 	"nip29/hidden.2": {
 		{DocNIP29, "Group metadata events", "6a8e3c896bd74b20"},
+	},
+	"nip29/invites.1": {
+		{DocNIP29, "User-related group management events", "7991b50511738717"},
+		{DocNIP29, "Adding yourself to a group", "1bff3d2ab94d805f"},
+		{DocNIP29, "Group state -- or moderation", "fddca53048a6b08f"},
+	},
+	"nip29/invites.2": {
+		{DocNIP29, "Adding yourself to a group", "1bff3d2ab94d805f"},
+		{DocNIP29, "Group metadata events", "8b7f7d0ae8f043ee"},
+		{DocNIP29, "User-related group management events", "fb2ec5051a4a8fc1"},
+	},
+	"nip29/invites.3": {
+		{DocNIP29, "Group state -- or moderation", "fddca53048a6b08f"},
+		{DocNIP29, "Group state -- or moderation", "5af3b7019ff1e3e7"},
+		{DocNIP29, "Group state -- or moderation", "fac282260513402d"},
 	},
 	"nip29/join.1": {
 		{DocNIP29, "User-related group management events", "fb2ec5051a4a8fc1"},
@@ -88,6 +113,20 @@ var nipAnchors = map[string][]Anchor{
 	"nip29/leave.2": {
 		{DocNIP29, "User-related group management events", "bdc7b774f2547a1e"},
 	},
+	"nip29/leave.3": {
+		{DocNIP29, "User-related group management events", "10bdd1804bc72222"},
+		{DocNIP29, "Checking your own membership in a group", "d237bf71a7d1f33e"},
+	},
+	"nip29/livekit.1": {
+		{DocNIP29, "Live audio/video (AV) spaces", "b98558baf34f1d12"},
+	},
+	"nip29/livekit.2": {
+		{DocNIP29, "Live audio/video (AV) spaces", "c821b4eea24c7da9"},
+	},
+	"nip29/livekit.3": {
+		{DocNIP29, "Live audio/video (AV) spaces", "084a7132956b59a4"},
+		{DocNIP29, "Group metadata events", "d074079796b7a9fd"},
+	},
 	"nip29/membership.1": {
 		{DocNIP29, "Group metadata events", "7fabb6306217a0e1"},
 		{DocNIP29, "Group metadata events", "af0d1844dcc0fa10"},
@@ -107,12 +146,19 @@ var nipAnchors = map[string][]Anchor{
 		{DocNIP29, "Group management", "2e160113ce2e8acb"},
 		{DocNIP29, "Group state -- or moderation", "a3b2fb7cf1c00569"},
 	},
+	"nip29/membership.6": {
+		{DocNIP29, "Checking your own membership in a group", "d237bf71a7d1f33e"},
+	},
 	"nip29/metadata.1": {
 		{DocNIP29, "Group metadata events", "74c79691a9938a45"},
 		{DocNIP29, "Group metadata events", "af0d1844dcc0fa10"},
 		{DocNIP29, "Group state -- or moderation", "5055f160bda381d5"},
 	},
 	"nip29/metadata.2": {
+		{DocNIP29, "Group metadata events", "af0d1844dcc0fa10"},
+		{DocNIP29, "Group state -- or moderation", "5055f160bda381d5"},
+	},
+	"nip29/metadata.3": {
 		{DocNIP29, "Group metadata events", "af0d1844dcc0fa10"},
 		{DocNIP29, "Group state -- or moderation", "5055f160bda381d5"},
 	},
@@ -156,6 +202,21 @@ var nipAnchors = map[string][]Anchor{
 		{DocNIP29, "Group state -- or moderation", "fac282260513402d"},
 		{DocNIP29, "Group state -- or moderation", "5055f160bda381d5"},
 	},
+	"nip29/pins.1": {
+		{DocNIP29, "Group metadata events", "98deef5d34a9cbde"},
+		{DocNIP29, "Group metadata events", "f4bc34a68b9d7521"},
+		{DocNIP29, "Group metadata events", "b75b508bad8d5036"},
+	},
+	"nip29/pins.2": {
+		{DocNIP29, "Group metadata events", "f4bc34a68b9d7521"},
+		{DocNIP29, "Group metadata events", "b75b508bad8d5036"},
+		{DocNIP29, "Group state -- or moderation", "4d3d6d3928840f75"},
+	},
+	"nip29/pins.3": {
+		{DocNIP29, "Group state -- or moderation", "4d3d6d3928840f75"},
+		{DocNIP29, "Group state -- or moderation", "5af3b7019ff1e3e7"},
+		{DocNIP29, "Group state -- or moderation", "fac282260513402d"},
+	},
 	"nip29/read-access.1": {
 		{DocNIP29, "Group metadata events", "d074079796b7a9fd"},
 	},
@@ -167,6 +228,10 @@ var nipAnchors = map[string][]Anchor{
 	},
 	"nip29/restricted.1": {
 		{DocNIP29, "Group metadata events", "c5f295d82bab54fb"},
+	},
+	"nip29/restricted.2": {
+		{DocNIP29, "Group metadata events", "dbd159c77afebf7c"},
+		{DocNIP29, "Group metadata events", "8b7f7d0ae8f043ee"},
 	},
 	"nip29/roles.1": {
 		{DocNIP29, "Group metadata events", "f055e6b161c7b9f1"},
@@ -205,6 +270,50 @@ var nipAnchors = map[string][]Anchor{
 		{DocNIP29, "Group metadata events", "3271f51e8577b28f"},
 		{DocNIP29, "Group metadata events", "1bb26854d8b89aeb"},
 		{DocNIP29, "Group metadata events", "8785019ef10aee78"},
+	},
+	"nip29/subgroups.1": {
+		{DocNIP29, "Relay support detection", "05f5c076295ab094"},
+	},
+	"nip29/subgroups.2": {
+		{DocNIP29, "Rules", "a9a969ba7834c119"},
+		{DocNIP29, "Rules", "48f94bf29bdf17e8"},
+		{DocNIP29, "Rules", "901100c99f765393"},
+	},
+	"nip29/subgroups.3": {
+		{DocNIP29, "Rules", "a53d359d8e479f33"},
+		{DocNIP29, "Rules", "9aac1dfa0532116e"},
+		{DocNIP29, "Rules", "030e07af4cc48760"},
+	},
+	"nip29/subgroups.4": {
+		{DocNIP29, "Rules", "030e07af4cc48760"},
+	},
+	"nip29/subgroups.5": {
+		{DocNIP29, "Rules", "c7f2434b0e89c2de"},
+	},
+	"nip29/subgroups.6": {
+		{DocNIP29, "Rules", "e5a5edf0a7d128d8"},
+	},
+	"nip29/subgroups.7": {
+		{DocNIP29, "Rules", "a5739c47a94daea1"},
+	},
+	"nip29/subgroups.8": {
+		{DocNIP29, "Rules", "8a9fe10958809a47"},
+	},
+	"nip29/subgroups.9": {
+		{DocNIP29, "Rules", "a9a969ba7834c119"},
+		{DocNIP29, "Rules", "dc6e8d143b53f917"},
+		{DocNIP29, "Subgroups", "c3ac90ecc0a49eac"},
+		{DocNIP29, "Rules", "a53d359d8e479f33"},
+	},
+	"nip29/subgroups.10": {
+		{DocNIP29, "Rules", "47cce6550fb34b10"},
+		{DocNIP29, "Subgroups", "c3ac90ecc0a49eac"},
+	},
+	"nip29/subgroups.11": {
+		{DocNIP29, "Membership", "8a88c4c4ba39e0c4"},
+		{DocNIP29, "Membership", "d29c6cebaf3152f7"},
+		{DocNIP29, "Membership", "2b1a6f6cea64f971"},
+		{DocNIP29, "Membership", "beff0268114f81df"},
 	},
 	"nip29/timeline.1": {
 		{DocNIP29, "Timeline references", "cf3b0b9dbacf34e6"},
