@@ -49,6 +49,7 @@ var sections = []Section{
 	{"nip29/restricted", DocNIP29, "Group metadata: the restricted flag"},
 	{"nip29/permissions", DocNIP29, "Group state -- or moderation: who may moderate"},
 	{"nip29/late-publication", DocNIP29, "Late publication"},
+	{"nip29/clients", DocNIP29, "What NIP-29 asks of clients: trusting state, flags, membership, timeline references, migration, subgroups, invites"},
 
 	// Identity draft (nip-cl-identity.md).
 	{"identity/identity-tags", DocIdentity, "Channel identity tags"},

@@ -85,6 +85,7 @@ func (c Clause) Profile() string {
 var clauses = func() []Clause {
 	var out []Clause
 	out = append(out, baselineClauses...)
+	out = append(out, nip29ClientClauses...)
 	out = append(out, withDraftSource(identityClauses)...)
 	out = append(out, withDraftSource(labelsClauses)...)
 	sort.SliceStable(out, func(i, j int) bool { return clauseLess(out[i].ID, out[j].ID) })

@@ -29,8 +29,8 @@ func TestCasesCiteClientClauses(t *testing.T) {
 		if caseLevel(cl.Level) != c.Level {
 			t.Errorf("%s: level %s, clause %s says %s", c.ID, c.Level, c.Clause, cl.Level)
 		}
-		if c.Profile != cl.Profile() {
-			t.Errorf("%s: profile %s, clause %s belongs to %s", c.ID, c.Profile, c.Clause, cl.Profile())
+		if c.Profile != clauseProfile(cl) {
+			t.Errorf("%s: profile %s, clause %s belongs to %s", c.ID, c.Profile, c.Clause, clauseProfile(cl))
 		}
 	}
 	for _, f := range Faults {
