@@ -150,7 +150,9 @@ func TestProtocolVersions(t *testing.T) {
 	if r.Outcome != reports.Unsupported || !strings.Contains(r.Message, "the library has no NIP-29 reader") {
 		t.Errorf("unsupported answer: %s: %s", r.Outcome, r.Message)
 	}
-	if !slices.ContainsFunc(r.Notes, func(n string) bool { return strings.Contains(n, `evidence (intent 2 read-group): {"library":"demo 1.0"}`) }) {
+	if !slices.ContainsFunc(r.Notes, func(n string) bool {
+		return strings.Contains(n, `evidence (intent 2 read-group): {"library":"demo 1.0"}`)
+	}) {
 		t.Errorf("evidence not in the notes: %q", r.Notes)
 	}
 	// A v1 adapter still runs v1 cases.
