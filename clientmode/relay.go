@@ -48,8 +48,8 @@ type Script struct {
 	// when empty).
 	NIP11 string
 	// Match answers a REQ only with the events matching one of its
-	// filters (kinds, ids, tags, since, until); authors are ignored on
-	// purpose, so that a client has to check the signer itself.
+	// filters (NIP-01 matching, authors included); without Match every
+	// REQ gets every event of the script.
 	Match bool
 	// Offline: the relay is down (its address refuses connections).
 	Offline bool
@@ -265,7 +265,6 @@ func (r *Relay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 				r.Wire.Filters = append(r.Wire.Filters, append(json.RawMessage(nil), f...))
 				var nf nostr.Filter
 				if json.Unmarshal(f, &nf) == nil {
-					nf.Authors = nil // ignored on purpose: the client checks signers
 					filters = append(filters, nf)
 				}
 			}
