@@ -43,6 +43,11 @@ type Config struct {
 	// suites never meet it. EventBurst defaults to 2*EventsPerSecond.
 	EventsPerSecond float64
 	EventBurst      int
+
+	// ContactPubKey, when set, is the NIP-11 "pubkey" (the operator's
+	// contact key), different from "self" (the relay key that signs group
+	// state): a client that takes pubkey for self shows its mistake.
+	ContactPubKey string
 }
 
 // Defaults for the optional limits and the admission windows.

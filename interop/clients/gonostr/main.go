@@ -37,7 +37,7 @@ func main() {
 		var in intent
 		json.Unmarshal(sc.Bytes(), &in)
 		a := map[string]any{"id": in.ID}
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second) // the adapter's wait for an OK or an answer
 		switch in.Op {
 		case "init":
 			secret, a["protocol"] = in.Secret, 2
