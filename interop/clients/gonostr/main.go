@@ -119,25 +119,16 @@ func readGroup(ctx context.Context, in intent, a map[string]any) {
 	if g.LastMetadataUpdate == 0 {
 		return // known false: no metadata merged
 	}
+	view := map[string]any{"name": g.Name, "private": g.Private, "closed": g.Closed}
 	var admins []map[string]any
 	var members []string
-	for pk, roles := range g.Members {
+	for pk, roles := range g.Members { // admins are the members with roles
 		members = append(members, pk)
-		var names []string
-		for _, r := range roles {
-			if r != nil {
-				names = append(names, r.Name)
-			}
-		}
 		if len(roles) > 0 {
-			admins = append(admins, map[string]any{"pubkey": pk, "roles": names})
+			admins = append(admins, map[string]any{"pubkey": pk})
 		}
 	}
-	var roles []string
-	for _, r := range g.Roles {
-		roles = append(roles, r.Name)
-	}
-	a["known"] = true
-	a["group"] = map[string]any{"name": g.Name, "private": g.Private, "closed": g.Closed, "admins": admins, "members": members, "roles": roles}
+	view["admins"], view["members"] = admins, members
+	a["known"], a["group"] = true, view
 	a["evidence"] = fmt.Sprintf("nip29.Group: %s", g)
 }
