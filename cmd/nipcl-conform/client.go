@@ -23,7 +23,7 @@ import (
 // scripted, misbehaving relay and judges the client under test (by
 // default the built-in reference client).
 func cmdClient(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("client", "client [--profile nip29|labels|identity] [--client-cmd CMD] [--client-fault NAME] [--report-dir DIR] [--timeout D] [--case ID] [--repeat N] [--faults] [--list]", stderr)
+	fs := newFlagSet("client", "client [--profile nip29|labels|identity] [--client-cmd CMD] [--client-fault NAME] [--report-dir DIR] [--timeout D] [--case ID] [--repeat N] [--strict] [--faults] [--list]", stderr)
 	var (
 		profile   = fs.String("profile", "", "nip29, labels or identity (default: all three)")
 		command   = fs.String("client-cmd", "", "adapter command for the client under test, run with sh -c once per case, speaking JSON lines (docs/client-mode.md); default: the built-in reference client")
@@ -32,6 +32,7 @@ func cmdClient(args []string, stdout, stderr io.Writer) int {
 		timeout   = fs.Duration("timeout", 20*time.Second, "deadline for the client's answer to each intent")
 		wait      = fs.Duration("reference-wait", clientmode.DefaultWait, "how long the built-in reference client waits for an OK before counting the attempt as Unknown")
 		repeat    = fs.Int("repeat", 1, "run each case N times; a case whose runs disagree fails as flaky, with the tally")
+		strict    = fs.Bool("strict", false, "SHOULD cases also fail the run (exit 1)")
 		only      listFlag
 		faults    = fs.Bool("faults", false, "list the reference client's fault switches and exit")
 		list      = fs.Bool("list", false, "list the client cases and exit")
@@ -151,7 +152,7 @@ func cmdClient(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "nipcl-conform client:", werr)
 		return reports.ExitHarness
 	}
-	return res.ExitCode(false)
+	return res.ExitCode(*strict)
 }
 
 func clientOr(vs ...string) string {
