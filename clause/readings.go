@@ -83,6 +83,7 @@ const (
 	ReadingLabelsLimitPrefix     = "labels-state-limit-prefix"
 	ReadingLabelsUUIDAcross      = "labels-uuid-across-communities"
 	ReadingLabelsLive            = "labels-live-snapshots"
+	ReadingLabelsMixedExtended   = "labels-mixed-extended-fields"
 	ReadingNIP29RolelessPut      = "nip29-roleless-put-user"
 	ReadingNIP29EditMetadata     = "nip29-edit-metadata"
 	ReadingNIP29JoinOpen         = "nip29-join-open-group"
@@ -172,6 +173,13 @@ var readings = []Reading{
 			{"latest", "snapshots of one channel published in quick succession are coalesced: only the latest still current one is delivered live"},
 		},
 		Cases: []string{"labels/snapshot/5"}},
+	{ID: ReadingLabelsMixedExtended, Profile: "labels", Section: "labels/add-remove", Ref: "nip-cl-labels.md § Label mutations, with § Authorization and visibility",
+		Open: "A label mutation MUST be label-only: it MUST NOT also change topic, purpose or TTL, and unknown-tag handling MUST NOT let a label operation bypass metadata authorization. The draft gives no tag names for topic, purpose or TTL, so a relay without such fields may ignore the tags (nothing but labels changes) or reject the command.",
+		Values: []ReadingValue{
+			{"rejected", "a label mutation carrying [\"topic\"], [\"purpose\"] or [\"ttl\"] is refused invalid: nip-cl-rejected and applies nothing"},
+			{"ignored", "those tags are ignored: the label operation applies and no other field changes"},
+		},
+		Cases: []string{"labels/add-remove/9", "labels/add-remove/13"}},
 	{ID: ReadingNIP29RolelessPut, Section: "nip29/membership", Ref: "NIP-29 § Group management, with § Moderation events (put-user)",
 		Open: `put-user takes "p with pubkey hex and optional roles", and a 9000 on an existing member means "the user roles must just be updated". A 9000 with no roles on a member who has one may update nothing (keep) or update the roles to none (reset).`,
 		Values: []ReadingValue{

@@ -481,8 +481,10 @@ func (p *labelsProfile) parseMutation(ev *nostr.Event) (*mutation, error) {
 	// Fault labels-mixed-edit-accepted: metadata tags ride along.
 	if !p.faults.on(faultLabelsMixedEdit) {
 		for _, tag := range ev.Tags {
-			// Fault labels-mixed-edit-extended-fields.
-			if slices.Contains(metadataTags, tag[0]) && !(p.faults.on(faultLabelsMixedExtended) && slices.Contains(extendedMetadataTags, tag[0])) {
+			// Reading labels-mixed-extended-fields: the draft names topic,
+			// purpose and TTL but no tags for them; the relay refuses them
+			// beside a label operation or ignores them (it has no such field).
+			if slices.Contains(metadataTags, tag[0]) && !(p.readings.is(clause.ReadingLabelsMixedExtended, "ignored") && slices.Contains(extendedMetadataTags, tag[0])) {
 				return nil, reject("invalid", "a label mutation must be label-only; %q is not allowed with add-label/remove-label", truncate(tag[0], 16))
 			}
 		}

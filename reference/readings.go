@@ -32,6 +32,7 @@ import (
 //	labels-state-limit-prefix       labelsProfile.mutate
 //	labels-uuid-across-communities  labelsProfile.create
 //	labels-live-snapshots           Relay.write (live delivery after commit)
+//	labels-mixed-extended-fields    labelsProfile.parseMutation
 //	nip29-roleless-put-user         Relay.putUser
 //	nip29-edit-metadata             Relay.applyMetadata
 //	nip29-join-open-group           Relay.joinRequest

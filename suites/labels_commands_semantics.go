@@ -44,6 +44,7 @@ func labelsCommandSemanticsSpecs() []Spec {
 						requireRejected(ok, "add-label with "+row.tag[0], "invalid")
 						expectUnchanged(t, c, ch, before, "rejected add-label with "+row.tag[0])
 						t.Note("add-label with %q: rejected (%s)", row.tag[0], prefixOf(ok.Reason))
+						mixedReading(t, row.tag[0], "rejected")
 						continue
 					}
 					Expect(ok.Reason).To(Equal(""), "an accepted label mutation answers OK true \"\": %s", ok)
@@ -51,6 +52,7 @@ func labelsCommandSemanticsSpecs() []Spec {
 					after := expectLabels(t, c, ch, want...)
 					Expect(row.changed(after)).To(BeFalse(), "the label mutation with %q also changed that field: %v", row.tag[0], after.Tags)
 					t.Note("add-label with %q: accepted, the tag was ignored (the field is unchanged)", row.tag[0])
+					mixedReading(t, row.tag[0], "ignored")
 				}
 			}},
 		{lcase("add-remove/14", "no-op", "labels/add-remove", MUST,
