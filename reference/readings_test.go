@@ -194,6 +194,21 @@ var readingProbes = map[string]readingProbe{
 		}
 		return "reset"
 	},
+	clause.ReadingLabelsMixedExtended: func(t *testing.T, r *Relay, url string) string {
+		a := newActor(t)
+		c := dial(t, url)
+		c.auth(a)
+		id := newChannelID()
+		c.mustPublish(a.create(t, id))
+		ok := c.publish(a.edit(t, id, nostr.Tag{"add-label", "x"}, nostr.Tag{"topic", "mixed"}))
+		if !ok.OK {
+			return "rejected"
+		}
+		if tagValue(c.state(kindGroupMetadata, id), "topic") == "mixed" {
+			t.Fatalf("the topic tag beside add-label was applied")
+		}
+		return "ignored"
+	},
 	clause.ReadingNIP29EditMetadata: func(t *testing.T, r *Relay, url string) string {
 		a := newActor(t)
 		c := dial(t, url)
