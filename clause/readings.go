@@ -84,6 +84,8 @@ const (
 	ReadingLabelsUUIDAcross      = "labels-uuid-across-communities"
 	ReadingLabelsLive            = "labels-live-snapshots"
 	ReadingLabelsMixedExtended   = "labels-mixed-extended-fields"
+	ReadingLabelsDeletedCreate   = "labels-deleted-create-retry"
+	ReadingLabelsMalformedUsedH  = "labels-malformed-used-h"
 	ReadingNIP29RolelessPut      = "nip29-roleless-put-user"
 	ReadingNIP29EditMetadata     = "nip29-edit-metadata"
 	ReadingNIP29JoinOpen         = "nip29-join-open-group"
@@ -180,6 +182,20 @@ var readings = []Reading{
 			{"ignored", "those tags are ignored: the label operation applies and no other field changes"},
 		},
 		Cases: []string{"labels/add-remove/9", "labels/add-remove/13"}},
+	{ID: ReadingLabelsDeletedCreate, Profile: "labels", Section: "labels/retry-admission", Ref: "nip-cl-labels.md § Retry admission, with § Initial labels: kind 9007",
+		Open: "A retry needs the channel to exist and be undeleted, and a different creation event targeting an existing or deleted UUID MUST be rejected as a conflict. A retried create of a deleted channel is refused either way; a relay may answer it as a lifecycle denial (as the reading labels-deleted-prefix says) or as a create of a used UUID (duplicate:).",
+		Values: []ReadingValue{
+			{"lifecycle", "a retried create of a deleted channel is refused like any command on a deleted channel (restricted: or invalid:, nip-cl-rejected)"},
+			{"conflict", "it is refused as a create of a used UUID: duplicate: nip-cl-rejected"},
+		},
+		Cases: []string{"labels/retry/6"}},
+	{ID: ReadingLabelsMalformedUsedH, Profile: "labels", Section: "labels/events", Ref: "nip-cl-labels.md § Responses and client outcomes, with § Initial labels: kind 9007",
+		Open: "A 9007 whose h tag has extra elements but names an existing channel is both malformed (invalid:) and a create of a used UUID (duplicate:); the draft does not order the two checks.",
+		Values: []ReadingValue{
+			{"invalid", "the malformed h tag is refused first: invalid: nip-cl-rejected"},
+			{"duplicate", "the used UUID its first value names is refused first: duplicate: nip-cl-rejected"},
+		},
+		Cases: []string{"labels/commands/17"}},
 	{ID: ReadingNIP29RolelessPut, Section: "nip29/membership", Ref: "NIP-29 § Group management, with § Moderation events (put-user)",
 		Open: `put-user takes "p with pubkey hex and optional roles", and a 9000 on an existing member means "the user roles must just be updated". A 9000 with no roles on a member who has one may update nothing (keep) or update the roles to none (reset).`,
 		Values: []ReadingValue{

@@ -676,6 +676,16 @@ func (p *labelsProfile) command(t *txn, ev *nostr.Event) (bool, error) {
 	case isLabelMutation(ev):
 		return true, p.mutate(t, ev)
 	case ev.Kind == kindCreateGroup && hasTag(ev, "h"):
+		// Reading labels-malformed-used-h: a malformed h tag naming a used
+		// UUID is refused as the conflict first.
+		if h := ev.Tags.Find("h"); len(h) > 2 && p.readings.is(clause.ReadingLabelsMalformedUsedH, "duplicate") {
+			if used, err := t.uuidUsed(h[1]); err != nil || used {
+				if err != nil {
+					return true, err
+				}
+				return true, reject("duplicate", "channel id already used")
+			}
+		}
 		return true, p.create(t, ev)
 	case ev.Kind == 5 && p.faults.on(faultLabelsEvidenceDeletable):
 		// Fault labels-evidence-deletable: the author's kind 5 deletes the
@@ -852,6 +862,10 @@ func (p *labelsProfile) duplicate(t *txn, ev *nostr.Event) (bool, string) {
 		return false, "error: nip-cl-unknown application evidence unavailable"
 	case ch == nil:
 		return false, "error: nip-cl-unknown application evidence unavailable"
+	case ch.Deleted && ev.Kind == kindCreateGroup && p.readings.is(clause.ReadingLabelsDeletedCreate, "conflict"):
+		// Reading labels-deleted-create-retry: the retried create of a
+		// deleted channel is a create of a used UUID.
+		return false, "duplicate: nip-cl-rejected channel id already used"
 	case ch.Deleted:
 		rj := p.deletedRejection(id)
 		return false, rj.prefix + ": nip-cl-rejected " + rj.msg

@@ -209,6 +209,35 @@ var readingProbes = map[string]readingProbe{
 		}
 		return "ignored"
 	},
+	clause.ReadingLabelsDeletedCreate: func(t *testing.T, r *Relay, url string) string {
+		a := newActor(t)
+		c := dial(t, url)
+		c.auth(a)
+		id := newChannelID()
+		create := a.create(t, id, nostr.Tag{"label", "a"})
+		c.mustPublish(create)
+		c.mustPublish(a.event(t, kindDeleteGroup, nostr.Tags{{"h", id}}, "", 0))
+		ok := c.publish(create)
+		if ok.OK {
+			t.Fatalf("retried create of a deleted channel accepted: %q", ok.Reason)
+		}
+		if prefixOf(ok.Reason) == "duplicate" {
+			return "conflict"
+		}
+		return "lifecycle"
+	},
+	clause.ReadingLabelsMalformedUsedH: func(t *testing.T, r *Relay, url string) string {
+		a := newActor(t)
+		c := dial(t, url)
+		c.auth(a)
+		id := newChannelID()
+		c.mustPublish(a.create(t, id))
+		ok := c.publish(a.event(t, kindCreateGroup, nostr.Tags{{"h", id, "extra"}, {"label", "a"}}, "", 0))
+		if ok.OK {
+			t.Fatalf("9007 with a malformed h tag accepted")
+		}
+		return prefixOf(ok.Reason)
+	},
 	clause.ReadingNIP29EditMetadata: func(t *testing.T, r *Relay, url string) string {
 		a := newActor(t)
 		c := dial(t, url)

@@ -7,6 +7,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	. "github.com/onsi/gomega" //nolint:revive // Gomega DSL
 
+	"github.com/nipcl/nipcl-conform/clause"
 	"github.com/nipcl/nipcl-conform/fixtures"
 )
 
@@ -167,7 +168,7 @@ func labelSweepValues() []labelSweepValue {
 func labelsAritySpecs() []Spec {
 	return []Spec{
 		{lcase("commands/17", "command-shape", "labels/events", MUST,
-			"Arity sweep: label, add-label, remove-label, h and t with no value, with one value plus an extra element, and (t) with a value, on 9007 and on 9002 (beside a valid add-label where the tag is not h), are each rejected with invalid: nip-cl-rejected and apply nothing."),
+			"Arity sweep: label, add-label, remove-label, h and t with no value, with one value plus an extra element, and (t) with a value, on 9007 and on 9002 (beside a valid add-label where the tag is not h), are each rejected with invalid: nip-cl-rejected and apply nothing; a 9007 whose over-long h tag names the existing channel may be refused with duplicate: nip-cl-rejected instead."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				keep := lbl(t, "keep")
@@ -182,11 +183,17 @@ func labelsAritySpecs() []Spec {
 					return []nostr.Tag{{name}, {name, val, "extra"}, {name, val, labelNS, "more"}}
 				}
 				var wrong []string
-				check := func(what string, ev *nostr.Event) {
+				// check requires invalid: nip-cl-rejected, or one of the other
+				// prefixes given; it returns the prefix seen.
+				check := func(what string, ev *nostr.Event, also ...string) string {
 					ok := t.Publish(c, ev)
-					if !hasFixedPrefix(ok.Reason, "invalid: "+markRejected) || ok.Accepted {
-						wrong = append(wrong, fmt.Sprintf("%s: %s", what, ok))
+					for _, p := range append([]string{"invalid"}, also...) {
+						if !ok.Accepted && hasFixedPrefix(ok.Reason, p+": "+markRejected) {
+							return p
+						}
 					}
+					wrong = append(wrong, fmt.Sprintf("%s: %s", what, ok))
+					return ""
 				}
 				for _, name := range []string{"label", "add-label", "remove-label", "t", "h"} {
 					for _, tag := range shapes(name) {
@@ -198,7 +205,18 @@ func labelsAritySpecs() []Spec {
 						} else {
 							tags = append(tags, tag)
 						}
-						check(fmt.Sprintf("9007 with %q", []string(tag)), c.Actor().Event(fixtures.KindCreateGroup, tags, ""))
+						if name == "h" && len(tag) > 2 {
+							// Malformed and naming the existing channel: the
+							// draft does not order the two refusals.
+							switch check(fmt.Sprintf("9007 with %q", []string(tag)), c.Actor().Event(fixtures.KindCreateGroup, tags, ""), "duplicate") {
+							case "invalid":
+								t.Reading(clause.ReadingLabelsMalformedUsedH, "invalid")
+							case "duplicate":
+								t.Reading(clause.ReadingLabelsMalformedUsedH, "duplicate")
+							}
+						} else {
+							check(fmt.Sprintf("9007 with %q", []string(tag)), c.Actor().Event(fixtures.KindCreateGroup, tags, ""))
+						}
 						if name != "h" {
 							goneChannel(t, c, id, fmt.Sprintf("9007 with %q", []string(tag)))
 						}
