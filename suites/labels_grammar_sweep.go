@@ -167,8 +167,9 @@ func labelSweepValues() []labelSweepValue {
 // labelsAritySpecs: tag arity on every command tag, on 9007 and 9002.
 func labelsAritySpecs() []Spec {
 	return []Spec{
-		{lcase("commands/17", "command-shape", "labels/events", MUST,
+		{withReading(lcase("commands/17", "command-shape", "labels/events", MUST,
 			"Arity sweep: label, add-label, remove-label, h and t with no value, with one value plus an extra element, and (t) with a value, on 9007 and on 9002 (beside a valid add-label where the tag is not h), are each rejected with invalid: nip-cl-rejected and apply nothing; a 9007 whose over-long h tag names the existing channel may be refused with duplicate: nip-cl-rejected instead."),
+			"A 9007 whose 3- or 4-element h tag names the existing channel is both malformed (invalid:) and a create of a used UUID (duplicate:), and the draft does not order the two checks: both are accepted (nip-cl-rejected) and noted as reading labels-malformed-used-h."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				keep := lbl(t, "keep")
