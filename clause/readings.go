@@ -203,7 +203,7 @@ var readings = []Reading{
 			{"reset", "a role-less 9000 on an existing member resets it to a plain member (no privileged role)"},
 		},
 		Cases: []string{"base/membership/6"}},
-	{ID: ReadingNIP29EditMetadata, Profile: "nip29", Section: "nip29/metadata", Ref: "NIP-29 § Moderation events (edit-metadata), with § Group metadata events",
+	{ID: ReadingNIP29EditMetadata, Section: "nip29/metadata", Ref: "NIP-29 § Moderation events (edit-metadata), with § Group metadata events",
 		Open: `edit-metadata carries "all the fields of group-metadata", and the group state must be reconstructible from the sequence of moderation events. A 9002 may be read as a patch (absent fields and flags are kept) or as the whole new metadata (absent name/about/picture cleared, absent flags cleared). Only 9002s that carry NIP-29 metadata fields are concerned: a label-only 9002 never touches metadata.`,
 		Values: []ReadingValue{
 			{"patch", "a 9002 changes only the fields and flags it carries"},

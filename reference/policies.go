@@ -19,7 +19,17 @@ type Policy struct {
 
 // policyCatalogue is every policy switch. Each name is checked at the
 // place of the behaviour it changes, through r.policy(name).
-var policyCatalogue = []Policy{}
+var policyCatalogue = []Policy{
+	// NIP-CL labels (issue 28).
+	{policyPrivateMetadataPublic, "NIP-29's flags read literally: \"private\" hides a group's messages only, and only \"hidden\" hides its metadata, so a private group that is not hidden serves its 39000 to anyone (not in the identity profile, whose draft hides a private channel's metadata)"},
+}
+
+// Policy switch names.
+const (
+	// policyPrivateMetadataPublic: a private, not hidden group's 39000 is
+	// readable by anyone (Relay.metadataPublic).
+	policyPrivateMetadataPublic = "private-metadata-public"
+)
 
 // Policies returns every policy switch, sorted by name.
 func Policies() []Policy {

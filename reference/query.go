@@ -56,6 +56,13 @@ func (r *Relay) accessSQL(rd *reader, forCount bool) (string, []any) {
 		hiddenArgs = append(hiddenArgs, k)
 	}
 	args = append(hiddenArgs, args...)
+	if r.metadataPublic() {
+		if slices.Contains(hidden, kindGroupMetadata) {
+			readable += fmt.Sprintf(" OR (c.hidden = 0 AND e.kind = %d)", kindGroupMetadata)
+		} else {
+			readable += fmt.Sprintf(" OR e.kind = %d", kindGroupMetadata)
+		}
+	}
 	if r.fault(faultPrivateMessagesReadable) {
 		readable += " OR e.kind = 9"
 	}
@@ -73,6 +80,14 @@ func (r *Relay) accessSQL(rd *reader, forCount bool) (string, []any) {
 	return "(e.channel = ''" + self + " OR (c.deleted = 0 AND (" + readable + ")))", append(selfArgs, args...)
 }
 
+// metadataPublic applies the policy private-metadata-public: a private
+// group that is not hidden serves its 39000 to anyone (NIP-29: only
+// "hidden" hides group metadata). The identity draft hides a private
+// channel's metadata itself, so the policy does not reach that profile.
+func (r *Relay) metadataPublic() bool {
+	return r.policy(policyPrivateMetadataPublic) && r.profile.name() != "identity"
+}
+
 // canRead is the same rule in Go. ch is the event's channel (nil if none or
 // unknown).
 func (r *Relay) canRead(rd *reader, ev *nostr.Event, ch *Channel) bool {
@@ -83,6 +98,9 @@ func (r *Relay) canRead(rd *reader, ev *nostr.Event, ch *Channel) bool {
 		return false
 	}
 	if ch.Visibility == visibilityOpen && !(ch.Hidden && slices.Contains(r.hiddenKinds(), ev.Kind)) {
+		return true
+	}
+	if r.metadataPublic() && ev.Kind == kindGroupMetadata && !(ch.Hidden && slices.Contains(r.hiddenKinds(), ev.Kind)) {
 		return true
 	}
 	if r.fault(faultPrivateMessagesReadable) && ev.Kind == 9 {

@@ -316,7 +316,7 @@ func TestReadingValidation(t *testing.T) {
 		{"labels", map[string]string{"no-such-reading": "x"}, "unknown reading"},
 		{"labels", map[string]string{clause.ReadingLabelsLive: "sometimes"}, "has no value"},
 		{"labels", map[string]string{clause.ReadingIdentityCreatedAt: "command"}, "applies only to profile"},
-		{"identity", map[string]string{clause.ReadingNIP29EditMetadata: "replace"}, "applies only to profile"},
+		{"labels", map[string]string{clause.ReadingNIP29EditMetadata: "replace"}, ""},
 		{"none", map[string]string{clause.ReadingNIP29EditMetadata: "replace"}, ""},
 		{"nip29", map[string]string{clause.ReadingNIP29RolelessPut: "reset"}, ""},
 		{"identity", map[string]string{clause.ReadingNIP29RolelessPut: "keep", clause.ReadingIdentityLabelOrder: "sorted"}, ""},

@@ -151,16 +151,25 @@ func labelsInaccessibleRule() readRule {
 	}
 }
 
-// buildLabelsPrivate: an open channel labeled x, then (newer) a private
-// channel labeled x with a member; the private channel's snapshot is the
-// target.
+// buildLabelsPrivate: an open channel labeled x, then (newer) a private,
+// hidden channel (NIP-29's flags; its metadata seen withheld from a
+// non-member) labeled x with a member; the private channel's snapshot is
+// the target.
 func buildLabelsPrivate(t *T, viewer, _ string) *readFx {
 	t0 := nostr.Timestamp(time.Now().Add(-5 * time.Second).Unix())
 	owner := t.Connect(t.Actor("owner"))
 	member := t.Connect(t.Actor("member"))
 	x := lbl(t, "priv")
 	readable := createLabeled(t, owner, "", fixtures.Open, x)
-	ch := createLabeled(t, owner, "", fixtures.Private, x)
+	// The channel is made private and hidden with NIP-29's flags and its
+	// metadata seen withheld from a non-member (the row's own viewer when it
+	// is one) before it is labeled.
+	vc := viewerClient(t, viewer, member)
+	prober := vc
+	if viewer == viewMember || viewer == viewRemoved {
+		prober = t.Connect(t.Actor("outsider"))
+	}
+	ch := createWithheld(t, owner, prober, x)
 	t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, member.Actor().PubKey, "member"), "add the member")
 	// A replacement snapshot, strictly newer than the readable one's.
 	acceptNew(t, owner, mutationEv(owner.Actor(), ch, []string{lbl(t, "tmp")}, nil), "add a second label")
@@ -168,7 +177,7 @@ func buildLabelsPrivate(t *T, viewer, _ string) *readFx {
 	target := snapshot(t, owner, ch)
 	readSnap := snapshot(t, owner, readable)
 	fx := &readFx{
-		owner: owner, viewer: viewerClient(t, viewer, member), ch: ch, open: readable, t0: t0,
+		owner: owner, viewer: vc, ch: ch, open: readable, t0: t0,
 		ev:    map[string]*nostr.Event{"target": target, "readable": readSnap},
 		label: x, relay: t.Env.RelayPubKey,
 		isTarget:  func(ev *nostr.Event) bool { return dTag(ev) == ch },
