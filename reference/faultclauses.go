@@ -4,4 +4,7 @@ package reference
 // "nip29/leave.1") the fault breaks. The kill test counts a fault as killed
 // only when a case citing that clause fails. Every fault in the catalogue
 // has an entry; a new fault adds its line here.
-var faultClauses = map[string]string{}
+var faultClauses = map[string]string{
+	// NIP-CL labels and identity (issue 28): weak cases and new shapes.
+	faultLabelsDeletionDeferred: "labels/retention.1",
+}

@@ -50,7 +50,7 @@ const (
 )
 
 // faultCatalogue is every fault switch: the core's and each profile's.
-var faultCatalogue = slices.Concat(coreFaults, identityFaults, labelsFaults, commandsFaults, racesFaults, readsFaults)
+var faultCatalogue = slices.Concat(coreFaults, identityFaults, labelsFaults, commandsFaults, racesFaults, readsFaults, i28Faults)
 
 // coreFaults break baseline NIP-01/11/42/45/29 behaviour.
 var coreFaults = []faultSpec{
