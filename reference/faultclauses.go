@@ -7,4 +7,6 @@ package reference
 var faultClauses = map[string]string{
 	// NIP-CL labels and identity (issue 28): weak cases and new shapes.
 	faultLabelsDeletionDeferred: "labels/retention.1",
+	faultLabelsLimitReadRefused: "labels/finding-channels.7",
+	faultIDLimitReadRefused:     "identity/reads-leave-out.1",
 }

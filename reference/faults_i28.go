@@ -1,12 +1,18 @@
 package reference
 
-import "time"
+import (
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+)
 
 // Fault switches of the NIP-CL audit of issue 28: each exploits a hole a
 // labels or identity case had (a weak case) or breaks a shape no case sent
 // before. Each is checked at exactly one place: the behaviour it breaks.
 const (
 	faultLabelsDeletionDeferred = "labels-deletion-deferred-drops-evidence"
+	faultLabelsLimitReadRefused = "labels-limit-read-refused"
+	faultIDLimitReadRefused     = "identity-limit-read-refused"
 )
 
 // deferredDeletion is how long the labels-deletion-deferred-drops-evidence
@@ -17,6 +23,34 @@ const deferredDeletion = 300 * time.Millisecond
 var i28Faults = []faultSpec{
 	{faultLabelsDeletionDeferred, "labels", "labels/retention",
 		"a NIP-09 deletion is applied 300 ms after the kind 5 is acknowledged, and then removes the deleted command outright, and with it the application evidence: an exact retry after that is applied as new"},
+	{faultLabelsLimitReadRefused, "labels", "labels/finding-channels",
+		"a REQ with a limit that would match a snapshot the reader may not read is refused with CLOSED, so the older readable match never comes back"},
+	{faultIDLimitReadRefused, "identity", "identity/reads-leave-out",
+		"a REQ with a limit that would match a system channel's state the read leaves out is refused with CLOSED, so the older readable match never comes back"},
+}
+
+// limitReadRefused is the labels-limit-read-refused and
+// identity-limit-read-refused faults: a REQ with a limit that matches more
+// stored events without the read rules than with them is refused.
+func (r *Relay) limitReadRefused(rd *reader, filters []nostr.Filter) bool {
+	if !r.fault(faultLabelsLimitReadRefused) && !r.fault(faultIDLimitReadRefused) {
+		return false
+	}
+	raw := *rd
+	raw.raw = true
+	for i := range filters {
+		if filters[i].Limit <= 0 {
+			continue
+		}
+		f := filters[i]
+		f.Limit = 0
+		all, err1 := r.count(&raw, []nostr.Filter{f})
+		readable, err2 := r.count(rd, []nostr.Filter{f})
+		if err1 == nil && err2 == nil && all > readable {
+			return true
+		}
+	}
+	return false
 }
 
 // deleteLater is the labels-deletion-deferred-drops-evidence fault: the

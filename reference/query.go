@@ -176,11 +176,11 @@ func (r *Relay) filterSQL(f *nostr.Filter, rd *reader, withTags, withAccess, for
 		}
 	}
 	// Fault reads-ids-skip-access: an ids filter is not access-checked.
-	if withAccess && !(f.IDs != nil && r.fault(faultReadsIDsSkipAccess)) {
+	if withAccess && !rd.raw && !(f.IDs != nil && r.fault(faultReadsIDsSkipAccess)) {
 		cond, args := r.accessSQL(rd, forCount)
 		b.add(cond, args...)
 	}
-	if cond, args := r.profile.readSQL(f, rd); cond != "" {
+	if cond, args := r.profile.readSQL(f, rd); cond != "" && !rd.raw {
 		b.add("("+cond+")", args...)
 	}
 	return b

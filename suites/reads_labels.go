@@ -14,28 +14,28 @@ func labelShapes(x func(fx *readFx) string) []readShape {
 	meta := []int{fixtures.KindMetadata}
 	l := func(fx *readFx) nostr.TagMap { return nostr.TagMap{"l": {x(fx)}} }
 	return []readShape{
-		reqShape("l", `{"kinds":[39000],"#l":[x]}`, func(fx *readFx) []nostr.Filter {
+		controlShape("l", `{"kinds":[39000],"#l":[x]}`, func(fx *readFx) []nostr.Filter {
 			return one(nostr.Filter{Kinds: meta, Tags: l(fx)})
 		}),
-		reqShape("L", `{"kinds":[39000],"#L":["nip-cl"],"since":fixture start} (the namespace alone)`, func(fx *readFx) []nostr.Filter {
+		controlShape("L", `{"kinds":[39000],"#L":["nip-cl"],"since":fixture start} (the namespace alone)`, func(fx *readFx) []nostr.Filter {
 			return one(nostr.Filter{Kinds: meta, Tags: nostr.TagMap{"L": {labelNS}}, Since: ts(fx.t0)})
 		}),
-		reqShape("L-l", `{"kinds":[39000],"#L":["nip-cl"],"#l":[x]}`, func(fx *readFx) []nostr.Filter {
+		controlShape("L-l", `{"kinds":[39000],"#L":["nip-cl"],"#l":[x]}`, func(fx *readFx) []nostr.Filter {
 			return one(nostr.Filter{Kinds: meta, Tags: nostr.TagMap{"L": {labelNS}, "l": {x(fx)}}})
 		}),
 		limitShape("l-limit", `{"kinds":[39000],"#l":[x],"limit":1} with the target newer than the readable match`, func(fx *readFx) []nostr.Filter {
 			return one(nostr.Filter{Kinds: meta, Tags: l(fx), Limit: 1})
 		}),
-		reqShape("ids", `{"ids":[target snapshot, readable snapshot],"#l":[x]}`, func(fx *readFx) []nostr.Filter {
+		controlShape("ids", `{"ids":[target snapshot, readable snapshot],"#l":[x]}`, func(fx *readFx) []nostr.Filter {
 			return one(nostr.Filter{IDs: []string{fx.ev["target"].ID, fx.ev["readable"].ID}, Tags: l(fx)})
 		}),
-		reqShape("until", `{"kinds":[39000],"#l":[x],"until":created_at of the target snapshot}`, func(fx *readFx) []nostr.Filter {
+		controlShape("until", `{"kinds":[39000],"#l":[x],"until":created_at of the target snapshot}`, func(fx *readFx) []nostr.Filter {
 			return one(nostr.Filter{Kinds: meta, Tags: l(fx), Until: ts(fx.ev["target"].CreatedAt)})
 		}),
-		reqShape("authors", `{"authors":[relay key],"kinds":[39000],"#l":[x]}`, func(fx *readFx) []nostr.Filter {
+		controlShape("authors", `{"authors":[relay key],"kinds":[39000],"#l":[x]}`, func(fx *readFx) []nostr.Filter {
 			return one(nostr.Filter{Authors: []string{fx.relayKey()}, Kinds: meta, Tags: l(fx)})
 		}),
-		reqShape("multi", `two filters in one REQ: {"kinds":[39000],"#d":[readable]}, {"kinds":[39000],"#l":[x]}`, func(fx *readFx) []nostr.Filter {
+		controlShape("multi", `two filters in one REQ: {"kinds":[39000],"#d":[readable]}, {"kinds":[39000],"#l":[x]}`, func(fx *readFx) []nostr.Filter {
 			return one(nostr.Filter{Kinds: meta, Tags: nostr.TagMap{"d": {fx.open}}}, nostr.Filter{Kinds: meta, Tags: l(fx)})
 		}),
 		exactShape("d", `exact read {"kinds":[39000],"#d":[target channel]}, heads counted`, func(fx *readFx) []nostr.Filter {
