@@ -9,4 +9,5 @@ var faultClauses = map[string]string{
 	faultLabelsDeletionDeferred: "labels/retention.1",
 	faultLabelsLimitReadRefused: "labels/finding-channels.7",
 	faultIDLimitReadRefused:     "identity/reads-leave-out.1",
+	faultLabelsLiveStaleLabels:  "labels/snapshot.1",
 }

@@ -1,6 +1,8 @@
 package reference
 
 import (
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -13,6 +15,7 @@ const (
 	faultLabelsDeletionDeferred = "labels-deletion-deferred-drops-evidence"
 	faultLabelsLimitReadRefused = "labels-limit-read-refused"
 	faultIDLimitReadRefused     = "identity-limit-read-refused"
+	faultLabelsLiveStaleLabels  = "labels-live-stale-labels"
 )
 
 // deferredDeletion is how long the labels-deletion-deferred-drops-evidence
@@ -25,6 +28,8 @@ var i28Faults = []faultSpec{
 		"a NIP-09 deletion is applied 300 ms after the kind 5 is acknowledged, and then removes the deleted command outright, and with it the application evidence: an exact retry after that is applied as new"},
 	{faultLabelsLimitReadRefused, "labels", "labels/finding-channels",
 		"a REQ with a limit that would match a snapshot the reader may not read is refused with CLOSED, so the older readable match never comes back"},
+	{faultLabelsLiveStaleLabels, "labels", "labels/snapshot",
+		"a 39000 delivered live carries the label set of the channel's previous live snapshot (the stored one is right): live subscribers see every change one step late"},
 	{faultIDLimitReadRefused, "identity", "identity/reads-leave-out",
 		"a REQ with a limit that would match a system channel's state the read leaves out is refused with CLOSED, so the older readable match never comes back"},
 }
@@ -64,4 +69,42 @@ func (r *Relay) deleteLater(community, id string) {
 		}
 		_ = r.write(community, func(t *txn) error { return t.deleteWhere("id = ?", id) })
 	})
+}
+
+// liveLabels remembers, per channel, the L/l tags of its last live 39000
+// (the labels-live-stale-labels fault).
+type liveLabels struct {
+	mu   sync.Mutex
+	last map[string]nostr.Tags
+}
+
+// staleLabelsCopy is the labels-live-stale-labels fault: it returns a
+// relay-signed copy of the 39000 ev with the label tags of the channel's
+// previous live snapshot, and remembers ev's own.
+func (r *Relay) staleLabelsCopy(community string, ev *nostr.Event) *nostr.Event {
+	key := community + "\x00" + ev.Tags.GetD()
+	var own, rest nostr.Tags
+	for _, tag := range ev.Tags {
+		if len(tag) > 0 && (tag[0] == "L" || tag[0] == "l") {
+			own = append(own, tag)
+		} else {
+			rest = append(rest, tag)
+		}
+	}
+	r.stale.mu.Lock()
+	if r.stale.last == nil {
+		r.stale.last = map[string]nostr.Tags{}
+	}
+	prev, seen := r.stale.last[key]
+	r.stale.last[key] = own
+	r.stale.mu.Unlock()
+	if !seen {
+		return ev
+	}
+	cp := *ev
+	cp.Tags = append(slices.Clone(rest), prev...)
+	if err := r.signer.sign(&cp, r.stateKey); err != nil {
+		return ev
+	}
+	return &cp
 }
