@@ -10,4 +10,9 @@ var faultClauses = map[string]string{
 	faultLabelsLimitReadRefused: "labels/finding-channels.7",
 	faultIDLimitReadRefused:     "identity/reads-leave-out.1",
 	faultLabelsLiveStaleLabels:  "labels/snapshot.1",
+	faultLabelsRepeatsStored:    "labels/values-and-limits.7",
+	faultLabelsLimitBeforeApply: "labels/values-and-limits.5",
+	faultLabelsFlagEditDrops:    "labels/serialization.3",
+	faultLabelsMixedKindsRead:   "labels/finding-channels.1",
+	faultLabelsDiscoveryTLost:   "labels/finding-channels.2",
 }

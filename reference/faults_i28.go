@@ -16,6 +16,11 @@ const (
 	faultLabelsLimitReadRefused = "labels-limit-read-refused"
 	faultIDLimitReadRefused     = "identity-limit-read-refused"
 	faultLabelsLiveStaleLabels  = "labels-live-stale-labels"
+	faultLabelsRepeatsStored    = "labels-repeats-count-as-stored"
+	faultLabelsLimitBeforeApply = "labels-stored-limit-before-apply"
+	faultLabelsFlagEditDrops    = "labels-flag-edit-drops-labels"
+	faultLabelsMixedKindsRead   = "labels-mixed-kinds-read-empty"
+	faultLabelsDiscoveryTLost   = "labels-discovery-t-ignored"
 )
 
 // deferredDeletion is how long the labels-deletion-deferred-drops-evidence
@@ -30,6 +35,16 @@ var i28Faults = []faultSpec{
 		"a REQ with a limit that would match a snapshot the reader may not read is refused with CLOSED, so the older readable match never comes back"},
 	{faultLabelsLiveStaleLabels, "labels", "labels/snapshot",
 		"a 39000 delivered live carries the label set of the channel's previous live snapshot (the stored one is right): live subscribers see every change one step late"},
+	{faultLabelsRepeatsStored, "labels", "labels/values-and-limits",
+		"the stored-label limit counts a mutation's raw add-label tags, repeats included: 64 copies of one value are refused as 64 labels"},
+	{faultLabelsLimitBeforeApply, "labels", "labels/values-and-limits",
+		"the stored-label limit is checked against the channel's current labels before the mutation applies, not against the result: 40 distinct values added to an empty channel are stored"},
+	{faultLabelsFlagEditDrops, "labels", "labels/serialization",
+		"an ordinary 9002 that sets a NIP-29 flag (private, hidden …), a topic or a purpose republishes the 39000 without its labels"},
+	{faultLabelsMixedKindsRead, "labels", "labels/finding-channels",
+		"a filter with #l whose kinds name 39000 beside other kinds matches nothing"},
+	{faultLabelsDiscoveryTLost, "labels", "labels/finding-channels",
+		"a 39000 filter with both #l and #t ignores #t: channels of another type with the label come back"},
 	{faultIDLimitReadRefused, "identity", "identity/reads-leave-out",
 		"a REQ with a limit that would match a system channel's state the read leaves out is refused with CLOSED, so the older readable match never comes back"},
 }

@@ -445,6 +445,14 @@ func (p *labelsProfile) onEdit(ev *nostr.Event, _, next *Channel) error {
 	if p.faults.on(faultLabelsOrdinaryEditDrops) {
 		next.Labels = nil
 	}
+	// Fault labels-flag-edit-drops-labels.
+	if p.faults.on(faultLabelsFlagEditDrops) {
+		for _, name := range []string{"private", "hidden", "closed", "restricted", "topic", "purpose"} {
+			if hasTag(ev, name) {
+				next.Labels = nil
+			}
+		}
+	}
 	// Fault labels-edit-stale-labels: the edit writes back the label set it
 	// read before the write lock.
 	if st := p.takeStale(ev.ID); st != nil && p.faults.on(faultLabelsEditStaleLabels) {
@@ -520,6 +528,10 @@ func (p *labelsProfile) parseMutation(ev *nostr.Event) (*mutation, error) {
 		} else {
 			m.remove = append(m.remove, v)
 		}
+	}
+	// Fault labels-repeats-count-as-stored.
+	if p.faults.on(faultLabelsRepeatsStored) && len(m.add) > maxStoredLabels {
+		return nil, reject("invalid", "at most %d labels per channel, got %d", maxStoredLabels, len(m.add))
 	}
 	m.add, m.remove = dedupSorted(m.add), dedupSorted(m.remove)
 	if p.rawLimitExceeded(raw, len(m.add)+len(m.remove)) {
@@ -603,7 +615,12 @@ func (p *labelsProfile) mutate(t *txn, ev *nostr.Event) error {
 	}
 	set := append(slices.Clone(base.Labels), m.add...)
 	set = slices.DeleteFunc(dedupSorted(set), func(v string) bool { return slices.Contains(m.remove, v) })
-	if p.storedLimitExceeded(len(set)) {
+	// Fault labels-stored-limit-before-apply: the current set is counted.
+	counted := len(set)
+	if p.faults.on(faultLabelsLimitBeforeApply) {
+		counted = len(base.Labels)
+	}
+	if p.storedLimitExceeded(counted) {
 		// Reading labels-state-limit-prefix: the draft names no prefix for
 		// a well-formed command that only the channel's state puts over the
 		// limit.

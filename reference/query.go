@@ -2,6 +2,7 @@ package reference
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"sync"
@@ -206,6 +207,16 @@ func (r *Relay) queryFilter(rd *reader, f *nostr.Filter) ([]*nostr.Event, error)
 	limit := r.effectiveLimit(f)
 	if limit == 0 {
 		return nil, nil
+	}
+	// Faults labels-mixed-kinds-read-empty, labels-discovery-t-ignored.
+	if r.fault(faultLabelsMixedKindsRead) && f.Tags["l"] != nil && len(f.Kinds) > 1 {
+		return nil, nil
+	}
+	if r.fault(faultLabelsDiscoveryTLost) && f.Tags["l"] != nil && f.Tags["t"] != nil {
+		cp := *f
+		cp.Tags = maps.Clone(f.Tags)
+		delete(cp.Tags, "t")
+		f = &cp
 	}
 	// Fault limit-before-filter: tag predicates leave the SQL and are
 	// applied to the LIMITed page in Go.
