@@ -15,4 +15,5 @@ var faultClauses = map[string]string{
 	faultLabelsFlagEditDrops:    "labels/serialization.3",
 	faultLabelsMixedKindsRead:   "labels/finding-channels.1",
 	faultLabelsDiscoveryTLost:   "labels/finding-channels.2",
+	faultIDPOptInSkipsACL:       "identity/asking-for-system.7",
 }

@@ -21,6 +21,7 @@ const (
 	faultLabelsFlagEditDrops    = "labels-flag-edit-drops-labels"
 	faultLabelsMixedKindsRead   = "labels-mixed-kinds-read-empty"
 	faultLabelsDiscoveryTLost   = "labels-discovery-t-ignored"
+	faultIDPOptInSkipsACL       = "identity-p-opt-in-skips-acl"
 )
 
 // deferredDeletion is how long the labels-deletion-deferred-drops-evidence
@@ -45,6 +46,8 @@ var i28Faults = []faultSpec{
 		"a filter with #l whose kinds name 39000 beside other kinds matches nothing"},
 	{faultLabelsDiscoveryTLost, "labels", "labels/finding-channels",
 		"a 39000 filter with both #l and #t ignores #t: channels of another type with the label come back"},
+	{faultIDPOptInSkipsACL, "identity", "identity/asking-for-system",
+		"a 39000 read with #P and #t skips the read ACL: a non-member opting in by creator and label gets private channels' state"},
 	{faultIDLimitReadRefused, "identity", "identity/reads-leave-out",
 		"a REQ with a limit that would match a system channel's state the read leaves out is refused with CLOSED, so the older readable match never comes back"},
 }

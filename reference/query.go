@@ -228,6 +228,8 @@ func (r *Relay) queryFilter(rd *reader, f *nostr.Filter) ([]*nostr.Event, error)
 	// reads-later-filters-skip-access) skips it too. Skipping is accessLate
 	// with nothing applied afterwards.
 	skipAccess := rd.skipAccess || (r.fault(faultLabelsNSReadSkipsACL) && f.Tags["L"] != nil && f.Tags["l"] == nil)
+	// Fault identity-p-opt-in-skips-acl: a #P read with #t skips the access rule.
+	skipAccess = skipAccess || (r.fault(faultIDPOptInSkipsACL) && f.Tags["P"] != nil && f.Tags["t"] != nil)
 	accessLate := r.fault(faultLimitBeforeAccess) && !skipAccess
 
 	query, args := r.selectSQL(rd, f, tagsLate, accessLate || skipAccess, limit)
