@@ -16,4 +16,5 @@ var faultClauses = map[string]string{
 	faultLabelsMixedKindsRead:   "labels/finding-channels.1",
 	faultLabelsDiscoveryTLost:   "labels/finding-channels.2",
 	faultIDPOptInSkipsACL:       "identity/asking-for-system.7",
+	faultLabelsCountCommunities: "labels/community.1",
 }

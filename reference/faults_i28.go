@@ -22,6 +22,7 @@ const (
 	faultLabelsMixedKindsRead   = "labels-mixed-kinds-read-empty"
 	faultLabelsDiscoveryTLost   = "labels-discovery-t-ignored"
 	faultIDPOptInSkipsACL       = "identity-p-opt-in-skips-acl"
+	faultLabelsCountCommunities = "labels-count-across-communities"
 )
 
 // deferredDeletion is how long the labels-deletion-deferred-drops-evidence
@@ -46,6 +47,8 @@ var i28Faults = []faultSpec{
 		"a filter with #l whose kinds name 39000 beside other kinds matches nothing"},
 	{faultLabelsDiscoveryTLost, "labels", "labels/finding-channels",
 		"a 39000 filter with both #l and #t ignores #t: channels of another type with the label come back"},
+	{faultLabelsCountCommunities, "labels", "labels/community",
+		"NIP-45 COUNT counts the matching events of every community, not only the Host's"},
 	{faultIDPOptInSkipsACL, "identity", "identity/asking-for-system",
 		"a 39000 read with #P and #t skips the read ACL: a non-member opting in by creator and label gets private channels' state"},
 	{faultIDLimitReadRefused, "identity", "identity/reads-leave-out",
@@ -125,4 +128,34 @@ func (r *Relay) staleLabelsCopy(community string, ev *nostr.Event) *nostr.Event 
 		return ev
 	}
 	return &cp
+}
+
+// countEveryCommunity is the labels-count-across-communities fault: COUNT
+// adds up the reader's count in every community the relay stores.
+func (r *Relay) countEveryCommunity(rd *reader, filters []nostr.Filter) (int64, error) {
+	rows, err := r.readQuery(`SELECT DISTINCT community FROM events`)
+	if err != nil {
+		return 0, err
+	}
+	var communities []string
+	for rows.Next() {
+		var c string
+		if err := rows.Scan(&c); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		communities = append(communities, c)
+	}
+	rows.Close()
+	var total int64
+	for _, c := range communities {
+		crd := *rd
+		crd.community = c
+		n, err := r.countIn(&crd, filters)
+		if err != nil {
+			return 0, err
+		}
+		total += n
+	}
+	return total, nil
 }

@@ -458,6 +458,15 @@ func (r *Relay) query(rd *reader, filters []nostr.Filter) ([]*nostr.Event, error
 // count answers NIP-45 COUNT: distinct events matching any filter, same
 // access rules as REQ, limit ignored.
 func (r *Relay) count(rd *reader, filters []nostr.Filter) (int64, error) {
+	// Fault labels-count-across-communities: every community is counted.
+	if r.fault(faultLabelsCountCommunities) {
+		return r.countEveryCommunity(rd, filters)
+	}
+	return r.countIn(rd, filters)
+}
+
+// countIn counts in rd's community.
+func (r *Relay) countIn(rd *reader, filters []nostr.Filter) (int64, error) {
 	crd := *rd
 	crd.count = true
 	rd = &crd

@@ -81,6 +81,20 @@ func labelsShapesSpecs() []Spec {
 					failf("{\"kinds\":[39000,1],\"#L\",\"#l\":[%s],\"limit\":1} must return the newest labeled snapshot %s (channel %s; the older one is %s), got %d event(s): %v", x, want.ID, newer, older, len(got), IDs(got))
 				}
 			}},
+		{lcase("community/5", "community", "labels/community", MUST,
+			"NIP-45 COUNT from a second community does not count the first community's labeled snapshots: COUNT {\"kinds\":[39000],\"#L\":[\"nip-cl\"],\"#l\":[x]} is 1 in the community that holds the channel and 0 in the other."),
+			func(t *T) {
+				if len(t.Env.Hosts) == 0 {
+					t.Unsupported(needHost)
+				}
+				owner := t.Actor("owner")
+				a, b := t.Connect(owner), t.ConnectHost(owner, t.Env.Hosts[0])
+				x := lbl(t, "counted")
+				createLabeled(t, a, "", fixtures.Open, x)
+				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"L": {labelNS}, "l": {x}}}
+				Expect(t.Count(a, f)).To(Equal(int64(1)), "COUNT in the community that holds the labeled channel")
+				Expect(t.Count(b, f)).To(Equal(int64(0)), "COUNT from the second community (%s) must not count the first community's snapshot", t.Env.Hosts[0])
+			}},
 		{lcase("discovery/12", "discovery", "labels/finding-channels", MUST,
 			"A client's whole discovery filter ({\"authors\":[relay],\"kinds\":[39000],\"#L\":[\"nip-cl\"],\"#l\":[x],\"#t\":[\"stream\"],\"limit\":10}) returns exactly the stream channels carrying the label, not a forum carrying it; with the creator as author it returns none."),
 			func(t *T) {
@@ -108,6 +122,7 @@ var shapesClauseCases = map[string][]string{
 	"labels/finding-channels.1":  {"labels/discovery/11", "labels/discovery/12"},
 	"labels/finding-channels.2":  {"labels/discovery/12"},
 	"labels/finding-channels.5":  {"labels/discovery/12"},
+	"labels/community.1":         {"labels/community/5"},
 }
 
 func init() {
