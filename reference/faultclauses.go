@@ -80,7 +80,6 @@ var faultClauses = map[string]string{
 	"labels-member-can-label":                     "labels/authorization.4",
 	"labels-misplaced-ignored":                    "labels/events.5",
 	"labels-mixed-edit-accepted":                  "labels/add-remove.2",
-	"labels-mixed-edit-extended-fields":           "labels/add-remove.2",
 	"labels-namespace-read-skips-acl":             "labels/authorization.8",
 	"labels-newline-before-end":                   "labels/values-and-limits.1",
 	"labels-no-marker":                            "labels/responses.1",
@@ -169,4 +168,17 @@ var faultClauses = map[string]string{
 	faultLiveKitStatus200:       "nip29/livekit.1",
 	faultLiveKitSubUppercase:    "nip29/livekit.2",
 	faultLiveKitAccessUnchecked: "nip29/livekit.3",
+
+	// NIP-CL labels and identity (issue 28): weak cases and new shapes.
+	faultLabelsDeletionDeferred: "labels/retention.1",
+	faultLabelsLimitReadRefused: "labels/finding-channels.7",
+	faultIDLimitReadRefused:     "identity/reads-leave-out.1",
+	faultLabelsLiveStaleLabels:  "labels/snapshot.1",
+	faultLabelsRepeatsStored:    "labels/values-and-limits.7",
+	faultLabelsLimitBeforeApply: "labels/values-and-limits.5",
+	faultLabelsFlagEditDrops:    "labels/serialization.3",
+	faultLabelsMixedKindsRead:   "labels/finding-channels.1",
+	faultLabelsDiscoveryTLost:   "labels/finding-channels.2",
+	faultIDPOptInSkipsACL:       "identity/asking-for-system.7",
+	faultLabelsCountCommunities: "labels/community.1",
 }

@@ -123,6 +123,9 @@ type Relay struct {
 	listener net.Listener
 	url      string
 
+	// stale is the labels-live-stale-labels fault's memory.
+	stale liveLabels
+
 	closeOnce sync.Once
 	closeErr  error
 	closed    chan struct{}

@@ -292,7 +292,7 @@ var clauseCases = withReadsMatrix(map[string][]string{
 	"labels/serialization.5": {"labels/application/4", "labels/concurrency/3", "labels/concurrency/4", "labels/concurrency/8"},
 	"labels/serialization.6": {"labels/concurrency/6"},
 
-	"labels/snapshot.1":  {"labels/snapshot/1"},
+	"labels/snapshot.1":  {"labels/snapshot/1", "labels/snapshot/5"},
 	"labels/snapshot.2":  {"labels/snapshot/1"},
 	"labels/snapshot.3":  {"labels/snapshot/1"},
 	"labels/snapshot.4":  {"labels/snapshot/1", "labels/initial/1"},
