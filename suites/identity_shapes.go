@@ -8,7 +8,7 @@ import (
 )
 
 // identityShapesSpecs: shapes the identity draft implies that no older
-// case sent (issue 28).
+// case sent.
 func identityShapesSpecs() []Spec {
 	return []Spec{
 		{idCase("identity/optin/7", "identity/asking-for-system", MUST,

@@ -11,7 +11,7 @@ import (
 )
 
 // labelsShapesSpecs: shapes the labels draft implies that no older case
-// sent (issue 28): repeats and distinct counts against the two limits,
+// sent: repeats and distinct counts against the two limits,
 // label preservation across flag, topic and purpose edits, a read naming
 // 39000 beside another kind, and a client's whole discovery filter.
 func labelsShapesSpecs() []Spec {

@@ -8,7 +8,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 )
 
-// Fault switches of the NIP-CL audit of issue 28: each exploits a hole a
+// Fault switches of the NIP-CL audit: each exploits a hole a
 // labels or identity case had (a weak case) or breaks a shape no case sent
 // before. Each is checked at exactly one place: the behaviour it breaks.
 const (
