@@ -161,7 +161,7 @@ var baselineClauses = []Clause{
 	{ID: "nip29/late-publication.1", Section: "nip29/late-publication", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Late,
 		Text: "A group message stamped hours in the past is refused (any prefix)."},
 
-	// NIP-29 group ids, invites and the closed/restricted flags (issue 26, i26a).
+	// NIP-29 group ids, invites and the closed/restricted flags.
 	{ID: "nip29/group-ids.1", Section: "nip29/group-ids", Level: LevelRule, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Intro,
 		Text: "A group id need not be a UUID: a relay that creates groups creates one with an ordinary id and accepts its members' messages."},
 	{ID: "nip29/invites.1", Section: "nip29/invites", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Adding + ", with join request: code and create-invite (9009)",

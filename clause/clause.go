@@ -59,6 +59,7 @@ var sections = []Section{
 	{"nip29/subgroups", DocNIP29, "Subgroups: parent and child tags, rules, membership"},
 	{"nip29/pins", DocNIP29, "update-pin-list (9010) and group pinned events (39005)"},
 	{"nip29/livekit", DocNIP29, "Live audio/video (AV) spaces: the well-known endpoints"},
+	{"nip29/clients", DocNIP29, "What NIP-29 asks of clients: trusting state, flags, membership, timeline references, migration, subgroups, invites"},
 
 	// Identity draft (nip-cl-identity.md).
 	{"identity/identity-tags", DocIdentity, "Channel identity tags"},

@@ -85,6 +85,7 @@ func (c Clause) Profile() string {
 var clauses = func() []Clause {
 	var out []Clause
 	out = append(out, withNIPAnchors(baselineClauses)...)
+	out = append(out, withNIPAnchors(nip29ClientClauses)...)
 	out = append(out, withNIPAnchors(nip29ModerationClauses)...)
 	out = append(out, withDraftSource(identityClauses)...)
 	out = append(out, withDraftSource(labelsClauses)...)

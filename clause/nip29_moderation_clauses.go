@@ -1,7 +1,7 @@
 package clause
 
 // NIP references of the moderation table, delete-event, state-event and
-// timeline clauses (issue 26).
+// timeline clauses.
 const (
 	refNIP29Table    = "NIP-29 § Group state -- or moderation: moderation events (the table)"
 	refNIP29Timeline = "NIP-29 § Timeline references"

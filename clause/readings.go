@@ -83,6 +83,9 @@ const (
 	ReadingLabelsLimitPrefix     = "labels-state-limit-prefix"
 	ReadingLabelsUUIDAcross      = "labels-uuid-across-communities"
 	ReadingLabelsLive            = "labels-live-snapshots"
+	ReadingLabelsMixedExtended   = "labels-mixed-extended-fields"
+	ReadingLabelsDeletedCreate   = "labels-deleted-create-retry"
+	ReadingLabelsMalformedUsedH  = "labels-malformed-used-h"
 	ReadingNIP29RolelessPut      = "nip29-roleless-put-user"
 	ReadingNIP29EditMetadata     = "nip29-edit-metadata"
 	ReadingNIP29JoinOpen         = "nip29-join-open-group"
@@ -172,6 +175,27 @@ var readings = []Reading{
 			{"latest", "snapshots of one channel published in quick succession are coalesced: only the latest still current one is delivered live"},
 		},
 		Cases: []string{"labels/snapshot/5"}},
+	{ID: ReadingLabelsMixedExtended, Profile: "labels", Section: "labels/add-remove", Ref: "nip-cl-labels.md § Label mutations, with § Authorization and visibility",
+		Open: "A label mutation MUST be label-only: it MUST NOT also change topic, purpose or TTL, and unknown-tag handling MUST NOT let a label operation bypass metadata authorization. The draft gives no tag names for topic, purpose or TTL, so a relay without such fields may ignore the tags (nothing but labels changes) or reject the command.",
+		Values: []ReadingValue{
+			{"rejected", "a label mutation carrying [\"topic\"], [\"purpose\"] or [\"ttl\"] is refused invalid: nip-cl-rejected and applies nothing"},
+			{"ignored", "those tags are ignored: the label operation applies and no other field changes"},
+		},
+		Cases: []string{"labels/add-remove/9", "labels/add-remove/13"}},
+	{ID: ReadingLabelsDeletedCreate, Profile: "labels", Section: "labels/retry-admission", Ref: "nip-cl-labels.md § Retry admission, with § Initial labels: kind 9007",
+		Open: "A retry needs the channel to exist and be undeleted, and a different creation event targeting an existing or deleted UUID MUST be rejected as a conflict. A retried create of a deleted channel is refused either way; a relay may answer it as a lifecycle denial (as the reading labels-deleted-prefix says) or as a create of a used UUID (duplicate:).",
+		Values: []ReadingValue{
+			{"lifecycle", "a retried create of a deleted channel is refused like any command on a deleted channel (restricted: or invalid:, nip-cl-rejected)"},
+			{"conflict", "it is refused as a create of a used UUID: duplicate: nip-cl-rejected"},
+		},
+		Cases: []string{"labels/retry/6"}},
+	{ID: ReadingLabelsMalformedUsedH, Profile: "labels", Section: "labels/events", Ref: "nip-cl-labels.md § Responses and client outcomes, with § Initial labels: kind 9007",
+		Open: "A 9007 whose h tag has extra elements but names an existing channel is both malformed (invalid:) and a create of a used UUID (duplicate:); the draft does not order the two checks.",
+		Values: []ReadingValue{
+			{"invalid", "the malformed h tag is refused first: invalid: nip-cl-rejected"},
+			{"duplicate", "the used UUID its first value names is refused first: duplicate: nip-cl-rejected"},
+		},
+		Cases: []string{"labels/commands/17"}},
 	{ID: ReadingNIP29RolelessPut, Section: "nip29/membership", Ref: "NIP-29 § Group management, with § Moderation events (put-user)",
 		Open: `put-user takes "p with pubkey hex and optional roles", and a 9000 on an existing member means "the user roles must just be updated". A 9000 with no roles on a member who has one may update nothing (keep) or update the roles to none (reset).`,
 		Values: []ReadingValue{
@@ -179,7 +203,7 @@ var readings = []Reading{
 			{"reset", "a role-less 9000 on an existing member resets it to a plain member (no privileged role)"},
 		},
 		Cases: []string{"base/membership/6"}},
-	{ID: ReadingNIP29EditMetadata, Profile: "nip29", Section: "nip29/metadata", Ref: "NIP-29 § Moderation events (edit-metadata), with § Group metadata events",
+	{ID: ReadingNIP29EditMetadata, Section: "nip29/metadata", Ref: "NIP-29 § Moderation events (edit-metadata), with § Group metadata events",
 		Open: `edit-metadata carries "all the fields of group-metadata", and the group state must be reconstructible from the sequence of moderation events. A 9002 may be read as a patch (absent fields and flags are kept) or as the whole new metadata (absent name/about/picture cleared, absent flags cleared). Only 9002s that carry NIP-29 metadata fields are concerned: a label-only 9002 never touches metadata.`,
 		Values: []ReadingValue{
 			{"patch", "a 9002 changes only the fields and flags it carries"},

@@ -25,6 +25,12 @@ type Case struct {
 	Second *Script
 	Ops    []string // intent ops, in order, after init
 	Judge  func(j *Judging) error
+	// Group is the group id of NIP-29 intents (GroupID when empty); Code
+	// the invite code a join intent carries.
+	Group, Code string
+	// Reading, when set, says how the case reads a sentence that leaves a
+	// choice open (shown in the report).
+	Reading string
 }
 
 // Judging is what a case's judgement looks at.
@@ -35,7 +41,16 @@ type Judging struct {
 	Events  []json.RawMessage
 	Filters []json.RawMessage
 	Script  Script
+	Group   string
+	// SecondURL and SecondFilters: the second scripted relay, when the
+	// case has one.
+	SecondURL     string
+	SecondFilters []json.RawMessage
+	readings      []string
 }
+
+// Saw records which careful reading a client took (shown in the report).
+func (j *Judging) Saw(reading string) { j.readings = append(j.readings, reading) }
 
 // Channel is the channel every labels case talks about.
 const Channel = "42fdbd94-13e6-4f82-b065-5812e4a02a8b"
@@ -156,8 +171,11 @@ func replies(r ...Reply) []Reply { return r }
 
 func events(f func(k Keys) []nostr.Event) func(Keys) []nostr.Event { return f }
 
-// Cases is the client case table.
-var Cases = []Case{
+// Cases is the client case table: the drafts' cases, then NIP-29's.
+var Cases = slices.Concat(draftCases, nip29Cases)
+
+// draftCases are the client cases of the NIP-CL drafts.
+var draftCases = []Case{
 	{ID: "client/labels/retry-same-event", Profile: "labels", Clause: "labels/responses.18", Level: "MUST",
 		Requirement: "After a lost OK (disconnect) the client resends the very same signed event and reports Committed on the positive OK.",
 		Script:      Script{Replies: replies(Reply{Drop: true}, Reply{OK: true})},
@@ -277,16 +295,24 @@ var Cases = []Case{
 		})},
 		Ops: []string{OpReadLabels}, Judge: wantNoLabels},
 	{ID: "client/labels/snapshot-no-rollback", Profile: "labels", Clause: "labels/snapshot.15", Level: "MUST",
-		Requirement: "An older snapshot arriving after a newer one does not roll the labels back.",
-		Script: Script{Events: events(func(k Keys) []nostr.Event {
-			return []nostr.Event{snap(k.RelaySK, baseTime+10, []string{"status:active", "team:infra"}), good(k)}
-		})},
-		Ops: []string{OpReadLabels, OpReadLabels}, Judge: func(j *Judging) error {
+		Requirement: "Read three times: the first read serves a newer snapshot, the second only the older one, the third a newest one; the labels never roll back and follow the newest.",
+		Script: Script{Rounds: []func(Keys) []nostr.Event{
+			func(k Keys) []nostr.Event {
+				return []nostr.Event{snap(k.RelaySK, baseTime+10, []string{"status:active", "team:infra"})}
+			},
+			func(k Keys) []nostr.Event { return []nostr.Event{good(k)} },
+			func(k Keys) []nostr.Event {
+				return []nostr.Event{snap(k.RelaySK, baseTime+20, []string{"status:done", "team:infra"})}
+			},
+		}},
+		Ops: []string{OpReadLabels, OpReadLabels, OpReadLabels}, Judge: func(j *Judging) error {
+			want := [][]string{{"status:active", "team:infra"}, {"status:active", "team:infra"}, {"status:done", "team:infra"}}
+			why := []string{"the newer snapshot", "the relay now serves only the older snapshot: no rollback", "a newest snapshot arrived: the cache must follow it"}
 			for i := range j.Answers {
 				jj := *j
 				jj.Answers = j.Answers[i:]
-				if err := wantLabels([]string{"status:active", "team:infra"})(&jj); err != nil {
-					return fmt.Errorf("read %d: %w", i+1, err)
+				if err := wantLabels(want[i])(&jj); err != nil {
+					return fmt.Errorf("read %d (%s): %w", i+1, why[i], err)
 				}
 			}
 			return nil
@@ -311,20 +337,31 @@ var Cases = []Case{
 			return nil
 		}},
 	{ID: "client/labels/snapshot-tie-lowest-id", Profile: "labels", Clause: "labels/snapshot.14", Level: "MUST",
-		Requirement: "Two snapshots with the same created_at: the one with the lowest event ID wins.",
-		Script: Script{Events: events(func(k Keys) []nostr.Event {
-			a := snap(k.RelaySK, baseTime+10, []string{"team:a"})
-			b := snap(k.RelaySK, baseTime+10, []string{"team:b"})
-			if a.ID > b.ID {
-				a, b = b, a
-			}
-			return []nostr.Event{a, b} // lowest ID first: "last one wins" gets it wrong
-		})},
-		Ops: []string{OpReadLabels}, Judge: func(j *Judging) error {
-			evs := j.Script.Events(j.Keys)
-			want, _ := canonicalLabels(evs[0], Channel)
-			return wantLabels(want)(j)
+		Requirement: "Read three times: an older snapshot, then two newer ones with the same created_at lowest ID first, then the same two highest ID first: after the first read the lowest ID's labels win.",
+		Script: Script{Rounds: []func(Keys) []nostr.Event{
+			func(k Keys) []nostr.Event { return []nostr.Event{good(k)} },
+			func(k Keys) []nostr.Event { a, b := tiePair(k); return []nostr.Event{a, b} },
+			func(k Keys) []nostr.Event { a, b := tiePair(k); return []nostr.Event{b, a} },
 		}},
+		Ops: []string{OpReadLabels, OpReadLabels, OpReadLabels}, Judge: func(j *Judging) error {
+			lo, _ := tiePair(j.Keys)
+			tie, _ := canonicalLabels(lo, Channel)
+			want := [][]string{{"team:infra"}, tie, tie}
+			why := []string{"the only snapshot", "a tie, lowest ID first", "the same tie, highest ID first"}
+			for i := range j.Answers {
+				jj := *j
+				jj.Answers = j.Answers[i:]
+				if err := wantLabels(want[i])(&jj); err != nil {
+					return fmt.Errorf("read %d (%s): %w", i+1, why[i], err)
+				}
+			}
+			return nil
+		}},
+	{ID: "client/labels/every-attempt-dropped", Profile: "labels", Clause: "labels/responses.4", Level: "MUST",
+		Requirement: "Every attempt is dropped before an OK (the connection closes): the client never reports Committed; the outcome is Unknown.",
+		Script:      Script{Replies: replies(Reply{Drop: true})},
+		Ops:         []string{OpAddLabel},
+		Judge:       all(sameEvent(1), wantOutcome(Unknown))},
 
 	{ID: "client/identity/choose-oldest", Profile: "identity", Clause: "identity/choosing-one-channel.4", Level: "MUST",
 		Requirement: "Among several channels of one creator and label the client picks the smallest created_at tag; untagged ones rank last.",
@@ -398,6 +435,18 @@ var Cases = []Case{
 		Requirement: "The client looks for the channel with a kinds 39000 filter on #P (creator) and #t (label).",
 		Script:      Script{Events: identityEvents},
 		Ops:         []string{OpFind}, Judge: wantFilterPT},
+}
+
+// tiePair is two relay-signed snapshots with the same created_at, the
+// lowest ID first (deterministic: an event ID does not depend on the
+// signature).
+func tiePair(k Keys) (lo, hi nostr.Event) {
+	a := snap(k.RelaySK, baseTime+10, []string{"team:a"})
+	b := snap(k.RelaySK, baseTime+10, []string{"team:b"})
+	if a.ID > b.ID {
+		a, b = b, a
+	}
+	return a, b
 }
 
 // identityEvents: four channels of one creator with the label. The

@@ -3,6 +3,8 @@ package clientmode
 import (
 	"context"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -29,8 +31,8 @@ func TestCasesCiteClientClauses(t *testing.T) {
 		if caseLevel(cl.Level) != c.Level {
 			t.Errorf("%s: level %s, clause %s says %s", c.ID, c.Level, c.Clause, cl.Level)
 		}
-		if c.Profile != cl.Profile() {
-			t.Errorf("%s: profile %s, clause %s belongs to %s", c.ID, c.Profile, c.Clause, cl.Profile())
+		if c.Profile != clauseProfile(cl) {
+			t.Errorf("%s: profile %s, clause %s belongs to %s", c.ID, c.Profile, c.Clause, clauseProfile(cl))
 		}
 	}
 	for _, f := range Faults {
@@ -120,7 +122,61 @@ func TestServeAdapter(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if len(lines) != 3 || lines[0] != `{"id":1}` || !strings.Contains(lines[1], `"error":"not an intent`) || !strings.Contains(lines[2], `"id":3,"error":"unknown op`) {
+	if len(lines) != 3 || lines[0] != `{"id":1,"protocol":2}` || !strings.Contains(lines[1], `"error":"not an intent`) || !strings.Contains(lines[2], `"id":3,"error":"unknown op`) {
 		t.Errorf("answers: %q", lines)
+	}
+}
+
+// shAdapter is a tiny adapter in sh: it answers init with initAnswer and
+// every other intent with answer ("ID" is replaced by the intent's id).
+func shAdapter(initAnswer, answer string) string {
+	return `while IFS= read -r line; do id=$(printf '%s' "$line" | sed 's/^{"id":\([0-9]*\).*/\1/'); ` +
+		`case "$line" in *'"op":"init"'*) a='` + initAnswer + `';; *) a='` + answer + `';; esac; ` +
+		`printf '%s\n' "$a" | sed "s/ID/$id/"; done`
+}
+
+// TestProtocolVersions: a v1 adapter (init answered without "protocol")
+// gets unsupported for a v2 intent, never a harness error; a v2 adapter's
+// unsupported answer ends the case unsupported with its reason, and its
+// evidence is in the report.
+func TestProtocolVersions(t *testing.T) {
+	c, _ := Lookup("client/nip29/state-foreign-signer")
+	o := Options{Timeout: 5 * time.Second, Command: shAdapter(`{"id":ID}`, `{"id":ID,"error":"unknown op"}`)}
+	if r := RunCase(context.Background(), c, o); r.Outcome != reports.Unsupported || !strings.Contains(r.Message, "protocol version 2") {
+		t.Errorf("v1 adapter on a v2 intent: %s: %s", r.Outcome, r.Message)
+	}
+	o.Command = shAdapter(`{"id":ID,"protocol":2}`, `{"id":ID,"unsupported":"the library has no NIP-29 reader","evidence":{"library":"demo 1.0"}}`)
+	r := RunCase(context.Background(), c, o)
+	if r.Outcome != reports.Unsupported || !strings.Contains(r.Message, "the library has no NIP-29 reader") {
+		t.Errorf("unsupported answer: %s: %s", r.Outcome, r.Message)
+	}
+	if !slices.ContainsFunc(r.Notes, func(n string) bool {
+		return strings.Contains(n, `evidence (intent 2 read-group): {"library":"demo 1.0"}`)
+	}) {
+		t.Errorf("evidence not in the notes: %q", r.Notes)
+	}
+	// A v1 adapter still runs v1 cases.
+	lc, _ := Lookup("client/labels/explicit-rejection")
+	o.Command = shAdapter(`{"id":ID}`, `{"id":ID,"outcome":"rejected"}`)
+	if r := RunCase(context.Background(), lc, o); r.Outcome != reports.Pass {
+		t.Errorf("v1 adapter on a v1 case: %s: %s", r.Outcome, r.Message)
+	}
+}
+
+// TestRepeatFlaky: a client that answers differently across runs of one
+// case is reported as a flaky failure with the tally.
+func TestRepeatFlaky(t *testing.T) {
+	lc, _ := Lookup("client/labels/explicit-rejection")
+	state := filepath.Join(t.TempDir(), "n")
+	// Even runs say rejected (right), odd runs unknown (wrong).
+	cmd := `n=$(cat ` + state + ` 2>/dev/null || echo 0); echo $((n+1)) > ` + state + `; ` +
+		`if [ $((n % 2)) = 0 ]; then o=rejected; else o=unknown; fi; ` + shAdapter(`{"id":ID}`, `{"id":ID,"outcome":"'$o'"}`)
+	r := RunCase(context.Background(), lc, Options{Timeout: 5 * time.Second, Command: cmd, Repeat: 4})
+	if r.Outcome != reports.Fail || !strings.Contains(r.Message, "flaky") || !strings.Contains(r.Message, "2 pass, 2 fail") {
+		t.Errorf("flaky client: %s: %s", r.Outcome, r.Message)
+	}
+	r = RunCase(context.Background(), lc, Options{Timeout: 5 * time.Second, Command: shAdapter(`{"id":ID}`, `{"id":ID,"outcome":"rejected"}`), Repeat: 3})
+	if r.Outcome != reports.Pass || !slices.Contains(r.Notes, "repeated 3 times, every run pass") {
+		t.Errorf("steady client: %s: %s %q", r.Outcome, r.Message, r.Notes)
 	}
 }

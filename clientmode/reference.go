@@ -35,6 +35,18 @@ var Faults = []struct{ Name, Clause, What string }{
 	{"creator-from-signer", "identity/older-events.2", "takes the state event's signer as the creator when P is missing"},
 	{"identity-event-time", "identity/creation-time.3", "ranks channels by the state event's created_at instead of the created_at tag"},
 	{"identity-trust-any", "identity/trust.1", "relies on identity tags of state events whoever signed them"},
+	{"no-snapshot-cache", "labels/snapshot.15", "keeps no snapshot cache: each read shows whatever that read returned"},
+	{"snapshot-cache-frozen", "labels/snapshot.14", "keeps the first snapshot it accepted and never replaces it"},
+	{"nip29-trust-pubkey", "nip29/clients.1", "takes the NIP-11 pubkey (the operator contact) as the key that signs group state"},
+	{"nip29-trust-any-signer", "nip29/clients.1", "relies on group state events (39000-39003) whoever signed them"},
+	{"flags-sticky", "nip29/clients.2", "keeps a flag once any version of the group's 39000 had it, though the current one omits it"},
+	{"membership-first-event", "nip29/clients.3", "tells membership from the earliest kind 9000/9001 naming the user, not the latest"},
+	{"ignore-previous", "nip29/clients.4", "shows every message without checking its previous references"},
+	{"no-10009-check", "nip29/clients.5", "when the primary relay is unreachable, gives up without reading the admins' kind 10009"},
+	{"ignore-moved", "nip29/clients.6", "reads the admins' kind 10009 but keeps reporting the old relay"},
+	{"inherit-membership", "nip29/clients.7", "takes membership of the parent group as membership of a subgroup"},
+	{"children-from-child-tags", "nip29/clients.8", "takes a group's children from its child tags only, not from the parent tags of the others"},
+	{"join-without-code", "nip29/clients.9", "sends the join request without the invite code"},
 }
 
 // FaultNames lists the fault switch names.
@@ -57,6 +69,12 @@ type Reference struct {
 	pub      string
 	// cache of accepted snapshots, scoped by relay identity and channel.
 	cache map[string]nostr.Event
+	// groups caches accepted NIP-29 state events, by relay identity,
+	// group and kind.
+	groups map[string]nostr.Event
+	// flagsSeen remembers flags of earlier 39000 versions (only the
+	// flags-sticky fault reads it).
+	flagsSeen map[string]bool
 }
 
 // Do carries out one intent.
@@ -67,6 +85,7 @@ func (c *Reference) Do(ctx context.Context, in Intent) Answer {
 	case OpInit:
 		c.secret = in.Secret
 		c.pub, err = nostr.GetPublicKey(in.Secret)
+		a.Protocol = ProtocolVersion
 	case OpAddLabel, OpCreate:
 		a.Outcome, err = c.command(ctx, in)
 	case OpReadLabels:
@@ -77,6 +96,16 @@ func (c *Reference) Do(ctx context.Context, in Intent) Answer {
 		a.Channel, err = c.ensure(ctx, in)
 	case OpChannel:
 		err = c.readChannel(ctx, in, &a)
+	case OpCreateGroup, OpJoin, OpLeave, OpPost:
+		a.Outcome, err = c.groupCommand(ctx, in)
+	case OpReadGroup:
+		a.Group, a.Known, err = c.readGroup(ctx, in)
+	case OpMember:
+		a.Member, a.Known, err = c.amMember(ctx, in)
+	case OpReadMessages:
+		a.Messages, a.Flagged, err = c.readMessages(ctx, in)
+	case OpLocateGroup:
+		a.Relay, err = c.locateGroup(ctx, in)
 	default:
 		err = fmt.Errorf("unknown op %q", in.Op)
 	}
@@ -98,6 +127,7 @@ const DefaultWait = 3 * time.Second
 
 type relayInfo struct {
 	Self       string   `json:"self"`
+	Pubkey     string   `json:"pubkey"`
 	Extensions []string `json:"supported_extensions"`
 }
 
@@ -453,6 +483,9 @@ func (c *Reference) readLabels(ctx context.Context, in Intent) ([]string, bool, 
 	if c.Fault == "cache-by-channel" {
 		key = in.Channel
 	}
+	if c.Fault == "no-snapshot-cache" {
+		delete(c.cache, key) // the fault: each read starts from nothing
+	}
 	var fromCommands []string
 	for _, ev := range evs {
 		if ev.Kind == 9002 && c.Fault == "labels-from-commands" {
@@ -469,6 +502,9 @@ func (c *Reference) readLabels(ctx context.Context, in Intent) ([]string, bool, 
 			continue
 		}
 		cur, have := c.cache[key]
+		if c.Fault == "snapshot-cache-frozen" && have {
+			continue // the fault: the first accepted snapshot stays forever
+		}
 		if !have || newer(ev, cur) || c.Fault == "snapshot-rollback" {
 			c.cache[key] = ev
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -37,7 +38,30 @@ type Script struct {
 	// Events builds what every REQ is answered with (in this order, then
 	// EOSE), given the relay's and the user's identities.
 	Events func(k Keys) []nostr.Event
+	// Rounds, when set, replace Events per read: before the harness hands
+	// the client its n-th intent after init, the relay answers every REQ
+	// with Rounds[n] (the last one repeats). A relay whose answers differ
+	// between reads: newer state first, only the older next; a tie in one
+	// order, then in the other.
+	Rounds []func(k Keys) []nostr.Event
+	// NIP11 says which keys the information document names (NIP11Both
+	// when empty).
+	NIP11 string
+	// Match answers a REQ only with the events matching one of its
+	// filters (NIP-01 matching, authors included); without Match every
+	// REQ gets every event of the script.
+	Match bool
+	// Offline: the relay is down (its address refuses connections).
+	Offline bool
 }
+
+// NIP-11 modes of the scripted relay (Script.NIP11).
+const (
+	NIP11Both       = ""            // self and pubkey, the same key
+	NIP11Split      = "split"       // self is the relay key, pubkey an operator contact key (Keys.OperatorSK)
+	NIP11SelfOnly   = "self-only"   // self only, no pubkey
+	NIP11PubkeyOnly = "pubkey-only" // pubkey (the relay key) only, no self
+)
 
 // Keys are the identities of one case: the relay's own (its NIP-11 self),
 // the user the client acts as, and a stranger.
@@ -45,6 +69,10 @@ type Keys struct {
 	RelaySK, RelayPK     string
 	UserSK, UserPK       string
 	StrangerSK, Stranger string
+	// OperatorSK/OperatorPK: the operator's contact key (NIP-11 pubkey
+	// when it differs from self); AdminSK/AdminPK: a group admin.
+	OperatorSK, OperatorPK string
+	AdminSK, AdminPK       string
 }
 
 // NewKeys makes fresh keys.
@@ -56,6 +84,10 @@ func NewKeys() Keys {
 	k.UserPK, _ = nostr.GetPublicKey(k.UserSK)
 	k.StrangerSK = nostr.GeneratePrivateKey()
 	k.Stranger, _ = nostr.GetPublicKey(k.StrangerSK)
+	k.OperatorSK = nostr.GeneratePrivateKey()
+	k.OperatorPK, _ = nostr.GetPublicKey(k.OperatorSK)
+	k.AdminSK = nostr.GeneratePrivateKey()
+	k.AdminPK, _ = nostr.GetPublicKey(k.AdminSK)
 	return k
 }
 
@@ -98,6 +130,28 @@ type Relay struct {
 	ln     net.Listener
 	mu     sync.Mutex
 	n      int // EVENT submissions so far
+	round  int // Script.Rounds index for the next REQs
+}
+
+// SetRound selects which of Script.Rounds the next REQs are answered with.
+func (r *Relay) SetRound(n int) {
+	r.mu.Lock()
+	r.round = n
+	r.mu.Unlock()
+}
+
+// stored is what a REQ is answered from in the current round.
+func (r *Relay) stored() []nostr.Event {
+	r.mu.Lock()
+	n := r.round
+	r.mu.Unlock()
+	if rs := r.script.Rounds; len(rs) > 0 {
+		return rs[min(n, len(rs)-1)](r.Keys)
+	}
+	if r.script.Events != nil {
+		return r.script.Events(r.Keys)
+	}
+	return nil
 }
 
 // StartRelay listens on 127.0.0.1 and serves the script.
@@ -108,6 +162,10 @@ func StartRelay(s Script, k Keys) (*Relay, error) {
 	}
 	r := &Relay{URL: "ws://" + ln.Addr().String(), Keys: k, Wire: &Wire{}, script: s, ln: ln}
 	r.srv = &http.Server{Handler: r, ReadHeaderTimeout: 5 * time.Second}
+	if s.Offline {
+		ln.Close() // the address now refuses connections
+		return r, nil
+	}
 	go r.srv.Serve(ln)
 	return r, nil
 }
@@ -126,10 +184,19 @@ func (r *Relay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		}
 		w.Header().Set("Content-Type", "application/nostr+json")
 		w.Header().Set("Access-Control-Allow-Origin", "*")
-		json.NewEncoder(w).Encode(map[string]any{
+		doc := map[string]any{
 			"name": "nipcl-conform scripted relay", "self": r.Keys.RelayPK, "pubkey": r.Keys.RelayPK,
 			"supported_nips": []int{1, 11, 29, 42}, "supported_extensions": ext,
-		})
+		}
+		switch r.script.NIP11 {
+		case NIP11Split:
+			doc["pubkey"] = r.Keys.OperatorPK
+		case NIP11SelfOnly:
+			delete(doc, "pubkey")
+		case NIP11PubkeyOnly:
+			delete(doc, "self")
+		}
+		json.NewEncoder(w).Encode(doc)
 		return
 	}
 	c, err := websocket.Accept(w, req, nil)
@@ -192,13 +259,18 @@ func (r *Relay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		case "REQ":
 			var sub string
 			json.Unmarshal(frame[1], &sub)
+			var filters []nostr.Filter
 			r.Wire.mu.Lock()
 			for _, f := range frame[2:] {
 				r.Wire.Filters = append(r.Wire.Filters, append(json.RawMessage(nil), f...))
+				var nf nostr.Filter
+				if json.Unmarshal(f, &nf) == nil {
+					filters = append(filters, nf)
+				}
 			}
 			r.Wire.mu.Unlock()
-			if r.script.Events != nil {
-				for _, ev := range r.script.Events(r.Keys) {
+			for _, ev := range r.stored() {
+				if !r.script.Match || slices.ContainsFunc(filters, func(f nostr.Filter) bool { return f.Matches(&ev) }) {
 					send("EVENT", sub, ev)
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -18,13 +19,29 @@ import (
 
 // Options configure a client-mode run.
 type Options struct {
-	Profile string        // "labels", "identity" or "" for both
+	Profile string        // "nip29", "labels", "identity" or "" for all
 	Command string        // adapter command; "" runs the built-in reference client
 	Fault   string        // reference client fault switch (only without Command)
 	Timeout time.Duration // deadline per intent; zero means 20s
 	// Wait is how long the built-in reference client waits for an OK
 	// before it counts the attempt as Unknown; zero means DefaultWait.
 	Wait time.Duration
+	// Repeat runs each case this many times (zero or one: once); a case
+	// whose runs disagree is reported as a flaky failure with the tally.
+	Repeat int
+}
+
+// Profiles are the client case profiles: nip29 (the client sentences of
+// NIP-29), labels and identity (the NIP-CL drafts).
+var Profiles = []string{"nip29", "labels", "identity"}
+
+// clauseProfile is the client profile a clause's cases run under:
+// "nip29" for NIP-29 client clauses, else the clause's draft profile.
+func clauseProfile(cl clause.Clause) string {
+	if p := cl.Profile(); p != "" {
+		return p
+	}
+	return "nip29"
 }
 
 // PlanName is the plan a profile's client cases report under:
@@ -66,30 +83,73 @@ func Run(ctx context.Context, o Options) []reports.CaseResult {
 	return out
 }
 
-// RunCase runs one case.
+// RunCase runs one case (Options.Repeat times).
 func RunCase(ctx context.Context, c Case, o Options) reports.CaseResult {
 	start := time.Now()
 	res := reports.CaseResult{ID: c.ID, Plan: PlanName(c.Profile), Profile: c.Profile, Area: "client", Level: c.Level,
-		Requirement: c.Requirement, Clauses: []string{c.Clause}}
+		Requirement: c.Requirement, Clauses: []string{c.Clause}, Reading: c.Reading}
 	if cl, ok := clause.LookupClause(c.Clause); ok {
 		res.Section, res.Source, res.Ref = cl.Section, cl.Source, cl.Ref
 		res.Notes = append(res.Notes, c.Clause+": "+cl.Text)
 	}
-	if o.Command != "" {
-		res.Repro = fmt.Sprintf("nipcl-conform client --profile %s --client-cmd %q --case %s", c.Profile, o.Command, c.ID)
-	} else if o.Fault != "" {
-		res.Repro = fmt.Sprintf("nipcl-conform client --profile %s --client-fault %s --case %s", c.Profile, o.Fault, c.ID)
-	} else {
-		res.Repro = fmt.Sprintf("nipcl-conform client --profile %s --case %s", c.Profile, c.ID)
+	if c.Reading != "" {
+		res.Notes = append(res.Notes, "reading: "+c.Reading)
 	}
-	defer func() { res.DurationMS = time.Since(start).Milliseconds() }()
-	outcome, msg, transcript := runCase(ctx, c, o)
-	res.Outcome, res.Message, res.Transcript = outcome, msg, transcript
+	repeat := ""
+	if o.Repeat > 1 {
+		repeat = fmt.Sprintf(" --repeat %d", o.Repeat)
+	}
+	if o.Command != "" {
+		res.Repro = fmt.Sprintf("nipcl-conform client --profile %s --client-cmd %q --case %s%s", c.Profile, o.Command, c.ID, repeat)
+	} else if o.Fault != "" {
+		res.Repro = fmt.Sprintf("nipcl-conform client --profile %s --client-fault %s --case %s%s", c.Profile, o.Fault, c.ID, repeat)
+	} else {
+		res.Repro = fmt.Sprintf("nipcl-conform client --profile %s --case %s%s", c.Profile, c.ID, repeat)
+	}
+	runs := max(o.Repeat, 1)
+	var all []runResult
+	tally := map[reports.Outcome]int{}
+	for i := 0; i < runs && ctx.Err() == nil; i++ {
+		r := runCase(ctx, c, o)
+		all = append(all, r)
+		tally[r.outcome]++
+	}
+	first := all[0]
+	res.Outcome, res.Message, res.Transcript = first.outcome, first.msg, first.transcript
+	res.Notes = append(res.Notes, first.notes...)
+	if len(tally) > 1 {
+		// The case disagrees with itself: report the tally and the first
+		// run that did not pass, as a failure.
+		var parts []string
+		for _, oc := range []reports.Outcome{reports.Pass, reports.Fail, reports.Unsupported, reports.Timeout, reports.HarnessError} {
+			if n := tally[oc]; n > 0 {
+				parts = append(parts, fmt.Sprintf("%d %s", n, oc))
+			}
+		}
+		for i, r := range all {
+			if r.outcome != reports.Pass {
+				res.Outcome = reports.Fail
+				res.Message = fmt.Sprintf("flaky: the case disagrees with itself over %d runs (%s); run %d: %s: %s", len(all), strings.Join(parts, ", "), i+1, r.outcome, r.msg)
+				res.Transcript = r.transcript
+				break
+			}
+		}
+	} else if len(all) > 1 {
+		res.Notes = append(res.Notes, fmt.Sprintf("repeated %d times, every run %s", len(all), first.outcome))
+	}
 	res.DurationMS = time.Since(start).Milliseconds()
 	return res
 }
 
-func runCase(ctx context.Context, c Case, o Options) (reports.Outcome, string, string) {
+// runResult is one run of a case.
+type runResult struct {
+	outcome    reports.Outcome
+	msg        string
+	transcript string
+	notes      []string // evidence the adapter attached
+}
+
+func runCase(ctx context.Context, c Case, o Options) runResult {
 	timeout := o.Timeout
 	if timeout <= 0 {
 		timeout = 20 * time.Second
@@ -97,7 +157,7 @@ func runCase(ctx context.Context, c Case, o Options) (reports.Outcome, string, s
 	keys := NewKeys()
 	relay, err := StartRelay(c.Script, keys)
 	if err != nil {
-		return reports.HarnessError, "start scripted relay: " + err.Error(), ""
+		return runResult{outcome: reports.HarnessError, msg: "start scripted relay: " + err.Error()}
 	}
 	defer relay.Close()
 	var second *Relay
@@ -106,7 +166,7 @@ func runCase(ctx context.Context, c Case, o Options) (reports.Outcome, string, s
 		k2.RelaySK = NewKeys().RelaySK
 		k2.RelayPK, _ = nostr.GetPublicKey(k2.RelaySK)
 		if second, err = StartRelay(*c.Second, k2); err != nil {
-			return reports.HarnessError, "start second scripted relay: " + err.Error(), ""
+			return runResult{outcome: reports.HarnessError, msg: "start second scripted relay: " + err.Error()}
 		}
 		defer second.Close()
 	}
@@ -114,12 +174,12 @@ func runCase(ctx context.Context, c Case, o Options) (reports.Outcome, string, s
 	if o.Command != "" {
 		cl, err = StartProcess(o.Command, os.Environ())
 		if err != nil {
-			return reports.HarnessError, err.Error(), ""
+			return runResult{outcome: reports.HarnessError, msg: err.Error()}
 		}
 	} else {
 		cl = NewInProcess(o.Fault, o.Wait)
 	}
-	var log []string
+	var log, notes []string
 	transcript := func() string {
 		t := strings.Join(log, "\n")
 		if w := relay.Wire.Transcript(); w != "" {
@@ -132,7 +192,15 @@ func runCase(ctx context.Context, c Case, o Options) (reports.Outcome, string, s
 		}
 		return strings.TrimSpace(t)
 	}
-	intents := []Intent{{ID: 1, Op: OpInit, Secret: keys.UserSK}}
+	end := func(oc reports.Outcome, msg string) runResult {
+		cl.Close()
+		return runResult{outcome: oc, msg: msg, transcript: transcript(), notes: notes}
+	}
+	group := c.Group
+	if group == "" {
+		group = GroupID
+	}
+	intents := []Intent{{ID: 1, Op: OpInit, Secret: keys.UserSK, Protocol: ProtocolVersion}}
 	for i, op := range c.Ops {
 		in := Intent{ID: i + 2, Op: op, Relay: relay.URL}
 		if o, ok := strings.CutSuffix(op, "@2"); ok && second != nil {
@@ -150,43 +218,93 @@ func runCase(ctx context.Context, c Case, o Options) (reports.Outcome, string, s
 			in.Creator, in.Label = keys.UserPK, FindLabel
 		case OpEnsure:
 			in.Creator, in.Label, in.Channel = keys.UserPK, FindLabel, NewChannel
+		case OpCreateGroup, OpLeave, OpReadGroup, OpMember, OpReadMessages:
+			in.Group = group
+		case OpJoin:
+			in.Group, in.Code = group, c.Code
+		case OpPost:
+			in.Group, in.Content = group, "hello from nipcl-conform"
+		case OpLocateGroup:
+			in.Group, in.Admins = group, []string{keys.AdminPK}
+			if second != nil {
+				in.Relays = []string{second.URL}
+			}
 		}
 		intents = append(intents, in)
 	}
+	version := 1
 	var answers []Answer
-	for _, in := range intents {
+	for n, in := range intents {
+		if in.Op != OpInit && version < 2 && !slices.Contains(v1Ops, in.Op) {
+			log = append(log, fmt.Sprintf("intent %d %s: not in protocol version 1", in.ID, in.Op))
+			return end(reports.Unsupported, fmt.Sprintf("intent %d (%s) is a protocol version 2 intent and the adapter answered init as version 1 (no \"protocol\":2)", in.ID, in.Op))
+		}
+		if n > 0 {
+			relay.SetRound(n - 1)
+			if second != nil {
+				second.SetRound(n - 1)
+			}
+		}
 		ictx, cancel := context.WithTimeout(ctx, timeout)
 		a, err := cl.Do(ictx, in)
 		cancel()
 		if in.Op == OpInit {
-			log = append(log, fmt.Sprintf("intent %d init (user %s)", in.ID, keys.UserPK))
+			log = append(log, fmt.Sprintf("intent %d init (user %s, protocol %d)", in.ID, keys.UserPK, ProtocolVersion))
 		} else {
-			log = append(log, fmt.Sprintf("intent %d %s -> %+v", in.ID, in.Op, a))
+			b, _ := json.Marshal(a)
+			log = append(log, fmt.Sprintf("intent %d %s -> %s", in.ID, in.Op, b))
+		}
+		if len(a.Evidence) > 0 {
+			notes = append(notes, fmt.Sprintf("evidence (intent %d %s): %s", in.ID, in.Op, evidenceText(a.Evidence)))
 		}
 		if errors.Is(err, ErrTimeout) {
-			cl.Close()
-			return reports.Timeout, fmt.Sprintf("intent %d (%s): no answer within %s", in.ID, in.Op, timeout), transcript()
+			return end(reports.Timeout, fmt.Sprintf("intent %d (%s): no answer within %s", in.ID, in.Op, timeout))
 		}
 		if err != nil {
-			cl.Close()
-			return reports.HarnessError, fmt.Sprintf("intent %d (%s): %v", in.ID, in.Op, err), transcript()
+			return end(reports.HarnessError, fmt.Sprintf("intent %d (%s): %v", in.ID, in.Op, err))
+		}
+		if a.Unsupported != "" {
+			return end(reports.Unsupported, fmt.Sprintf("intent %d (%s): the client does not do this: %s", in.ID, in.Op, a.Unsupported))
 		}
 		if a.Error != "" {
-			cl.Close()
-			return reports.HarnessError, fmt.Sprintf("intent %d (%s): the client could not carry it out: %s", in.ID, in.Op, a.Error), transcript()
+			return end(reports.HarnessError, fmt.Sprintf("intent %d (%s): the client could not carry it out: %s", in.ID, in.Op, a.Error))
 		}
-		if in.Op != OpInit {
-			answers = append(answers, a)
+		if in.Op == OpInit {
+			if a.Protocol >= 2 {
+				version = 2
+			}
+			continue
 		}
+		answers = append(answers, a)
 	}
 	cl.Close()
 	relay.Close()
 	evs, filters, _ := relay.Wire.Snapshot()
-	j := &Judging{Keys: keys, Channel: Channel, Answers: answers, Events: evs, Filters: filters, Script: c.Script}
-	if err := c.Judge(j); err != nil {
-		return reports.Fail, err.Error(), transcript()
+	j := &Judging{Keys: keys, Channel: Channel, Group: group, Answers: answers, Events: evs, Filters: filters, Script: c.Script}
+	if second != nil {
+		second.Close()
+		_, j.SecondFilters, _ = second.Wire.Snapshot()
+		j.SecondURL = second.URL
 	}
-	return reports.Pass, "", transcript()
+	err = c.Judge(j)
+	res := runResult{outcome: reports.Pass, transcript: transcript(), notes: notes}
+	if err != nil {
+		res.outcome, res.msg = reports.Fail, err.Error()
+	}
+	for _, r := range j.readings {
+		res.notes = append(res.notes, "reading seen: "+r)
+	}
+	return res
+}
+
+// evidenceText renders an answer's evidence: a JSON string as its text,
+// any other JSON value compact.
+func evidenceText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return truncate(s, 2000)
+	}
+	return truncate(string(compact(raw)), 2000)
 }
 
 // Coverage lists every client clause of the selected profile ("" for both)
@@ -195,7 +313,7 @@ func runCase(ctx context.Context, c Case, o Options) (reports.Outcome, string, s
 func Coverage(profile string, res []reports.CaseResult) []reports.Coverage {
 	var out []reports.Coverage
 	for _, cl := range clause.Clauses() {
-		if cl.Subject != clause.SubjectClient || (profile != "" && cl.Profile() != profile) {
+		if cl.Subject != clause.SubjectClient || (profile != "" && clauseProfile(cl) != profile) {
 			continue
 		}
 		row := reports.Coverage{ID: cl.ID, Title: cl.Level + " (client): " + cl.Text, Outcomes: map[reports.Outcome]int{}}

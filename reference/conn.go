@@ -419,6 +419,11 @@ func (c *conn) handleReq(subID string, filters nostr.Filters) {
 	// between, so live delivery starts exactly after the history.
 	c.r.wmu.RLock()
 	defer c.r.wmu.RUnlock()
+	// Faults labels-limit-read-refused, identity-limit-read-refused.
+	if c.r.limitReadRefused(c.reader(), filters) {
+		c.closed(subID, "restricted: this read would match events you may not read")
+		return
+	}
 	evs, err := c.r.query(c.reader(), filters)
 	if err != nil {
 		c.r.logf("query: %v", err)

@@ -6,7 +6,7 @@ package reference
 // has an entry, in its fault's Section (TestFaultClauses); a new fault adds
 // its line here, in a block of its own area.
 var faultClauses = map[string]string{
-	// The faults of the catalogue before clause-level kills (issue 25), by
+	// The faults of the catalogue before clause-level kills, by
 	// name: each names the sentence its Breaks text breaks, among the clauses
 	// of its Section that a case of the kill run observes.
 	"auth-event-broadcast":                        "nip42/auth.2",
@@ -80,7 +80,6 @@ var faultClauses = map[string]string{
 	"labels-member-can-label":                     "labels/authorization.4",
 	"labels-misplaced-ignored":                    "labels/events.5",
 	"labels-mixed-edit-accepted":                  "labels/add-remove.2",
-	"labels-mixed-edit-extended-fields":           "labels/add-remove.2",
 	"labels-namespace-read-skips-acl":             "labels/authorization.8",
 	"labels-newline-before-end":                   "labels/values-and-limits.1",
 	"labels-no-marker":                            "labels/responses.1",
@@ -120,7 +119,7 @@ var faultClauses = map[string]string{
 	"state-signed-by-other-key":                   "nip29/state-events.1",
 
 	// NIP-29 moderation table, delete-event, state events, timeline
-	// references (issue 26, i26b).
+	// references.
 	faultOutsiderRemoveUser:       "nip29/moderation.1",
 	faultOutsiderDeleteEvent:      "nip29/moderation.1",
 	faultModerationEventsUnserved: "nip29/moderation.2",
@@ -137,17 +136,17 @@ var faultClauses = map[string]string{
 	faultSameSecondEditLost:     "nip29/metadata.3",
 	faultReplaceableTieLastWins: "nip01/replaceable.1",
 
-	// Key capabilities, 39001 diagnosis (i24a).
+	// Key capabilities, 39001 diagnosis.
 	faultAdminsWithoutRoles: "nip29/admins.1",
 
-	// NIP-29 group ids, invites, closed groups (i26a).
+	// NIP-29 group ids, invites, closed groups.
 	faultGroupIDUUIDOnly:       "nip29/group-ids.1",
 	faultInviteCodeIgnored:     "nip29/invites.1",
 	faultJoinAnyCodeAdmits:     "nip29/invites.2",
 	faultMemberCanInvite:       "nip29/invites.3",
 	faultClosedRestrictsWrites: "nip29/restricted.2",
 
-	// NIP-29 subgroups (i26a).
+	// NIP-29 subgroups.
 	faultSubgroupsNotAdvertised:       "nip29/subgroups.1",
 	faultSubgroupParentNotShown:       "nip29/subgroups.2",
 	faultSubgroupChildNotListed:       "nip29/subgroups.3",
@@ -160,13 +159,26 @@ var faultClauses = map[string]string{
 	faultSubgroupOrphansKept:          "nip29/subgroups.10",
 	faultSubgroupAdminInherited:       "nip29/subgroups.11",
 
-	// NIP-29 pinned events (i26a).
+	// NIP-29 pinned events.
 	faultPinsOrderLost:       "nip29/pins.1",
 	faultPinsNotRegenerated:  "nip29/pins.2",
 	faultPinsMemberCanUpdate: "nip29/pins.3",
 
-	// NIP-29 live audio/video endpoints (i26a).
+	// NIP-29 live audio/video endpoints.
 	faultLiveKitStatus200:       "nip29/livekit.1",
 	faultLiveKitSubUppercase:    "nip29/livekit.2",
 	faultLiveKitAccessUnchecked: "nip29/livekit.3",
+
+	// NIP-CL labels and identity: weak cases and new shapes.
+	faultLabelsDeletionDeferred: "labels/retention.1",
+	faultLabelsLimitReadRefused: "labels/finding-channels.7",
+	faultIDLimitReadRefused:     "identity/reads-leave-out.1",
+	faultLabelsLiveStaleLabels:  "labels/snapshot.1",
+	faultLabelsRepeatsStored:    "labels/values-and-limits.7",
+	faultLabelsLimitBeforeApply: "labels/values-and-limits.5",
+	faultLabelsFlagEditDrops:    "labels/serialization.3",
+	faultLabelsMixedKindsRead:   "labels/finding-channels.1",
+	faultLabelsDiscoveryTLost:   "labels/finding-channels.2",
+	faultIDPOptInSkipsACL:       "identity/asking-for-system.7",
+	faultLabelsCountCommunities: "labels/community.1",
 }

@@ -82,7 +82,7 @@ const (
 )
 
 // faultCatalogue is every fault switch: the core's and each profile's.
-var faultCatalogue = slices.Concat(coreFaults, identityFaults, labelsFaults, commandsFaults, racesFaults, readsFaults, moderationFaults, tiesFaults, nip29GroupFaults, subgroupsFaults, pinsFaults, livekitFaults)
+var faultCatalogue = slices.Concat(coreFaults, identityFaults, labelsFaults, commandsFaults, racesFaults, readsFaults, moderationFaults, tiesFaults, nip29GroupFaults, subgroupsFaults, pinsFaults, livekitFaults, nipclShapeFaults)
 
 // coreFaults break baseline NIP-01/11/42/45/29 behaviour.
 var coreFaults = []faultSpec{

@@ -8,7 +8,6 @@ const (
 	faultIDCountTOptInIgnored        = "identity-count-ignores-t-system-opt-in"
 	faultIDCreatedAtBackdated        = "identity-created-at-backdated"
 	faultIDRefusedEditUntyped        = "identity-refused-edit-publishes-untyped"
-	faultLabelsMixedExtended         = "labels-mixed-edit-extended-fields"
 	faultLabelsNSReadSkipsACL        = "labels-namespace-read-skips-acl"
 	faultLabelsDeletionDropsEvidence = "labels-deletion-drops-evidence"
 	faultLabelsLiveNSSkipsACL        = "labels-live-namespace-skips-acl"
@@ -17,7 +16,8 @@ const (
 )
 
 // extendedMetadataTags are the fields the labels draft names besides
-// NIP-29's (labels-mixed-edit-extended-fields lets them ride along).
+// NIP-29's (under the reading labels-mixed-extended-fields=ignored they
+// ride along, ignored).
 var extendedMetadataTags = []string{"topic", "purpose", "ttl"}
 
 // createdAtBackdate is how far the identity-created-at-backdated fault
@@ -35,8 +35,6 @@ var racesFaults = []faultSpec{
 		"the 39000 created_at tag is written 10 minutes before the channel's creation (neither the relay clock at the create nor the 9007's created_at)"},
 	{faultIDRefusedEditUntyped, "identity", "identity/label-rules",
 		"a 9002 the label rules refuse is answered with the refusal, but the relay has already republished 39000-39002 with an empty channel type (labels and creator kept)"},
-	{faultLabelsMixedExtended, "labels", "labels/add-remove",
-		"the label-only check covers NIP-29's fields only: a label mutation with topic, purpose or ttl is accepted (the extra field ignored)"},
 	{faultLabelsNSReadSkipsACL, "labels", "labels/authorization",
 		"a stored 39000 read by #L without #l skips the read ACL: outsiders see private channels' snapshots"},
 	{faultLabelsDeletionDropsEvidence, "labels", "labels/retention",

@@ -449,6 +449,14 @@ func (p *labelsProfile) onEdit(ev *nostr.Event, _, next *Channel) error {
 	if p.faults.on(faultLabelsOrdinaryEditDrops) {
 		next.Labels = nil
 	}
+	// Fault labels-flag-edit-drops-labels.
+	if p.faults.on(faultLabelsFlagEditDrops) {
+		for _, name := range []string{"private", "hidden", "closed", "restricted", "topic", "purpose"} {
+			if hasTag(ev, name) {
+				next.Labels = nil
+			}
+		}
+	}
 	// Fault labels-edit-stale-labels: the edit writes back the label set it
 	// read before the write lock.
 	if st := p.takeStale(ev.ID); st != nil && p.faults.on(faultLabelsEditStaleLabels) {
@@ -485,8 +493,10 @@ func (p *labelsProfile) parseMutation(ev *nostr.Event) (*mutation, error) {
 	// Fault labels-mixed-edit-accepted: metadata tags ride along.
 	if !p.faults.on(faultLabelsMixedEdit) {
 		for _, tag := range ev.Tags {
-			// Fault labels-mixed-edit-extended-fields.
-			if slices.Contains(metadataTags, tag[0]) && !(p.faults.on(faultLabelsMixedExtended) && slices.Contains(extendedMetadataTags, tag[0])) {
+			// Reading labels-mixed-extended-fields: the draft names topic,
+			// purpose and TTL but no tags for them; the relay refuses them
+			// beside a label operation or ignores them (it has no such field).
+			if slices.Contains(metadataTags, tag[0]) && !(p.readings.is(clause.ReadingLabelsMixedExtended, "ignored") && slices.Contains(extendedMetadataTags, tag[0])) {
 				return nil, reject("invalid", "a label mutation must be label-only; %q is not allowed with add-label/remove-label", truncate(tag[0], 16))
 			}
 		}
@@ -522,6 +532,10 @@ func (p *labelsProfile) parseMutation(ev *nostr.Event) (*mutation, error) {
 		} else {
 			m.remove = append(m.remove, v)
 		}
+	}
+	// Fault labels-repeats-count-as-stored.
+	if p.faults.on(faultLabelsRepeatsStored) && len(m.add) > maxStoredLabels {
+		return nil, reject("invalid", "at most %d labels per channel, got %d", maxStoredLabels, len(m.add))
 	}
 	m.add, m.remove = dedupSorted(m.add), dedupSorted(m.remove)
 	if p.rawLimitExceeded(raw, len(m.add)+len(m.remove)) {
@@ -605,7 +619,12 @@ func (p *labelsProfile) mutate(t *txn, ev *nostr.Event) error {
 	}
 	set := append(slices.Clone(base.Labels), m.add...)
 	set = slices.DeleteFunc(dedupSorted(set), func(v string) bool { return slices.Contains(m.remove, v) })
-	if p.storedLimitExceeded(len(set)) {
+	// Fault labels-stored-limit-before-apply: the current set is counted.
+	counted := len(set)
+	if p.faults.on(faultLabelsLimitBeforeApply) {
+		counted = len(base.Labels)
+	}
+	if p.storedLimitExceeded(counted) {
 		// Reading labels-state-limit-prefix: the draft names no prefix for
 		// a well-formed command that only the channel's state puts over the
 		// limit.
@@ -678,6 +697,16 @@ func (p *labelsProfile) command(t *txn, ev *nostr.Event) (bool, error) {
 	case isLabelMutation(ev):
 		return true, p.mutate(t, ev)
 	case ev.Kind == kindCreateGroup && hasTag(ev, "h"):
+		// Reading labels-malformed-used-h: a malformed h tag naming a used
+		// UUID is refused as the conflict first.
+		if h := ev.Tags.Find("h"); len(h) > 2 && p.readings.is(clause.ReadingLabelsMalformedUsedH, "duplicate") {
+			if used, err := t.uuidUsed(h[1]); err != nil || used {
+				if err != nil {
+					return true, err
+				}
+				return true, reject("duplicate", "channel id already used")
+			}
+		}
 		return true, p.create(t, ev)
 	case ev.Kind == 5 && p.faults.on(faultLabelsEvidenceDeletable):
 		// Fault labels-evidence-deletable: the author's kind 5 deletes the
@@ -854,6 +883,10 @@ func (p *labelsProfile) duplicate(t *txn, ev *nostr.Event) (bool, string) {
 		return false, "error: nip-cl-unknown application evidence unavailable"
 	case ch == nil:
 		return false, "error: nip-cl-unknown application evidence unavailable"
+	case ch.Deleted && ev.Kind == kindCreateGroup && p.readings.is(clause.ReadingLabelsDeletedCreate, "conflict"):
+		// Reading labels-deleted-create-retry: the retried create of a
+		// deleted channel is a create of a used UUID.
+		return false, "duplicate: nip-cl-rejected channel id already used"
 	case ch.Deleted:
 		rj := p.deletedRejection(id)
 		return false, rj.prefix + ": nip-cl-rejected " + rj.msg

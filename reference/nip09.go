@@ -41,6 +41,12 @@ func (r *Relay) deletionRequest(t *txn, ev *nostr.Event) error {
 		}
 		// Fault labels-deletion-drops-evidence: the event is removed
 		// outright, and with it a label command's application evidence.
+		// Fault labels-deletion-deferred-drops-evidence: the same, a little
+		// after the kind 5 was acknowledged.
+		if r.fault(faultLabelsDeletionDeferred) {
+			r.deleteLater(t.community, tag[1])
+			continue
+		}
 		if r.fault(faultLabelsDeletionDropsEvidence) {
 			if err := t.deleteWhere("id = ?", tag[1]); err != nil {
 				return err

@@ -40,11 +40,15 @@ func (r *Relay) Info() Info {
 	if name == "" {
 		name = "nipcl-conform reference relay (" + r.profile.name() + ")"
 	}
+	contact := r.pubKey
+	if r.cfg.ContactPubKey != "" {
+		contact = r.cfg.ContactPubKey
+	}
 	doc := Info{
 		RelayInformationDocument: nip11.RelayInformationDocument{
 			Name:          name,
 			Description:   "Reference NIP-29 relay for the NIP-CL conformance harness, profile " + r.profile.name() + ".",
-			PubKey:        r.pubKey,
+			PubKey:        contact,
 			SupportedNIPs: r.profile.supportedNIPs([]any{1, 11, 29, 42, 45}),
 			Software:      Software,
 			Version:       Version,

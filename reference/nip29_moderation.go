@@ -8,7 +8,7 @@ import (
 )
 
 // NIP-29's moderation table beyond put/remove/edit/create/delete-group,
-// and timeline references (issue 26).
+// and timeline references.
 //
 //   - 9005 delete-event: an owner or admin names events of the group with
 //     e tags; each is soft-deleted (deleted_events, as NIP-09 deletions are)
@@ -27,7 +27,7 @@ import (
 const kindDeleteEvent = 9005
 
 // Fault switches of the moderation table, delete-event, state events and
-// timeline references (issue 26). Each is checked at exactly one place.
+// timeline references. Each is checked at exactly one place.
 const (
 	faultOutsiderRemoveUser       = "outsider-remove-user"
 	faultOutsiderDeleteEvent      = "outsider-delete-event"

@@ -29,6 +29,8 @@ var policyCatalogue = []Policy{
 	{policyListedKeysOnly, "only the keys in Config.AdmittedKeys (serve/run --admit-key) may write; every other key's EVENT is answered \"restricted:\" after AUTH"},
 	// NIP-29 live audio/video (livekit.go).
 	{policyNoLiveKit, "no live audio/video support: /.well-known/nip29/livekit and the token endpoint answer 404"},
+	// NIP-29's private and hidden flags read literally (labels cases).
+	{policyPrivateMetadataPublic, "NIP-29's flags read literally: \"private\" hides a group's messages only, and only \"hidden\" hides its metadata, so a private group that is not hidden serves its 39000 to anyone (not in the identity profile, whose draft hides a private channel's metadata)"},
 }
 
 // Policy switch names.
@@ -36,6 +38,9 @@ const (
 	policyEveryKeyModerates = "every-key-moderates"
 	policyListedKeysOnly    = "listed-keys-only"
 	policyListedCreators    = "listed-creators"
+	// policyPrivateMetadataPublic: a private, not hidden group's 39000 is
+	// readable by anyone (Relay.metadataPublic).
+	policyPrivateMetadataPublic = "private-metadata-public"
 )
 
 // actorRole is the role a command's author acts with in ch: its own, or,

@@ -88,6 +88,9 @@ type reader struct {
 	// skipAccess leaves the read-access rule out of a stored read; only
 	// the reads-later-filters-skip-access fault switch sets it.
 	skipAccess bool
+	// raw leaves the access rule and the profile's read rule out of a
+	// COUNT; only the limit-read-refused fault switches set it.
+	raw bool
 }
 
 func (rd *reader) has(pk string) bool { return slices.Contains(rd.pubkeys, pk) }

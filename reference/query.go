@@ -2,6 +2,7 @@ package reference
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"sync"
@@ -56,6 +57,13 @@ func (r *Relay) accessSQL(rd *reader, forCount bool) (string, []any) {
 		hiddenArgs = append(hiddenArgs, k)
 	}
 	args = append(hiddenArgs, args...)
+	if r.metadataPublic() {
+		if slices.Contains(hidden, kindGroupMetadata) {
+			readable += fmt.Sprintf(" OR (c.hidden = 0 AND e.kind = %d)", kindGroupMetadata)
+		} else {
+			readable += fmt.Sprintf(" OR e.kind = %d", kindGroupMetadata)
+		}
+	}
 	if r.fault(faultPrivateMessagesReadable) {
 		readable += " OR e.kind = 9"
 	}
@@ -73,6 +81,14 @@ func (r *Relay) accessSQL(rd *reader, forCount bool) (string, []any) {
 	return "(e.channel = ''" + self + " OR (c.deleted = 0 AND (" + readable + ")))", append(selfArgs, args...)
 }
 
+// metadataPublic applies the policy private-metadata-public: a private
+// group that is not hidden serves its 39000 to anyone (NIP-29: only
+// "hidden" hides group metadata). The identity draft hides a private
+// channel's metadata itself, so the policy does not reach that profile.
+func (r *Relay) metadataPublic() bool {
+	return r.policy(policyPrivateMetadataPublic) && r.profile.name() != "identity"
+}
+
 // canRead is the same rule in Go. ch is the event's channel (nil if none or
 // unknown).
 func (r *Relay) canRead(rd *reader, ev *nostr.Event, ch *Channel) bool {
@@ -83,6 +99,9 @@ func (r *Relay) canRead(rd *reader, ev *nostr.Event, ch *Channel) bool {
 		return false
 	}
 	if ch.Visibility == visibilityOpen && !(ch.Hidden && slices.Contains(r.hiddenKinds(), ev.Kind)) {
+		return true
+	}
+	if r.metadataPublic() && ev.Kind == kindGroupMetadata && !(ch.Hidden && slices.Contains(r.hiddenKinds(), ev.Kind)) {
 		return true
 	}
 	if r.fault(faultPrivateMessagesReadable) && ev.Kind == 9 {
@@ -158,11 +177,11 @@ func (r *Relay) filterSQL(f *nostr.Filter, rd *reader, withTags, withAccess, for
 		}
 	}
 	// Fault reads-ids-skip-access: an ids filter is not access-checked.
-	if withAccess && !(f.IDs != nil && r.fault(faultReadsIDsSkipAccess)) {
+	if withAccess && !rd.raw && !(f.IDs != nil && r.fault(faultReadsIDsSkipAccess)) {
 		cond, args := r.accessSQL(rd, forCount)
 		b.add(cond, args...)
 	}
-	if cond, args := r.profile.readSQL(f, rd); cond != "" {
+	if cond, args := r.profile.readSQL(f, rd); cond != "" && !rd.raw {
 		b.add("("+cond+")", args...)
 	}
 	return b
@@ -189,6 +208,16 @@ func (r *Relay) queryFilter(rd *reader, f *nostr.Filter) ([]*nostr.Event, error)
 	if limit == 0 {
 		return nil, nil
 	}
+	// Faults labels-mixed-kinds-read-empty, labels-discovery-t-ignored.
+	if r.fault(faultLabelsMixedKindsRead) && f.Tags["l"] != nil && len(f.Kinds) > 1 {
+		return nil, nil
+	}
+	if r.fault(faultLabelsDiscoveryTLost) && f.Tags["l"] != nil && f.Tags["t"] != nil {
+		cp := *f
+		cp.Tags = maps.Clone(f.Tags)
+		delete(cp.Tags, "t")
+		f = &cp
+	}
 	// Fault limit-before-filter: tag predicates leave the SQL and are
 	// applied to the LIMITed page in Go.
 	tagsLate := r.fault(faultLimitBeforeFilter) && len(f.Tags) > 0
@@ -199,6 +228,8 @@ func (r *Relay) queryFilter(rd *reader, f *nostr.Filter) ([]*nostr.Event, error)
 	// reads-later-filters-skip-access) skips it too. Skipping is accessLate
 	// with nothing applied afterwards.
 	skipAccess := rd.skipAccess || (r.fault(faultLabelsNSReadSkipsACL) && f.Tags["L"] != nil && f.Tags["l"] == nil)
+	// Fault identity-p-opt-in-skips-acl: a #P read with #t skips the access rule.
+	skipAccess = skipAccess || (r.fault(faultIDPOptInSkipsACL) && f.Tags["P"] != nil && f.Tags["t"] != nil)
 	accessLate := r.fault(faultLimitBeforeAccess) && !skipAccess
 
 	query, args := r.selectSQL(rd, f, tagsLate, accessLate || skipAccess, limit)
@@ -428,6 +459,15 @@ func (r *Relay) query(rd *reader, filters []nostr.Filter) ([]*nostr.Event, error
 // count answers NIP-45 COUNT: distinct events matching any filter, same
 // access rules as REQ, limit ignored.
 func (r *Relay) count(rd *reader, filters []nostr.Filter) (int64, error) {
+	// Fault labels-count-across-communities: every community is counted.
+	if r.fault(faultLabelsCountCommunities) {
+		return r.countEveryCommunity(rd, filters)
+	}
+	return r.countIn(rd, filters)
+}
+
+// countIn counts in rd's community.
+func (r *Relay) countIn(rd *reader, filters []nostr.Filter) (int64, error) {
 	crd := *rd
 	crd.count = true
 	rd = &crd

@@ -32,6 +32,9 @@ import (
 //	labels-state-limit-prefix       labelsProfile.mutate
 //	labels-uuid-across-communities  labelsProfile.create
 //	labels-live-snapshots           Relay.write (live delivery after commit)
+//	labels-mixed-extended-fields    labelsProfile.parseMutation
+//	labels-deleted-create-retry     labelsProfile.duplicate
+//	labels-malformed-used-h         labelsProfile.command
 //	nip29-roleless-put-user         Relay.putUser
 //	nip29-edit-metadata             Relay.applyMetadata
 //	nip29-join-open-group           Relay.joinRequest

@@ -194,6 +194,50 @@ var readingProbes = map[string]readingProbe{
 		}
 		return "reset"
 	},
+	clause.ReadingLabelsMixedExtended: func(t *testing.T, r *Relay, url string) string {
+		a := newActor(t)
+		c := dial(t, url)
+		c.auth(a)
+		id := newChannelID()
+		c.mustPublish(a.create(t, id))
+		ok := c.publish(a.edit(t, id, nostr.Tag{"add-label", "x"}, nostr.Tag{"topic", "mixed"}))
+		if !ok.OK {
+			return "rejected"
+		}
+		if tagValue(c.state(kindGroupMetadata, id), "topic") == "mixed" {
+			t.Fatalf("the topic tag beside add-label was applied")
+		}
+		return "ignored"
+	},
+	clause.ReadingLabelsDeletedCreate: func(t *testing.T, r *Relay, url string) string {
+		a := newActor(t)
+		c := dial(t, url)
+		c.auth(a)
+		id := newChannelID()
+		create := a.create(t, id, nostr.Tag{"label", "a"})
+		c.mustPublish(create)
+		c.mustPublish(a.event(t, kindDeleteGroup, nostr.Tags{{"h", id}}, "", 0))
+		ok := c.publish(create)
+		if ok.OK {
+			t.Fatalf("retried create of a deleted channel accepted: %q", ok.Reason)
+		}
+		if prefixOf(ok.Reason) == "duplicate" {
+			return "conflict"
+		}
+		return "lifecycle"
+	},
+	clause.ReadingLabelsMalformedUsedH: func(t *testing.T, r *Relay, url string) string {
+		a := newActor(t)
+		c := dial(t, url)
+		c.auth(a)
+		id := newChannelID()
+		c.mustPublish(a.create(t, id))
+		ok := c.publish(a.event(t, kindCreateGroup, nostr.Tags{{"h", id, "extra"}, {"label", "a"}}, "", 0))
+		if ok.OK {
+			t.Fatalf("9007 with a malformed h tag accepted")
+		}
+		return prefixOf(ok.Reason)
+	},
 	clause.ReadingNIP29EditMetadata: func(t *testing.T, r *Relay, url string) string {
 		a := newActor(t)
 		c := dial(t, url)
@@ -272,7 +316,7 @@ func TestReadingValidation(t *testing.T) {
 		{"labels", map[string]string{"no-such-reading": "x"}, "unknown reading"},
 		{"labels", map[string]string{clause.ReadingLabelsLive: "sometimes"}, "has no value"},
 		{"labels", map[string]string{clause.ReadingIdentityCreatedAt: "command"}, "applies only to profile"},
-		{"identity", map[string]string{clause.ReadingNIP29EditMetadata: "replace"}, "applies only to profile"},
+		{"labels", map[string]string{clause.ReadingNIP29EditMetadata: "replace"}, ""},
 		{"none", map[string]string{clause.ReadingNIP29EditMetadata: "replace"}, ""},
 		{"nip29", map[string]string{clause.ReadingNIP29RolelessPut: "reset"}, ""},
 		{"identity", map[string]string{clause.ReadingNIP29RolelessPut: "keep", clause.ReadingIdentityLabelOrder: "sorted"}, ""},

@@ -49,6 +49,11 @@ type Config struct {
 	// suites never meet it. EventBurst defaults to 2*EventsPerSecond.
 	EventsPerSecond float64
 	EventBurst      int
+
+	// ContactPubKey, when set, is the NIP-11 "pubkey" (the operator's
+	// contact key), different from "self" (the relay key that signs group
+	// state): a client that takes pubkey for self shows its mistake.
+	ContactPubKey string
 	// MinPrevious > 0 refuses a group event with fewer previous
 	// references (NIP-29 recommends clients include at least 3 and relays
 	// enforce it). 0 (the default) = any number, including none, as the
@@ -117,6 +122,9 @@ type Relay struct {
 	server   *http.Server
 	listener net.Listener
 	url      string
+
+	// stale is the labels-live-stale-labels fault's memory.
+	stale liveLabels
 
 	closeOnce sync.Once
 	closeErr  error

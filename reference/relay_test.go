@@ -88,6 +88,27 @@ func TestFaultCatalogue(t *testing.T) {
 	}
 }
 
+// TestNIP11ContactPubKey: Config.ContactPubKey (serve --nip11-pubkey)
+// publishes another key as NIP-11 pubkey; self stays the relay key.
+func TestNIP11ContactPubKey(t *testing.T) {
+	pk, _ := nostr.GetPublicKey(nostr.GeneratePrivateKey())
+	r, url := startRelay(t, Config{ContactPubKey: pk})
+	req, _ := http.NewRequest("GET", httpURL(url), nil)
+	req.Header.Set("Accept", "application/nostr+json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var doc Info
+	if err := json.NewDecoder(resp.Body).Decode(&doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Self != r.PubKey() || doc.PubKey != pk {
+		t.Errorf("self=%q pubkey=%q, want self %q (relay key) and pubkey %q (contact)", doc.Self, doc.PubKey, r.PubKey(), pk)
+	}
+}
+
 func TestNIP11(t *testing.T) {
 	for _, tc := range []struct {
 		profile string

@@ -296,6 +296,11 @@ func (r *Relay) write(community string, fn func(t *txn) error) (err error) {
 			}
 			loaded[id] = ch
 		}
+		// Fault labels-live-stale-labels: the live copy carries the
+		// previous live snapshot's labels.
+		if ev.Kind == kindGroupMetadata && r.fault(faultLabelsLiveStaleLabels) {
+			ev = r.staleLabelsCopy(community, ev)
+		}
 		// Reading labels-live-snapshots=latest: a 39000 published soon
 		// after the channel's last live one waits, and only the latest one
 		// still current is delivered.

@@ -30,7 +30,7 @@ var clauseCases = withReadsMatrix(map[string][]string{
 	"nip29/create.1":           {"base/create/1"},
 	"nip29/create.2":           {"base/create/2"},
 	"nip29/create.3":           {"base/create/3"},
-	// Key capabilities, 39001 diagnosis (i24a).
+	// Key capabilities, 39001 diagnosis.
 	"nip29/admins.1":           {"base/admins/1"},
 	"nip29/delete.1":           {"base/delete/1"},
 	"nip29/delete.2":           {"base/delete/2"},
@@ -93,7 +93,7 @@ var clauseCases = withReadsMatrix(map[string][]string{
 	"nip45/count.3":            {"base/count/2"},
 
 	// NIP-29 moderation table, delete-event, state events, timeline
-	// references (issue 26).
+	// references.
 	"nip29/moderation.1":   {"base/moderation/1", "base/moderation/2", "base/moderation/3", "base/moderation/4", "base/moderation/5", "base/moderation/6"},
 	"nip29/moderation.2":   {"base/moderation/7"},
 	"nip29/delete-event.1": {"base/delete-event/1"},
@@ -292,7 +292,7 @@ var clauseCases = withReadsMatrix(map[string][]string{
 	"labels/serialization.5": {"labels/application/4", "labels/concurrency/3", "labels/concurrency/4", "labels/concurrency/8"},
 	"labels/serialization.6": {"labels/concurrency/6"},
 
-	"labels/snapshot.1":  {"labels/snapshot/1"},
+	"labels/snapshot.1":  {"labels/snapshot/1", "labels/snapshot/5"},
 	"labels/snapshot.2":  {"labels/snapshot/1"},
 	"labels/snapshot.3":  {"labels/snapshot/1"},
 	"labels/snapshot.4":  {"labels/snapshot/1", "labels/initial/1"},

@@ -27,6 +27,7 @@ func identitySpecs() []Spec {
 		identitySystemSpecs(),
 		identityNamingSpecs(),
 		identityOptInSpecs(),
+		identityShapesSpecs(),
 		identityNoticeSpecs(),
 		readsIdentitySpecs(),
 	} {

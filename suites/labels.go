@@ -38,6 +38,7 @@ func labelsSpecs() []Spec {
 		labelsConcurrencySpecs(),
 		labelsExtraSpecs(),
 		readsLabelsSpecs(),
+		labelsShapesSpecs(),
 	} {
 		out = append(out, group...)
 	}

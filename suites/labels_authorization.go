@@ -75,12 +75,13 @@ func labelsAuthorizationSpecs() []Spec {
 				rejectCL(t, admin, mutationEv(admin.Actor(), ch, nil, []string{x}), "demoted admin removes", "restricted")
 				expectUnchanged(t, owner, ch, before, "rejected mutation")
 			}},
-		{lcase("authorization/7", "visibility", sec, MUST, "A private channel's labels are readable by members (by #d with the whole label set, and by each label) and invisible to outsiders and anonymous readers by any label in #l, by #L alone, by #L and #l, or by #d; an open channel labeled alongside stays visible to them."),
+		{lcase("authorization/7", "visibility", sec, MUST, "A private channel's labels (its metadata made private and hidden with NIP-29's flags, and seen withheld) are readable by members (by #d with the whole label set, and by each label) and invisible to outsiders and anonymous readers by any label in #l, by #L alone, by #L and #l, or by #d; an open channel labeled alongside stays visible to them."),
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
 				x, more := lbl(t, "private"), lbl(t, "more")
 				since := nostr.Timestamp(time.Now().Add(-2 * time.Second).Unix())
-				ch := createLabeled(t, owner, "", fixtures.Private, x)
+				outsider := t.Connect(t.Actor("outsider"))
+				ch := createWithheld(t, owner, outsider, x)
 				member := withRoles(t, owner, ch, "member")[0]
 				acceptNew(t, owner, mutationEv(owner.Actor(), ch, []string{more}, nil), "add while private")
 				// An open channel with the same labels is the control: the
@@ -94,7 +95,6 @@ func labelsAuthorizationSpecs() []Spec {
 				// served (Query); what it reads must not include the private one.
 				// Anonymous reads and the exact read of the private channel may
 				// also be refused (QueryAbsent).
-				outsider := t.Connect(t.Actor("outsider"))
 				nsOnly := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"L": {labelNS}}, Since: &since, Limit: 500}
 				for _, v := range []string{x, more} {
 					Expect(DTags(findL(t, outsider, []string{v}, nil, 50))).To(Equal([]string{open}), "outsider: #L+#l %s finds the open channel only", v)
@@ -119,18 +119,20 @@ func labelsAuthorizationSpecs() []Spec {
 				}
 				t.Note("anonymous, #d: %s", t.QueryAbsent(anon, "anonymous: #d", nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}}))
 			}},
-		{lcase("authorization/8", "visibility", sec, MUST, "Private snapshots do not consume an outsider's limit: with newer private channels carrying the label, limit 1 returns the older open one."),
+		{lcase("authorization/8", "visibility", sec, MUST, "Private snapshots do not consume an outsider's limit: with newer private, hidden channels (metadata seen withheld) carrying the label, limit 1 returns the older open one."),
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
 				x := lbl(t, "mixed")
 				open := createLabeled(t, owner, "", fixtures.Open, x)
+				outsider := t.Connect(t.Actor("outsider"))
 				var priv []string
 				for i := 0; i < 5; i++ {
-					priv = append(priv, createLabeled(t, owner, "", fixtures.Private, x))
+					priv = append(priv, createWithheld(t, owner, outsider, x))
 				}
-				// A rename makes the newest private snapshot strictly newer than the open one.
-				t.Accept(owner, fixtures.EditChannel(owner.Actor(), priv[4], nostr.Tag{"name", "newest"}), "rename")
-				outsider := t.Connect(t.Actor("outsider"))
+				// A rename makes the newest private snapshot strictly newer than
+				// the open one; it carries the whole metadata (name and both
+				// flags), so it means the same as a patch and as a replacement.
+				t.Accept(owner, fixtures.EditGroup(owner.Actor(), priv[4], fixtures.GroupMetadata{Name: "newest", Flags: []string{fixtures.FlagPrivate, fixtures.FlagHidden}}), "rename")
 				Expect(DTags(findL(t, outsider, []string{x}, nil, 1))).To(Equal([]string{open}), "outsider, limit 1")
 				Expect(DTags(findL(t, outsider, []string{x}, nil, 50))).To(Equal([]string{open}), "outsider sees only the open channel")
 				Expect(DTags(findL(t, owner, []string{x}, nil, 1))).To(Equal([]string{priv[4]}), "the owner's limit 1 is the newest private one")

@@ -2,6 +2,7 @@ package suites
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
 	. "github.com/onsi/gomega"    //nolint:revive // Gomega DSL
 
+	"github.com/nipcl/nipcl-conform/clause"
 	"github.com/nipcl/nipcl-conform/fixtures"
 )
 
@@ -334,26 +336,40 @@ func labelsAddRemoveSpecs() []Spec {
 				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"archived", "false"}), "unarchive")
 				expectLabels(t, c, ch, a, b)
 			}},
-		{lcase("add-remove/9", "mixed", sec, MUST, "A label mutation that also changes name, about, visibility, archive state, topic, purpose or TTL is rejected with invalid: nip-cl-rejected and nothing is applied (the snapshot stays the same event, the channel stays open and unarchived)."),
+		{withReading(lcase("add-remove/9", "mixed", sec, MUST, "A label mutation that also changes name, about, visibility, archive state, topic, purpose or TTL is rejected with invalid: nip-cl-rejected and nothing is applied (the snapshot stays the same event, the channel stays open and unarchived); a relay may instead ignore a topic, purpose, ttl or visibility tag beside a label operation as long as nothing but the labels changes."),
+			"name, about and archived are fields every relay keeps: beside a label operation they are refused. The draft gives no tag names for topic, purpose or TTL, and visibility is NIP-29's private flag (the harness also sends [\"visibility\",\"private\"]): a relay may refuse those commands (invalid:, nothing applied) or ignore the tag, applying the label operation only. Both are accepted and noted per tag (reading labels-mixed-extended-fields for topic, purpose and ttl); a command that changes the field fails."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				a := lbl(t, "a")
 				ch := createLabeled(t, c, "", fixtures.Open, a)
 				before := snapshot(t, c, ch)
-				// Every field the draft names, in its own tag and in NIP-29's
-				// visibility flags.
-				for _, extra := range []nostr.Tag{{"name", "mixed"}, {"about", "mixed"}, {"visibility", "private"}, {"private"}, {"archived", "true"},
-					{"topic", "mixed"}, {"purpose", "mixed"}, {"ttl", "3600"}} {
+				// Fields every relay keeps: refused outright.
+				for _, extra := range []nostr.Tag{{"name", "mixed"}, {"about", "mixed"}, {"archived", "true"}} {
 					rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", lbl(t, "x")}, extra), "add-label with "+extra[0], "invalid")
 					rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, extra, nostr.Tag{"remove-label", a}), "remove-label with "+extra[0], "invalid")
 				}
 				expectUnchanged(t, c, ch, before, "rejected mixed edits")
-				// Nothing was applied behind an unchanged snapshot either: the
-				// channel is still open to an outsider and not archived (a
+				// Fields a relay may not have (topic, purpose, ttl) and the
+				// private flag in both spellings: refused, or ignored with
+				// only the label operation applied.
+				labels := []string{a}
+				for _, extra := range []nostr.Tag{{"visibility", "private"}, {"private"}, {"topic", "mixed-topic"}, {"purpose", "mixed-purpose"}, {"ttl", "3600"}} {
+					x := lbl(t, "x")
+					if mixedLabelOp(t, c, ch, "add-label with "+fmt.Sprintf("%q", []string(extra)),
+						fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", x}, extra), extra, append(slices.Clone(labels), x)) {
+						labels = append(labels, x)
+						if mixedLabelOp(t, c, ch, "remove-label with "+fmt.Sprintf("%q", []string(extra)),
+							fixtures.EditChannel(c.Actor(), ch, extra, nostr.Tag{"remove-label", x}), extra, labels[:len(labels)-1]) {
+							labels = labels[:len(labels)-1]
+						}
+					}
+				}
+				// Nothing was applied behind the answers either: the channel
+				// is still open to an outsider and not archived (a
 				// label-only mutation is still accepted).
 				outsider := t.Connect(t.Actor("outsider"))
-				Expect(DTags(t.Query(outsider, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}}))).To(Equal([]string{ch}), "the channel is still open to an outsider after the rejected mixed edits")
-				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{lbl(t, "after")}, nil), "a label-only mutation after the rejected mixed edits (the channel is not archived)")
+				Expect(DTags(t.Query(outsider, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}}))).To(Equal([]string{ch}), "the channel is still open to an outsider after the mixed edits")
+				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{lbl(t, "after")}, nil), "a label-only mutation after the mixed edits (the channel is not archived)")
 			}},
 		{lcase("add-remove/10", "no-op", sec, MUST, "A no-op is validated and authorized like any mutation: a member's no-op is rejected with restricted: nip-cl-rejected, a malformed no-op with invalid: nip-cl-rejected."),
 			func(t *T) {
@@ -380,4 +396,55 @@ func labelsAddRemoveSpecs() []Spec {
 				expectUnchanged(t, c, ch, before, "no-op")
 			}},
 	}
+}
+
+// mixedLabelOp publishes a label mutation carrying the field tag extra and
+// accepts either careful answer: a refusal (invalid: nip-cl-rejected, the
+// snapshot unchanged) or OK true "" with the label set next and the field
+// unchanged. It reports whether the mutation was applied.
+func mixedLabelOp(t *T, c *fixtures.Client, ch, why string, ev *nostr.Event, extra nostr.Tag, next []string) bool {
+	GinkgoHelper()
+	cur := snapshot(t, c, ch)
+	ok := t.Publish(c, ev)
+	if !ok.Accepted {
+		requireRejected(ok, why, "invalid")
+		expectUnchanged(t, c, ch, cur, "rejected "+why)
+		mixedReading(t, extra[0], "rejected")
+		return false
+	}
+	if ok.Reason != "" {
+		failf(`%s: an accepted label mutation answers ["OK",…,true,""], got %s`, why, ok)
+	}
+	after := expectLabels(t, c, ch, next...)
+	if fieldSet(after, extra) {
+		failf("%s was accepted and also changed that field: the snapshot now carries %v", why, after.Tags)
+	}
+	mixedReading(t, extra[0], "ignored")
+	return true
+}
+
+// mixedReading notes how the relay answered a label mutation carrying a
+// field tag: the reading labels-mixed-extended-fields for the fields the
+// draft names without a tag (topic, purpose, ttl), a plain note otherwise.
+func mixedReading(t *T, field, value string) {
+	switch field {
+	case "topic", "purpose", "ttl":
+		t.Reading(clause.ReadingLabelsMixedExtended, value)
+	default:
+		t.Note("label mutation with [%q]: %s", field, value)
+	}
+}
+
+// fieldSet reports whether a 39000 shows the field the tag sets: the same
+// tag name and value, or the private flag for either spelling of it.
+func fieldSet(ev *nostr.Event, tag nostr.Tag) bool {
+	if tag[0] == "private" || (tag[0] == "visibility" && len(tag) > 1 && tag[1] == "private") {
+		if ev.Tags.Find("private") != nil {
+			return true
+		}
+		v, _ := fixtures.TagValue(ev, "visibility")
+		return v == "private"
+	}
+	v, ok := fixtures.TagValue(ev, tag[0])
+	return ok && len(tag) > 1 && v == tag[1]
 }

@@ -57,10 +57,10 @@ func labelsExtraSpecs() []Spec {
 				owner := t.Connect(t.Actor("owner"))
 				x := lbl(t, "live")
 				open := createLabeled(t, owner, "", fixtures.Open)
-				priv := createLabeled(t, owner, "", fixtures.Private)
+				outsider := t.Connect(t.Actor("outsider"))
+				priv := createWithheld(t, owner, outsider)
 				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"L": {labelNS}, "l": {x}}}
 				since := nostr.Now()
-				outsider := t.Connect(t.Actor("outsider"))
 				former := withRoles(t, owner, priv, "member")[0]
 				paths := []struct {
 					who string

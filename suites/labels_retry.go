@@ -80,7 +80,8 @@ func labelsRetrySpecs() []Spec {
 				rejectCL(t, first, ev, "creator retries the create", "restricted")
 				expectUnchanged(t, heir, ch, before, "rejected retry")
 			}},
-		{withReading(lcase("retry/6", "retry-admission", sec, MUST, "A retry of a committed create on an archived channel is rejected with restricted:, on a deleted one with restricted: or invalid: (nip-cl-rejected)."), readingDeletedPrefix),
+		{withReading(lcase("retry/6", "retry-admission", sec, MUST, "A retry of a committed create on an archived channel is rejected with restricted:, on a deleted one with restricted:, invalid: or duplicate: (nip-cl-rejected)."),
+			readingDeletedPrefix+" A retried create of a deleted channel is also a create of a used UUID, which the draft refuses as a conflict: duplicate: nip-cl-rejected is accepted too (reading labels-deleted-create-retry)."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				ev, ch := createEv(c.Actor(), "", fixtures.Open, lbl(t, "a"))
@@ -90,9 +91,14 @@ func labelsRetrySpecs() []Spec {
 				rejectCL(t, c, ev, "retry the create of an archived channel", "restricted")
 				expectUnchanged(t, c, ch, before, "archived")
 				t.Accept(c, fixtures.DeleteChannel(c.Actor(), ch), "delete")
-				ok := rejectCL(t, c, ev, "retry the create of a deleted channel", "restricted", "invalid")
+				ok := rejectCL(t, c, ev, "retry the create of a deleted channel", "restricted", "invalid", "duplicate")
 				t.Note("create retry on a deleted channel: %s", prefixOf(ok.Reason))
-				t.Reading(clause.ReadingLabelsDeletedPrefix, prefixOf(ok.Reason))
+				if prefixOf(ok.Reason) == "duplicate" {
+					t.Reading(clause.ReadingLabelsDeletedCreate, "conflict")
+				} else {
+					t.Reading(clause.ReadingLabelsDeletedCreate, "lifecycle")
+					t.Reading(clause.ReadingLabelsDeletedPrefix, prefixOf(ok.Reason))
+				}
 				goneChannel(t, c, ch, "deleted channel")
 			}},
 		{Case{ID: "labels/retry/7", Profile: ProfileLabels, Area: "retry-admission", Section: sec, Level: MUST, Slow: true,

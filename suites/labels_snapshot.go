@@ -1,6 +1,8 @@
 package suites
 
 import (
+	"slices"
+	"sort"
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -58,7 +60,7 @@ func labelsSnapshotSpecs() []Spec {
 					Expect(tagOf(after, name)).To(Equal(tagOf(before, name)), "tag %s unchanged", name)
 				}
 			}},
-		{withReading(lcase("snapshot/5", "snapshot", sec, MUST, "While labels change, the stored snapshot after each step is relay-signed and canonical with the expected set, the empty one included; every snapshot delivered live is canonical too."),
+		{withReading(lcase("snapshot/5", "snapshot", sec, MUST, "While labels change, the stored snapshot after each step is relay-signed and canonical with the expected set, the empty one included; every snapshot delivered live is canonical too, carries the label set of the step it was published for, and none older than the subscription's start is delivered."),
 			readingLiveSubset),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -74,13 +76,45 @@ func labelsSnapshotSpecs() []Spec {
 				}
 				at := time.Now() // one base: steps are always distinct events
 				var last *nostr.Event
+				stored := map[string]int{}            // stored snapshot id -> step
+				storedAt := map[nostr.Timestamp]int{} // its created_at -> step
 				for i, s := range steps {
 					acceptNew(t, c, mutationAt(c.Actor(), ch, s.add, s.remove, at.Add(-time.Duration(i)*time.Second)), "mutation")
 					last = expectLabels(t, c, ch, s.want...)
+					stored[last.ID], storedAt[last.CreatedAt] = i, i
 				}
-				live, ok := liveUntil(t, sub, last.ID)
-				live = newerThan(live, base)
+				all, ok := liveUntil(t, sub, last.ID)
+				// Every live snapshot is judged: the one current when the
+				// subscription opened (base) may come as history; one older
+				// than that is stale and reported, never dropped.
+				var live []*nostr.Event
+				for _, ev := range all {
+					switch {
+					case ev.ID == base.ID:
+					case ev.CreatedAt <= base.CreatedAt:
+						failf("a stale snapshot was delivered live: %s (created_at %d, labels %v) is not newer than %s, the snapshot current when the subscription opened (created_at %d)", ev.ID, ev.CreatedAt, labelsOf(ev), base.ID, base.CreatedAt)
+					default:
+						live = append(live, ev)
+					}
+				}
 				checkDelivered(t, live, last, 0)
+				// Each live snapshot carries the label set of the step whose
+				// stored snapshot it is (by id, or by created_at).
+				for _, ev := range live {
+					i, known := stored[ev.ID]
+					if !known {
+						i, known = storedAt[ev.CreatedAt]
+					}
+					if !known {
+						t.Note("live snapshot %s (created_at %d) is none of the stored snapshots read after each step; its labels %v were checked for canonical form only", ev.ID, ev.CreatedAt, labelsOf(ev))
+						continue
+					}
+					want := slices.Clone(steps[i].want)
+					sort.Strings(want)
+					if got := labelsOf(ev); !slices.Equal(got, want) {
+						failf("live snapshot %s (created_at %d, step %d) carries the labels %v, but the step's stored snapshot has %v", ev.ID, ev.CreatedAt, i+1, got, want)
+					}
+				}
 				if ok {
 					n := len(byCreatedAt(live))
 					t.Note("%d of %d snapshots were delivered live, the final (empty) one included", n, len(steps))

@@ -80,8 +80,12 @@ type readObs struct {
 	events  []*nostr.Event
 	counted *int64
 	refused string // CLOSED reason when the relay refused the read
-	// must are ids a withholding read still has to return (limit shapes).
-	must []string
+	// must are ids a withholding read still has to return: the older
+	// readable match of a limit shape, or the readable control of a shape
+	// that matches it (controlShape), so an empty answer never passes a
+	// withheld row. limited marks the limit shapes.
+	must    []string
+	limited bool
 	// exact marks an exact read: its heads per kind and d are counted.
 	exact bool
 }
@@ -185,6 +189,14 @@ func (rule readRule) run(t *T, row readRow, shape readShape, cl string) {
 	who := fmt.Sprintf("%s (%s) as %s", rule.caseID(row), cl, row.viewer)
 	if obs.refused != "" {
 		checkPrefix("CLOSED", obs.refused)
+		if row.want == wantWithheld && obs.limited && len(obs.must) > 0 {
+			// A refusal withholds the target, but also the older readable
+			// match the row is about: it shows nothing of the limit.
+			if t.Case.Profile == ProfileBaseline || row.viewer == viewAnon {
+				t.Blocked(PreReadServed, fmt.Sprintf("%s: %s refused with CLOSED %q, so whether withheld targets use up the limit cannot be seen", who, shape.what, obs.refused))
+			}
+			failf("%s: withheld targets must not use up the limit, and %s must return the older readable match %s to the %s, but the relay refused the read with CLOSED %q", who, shape.what, strings.Join(obs.must, ", "), row.viewer, obs.refused)
+		}
 		if row.want == wantSeen {
 			if t.Case.Profile == ProfileBaseline {
 				t.Blocked(PreReadServed, fmt.Sprintf("%s: %s refused with CLOSED %q", who, shape.what, obs.refused))
@@ -221,7 +233,10 @@ func (rule readRule) run(t *T, row readRow, shape readShape, cl string) {
 		got := IDs(obs.events)
 		for _, id := range obs.must {
 			if !slices.Contains(got, id) {
-				failf("%s: withheld targets must not use up the limit: %s must still return the older readable match %s; got %s", who, shape.what, id, strings.Join(got, ", "))
+				if obs.limited {
+					failf("%s: withheld targets must not use up the limit: %s must still return the older readable match %s; got %s", who, shape.what, id, strings.Join(got, ", "))
+				}
+				failf("%s: positive control: %s matches the readable control %s too, which the %s may read, but the answer lacks it (got %d event(s): %s); an answer without it shows nothing withheld", who, shape.what, id, row.viewer, len(got), strings.Join(got, ", "))
 			}
 		}
 	}
@@ -267,6 +282,20 @@ func reqShape(name, what string, filters func(fx *readFx) []nostr.Filter) readSh
 
 // limitShape is reqShape whose withholding answer must still hold fx.base.
 func limitShape(name, what string, filters func(fx *readFx) []nostr.Filter) readShape {
+	s := reqShape(name, what, filters)
+	inner := s.run
+	s.run = func(t *T, fx *readFx) readObs {
+		o := inner(t, fx)
+		o.must, o.limited = fx.base, true
+		return o
+	}
+	return s
+}
+
+// controlShape is reqShape whose filters also match the fixture's readable
+// control events (fx.base): a withholding answer must still hold them, so a
+// withheld row has a positive control of its own.
+func controlShape(name, what string, filters func(fx *readFx) []nostr.Filter) readShape {
 	s := reqShape(name, what, filters)
 	inner := s.run
 	s.run = func(t *T, fx *readFx) readObs {

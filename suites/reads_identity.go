@@ -22,16 +22,16 @@ func identitySystemRule() readRule {
 		rests:  "a private system channel's state is left out of every read that does not name it or opt in",
 		build:  buildIdentitySystem,
 		shapes: []readShape{
-			reqShape("kinds", `{"kinds":[39000],"since":fixture start}`, func(fx *readFx) []nostr.Filter {
+			controlShape("kinds", `{"kinds":[39000],"since":fixture start}`, func(fx *readFx) []nostr.Filter {
 				return one(nostr.Filter{Kinds: meta, Since: ts(fx.t0)})
 			}),
-			reqShape("authors", `{"authors":[relay key],"kinds":[39000],"since":fixture start}`, func(fx *readFx) []nostr.Filter {
+			controlShape("authors", `{"authors":[relay key],"kinds":[39000],"since":fixture start}`, func(fx *readFx) []nostr.Filter {
 				return one(nostr.Filter{Authors: []string{fx.relay}, Kinds: meta, Since: ts(fx.t0)})
 			}),
 			reqShape("ids", `{"ids":[the system channel's 39000]}`, func(fx *readFx) []nostr.Filter {
 				return one(nostr.Filter{IDs: []string{fx.ev["target"].ID}})
 			}),
-			reqShape("t-label", `{"kinds":[39000],"#t":[label]}`, func(fx *readFx) []nostr.Filter {
+			controlShape("t-label", `{"kinds":[39000],"#t":[label]}`, func(fx *readFx) []nostr.Filter {
 				return one(nostr.Filter{Kinds: meta, Tags: nostr.TagMap{"t": {fx.label}}})
 			}),
 			limitShape("t-limit", `{"kinds":[39000],"#t":[label],"limit":1} with the system channel newer than an open stream`, func(fx *readFx) []nostr.Filter {
@@ -43,7 +43,7 @@ func identitySystemRule() readRule {
 			reqShape("member-list", `{"kinds":[39002],"#p":[reader]}`, func(fx *readFx) []nostr.Filter {
 				return one(nostr.Filter{Kinds: []int{fixtures.KindMembers}, Tags: nostr.TagMap{"p": {fx.viewer.Actor().PubKey}}})
 			}),
-			reqShape("multi", `two filters in one REQ: {"kinds":[9],"#h":[system channel]} (names it), {"kinds":[39000],"#t":[label]}`, func(fx *readFx) []nostr.Filter {
+			controlShape("multi", `two filters in one REQ: {"kinds":[9],"#h":[system channel]} (names it), {"kinds":[39000],"#t":[label]}`, func(fx *readFx) []nostr.Filter {
 				return one(nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {fx.ch}}},
 					nostr.Filter{Kinds: meta, Tags: nostr.TagMap{"t": {fx.label}}})
 			}),

@@ -14,28 +14,28 @@ func labelShapes(x func(fx *readFx) string) []readShape {
 	meta := []int{fixtures.KindMetadata}
 	l := func(fx *readFx) nostr.TagMap { return nostr.TagMap{"l": {x(fx)}} }
 	return []readShape{
-		reqShape("l", `{"kinds":[39000],"#l":[x]}`, func(fx *readFx) []nostr.Filter {
+		controlShape("l", `{"kinds":[39000],"#l":[x]}`, func(fx *readFx) []nostr.Filter {
 			return one(nostr.Filter{Kinds: meta, Tags: l(fx)})
 		}),
-		reqShape("L", `{"kinds":[39000],"#L":["nip-cl"],"since":fixture start} (the namespace alone)`, func(fx *readFx) []nostr.Filter {
+		controlShape("L", `{"kinds":[39000],"#L":["nip-cl"],"since":fixture start} (the namespace alone)`, func(fx *readFx) []nostr.Filter {
 			return one(nostr.Filter{Kinds: meta, Tags: nostr.TagMap{"L": {labelNS}}, Since: ts(fx.t0)})
 		}),
-		reqShape("L-l", `{"kinds":[39000],"#L":["nip-cl"],"#l":[x]}`, func(fx *readFx) []nostr.Filter {
+		controlShape("L-l", `{"kinds":[39000],"#L":["nip-cl"],"#l":[x]}`, func(fx *readFx) []nostr.Filter {
 			return one(nostr.Filter{Kinds: meta, Tags: nostr.TagMap{"L": {labelNS}, "l": {x(fx)}}})
 		}),
 		limitShape("l-limit", `{"kinds":[39000],"#l":[x],"limit":1} with the target newer than the readable match`, func(fx *readFx) []nostr.Filter {
 			return one(nostr.Filter{Kinds: meta, Tags: l(fx), Limit: 1})
 		}),
-		reqShape("ids", `{"ids":[target snapshot, readable snapshot],"#l":[x]}`, func(fx *readFx) []nostr.Filter {
+		controlShape("ids", `{"ids":[target snapshot, readable snapshot],"#l":[x]}`, func(fx *readFx) []nostr.Filter {
 			return one(nostr.Filter{IDs: []string{fx.ev["target"].ID, fx.ev["readable"].ID}, Tags: l(fx)})
 		}),
-		reqShape("until", `{"kinds":[39000],"#l":[x],"until":created_at of the target snapshot}`, func(fx *readFx) []nostr.Filter {
+		controlShape("until", `{"kinds":[39000],"#l":[x],"until":created_at of the target snapshot}`, func(fx *readFx) []nostr.Filter {
 			return one(nostr.Filter{Kinds: meta, Tags: l(fx), Until: ts(fx.ev["target"].CreatedAt)})
 		}),
-		reqShape("authors", `{"authors":[relay key],"kinds":[39000],"#l":[x]}`, func(fx *readFx) []nostr.Filter {
+		controlShape("authors", `{"authors":[relay key],"kinds":[39000],"#l":[x]}`, func(fx *readFx) []nostr.Filter {
 			return one(nostr.Filter{Authors: []string{fx.relayKey()}, Kinds: meta, Tags: l(fx)})
 		}),
-		reqShape("multi", `two filters in one REQ: {"kinds":[39000],"#d":[readable]}, {"kinds":[39000],"#l":[x]}`, func(fx *readFx) []nostr.Filter {
+		controlShape("multi", `two filters in one REQ: {"kinds":[39000],"#d":[readable]}, {"kinds":[39000],"#l":[x]}`, func(fx *readFx) []nostr.Filter {
 			return one(nostr.Filter{Kinds: meta, Tags: nostr.TagMap{"d": {fx.open}}}, nostr.Filter{Kinds: meta, Tags: l(fx)})
 		}),
 		exactShape("d", `exact read {"kinds":[39000],"#d":[target channel]}, heads counted`, func(fx *readFx) []nostr.Filter {
@@ -151,16 +151,25 @@ func labelsInaccessibleRule() readRule {
 	}
 }
 
-// buildLabelsPrivate: an open channel labeled x, then (newer) a private
-// channel labeled x with a member; the private channel's snapshot is the
-// target.
+// buildLabelsPrivate: an open channel labeled x, then (newer) a private,
+// hidden channel (NIP-29's flags; its metadata seen withheld from a
+// non-member) labeled x with a member; the private channel's snapshot is
+// the target.
 func buildLabelsPrivate(t *T, viewer, _ string) *readFx {
 	t0 := nostr.Timestamp(time.Now().Add(-5 * time.Second).Unix())
 	owner := t.Connect(t.Actor("owner"))
 	member := t.Connect(t.Actor("member"))
 	x := lbl(t, "priv")
 	readable := createLabeled(t, owner, "", fixtures.Open, x)
-	ch := createLabeled(t, owner, "", fixtures.Private, x)
+	// The channel is made private and hidden with NIP-29's flags and its
+	// metadata seen withheld from a non-member (the row's own viewer when it
+	// is one) before it is labeled.
+	vc := viewerClient(t, viewer, member)
+	prober := vc
+	if viewer == viewMember || viewer == viewRemoved {
+		prober = t.Connect(t.Actor("outsider"))
+	}
+	ch := createWithheld(t, owner, prober, x)
 	t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, member.Actor().PubKey, "member"), "add the member")
 	// A replacement snapshot, strictly newer than the readable one's.
 	acceptNew(t, owner, mutationEv(owner.Actor(), ch, []string{lbl(t, "tmp")}, nil), "add a second label")
@@ -168,7 +177,7 @@ func buildLabelsPrivate(t *T, viewer, _ string) *readFx {
 	target := snapshot(t, owner, ch)
 	readSnap := snapshot(t, owner, readable)
 	fx := &readFx{
-		owner: owner, viewer: viewerClient(t, viewer, member), ch: ch, open: readable, t0: t0,
+		owner: owner, viewer: vc, ch: ch, open: readable, t0: t0,
 		ev:    map[string]*nostr.Event{"target": target, "readable": readSnap},
 		label: x, relay: t.Env.RelayPubKey,
 		isTarget:  func(ev *nostr.Event) bool { return dTag(ev) == ch },

@@ -69,16 +69,17 @@ func cmdList(args []string, stdout, stderr io.Writer) int {
 		source, _, _ := suites.CaseSource(c.ID)
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.ID, c.Level, source, c.Section, c.Requirement)
 	}
-	// Client-mode cases (nipcl-conform client) cite the drafts' client clauses.
+	// Client-mode cases (nipcl-conform client) cite the client clauses of
+	// NIP-29 (profile nip29) and of the drafts.
 	for _, k := range clientmode.Selected("") {
-		if *profile != "" && *profile != suites.ProfileNIP29 && k.Profile != *profile || *profile == suites.ProfileNIP29 {
+		if *profile != "" && k.Profile != *profile {
 			continue
 		}
-		section := k.Clause
+		section, source := k.Clause, clause.SourceDraft
 		if cl, ok := clause.LookupClause(k.Clause); ok {
-			section = cl.Section
+			section, source = cl.Section, cl.Source
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", k.ID, k.Level, clause.SourceDraft, section, k.Requirement)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", k.ID, k.Level, source, section, k.Requirement)
 	}
 	return flushCode(tw, stderr)
 }

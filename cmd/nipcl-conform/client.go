@@ -23,14 +23,16 @@ import (
 // scripted, misbehaving relay and judges the client under test (by
 // default the built-in reference client).
 func cmdClient(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("client", "client [--profile labels|identity] [--client-cmd CMD] [--client-fault NAME] [--report-dir DIR] [--timeout D] [--case ID] [--faults] [--list]", stderr)
+	fs := newFlagSet("client", "client [--profile nip29|labels|identity] [--client-cmd CMD] [--client-fault NAME] [--report-dir DIR] [--timeout D] [--case ID] [--repeat N] [--strict] [--faults] [--list]", stderr)
 	var (
-		profile   = fs.String("profile", "", "labels or identity (default: both)")
+		profile   = fs.String("profile", "", "nip29, labels or identity (default: all three)")
 		command   = fs.String("client-cmd", "", "adapter command for the client under test, run with sh -c once per case, speaking JSON lines (docs/client-mode.md); default: the built-in reference client")
 		fault     = fs.String("client-fault", "", "break the built-in reference client with this fault switch (see --faults)")
 		reportDir = fs.String("report-dir", "nipcl-client-report", "directory for the reports (junit.xml, results.json, summary.md, report.html, badge.svg)")
 		timeout   = fs.Duration("timeout", 20*time.Second, "deadline for the client's answer to each intent")
 		wait      = fs.Duration("reference-wait", clientmode.DefaultWait, "how long the built-in reference client waits for an OK before counting the attempt as Unknown")
+		repeat    = fs.Int("repeat", 1, "run each case N times; a case whose runs disagree fails as flaky, with the tally")
+		strict    = fs.Bool("strict", false, "SHOULD cases also fail the run (exit 1)")
 		only      listFlag
 		faults    = fs.Bool("faults", false, "list the reference client's fault switches and exit")
 		list      = fs.Bool("list", false, "list the client cases and exit")
@@ -49,9 +51,13 @@ func cmdClient(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	switch *profile {
-	case "", "labels", "identity":
+	case "", "nip29", "labels", "identity":
 	default:
-		fmt.Fprintf(stderr, "nipcl-conform client: --profile must be labels or identity, not %q\n", *profile)
+		fmt.Fprintf(stderr, "nipcl-conform client: --profile must be nip29, labels or identity, not %q\n", *profile)
+		return reports.ExitHarness
+	}
+	if *repeat < 1 {
+		fmt.Fprintf(stderr, "nipcl-conform client: --repeat must be at least 1, not %d\n", *repeat)
 		return reports.ExitHarness
 	}
 	if *list {
@@ -93,7 +99,10 @@ func cmdClient(args []string, stdout, stderr io.Writer) int {
 	b := version.Get()
 	res := &reports.Results{Tool: "nipcl-conform", Version: b.Version, Commit: b.Commit, Modified: b.Modified,
 		RunID: runner.NewRunID(), Started: time.Now().UTC(),
-		Settings: map[string]string{"mode": "client", "profile": clientOr(*profile, "labels,identity"), "timeout": timeout.String()}}
+		Settings: map[string]string{"mode": "client", "profile": clientOr(*profile, strings.Join(clientmode.Profiles, ",")), "timeout": timeout.String()}}
+	if *repeat > 1 {
+		res.Settings["repeat"] = fmt.Sprint(*repeat)
+	}
 	client := "built-in reference client"
 	if *command != "" {
 		client = *command
@@ -108,13 +117,13 @@ func cmdClient(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	res.Catalogue = clientmode.Fingerprint()
-	for _, p := range []string{"labels", "identity"} {
+	for _, p := range clientmode.Profiles {
 		if *profile == "" || *profile == p {
 			res.Plans = append(res.Plans, reports.PlanResult{Name: clientmode.PlanName(p), Target: client, Profile: p,
 				Note: "client mode: the harness plays a scripted relay on 127.0.0.1 and judges the client"})
 		}
 	}
-	o := clientmode.Options{Profile: *profile, Command: *command, Fault: *fault, Timeout: *timeout, Wait: *wait}
+	o := clientmode.Options{Profile: *profile, Command: *command, Fault: *fault, Timeout: *timeout, Wait: *wait, Repeat: *repeat}
 	for _, c := range cases {
 		if ctx.Err() != nil {
 			res.Interrupted = "interrupted"
@@ -137,13 +146,13 @@ func cmdClient(args []string, stdout, stderr io.Writer) int {
 		reports.WriteFile(filepath.Join(*reportDir, "badge.svg"), res, reports.WriteBadge),
 	)
 	counts := res.Counts()
-	fmt.Fprintf(stdout, "\n%d cases: %d pass, %d fail, %d timeout, %d harness-error; reports in %s\n",
-		len(res.Cases), counts[reports.Pass], counts[reports.Fail], counts[reports.Timeout], counts[reports.HarnessError], *reportDir)
+	fmt.Fprintf(stdout, "\n%d cases: %d pass, %d fail, %d unsupported, %d timeout, %d harness-error; reports in %s\n",
+		len(res.Cases), counts[reports.Pass], counts[reports.Fail], counts[reports.Unsupported], counts[reports.Timeout], counts[reports.HarnessError], *reportDir)
 	if werr != nil {
 		fmt.Fprintln(stderr, "nipcl-conform client:", werr)
 		return reports.ExitHarness
 	}
-	return res.ExitCode(false)
+	return res.ExitCode(*strict)
 }
 
 func clientOr(vs ...string) string {

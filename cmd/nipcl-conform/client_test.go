@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nipcl/nipcl-conform/clause"
 	"github.com/nipcl/nipcl-conform/clientmode"
 	"github.com/nipcl/nipcl-conform/reports"
 )
@@ -59,7 +60,16 @@ func TestClientModeReferenceAndFaults(t *testing.T) {
 	for _, f := range clientmode.Faults {
 		t.Run(f.Name, func(t *testing.T) {
 			t.Parallel() // the runs mostly wait on sockets
-			code, out, r := clientRun(t, "--client-fault", f.Name)
+			// A fault of a SHOULD clause fails a SHOULD case: exit 0, and
+			// exit 1 with --strict.
+			args := []string{"--client-fault", f.Name}
+			if cl, _ := clause.LookupClause(f.Clause); cl.Level == clause.LevelShould || cl.Level == clause.LevelShouldNot {
+				if code, out, _ := clientRun(t, append(args, "--case", shouldCase(f.Clause))...); code != reports.ExitOK {
+					t.Errorf("--client-fault %s (a SHOULD clause) without --strict: exit %d, want 0\n%s", f.Name, code, out)
+				}
+				args = append(args, "--strict")
+			}
+			code, out, r := clientRun(t, args...)
 			if code != reports.ExitFailed {
 				t.Errorf("--client-fault %s: exit %d, want 1\n%s", f.Name, code, out)
 			}
@@ -68,6 +78,16 @@ func TestClientModeReferenceAndFaults(t *testing.T) {
 			}
 		})
 	}
+}
+
+// shouldCase is the first client case citing a clause.
+func shouldCase(clauseID string) string {
+	for _, c := range clientmode.Cases {
+		if c.Clause == clauseID {
+			return c.ID
+		}
+	}
+	return ""
 }
 
 func TestClientModeAdapter(t *testing.T) {

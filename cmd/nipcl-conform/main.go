@@ -18,7 +18,7 @@ Usage:
   nipcl-conform bench [--target NAME=URL] [--profile P] [--channels N] [--concurrency N] [--duration D] [--safe]
                                      measure mutations/s and OK, snapshot and discovery latencies, one column per relay
   nipcl-conform faults               list the reference relay's fault switches (the clause each breaks) and relay policies (--policy)
-  nipcl-conform client [--profile P] [--client-cmd CMD] [--client-fault NAME]   test a client: the harness plays a misbehaving relay (docs/client-mode.md)
+  nipcl-conform client [--profile P] [--client-cmd CMD] [--client-fault NAME] [--repeat N]   test a client: the harness plays a misleading relay (docs/client-mode.md)
   nipcl-conform list [--profile P] [--clauses]
                                      list the conformance cases, or the spec clauses and the cases covering them
   nipcl-conform explain ID           show one case, clause (e.g. labels/snapshot.3) or section

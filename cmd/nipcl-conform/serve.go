@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/nbd-wtf/go-nostr"
 	"github.com/nipcl/nipcl-conform/internal/delayproxy"
 	"github.com/nipcl/nipcl-conform/reference"
 	"github.com/nipcl/nipcl-conform/suites"
@@ -21,6 +22,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	profile := fs.String("profile", envOr("NIPCL_PROFILE", "labels"), "nip29 (old name: none), identity or labels (env NIPCL_PROFILE)")
 	key := fs.String("key", os.Getenv("NIPCL_RELAY_KEY"), "relay secret key (hex); random when empty (env NIPCL_RELAY_KEY)")
 	minPrevious := fs.Int("min-previous", 0, "refuse group events with fewer NIP-29 previous (timeline) references than this (NIP-29 recommends 3); 0 = any number. References present are always checked against stored events")
+	contact := fs.String("nip11-pubkey", "", "publish this key (hex) as the NIP-11 pubkey, the operator contact, instead of the relay key; self stays the relay key (tests clients that confuse the two)")
 	simRTT := fs.Duration("simulate-rtt", 0, "serve through a delay proxy that adds this round trip (e.g. 50ms); the relay itself listens on a free port")
 	var faults, readingArgs, policies, admitKeys, creatorKeys listFlag
 	fs.Var(&faults, "fault", "fault switch to turn on (repeatable; env NIPCL_FAULTS, comma-separated)")
@@ -72,6 +74,9 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	if *minPrevious < 0 {
 		return usageError(stderr, "--min-previous must not be negative, got %d", *minPrevious)
 	}
+	if *contact != "" && !nostr.IsValid32ByteHex(*contact) {
+		return usageError(stderr, "--nip11-pubkey must be a 64-character lowercase hex public key, got %q", *contact)
+	}
 	if *simRTT < 0 {
 		return usageError(stderr, "--simulate-rtt must not be negative, got %s", *simRTT)
 	}
@@ -79,7 +84,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	if *simRTT > 0 {
 		relayAddr = "127.0.0.1:0"
 	}
-	r, err := reference.New(reference.Config{Addr: relayAddr, DBPath: *db, Profile: *profile, Faults: faults, Readings: readings, SecretKey: *key, MinPrevious: *minPrevious,
+	r, err := reference.New(reference.Config{Addr: relayAddr, DBPath: *db, Profile: *profile, Faults: faults, Readings: readings, SecretKey: *key, MinPrevious: *minPrevious, ContactPubKey: *contact,
 		Policies: policies, AdmittedKeys: admitted, CreatorKeys: creators,
 		Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
 	if err != nil {

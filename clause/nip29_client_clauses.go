@@ -1,0 +1,49 @@
+package clause
+
+// NIP-29 references of the client clauses (nip29/clients): the heading of
+// nostr-protocol/nips 29.md (db5fe3de) the sentence stands under, then the
+// sentence's first words in quotes so that `spec check 29.md` can anchor
+// the clause to it.
+const (
+	refNIP29ClientsSelf       = `NIP-29 § Event definitions / Group metadata events: "They MUST be created by the relay master key only (as stated by the NIP-11 "self" pubkey)"`
+	refNIP29ClientsFlags      = `NIP-29 § Group metadata events / group metadata (kind:39000): "Omitting this tag indicates …" (private, restricted, hidden, closed)`
+	refNIP29ClientsMembership = `NIP-29 § Implementation quirks / Checking your own membership in a group: "The latest of either kind:9000 or kind:9001 events present in a group should tell a user …"`
+	refNIP29ClientsPrevious   = `NIP-29 § Timeline references: "Clients should also check these to keep relays honest about them."`
+	refNIP29ClientsMigration  = `NIP-29 § Group identity, migration and forking / Detecting migrations and forks: "clients SHOULD periodically -- and MUST, if their primary relay for a group is offline or unreachable -- look at the kind:10009 event of the group's admins"`
+	refNIP29ClientsMoved      = `NIP-29 § Group identity, migration and forking / Detecting migrations and forks: "If a kind:10009 entry for a group now points to a different relay hint … the client SHOULD notify the user"`
+	refNIP29ClientsInherit    = `NIP-29 § Subgroups / Membership: "clients MUST NOT assume it: the absence of a kind:9000 in a child means the user is not a member of that child"`
+	refNIP29ClientsTree       = `NIP-29 § Subgroups: "To build the tree, clients fetch {"kinds":[39000]} and assemble it locally"`
+	refNIP29ClientsCode       = `NIP-29 § Group referencing: "Clients should use this code in the code tag of the kind:9021 join request."`
+)
+
+// reasonNIP29Client: NIP-29 client clauses are judged by client mode only.
+const reasonNIP29Client = "client obligation: judged by client mode (nipcl-conform client --profile nip29), not by the relay suites"
+
+// nip29ClientClauses are the sentences of NIP-29 that bind clients
+// (Subject client, section nip29/clients), each at the level of its own
+// sentence. Reading of nip29/clients.1: the sentence is written about who
+// creates the state events; a client is bound by it at MUST in that an
+// event of kinds 39000-39003 not signed by the NIP-11 self key is, by the
+// text, not a state event of the group, so a client that presents it as
+// the group's state contradicts the MUST. The key is `self`, not the
+// operator contact `pubkey`.
+var nip29ClientClauses = []Clause{
+	{ID: "nip29/clients.1", Section: "nip29/clients", Level: LevelMust, Subject: SubjectClient, Reason: reasonNIP29Client, Source: SourceNIP, Ref: refNIP29ClientsSelf,
+		Text: "A client relies on group state events (kinds 39000-39003) only when they are signed by the relay's NIP-11 self key (not its pubkey contact, not the user, not a stranger)."},
+	{ID: "nip29/clients.2", Section: "nip29/clients", Level: LevelRule, Subject: SubjectClient, Reason: reasonNIP29Client, Source: SourceNIP, Ref: refNIP29ClientsFlags,
+		Text: "A flag tag absent from the group's current 39000 means its opposite: no private tag is public, no closed tag is open (and restricted, hidden likewise)."},
+	{ID: "nip29/clients.3", Section: "nip29/clients", Level: LevelShould, Subject: SubjectClient, Reason: reasonNIP29Client, Source: SourceNIP, Ref: refNIP29ClientsMembership,
+		Text: "A client tells whether the user is a member from the latest kind 9000 or 9001 naming them; with neither, the user is not a member."},
+	{ID: "nip29/clients.4", Section: "nip29/clients", Level: LevelShould, Subject: SubjectClient, Reason: reasonNIP29Client, Source: SourceNIP, Ref: refNIP29ClientsPrevious,
+		Text: "A client checks the previous references of the group's messages against the events it has seen from the relay and does not present a message whose references the relay never had as ordinary."},
+	{ID: "nip29/clients.5", Section: "nip29/clients", Level: LevelMust, Subject: SubjectClient, Reason: reasonNIP29Client, Source: SourceNIP, Ref: refNIP29ClientsMigration,
+		Text: "When the group's primary relay is offline or unreachable, the client looks at the kind 10009 lists of the group's admins."},
+	{ID: "nip29/clients.6", Section: "nip29/clients", Level: LevelShould, Subject: SubjectClient, Reason: reasonNIP29Client, Source: SourceNIP, Ref: refNIP29ClientsMoved,
+		Text: "When an admin's kind 10009 entry for the group points to another relay than the one the client used, the client tells the user the group may have moved."},
+	{ID: "nip29/clients.7", Section: "nip29/clients", Level: LevelMustNot, Subject: SubjectClient, Reason: reasonNIP29Client, Source: SourceNIP, Ref: refNIP29ClientsInherit,
+		Text: "A client does not assume membership of a subgroup from membership of its parent: without a kind 9000 in the child the user is not a member of it."},
+	{ID: "nip29/clients.8", Section: "nip29/clients", Level: LevelRule, Subject: SubjectClient, Reason: reasonNIP29Client, Source: SourceNIP, Ref: refNIP29ClientsTree,
+		Text: "A client assembles the subgroup tree from the parent tags of the relay's 39000 events: no parent tag is a root, the others sit under the group their parent tag names."},
+	{ID: "nip29/clients.9", Section: "nip29/clients", Level: LevelShould, Subject: SubjectClient, Reason: reasonNIP29Client, Source: SourceNIP, Ref: refNIP29ClientsCode,
+		Text: "A client joining with an invite code sends it in the code tag of its kind 9021 join request."},
+}

@@ -1,0 +1,33 @@
+// The JSON-lines loop of the nipcl-conform adapter protocol (v2,
+// docs/client-mode.md), shared by the JavaScript adapters: one intent a
+// line in, one answer a line out, intents handled one at a time. An
+// exception becomes an "error" answer (a harness error: the adapter broke).
+import { createInterface } from 'node:readline'
+import WebSocket from 'ws'
+
+// Node 20 has no global WebSocket; the libraries look for one.
+globalThis.WebSocket ??= WebSocket
+
+export function serve(handle) {
+  const rl = createInterface({ input: process.stdin })
+  let chain = Promise.resolve()
+  rl.on('line', line => {
+    chain = chain.then(async () => {
+      const intent = JSON.parse(line)
+      let answer
+      try {
+        answer = { id: intent.id, ...(await handle(intent)) }
+      } catch (e) {
+        answer = { id: intent.id, error: String(e?.stack || e) }
+      }
+      process.stdout.write(JSON.stringify(answer) + '\n')
+    })
+  })
+  rl.on('close', () => chain.then(() => process.exit(0)))
+}
+
+// okRefusal: the adapter's own reading of a library error, since neither
+// library says whether an error came from an OK false: a message in
+// NIP-01's "prefix: text" form is the relay's refusal; anything else
+// (timeout, closed connection) leaves the outcome unknown.
+export const okRefusal = msg => /^[a-z-]+: /.test(String(msg))

@@ -1,0 +1,38 @@
+package suites
+
+import (
+	"github.com/nbd-wtf/go-nostr"
+	. "github.com/onsi/gomega" //nolint:revive // Gomega DSL
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+)
+
+// identityShapesSpecs: shapes the identity draft implies that no older
+// case sent.
+func identityShapesSpecs() []Spec {
+	return []Spec{
+		{idCase("identity/optin/7", "identity/asking-for-system", MUST,
+			"#P:[creator] with #t:[label] on a 39000 filter opts in for every reader, but never past the channel ACL: each reader (a member of every channel, and a reader who is a member of the open ones only) gets exactly the creator's labeled channels it may read; the private system channel and the private stream reach the full member only."),
+			func(t *T) {
+				w := newSysWorld(t)
+				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"P": {w.O.Actor().PubKey}, "t": {w.L}}}
+				for _, r := range w.readers() {
+					want := idSorted(append(w.legacyFor(r.c), w.systemFor(r.c)...)...)
+					Expect(idChannelSet(t.Query(r.c, f))).To(Equal(want), "%s: #P:[creator] #t:[label]", r.name)
+				}
+			}},
+	}
+}
+
+// identityShapesClauseCases maps clauses to the cases of this file; init
+// merges it into clauseCases so these mappings live beside their cases.
+var identityShapesClauseCases = map[string][]string{
+	"identity/asking-for-system.2": {"identity/optin/7"},
+	"identity/asking-for-system.7": {"identity/optin/7"},
+}
+
+func init() {
+	for clauseID, ids := range identityShapesClauseCases {
+		clauseCases[clauseID] = append(clauseCases[clauseID], ids...)
+	}
+}

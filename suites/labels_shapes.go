@@ -1,0 +1,132 @@
+package suites
+
+import (
+	"fmt"
+
+	"github.com/nbd-wtf/go-nostr"
+	. "github.com/onsi/gomega" //nolint:revive // Gomega DSL
+
+	"github.com/nipcl/nipcl-conform/clause"
+	"github.com/nipcl/nipcl-conform/fixtures"
+)
+
+// labelsShapesSpecs: shapes the labels draft implies that no older case
+// sent: repeats and distinct counts against the two limits,
+// label preservation across flag, topic and purpose edits, a read naming
+// 39000 beside another kind, and a client's whole discovery filter.
+func labelsShapesSpecs() []Spec {
+	return []Spec{
+		{lcase("limits/11", "limits", "labels/values-and-limits", MUST,
+			"64 add-label tags repeating one value are within the raw tag limit and one stored label: the mutation answers OK true \"\" and the snapshot carries the value once."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				ch := createLabeled(t, c, "", fixtures.Open)
+				v := lbl(t, "same")
+				copies := make([]string, maxRawTags)
+				for i := range copies {
+					copies[i] = v
+				}
+				acceptNew(t, c, mutationEv(c.Actor(), ch, copies, nil), fmt.Sprintf("%d copies of one value", len(copies)))
+				expectLabels(t, c, ch, v)
+			}},
+		{lcase("limits/12", "limits", "labels/values-and-limits", MUST,
+			"A mutation whose 40 distinct values stay within the 64 raw tags but exceed the 32 stored labels is refused (nip-cl-rejected) and applies nothing, even on a channel without labels."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				ch := createLabeled(t, c, "", fixtures.Open)
+				before := snapshot(t, c, ch)
+				base := lbl(t, "many")
+				vs := make([]string, 40)
+				for i := range vs {
+					vs[i] = fmt.Sprintf("%s-%02d", base, i)
+				}
+				ok := rejectCL(t, c, mutationEv(c.Actor(), ch, vs, nil), "40 distinct values in one mutation", "invalid", "restricted")
+				t.Reading(clause.ReadingLabelsLimitPrefix, prefixOf(ok.Reason))
+				expectUnchanged(t, c, ch, before, "refused 40-value mutation")
+			}},
+		{lcase("add-remove/15", "ordinary-edit", "labels/serialization", MUST,
+			"Ordinary 9002 edits that make the channel private and hidden (NIP-29's flags, with the whole metadata) or set a topic or a purpose keep the label set byte for byte; a topic or purpose edit the relay refuses leaves it too."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				a, b := lbl(t, "a"), lbl(t, "b")
+				ch := createLabeled(t, c, "", fixtures.Open, a, b)
+				edit := fixtures.EditGroup(c.Actor(), ch, fixtures.GroupMetadata{Name: t.Unique("flags"), Flags: []string{fixtures.FlagPrivate, fixtures.FlagHidden}})
+				if ok := t.Publish(c, edit); !ok.Accepted {
+					t.Blocked(PreEditMetadata, "the owner's 9002 making the channel private and hidden: "+ok.String())
+				}
+				expectLabels(t, c, ch, a, b)
+				for _, tag := range []nostr.Tag{{"topic", t.Unique("topic")}, {"purpose", t.Unique("purpose")}} {
+					ok := t.Publish(c, fixtures.EditChannel(c.Actor(), ch, tag))
+					t.Note("ordinary edit with [%q]: %s", tag[0], ok)
+					if !ok.Accepted {
+						checkPrefix("OK", ok.Reason)
+					}
+					expectLabels(t, c, ch, a, b)
+				}
+			}},
+		{lcase("discovery/11", "discovery", "labels/finding-channels", MUST,
+			"A read naming 39000 beside another kind ({\"kinds\":[39000,1],\"#L\":[\"nip-cl\"],\"#l\":[x],\"limit\":1}) matches snapshots by their labels like a 39000-only read: it returns the newer of two labeled channels."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				x := lbl(t, "mixedkind")
+				older := createLabeled(t, c, "", fixtures.Open, x)
+				newer := createLabeled(t, c, "", fixtures.Open, x)
+				// A replacement is newer than what it replaces: the newer
+				// channel's snapshot is strictly the newest match.
+				acceptNew(t, c, mutationEv(c.Actor(), newer, []string{lbl(t, "tmp")}, nil), "a second label on the newer channel")
+				want := snapshot(t, c, newer)
+				reader := t.Connect(t.Actor("reader"))
+				got := t.Query(reader, nostr.Filter{Kinds: []int{fixtures.KindMetadata, 1}, Tags: nostr.TagMap{"L": {labelNS}, "l": {x}}, Limit: 1})
+				if len(got) != 1 || got[0].ID != want.ID {
+					failf("{\"kinds\":[39000,1],\"#L\",\"#l\":[%s],\"limit\":1} must return the newest labeled snapshot %s (channel %s; the older one is %s), got %d event(s): %v", x, want.ID, newer, older, len(got), IDs(got))
+				}
+			}},
+		{lcase("community/5", "community", "labels/community", MUST,
+			"NIP-45 COUNT from a second community does not count the first community's labeled snapshots: COUNT {\"kinds\":[39000],\"#L\":[\"nip-cl\"],\"#l\":[x]} is 1 in the community that holds the channel and 0 in the other."),
+			func(t *T) {
+				if len(t.Env.Hosts) == 0 {
+					t.Unsupported(needHost)
+				}
+				owner := t.Actor("owner")
+				a, b := t.Connect(owner), t.ConnectHost(owner, t.Env.Hosts[0])
+				x := lbl(t, "counted")
+				createLabeled(t, a, "", fixtures.Open, x)
+				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"L": {labelNS}, "l": {x}}}
+				Expect(t.Count(a, f)).To(Equal(int64(1)), "COUNT in the community that holds the labeled channel")
+				Expect(t.Count(b, f)).To(Equal(int64(0)), "COUNT from the second community (%s) must not count the first community's snapshot", t.Env.Hosts[0])
+			}},
+		{lcase("discovery/12", "discovery", "labels/finding-channels", MUST,
+			"A client's whole discovery filter ({\"authors\":[relay],\"kinds\":[39000],\"#L\":[\"nip-cl\"],\"#l\":[x],\"#t\":[\"stream\"],\"limit\":10}) returns exactly the stream channels carrying the label, not a forum carrying it; with the creator as author it returns none."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				x := lbl(t, "discover")
+				stream := createLabeled(t, c, fixtures.TypeStream, fixtures.Open, x)
+				createLabeled(t, c, fixtures.TypeForum, fixtures.Open, x)
+				reader := t.Connect(t.Actor("reader"))
+				f := nostr.Filter{Authors: []string{t.Env.RelayPubKey}, Kinds: []int{fixtures.KindMetadata},
+					Tags: nostr.TagMap{"L": {labelNS}, "l": {x}, "t": {fixtures.TypeStream}}, Limit: 10}
+				Expect(DTags(t.Query(reader, f))).To(Equal([]string{stream}), "the discovery filter with #t stream finds the labeled stream only")
+				f.Authors = []string{c.Actor().PubKey}
+				Expect(t.Query(reader, f)).To(BeEmpty(), "the same filter with the creator as author finds nothing (snapshots are relay-signed)")
+			}},
+	}
+}
+
+// shapesClauseCases maps clauses to the cases of this file; init merges it
+// into clauseCases so these mappings live beside their cases.
+var shapesClauseCases = map[string][]string{
+	"labels/values-and-limits.7": {"labels/limits/11"},
+	"labels/values-and-limits.5": {"labels/limits/11", "labels/limits/12"},
+	"labels/serialization.3":     {"labels/add-remove/15"},
+	"labels/compatibility.1":     {"labels/add-remove/15"},
+	"labels/finding-channels.1":  {"labels/discovery/11", "labels/discovery/12"},
+	"labels/finding-channels.2":  {"labels/discovery/12"},
+	"labels/finding-channels.5":  {"labels/discovery/12"},
+	"labels/community.1":         {"labels/community/5"},
+}
+
+func init() {
+	for clauseID, ids := range shapesClauseCases {
+		clauseCases[clauseID] = append(clauseCases[clauseID], ids...)
+	}
+}
