@@ -56,6 +56,37 @@ var nipAnchors = map[string][]Anchor{
 	"nip29/admins.1": {
 		{DocNIP29, "Group metadata events", "8cf1abdeef353231"},
 	},
+	"nip29/clients.1": {
+		{DocNIP29, "Group metadata events", "85e1c462afaaa563"},
+	},
+	"nip29/clients.2": {
+		{DocNIP29, "Group metadata events", "679c875fce1c510b"},
+		{DocNIP29, "Group metadata events", "dbd159c77afebf7c"},
+		{DocNIP29, "Group metadata events", "c3a345ca004fc6c7"},
+		{DocNIP29, "Group metadata events", "65cb472f6a0ada7e"},
+	},
+	"nip29/clients.3": {
+		{DocNIP29, "Checking your own membership in a group", "d237bf71a7d1f33e"},
+		{DocNIP29, "Checking your own membership in a group", "aa01e1ac72eca16b"},
+	},
+	"nip29/clients.4": {
+		{DocNIP29, "Timeline references", "5f5d06664abd3c6c"},
+	},
+	"nip29/clients.5": {
+		{DocNIP29, "Detecting migrations and forks", "5cf589519c12ef83"},
+	},
+	"nip29/clients.6": {
+		{DocNIP29, "Detecting migrations and forks", "500e1ae671b80f3c"},
+	},
+	"nip29/clients.7": {
+		{DocNIP29, "Membership", "7d57df611bffb0f7"},
+	},
+	"nip29/clients.8": {
+		{DocNIP29, "Subgroups", "b8af3fba2da0a707"},
+	},
+	"nip29/clients.9": {
+		{DocNIP29, "Group referencing", "35f58fe2c477aa9a"},
+	},
 	"nip29/create.3": {
 		{DocNIP29, "Group state -- or moderation", "8cd65503b1606274"},
 		{DocNIP29, "Group state -- or moderation", "5af3b7019ff1e3e7"},

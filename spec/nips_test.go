@@ -79,13 +79,14 @@ func TestCheckNIP29(t *testing.T) {
 		t.Fatalf("profile %q (%s), want nip29", p, how)
 	}
 	r := Check(d, cat, p, how)
-	// Floors: the figures after the clauses of issues 24 and 26 were
-	// anchored (88 of 134; the two MUST sentences left are client duties).
-	if r.Coverage.Total < 134 || r.Coverage.Covered < 88 {
-		t.Errorf("coverage %d of %d normative sentences; want at least 88 of 134 or more", r.Coverage.Covered, r.Coverage.Total)
+	// Floors: the figures once the relay and client clauses were anchored
+	// (97 of 134, every MUST / MUST NOT sentence with a clause, so
+	// `spec check 29.md` exits 0).
+	if r.Coverage.Total < 134 || r.Coverage.Covered < 97 {
+		t.Errorf("coverage %d of %d normative sentences; want at least 97 of 134 or more", r.Coverage.Covered, r.Coverage.Total)
 	}
-	if n := r.UncoveredMust(); n > 2 {
-		t.Errorf("%d MUST/MUST NOT sentences without a clause; want at most 2", n)
+	if n := r.UncoveredMust(); n > 0 {
+		t.Errorf("%d MUST/MUST NOT sentences without a clause; want none", n)
 	}
 	if len(r.Stale) > 0 {
 		t.Errorf("stale clauses on the text they were anchored to: %+v", r.Stale)
