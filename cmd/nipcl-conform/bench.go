@@ -248,7 +248,7 @@ func detectBenchProfile(ctx context.Context, name, u string, step time.Duration,
 	if !info.HasExtension("nip-cl") {
 		return suites.ProfileNIP29, "NIP-11 does not advertise nip-cl: measured as nip29", nil
 	}
-	d, err := runner.DetectProfile(ctx, u, false, step, nil, runID, "")
+	d, err := runner.DetectProfile(ctx, u, false, step, nil, runID, "", nil)
 	if err != nil {
 		return "", "", &bench.Error{Target: name, Kind: bench.Failed, Detail: err.Error(), Err: err}
 	}
