@@ -20,6 +20,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -50,6 +51,9 @@ type Options struct {
 	Safe bool
 	// Rate bounds writes per second to a target; 0 = unlimited.
 	Rate float64
+	// Header holds extra HTTP headers for every WebSocket upgrade
+	// (--header); never written to the report.
+	Header http.Header
 	// Progress, when set, is called a few times a second with the share of
 	// the target's measured window that has passed (0–1).
 	Progress func(target string, done float64)
@@ -239,7 +243,7 @@ func Run(ctx context.Context, t Target, opts Options) (_ *Result, rerr error) {
 	workers := make([]*worker, opts.Concurrency)
 	for i := range workers {
 		a := fixtures.NewActor(fmt.Sprintf("bench-%d", i+1))
-		c, err := fixtures.Dial(ctx, t.URL, fixtures.DialOptions{Actor: a, StepTimeout: opts.StepTimeout})
+		c, err := fixtures.Dial(ctx, t.URL, fixtures.DialOptions{Actor: a, StepTimeout: opts.StepTimeout, Header: opts.Header})
 		if err != nil {
 			closeAll(workers)
 			return nil, stepError(t.Name, "connect", err)
@@ -291,7 +295,7 @@ func Run(ctx context.Context, t Target, opts Options) (_ *Result, rerr error) {
 	}
 
 	// Discovery reader on its own connection.
-	reader, err := fixtures.Dial(ctx, t.URL, fixtures.DialOptions{Actor: fixtures.NewActor("bench-reader"), StepTimeout: opts.StepTimeout})
+	reader, err := fixtures.Dial(ctx, t.URL, fixtures.DialOptions{Actor: fixtures.NewActor("bench-reader"), StepTimeout: opts.StepTimeout, Header: opts.Header})
 	if err != nil {
 		return nil, stepError(t.Name, "connect the discovery reader", err)
 	}

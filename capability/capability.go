@@ -9,6 +9,7 @@ package capability
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
@@ -144,4 +145,6 @@ type Target struct {
 	Pace func(ctx context.Context) error
 	// Transcript, when set, receives the probe's wire traffic.
 	Transcript *fixtures.Transcript
+	// Header holds extra HTTP headers for every WebSocket upgrade (--header).
+	Header http.Header
 }

@@ -139,7 +139,7 @@ func (p *prober) conn(ctx context.Context, a *fixtures.Actor) (*fixtures.Client,
 		return c, nil
 	}
 	c, err := fixtures.Dial(ctx, p.tg.URL, fixtures.DialOptions{
-		Actor: a, StepTimeout: p.tg.StepTimeout, Transcript: p.tg.Transcript, AuthOnConnect: p.tg.AuthOnConnect,
+		Actor: a, Header: p.tg.Header, StepTimeout: p.tg.StepTimeout, Transcript: p.tg.Transcript, AuthOnConnect: p.tg.AuthOnConnect,
 	})
 	if err != nil {
 		return nil, err

@@ -91,6 +91,9 @@ func (r *Relay) serveHTTP(w http.ResponseWriter, req *http.Request) {
 		r.serveLiveKit(w, req)
 		return
 	}
+	if r.headerRefused(w, req) {
+		return
+	}
 	if strings.EqualFold(req.Header.Get("Upgrade"), "websocket") {
 		r.serveWS(w, req)
 		return

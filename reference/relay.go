@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/nipcl/nipcl-conform/fixtures"
 	"net"
 	"net/http"
 	"sort"
@@ -31,10 +32,14 @@ type Config struct {
 	// CreatorKeys are the public keys (hex) that may create groups under
 	// the listed-creators policy.
 	CreatorKeys []string
-	SecretKey   string           // relay key hex; generated when empty
-	Name        string           // NIP-11 name
-	Now         func() time.Time // clock; nil = time.Now
-	Logf        func(format string, args ...any)
+	// RequireHeader, "Name: value", is a header every NIP-11 request and
+	// WebSocket upgrade must carry (a deployment's proxy credentials);
+	// without it the relay answers HTTP 401 (see tenancy.go).
+	RequireHeader string
+	SecretKey     string           // relay key hex; generated when empty
+	Name          string           // NIP-11 name
+	Now           func() time.Time // clock; nil = time.Now
+	Logf          func(format string, args ...any)
 
 	// Optional limits (0 = default).
 	MaxMessageSize int // bytes per WebSocket message, default 512 KiB
@@ -160,6 +165,11 @@ func New(cfg Config) (*Relay, error) {
 	policies, err := parsePolicies(cfg.Policies)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.RequireHeader != "" {
+		if _, _, err := fixtures.ParseHeaderLine(cfg.RequireHeader); err != nil {
+			return nil, fmt.Errorf("reference: RequireHeader: %w", err)
+		}
 	}
 	r := &Relay{
 		cfg:            cfg,

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
@@ -23,12 +24,13 @@ type Detection struct {
 // identity-style label (["t", label]) and, if that is refused, one with a
 // labels-style label (["label", label]), and reads the resulting 39000.
 // Probe channels are deleted afterwards (9008). authURL, when set, is the
-// URL signed into AUTH relay tags (the relay's own URL behind a proxy).
-func DetectProfile(ctx context.Context, url string, authOnConnect bool, step time.Duration, actor *fixtures.Actor, runID string, authURL string) (Detection, error) {
+// URL signed into AUTH relay tags (the relay's own URL behind a proxy);
+// header holds extra HTTP headers for the WebSocket upgrade (--header).
+func DetectProfile(ctx context.Context, url string, authOnConnect bool, step time.Duration, actor *fixtures.Actor, runID string, authURL string, header http.Header) (Detection, error) {
 	if actor == nil {
 		actor = fixtures.NewActor("detector")
 	}
-	c, err := fixtures.Dial(ctx, url, fixtures.DialOptions{Actor: actor, StepTimeout: step, AuthOnConnect: authOnConnect, AuthRelayURL: authURL})
+	c, err := fixtures.Dial(ctx, url, fixtures.DialOptions{Actor: actor, StepTimeout: step, AuthOnConnect: authOnConnect, AuthRelayURL: authURL, Header: header})
 	if err != nil {
 		return Detection{}, fmt.Errorf("profile detection: %w", err)
 	}

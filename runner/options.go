@@ -2,6 +2,7 @@ package runner
 
 import (
 	"io"
+	"net/http"
 	"time"
 
 	"github.com/nipcl/nipcl-conform/reports"
@@ -26,9 +27,12 @@ type Options struct {
 	// RelayURL is the URL the relay knows itself by (--relay-url): signed
 	// into AUTH relay tags instead of the URL the harness dials (a tunnel
 	// or port forward). Empty: the target's own URL.
-	RelayURL    string
-	ActorKeys   []string      // secret keys (hex) for relays that only admit known keys
-	Hosts       []string      // extra Host header values naming other communities
+	RelayURL  string
+	ActorKeys []string // secret keys (hex) for relays that only admit known keys
+	Hosts     []string // extra Host header values naming other communities
+	// Header holds extra HTTP headers (--header) sent on the NIP-11 request
+	// and every WebSocket upgrade; reports never carry their values.
+	Header      http.Header
 	StepTimeout time.Duration // per network step, default 10s, plus 20 measured round trips
 	Deadline    time.Duration // whole run, default 5m
 	ReportDir   string        // default "nipcl-report"

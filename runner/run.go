@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -190,7 +192,7 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 	p := &preparedPlan{plan: plan, target: plan.Target}
 	env := &suites.Env{
 		Plan: plan.Name, Profile: plan.Profile, StepTimeout: opts.StepTimeout,
-		Hosts: opts.Hosts, Scale: opts.Scale, RunID: runID, Instance: NewRunID(),
+		Hosts: opts.Hosts, Header: opts.Header, Scale: opts.Scale, RunID: runID, Instance: NewRunID(),
 		Slow: opts.Slow, Safe: opts.Safe, AllowHeavy: opts.AllowHeavy, Cleanup: &suites.CleanupLog{},
 		RoleMap: opts.RoleMap,
 	}
@@ -230,7 +232,7 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 	}
 
 	infoCtx, cancel := context.WithTimeout(ctx, opts.StepTimeout)
-	info, err := fixtures.FetchInfo(infoCtx, ep.URL, "")
+	info, err := fixtures.FetchInfoWith(infoCtx, ep.URL, "", opts.Header)
 	cancel()
 	if err != nil {
 		setupFailed(p, fmt.Errorf("no NIP-11 document: %w", err), errors.Is(err, fixtures.ErrTimeout))
@@ -252,7 +254,7 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 		return p
 	}
 
-	probe, err := probeLink(ctx, ep.URL, opts.StepTimeout)
+	probe, err := probeLink(ctx, ep.URL, opts.StepTimeout, opts.Header)
 	if err != nil {
 		setupFailed(p, err, errors.Is(err, fixtures.ErrTimeout))
 		return p
@@ -288,7 +290,7 @@ func detect(ctx context.Context, opts *Options, env *suites.Env, runID string) (
 	if len(env.Keys) > 0 {
 		actor = env.Keys[0]
 	}
-	d, err := DetectProfile(ctx, env.URL, env.AuthOnConnect, opts.StepTimeout, actor, runID, env.RelayURL)
+	d, err := DetectProfile(ctx, env.URL, env.AuthOnConnect, opts.StepTimeout, actor, runID, env.RelayURL, env.Header)
 	switch {
 	case err != nil:
 		return suites.ProfileLabels, "profile auto: nip-cl advertised, but detection failed (" + err.Error() + "); checking the labels line — pass --profile to choose"
@@ -320,9 +322,9 @@ type linkProbe struct {
 // arrives before the pings' answers; the probe waits a few more round
 // trips for a late one. Not receiving one is not an error: clients then
 // authenticate when the relay asks ("auth-required:").
-func probeLink(ctx context.Context, url string, step time.Duration) (linkProbe, error) {
+func probeLink(ctx context.Context, url string, step time.Duration, header http.Header) (linkProbe, error) {
 	var lp linkProbe
-	c, rtt, err := dialAndMeasure(ctx, url, step)
+	c, rtt, err := dialAndMeasure(ctx, url, step, header)
 	if err != nil {
 		return lp, err
 	}
@@ -337,7 +339,7 @@ func probeLink(ctx context.Context, url string, step time.Duration) (linkProbe, 
 // MeasureRTT opens a WebSocket to the relay and returns the link's round
 // trip (0 when the relay answers no REQ; see dialAndMeasure).
 func MeasureRTT(ctx context.Context, url string, step time.Duration) (time.Duration, error) {
-	c, rtt, err := dialAndMeasure(ctx, url, step)
+	c, rtt, err := dialAndMeasure(ctx, url, step, nil)
 	if err != nil {
 		return 0, err
 	}
@@ -350,9 +352,9 @@ func MeasureRTT(ctx context.Context, url string, step time.Duration) (time.Durat
 // and at most half the WebSocket handshake (TCP and the HTTP upgrade), so
 // it is the link, not the relay's own slowness, which the cases judge. A
 // relay that answers no such REQ gets 0 (no extra time).
-func dialAndMeasure(ctx context.Context, url string, step time.Duration) (*fixtures.Client, time.Duration, error) {
+func dialAndMeasure(ctx context.Context, url string, step time.Duration, header http.Header) (*fixtures.Client, time.Duration, error) {
 	start := time.Now()
-	c, err := fixtures.Dial(ctx, url, fixtures.DialOptions{StepTimeout: step})
+	c, err := fixtures.Dial(ctx, url, fixtures.DialOptions{StepTimeout: step, Header: header})
 	if err != nil {
 		return nil, 0, fmt.Errorf("cannot open a WebSocket: %w", err)
 	}
@@ -665,7 +667,24 @@ func baseResult(plan string, c suites.Case) reports.CaseResult {
 }
 
 func reproCommand(p *preparedPlan, c suites.Case) string {
-	return ReproPrefix(p.target, p.env.Profile, p.result.URL) + " --focus " + c.ID
+	return ReproPrefix(p.target, p.env.Profile, p.result.URL) + redactedHeaderFlags(p.env.Header) + " --focus " + c.ID
+}
+
+// redactedHeaderFlags names the --header flags of a run with their values
+// redacted: a repro command says a header is needed, never what it is.
+func redactedHeaderFlags(h http.Header) string {
+	names := make([]string, 0, len(h))
+	for name := range h {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, name := range names {
+		for range h[name] {
+			b.WriteString(" --header '" + name + ": <redacted>'")
+		}
+	}
+	return b.String()
 }
 
 // ReproPrefix is the command that runs one case again against target

@@ -3,6 +3,7 @@ package suites
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -39,6 +40,9 @@ type Env struct {
 	// Hosts are extra Host header values that address other communities of
 	// the same relay (empty: community isolation cases are unsupported).
 	Hosts []string
+	// Header holds extra HTTP headers (--header) sent on every WebSocket
+	// upgrade and NIP-11 request; never written to reports in clear.
+	Header http.Header
 	// Scale is the distractor count for limit-ordering cases.
 	Scale int
 	// Rounds is how many times race scenarios repeat.

@@ -23,7 +23,7 @@ func identityCapabilitySpecs() []Spec {
 			`NIP-11 supported_nips does not advertise this draft (no entry naming NIP-CL, such as "nip-cl"): it has no upstream NIP number yet.`,
 			`The draft forbids advertising itself in supported_nips; other entries are NIP-11's business, not this draft's, so a non-number entry that does not name NIP-CL is only noted. A made-up number cannot be told from a real NIP and is not judged.`),
 			func(t *T) {
-				info, err := fixtures.FetchInfo(t.Ctx(), t.Env.URL, "")
+				info, err := fixtures.FetchInfoWith(t.Ctx(), t.Env.URL, "", t.Env.Header)
 				t.Must(err, "NIP-11 document")
 				var others []string
 				for _, v := range info.SupportedNIPs {

@@ -352,6 +352,9 @@ func (t *T) connectURL(u string, o fixtures.DialOptions) *fixtures.Client {
 	if o.StepTimeout == 0 {
 		o.StepTimeout = t.Env.StepTimeout
 	}
+	if o.Header == nil {
+		o.Header = t.Env.Header
+	}
 	c, err := fixtures.Dial(t.ctx, u, o)
 	t.Must(err, "connect "+u)
 	t.mu.Lock()

@@ -122,7 +122,7 @@ func (t *T) NewGroupID() string {
 
 func (t *T) dialOptions(a *fixtures.Actor, host string) fixtures.DialOptions {
 	return fixtures.DialOptions{
-		Actor: a, Host: host, StepTimeout: t.Env.StepTimeout, Transcript: t.tr,
+		Actor: a, Host: host, Header: t.Env.Header, StepTimeout: t.Env.StepTimeout, Transcript: t.tr,
 		AuthOnConnect: t.Env.AuthOnConnect && a != nil, AuthRelayURL: t.Env.RelayURL,
 	}
 }
@@ -152,6 +152,9 @@ func (t *T) ConnectWith(o fixtures.DialOptions) *fixtures.Client {
 	}
 	if o.AuthRelayURL == "" {
 		o.AuthRelayURL = t.Env.RelayURL
+	}
+	if o.Header == nil {
+		o.Header = t.Env.Header
 	}
 	c, err := fixtures.Dial(t.ctx, t.Env.URL, o)
 	t.Must(err, "connect") // a refused AUTH blocks the case (see Must)

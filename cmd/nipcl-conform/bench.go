@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"net/url"
 	"os"
 	"os/signal"
@@ -24,8 +25,9 @@ import (
 // reference relay and any --target, one column per target.
 func cmdBench(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("bench", "bench [flags]", stderr)
-	var targets listFlag
+	var targets, headers listFlag
 	fs.Var(&targets, "target", "[NAME=]URL of a relay to measure (repeatable); measured after the reference relay unless --no-reference")
+	fs.Var(&headers, "header", "'Name: value': an HTTP header sent on the NIP-11 request and every WebSocket upgrade (repeatable; a proxy's credentials)")
 	var (
 		noRef       = fs.Bool("no-reference", false, "do not measure the built-in reference relay")
 		profile     = fs.String("profile", "auto", "profile of the --target relays: nip29 (9002 metadata edits), identity, labels, or auto (detect as `run` does)")
@@ -58,6 +60,10 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	}
 	if *format != "markdown" && *format != "json" {
 		return usageError(stderr, "--format must be markdown or json, not %q", *format)
+	}
+	header, err := fixtures.ParseHeaders(headers)
+	if err != nil {
+		return usageError(stderr, "--header: %v", err)
 	}
 	if *runID == "" {
 		*runID = runner.NewRunID()
@@ -118,7 +124,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	opts := bench.Options{Channels: *channels, Concurrency: *concurrency, Duration: *duration, StepTimeout: *timeout,
-		RunID: *runID, Safe: *safe, Rate: *rate}
+		RunID: *runID, Safe: *safe, Rate: *rate, Header: header}
 	if isTerminal(stderr) {
 		opts.Progress = progressBar(stderr)
 	}
@@ -153,7 +159,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	for _, u := range urls {
 		t := bench.Target{Name: u.name, URL: u.url, Profile: *profile}
 		if t.Profile == "auto" {
-			p, note, err := detectBenchProfile(ctx, u.name, u.url, *timeout, *runID)
+			p, note, err := detectBenchProfile(ctx, u.name, u.url, *timeout, *runID, header)
 			if err != nil {
 				failed(err)
 				continue
@@ -229,8 +235,8 @@ func measureReference(ctx context.Context, p, db string, named bool, timeout tim
 // detectBenchProfile picks the profile of a URL target as `run --profile
 // auto` does: nip29 unless its NIP-11 document advertises nip-cl, then the
 // NIP-CL line its behaviour matches.
-func detectBenchProfile(ctx context.Context, name, u string, step time.Duration, runID string) (string, string, error) {
-	c, err := fixtures.Dial(ctx, u, fixtures.DialOptions{StepTimeout: step})
+func detectBenchProfile(ctx context.Context, name, u string, step time.Duration, runID string, header http.Header) (string, string, error) {
+	c, err := fixtures.Dial(ctx, u, fixtures.DialOptions{StepTimeout: step, Header: header})
 	if err != nil {
 		kind := bench.Failed
 		if errors.Is(err, fixtures.ErrUnreachable) {
@@ -240,7 +246,7 @@ func detectBenchProfile(ctx context.Context, name, u string, step time.Duration,
 	}
 	c.Close()
 	ictx, cancel := context.WithTimeout(ctx, step)
-	info, err := fixtures.FetchInfo(ictx, u, "")
+	info, err := fixtures.FetchInfoWith(ictx, u, "", header)
 	cancel()
 	if err != nil {
 		return suites.ProfileNIP29, "no NIP-11 document (" + err.Error() + "): measured as nip29", nil
@@ -248,7 +254,7 @@ func detectBenchProfile(ctx context.Context, name, u string, step time.Duration,
 	if !info.HasExtension("nip-cl") {
 		return suites.ProfileNIP29, "NIP-11 does not advertise nip-cl: measured as nip29", nil
 	}
-	d, err := runner.DetectProfile(ctx, u, false, step, nil, runID, "")
+	d, err := runner.DetectProfile(ctx, u, false, step, nil, runID, "", header)
 	if err != nil {
 		return "", "", &bench.Error{Target: name, Kind: bench.Failed, Detail: err.Error(), Err: err}
 	}

@@ -214,6 +214,9 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"frobnicate"}, "unknown command"},
 		{[]string{"serve", "--profile", "bogus"}, "unknown profile"},
 		{[]string{"explain", "nope/1"}, "no case or section"},
+		{[]string{"run", "--header", "Authorization Bearer x"}, `--header: header "<redacted>": want "Name: value"`},
+		{[]string{"run", "--header", "Host: example.com"}, "set with --host"},
+		{[]string{"bench", "--header", ": no-name"}, "--header"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -59,6 +59,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		baseline    = fs.String("baseline", "", "file of expected failures (one case ID, or \"PLAN ID\", per line); they don't fail the run")
 		actorKeys   listFlag
 		hosts       listFlag
+		headers     listFlag
 		faults      listFlag
 		focus       listFlag
 		skip        listFlag
@@ -75,6 +76,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&policies, "policy", "run the built-in reference relay under this relay policy switch (repeatable; see `nipcl-conform faults`)")
 	fs.Var(&creatorKeys, "creator-key", "public key (hex) that may create groups on the built-in reference relay under --policy listed-creators (repeatable)")
 	fs.Var(&admitKeys, "admit-key", "public key (hex) the built-in reference relay admits under --policy listed-keys-only (repeatable; the --actor-key keys are admitted too)")
+	fs.Var(&headers, "header", "'Name: value': an HTTP header sent on the NIP-11 request and every WebSocket upgrade (repeatable; a proxy's credentials); reports and repro commands show only its name")
 	fs.Var(&hosts, "host", "another Host header value that names a second community of the same relay (repeatable)")
 	fs.Var(&faults, "fault", "break the built-in reference relay with this fault switch (repeatable; see `nipcl-conform faults`)")
 	fs.Var(&readingArgs, "reading", "ID=VALUE: the built-in reference relay takes this careful reading of a point the specs leave open (repeatable; see `nipcl-conform list --readings`)")
@@ -113,6 +115,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	if *runID != "" && !runner.ValidRunID(*runID) {
 		return usageError(stderr, "--run-id %q: want 1-16 lowercase letters, digits or '-' (it becomes part of every label the run creates)", *runID)
+	}
+	header, err := fixtures.ParseHeaders(headers)
+	if err != nil {
+		return usageError(stderr, "--header: %v", err)
 	}
 	var sh runner.Shard
 	if *shard != "" {
@@ -305,7 +311,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		plans = shared
 	}
 	res, err := runner.Run(ctx, runner.Options{
-		Plans: plans, RelayPubKey: *relayPubKey, RelayURL: *relayURL, ActorKeys: actorKeys, Hosts: hosts,
+		Plans: plans, RelayPubKey: *relayPubKey, RelayURL: *relayURL, ActorKeys: actorKeys, Hosts: hosts, Header: header,
 		StepTimeout: *timeout, Deadline: *deadline, ReportDir: *reportDir, JUnitPath: *junit,
 		Force: *force, Focus: focus, Skip: skip, Scale: *scale, Out: stdout, Baseline: base,
 		Safe: *safe, Rate: *rate, AllowHeavy: *allowHeavy, Slow: *slow, Progress: isTerminal(stdout),
