@@ -87,6 +87,33 @@ var nipAnchors = map[string][]Anchor{
 	"nip29/clients.9": {
 		{DocNIP29, "Group referencing", "35f58fe2c477aa9a"},
 	},
+	"nip29/clients.10": {
+		{DocNIP29, "Detecting migrations and forks", "516d2f801c20b931"},
+	},
+	"nip29/clients.11": {
+		{DocNIP29, "Replicating a group for resilience", "f89b9cf453246b9e"},
+		{DocNIP29, "Replicating a group for resilience", "00a12a1e614d0adc"},
+	},
+	"nip29/clients.12": {
+		{DocNIP29, "Group referencing", "6ac5f96d582e66df"},
+	},
+	"nip29/clients.13": {
+		{DocNIP29, "Live audio/video (AV) spaces", "8d24d0f7f3dd65d1"},
+		{DocNIP29, "Live audio/video (AV) spaces", "08532eabdcd9ee7f"},
+	},
+	"nip29/clients.14": {
+		{DocNIP29, "Group metadata events", "0146774080566c62"},
+	},
+	"nip29/clients.15": {
+		{DocNIP29, "Group metadata events", "69285cf1e0f7d73a"},
+	},
+	"nip29/clients.16": {
+		{DocNIP29, "Subgroups", "9aeb1b10f20400b4"},
+		{DocNIP29, "Subgroups", "ea4e64e221020484"},
+	},
+	"nip29/clients.17": {
+		{DocNIP29, "Storing your list of groups", "9cdbfe9257986117"},
+	},
 	"nip29/create.3": {
 		{DocNIP29, "Group state -- or moderation", "8cd65503b1606274"},
 		{DocNIP29, "Group state -- or moderation", "5af3b7019ff1e3e7"},
@@ -127,6 +154,7 @@ var nipAnchors = map[string][]Anchor{
 	"nip29/join.1": {
 		{DocNIP29, "User-related group management events", "fb2ec5051a4a8fc1"},
 		{DocNIP29, "User-related group management events", "7d03215a719b55a8"},
+		{DocNIP29, "Adding yourself to a group", "3ebf3d5de790a792"},
 	},
 	"nip29/join.2": {
 		{DocNIP29, "User-related group management events", "0db876b1168ebf8e"},
@@ -135,8 +163,21 @@ var nipAnchors = map[string][]Anchor{
 		{DocNIP29, "Adding yourself to a group", "1bff3d2ab94d805f"},
 		{DocNIP29, "Group metadata events", "8b7f7d0ae8f043ee"},
 	},
+	"nip29/join.4": {
+		{DocNIP29, "User-related group management events", "ffd5c27786cbfd30"},
+	},
+	"nip29/join.5": {
+		{DocNIP29, "Adding yourself to a group", "6dead6dcf3d8490b"},
+	},
 	"nip29/late-publication.1": {
 		{DocNIP29, "Late publication", "8bdbb69c3805129e"},
+	},
+	"nip29/late-publication.2": {
+		{DocNIP29, "Group identity, migration and forking", "c5bdd5ae0169f468"},
+		{DocNIP29, "Moving a group to another relay", "19d4c5e39e4ece08"},
+		{DocNIP29, "Forking a group", "94f9d03281f95c93"},
+		{DocNIP29, "Forking a group", "b8b057cb626c1016"},
+		{DocNIP29, "Forking a group", "509bbfd598b9ac8b"},
 	},
 	"nip29/leave.1": {
 		{DocNIP29, "User-related group management events", "10bdd1804bc72222"},
@@ -157,6 +198,15 @@ var nipAnchors = map[string][]Anchor{
 	"nip29/livekit.3": {
 		{DocNIP29, "Live audio/video (AV) spaces", "084a7132956b59a4"},
 		{DocNIP29, "Group metadata events", "d074079796b7a9fd"},
+	},
+	"nip29/livekit.4": {
+		{DocNIP29, "Live audio/video (AV) spaces", "8b9fdd78a460727d"},
+	},
+	"nip29/livekit.5": {
+		{DocNIP29, "Live audio/video (AV) spaces", "b01bcaf0a4ea0b98"},
+		{DocNIP29, "Live audio/video (AV) spaces", "545fb5eefc71a9c0"},
+		{DocNIP29, "Live audio/video (AV) spaces", "3f50fae293576379"},
+		{DocNIP29, "Group metadata events", "5899c064e52ac125"},
 	},
 	"nip29/membership.1": {
 		{DocNIP29, "Group metadata events", "7fabb6306217a0e1"},
@@ -248,6 +298,9 @@ var nipAnchors = map[string][]Anchor{
 		{DocNIP29, "Group state -- or moderation", "5af3b7019ff1e3e7"},
 		{DocNIP29, "Group state -- or moderation", "fac282260513402d"},
 	},
+	"nip29/pins.4": {
+		{DocNIP29, "Group metadata events", "b072301ee30e0d11"},
+	},
 	"nip29/read-access.1": {
 		{DocNIP29, "Group metadata events", "d074079796b7a9fd"},
 	},
@@ -302,6 +355,12 @@ var nipAnchors = map[string][]Anchor{
 		{DocNIP29, "Group metadata events", "1bb26854d8b89aeb"},
 		{DocNIP29, "Group metadata events", "8785019ef10aee78"},
 	},
+	"nip29/state-events.10": {
+		{DocNIP29, "Normal user-created events", "8cd7b47a5defa9be"},
+		{DocNIP29, "Group metadata events", "225b7e82d41b5238"},
+		{DocNIP29, "Group metadata events", "3d939e629c44b961"},
+		{DocNIP29, "Group metadata events", "87212e92deaf1bd4"},
+	},
 	"nip29/subgroups.1": {
 		{DocNIP29, "Relay support detection", "05f5c076295ab094"},
 	},
@@ -335,6 +394,7 @@ var nipAnchors = map[string][]Anchor{
 		{DocNIP29, "Rules", "dc6e8d143b53f917"},
 		{DocNIP29, "Subgroups", "c3ac90ecc0a49eac"},
 		{DocNIP29, "Rules", "a53d359d8e479f33"},
+		{DocNIP29, "Rules", "f33da7e381e29ad1"},
 	},
 	"nip29/subgroups.10": {
 		{DocNIP29, "Rules", "47cce6550fb34b10"},
@@ -345,6 +405,12 @@ var nipAnchors = map[string][]Anchor{
 		{DocNIP29, "Membership", "d29c6cebaf3152f7"},
 		{DocNIP29, "Membership", "2b1a6f6cea64f971"},
 		{DocNIP29, "Membership", "beff0268114f81df"},
+	},
+	"nip29/subgroups.12": {
+		{DocNIP29, "Subgroups", "b5fdf6b1318e0c1c"},
+	},
+	"nip29/subgroups.13": {
+		{DocNIP29, "Rules", "ae2795295cc0ae50"},
 	},
 	"nip29/timeline.1": {
 		{DocNIP29, "Timeline references", "cf3b0b9dbacf34e6"},

@@ -160,6 +160,15 @@ var baselineClauses = []Clause{
 		Text: "A 9002 from a member without a privileged role is refused and the metadata stays."},
 	{ID: "nip29/late-publication.1", Section: "nip29/late-publication", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Late,
 		Text: "A group message stamped hours in the past is refused (any prefix)."},
+	{ID: "nip29/join.4", Section: "nip29/join", Level: LevelShould, Subject: SubjectRelay, Testable: false, Source: SourceNIP, Ref: refNIP29Join,
+		Text:   "The message of a rejected join request says whether the rejection is final, the request is pending review, or other handling (such as payment) applies.",
+		Reason: "needs a human: the message is free text with no prescribed prefix or wording, so only a reader can judge whether it explains the outcome"},
+	{ID: "nip29/join.5", Section: "nip29/join", Level: LevelMay, Subject: SubjectRelay, Testable: false, Source: SourceNIP, Ref: refNIP29Adding,
+		Text:   "On a join request the relay may add the user at once (a 9000) or leave the decision to an admin.",
+		Reason: "permission: every behaviour satisfies it (adding at once and deferring are both allowed outcomes)"},
+	{ID: "nip29/late-publication.2", Section: "nip29/late-publication", Level: LevelMay, Subject: SubjectRelay, Testable: false, Source: SourceNIP, Ref: "NIP-29 § Group identity, migration and forking",
+		Text:   "A group is its id plus the relay enforcing its rules; another relay may take over (migration) or fork a group by receiving copies of its events, and keeps its own 39000, 39001 and history.",
+		Reason: "permission: every behaviour satisfies it; receiving a moved group happens before the relay is under test and involves two relays the harness does not control"},
 
 	// NIP-29 group ids, invites and the closed/restricted flags.
 	{ID: "nip29/group-ids.1", Section: "nip29/group-ids", Level: LevelRule, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Intro,
@@ -191,11 +200,17 @@ var baselineClauses = []Clause{
 	{ID: "nip29/subgroups.8", Section: "nip29/subgroups", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29SubRules,
 		Text: "A 9002 on a parent whose child tags leave out an existing child is rejected and the child list is unchanged."},
 	{ID: "nip29/subgroups.9", Section: "nip29/subgroups", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29SubRules,
-		Text: "A child's authorized 9002 without a parent tag makes it a root: its 39000 has no parent tag and the former parent's 39000 no longer lists it."},
+		Text: "A child's authorized 9002 naming another parent moves it (the previous parent's 39000 no longer lists it); one without a parent tag makes it a root: its 39000 has no parent tag and the former parent's 39000 no longer lists it."},
 	{ID: "nip29/subgroups.10", Section: "nip29/subgroups", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29SubRules,
 		Text: "When a parent is deleted (9008), its remaining children become roots: their 39000 no longer carry the parent tag."},
 	{ID: "nip29/subgroups.11", Section: "nip29/subgroups", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Sub + ": Membership",
 		Text: "Nothing is inherited across the parent-child link: a parent's admin who is not an admin of the child may not put users into it, and a parent's member is not listed in the child's 39002 without a 9000 of the child."},
+	{ID: "nip29/subgroups.12", Section: "nip29/subgroups", Level: LevelMay, Subject: SubjectRelay, Testable: false, Source: SourceNIP, Ref: refNIP29Sub,
+		Text:   "Groups may be organized in a hierarchy (parent and child tags).",
+		Reason: "permission: every behaviour satisfies it; a relay that offers subgroups is checked by the other nip29/subgroups clauses once it advertises them (nip29/subgroups.1)"},
+	{ID: "nip29/subgroups.13", Section: "nip29/subgroups", Level: LevelRule, Subject: SubjectRelay, Testable: false, Source: SourceNIP, Ref: refNIP29SubRules,
+		Text:   "Events already stored under a group's h tag stay valid when the group gains, changes or loses a parent.",
+		Reason: "not checked yet: observable (a group's earlier events still served after its parent changes) but no case creates that sequence; no fault breaks it"},
 
 	// NIP-29 pinned events (optional: 39005).
 	{ID: "nip29/pins.1", Section: "nip29/pins", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Pins,
@@ -204,6 +219,9 @@ var baselineClauses = []Clause{
 		Text: "Each accepted 9010 replaces the list: unpinning, reordering and clearing (a 9010 without references) are mirrored by the regenerated 39005."},
 	{ID: "nip29/pins.3", Section: "nip29/pins", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Mod,
 		Text: "A 9010 from a member without a privileged role is refused and the 39005 is unchanged."},
+	{ID: "nip29/pins.4", Section: "nip29/pins", Level: LevelMay, Subject: SubjectRelay, Testable: false, Source: SourceNIP, Ref: refNIP29Pins,
+		Text:   "The relay may limit the number of pins.",
+		Reason: "permission: every behaviour satisfies it (the text sets no minimum and no way to announce the limit)"},
 
 	// NIP-29 live audio/video endpoints (optional).
 	{ID: "nip29/livekit.1", Section: "nip29/livekit", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29AV,
@@ -212,4 +230,10 @@ var baselineClauses = []Clause{
 		Text: "A JWT the token endpoint issues for a NIP-98-authorized caller has a sub whose first 64 characters are the caller's lowercase hex pubkey."},
 	{ID: "nip29/livekit.3", Section: "nip29/livekit", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29AV,
 		Text: "The token endpoint enforces the group's settings: it refuses a private group's token to a caller who is not a member."},
+	{ID: "nip29/livekit.4", Section: "nip29/livekit", Level: LevelRule, Subject: SubjectRelay, Testable: false, Source: SourceNIP, Ref: refNIP29AV,
+		Text:   "Since one user may hold several JWTs for the same room, the relay appends a random identifier after the 64 hex characters of the sub.",
+		Reason: "not checked yet: observable (two tokens for one caller should differ after the 64th character of sub), but no case asks twice and no fault breaks it; 'random' itself needs more than two samples to judge"},
+	{ID: "nip29/livekit.5", Section: "nip29/livekit", Level: LevelMay, Subject: SubjectRelay, Testable: false, Source: SourceNIP, Ref: refNIP29AV + " and § Group metadata events: livekit",
+		Text:   "A group that offers LiveKit audio/video carries a livekit tag in its 39000; an AV-only group carries an empty supported_kinds tag.",
+		Reason: "permission: whether a group offers AV is the operator's choice, so every 39000 satisfies it; the token endpoint itself is checked by nip29/livekit.1-3"},
 }

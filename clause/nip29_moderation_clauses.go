@@ -61,4 +61,7 @@ var nip29ModerationClauses = []Clause{
 	{ID: "nip29/timeline.4", Section: "nip29/timeline", Level: LevelRule, Subject: SubjectClient, Testable: false, Source: SourceNIP, Ref: refNIP29Timeline,
 		Text:   "Clients pick the references (first 8 hex digits of events among the last 50 they saw on the relay, not their own) and check other events' references.",
 		Reason: reasonClient},
+	{ID: "nip29/state-events.10", Section: "nip29/state-events", Level: LevelMay, Subject: SubjectRelay, Testable: false, Source: SourceNIP, Ref: refNIP29MetaGen + ": supported_kinds; and § Normal user-created events",
+		Text:   "Groups may accept any event kind; a supported_kinds tag in the 39000 lists the kinds the group supports (absent: all kinds; empty: none, as for AV-only groups).",
+		Reason: "permission: the text says what the tag means to clients but not that a relay refuses kinds outside it, so every behaviour satisfies it"},
 }

@@ -34,6 +34,7 @@ type Sentence struct {
 	// Unsure says why the reading may be wrong, or why the sentence is
 	// ambiguous ("lowercase 'must'", "mixes MUST and MAY", …); "" if clear.
 	Unsure string
+	raw    string // markdown of the sentence, only while it is classified
 }
 
 // Normative reports whether the sentence states a requirement or rule.
@@ -128,6 +129,12 @@ func extract(d *Doc) []Sentence {
 	return out
 }
 
+// reItemLabel matches a list item that only names what the paragraphs
+// below it define: an emphasised name and parenthesised code spans, such
+// as "*join request* (`kind:9021`)" or "*group admins* (`kind:39001`)
+// (optional)". It labels a definition; it states no rule itself.
+var reItemLabel = regexp.MustCompile("^(?:\\*[^*]+\\*|_[^_]+_)(?:\\s*\\((?:`[^`]+`|optional)\\))+$")
+
 // reBareRunIn matches a sentence that is only a bold run-in heading.
 var reBareRunIn = regexp.MustCompile(`^(?:\*\*|__)([^*_]{1,80}?)[.:]?(?:\*\*|__)[.:]?$`)
 
@@ -146,7 +153,9 @@ func (d *Doc) finish(s Sentence, bi int, first bool) Sentence {
 	if !first && kind == KindListItem {
 		s.Kind = KindParagraph
 	}
+	s.raw = raw
 	classify(&s, prose(raw), d.informative(bi))
+	s.raw = ""
 	s.Kind = kind
 	return s
 }
@@ -287,6 +296,10 @@ func classify(s *Sentence, p string, informative bool) {
 	case KindListItem:
 		if words < 2 {
 			s.Why = "fragment"
+			return
+		}
+		if reItemLabel.MatchString(strings.TrimSpace(s.raw)) {
+			s.Why = "item label"
 			return
 		}
 		s.Level, s.Why = clause.LevelRule, "list item"

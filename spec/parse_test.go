@@ -185,3 +185,20 @@ func TestClassify(t *testing.T) {
 		t.Errorf("keyword inside code counted: %v", s.Keywords)
 	}
 }
+
+// TestItemLabelIsNotARule: a list item that only names the definition
+// below it (an emphasised name and parenthesised code spans, as NIP-29
+// writes "- *join request* (`kind:9021`)") states no rule; a list item
+// with words beyond its label still does.
+func TestItemLabelIsNotARule(t *testing.T) {
+	src := "# T\n\nThis draft defines the events that users send to a group.\n\n## Events\n\n- *join request* (`kind:9021`)\n\nAny user can send it.\n\n- *group admins* (`kind:39001`) (optional)\n\n- *leave* (`kind:9022`) removes the user from the group\n"
+	d := Parse("labels.md", []byte(src))
+	for _, sub := range []string{"join request", "group admins"} {
+		if s := findSentence(t, d, sub); s.Normative() || s.Why != "item label" {
+			t.Errorf("%q: level %q (%s), want informative (item label)", s.Text, s.Level, s.Why)
+		}
+	}
+	if s := findSentence(t, d, "removes the user"); s.Level != clause.LevelRule {
+		t.Errorf("%q: level %q (%s), want RULE", s.Text, s.Level, s.Why)
+	}
+}
