@@ -181,4 +181,5 @@ var faultClauses = map[string]string{
 	faultLabelsDiscoveryTLost:   "labels/finding-channels.2",
 	faultIDPOptInSkipsACL:       "identity/asking-for-system.7",
 	faultLabelsCountCommunities: "labels/community.1",
+	faultLabelsMutationRetypes:  "labels/add-remove.2",
 }

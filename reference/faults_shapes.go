@@ -23,6 +23,7 @@ const (
 	faultLabelsDiscoveryTLost   = "labels-discovery-t-ignored"
 	faultIDPOptInSkipsACL       = "identity-p-opt-in-skips-acl"
 	faultLabelsCountCommunities = "labels-count-across-communities"
+	faultLabelsMutationRetypes  = "labels-mutation-channel-type-applied"
 )
 
 // deferredDeletion is how long the labels-deletion-deferred-drops-evidence
@@ -49,6 +50,8 @@ var nipclShapeFaults = []faultSpec{
 		"a 39000 filter with both #l and #t ignores #t: channels of another type with the label come back"},
 	{faultLabelsCountCommunities, "labels", "labels/community",
 		"NIP-45 COUNT counts the matching events of every community, not only the Host's"},
+	{faultLabelsMutationRetypes, "labels", "labels/add-remove",
+		"a label mutation carrying channel_type is not refused: the labels apply and the channel takes the named type"},
 	{faultIDPOptInSkipsACL, "identity", "identity/asking-for-system",
 		"a 39000 read with #P and #t skips the read ACL: a non-member opting in by creator and label gets private channels' state"},
 	{faultIDLimitReadRefused, "identity", "identity/reads-leave-out",
