@@ -182,4 +182,5 @@ var faultClauses = map[string]string{
 	faultIDPOptInSkipsACL:       "identity/asking-for-system.7",
 	faultLabelsCountCommunities: "labels/community.1",
 	faultLabelsMutationRetypes:  "labels/add-remove.2",
+	faultIDBareTStored:          "identity/label-rules.2",
 }

@@ -24,6 +24,7 @@ const (
 	faultIDPOptInSkipsACL       = "identity-p-opt-in-skips-acl"
 	faultLabelsCountCommunities = "labels-count-across-communities"
 	faultLabelsMutationRetypes  = "labels-mutation-channel-type-applied"
+	faultIDBareTStored          = "identity-bare-t-stored-as-empty-label"
 )
 
 // deferredDeletion is how long the labels-deletion-deferred-drops-evidence
@@ -52,6 +53,8 @@ var nipclShapeFaults = []faultSpec{
 		"NIP-45 COUNT counts the matching events of every community, not only the Host's"},
 	{faultLabelsMutationRetypes, "labels", "labels/add-remove",
 		"a label mutation carrying channel_type is not refused: the labels apply and the channel takes the named type"},
+	{faultIDBareTStored, "identity", "identity/label-rules",
+		"a one-element [\"t\"] beside labels on a 9007 or 9002 is neither refused nor ignored: it is stored as an empty label"},
 	{faultIDPOptInSkipsACL, "identity", "identity/asking-for-system",
 		"a 39000 read with #P and #t skips the read ACL: a non-member opting in by creator and label gets private channels' state"},
 	{faultIDLimitReadRefused, "identity", "identity/reads-leave-out",

@@ -200,11 +200,18 @@ func (identityProfile) channelTypes() []string {
 // repeated) is present with no labels.
 func (p identityProfile) parseLabels(ev *nostr.Event) (labels []string, present bool, err error) {
 	var vals []string
+	bare := false
 	for _, tag := range ev.Tags {
 		if len(tag) == 0 || tag[0] != "t" {
 			continue
 		}
 		if len(tag) < 2 {
+			// Fault identity-bare-t-stored-as-empty-label: kept aside and
+			// stored as an empty label past every check.
+			if p.faults.on(faultIDBareTStored) {
+				bare = true
+				continue
+			}
 			return nil, true, reject("invalid", `a t tag needs a value: ["t", <label>]`)
 		}
 		vals = append(vals, tag[1])
@@ -252,6 +259,9 @@ func (p identityProfile) parseLabels(ev *nostr.Event) (labels []string, present 
 	// (first occurrence of each label) or sorted.
 	if p.readings.is(clause.ReadingIdentityLabelOrder, "sorted") {
 		sort.Strings(distinct)
+	}
+	if bare {
+		distinct = append(distinct, "")
 	}
 	limit, counted := maxLabels, len(distinct)
 	// Fault identity-nine-labels-accepted.

@@ -21,6 +21,26 @@ func identityShapesSpecs() []Spec {
 					Expect(idChannelSet(t.Query(r.c, f))).To(Equal(want), "%s: #P:[creator] #t:[label]", r.name)
 				}
 			}},
+		{idCase("identity/labels/17", "identity/label-rules", MUST,
+			`A one-element ["t"] on a 9007 is no label: alone, the 9007 is refused (no channel) or creates a channel without labels; beside ["t",label], it is refused as an invalid or empty label (no channel) or ignored (the channel has exactly that label). An empty label is never stored.`),
+			func(t *T) {
+				c := t.Connect(t.Actor("creator"))
+				for _, shape := range []struct {
+					why    string
+					labels []string
+				}{{`9007 with ["t"] alone`, nil}, {`9007 with ["t"] and ["t",label]`, []string{idLabel(t)}}} {
+					ev, ch := idCreateEvent(t, c.Actor(), idChanOpts{Visibility: fixtures.Open, Extra: append(nostr.Tags{{"t"}}, idTTags(shape.labels...)...)})
+					ok := t.Publish(c, ev)
+					if !ok.Accepted {
+						checkPrefix("OK", ok.Reason)
+						idRequireNoChannel(t, c, ch, "refused "+shape.why)
+						t.Note("%s: refused (%s)", shape.why, ok.Reason)
+						continue
+					}
+					requireIdentityAll(t, c, ch, fixtures.TypeStream, shape.labels, c.Actor().PubKey)
+					t.Note("%s: accepted, the bare t tag ignored (labels %v)", shape.why, shape.labels)
+				}
+			}},
 	}
 }
 
@@ -29,6 +49,8 @@ func identityShapesSpecs() []Spec {
 var identityShapesClauseCases = map[string][]string{
 	"identity/asking-for-system.2": {"identity/optin/7"},
 	"identity/asking-for-system.7": {"identity/optin/7"},
+	"identity/label-rules.2":       {"identity/labels/17"},
+	"identity/label-rules.5":       {"identity/labels/17"},
 }
 
 func init() {
