@@ -183,4 +183,5 @@ var faultClauses = map[string]string{
 	faultLabelsCountCommunities: "labels/community.1",
 	faultLabelsMutationRetypes:  "labels/add-remove.2",
 	faultIDBareTStored:          "identity/label-rules.2",
+	faultIDOptInLimitDropped:    "identity/asking-for-system.4",
 }

@@ -25,6 +25,7 @@ const (
 	faultLabelsCountCommunities = "labels-count-across-communities"
 	faultLabelsMutationRetypes  = "labels-mutation-channel-type-applied"
 	faultIDBareTStored          = "identity-bare-t-stored-as-empty-label"
+	faultIDOptInLimitDropped    = "identity-opt-in-dropped-with-limit"
 )
 
 // deferredDeletion is how long the labels-deletion-deferred-drops-evidence
@@ -55,6 +56,8 @@ var nipclShapeFaults = []faultSpec{
 		"a label mutation carrying channel_type is not refused: the labels apply and the channel takes the named type"},
 	{faultIDBareTStored, "identity", "identity/label-rules",
 		"a one-element [\"t\"] beside labels on a 9007 or 9002 is neither refused nor ignored: it is stored as an empty label"},
+	{faultIDOptInLimitDropped, "identity", "identity/asking-for-system",
+		"a stored read that opts in to system channels (#t system or #P) and has a limit is answered as if it had not opted in: the limit picks from legacy channels only"},
 	{faultIDPOptInSkipsACL, "identity", "identity/asking-for-system",
 		"a 39000 read with #P and #t skips the read ACL: a non-member opting in by creator and label gets private channels' state"},
 	{faultIDLimitReadRefused, "identity", "identity/reads-leave-out",

@@ -647,7 +647,9 @@ func (p identityProfile) readSQL(f *nostr.Filter, rd *reader) (string, []any) {
 			args = append(args, id)
 		}
 	}
-	if s.optIn {
+	// Fault identity-opt-in-dropped-with-limit: a limited read is answered
+	// as if it had not opted in.
+	if s.optIn && !(f.Limit > 0 && p.faults.on(faultIDOptInLimitDropped)) {
 		chanCond += " OR c.type = ?"
 		args = append(args, typeSystem)
 	}

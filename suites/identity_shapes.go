@@ -41,6 +41,23 @@ func identityShapesSpecs() []Spec {
 					t.Note("%s: accepted, the bare t tag ignored (labels %v)", shape.why, shape.labels)
 				}
 			}},
+		{idCase("identity/optin/8", "identity/asking-for-system", MUST,
+			"The #P opt-in with a limit still matches as usual, newest first: with a labeled stream and a newer labeled system channel of one creator, {\"kinds\":[39000],\"#P\":[creator],\"#t\":[label],\"limit\":1} returns the system channel, and limit 2 returns both."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				x := idLabel(t)
+				stream := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: []string{x}})
+				older := t.GroupMetadata(c, stream)
+				sys := idChannel(t, c, idChanOpts{Type: fixtures.TypeSystem, Visibility: fixtures.Open, Labels: []string{x}})
+				// The system channel's snapshot is made strictly the newest match.
+				t.NewerMetadata(c, sys, older.CreatedAt)
+				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"P": {c.Actor().PubKey}, "t": {x}}, Limit: 1}
+				if got := idChannelSet(t.Query(c, f)); len(got) != 1 || got[0] != sys {
+					failf("#P:[creator] #t:[%s] limit 1 must return the newest match, the system channel %s (the stream %s is older), got %v", x, sys, stream, got)
+				}
+				f.Limit = 2
+				Expect(idChannelSet(t.Query(c, f))).To(Equal(idSorted(stream, sys)), "#P:[creator] #t:[label] limit 2: the system channel and the stream")
+			}},
 	}
 }
 
@@ -51,6 +68,7 @@ var identityShapesClauseCases = map[string][]string{
 	"identity/asking-for-system.7": {"identity/optin/7"},
 	"identity/label-rules.2":       {"identity/labels/17"},
 	"identity/label-rules.5":       {"identity/labels/17"},
+	"identity/asking-for-system.4": {"identity/optin/8"},
 }
 
 func init() {
