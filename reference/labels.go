@@ -856,6 +856,16 @@ func (p *labelsProfile) readSQL(f *nostr.Filter, rd *reader) (string, []any) {
 		return `e.seq IN (SELECT s.seq FROM events s WHERE s.community = ? AND s.kind = ? ORDER BY s.created_at DESC, s.id ASC LIMIT ?)`,
 			[]any{rd.community, kindGroupMetadata, limit}
 	}
+	// Fault labels-ids-limit-before-acl: an ids read's limit picks the
+	// newest named events before the read ACL drops the withheld ones.
+	if p.faults.on(faultLabelsIDsLimitBeforeACL) && len(f.IDs) > 0 && f.Limit > 0 {
+		args := []any{rd.community}
+		for _, id := range f.IDs {
+			args = append(args, id)
+		}
+		return `e.seq IN (SELECT s.seq FROM events s WHERE s.community = ? AND s.id IN (` + placeholders(len(f.IDs)) +
+			`) ORDER BY s.created_at DESC, s.id ASC LIMIT ?)`, append(args, f.Limit)
+	}
 	return "", nil
 }
 

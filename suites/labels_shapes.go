@@ -132,6 +132,22 @@ func labelsShapesSpecs() []Spec {
 				}
 				t.Note("add-label beside channel_type: tag ignored, label applied")
 			}},
+		{lcase("discovery/13", "discovery", "labels/finding-channels", MUST,
+			"ids with a limit: a withheld snapshot does not use up the limit. An outsider's {\"kinds\":[39000],\"ids\":[private, open],\"limit\":1}, naming a newer private, hidden channel's snapshot and an older open one's, returns the open one; the owner's returns the private one."),
+			func(t *T) {
+				owner := t.Connect(t.Actor("owner"))
+				outsider := t.Connect(t.Actor("outsider"))
+				x := lbl(t, "ids")
+				open := snapshot(t, owner, createLabeled(t, owner, "", fixtures.Open, x))
+				priv := t.NewerMetadata(owner, createWithheld(t, owner, outsider, x), open.CreatedAt)
+				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, IDs: []string{priv.ID, open.ID}, Limit: 1}
+				if got := t.Query(outsider, f); len(got) != 1 || got[0].ID != open.ID {
+					failf("an outsider's ids read with limit 1 naming a withheld snapshot %s and an older open one %s must return the open one, got %d event(s): %v", priv.ID, open.ID, len(got), IDs(got))
+				}
+				if got := t.Query(owner, f); len(got) != 1 || got[0].ID != priv.ID {
+					failf("the owner's ids read with limit 1 must return the newer private snapshot %s, got %d event(s): %v", priv.ID, len(got), IDs(got))
+				}
+			}},
 	}
 }
 
@@ -147,6 +163,7 @@ var shapesClauseCases = map[string][]string{
 	"labels/finding-channels.5":  {"labels/discovery/12"},
 	"labels/community.1":         {"labels/community/5"},
 	"labels/add-remove.2":        {"labels/add-remove/16"},
+	"labels/finding-channels.7":  {"labels/discovery/13"},
 }
 
 func init() {
