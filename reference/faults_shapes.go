@@ -12,17 +12,21 @@ import (
 // labels or identity case had (a weak case) or breaks a shape no case sent
 // before. Each is checked at exactly one place: the behaviour it breaks.
 const (
-	faultLabelsDeletionDeferred = "labels-deletion-deferred-drops-evidence"
-	faultLabelsLimitReadRefused = "labels-limit-read-refused"
-	faultIDLimitReadRefused     = "identity-limit-read-refused"
-	faultLabelsLiveStaleLabels  = "labels-live-stale-labels"
-	faultLabelsRepeatsStored    = "labels-repeats-count-as-stored"
-	faultLabelsLimitBeforeApply = "labels-stored-limit-before-apply"
-	faultLabelsFlagEditDrops    = "labels-flag-edit-drops-labels"
-	faultLabelsMixedKindsRead   = "labels-mixed-kinds-read-empty"
-	faultLabelsDiscoveryTLost   = "labels-discovery-t-ignored"
-	faultIDPOptInSkipsACL       = "identity-p-opt-in-skips-acl"
-	faultLabelsCountCommunities = "labels-count-across-communities"
+	faultLabelsDeletionDeferred  = "labels-deletion-deferred-drops-evidence"
+	faultLabelsLimitReadRefused  = "labels-limit-read-refused"
+	faultIDLimitReadRefused      = "identity-limit-read-refused"
+	faultLabelsLiveStaleLabels   = "labels-live-stale-labels"
+	faultLabelsRepeatsStored     = "labels-repeats-count-as-stored"
+	faultLabelsLimitBeforeApply  = "labels-stored-limit-before-apply"
+	faultLabelsFlagEditDrops     = "labels-flag-edit-drops-labels"
+	faultLabelsMixedKindsRead    = "labels-mixed-kinds-read-empty"
+	faultLabelsDiscoveryTLost    = "labels-discovery-t-ignored"
+	faultIDPOptInSkipsACL        = "identity-p-opt-in-skips-acl"
+	faultLabelsCountCommunities  = "labels-count-across-communities"
+	faultLabelsMutationRetypes   = "labels-mutation-channel-type-applied"
+	faultIDBareTStored           = "identity-bare-t-stored-as-empty-label"
+	faultIDOptInLimitDropped     = "identity-opt-in-dropped-with-limit"
+	faultLabelsIDsLimitBeforeACL = "labels-ids-limit-before-acl"
 )
 
 // deferredDeletion is how long the labels-deletion-deferred-drops-evidence
@@ -49,6 +53,14 @@ var nipclShapeFaults = []faultSpec{
 		"a 39000 filter with both #l and #t ignores #t: channels of another type with the label come back"},
 	{faultLabelsCountCommunities, "labels", "labels/community",
 		"NIP-45 COUNT counts the matching events of every community, not only the Host's"},
+	{faultLabelsMutationRetypes, "labels", "labels/add-remove",
+		"a label mutation carrying channel_type is not refused: the labels apply and the channel takes the named type"},
+	{faultIDBareTStored, "identity", "identity/label-rules",
+		"a one-element [\"t\"] beside labels on a 9007 or 9002 is neither refused nor ignored: it is stored as an empty label"},
+	{faultIDOptInLimitDropped, "identity", "identity/asking-for-system",
+		"a stored read that opts in to system channels (#t system or #P) and has a limit is answered as if it had not opted in: the limit picks from legacy channels only"},
+	{faultLabelsIDsLimitBeforeACL, "labels", "labels/finding-channels",
+		"a read with ids and a limit takes the newest named events first and applies the read ACL after: a withheld snapshot uses up the limit"},
 	{faultIDPOptInSkipsACL, "identity", "identity/asking-for-system",
 		"a 39000 read with #P and #t skips the read ACL: a non-member opting in by creator and label gets private channels' state"},
 	{faultIDLimitReadRefused, "identity", "identity/reads-leave-out",

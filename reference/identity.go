@@ -200,11 +200,18 @@ func (identityProfile) channelTypes() []string {
 // repeated) is present with no labels.
 func (p identityProfile) parseLabels(ev *nostr.Event) (labels []string, present bool, err error) {
 	var vals []string
+	bare := false
 	for _, tag := range ev.Tags {
 		if len(tag) == 0 || tag[0] != "t" {
 			continue
 		}
 		if len(tag) < 2 {
+			// Fault identity-bare-t-stored-as-empty-label: kept aside and
+			// stored as an empty label past every check.
+			if p.faults.on(faultIDBareTStored) {
+				bare = true
+				continue
+			}
 			return nil, true, reject("invalid", `a t tag needs a value: ["t", <label>]`)
 		}
 		vals = append(vals, tag[1])
@@ -252,6 +259,9 @@ func (p identityProfile) parseLabels(ev *nostr.Event) (labels []string, present 
 	// (first occurrence of each label) or sorted.
 	if p.readings.is(clause.ReadingIdentityLabelOrder, "sorted") {
 		sort.Strings(distinct)
+	}
+	if bare {
+		distinct = append(distinct, "")
 	}
 	limit, counted := maxLabels, len(distinct)
 	// Fault identity-nine-labels-accepted.
@@ -637,7 +647,9 @@ func (p identityProfile) readSQL(f *nostr.Filter, rd *reader) (string, []any) {
 			args = append(args, id)
 		}
 	}
-	if s.optIn {
+	// Fault identity-opt-in-dropped-with-limit: a limited read is answered
+	// as if it had not opted in.
+	if s.optIn && !(f.Limit > 0 && p.faults.on(faultIDOptInLimitDropped)) {
 		chanCond += " OR c.type = ?"
 		args = append(args, typeSystem)
 	}

@@ -496,6 +496,10 @@ func (p *labelsProfile) parseMutation(ev *nostr.Event) (*mutation, error) {
 			// Reading labels-mixed-extended-fields: the draft names topic,
 			// purpose and TTL but no tags for them; the relay refuses them
 			// beside a label operation or ignores them (it has no such field).
+			// Fault labels-mutation-channel-type-applied: channel_type rides along.
+			if tag[0] == "channel_type" && p.faults.on(faultLabelsMutationRetypes) {
+				continue
+			}
 			if slices.Contains(metadataTags, tag[0]) && !(p.readings.is(clause.ReadingLabelsMixedExtended, "ignored") && slices.Contains(extendedMetadataTags, tag[0])) {
 				return nil, reject("invalid", "a label mutation must be label-only; %q is not allowed with add-label/remove-label", truncate(tag[0], 16))
 			}
@@ -616,6 +620,9 @@ func (p *labelsProfile) mutate(t *txn, ev *nostr.Event) error {
 		if v, ok := lastTag(ev, "archived"); ok {
 			next.Archived = v == "true"
 		}
+	}
+	if v, ok := lastTag(ev, "channel_type"); ok && p.faults.on(faultLabelsMutationRetypes) && labelTypeAllowed(v) {
+		next.Type = v
 	}
 	set := append(slices.Clone(base.Labels), m.add...)
 	set = slices.DeleteFunc(dedupSorted(set), func(v string) bool { return slices.Contains(m.remove, v) })
@@ -848,6 +855,16 @@ func (p *labelsProfile) readSQL(f *nostr.Filter, rd *reader) (string, []any) {
 		}
 		return `e.seq IN (SELECT s.seq FROM events s WHERE s.community = ? AND s.kind = ? ORDER BY s.created_at DESC, s.id ASC LIMIT ?)`,
 			[]any{rd.community, kindGroupMetadata, limit}
+	}
+	// Fault labels-ids-limit-before-acl: an ids read's limit picks the
+	// newest named events before the read ACL drops the withheld ones.
+	if p.faults.on(faultLabelsIDsLimitBeforeACL) && len(f.IDs) > 0 && f.Limit > 0 {
+		args := []any{rd.community}
+		for _, id := range f.IDs {
+			args = append(args, id)
+		}
+		return `e.seq IN (SELECT s.seq FROM events s WHERE s.community = ? AND s.id IN (` + placeholders(len(f.IDs)) +
+			`) ORDER BY s.created_at DESC, s.id ASC LIMIT ?)`, append(args, f.Limit)
 	}
 	return "", nil
 }

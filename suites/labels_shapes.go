@@ -109,6 +109,45 @@ func labelsShapesSpecs() []Spec {
 				f.Authors = []string{c.Actor().PubKey}
 				Expect(t.Query(reader, f)).To(BeEmpty(), "the same filter with the creator as author finds nothing (snapshots are relay-signed)")
 			}},
+		{lcase("add-remove/16", "mixed", "labels/add-remove", MUST,
+			"A label mutation carrying channel_type (a creation tag) beside add-label is label-only or nothing: it is refused with invalid: nip-cl-rejected and applies nothing, or the tag is ignored and only the label is added; the channel's type never changes."),
+			func(t *T) {
+				c := t.Connect(t.Actor("owner"))
+				a, x := lbl(t, "a"), lbl(t, "x")
+				ch := createLabeled(t, c, fixtures.TypeStream, fixtures.Open, a)
+				before := snapshot(t, c, ch)
+				ok := t.Publish(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", x}, nostr.Tag{"channel_type", fixtures.TypeForum}))
+				if !ok.Accepted {
+					requireRejected(ok, "add-label with [\"channel_type\",\"forum\"]", "invalid")
+					expectUnchanged(t, c, ch, before, "refused add-label with channel_type")
+					t.Note("add-label beside channel_type: refused (%s)", ok.Reason)
+					return
+				}
+				if ok.Reason != "" {
+					failf(`add-label with ["channel_type","forum"]: an accepted label mutation answers ["OK",…,true,""], got %s`, ok)
+				}
+				after := expectLabels(t, c, ch, a, x)
+				if typ := typeOf(after); typ != fixtures.TypeStream {
+					failf("add-label with [\"channel_type\",\"forum\"] was accepted and also changed the channel type: the snapshot's t tag is %q, expected %q", typ, fixtures.TypeStream)
+				}
+				t.Note("add-label beside channel_type: tag ignored, label applied")
+			}},
+		{lcase("discovery/13", "discovery", "labels/finding-channels", MUST,
+			"ids with a limit: a withheld snapshot does not use up the limit. An outsider's {\"kinds\":[39000],\"ids\":[private, open],\"limit\":1}, naming a newer private, hidden channel's snapshot and an older open one's, returns the open one; the owner's returns the private one."),
+			func(t *T) {
+				owner := t.Connect(t.Actor("owner"))
+				outsider := t.Connect(t.Actor("outsider"))
+				x := lbl(t, "ids")
+				open := snapshot(t, owner, createLabeled(t, owner, "", fixtures.Open, x))
+				priv := t.NewerMetadata(owner, createWithheld(t, owner, outsider, x), open.CreatedAt)
+				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, IDs: []string{priv.ID, open.ID}, Limit: 1}
+				if got := t.Query(outsider, f); len(got) != 1 || got[0].ID != open.ID {
+					failf("an outsider's ids read with limit 1 naming a withheld snapshot %s and an older open one %s must return the open one, got %d event(s): %v", priv.ID, open.ID, len(got), IDs(got))
+				}
+				if got := t.Query(owner, f); len(got) != 1 || got[0].ID != priv.ID {
+					failf("the owner's ids read with limit 1 must return the newer private snapshot %s, got %d event(s): %v", priv.ID, len(got), IDs(got))
+				}
+			}},
 	}
 }
 
@@ -123,6 +162,8 @@ var shapesClauseCases = map[string][]string{
 	"labels/finding-channels.2":  {"labels/discovery/12"},
 	"labels/finding-channels.5":  {"labels/discovery/12"},
 	"labels/community.1":         {"labels/community/5"},
+	"labels/add-remove.2":        {"labels/add-remove/16"},
+	"labels/finding-channels.7":  {"labels/discovery/13"},
 }
 
 func init() {
