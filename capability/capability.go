@@ -138,7 +138,10 @@ type Findings struct {
 
 // Target is how the probe reaches the relay.
 type Target struct {
-	URL           string
+	URL string
+	// AuthRelayURL is the relay's own URL, signed into the AUTH relay tag
+	// (behind a delay proxy or a tunnel it differs from URL; "" = URL).
+	AuthRelayURL  string
 	AuthOnConnect bool
 	StepTimeout   time.Duration
 	// Pace, when set, is called before every write (safe mode's rate).

@@ -140,6 +140,7 @@ func (p *prober) conn(ctx context.Context, a *fixtures.Actor) (*fixtures.Client,
 	}
 	c, err := fixtures.Dial(ctx, p.tg.URL, fixtures.DialOptions{
 		Actor: a, Header: p.tg.Header, StepTimeout: p.tg.StepTimeout, Transcript: p.tg.Transcript, AuthOnConnect: p.tg.AuthOnConnect,
+		AuthRelayURL: p.tg.AuthRelayURL,
 	})
 	if err != nil {
 		return nil, err
