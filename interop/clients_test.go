@@ -1,10 +1,7 @@
 package interop
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -104,37 +101,11 @@ func npmAdapter(t *testing.T, lib clientLib) string {
 }
 
 // runClientMode runs `nipcl-conform client` with args and decodes its
-// results.json. Exit codes 1 and 2 are for the expected file to judge.
+// results.json (runCLI). Exit codes 1 and 2 are for the expected file to judge.
 func runClientMode(t *testing.T, bin, reportDir string, args ...string) *results {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
-	defer cancel()
-	resultsPath := filepath.Join(reportDir, "results.json")
-	if err := os.Remove(resultsPath); err != nil && !errors.Is(err, os.ErrNotExist) {
-		t.Fatal(err)
-	}
-	args = append([]string{"client", "--report-dir", reportDir}, args...)
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Dir = harnessDir()
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	dieWithParent(cmd)
-	start := time.Now()
-	err := cmd.Run()
-	t.Logf("nipcl-conform %s: exit %d in %s", strings.Join(args, " "), cmd.ProcessState.ExitCode(), time.Since(start).Round(time.Millisecond))
-	var exitErr *exec.ExitError
-	if err != nil && (!errors.As(err, &exitErr) || ctx.Err() != nil) {
-		t.Fatalf("nipcl-conform %s: %v\n%s", strings.Join(args, " "), err, clip(out.String(), 8000))
-	}
-	b, err := os.ReadFile(resultsPath)
-	if err != nil {
-		t.Fatalf("client-mode results: %v\n%s", err, clip(out.String(), 8000))
-	}
-	var res results
-	if err := json.Unmarshal(b, &res); err != nil {
-		t.Fatalf("client-mode results.json: %v", err)
-	}
-	return &res
+	res, _ := runCLI(t, bin, 8*time.Minute, "client", reportDir, args...)
+	return res
 }
 
 func moduleVersionIn(t *testing.T, goBin, dir, module string) string {

@@ -304,17 +304,21 @@ func readExpected(path string) (expectedResults, error) {
 	return exp, nil
 }
 
-// runHarness runs the harness binary against a target, cwd the repository
-// root, and decodes its results.json.
-func runHarness(t *testing.T, bin, reportDir string, args ...string) *results {
+// runCLI runs `nipcl-conform SUB --report-dir DIR ARGS…` with cwd the
+// repository root and decodes its results.json; it also returns the
+// command's output. Exit codes 1 (a required case failed), 2 (harness-error
+// cases) and 3 (blocked) are for the expected files to judge; a run that
+// could not start, was killed or timed out, or left no results.json fails
+// the test.
+func runCLI(t *testing.T, bin string, timeout time.Duration, sub, reportDir string, args ...string) (*results, string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	resultsPath := filepath.Join(reportDir, "results.json")
 	if err := os.Remove(resultsPath); err != nil && !errors.Is(err, os.ErrNotExist) {
 		t.Fatal(err)
 	}
-	args = append([]string{"run", "--report-dir", reportDir}, args...)
+	args = append([]string{sub, "--report-dir", reportDir}, args...)
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = harnessDir()
 	var out bytes.Buffer
@@ -324,30 +328,35 @@ func runHarness(t *testing.T, bin, reportDir string, args ...string) *results {
 	err := cmd.Run()
 	code := cmd.ProcessState.ExitCode()
 	t.Logf("nipcl-conform %s: exit %d in %s", strings.Join(args, " "), code, time.Since(start).Round(time.Millisecond))
-	// Exit codes 1 (a required case failed) and 3 (one was blocked) are for
-	// the expected file to judge, and so are harness-error cases (exit 2);
-	// a setup error (also exit 2) is caught below.
 	var exitErr *exec.ExitError
 	if err != nil && (!errors.As(err, &exitErr) || ctx.Err() != nil || code < 0) {
 		t.Fatalf("nipcl-conform %s: %v\n%s", strings.Join(args, " "), err, clip(out.String(), 8000))
 	}
 	b, err := os.ReadFile(resultsPath)
 	if err != nil {
-		t.Fatalf("harness results: %v\n%s", err, clip(out.String(), 8000))
+		t.Fatalf("nipcl-conform %s results: %v\n%s", sub, err, clip(out.String(), 8000))
 	}
 	var res results
 	if err := json.Unmarshal(b, &res); err != nil {
-		t.Fatalf("harness results.json: %v", err)
+		t.Fatalf("nipcl-conform %s results.json: %v", sub, err)
 	}
+	return &res, out.String()
+}
+
+// runHarness runs the harness against a target (`nipcl-conform run`): one
+// plan with cases and no setup error, or the test fails.
+func runHarness(t *testing.T, bin, reportDir string, args ...string) *results {
+	t.Helper()
+	res, out := runCLI(t, bin, 4*time.Minute, "run", reportDir, args...)
 	for _, p := range res.Plans {
 		if p.SetupError != "" {
-			t.Fatalf("harness plan %s: setup error: %s\n%s", p.Name, p.SetupError, clip(out.String(), 8000))
+			t.Fatalf("harness plan %s: setup error: %s\n%s", p.Name, p.SetupError, clip(out, 8000))
 		}
 	}
 	if len(res.Plans) != 1 || len(res.Cases) == 0 || res.Plans[0].Profile == "" {
-		t.Fatalf("harness ran %d plans and %d cases, want one plan with cases\n%s", len(res.Plans), len(res.Cases), clip(out.String(), 8000))
+		t.Fatalf("harness ran %d plans and %d cases, want one plan with cases\n%s", len(res.Plans), len(res.Cases), clip(out, 8000))
 	}
-	return &res
+	return res
 }
 
 // startRelay starts the relay binary on a free loopback port, waits until its
