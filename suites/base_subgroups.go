@@ -67,21 +67,24 @@ func subgroupFamily(t *T, owner *fixtures.Client, n int) (parent string, childre
 // tags want (none: a root).
 func awaitParents(t *T, c *fixtures.Client, group string, want []string, what string) {
 	GinkgoHelper()
-	t.Eventually(func(g Gomega) {
-		meta := t.GroupMetadata(c, group)
-		got := parentsOf(meta)
-		g.Expect(slices.Equal(got, want)).To(BeTrue(), "%s: parent tags %q, want %q (39000 tags: %s)", what, got, want, tagsOf(meta))
-	}, what)
+	awaitTagValues(t, c, group, "parent", want, what)
 }
 
 // awaitChildren waits until the group's 39000 lists exactly the children
 // want, in order.
 func awaitChildren(t *T, c *fixtures.Client, group string, want []string, what string) {
 	GinkgoHelper()
+	awaitTagValues(t, c, group, "child", want, what)
+}
+
+// awaitTagValues waits until the values of the group's 39000 tags called
+// name are exactly want, in order.
+func awaitTagValues(t *T, c *fixtures.Client, group, name string, want []string, what string) {
+	GinkgoHelper()
 	t.Eventually(func(g Gomega) {
 		meta := t.GroupMetadata(c, group)
-		got := childrenOf(meta)
-		g.Expect(slices.Equal(got, want)).To(BeTrue(), "%s: child tags %q, want %q (39000 tags: %s)", what, got, want, tagsOf(meta))
+		got := fixtures.TagValues(meta, name)
+		g.Expect(slices.Equal(got, want)).To(BeTrue(), "%s: %s tags %q, want %q (39000 tags: %s)", what, name, got, want, tagsOf(meta))
 	}, what)
 }
 
