@@ -356,16 +356,15 @@ func baselineGroupSpecs() []Spec {
 
 // groupFlags are NIP-29's 39000 flags a 9002 sets, one case each.
 var groupFlags = []struct {
-	n    int
-	flag string
-}{{1, fixtures.FlagPrivate}, {2, fixtures.FlagClosed}, {3, fixtures.FlagHidden}, {4, fixtures.FlagRestricted}}
+	id, flag string
+}{{"base/flags/1", fixtures.FlagPrivate}, {"base/flags/2", fixtures.FlagClosed}, {"base/flags/3", fixtures.FlagHidden}, {"base/flags/4", fixtures.FlagRestricted}}
 
 // flagSpecs: a 9002 carrying a flag makes the 39000 carry it.
 func flagSpecs() []Spec {
 	var out []Spec
 	for _, f := range groupFlags {
 		flag := f.flag
-		out = append(out, Spec{Case{ID: fmt.Sprintf("base/flags/%d", f.n), Area: "groups", Section: "nip29/metadata", Level: SHOULD,
+		out = append(out, Spec{Case{ID: f.id, Area: "groups", Section: "nip29/metadata", Level: SHOULD,
 			Requirement: fmt.Sprintf("After the creator's 9002 with every field and the %s flag, the 39000 carries %s.", flag, flag)},
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))

@@ -60,7 +60,7 @@ var labelGrammar = regexp.MustCompile(`^[a-z0-9][a-z0-9._:/-]*$`)
 
 // lcase is the Case of one labels-profile check.
 func lcase(id, area, section string, level Level, req string) Case {
-	return Case{ID: "labels/" + id, Profile: ProfileLabels, Area: area, Section: section, Level: level, Requirement: req}
+	return Case{ID: id, Profile: ProfileLabels, Area: area, Section: section, Level: level, Requirement: req}
 }
 
 // withReading sets a case's Reading.

@@ -37,7 +37,7 @@ const (
 
 // readRow is one matrix row, hence one case.
 type readRow struct {
-	n      int // case number: <rule prefix>/reads/<n>
+	id     string // case ID, written here in full: <rule prefix>/reads/<n>
 	shape  string
 	viewer string
 	want   readWant
@@ -160,7 +160,7 @@ func (rule readRule) rowClause(row readRow) string {
 }
 
 func (rule readRule) caseID(row readRow) string {
-	return profilePrefix(rule.profile) + "reads/" + fmt.Sprint(row.n)
+	return row.id
 }
 
 func (rule readRule) spec(row readRow) Spec {
