@@ -51,7 +51,7 @@ func judgeKill(f reference.Fault, profile string, results []reports.CaseResult, 
 	case f.Clause == "":
 		v.Why = "it names no clause (add its line to reference/faultclauses.go)"
 	case len(citing) == 0:
-		v.Why = fmt.Sprintf("no case cites its clause %s (suites/coverage.go)", f.Clause)
+		v.Why = fmt.Sprintf("no case cites its clause %s (no case lists it in its Clauses)", f.Clause)
 	case len(results) == 0:
 		v.Why = fmt.Sprintf("no case ran (the cases citing %s: %s)", f.Clause, strings.Join(index[f.Clause], " "))
 	case len(v.Killers) == 0 && len(v.Bystanders) > 0:

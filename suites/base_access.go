@@ -17,7 +17,7 @@ import (
 // hidden and restricted flags.
 func baselineAccessSpecs() []Spec {
 	return []Spec{
-		{Case{ID: "base/join/1", Area: "join", Section: "nip29/join", Level: MUST,
+		{Case{ID: "base/join/1", Clauses: []string{"nip29/join.1"}, Area: "join", Section: "nip29/join", Level: MUST,
 			Requirement: "A join request to an open group is either refused (OK false) or accepted with the user added to the group.",
 			Reading:     "An accepted 9021 means admission; the relay may add the user in the same step or publish the 9000 a moment later, so the 39002 is awaited within the step deadline. NIP-29 lets the relay admit at once or defer every request to an administrator (a refusal then): both pass, noted as reading nip29-join-open-group=admit or review."},
 			func(t *T) {
@@ -34,13 +34,13 @@ func baselineAccessSpecs() []Spec {
 				awaitMember(t, owner, ch, joiner.Actor().PubKey, true, "NIP-29 (nip29/join.1): the join request was accepted, so the user must have been added")
 				t.Reading(clause.ReadingNIP29JoinOpen, "admit")
 			}},
-		{Case{ID: "base/join/2", Area: "join", Section: "nip29/join", Level: MUST,
+		{Case{ID: "base/join/2", Clauses: []string{"nip01/ok-prefix.1", "nip29/join.2"}, Area: "join", Section: "nip29/join", Level: MUST,
 			Requirement: "A join request from a current member is refused with the duplicate: prefix."},
 			func(t *T) {
 				_, member, ch := channelWithMember(t, fixtures.Open, "member")
 				t.Reject(member, fixtures.JoinRequest(member.Actor(), ch, ""), "duplicate:", "NIP-29 (nip29/join.2): a member's join request")
 			}},
-		{Case{ID: "base/join/3", Area: "join", Section: "nip29/join", Level: MUST,
+		{Case{ID: "base/join/3", Clauses: []string{"nip29/join.3"}, Area: "join", Section: "nip29/join", Level: MUST,
 			Requirement: "A join request without an invite code to a closed group is refused and the user is not added."},
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
@@ -56,7 +56,7 @@ func baselineAccessSpecs() []Spec {
 					failf("NIP-29 (nip29/join.3): the refused join request to the closed group still added the user")
 				}
 			}},
-		{Case{ID: "base/leave/1", Area: "join", Section: "nip29/leave", Level: MUST,
+		{Case{ID: "base/leave/1", Clauses: []string{"nip29/leave.1"}, Area: "join", Section: "nip29/leave", Level: MUST,
 			Requirement: "A member's leave request removes the member from the group."},
 			func(t *T) {
 				owner, member, ch := channelWithMember(t, fixtures.Open, "member")
@@ -71,7 +71,7 @@ func baselineAccessSpecs() []Spec {
 				// After the step nothing blocks: a lost leave is a failure.
 				awaitListed(t, owner, ch, pk, false, "NIP-29 (nip29/leave.1): the member who asked to leave")
 			}},
-		{Case{ID: "base/leave/2", Area: "join", Section: "nip29/leave", Level: SHOULD,
+		{Case{ID: "base/leave/2", Clauses: []string{"nip29/leave.2"}, Area: "join", Section: "nip29/leave", Level: SHOULD,
 			Requirement: "The relay answers an honoured leave request with a 9001 removing the user."},
 			func(t *T) {
 				owner, member, ch := channelWithMember(t, fixtures.Open, "member")
@@ -85,7 +85,7 @@ func baselineAccessSpecs() []Spec {
 					g.Expect(r.Events).NotTo(BeEmpty(), "NIP-29 (nip29/leave.2): no 9001 removing the user who left")
 				}, "the relay's 9001 after the leave request")
 			}},
-		{Case{ID: "base/read/1", Area: "read-access", Section: "nip29/read-access", Level: MUST,
+		{Case{ID: "base/read/1", Clauses: []string{"nip01/ok-prefix.2", "nip29/read-access.1", "nip29/read-access.3"}, Area: "read-access", Section: "nip29/read-access", Level: MUST,
 			Requirement: "A private group's messages reach its members and nobody else, by #h or by id, anonymous or not."},
 			func(t *T) {
 				owner, member, ch := channelWithMember(t, fixtures.Private, "member")
@@ -104,7 +104,7 @@ func baselineAccessSpecs() []Spec {
 				how = append(how, "anonymous by #h: "+t.QueryAbsent(t.Connect(nil), "NIP-29 (nip29/read-access.1): an anonymous reader of the private group", f))
 				t.Note("withheld: %s", strings.Join(how, "; "))
 			}},
-		{Case{ID: "base/read/2", Area: "read-access", Section: "nip29/read-access", Level: SHOULD,
+		{Case{ID: "base/read/2", Clauses: []string{"nip29/read-access.1", "nip29/read-access.2"}, Area: "read-access", Section: "nip29/read-access", Level: SHOULD,
 			Requirement: "Newer messages of private groups do not use up an outsider's limit: limit 1 returns the readable older message."},
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
@@ -130,7 +130,7 @@ func baselineAccessSpecs() []Spec {
 				}
 				Expect(IDs(r.Events)).To(Equal([]string{old.ID}), "NIP-29 private with NIP-01 limit (nip29/read-access.2): limit 1 returns the one message the outsider may read")
 			}},
-		{Case{ID: "base/read/3", Area: "read-access", Section: "nip29/hidden", Level: SHOULD,
+		{Case{ID: "base/read/3", Clauses: []string{"nip29/hidden.1"}, Area: "read-access", Section: "nip29/hidden", Level: SHOULD,
 			Requirement: "A hidden group's 39000 is served to members and withheld from outsiders and anonymous readers."},
 			func(t *T) {
 				owner, member, ch := channelWithMember(t, fixtures.Open, "member")
@@ -141,7 +141,7 @@ func baselineAccessSpecs() []Spec {
 				t.QueryAbsent(t.Connect(t.Actor("outsider")), "NIP-29 (nip29/hidden.1): an outsider reading the hidden group's 39000", f)
 				t.QueryAbsent(t.Connect(nil), "NIP-29 (nip29/hidden.1): an anonymous reader of the hidden group's 39000", f)
 			}},
-		{Case{ID: "base/read/4", Area: "read-access", Section: "nip29/hidden", Level: SHOULD,
+		{Case{ID: "base/read/4", Clauses: []string{"nip29/hidden.2"}, Area: "read-access", Section: "nip29/hidden", Level: SHOULD,
 			Requirement: "Hidden groups do not use up a non-member's limit on 39000: limit 1 over one visible and five hidden groups returns the visible one."},
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
@@ -170,7 +170,7 @@ func baselineAccessSpecs() []Spec {
 				}
 				Expect(DTags(r.Events)).To(Equal([]string{visible}), "NIP-29 hidden with NIP-01 limit (nip29/hidden.2): limit 1 returns the one group the outsider may see")
 			}},
-		{Case{ID: "base/restricted/1", Area: "read-access", Section: "nip29/restricted", Level: MUST,
+		{Case{ID: "base/restricted/1", Clauses: []string{"nip29/restricted.1"}, Area: "read-access", Section: "nip29/restricted", Level: MUST,
 			Requirement: "A non-member's message to a restricted group is refused."},
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))

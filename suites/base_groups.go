@@ -28,7 +28,7 @@ func channelWithMember(t *T, visibility, role string) (owner, member *fixtures.C
 // deleting) is a contract case that blocks, never fails.
 func baselineGroupSpecs() []Spec {
 	specs := []Spec{
-		{Case{ID: "base/create/1", Area: "groups", Section: "nip29/create", Level: MUST,
+		{Case{ID: "base/create/1", Clauses: []string{"nip29/create.1"}, Area: "groups", Section: "nip29/create", Level: MUST,
 			Requirement: "A fresh key's bare 9007 creates a group whose relay-signed 39000 has d = the chosen id (harness precondition)."},
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -36,7 +36,7 @@ func baselineGroupSpecs() []Spec {
 				meta := t.GroupMetadata(c, ch)
 				Expect(tagOf(meta, "d")).To(Equal(ch), "39000 d tag")
 			}},
-		{Case{ID: "base/create/2", Area: "groups", Section: "nip29/create", Level: MUST,
+		{Case{ID: "base/create/2", Clauses: []string{"nip29/create.2"}, Area: "groups", Section: "nip29/create", Level: MUST,
 			Requirement: "The creator of a group holds a role that may moderate it, shown in 39001 (harness precondition)."},
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -59,7 +59,7 @@ func baselineGroupSpecs() []Spec {
 				}
 				t.Note("the creator's role on this relay: %q (it put and removed a user)", role)
 			}},
-		{Case{ID: "base/admins/1", Area: "groups", Section: "nip29/admins", Level: MUST,
+		{Case{ID: "base/admins/1", Clauses: []string{"nip29/admins.1"}, Area: "groups", Section: "nip29/admins", Level: MUST,
 			Requirement: "Every admin a group's 39001 lists carries one or more role names in its p tag."},
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -83,7 +83,7 @@ func baselineGroupSpecs() []Spec {
 				}
 				t.Note("39001 of a fresh group: %d admin entr%s, each with a role", entries, map[bool]string{true: "y", false: "ies"}[entries == 1])
 			}},
-		{Case{ID: "base/create/3", Area: "groups", Section: "nip29/create", Level: SHOULD,
+		{Case{ID: "base/create/3", Clauses: []string{"nip01/ok-prefix.1", "nip29/create.3"}, Area: "groups", Section: "nip29/create", Level: SHOULD,
 			Requirement: "A 9007 from a key with no role in an existing group with that id is refused and the group is untouched."},
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -96,7 +96,7 @@ func baselineGroupSpecs() []Spec {
 					failf("NIP-29 (nip29/create.3): the outsider's refused 9007 made it an admin of the existing group")
 				}
 			}},
-		{Case{ID: "base/state/1", Area: "state-events", Section: "nip29/state-events", Level: MUST,
+		{Case{ID: "base/state/1", Clauses: []string{"labels/events.1", "nip11/document.3", "nip29/state-events.1"}, Area: "state-events", Section: "nip29/state-events", Level: MUST,
 			Requirement: "The group state events the relay publishes (39000-39003) are signed by the NIP-11 self key with a valid id and signature."},
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -111,7 +111,7 @@ func baselineGroupSpecs() []Spec {
 				}
 				t.Note("state kinds the relay published for the group: %v", seen)
 			}},
-		{Case{ID: "base/state/2", Area: "state-events", Section: "nip29/state-events", Level: SHOULD,
+		{Case{ID: "base/state/2", Clauses: []string{"nip29/state-events.2"}, Area: "state-events", Section: "nip29/state-events", Level: SHOULD,
 			Requirement: "A replacement 39000 has a greater created_at than the one it replaces, even for edits in the same second."},
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -131,7 +131,7 @@ func baselineGroupSpecs() []Spec {
 					prev = cur
 				}
 			}},
-		{Case{ID: "base/state/3", Area: "state-events", Section: "nip29/state-events", Level: SHOULD,
+		{Case{ID: "base/state/3", Clauses: []string{"nip29/state-events.3"}, Area: "state-events", Section: "nip29/state-events", Level: SHOULD,
 			Requirement: "After edits, a #d read of a group's 39000 returns a single head, not superseded ones."},
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -144,7 +144,7 @@ func baselineGroupSpecs() []Spec {
 					failf("NIP-29 (nip29/state-events.3): a single 39000 should exist per group; #d read returned %d: %v", len(got), IDs(got))
 				}
 			}},
-		{Case{ID: "base/state/4", Area: "state-events", Section: "nip29/state-events", Level: SHOULD,
+		{Case{ID: "base/state/4", Clauses: []string{"nip29/state-events.4"}, Area: "state-events", Section: "nip29/state-events", Level: SHOULD,
 			Requirement: "A 39000 REQ over three groups with limit 2 returns at most two events."},
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -160,7 +160,7 @@ func baselineGroupSpecs() []Spec {
 					failf("a 39000 REQ by #d over the creator's three groups with limit 2 returned nothing")
 				}
 			}},
-		{Case{ID: "base/edit/1", Area: "groups", Section: "nip29/metadata", Level: SHOULD,
+		{Case{ID: "base/edit/1", Clauses: []string{"nip29/metadata.1"}, Area: "groups", Section: "nip29/metadata", Level: SHOULD,
 			Requirement: "After the creator's 9002 with name, about and picture, the 39000 carries all three."},
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -174,7 +174,7 @@ func baselineGroupSpecs() []Spec {
 					}
 				}
 			}},
-		{Case{ID: "base/edit/2", Area: "groups", Section: "nip29/metadata", Level: SHOULD,
+		{Case{ID: "base/edit/2", Clauses: []string{"nip29/metadata.1"}, Area: "groups", Section: "nip29/metadata", Level: SHOULD,
 			Requirement: "After a 9002 carrying only a new name, the 39000 has that name, and the about and picture set before are kept or cleared, never replaced.",
 			Reading:     "edit-metadata carries \"all the fields of group-metadata\": a 9002 may be a patch (what it leaves out is kept) or the whole new metadata (what it leaves out is cleared, flags unset). Both pass, noted as reading nip29-edit-metadata=patch or replace; a relay that keeps some and clears others passes with a note."},
 			func(t *T) {
@@ -213,7 +213,7 @@ func baselineGroupSpecs() []Spec {
 					t.Note("the name-only 9002 kept some fields and cleared others: %v", kept)
 				}
 			}},
-		{Case{ID: "base/permissions/1", Area: "permissions", Section: "nip29/permissions", Level: SHOULD,
+		{Case{ID: "base/permissions/1", Clauses: []string{"nip29/permissions.2"}, Area: "permissions", Section: "nip29/permissions", Level: SHOULD,
 			Requirement: "A 9002 from a member without a role is refused and the name stays."},
 			func(t *T) {
 				owner, member, ch := channelWithMember(t, fixtures.Open, "member")
@@ -221,7 +221,7 @@ func baselineGroupSpecs() []Spec {
 				t.Reject(member, fixtures.EditGroup(member.Actor(), ch, fixtures.GroupMetadata{Name: "member-rename"}), "", "a member without a role edits metadata")
 				Expect(tagOf(t.GroupMetadata(owner, ch), "name")).To(Equal(before), "the name after the refused edit")
 			}},
-		{Case{ID: "base/permissions/2", Area: "permissions", Section: "nip29/permissions", Level: MUST,
+		{Case{ID: "base/permissions/2", Clauses: []string{"nip29/permissions.1"}, Area: "permissions", Section: "nip29/permissions", Level: MUST,
 			Requirement: "A 9000 from a key with no role in the group is refused and the named user does not become a member."},
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
@@ -235,7 +235,7 @@ func baselineGroupSpecs() []Spec {
 					}
 				}
 			}},
-		{Case{ID: "base/membership/1", Area: "membership", Section: "nip29/membership", Level: SHOULD,
+		{Case{ID: "base/membership/1", Clauses: []string{"nip29/membership.1", "nip29/membership.2"}, Area: "membership", Section: "nip29/membership", Level: SHOULD,
 			Requirement: "9000 adds a user to 39002 and 9001 takes the user out again."},
 			func(t *T) {
 				owner, member, ch := channelWithMember(t, fixtures.Open, "member")
@@ -247,7 +247,7 @@ func baselineGroupSpecs() []Spec {
 				// After the step nothing blocks: a lost removal is a failure.
 				awaitListed(t, owner, ch, pk, false, "NIP-29 (nip29/membership.2): the user removed by the 9001")
 			}},
-		{Case{ID: "base/membership/4", Area: "membership", Section: "nip29/membership", Level: MUST,
+		{Case{ID: "base/membership/4", Clauses: []string{"nip29/membership.3"}, Area: "membership", Section: "nip29/membership", Level: MUST,
 			Requirement: "A 9000 naming an existing member with a role updates the member's roles: 39001 then lists the role."},
 			func(t *T) {
 				owner, member, ch := channelWithMember(t, fixtures.Open, "member")
@@ -258,7 +258,7 @@ func baselineGroupSpecs() []Spec {
 					failf("NIP-29 (nip29/membership.3): a 9000 on an existing member must update its roles; 39001 entry after giving %q: found=%v roles=%q", role, found, roles)
 				}
 			}},
-		{Case{ID: "base/membership/5", Area: "membership", Section: "nip29/membership", Level: SHOULD,
+		{Case{ID: "base/membership/5", Clauses: []string{"nip29/membership.4"}, Area: "membership", Section: "nip29/membership", Level: SHOULD,
 			Requirement: "A user given the moderating role by 9000 is listed in 39001 with that role."},
 			func(t *T) {
 				owner, admin, ch := channelWithMember(t, fixtures.Open, "admin")
@@ -268,7 +268,7 @@ func baselineGroupSpecs() []Spec {
 					failf("NIP-29 (nip29/membership.4): the new %q is not listed in 39001 with that role (found=%v roles=%q)", role, found, roles)
 				}
 			}},
-		{Case{ID: "base/membership/6", Area: "membership", Section: "nip29/membership", Level: SHOULD,
+		{Case{ID: "base/membership/6", Clauses: []string{"nip29/membership.5"}, Area: "membership", Section: "nip29/membership", Level: SHOULD,
 			Requirement: "A 9000 without roles naming an existing member who holds the moderating role leaves the user a member; its role is either kept or cleared.",
 			Reading:     "NIP-29: on an existing member \"the user roles must just be updated\"; a 9000 with no roles may keep them (nothing to update) or reset them to none. Both pass, noted as reading nip29-roleless-put-user=keep or reset. A relay may also refuse the no-op 9000; the user must then be unchanged."},
 			func(t *T) {
@@ -304,7 +304,7 @@ func baselineGroupSpecs() []Spec {
 					t.Note("the role-less 9000 changed the user's roles from %q to %q", role, roles)
 				}
 			}},
-		{Case{ID: "base/roles/1", Area: "membership", Section: "nip29/roles", Level: SHOULD,
+		{Case{ID: "base/roles/1", Clauses: []string{"nip29/roles.1"}, Area: "membership", Section: "nip29/roles", Level: SHOULD,
 			Requirement: "Every role 39001 lists is one the relay advertises in its 39003, when it publishes one."},
 			func(t *T) {
 				owner, _, ch := channelWithMember(t, fixtures.Open, "admin")
@@ -329,7 +329,7 @@ func baselineGroupSpecs() []Spec {
 					}
 				}
 			}},
-		{Case{ID: "base/delete/1", Area: "groups", Section: "nip29/delete", Level: MUST,
+		{Case{ID: "base/delete/1", Clauses: []string{"labels/scope.10", "nip29/delete.1"}, Area: "groups", Section: "nip29/delete", Level: MUST,
 			Requirement: "The creator's 9008 is accepted and the group's 39000 is no longer served (harness precondition: safe mode cleans up with it)."},
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
@@ -343,7 +343,7 @@ func baselineGroupSpecs() []Spec {
 					t.Blocked(PreDeleteGroup, "the 39000 is still served after an accepted 9008: "+tagsOf(meta))
 				}
 			}},
-		{Case{ID: "base/delete/2", Area: "groups", Section: "nip29/delete", Level: SHOULD,
+		{Case{ID: "base/delete/2", Clauses: []string{"nip29/delete.2"}, Area: "groups", Section: "nip29/delete", Level: SHOULD,
 			Requirement: "A 9008 from a member without a role is refused and the group stays."},
 			func(t *T) {
 				owner, member, ch := channelWithMember(t, fixtures.Open, "member")
@@ -356,15 +356,17 @@ func baselineGroupSpecs() []Spec {
 
 // groupFlags are NIP-29's 39000 flags a 9002 sets, one case each.
 var groupFlags = []struct {
-	id, flag string
-}{{"base/flags/1", fixtures.FlagPrivate}, {"base/flags/2", fixtures.FlagClosed}, {"base/flags/3", fixtures.FlagHidden}, {"base/flags/4", fixtures.FlagRestricted}}
+	id      string
+	clauses []string
+	flag    string
+}{{"base/flags/1", []string{"nip29/metadata.2"}, fixtures.FlagPrivate}, {"base/flags/2", []string{"nip29/metadata.2"}, fixtures.FlagClosed}, {"base/flags/3", []string{"nip29/metadata.2"}, fixtures.FlagHidden}, {"base/flags/4", []string{"nip29/metadata.2"}, fixtures.FlagRestricted}}
 
 // flagSpecs: a 9002 carrying a flag makes the 39000 carry it.
 func flagSpecs() []Spec {
 	var out []Spec
 	for _, f := range groupFlags {
 		flag := f.flag
-		out = append(out, Spec{Case{ID: f.id, Area: "groups", Section: "nip29/metadata", Level: SHOULD,
+		out = append(out, Spec{Case{ID: f.id, Clauses: f.clauses, Area: "groups", Section: "nip29/metadata", Level: SHOULD,
 			Requirement: fmt.Sprintf("After the creator's 9002 with every field and the %s flag, the 39000 carries %s.", flag, flag)},
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))

@@ -11,7 +11,7 @@ import (
 // to a closed group) and what the closed flag does not do (restrict writes).
 func baselineGroupIDInviteSpecs() []Spec {
 	return []Spec{
-		{Case{ID: "base/group-ids/1", Area: "group-ids", Section: "nip29/group-ids", Level: SHOULD,
+		{Case{ID: "base/group-ids/1", Clauses: []string{"nip29/group-ids.1"}, Area: "group-ids", Section: "nip29/group-ids", Level: SHOULD,
 			Requirement: "A group with an ordinary, non-UUID id is created by a bare 9007, and its creator's message to it is accepted and served by #h.",
 			Reading:     "NIP-29 gives group ids no format (\"a random string of any length\") and no duty to create groups: a relay that creates groups for UUID ids but refuses an ordinary id narrows the id space the NIP defines; the case runs at SHOULD. The labels draft requires UUIDs for its h-tagged creation, so under --profile labels the case is unsupported."},
 			func(t *T) {
@@ -42,7 +42,7 @@ func baselineGroupIDInviteSpecs() []Spec {
 					failf("NIP-29 (nip29/group-ids.1): the accepted message to group %q is not served by #h (got %v)", id, IDs(got))
 				}
 			}},
-		{Case{ID: "base/invites/1", Area: "invites", Section: "nip29/invites", Level: SHOULD,
+		{Case{ID: "base/invites/1", Clauses: []string{"nip29/invites.1"}, Area: "invites", Section: "nip29/invites", Level: SHOULD,
 			Requirement: "After the group owner's accepted 9009 create-invite, a join request carrying that code to the closed group is accepted and the user is added.",
 			Reading:     "Invites are optional: a relay that refuses the owner's 9009 does not support them (unsupported). Once it accepted one, \"join requests are not honored unless they include an invite code\" and the code \"preauthorize[s] acceptance\": a refusal of the invited join fails at SHOULD."},
 			func(t *T) {
@@ -62,7 +62,7 @@ func baselineGroupIDInviteSpecs() []Spec {
 				}
 				awaitMember(t, owner, ch, joiner.Actor().PubKey, true, "NIP-29 (nip29/invites.1, nip29/join.1): the invited join request was accepted, so the user must have been added")
 			}},
-		{Case{ID: "base/invites/2", Area: "invites", Section: "nip29/invites", Level: MUST,
+		{Case{ID: "base/invites/2", Clauses: []string{"nip29/invites.2"}, Area: "invites", Section: "nip29/invites", Level: MUST,
 			Requirement: "A join request to a closed group carrying a code that no 9009 created is refused and the user is not added, even while the group has an invite.",
 			Reading:     "The owner first tries to create an invite with another code, so that a relay supporting invites has one in play; whether it accepted is noted."},
 			func(t *T) {
@@ -86,7 +86,7 @@ func baselineGroupIDInviteSpecs() []Spec {
 				}
 				t.Note("the refusal: %s", ok)
 			}},
-		{Case{ID: "base/invites/3", Area: "invites", Section: "nip29/invites", Level: SHOULD,
+		{Case{ID: "base/invites/3", Clauses: []string{"nip29/invites.3"}, Area: "invites", Section: "nip29/invites", Level: SHOULD,
 			Requirement: "A 9009 create-invite from a member without a privileged role is refused, and a join request carrying its code to the closed group is refused too."},
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
@@ -103,7 +103,7 @@ func baselineGroupIDInviteSpecs() []Spec {
 				}
 				checkPrefix("OK", ok.Reason)
 			}},
-		{Case{ID: "base/restricted/2", Area: "read-access", Section: "nip29/restricted", Level: MUST,
+		{Case{ID: "base/restricted/2", Clauses: []string{"nip29/restricted.2"}, Area: "read-access", Section: "nip29/restricted", Level: MUST,
 			Requirement: "A non-member's message to a closed group that is neither restricted nor private is accepted, as it is in a group without flags.",
 			Reading:     "\"restricted indicates that only members can write ... Omitting this tag indicates that anyone can send messages\"; closed only says join requests are ignored. The same non-member first writes to a group without flags: when even that is refused, the relay's refusal is not about closed and the case is unsupported."},
 			func(t *T) {

@@ -139,7 +139,7 @@ func baselineLiveKitSpecs() []Spec {
 		return ch
 	}
 	return []Spec{
-		{Case{ID: "base/livekit/1", Area: "livekit", Section: "nip29/livekit", Level: SHOULD,
+		{Case{ID: "base/livekit/1", Clauses: []string{"nip29/livekit.1"}, Area: "livekit", Section: "nip29/livekit", Level: SHOULD,
 			Requirement: "A relay that issues LiveKit tokens answers 204 at /.well-known/nip29/livekit."},
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
@@ -149,7 +149,7 @@ func baselineLiveKitSpecs() []Spec {
 					failf("NIP-29 (nip29/livekit.1): relays should serve status 204 at /.well-known/nip29/livekit to announce AV support; the relay issues tokens but answered %s", status)
 				}
 			}},
-		{Case{ID: "base/livekit/2", Area: "livekit", Section: "nip29/livekit", Level: MUST,
+		{Case{ID: "base/livekit/2", Clauses: []string{"nip29/livekit.2"}, Area: "livekit", Section: "nip29/livekit", Level: MUST,
 			Requirement: "The JWT the token endpoint issues to the group owner (NIP-98 kind 27235 with u and method) has a sub starting with the owner's lowercase hex pubkey."},
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
@@ -168,7 +168,7 @@ func baselineLiveKitSpecs() []Spec {
 					t.Note("sub is the bare pubkey (no random suffix)")
 				}
 			}},
-		{Case{ID: "base/livekit/3", Area: "livekit", Section: "nip29/livekit", Level: SHOULD,
+		{Case{ID: "base/livekit/3", Clauses: []string{"nip29/livekit.3"}, Area: "livekit", Section: "nip29/livekit", Level: SHOULD,
 			Requirement: "The token endpoint refuses a private group's token to a non-member and issues it to the owner."},
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))

@@ -30,7 +30,7 @@ const (
 // is unsupported, never a failure).
 func baselineModerationSpecs() []Spec {
 	specs := []Spec{
-		{Case{ID: "base/moderation/1", Area: "moderation", Section: "nip29/moderation", Level: MUST,
+		{Case{ID: "base/moderation/1", Clauses: []string{"nip29/moderation.1"}, Area: "moderation", Section: "nip29/moderation", Level: MUST,
 			Requirement: "A 9001 remove-user from a key with no role in the group is refused and the member stays."},
 			func(t *T) {
 				owner, member, ch := channelWithMember(t, fixtures.Open, "member")
@@ -42,7 +42,7 @@ func baselineModerationSpecs() []Spec {
 					failf("NIP-29 (nip29/moderation.1): the outsider's refused 9001 still removed the member %s from 39002", pk)
 				}
 			}},
-		{Case{ID: "base/moderation/2", Area: "moderation", Section: "nip29/moderation", Level: MUST,
+		{Case{ID: "base/moderation/2", Clauses: []string{"nip29/moderation.1"}, Area: "moderation", Section: "nip29/moderation", Level: MUST,
 			Requirement: "A 9002 edit-metadata from a key with no role in the group is refused and the name stays."},
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
@@ -54,7 +54,7 @@ func baselineModerationSpecs() []Spec {
 					failf("NIP-29 (nip29/moderation.1): the outsider's refused 9002 still renamed the group from %q to %q", before, got)
 				}
 			}},
-		{Case{ID: "base/moderation/3", Area: "moderation", Section: "nip29/moderation", Level: MUST,
+		{Case{ID: "base/moderation/3", Clauses: []string{"nip29/moderation.1"}, Area: "moderation", Section: "nip29/moderation", Level: MUST,
 			Requirement: "A 9005 delete-event from a key with no role in the group is refused and the event it names is still served."},
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
@@ -68,7 +68,7 @@ func baselineModerationSpecs() []Spec {
 					failf("NIP-29 (nip29/moderation.1): the outsider's refused 9005 still deleted %s: a read by id returns nothing", msg.ID)
 				}
 			}},
-		{Case{ID: "base/moderation/4", Area: "moderation", Section: "nip29/moderation", Level: MUST,
+		{Case{ID: "base/moderation/4", Clauses: []string{"nip29/moderation.1"}, Area: "moderation", Section: "nip29/moderation", Level: MUST,
 			Requirement: "A 9008 delete-group from a key with no role in the group is refused and the group stays."},
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
@@ -79,7 +79,7 @@ func baselineModerationSpecs() []Spec {
 					failf("NIP-29 (nip29/moderation.1): the outsider's refused 9008 still deleted the group: its 39000 is no longer served")
 				}
 			}},
-		{Case{ID: "base/moderation/5", Area: "moderation", Section: "nip29/moderation", Level: MUST,
+		{Case{ID: "base/moderation/5", Clauses: []string{"nip29/moderation.1"}, Area: "moderation", Section: "nip29/moderation", Level: MUST,
 			Requirement: "A 9009 create-invite from a key with no role in a closed group is refused, and its code admits nobody.",
 			Reading:     "NIP-29 gives an invite code no effect of its own beyond \"may be used by the relay to preauthorize acceptance\"; the refused code's effect is observed as a join request carrying it. When a join request with a code nobody issued is honoured too, the code's effect cannot be told apart and the case is unsupported, with a note (see base/join)."},
 			func(t *T) {
@@ -100,7 +100,7 @@ func baselineModerationSpecs() []Spec {
 				}
 				checkPrefix("OK", ok.Reason)
 			}},
-		{Case{ID: "base/moderation/6", Area: "moderation", Section: "nip29/moderation", Level: MUST,
+		{Case{ID: "base/moderation/6", Clauses: []string{"nip29/moderation.1"}, Area: "moderation", Section: "nip29/moderation", Level: MUST,
 			Requirement: "A 9010 update-pin-list from a key with no role in the group is refused and the 39005, when published, does not pin the event."},
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
@@ -118,7 +118,7 @@ func baselineModerationSpecs() []Spec {
 					failf("NIP-29 (nip29/moderation.1): the outsider's refused 9010 still pinned %s (39005 tags: %s)", msg.ID, tagsOf(pins))
 				}
 			}},
-		{Case{ID: "base/moderation/7", Area: "moderation", Section: "nip29/moderation", Level: SHOULD,
+		{Case{ID: "base/moderation/7", Clauses: []string{"nip29/moderation.2"}, Area: "moderation", Section: "nip29/moderation", Level: SHOULD,
 			Requirement: "The creator's accepted 9000 and 9002 stay readable by #h and by id, so the group state can be reconstructed from them."},
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
@@ -141,7 +141,7 @@ func baselineModerationSpecs() []Spec {
 				}
 			}},
 
-		{Case{ID: "base/delete-event/1", Area: "moderation", Section: "nip29/delete-event", Level: MUST,
+		{Case{ID: "base/delete-event/1", Clauses: []string{"nip29/delete-event.1"}, Area: "moderation", Section: "nip29/delete-event", Level: MUST,
 			Requirement: "After the creator's accepted 9005, the event is served by no read: #h, ids, authors, kinds, nor a subscription opened afterwards; the group's other messages still are.",
 			Reading:     "9005 is optional (moderation events are): a refused 9005 from the creator makes the case unsupported, quoting the refusal."},
 			func(t *T) {
@@ -183,7 +183,7 @@ func baselineModerationSpecs() []Spec {
 				}
 			}},
 
-		{Case{ID: "base/state/5", Area: "state-events", Section: "nip29/state-events", Level: SHOULD,
+		{Case{ID: "base/state/5", Clauses: []string{"nip29/state-events.5"}, Area: "state-events", Section: "nip29/state-events", Level: SHOULD,
 			Requirement: "After the creator's 9002 with name, picture, banner and about, the 39000 carries all four."},
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
@@ -206,7 +206,7 @@ func baselineModerationSpecs() []Spec {
 					}
 				}
 			}},
-		{Case{ID: "base/state/6", Area: "state-events", Section: "nip29/state-events", Level: SHOULD,
+		{Case{ID: "base/state/6", Clauses: []string{"nip29/state-events.6"}, Area: "state-events", Section: "nip29/state-events", Level: SHOULD,
 			Requirement: "A 39000 for the group signed by a user key is refused and not served."},
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
@@ -225,7 +225,7 @@ func baselineModerationSpecs() []Spec {
 					failf("NIP-29 (nip29/state-events.6): the group's name changed from %q to %q after a refused user-signed 39000", before, got)
 				}
 			}},
-		{Case{ID: "base/state/7", Area: "state-events", Section: "nip29/state-events", Level: SHOULD,
+		{Case{ID: "base/state/7", Clauses: []string{"nip29/state-events.3"}, Area: "state-events", Section: "nip29/state-events", Level: SHOULD,
 			Requirement: "After moderation events that leave the state as it was (the same 9002 and 9000 again, in the same second), each state kind still has a single instance per group."},
 			func(t *T) {
 				owner, member, ch := channelWithMember(t, fixtures.Open, "member")
@@ -249,7 +249,7 @@ func baselineModerationSpecs() []Spec {
 				}
 				t.Note("state kinds published for the group: %v", seen)
 			}},
-		{Case{ID: "base/state/8", Area: "state-events", Section: "nip29/state-events", Level: MUST,
+		{Case{ID: "base/state/8", Clauses: []string{"nip29/state-events.7"}, Area: "state-events", Section: "nip29/state-events", Level: MUST,
 			Requirement: "Every 39004 the relay publishes names participants only in participant tags, as 64-character lowercase hex, and is signed by the relay.",
 			Reading:     "39004 is optional and tied to live AV rooms: the case reads the relay's 39004 events (those of a fresh group and up to 20 of any group); none makes it unsupported."},
 			func(t *T) {
@@ -278,7 +278,7 @@ func baselineModerationSpecs() []Spec {
 				t.Note("39004 events read: %d", len(evs))
 			}},
 
-		{Case{ID: "base/timeline/1", Area: "timeline", Section: "nip29/timeline", Level: SHOULD,
+		{Case{ID: "base/timeline/1", Clauses: []string{"nip29/timeline.1"}, Area: "timeline", Section: "nip29/timeline", Level: SHOULD,
 			Requirement: "A group message whose previous tag adds a reference matching no event of the relay to three valid ones is refused.",
 			Reading:     timelineReading},
 			func(t *T) {
@@ -298,7 +298,7 @@ func baselineModerationSpecs() []Spec {
 				checkPrefix("OK", ok.Reason)
 				t.Note("the unknown reference was refused: %s", ok)
 			}},
-		{Case{ID: "base/timeline/2", Area: "timeline", Section: "nip29/timeline", Level: MUST,
+		{Case{ID: "base/timeline/2", Clauses: []string{"nip29/timeline.2"}, Area: "timeline", Section: "nip29/timeline", Level: MUST,
 			Requirement: "A group message whose previous tag names three of other members' recent messages (first 8 hex digits) is accepted and served.",
 			Reading:     timelineReading},
 			func(t *T) {

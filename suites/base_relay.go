@@ -20,7 +20,7 @@ var hex64 = regexp.MustCompile(`^[0-9a-f]{64}$`)
 // gating, 45) are checked only as far as the relay takes them up.
 func baselineRelaySpecs() []Spec {
 	return []Spec{
-		{Case{ID: "base/nip11/1", Area: "nip11", Section: "nip11/document", Level: MUST,
+		{Case{ID: "base/nip11/1", Clauses: []string{"nip11/document.1", "nip11/document.2"}, Area: "nip11", Section: "nip11/document", Level: MUST,
 			Requirement: "The NIP-11 document is served for Accept: application/nostr+json; its self field, when present, is a 64-hex key.",
 			Reading:     "NIP-29 names self as the key of group state; a document without self but with pubkey is read as naming that key, with a note."},
 			func(t *T) {
@@ -33,7 +33,7 @@ func baselineRelaySpecs() []Spec {
 					t.Note("NIP-11 has no self; the harness checks group state against %s (from --relay-pubkey or the document's pubkey)", t.Env.RelayPubKey)
 				}
 			}},
-		{Case{ID: "base/auth/1", Area: "auth", Section: "nip42/auth", Level: SHOULD,
+		{Case{ID: "base/auth/1", Clauses: []string{"labels/events.2", "nip42/auth.3"}, Area: "auth", Section: "nip42/auth", Level: SHOULD,
 			Requirement: "A write refused only because the connection has not authenticated is refused with auth-required:.",
 			Reading:     "NIP-42 lets a relay choose whether writes need AUTH: a relay that accepts the write has no AUTH gate to check (unsupported, with the reason); a refusal that AUTH then lifts must have said auth-required:."},
 			func(t *T) {
@@ -58,7 +58,7 @@ func baselineRelaySpecs() []Spec {
 					failf("NIP-42 (nip42/auth.3): the write was refused before AUTH and accepted after it, so the refusal should say auth-required:, got %s", ok)
 				}
 			}},
-		{Case{ID: "base/auth/2", Area: "auth", Section: "nip42/auth", Level: SHOULD,
+		{Case{ID: "base/auth/2", Clauses: []string{"labels/events.2", "nip42/auth.3"}, Area: "auth", Section: "nip42/auth", Level: SHOULD,
 			Requirement: "A write signed by a key the connection has not authenticated, if refused for that, says auth-required: (or restricted:).",
 			Reading:     "NIP-42 does not oblige a relay to tie writes to the authenticated key: acceptance leaves nothing to check (unsupported, with the reason); a refusal that authenticating the signer lifts must use a NIP-42 prefix."},
 			func(t *T) {
@@ -92,7 +92,7 @@ func baselineRelaySpecs() []Spec {
 				t.track(ev)
 				failf("NIP-42 (nip42/auth.3): a write refused for its signer not being authenticated should say auth-required: or restricted:, got %s (the signer's own authenticated connection was accepted)", ok)
 			}},
-		{Case{ID: "base/auth/3", Area: "auth", Section: "nip42/auth", Level: MUST,
+		{Case{ID: "base/auth/3", Clauses: []string{"nip42/auth.1"}, Area: "auth", Section: "nip42/auth", Level: MUST,
 			Requirement: "An AUTH message with a valid kind 22242 event is answered with OK."},
 			func(t *T) {
 				a := t.Actor("owner")
@@ -112,7 +112,7 @@ func baselineRelaySpecs() []Spec {
 					t.Blocked(PreAuth, err.Error())
 				}
 			}},
-		{Case{ID: "base/auth/4", Area: "auth", Section: "nip42/auth", Level: MUST,
+		{Case{ID: "base/auth/4", Clauses: []string{"nip01/ok-prefix.2", "nip42/auth.2"}, Area: "auth", Section: "nip42/auth", Level: MUST,
 			Requirement: "Kind 22242 AUTH events are never broadcast: a subscription for kind 22242 receives none when another client authenticates."},
 			func(t *T) {
 				watcher := t.Connect(t.Actor("watcher"))
@@ -155,7 +155,7 @@ func baselineRelaySpecs() []Spec {
 					failf("NIP-42 (nip42/auth.2): kind 22242 events must never be broadcast, got %s from %s", ev.ID, ev.PubKey)
 				}
 			}},
-		{Case{ID: "base/event/1", Area: "events", Section: "nip01/event-validation", Level: MUST,
+		{Case{ID: "base/event/1", Clauses: []string{"labels/events.2", "nip01/event-validation.1", "nip01/ok-prefix.1"}, Area: "events", Section: "nip01/event-validation", Level: MUST,
 			Requirement: "An event whose signature does not verify is refused (OK false) and has no effect."},
 			func(t *T) {
 				a := t.Actor("owner")
@@ -170,7 +170,7 @@ func baselineRelaySpecs() []Spec {
 				noteInvalid(t, ok)
 				t.QueryAbsent(c, "no group from a badly signed create", nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})
 			}},
-		{Case{ID: "base/event/2", Area: "events", Section: "nip01/event-validation", Level: MUST,
+		{Case{ID: "base/event/2", Clauses: []string{"labels/events.2", "nip01/event-validation.2", "nip01/ok-prefix.1"}, Area: "events", Section: "nip01/event-validation", Level: MUST,
 			Requirement: "An event whose id is not the hash of its content is refused (OK false)."},
 			func(t *T) {
 				a := t.Actor("owner")
@@ -180,7 +180,7 @@ func baselineRelaySpecs() []Spec {
 				ev.Content = "tampered after signing"
 				noteInvalid(t, t.Reject(c, ev, "", "create whose content changed after signing"))
 			}},
-		{Case{ID: "base/prefix/1", Area: "events", Section: "nip01/ok-prefix", Level: MUST,
+		{Case{ID: "base/prefix/1", Clauses: []string{"nip01/ok-prefix.1"}, Area: "events", Section: "nip01/ok-prefix", Level: MUST,
 			Requirement: "An OK false carries a machine-readable prefix and a colon before its human-readable message."},
 			func(t *T) {
 				a := t.Actor("owner")
@@ -194,7 +194,7 @@ func baselineRelaySpecs() []Spec {
 				}
 				checkPrefix("OK", ok.Reason)
 			}},
-		{Case{ID: "base/event/3", Area: "events", Section: "nip29/late-publication", Level: SHOULD,
+		{Case{ID: "base/event/3", Clauses: []string{"nip29/late-publication.1"}, Area: "events", Section: "nip29/late-publication", Level: SHOULD,
 			Requirement: "A group message stamped three hours in the past is refused (late publication)."},
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -206,14 +206,14 @@ func baselineRelaySpecs() []Spec {
 				}
 				checkPrefix("OK", ok.Reason)
 			}},
-		{Case{ID: "base/filters/1", Area: "filters", Section: "nip01/filters", Level: SHOULD,
+		{Case{ID: "base/filters/1", Clauses: []string{"nip01/filters.2"}, Area: "filters", Section: "nip01/filters", Level: SHOULD,
 			Requirement: "With limit 1, a REQ by #h and #t returns the one older match behind newer non-matching messages."},
 			func(t *T) {
 				c, ch, want, _ := needleChannel(t)
 				got := t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {ch}, "t": {tagOf(want, "t")}}, Limit: 1})
 				Expect(IDs(got)).To(Equal([]string{want.ID}), "REQ #h #t limit 1 returns the one match, the newest n matching events (NIP-01 limit)")
 			}},
-		{Case{ID: "base/filters/3", Area: "filters", Section: "nip01/filters", Level: MUST,
+		{Case{ID: "base/filters/3", Clauses: []string{"nip01/filters.1"}, Area: "filters", Section: "nip01/filters", Level: MUST,
 			Requirement: "Every event a REQ returns matches its filter: a REQ by #h and #t returns no event without that t tag."},
 			func(t *T) {
 				c, ch, want, distractors := needleChannel(t)
@@ -224,21 +224,21 @@ func baselineRelaySpecs() []Spec {
 					}
 				}
 			}},
-		{Case{ID: "base/filters/2", Area: "filters", Section: "nip01/filters", Level: MUST,
+		{Case{ID: "base/filters/2", Clauses: []string{"nip01/filters.3"}, Area: "filters", Section: "nip01/filters", Level: MUST,
 			Requirement: "A REQ with two id filters returns the events matching either."},
 			func(t *T) {
 				c, m1, m2 := twoMessages(t)
 				got := t.Query(c, nostr.Filter{IDs: []string{m1.ID}}, nostr.Filter{IDs: []string{m2.ID}})
 				Expect(IDs(got)).To(ConsistOf(m1.ID, m2.ID), "NIP-01 (nip01/filters.3): several filters are || conditions")
 			}},
-		{Case{ID: "base/filters/4", Area: "filters", Section: "nip01/filters", Level: SHOULD,
+		{Case{ID: "base/filters/4", Clauses: []string{"nip01/filters.4"}, Area: "filters", Section: "nip01/filters", Level: SHOULD,
 			Requirement: "Stored events come newest first."},
 			func(t *T) {
 				c, m1, m2 := twoMessages(t)
 				got := t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {mustH(m1)}}})
 				Expect(IDs(got)).To(Equal([]string{m2.ID, m1.ID}), "NIP-01 (nip01/filters.4): newer events should come first")
 			}},
-		{Case{ID: "base/live/1", Area: "filters", Section: "nip01/live", Level: SHOULD,
+		{Case{ID: "base/live/1", Clauses: []string{"nip01/live.1"}, Area: "filters", Section: "nip01/live", Level: SHOULD,
 			Requirement: "An open subscription receives a new matching event after EOSE."},
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -252,7 +252,7 @@ func baselineRelaySpecs() []Spec {
 				_, err := sub.WaitFor(t.Ctx(), func(ev *nostr.Event) bool { return ev.ID == m.ID })
 				t.Must(err, "NIP-01 (nip01/live.1): live delivery of the new message")
 			}},
-		{Case{ID: "base/count/1", Area: "count", Section: "nip45/count", Level: MUST,
+		{Case{ID: "base/count/1", Clauses: []string{"nip45/count.1", "nip45/count.2"}, Area: "count", Section: "nip45/count", Level: MUST,
 			Requirement: "A relay that serves COUNT answers with the number of matching events; one that refuses answers CLOSED."},
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -265,7 +265,7 @@ func baselineRelaySpecs() []Spec {
 					failf("NIP-45 (nip45/count.1): COUNT of the group's three messages answered %d", n)
 				}
 			}},
-		{Case{ID: "base/count/2", Area: "count", Section: "nip45/count", Level: SHOULD,
+		{Case{ID: "base/count/2", Clauses: []string{"nip45/count.1", "nip45/count.3"}, Area: "count", Section: "nip45/count", Level: SHOULD,
 			Requirement: "COUNT does not count a private group's messages for an outsider."},
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))

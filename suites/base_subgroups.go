@@ -93,7 +93,7 @@ func awaitTagValues(t *T, c *fixtures.Client, group, name string, want []string,
 // a parent tag makes every case unsupported.
 func baselineSubgroupSpecs() []Spec {
 	return []Spec{
-		{Case{ID: "base/subgroups/1", Area: "subgroups", Section: "nip29/subgroups", Level: SHOULD,
+		{Case{ID: "base/subgroups/1", Clauses: []string{"nip29/subgroups.1"}, Area: "subgroups", Section: "nip29/subgroups", Level: SHOULD,
 			Requirement: `A relay that honours a 9002 parent tag advertises "nip29": {"subgroups": true} in its NIP-11 document.`},
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
@@ -102,7 +102,7 @@ func baselineSubgroupSpecs() []Spec {
 					failf(`NIP-29 (nip29/subgroups.1): the relay supports subgroups (a 9002 parent tag reached the 39000) but its NIP-11 document has no "nip29": {"subgroups": true}`)
 				}
 			}},
-		{Case{ID: "base/subgroups/2", Area: "subgroups", Section: "nip29/subgroups", Level: MUST,
+		{Case{ID: "base/subgroups/2", Clauses: []string{"nip29/subgroups.2"}, Area: "subgroups", Section: "nip29/subgroups", Level: MUST,
 			Requirement: "After the owner's 9002 with one parent tag the child's 39000 carries exactly that parent; a 9002 with two parent tags is refused or leaves at most one."},
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
@@ -121,7 +121,7 @@ func baselineSubgroupSpecs() []Spec {
 				}
 				t.Note("the 9002 with two parent tags was accepted; the child's 39000 now has parent tags %q", parentsOf(meta))
 			}},
-		{Case{ID: "base/subgroups/3", Area: "subgroups", Section: "nip29/subgroups", Level: MUST,
+		{Case{ID: "base/subgroups/3", Clauses: []string{"nip29/subgroups.3"}, Area: "subgroups", Section: "nip29/subgroups", Level: MUST,
 			Requirement: "After two children are adopted, the parent's 39000 lists both as child tags, each once; appending in adoption order is noted.",
 			Reading:     "\"By default relays can just append new children\": the order of a new child is the relay's; the MUST is that every child is listed."},
 			func(t *T) {
@@ -140,7 +140,7 @@ func baselineSubgroupSpecs() []Spec {
 					t.Note("children listed as %q, adopted as %q", got, children)
 				}
 			}},
-		{Case{ID: "base/subgroups/4", Area: "subgroups", Section: "nip29/subgroups", Level: SHOULD,
+		{Case{ID: "base/subgroups/4", Clauses: []string{"nip29/subgroups.4"}, Area: "subgroups", Section: "nip29/subgroups", Level: SHOULD,
 			Requirement: "The parent owner's 9002 carrying both children as child tags in the reverse order is accepted and the parent's 39000 then lists them in that order."},
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
@@ -153,7 +153,7 @@ func baselineSubgroupSpecs() []Spec {
 				}
 				awaitChildren(t, owner, parent, rev, "NIP-29 (nip29/subgroups.4): after the reordering 9002, the parent's 39000")
 			}},
-		{Case{ID: "base/subgroups/5", Area: "subgroups", Section: "nip29/subgroups", Level: MUST,
+		{Case{ID: "base/subgroups/5", Clauses: []string{"nip29/subgroups.5"}, Area: "subgroups", Section: "nip29/subgroups", Level: MUST,
 			Requirement: "A 9002 making a group its own parent, or the child of its own child, is refused and the group stays a root."},
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
@@ -163,7 +163,7 @@ func baselineSubgroupSpecs() []Spec {
 				awaitParents(t, owner, parent, nil, "NIP-29 (nip29/subgroups.5): after the refused cycles, the parent's 39000")
 				awaitParents(t, owner, children[0], []string{parent}, "NIP-29 (nip29/subgroups.5): after the refused cycles, the child's 39000")
 			}},
-		{Case{ID: "base/subgroups/6", Area: "subgroups", Section: "nip29/subgroups", Level: MUST,
+		{Case{ID: "base/subgroups/6", Clauses: []string{"nip29/subgroups.6"}, Area: "subgroups", Section: "nip29/subgroups", Level: MUST,
 			Requirement: "On a relay that supports subgroups, a 9002 naming a parent group that does not exist is refused and the group stays a root."},
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
@@ -173,7 +173,7 @@ func baselineSubgroupSpecs() []Spec {
 				t.Reject(owner, fixtures.EditChannel(owner.Actor(), lone, nostr.Tag{"parent", missing}), "", "NIP-29 (nip29/subgroups.6): a 9002 whose declared parent "+missing+" does not exist on the relay")
 				awaitParents(t, owner, lone, nil, "NIP-29 (nip29/subgroups.6): after the refused 9002, the group's 39000")
 			}},
-		{Case{ID: "base/subgroups/7", Area: "subgroups", Section: "nip29/subgroups", Level: MUST,
+		{Case{ID: "base/subgroups/7", Clauses: []string{"nip29/subgroups.7"}, Area: "subgroups", Section: "nip29/subgroups", Level: MUST,
 			Requirement: "A group owner's 9002 naming as parent a group it is not an admin of is refused; neither 39000 changes."},
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
@@ -186,7 +186,7 @@ func baselineSubgroupSpecs() []Spec {
 					failf("NIP-29 (nip29/subgroups.7): the refused 9002 still made %s a child of %s", own, parent)
 				}
 			}},
-		{Case{ID: "base/subgroups/8", Area: "subgroups", Section: "nip29/subgroups", Level: MUST,
+		{Case{ID: "base/subgroups/8", Clauses: []string{"nip29/subgroups.8"}, Area: "subgroups", Section: "nip29/subgroups", Level: MUST,
 			Requirement: "A parent's 9002 whose child tags leave out one of its two children is refused and both stay listed."},
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
@@ -196,7 +196,7 @@ func baselineSubgroupSpecs() []Spec {
 				t.Reject(owner, fixtures.EditChannel(owner.Actor(), parent, nostr.Tag{"child", children[0]}), "", "NIP-29 (nip29/subgroups.8): a 9002 whose child tags do not include all the children")
 				awaitChildren(t, owner, parent, before, "NIP-29 (nip29/subgroups.8): after the refused 9002, the parent's 39000")
 			}},
-		{Case{ID: "base/subgroups/9", Area: "subgroups", Section: "nip29/subgroups", Level: MUST,
+		{Case{ID: "base/subgroups/9", Clauses: []string{"nip29/subgroups.9"}, Area: "subgroups", Section: "nip29/subgroups", Level: MUST,
 			Requirement: "A child moved to another parent leaves the first parent's list; its 9002 without a parent tag then makes it a root that no parent lists."},
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
@@ -211,7 +211,7 @@ func baselineSubgroupSpecs() []Spec {
 				awaitParents(t, owner, child, nil, "NIP-29 (nip29/subgroups.9): absence of the parent tag makes the group a root; after the 9002 without one, the child's 39000")
 				awaitChildren(t, owner, second, nil, "NIP-29 (nip29/subgroups.9): after the child became a root, its former parent's 39000")
 			}},
-		{Case{ID: "base/subgroups/10", Area: "subgroups", Section: "nip29/subgroups", Level: MUST,
+		{Case{ID: "base/subgroups/10", Clauses: []string{"nip29/subgroups.10"}, Area: "subgroups", Section: "nip29/subgroups", Level: MUST,
 			Requirement: "After the parent's 9008, its child's 39000 carries no parent tag."},
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
@@ -222,7 +222,7 @@ func baselineSubgroupSpecs() []Spec {
 				}
 				awaitParents(t, owner, children[0], nil, "NIP-29 (nip29/subgroups.10): when a parent is deleted its children become roots; the child's 39000")
 			}},
-		{Case{ID: "base/subgroups/11", Area: "subgroups", Section: "nip29/subgroups", Level: MUST,
+		{Case{ID: "base/subgroups/11", Clauses: []string{"nip29/subgroups.11"}, Area: "subgroups", Section: "nip29/subgroups", Level: MUST,
 			Requirement: "An admin of the parent only may not put a user into the child, and the parent's member is not in the child's 39002 unless a 9000 of the child names it."},
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))

@@ -57,7 +57,7 @@ func tieNote(what string, first, second *nostr.Event) string {
 
 func baselineTiesSpecs() []Spec {
 	return []Spec{
-		{Case{ID: "base/ties/1", Area: "join", Section: "nip29/leave", Level: MUST,
+		{Case{ID: "base/ties/1", Clauses: []string{"nip29/leave.3"}, Area: "join", Section: "nip29/leave", Level: MUST,
 			Requirement: "A member's leave request in the same second as the 9000 that added the member, its id sorting first, removes the member.",
 			Reading:     "With equal created_at the leave is the latest both by arrival and by NIP-01's lowest-id rule; no careful reading lets the earlier put win."},
 			func(t *T) {
@@ -78,7 +78,7 @@ func baselineTiesSpecs() []Spec {
 				}
 				awaitListed(t, owner, ch, pk, false, "NIP-29 (nip29/leave.3): the member whose same-second leave was accepted")
 			}},
-		{Case{ID: "base/ties/2", Area: "membership", Section: "nip29/membership", Level: SHOULD,
+		{Case{ID: "base/ties/2", Clauses: []string{"nip29/membership.6"}, Area: "membership", Section: "nip29/membership", Level: SHOULD,
 			Requirement: "A 9001 in the same second as the 9000 that put the user takes the user out when its id sorts first; when its id sorts after, either outcome passes and the reading is noted.",
 			Reading:     "NIP-29's \"latest of either kind:9000 or kind:9001\" with equal created_at: arrival order or NIP-01's lowest-id rule. Both pass where they disagree; the report notes which the relay showed."},
 			func(t *T) {
@@ -114,7 +114,7 @@ func baselineTiesSpecs() []Spec {
 					t.Note("reading seen: %s", tieReadingArrival)
 				}
 			}},
-		{Case{ID: "base/ties/3", Area: "groups", Section: "nip29/metadata", Level: SHOULD,
+		{Case{ID: "base/ties/3", Clauses: []string{"nip29/metadata.3"}, Area: "groups", Section: "nip29/metadata", Level: SHOULD,
 			Requirement: "After two 9002 edits in the same second, the 39000 carries the second's name when its id sorts first; when it sorts after, either name passes and the reading is noted.",
 			Reading:     "The 39000 \"should reflect the latest group state\"; with equal created_at the latest edit is the later accepted or, by NIP-01's tie rule, the one with the lower id. Both pass where they disagree; the report notes which the relay showed."},
 			func(t *T) {
@@ -152,7 +152,7 @@ func baselineTiesSpecs() []Spec {
 					t.Note("reading seen: %s", tieReadingLowID)
 				}
 			}},
-		{Case{ID: "base/ties/4", Area: "state-events", Section: "nip01/replaceable", Level: SHOULD,
+		{Case{ID: "base/ties/4", Clauses: []string{"nip01/replaceable.1"}, Area: "state-events", Section: "nip01/replaceable", Level: SHOULD,
 			Requirement: "Of two versions of an addressable event with the same created_at, the relay keeps the one with the lowest id, whichever came first.",
 			Reading:     "NIP-01: \"In case of replaceable events with the same timestamp, the event with the lowest id (first in lexical order) should be retained, and the other discarded\", read as covering addressable events (same kind, pubkey and d). The harness's own kind 30078 events in its group; a relay may refuse the discarded version or accept and drop it."},
 			func(t *T) {

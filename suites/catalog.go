@@ -56,7 +56,11 @@ func ParseProfile(name string) (string, error) {
 
 // Case is the metadata of one conformance check.
 type Case struct {
-	ID          string // stable, e.g. "base/auth/1"
+	ID string // stable, e.g. "base/auth/1"
+	// Clauses are the clause IDs (clause.Clauses) the case checks, sorted:
+	// the coverage index (ClauseIndex) is their inversion. Cite a clause
+	// only when the case really observes it.
+	Clauses     []string
 	Profile     string // "", "identity" or "labels"
 	Area        string // report grouping, e.g. "auth", "discovery"
 	Section     string // clause.Section ID the case tests

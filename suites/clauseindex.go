@@ -8,8 +8,8 @@ import "sort"
 // The fault kill test judges a fault against it: only a case citing the
 // fault's clause can kill the fault.
 func ClauseIndex() map[string][]string {
-	out := make(map[string][]string, len(clauseCases))
-	for id, cases := range clauseCases {
+	out := make(map[string][]string, len(clauseCases()))
+	for id, cases := range clauseCases() {
 		c := append([]string(nil), cases...)
 		sort.Strings(c)
 		out[id] = c

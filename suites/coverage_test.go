@@ -26,58 +26,46 @@ func TestEveryTestableClauseHasACase(t *testing.T) {
 			counts = append(counts, fmt.Sprintf("%s %d", p, n))
 		}
 		sort.Strings(counts)
-		t.Errorf("%d testable clauses have no case (%s); write the case or map an existing one in suites/coverage.go:\n%s",
+		t.Errorf("%d testable clauses have no case (%s); write the case, or cite the clause in the Clauses of an existing case that observes it:\n%s",
 			len(missing), strings.Join(counts, ", "), strings.Join(missing, "\n"))
 	}
 }
 
-// TestMappingCitesKnownIDs checks clauseCases: every key is a known,
-// testable clause; every value is a known case of a profile that runs the
-// clause (baseline cases run in every profile; an identity case cannot cover
-// a labels clause nor the reverse); no case is listed twice for one clause.
-func TestMappingCitesKnownIDs(t *testing.T) {
-	cases := map[string]Case{}
-	for _, c := range Catalogue() {
-		cases[c.ID] = c
-	}
+// TestCasesCiteKnownClauses checks every case's Clauses: each is a known,
+// testable clause of a profile that runs the case (baseline cases run in
+// every profile; an identity case cannot cover a labels clause nor the
+// reverse), cited once.
+func TestCasesCiteKnownClauses(t *testing.T) {
 	var problems []string
-	for id, ids := range clauseCases {
-		cl, ok := clause.LookupClause(id)
-		if !ok {
-			problems = append(problems, fmt.Sprintf("unknown clause %q", id))
-			continue
-		}
-		if !cl.Testable {
-			problems = append(problems, fmt.Sprintf("%s is marked not testable (%s) but is mapped to cases", id, cl.Reason))
-		}
-		if len(ids) == 0 {
-			problems = append(problems, fmt.Sprintf("%s has an empty case list; leave it out of the map instead", id))
-		}
+	for _, c := range Catalogue() {
 		seen := map[string]bool{}
-		for _, cid := range ids {
-			if seen[cid] {
-				problems = append(problems, fmt.Sprintf("%s lists case %s twice", id, cid))
+		for _, id := range c.Clauses {
+			if seen[id] {
+				problems = append(problems, fmt.Sprintf("%s cites %s twice", c.ID, id))
 			}
-			seen[cid] = true
-			c, ok := cases[cid]
+			seen[id] = true
+			cl, ok := clause.LookupClause(id)
 			if !ok {
-				problems = append(problems, fmt.Sprintf("%s cites unknown case %q", id, cid))
+				problems = append(problems, fmt.Sprintf("%s cites unknown clause %q", c.ID, id))
 				continue
 			}
+			if !cl.Testable {
+				problems = append(problems, fmt.Sprintf("%s cites %s, marked not testable (%s)", c.ID, id, cl.Reason))
+			}
 			if c.Profile != ProfileBaseline && cl.Profile() != ProfileBaseline && c.Profile != cl.Profile() {
-				problems = append(problems, fmt.Sprintf("%s (%s clause) cites %s, a %s case that never runs in that profile",
-					id, profileName(cl.Profile()), cid, profileName(c.Profile)))
+				problems = append(problems, fmt.Sprintf("%s, a %s case that never runs in the %s profile, cites %s",
+					c.ID, profileName(c.Profile), profileName(cl.Profile()), id))
 			}
 		}
 	}
 	sort.Strings(problems)
 	if len(problems) > 0 {
-		t.Errorf("suites/coverage.go:\n  %s", strings.Join(problems, "\n  "))
+		t.Errorf("case Clauses:\n  %s", strings.Join(problems, "\n  "))
 	}
 }
 
 // TestEveryCaseCoversAClause fails for a case that no clause cites: either
-// the mapping misses it or the case checks nothing the drafts require.
+// its Clauses miss the clause it observes or the case checks nothing the drafts require.
 func TestEveryCaseCoversAClause(t *testing.T) {
 	var orphans []string
 	for _, c := range Catalogue() {
@@ -86,7 +74,7 @@ func TestEveryCaseCoversAClause(t *testing.T) {
 		}
 	}
 	if len(orphans) > 0 {
-		t.Errorf("%d cases cover no clause; map them in suites/coverage.go:\n%s", len(orphans), strings.Join(orphans, "\n"))
+		t.Errorf("%d cases cite no clause; fill in their Clauses:\n%s", len(orphans), strings.Join(orphans, "\n"))
 	}
 }
 

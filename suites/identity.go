@@ -38,13 +38,13 @@ func identitySpecs() []Spec {
 
 // ic builds the metadata of an identity case; the area is the ID's middle
 // part ("identity/labels/3" -> "labels").
-func idCase(id, section string, level Level, requirement string, reading ...string) Case {
+func idCase(id string, clauses []string, section string, level Level, requirement string, reading ...string) Case {
 	parts := strings.Split(id, "/")
 	area := parts[0]
 	if len(parts) > 1 {
 		area = parts[1]
 	}
-	return Case{ID: id, Profile: ProfileIdentity, Area: area, Section: section, Level: level,
+	return Case{ID: id, Clauses: clauses, Profile: ProfileIdentity, Area: area, Section: section, Level: level,
 		Requirement: requirement, Reading: strings.Join(reading, " ")}
 }
 

@@ -13,13 +13,13 @@ import (
 // identityCapabilitySpecs: "Advertising support" and "Trust".
 func identityCapabilitySpecs() []Spec {
 	return []Spec{
-		{idCase("identity/advertise/1", "identity/advertising", MUST,
+		{idCase("identity/advertise/1", []string{"identity/advertising.2"}, "identity/advertising", MUST,
 			`NIP-11 supported_extensions contains "nip-cl".`),
 			func(t *T) {
 				Expect(t.Env.Info).NotTo(BeNil(), "NIP-11 document")
 				Expect(t.Env.Info.SupportedExtensions).To(ContainElement("nip-cl"), "supported_extensions")
 			}},
-		{idCase("identity/advertise/2", "identity/advertising", MUST,
+		{idCase("identity/advertise/2", []string{"identity/advertising.1"}, "identity/advertising", MUST,
 			`NIP-11 supported_nips does not advertise this draft (no entry naming NIP-CL, such as "nip-cl"): it has no upstream NIP number yet.`,
 			`The draft forbids advertising itself in supported_nips; other entries are NIP-11's business, not this draft's, so a non-number entry that does not name NIP-CL is only noted. A made-up number cannot be told from a real NIP and is not judged.`),
 			func(t *T) {
@@ -38,7 +38,7 @@ func identityCapabilitySpecs() []Spec {
 					t.Note("supported_nips has entries that are not numbers (not this draft's concern): %s", strings.Join(others, ", "))
 				}
 			}},
-		{idCase("identity/trust/1", "identity/trust", MUST,
+		{idCase("identity/trust/1", []string{"nip29/state-events.1"}, "identity/trust", MUST,
 			"Every channel-state event carrying identity tags (39000-39002, after create, label edit, membership and ownership changes) is signed by the relay key (NIP-11 self)."),
 			func(t *T) {
 				owner := t.Connect(t.Actor("creator"))

@@ -66,7 +66,7 @@ func idConcurrentCreates(t *T, creator *fixtures.Actor, n int, label string) []s
 // identityChoosingSpecs: "Choosing one channel".
 func identityChoosingSpecs() []Spec {
 	return []Spec{
-		{idCase("identity/choose/1", "identity/choosing-one-channel", MUST,
+		{idCase("identity/choose/1", []string{"identity/choosing-one-channel.1"}, "identity/choosing-one-channel", MUST,
 			"Two concurrent creates by one creator with the same label both succeed as distinct channels, and #P+#t finds both."),
 			func(t *T) {
 				creator := t.Actor("creator")
@@ -74,7 +74,7 @@ func identityChoosingSpecs() []Spec {
 				ids := idConcurrentCreates(t, creator, 2, label)
 				Expect(idFind(t, t.Connect(creator), nostr.TagMap{"P": {creator.PubKey}, "t": {label}})).To(Equal(idSorted(ids...)))
 			}},
-		{heavy(idCase("identity/choose/2", "identity/choosing-one-channel", MUST,
+		{heavy(idCase("identity/choose/2", []string{"identity/choosing-one-channel.1", "identity/creation-time.1"}, "identity/choosing-one-channel", MUST,
 			"N concurrent creates by one creator with the same label all succeed as distinct channels, all found by #P+#t, each with a created_at tag.")),
 			func(t *T) {
 				creator := t.Actor("creator")
@@ -87,7 +87,7 @@ func identityChoosingSpecs() []Spec {
 					Expect(ok).To(BeTrue(), "39000 of %s needs a decimal created_at tag", tagOf(ev, "d"))
 				}
 			}},
-		{idCase("identity/choose/3", "identity/choosing-one-channel", MUST,
+		{idCase("identity/choose/3", []string{"identity/creation-time.1"}, "identity/choosing-one-channel", MUST,
 			"created_at tags follow creation order: of channels created one after the other, a later one never has a lower created_at tag.",
 			"Tags have second resolution: equal values are allowed (the d tag then breaks the tie) and noted."),
 			func(t *T) {
@@ -119,7 +119,7 @@ func identityChoosingSpecs() []Spec {
 					t.Note("%d of 3 consecutive creates share a created_at second (the d tag breaks ties)", ties)
 				}
 			}},
-		{idCase("identity/choose/4", "identity/choosing-one-channel", MUST,
+		{idCase("identity/choose/4", []string{"identity/creation-time.2"}, "identity/choosing-one-channel", MUST,
 			"The oldest rule (lowest created_at tag, then lowest d) picks the same channel before and after both channels are edited.",
 			"The oldest channel is edited last, with the latest created_at, so a relay whose tag follows edits flips the choice."),
 			func(t *T) {
@@ -142,7 +142,7 @@ func identityChoosingSpecs() []Spec {
 				Expect(idChannelSet(after)).To(Equal(idSorted(a, b)))
 				Expect(idOldest(after)).To(Equal(first), "the oldest channel after both were edited")
 			}},
-		{heavy(idCase("identity/choose/5", "identity/choosing-one-channel", MUST,
+		{heavy(idCase("identity/choose/5", []string{"identity/labels.3", "identity/labels.6"}, "identity/choosing-one-channel", MUST,
 			"Concurrent replace-all label edits by an owner and an admin end in exactly one of the submitted label sets (never a mix), the same on 39000, 39001 and 39002.",
 			"Repeated Env.Rounds times (max 10); both edits must be accepted.")),
 			func(t *T) {
@@ -166,7 +166,7 @@ func identityChoosingSpecs() []Spec {
 					}
 				}
 			}},
-		{idCase("identity/choose/6", "identity/choosing-one-channel", MUST,
+		{idCase("identity/choose/6", []string{"identity/choosing-one-channel.2"}, "identity/choosing-one-channel", MUST,
 			"Labels are not unique across keys: an owner and an admin may put on their channels a label another key's channel already carries; #t then finds all of them."),
 			func(t *T) {
 				first := t.Connect(t.Actor("first"))

@@ -101,7 +101,7 @@ func idLimitCase(t *T, tags func(creator *fixtures.Actor, label string) nostr.Ta
 // identityDiscoverySpecs: "Finding channels" and matching before limit.
 func identityDiscoverySpecs() []Spec {
 	return []Spec{
-		{idCase("identity/find/1", "identity/finding-channels", MUST,
+		{idCase("identity/find/1", []string{"identity/finding-channels.1"}, "identity/finding-channels", MUST,
 			"kinds:[39000] #P:[creator] returns exactly the channels that key created (every type), none of another creator's."),
 			func(t *T) {
 				a, b := t.Connect(t.Actor("creator")), t.Connect(t.Actor("other"))
@@ -113,7 +113,7 @@ func identityDiscoverySpecs() []Spec {
 				idChannel(t, b, idChanOpts{Visibility: fixtures.Open, Labels: []string{label}})
 				Expect(idFind(t, b, nostr.TagMap{"P": {a.Actor().PubKey}})).To(Equal(idSorted(want...)))
 			}},
-		{idCase("identity/find/2", "identity/finding-channels", MUST,
+		{idCase("identity/find/2", []string{"identity/choosing-one-channel.2", "identity/finding-channels.2"}, "identity/finding-channels", MUST,
 			"kinds:[39000] #t:[label] returns exactly the channels with that label, whoever created them and whatever their type."),
 			func(t *T) {
 				a, b := t.Connect(t.Actor("creator")), t.Connect(t.Actor("other"))
@@ -127,7 +127,7 @@ func identityDiscoverySpecs() []Spec {
 				idChannel(t, b, idChanOpts{Visibility: fixtures.Open})
 				Expect(idFind(t, b, nostr.TagMap{"t": {label}})).To(Equal(idSorted(want...)))
 			}},
-		{idCase("identity/find/3", "identity/finding-channels", MUST,
+		{idCase("identity/find/3", []string{"identity/finding-channels.3"}, "identity/finding-channels", MUST,
 			"#P and #t together are AND: one creator's channels with the label, not the creator's other channels nor others' channels with the label."),
 			func(t *T) {
 				a, b := t.Connect(t.Actor("creator")), t.Connect(t.Actor("other"))
@@ -140,7 +140,7 @@ func identityDiscoverySpecs() []Spec {
 				idChannel(t, b, idChanOpts{Visibility: fixtures.Open, Labels: []string{label}})
 				Expect(idFind(t, b, nostr.TagMap{"P": {a.Actor().PubKey}, "t": {label}})).To(Equal(idSorted(want...)))
 			}},
-		{idCase("identity/find/4", "identity/finding-channels", MUST,
+		{idCase("identity/find/4", []string{"identity/finding-channels.4"}, "identity/finding-channels", MUST,
 			"#t:[type] matches the channel type: with #P it returns exactly that creator's channels of the type."),
 			func(t *T) {
 				a := t.Connect(t.Actor("creator"))
@@ -155,7 +155,7 @@ func identityDiscoverySpecs() []Spec {
 				Expect(idFind(t, a, nostr.TagMap{"P": {pk}, "t": {fixtures.TypeStream}})).To(Equal([]string{stream}), "#t:[stream]")
 				Expect(idFind(t, a, nostr.TagMap{"P": {pk}, "t": {fixtures.TypeWorkflow, fixtures.TypeForum}})).To(Equal(idSorted(append(forums, workflow)...)), "#t:[workflow, forum]")
 			}},
-		{idCase("identity/find/5", "identity/finding-channels", MUST,
+		{idCase("identity/find/5", []string{"identity/finding-channels.5"}, "identity/finding-channels", MUST,
 			"Values in one tag filter are OR: #t:[l1, l2] returns channels with either label (and both), not channels with neither."),
 			func(t *T) {
 				a := t.Connect(t.Actor("creator"))
@@ -169,7 +169,7 @@ func identityDiscoverySpecs() []Spec {
 				Expect(idFind(t, a, nostr.TagMap{"t": {l1, l2}})).To(Equal(idSorted(want...)), "#t:[l1, l2]")
 				Expect(idFind(t, a, nostr.TagMap{"t": {l2, l1}})).To(Equal(idSorted(want...)), "#t:[l2, l1]")
 			}},
-		{idCase("identity/find/6", "identity/finding-channels", MUST,
+		{idCase("identity/find/6", []string{"identity/finding-channels.2", "identity/labels.3"}, "identity/finding-channels", MUST,
 			"Lookups follow label changes: after a 9002 replaces the labels, #t:[old] no longer returns the channel and #t:[new] does."),
 			func(t *T) {
 				a := t.Connect(t.Actor("creator"))
@@ -180,7 +180,7 @@ func identityDiscoverySpecs() []Spec {
 				Expect(idFind(t, a, nostr.TagMap{"t": {old}})).To(BeEmpty(), "#t:[old] after the edit")
 				Expect(idFind(t, a, nostr.TagMap{"t": {next}})).To(Equal([]string{ch}), "#t:[new] after the edit")
 			}},
-		{idCase("identity/find/7", "identity/finding-channels", MUST,
+		{idCase("identity/find/7", []string{"identity/finding-channels.3"}, "identity/finding-channels", MUST,
 			"#P and #t also match 39001 and 39002, which carry the identity tags."),
 			func(t *T) {
 				a := t.Connect(t.Actor("creator"))
@@ -194,7 +194,7 @@ func identityDiscoverySpecs() []Spec {
 				}
 				Expect(kinds).To(ConsistOf(fixtures.KindAdmins, fixtures.KindMembers))
 			}},
-		{heavy(idCase("identity/limit/1", "identity/match-before-limit", MUST,
+		{heavy(idCase("identity/limit/1", []string{"identity/match-before-limit.1"}, "identity/match-before-limit", MUST,
 			"#t is matched before limit: with limit = number of matches, older labeled channels behind Scale newer unlabeled ones are all returned, newest first.")),
 			func(t *T) {
 				idLimitCase(t, func(_ *fixtures.Actor, label string) nostr.TagMap { return nostr.TagMap{"t": {label}} },
@@ -202,7 +202,7 @@ func identityDiscoverySpecs() []Spec {
 						return idDistractor{actor: creator}
 					})
 			}},
-		{heavy(idCase("identity/limit/2", "identity/match-before-limit", MUST,
+		{heavy(idCase("identity/limit/2", []string{"identity/match-before-limit.2"}, "identity/match-before-limit", MUST,
 			"#P is matched before limit: a creator's older channels behind Scale newer channels of another key are all returned, newest first.")),
 			func(t *T) {
 				idLimitCase(t, func(creator *fixtures.Actor, _ string) nostr.TagMap { return nostr.TagMap{"P": {creator.PubKey}} },
@@ -210,7 +210,7 @@ func identityDiscoverySpecs() []Spec {
 						return idDistractor{actor: other, labels: []string{label}}
 					})
 			}},
-		{heavy(idCase("identity/limit/3", "identity/match-before-limit", MUST,
+		{heavy(idCase("identity/limit/3", []string{"identity/match-before-limit.1", "identity/match-before-limit.2"}, "identity/match-before-limit", MUST,
 			"#P with #t is matched before limit: behind Scale newer channels of the creator without the label and of others with it, every match is returned.")),
 			func(t *T) {
 				idLimitCase(t, func(creator *fixtures.Actor, label string) nostr.TagMap {

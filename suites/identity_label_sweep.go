@@ -16,7 +16,7 @@ import (
 // arity of t tags, on 9007 and 9002.
 func identityLabelSweepSpecs() []Spec {
 	return []Spec{
-		{heavy(idCase("identity/label-sweep/1", "identity/label-rules", MUST,
+		{heavy(idCase("identity/label-sweep/1", []string{"identity/label-rules.2", "identity/label-rules.5"}, "identity/label-rules", MUST,
 			"Every byte outside the identity label alphabet (a-z 0-9 . : -) — _, /, @, space, uppercase, NUL and the other control bytes, a trailing newline — as first, middle or last byte, and every 2-, 3- and 4-byte UTF-8 character, makes a 9007 or a 9002 with that t label rejected whole: no channel, the labels unchanged.",
 			"The identity draft fixes no rejection prefix: any OK false is accepted. A trailing newline is swept like every other byte: a validator whose end anchor matches before a final newline accepts it and fails.")),
 			func(t *T) {
@@ -44,7 +44,7 @@ func identityLabelSweepSpecs() []Spec {
 				}
 				Expect(idMetaLabels(t, c, ch)).To(Equal(labels), "labels after the rejected 9002s")
 			}},
-		{idCase("identity/label-sweep/2", "identity/labels", MUST,
+		{idCase("identity/label-sweep/2", []string{"identity/labels.2", "identity/labels.3"}, "identity/labels", MUST,
 			"A t tag with an extra element (a label value, then more) on 9007 or 9002 is either rejected whole or read by its value: the channel then carries exactly that label, never the extra element.",
 			"The identity draft writes label tags as [\"t\", <label>] but does not forbid further elements, and NIP-01 tags may carry them; rejecting the event and taking the value are both accepted and noted."),
 			func(t *T) {

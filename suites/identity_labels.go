@@ -47,7 +47,7 @@ func idInvalidLabels(t *T) [][2]string {
 // rejection).
 func identityLabelSpecs() []Spec {
 	return []Spec{
-		{idCase("identity/labels/1", "identity/labels", MUST,
+		{idCase("identity/labels/1", []string{"identity/labels.2"}, "identity/labels", MUST,
 			"A 9007 with 8 distinct labels is accepted and the channel carries all 8."),
 			func(t *T) {
 				c := t.Connect(t.Actor("creator"))
@@ -55,13 +55,13 @@ func identityLabelSpecs() []Spec {
 				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: labels})
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, labels, c.Actor().PubKey)
 			}},
-		{idCase("identity/labels/2", "identity/label-rules", MUST,
+		{idCase("identity/labels/2", []string{"identity/label-rules.1", "identity/label-rules.5"}, "identity/label-rules", MUST,
 			"A 9007 with 9 distinct labels is rejected and creates no channel."),
 			func(t *T) {
 				c := t.Connect(t.Actor("creator"))
 				idRejectCreate(t, c, idTTags(idLabels(t, 9)...), "9007 with 9 distinct labels")
 			}},
-		{idCase("identity/labels/3", "identity/label-rules", MUST,
+		{idCase("identity/labels/3", []string{"identity/label-rules.6"}, "identity/label-rules", MUST,
 			"Repeated labels are stored once and do not count toward 8: 8 distinct labels plus repeats are accepted and listed once each."),
 			func(t *T) {
 				c := t.Connect(t.Actor("creator"))
@@ -75,7 +75,7 @@ func identityLabelSpecs() []Spec {
 				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, idTTags(sent...)...), "9002 with 8 distinct labels plus repeats")
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, next, c.Actor().PubKey)
 			}},
-		{idCase("identity/labels/4", "identity/label-rules", MUST,
+		{idCase("identity/labels/4", []string{"identity/label-rules.2", "identity/label-rules.5"}, "identity/label-rules", MUST,
 			"A 9007 whose labels break the grammar (uppercase, _, /, space, non-ASCII, 65 characters) is rejected whole and creates no channel."),
 			func(t *T) {
 				c := t.Connect(t.Actor("creator"))
@@ -83,7 +83,7 @@ func identityLabelSpecs() []Spec {
 					idRejectCreate(t, c, idTTags(idLabel(t), bad[0]), "9007 with a label with "+bad[1])
 				}
 			}},
-		{idCase("identity/labels/5", "identity/label-rules", MUST,
+		{idCase("identity/labels/5", []string{"identity/label-rules.2"}, "identity/label-rules", MUST,
 			"Labels of 1 and of 64 characters using every allowed character class (a-z 0-9 . : -) are accepted."),
 			func(t *T) {
 				c := t.Connect(t.Actor("creator"))
@@ -93,7 +93,7 @@ func identityLabelSpecs() []Spec {
 				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: []string{long, "q"}})
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, []string{long, "q"}, c.Actor().PubKey)
 			}},
-		{idCase("identity/labels/6", "identity/label-rules", MUST,
+		{idCase("identity/labels/6", []string{"identity/label-rules.3", "identity/label-rules.5"}, "identity/label-rules", MUST,
 			"A channel type name (stream, forum, dm, workflow, system) is refused as a label on 9007 and on 9002; a refused 9002 changes nothing: 39000-39002 keep every tag (type, labels, creator, name)."),
 			func(t *T) {
 				c := t.Connect(t.Actor("creator"))
@@ -107,7 +107,7 @@ func identityLabelSpecs() []Spec {
 				}
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, labels, c.Actor().PubKey)
 			}},
-		{idCase("identity/labels/7", "identity/label-rules", MUST,
+		{idCase("identity/labels/7", []string{"identity/label-rules.4", "identity/label-rules.5"}, "identity/label-rules", MUST,
 			`["t",""] together with labels is rejected on 9007 (no channel) and on 9002 (39000-39002 unchanged: type, labels, creator and every other tag).`),
 			func(t *T) {
 				c := t.Connect(t.Actor("creator"))
@@ -119,7 +119,7 @@ func identityLabelSpecs() []Spec {
 				idRequireStateUnchanged(t, c, ch, before, `after the refused 9002 with ["t",""] and a label`)
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, labels, c.Actor().PubKey)
 			}},
-		{idCase("identity/labels/8", "identity/labels", MUST,
+		{idCase("identity/labels/8", []string{"identity/labels.3"}, "identity/labels", MUST,
 			"t tags on 9002 replace the whole label set: old labels are gone, exactly the new ones remain."),
 			func(t *T) {
 				c := t.Connect(t.Actor("creator"))
@@ -128,7 +128,7 @@ func identityLabelSpecs() []Spec {
 				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, idTTags(next...)...), "replace the labels")
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, next, c.Actor().PubKey)
 			}},
-		{idCase("identity/labels/9", "identity/labels", MUST,
+		{idCase("identity/labels/9", []string{"identity/labels.4"}, "identity/labels", MUST,
 			`A 9002 whose only t tag is ["t",""] clears the labels.`),
 			func(t *T) {
 				c := t.Connect(t.Actor("creator"))
@@ -136,7 +136,7 @@ func identityLabelSpecs() []Spec {
 				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"t", ""}), `9002 with ["t",""]`)
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, nil, c.Actor().PubKey)
 			}},
-		{idCase("identity/labels/10", "identity/labels", MUST,
+		{idCase("identity/labels/10", []string{"identity/label-rules.7"}, "identity/labels", MUST,
 			`Repeated ["t",""] tags (and no other t tag) clear the labels like one.`,
 			`Newest revision: "repeated ["t", ""] tags clear the set like one" (r1 allowed exactly one).`),
 			func(t *T) {
@@ -145,7 +145,7 @@ func identityLabelSpecs() []Spec {
 				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"t", ""}, nostr.Tag{"t", ""}, nostr.Tag{"t", ""}), `9002 with three ["t",""]`)
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, nil, c.Actor().PubKey)
 			}},
-		{idCase("identity/labels/11", "identity/labels", MUST,
+		{idCase("identity/labels/11", []string{"identity/labels.5"}, "identity/labels", MUST,
 			"A 9002 without t tags (a rename) leaves the labels as they are."),
 			func(t *T) {
 				c := t.Connect(t.Actor("creator"))
@@ -156,7 +156,7 @@ func identityLabelSpecs() []Spec {
 				Expect(tagOf(t.MustStateEvent(c, fixtures.KindMetadata, ch), "name")).To(Equal(name))
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, labels, c.Actor().PubKey)
 			}},
-		{idCase("identity/labels/12", "identity/labels", MUST,
+		{idCase("identity/labels/12", []string{"identity/labels.7"}, "identity/labels", MUST,
 			"A plain member or a non-member cannot change labels: label-only, clearing and name+label 9002s are rejected; labels are unchanged."),
 			func(t *T) {
 				owner, member, ch := channelWithMember(t, fixtures.Open, "member")
@@ -169,7 +169,7 @@ func identityLabelSpecs() []Spec {
 				t.Reject(outsider, fixtures.EditChannel(outsider.Actor(), ch, idTTags(idLabel(t))...), "", "non-member's label-only 9002")
 				requireIdentityAll(t, owner, ch, fixtures.TypeStream, labels, owner.Actor().PubKey)
 			}},
-		{idCase("identity/labels/13", "identity/labels", MUST,
+		{idCase("identity/labels/13", []string{"identity/labels.3", "identity/labels.4", "identity/labels.6"}, "identity/labels", MUST,
 			"An admin (not owner) may replace and clear the labels."),
 			func(t *T) {
 				owner, admin, ch := channelWithMember(t, fixtures.Open, "admin")
@@ -179,7 +179,7 @@ func identityLabelSpecs() []Spec {
 				t.Accept(admin, fixtures.EditChannel(admin.Actor(), ch, nostr.Tag{"t", ""}), "admin clears the labels")
 				requireIdentityAll(t, owner, ch, fixtures.TypeStream, nil, owner.Actor().PubKey)
 			}},
-		{idCase("identity/labels/14", "identity/label-rules", MUST,
+		{idCase("identity/labels/14", []string{"identity/label-rules.5"}, "identity/label-rules", MUST,
 			"A 9002 rejected for its labels (invalid, reserved, 9 distinct, mixed empty) applies nothing else: the rename and about in it do not happen."),
 			func(t *T) {
 				c := t.Connect(t.Actor("creator"))
@@ -201,7 +201,7 @@ func identityLabelSpecs() []Spec {
 				Expect(tagOf(after, "about")).To(Equal(tagOf(before, "about")), "about after refused 9002s")
 				Expect(idLabelsOf(after)).To(Equal(labels), "labels after refused 9002s")
 			}},
-		{idCase("identity/labels/15", "identity/label-rules", MUST,
+		{idCase("identity/labels/15", []string{"identity/label-rules.1", "identity/label-rules.5"}, "identity/label-rules", MUST,
 			"On 9002 too, 9 distinct labels are rejected (39000-39002 unchanged: type, labels, creator and every other tag) while 8 distinct are accepted."),
 			func(t *T) {
 				c := t.Connect(t.Actor("creator"))
@@ -215,7 +215,7 @@ func identityLabelSpecs() []Spec {
 				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, idTTags(eight...)...), "9002 with 8 distinct labels")
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, eight, c.Actor().PubKey)
 			}},
-		{idCase("identity/labels/16", "identity/label-rules", MUST,
+		{idCase("identity/labels/16", []string{"identity/label-rules.2", "identity/label-rules.5"}, "identity/label-rules", MUST,
 			"A 9002 whose labels break the grammar (uppercase, _, /, space, non-ASCII, 65 characters) is rejected and changes nothing: 39000-39002 keep every tag (type, labels, creator, name)."),
 			func(t *T) {
 				c := t.Connect(t.Actor("creator"))

@@ -209,7 +209,7 @@ func idCountNone(t *T, c *fixtures.Client, why string, filters ...nostr.Filter) 
 // identityNoticeSpecs: "Membership notices carry the channel type".
 func identityNoticeSpecs() []Spec {
 	return []Spec{
-		{idCase("identity/notices/1", "identity/notices", MUST,
+		{idCase("identity/notices/1", []string{"identity/notices.1", "identity/notices.2"}, "identity/notices", MUST,
 			`Every membership notice the relay sends is stored and relay-signed, with ["p", member], one ["h", UUID] and ["t", the channel's type] (system for a system channel).`,
 			idReadingNoNotices, idReadingSysNotices, idReadingCreatorNote),
 			func(t *T) {
@@ -239,7 +239,7 @@ func identityNoticeSpecs() []Spec {
 					t.Reading(clause.ReadingIdentityCreatorNotice, "not-sent")
 				}
 			}},
-		{idCase("identity/notices/2", "identity/notices", MUST,
+		{idCase("identity/notices/2", []string{"identity/notices.3", "identity/notices.4"}, "identity/notices", MUST,
 			"A notice filter with #t matches only notices of the listed types; without #t only legacy-type notices (never a system one).",
 			idReadingNoNotices, idReadingSysNotices),
 			func(t *T) {
@@ -251,7 +251,7 @@ func identityNoticeSpecs() []Spec {
 				Expect(noticeKeys(t.Query(w.M, w.mine([]string{fixtures.TypeForum})))).To(BeEmpty(), "#t:[forum]")
 				w.noteSystem(t)
 			}},
-		{idCase("identity/notices/3", "identity/notices", MUST,
+		{idCase("identity/notices/3", []string{"identity/notices.10", "identity/notices.9"}, "identity/notices", MUST,
 			"Notices go only to the pubkey in their p tag: another user, the channel owner and an anonymous reader get none of M's notices, by #p or by ids.",
 			idReadingNoNotices, "A relay may also refuse such a read with CLOSED; that withholds as surely and is noted."),
 			func(t *T) {
@@ -269,7 +269,7 @@ func identityNoticeSpecs() []Spec {
 					}
 				}
 			}},
-		{idCase("identity/notices/4", "identity/notices", MUST,
+		{idCase("identity/notices/4", []string{"identity/notices.10", "identity/notices.7", "identity/notices.9"}, "identity/notices", MUST,
 			"COUNT obeys the notice rules: the member's count without #t covers only the stream notices, with every type all of them, with #t:[system] the system ones; another user counts none, also by ids.",
 			idReadingNoNotices, idReadingSysNotices),
 			func(t *T) {
@@ -284,7 +284,7 @@ func identityNoticeSpecs() []Spec {
 				}
 				w.noteSystem(t)
 			}},
-		{idCase("identity/notices/5", "identity/notices", MUST,
+		{idCase("identity/notices/5", []string{"identity/notices.6", "identity/notices.9"}, "identity/notices", MUST,
 			"Live delivery obeys the notice rules: a subscription without #t never gets a system notice and gets the stream notices a #t subscription gets; another user's subscription to M's notices gets none.",
 			idReadingSysNotices, "A message posted after the membership changes is the marker on every subscription. A relay that delivers no notice live makes the case unsupported (identity/notices/6 checks live delivery after a since read)."),
 			func(t *T) {
@@ -329,7 +329,7 @@ func identityNoticeSpecs() []Spec {
 					}
 				}
 			}},
-		{idCase("identity/notices/6", "identity/notices", MUST,
+		{idCase("identity/notices/6", []string{"identity/notices.2"}, "identity/notices", MUST,
 			"Notices are stored: resubscribing with since = the newest notice seen returns the ones missed while away, then new ones live.",
 			idReadingNoNotices, idReadingSysNotices),
 			func(t *T) {
@@ -367,7 +367,7 @@ func identityNoticeSpecs() []Spec {
 				})
 				t.Must(err, "the next notice arrives live on the same subscription")
 			}},
-		{idCase("identity/notices/7", "identity/notices", MUST,
+		{idCase("identity/notices/7", []string{"identity/notices.12"}, "identity/notices", MUST,
 			"A channel keeps its type: after a 9002 that tries to change channel_type, the 39000 and any later notice still carry the original type.",
 			"The 9002 with a channel_type tag may be accepted (tag ignored) or refused; either way the type must not change. "+idReadingSysNotices),
 			func(t *T) {

@@ -10,7 +10,7 @@ import (
 // identityOptInSpecs: "Asking for system channels".
 func identityOptInSpecs() []Spec {
 	return []Spec{
-		{idCase("identity/optin/1", "identity/asking-for-system", MUST,
+		{idCase("identity/optin/1", []string{"identity/asking-for-system.1", "identity/asking-for-system.4", "identity/asking-for-system.7"}, "identity/asking-for-system", MUST,
 			`kinds:[39000] #t:["system"] returns the system channels the reader may read (member: private and open; outsider and anonymous: the open one), never a stream channel; COUNT with #t:["system"] and no #P agrees.`),
 			func(t *T) {
 				w := newSysWorld(t)
@@ -35,7 +35,7 @@ func identityOptInSpecs() []Spec {
 					Expect(t.Count(c, byIDs)).To(Equal(int64(len(want))), "COUNT #t:[system] with ids of this world's 39000s (no #P)")
 				}
 			}},
-		{idCase("identity/optin/2", "identity/asking-for-system", MUST,
+		{idCase("identity/optin/2", []string{"identity/asking-for-system.2", "identity/asking-for-system.4", "identity/asking-for-system.7"}, "identity/asking-for-system", MUST,
 			"Any #P on a 39000-39003 filter also returns the readable system channels: kinds:[39000] #P:[creator] gives the creator's readable stream and system channels; COUNT agrees."),
 			func(t *T) {
 				w := newSysWorld(t)
@@ -52,7 +52,7 @@ func identityOptInSpecs() []Spec {
 				Expect(idChannelSet(t.Query(w.M, withLabel))).To(Equal(idSorted(w.all()...)), "member: #P:[creator] #t:[label] (one creator's channels with a label, system or not)")
 				Expect(idFind(t, w.M, nostr.TagMap{"P": {stranger.Actor().PubKey}})).To(Equal([]string{foreign}), "#P:[other creator] returns only that creator's system channel")
 			}},
-		{idCase("identity/optin/3", "identity/asking-for-system", MUST,
+		{idCase("identity/optin/3", []string{"identity/asking-for-system.6"}, "identity/asking-for-system", MUST,
 			`#t:["system", label] means system OR the label: system channels without the label and stream channels with it both come back.`),
 			func(t *T) {
 				o := t.Connect(t.Actor("creator"))
@@ -64,7 +64,7 @@ func identityOptInSpecs() []Spec {
 				got := idFind(t, o, nostr.TagMap{"t": {fixtures.TypeSystem, label}, "P": {o.Actor().PubKey}})
 				Expect(got).To(Equal(idSorted(sys, labeled)))
 			}},
-		{idCase("identity/optin/4", "identity/asking-for-system", MUST,
+		{idCase("identity/optin/4", []string{"identity/asking-for-system.5"}, "identity/asking-for-system", MUST,
 			"A label alone does not ask for system channels: #t:[label] on 39000-39002 returns the labeled stream channels but not the labeled system channels the reader could read; COUNT agrees."),
 			func(t *T) {
 				w := newSysWorld(t)
@@ -74,7 +74,7 @@ func identityOptInSpecs() []Spec {
 					Expect(t.Count(w.M, f)).To(Equal(int64(len(kinds)*len(w.legacyFor(w.M)))), "member: COUNT kinds %v #t:[label]", kinds)
 				}
 			}},
-		{idCase("identity/optin/5", "identity/asking-for-system", MUST,
+		{idCase("identity/optin/5", []string{"identity/asking-for-system.3"}, "identity/asking-for-system", MUST,
 			"Opt-in needs kinds all within 39000-39003: #P or #t:[system] on a filter without kinds or that also has kind 9 returns no system channel."),
 			func(t *T) {
 				w := newSysWorld(t)
@@ -91,7 +91,7 @@ func identityOptInSpecs() []Spec {
 				// stream channel, and 39003 where the relay puts P there).
 				Expect(t.Count(w.M, f)).To(Equal(int64(len(got))), "member: COUNT #P:[creator] without kinds agrees with the REQ")
 			}},
-		{idCase("identity/optin/6", "identity/asking-for-system", MUST,
+		{idCase("identity/optin/6", []string{"identity/asking-for-system.1"}, "identity/asking-for-system", MUST,
 			`"My system channels": kinds:[39002] #p:[me] #t:["system"] lists the system channels the reader belongs to.`),
 			func(t *T) {
 				w := newSysWorld(t)

@@ -11,7 +11,7 @@ import (
 // case sent.
 func identityShapesSpecs() []Spec {
 	return []Spec{
-		{idCase("identity/optin/7", "identity/asking-for-system", MUST,
+		{idCase("identity/optin/7", []string{"identity/asking-for-system.2", "identity/asking-for-system.7"}, "identity/asking-for-system", MUST,
 			"#P:[creator] with #t:[label] on a 39000 filter opts in for every reader, but never past the channel ACL: each reader (a member of every channel, and a reader who is a member of the open ones only) gets exactly the creator's labeled channels it may read; the private system channel and the private stream reach the full member only."),
 			func(t *T) {
 				w := newSysWorld(t)
@@ -21,7 +21,7 @@ func identityShapesSpecs() []Spec {
 					Expect(idChannelSet(t.Query(r.c, f))).To(Equal(want), "%s: #P:[creator] #t:[label]", r.name)
 				}
 			}},
-		{idCase("identity/labels/17", "identity/label-rules", MUST,
+		{idCase("identity/labels/17", []string{"identity/label-rules.2", "identity/label-rules.5"}, "identity/label-rules", MUST,
 			`A one-element ["t"] on a 9007 is no label: alone, the 9007 is refused (no channel) or creates a channel without labels; beside ["t",label], it is refused as an invalid or empty label (no channel) or ignored (the channel has exactly that label). An empty label is never stored.`),
 			func(t *T) {
 				c := t.Connect(t.Actor("creator"))
@@ -41,7 +41,7 @@ func identityShapesSpecs() []Spec {
 					t.Note("%s: accepted, the bare t tag ignored (labels %v)", shape.why, shape.labels)
 				}
 			}},
-		{idCase("identity/optin/8", "identity/asking-for-system", MUST,
+		{idCase("identity/optin/8", []string{"identity/asking-for-system.4"}, "identity/asking-for-system", MUST,
 			"The #P opt-in with a limit still matches as usual, newest first: with a labeled stream and a newer labeled system channel of one creator, {\"kinds\":[39000],\"#P\":[creator],\"#t\":[label],\"limit\":1} returns the system channel, and limit 2 returns both."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -58,21 +58,5 @@ func identityShapesSpecs() []Spec {
 				f.Limit = 2
 				Expect(idChannelSet(t.Query(c, f))).To(Equal(idSorted(stream, sys)), "#P:[creator] #t:[label] limit 2: the system channel and the stream")
 			}},
-	}
-}
-
-// identityShapesClauseCases maps clauses to the cases of this file; init
-// merges it into clauseCases so these mappings live beside their cases.
-var identityShapesClauseCases = map[string][]string{
-	"identity/asking-for-system.2": {"identity/optin/7"},
-	"identity/asking-for-system.7": {"identity/optin/7"},
-	"identity/label-rules.2":       {"identity/labels/17"},
-	"identity/label-rules.5":       {"identity/labels/17"},
-	"identity/asking-for-system.4": {"identity/optin/8"},
-}
-
-func init() {
-	for clauseID, ids := range identityShapesClauseCases {
-		clauseCases[clauseID] = append(clauseCases[clauseID], ids...)
 	}
 }

@@ -141,7 +141,7 @@ func (w *sysWorld) ours(evs []*nostr.Event) []string {
 // channels out".
 func identitySystemSpecs() []Spec {
 	return []Spec{
-		{idCase("identity/system/1", "identity/system-channels", MUST,
+		{idCase("identity/system/1", []string{"identity/system-channels.1", "identity/system-channels.4"}, "identity/system-channels", MUST,
 			`A 9007 with ["channel_type","system"] creates a channel whose 39000-39002 start with ["t","system"]; members read it by #d, post in it, and roles and labels work like in any channel.`),
 			func(t *T) {
 				o, m := t.Connect(t.Actor("creator")), t.Connect(t.Actor("member"))
@@ -160,7 +160,7 @@ func identitySystemSpecs() []Spec {
 				t.Accept(admin, fixtures.EditChannel(admin.Actor(), ch, idTTags(next...)...), "the admin relabels")
 				requireIdentityAll(t, m, ch, fixtures.TypeSystem, next, o.Actor().PubKey)
 			}},
-		{idCase("identity/system/2", "identity/system-channels", MUST,
+		{idCase("identity/system/2", []string{"identity/naming.4", "identity/system-channels.2"}, "identity/system-channels", MUST,
 			"A system channel created without a visibility tag is private: an outsider reads neither its 39000-39002 (by #d) nor its messages (by #h or id)."),
 			func(t *T) {
 				w := newSysWorld(t)
@@ -172,14 +172,14 @@ func identitySystemSpecs() []Spec {
 				}
 				Expect(fixtures.HasTag(t.MustStateEvent(w.M, fixtures.KindMetadata, w.Sys), "private")).To(BeTrue(), "39000 of the private system channel is marked private")
 			}},
-		{idCase("identity/system/3", "identity/system-channels", MUST,
+		{idCase("identity/system/3", []string{"identity/system-channels.3"}, "identity/system-channels", MUST,
 			`A private system channel's 39000 carries the NIP-29 ["hidden"] tag; an open system channel's does not.`),
 			func(t *T) {
 				w := newSysWorld(t)
 				Expect(fixtures.HasTag(t.MustStateEvent(w.M, fixtures.KindMetadata, w.Sys), "hidden")).To(BeTrue(), "private system channel: hidden")
 				Expect(fixtures.HasTag(t.MustStateEvent(w.X, fixtures.KindMetadata, w.SysOpen), "hidden")).To(BeFalse(), "open system channel: no hidden")
 			}},
-		{idCase("identity/leave/1", "identity/reads-leave-out", MUST,
+		{idCase("identity/leave/1", []string{"identity/asking-for-system.5", "identity/reads-leave-out.1"}, "identity/reads-leave-out", MUST,
 			"A 39000 REQ that does not name a channel (generic, or by label) returns no system channel to a member or an outsider, but does return the readable stream channels (control)."),
 			func(t *T) {
 				w := newSysWorld(t)
@@ -193,7 +193,7 @@ func identitySystemSpecs() []Spec {
 					Expect(idChannelSet(got)).To(Equal(w.legacyFor(r.c)), "%s: kinds:[39000,39001,39002] #t:[label]", r.name)
 				}
 			}},
-		{idCase("identity/leave/2", "identity/reads-leave-out", MUST,
+		{idCase("identity/leave/2", []string{"identity/reads-leave-out.2"}, "identity/reads-leave-out", MUST,
 			"A kind 9 REQ that does not name a channel returns no system-channel message to a member or an outsider, but does return readable stream messages (control)."),
 			func(t *T) {
 				w := newSysWorld(t)
@@ -207,14 +207,14 @@ func identitySystemSpecs() []Spec {
 					Expect(w.ours(got)).To(Equal(w.legacyFor(r.c)), "%s: authors:[creator], no kinds", r.name)
 				}
 			}},
-		{idCase("identity/leave/3", "identity/reads-leave-out", MUST,
+		{idCase("identity/leave/3", []string{"identity/reads-leave-out.3"}, "identity/reads-leave-out", MUST,
 			`kinds:[39002] #p:[me] ("the channels I belong to") leaves out the system channels the reader belongs to and lists the stream channels (control).`),
 			func(t *T) {
 				w := newSysWorld(t)
 				Expect(idFindOf(t, w.M, fixtures.KindMembers, nostr.TagMap{"p": {w.M.Actor().PubKey}})).To(Equal([]string{w.StreamPriv}), "member: 39002 #p:[me]")
 				Expect(idFindOf(t, w.X, fixtures.KindMembers, nostr.TagMap{"p": {w.X.Actor().PubKey}})).To(Equal([]string{w.Stream}), "outsider: 39002 #p:[me]")
 			}},
-		{idCase("identity/leave/4", "identity/reads-leave-out", MUST,
+		{idCase("identity/leave/4", []string{"identity/reads-leave-out.4"}, "identity/reads-leave-out", MUST,
 			"COUNT leaves system channels out like REQ: 39000 and kind 9 counts by label, generic ones without any tag (by ids, by author) and 39002 #p:[me] cover only the readable stream channels."),
 			func(t *T) {
 				w := newSysWorld(t)
@@ -241,7 +241,7 @@ func identitySystemSpecs() []Spec {
 					}
 				}
 			}},
-		{idCase("identity/leave/5", "identity/reads-leave-out", MUST,
+		{idCase("identity/leave/5", []string{"identity/reads-leave-out.6"}, "identity/reads-leave-out", MUST,
 			"Live subscriptions opened before the channels exist (generic 39000-39002, kind 9, 39002 #p:[me]) receive the stream channels' events but nothing of the system channels (create, membership, edit, message)."),
 			func(t *T) {
 				w := newSysActors(t)
@@ -265,7 +265,7 @@ func identitySystemSpecs() []Spec {
 					Expect(got).To(Equal(w.legacyFor(r.c)), "%s: channels of live events", r.name)
 				}
 			}},
-		{idCase("identity/leave/6", "identity/reads-leave-out", MUST,
+		{idCase("identity/leave/6", []string{"identity/reads-leave-out.5"}, "identity/reads-leave-out", MUST,
 			"NIP-50 search leaves system channels out (checked only when the relay advertises NIP-50)."),
 			func(t *T) {
 				if t.Env.Info == nil || !t.Env.Info.Supports(50) {

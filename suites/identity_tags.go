@@ -42,7 +42,7 @@ func idReverseSorted(vals []string) []string {
 // identityTagSpecs: "Channel identity tags" (type, labels, P, created_at).
 func identityTagSpecs() []Spec {
 	return append([]Spec{
-		{idCase("identity/tags/1", "identity/identity-tags", MUST,
+		{idCase("identity/tags/1", []string{"identity/identity-tags.1", "identity/identity-tags.2", "identity/identity-tags.3"}, "identity/identity-tags", MUST,
 			`For every channel type, 39000, 39001 and 39002 start their t/P tags with ["t", type], the labels, then ["P", creator].`,
 			idReadingStateKinds, idReadingStoredOrder),
 			func(t *T) {
@@ -69,7 +69,7 @@ func identityTagSpecs() []Spec {
 				}
 				Expect(accepted).To(BeNumerically(">=", 2), "stream and system channels must both be created and tagged")
 			}},
-		{idCase("identity/tags/2", "identity/identity-tags", MUST,
+		{idCase("identity/tags/2", []string{"identity/identity-tags.2"}, "identity/identity-tags", MUST,
 			"39000, 39001 and 39002 list a channel's labels in one and the same order, after creation, after a label change and after a membership change.",
 			idReadingStoredOrder),
 			func(t *T) {
@@ -83,14 +83,14 @@ func identityTagSpecs() []Spec {
 				t.Accept(c, fixtures.PutUser(c.Actor(), ch, t.Actor("member").PubKey, "member"), "add a member")
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, next, c.Actor().PubKey)
 			}},
-		{idCase("identity/tags/3", "identity/identity-tags", MUST,
+		{idCase("identity/tags/3", []string{"identity/identity-tags.1", "identity/identity-tags.3"}, "identity/identity-tags", MUST,
 			`A channel without labels carries ["t", type] directly followed by ["P", creator] on 39000, 39001 and 39002.`),
 			func(t *T) {
 				c := t.Connect(t.Actor("creator"))
 				ch := idChannel(t, c, idChanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open})
 				requireIdentityAll(t, c, ch, fixtures.TypeForum, nil, c.Actor().PubKey)
 			}},
-		{idCase("identity/tags/4", "identity/identity-tags", MUST,
+		{idCase("identity/tags/4", []string{"identity/identity-tags.1", "identity/identity-tags.2"}, "identity/identity-tags", MUST,
 			"A label change republishes 39001 and 39002 as well as 39000 with the new labels (every channel-state event carries them)."),
 			func(t *T) {
 				c := t.Connect(t.Actor("creator"))
@@ -109,7 +109,7 @@ func identityTagSpecs() []Spec {
 					requireIdentity(after[k], fixtures.TypeStream, next, c.Actor().PubKey)
 				}
 			}},
-		{idCase("identity/tags/5", "identity/creation-time", MUST,
+		{idCase("identity/tags/5", []string{"identity/creation-time.1"}, "identity/creation-time", MUST,
 			`39000 carries exactly one ["created_at", <unix seconds>] tag, a decimal string, at the channel's creation time.`,
 			idReadingCreatedAt),
 			func(t *T) {
@@ -146,7 +146,7 @@ func identityTagSpecs() []Spec {
 					t.Reading(clause.ReadingIdentityCreatedAt, "relay-clock")
 				}
 			}},
-		{idCase("identity/tags/6", "identity/creation-time", MUST,
+		{idCase("identity/tags/6", []string{"identity/creation-time.2"}, "identity/creation-time", MUST,
 			"The created_at tag never changes (edits, label changes, membership and ownership changes) while 39000's own created_at grows.",
 			"Edits are signed with created_at in the future (within the window) so a relay that copies a command's created_at into the tag is caught."),
 			func(t *T) {
@@ -175,7 +175,7 @@ func identityTagSpecs() []Spec {
 				t.Accept(heir, idEditAt(heir.Actor(), ch, now.Add(120*time.Second), nostr.Tag{"about", t.Unique("about")}), "the heir edits")
 				check(heir, "an ownership transfer and an edit by the new owner")
 			}},
-		{idCase("identity/tags/7", "identity/creator", MUST,
+		{idCase("identity/tags/7", []string{"identity/creator.1", "identity/identity-tags.3"}, "identity/creator", MUST,
 			`["P", <key that signed the 9007>] is on 39000, 39001 and 39002, also after admins and members are added.`),
 			func(t *T) {
 				c := t.Connect(t.Actor("creator"))
@@ -184,7 +184,7 @@ func identityTagSpecs() []Spec {
 				t.Accept(c, fixtures.PutUser(c.Actor(), ch, t.Actor("member").PubKey, "member"), "add a member")
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, nil, c.Actor().PubKey)
 			}},
-		{idCase("identity/tags/8", "identity/creator", MUST,
+		{idCase("identity/tags/8", []string{"identity/creator.3", "identity/creator.4"}, "identity/creator", MUST,
 			"P stays the creator after ownership moves (a new owner is added, the creator removed) and the new owner edits the channel."),
 			func(t *T) {
 				owner := t.Connect(t.Actor("creator"))
@@ -197,7 +197,7 @@ func identityTagSpecs() []Spec {
 				t.Accept(heir, fixtures.EditChannel(heir.Actor(), ch, append(nostr.Tags{{"name", t.Unique("heir")}}, idTTags(next...)...)...), "the heir renames and relabels")
 				requireIdentityAll(t, heir, ch, fixtures.TypeWorkflow, next, owner.Actor().PubKey)
 			}},
-		{idCase("identity/tags/9", "identity/creator", MUST,
+		{idCase("identity/tags/9", []string{"identity/creator.2", "identity/creator.4"}, "identity/creator", MUST,
 			"A client P tag on 9007 or 9002 cannot set the creator: whether the relay refuses such a command or accepts it and ignores the tag, P stays the 9007 signer.",
 			"The draft says only that no client can set P; it neither requires nor forbids refusing a command that carries one. Refusal (any NIP-01 prefix) and acceptance with the client's P ignored are both accepted and noted; a P naming the client's forged key fails either way."),
 			func(t *T) {

@@ -59,8 +59,8 @@ const (
 var labelGrammar = regexp.MustCompile(`^[a-z0-9][a-z0-9._:/-]*$`)
 
 // lcase is the Case of one labels-profile check.
-func lcase(id, area, section string, level Level, req string) Case {
-	return Case{ID: id, Profile: ProfileLabels, Area: area, Section: section, Level: level, Requirement: req}
+func lcase(id string, clauses []string, area, section string, level Level, req string) Case {
+	return Case{ID: id, Clauses: clauses, Profile: ProfileLabels, Area: area, Section: section, Level: level, Requirement: req}
 }
 
 // withReading sets a case's Reading.

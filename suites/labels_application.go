@@ -12,7 +12,7 @@ import (
 func labelsApplicationSpecs() []Spec {
 	sec := "labels/application"
 	return []Spec{
-		{lcase("labels/application/1", "atomicity", sec, MUST, "A rejected labeled create (one invalid label among valid ones) leaves no 39000-39003, no membership and no channel by any filter; the UUID stays free."),
+		{lcase("labels/application/1", []string{"labels/application.2", "labels/initial-labels.6"}, "atomicity", sec, MUST, "A rejected labeled create (one invalid label among valid ones) leaves no 39000-39003, no membership and no channel by any filter; the UUID stays free."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				x, y := lbl(t, "x"), lbl(t, "y")
@@ -25,7 +25,7 @@ func labelsApplicationSpecs() []Spec {
 				acceptNew(t, c, good, "a valid create on the UUID the rejected one named")
 				expectLabels(t, c, ch, x)
 			}},
-		{lcase("labels/application/2", "atomicity", sec, MUST, "A mutation with one invalid value among valid adds and removes applies none of them."),
+		{lcase("labels/application/2", []string{"labels/application.2"}, "atomicity", sec, MUST, "A mutation with one invalid value among valid adds and removes applies none of them."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				a, x := lbl(t, "a"), lbl(t, "x")
@@ -34,14 +34,14 @@ func labelsApplicationSpecs() []Spec {
 				rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", x}, nostr.Tag{"add-label", "BAD"}, nostr.Tag{"remove-label", a}), "mutation with one invalid value", "invalid")
 				expectUnchanged(t, c, ch, before, "rejected mutation")
 			}},
-		{lcase("labels/application/3", "atomicity", sec, MUST, "A rejected labeled dm create leaves no channel, membership or snapshot."),
+		{lcase("labels/application/3", []string{"labels/application.2", "labels/initial-labels.6"}, "atomicity", sec, MUST, "A rejected labeled dm create leaves no channel, membership or snapshot."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				ev, ch := createEv(c.Actor(), fixtures.TypeDM, fixtures.Private, lbl(t, "dm"))
 				rejectCL(t, c, ev, "labeled dm create", "invalid", "restricted")
 				goneChannel(t, c, ch, "rejected create")
 			}},
-		{lcase("labels/application/4", "committed", sec, MUST, "A positive OK means committed: each acknowledged state-changing mutation is readable at once in a new snapshot with a greater created_at."),
+		{lcase("labels/application/4", []string{"labels/application.1", "labels/serialization.5"}, "committed", sec, MUST, "A positive OK means committed: each acknowledged state-changing mutation is readable at once in a new snapshot with a greater created_at."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				reader := t.Connect(t.Actor("reader"))

@@ -13,7 +13,7 @@ import (
 func labelsAuthorizationSpecs() []Spec {
 	sec := "labels/authorization"
 	return []Spec{
-		{lcase("labels/authorization/1", "authorization", sec, MUST, "A plain member's add-label and remove-label are rejected with restricted: nip-cl-rejected; membership alone is not enough."),
+		{lcase("labels/authorization/1", []string{"labels/authorization.4", "labels/compatibility.3", "labels/responses.12"}, "authorization", sec, MUST, "A plain member's add-label and remove-label are rejected with restricted: nip-cl-rejected; membership alone is not enough."),
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
 				a := lbl(t, "a")
@@ -24,7 +24,7 @@ func labelsAuthorizationSpecs() []Spec {
 				rejectCL(t, member, mutationEv(member.Actor(), ch, nil, []string{a}), "member removes", "restricted")
 				expectUnchanged(t, owner, ch, before, "rejected member mutations")
 			}},
-		{lcase("labels/authorization/2", "authorization", sec, MUST, "A non-member's label mutation is rejected with restricted: nip-cl-rejected."),
+		{lcase("labels/authorization/2", []string{"labels/authorization.4"}, "authorization", sec, MUST, "A non-member's label mutation is rejected with restricted: nip-cl-rejected."),
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, owner, "", fixtures.Open, lbl(t, "a"))
@@ -33,7 +33,7 @@ func labelsAuthorizationSpecs() []Spec {
 				rejectCL(t, outsider, mutationEv(outsider.Actor(), ch, []string{lbl(t, "x")}, nil), "outsider adds", "restricted")
 				expectUnchanged(t, owner, ch, before, "rejected outsider mutation")
 			}},
-		{lcase("labels/authorization/3", "authorization", sec, MUST, "An admin may add and remove labels (OK true \"\")."),
+		{lcase("labels/authorization/3", []string{"labels/authorization.2"}, "authorization", sec, MUST, "An admin may add and remove labels (OK true \"\")."),
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
 				a, x := lbl(t, "a"), lbl(t, "x")
@@ -42,7 +42,7 @@ func labelsAuthorizationSpecs() []Spec {
 				acceptNew(t, admin, mutationEv(admin.Actor(), ch, []string{x}, []string{a}), "admin adds and removes")
 				expectLabels(t, owner, ch, x)
 			}},
-		{lcase("labels/authorization/4", "authorization", sec, MUST, "An owner other than the creator may add and remove labels."),
+		{lcase("labels/authorization/4", []string{"labels/authorization.2"}, "authorization", sec, MUST, "An owner other than the creator may add and remove labels."),
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
 				a, x := lbl(t, "a"), lbl(t, "x")
@@ -52,7 +52,7 @@ func labelsAuthorizationSpecs() []Spec {
 				acceptNew(t, second, mutationEv(second.Actor(), ch, nil, []string{a, x}), "second owner removes")
 				expectLabels(t, owner, ch)
 			}},
-		{lcase("labels/authorization/5", "authorization", sec, MUST, "A label belongs to no one: an admin removes the owner's label and the owner removes the admin's, whatever the prefix."),
+		{lcase("labels/authorization/5", []string{"labels/authorization.6", "labels/scope.3"}, "authorization", sec, MUST, "A label belongs to no one: an admin removes the owner's label and the owner removes the admin's, whatever the prefix."),
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
 				mine := "owner:" + lbl(t, "mine")
@@ -63,7 +63,7 @@ func labelsAuthorizationSpecs() []Spec {
 				acceptNew(t, owner, mutationEv(owner.Actor(), ch, nil, []string{theirs}), "owner removes the admin's label")
 				expectLabels(t, owner, ch)
 			}},
-		{lcase("labels/authorization/6", "authorization", sec, MUST, "Authority is checked against current state: an admin demoted to member can no longer change labels."),
+		{lcase("labels/authorization/6", []string{"labels/authorization.5"}, "authorization", sec, MUST, "Authority is checked against current state: an admin demoted to member can no longer change labels."),
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, owner, "", fixtures.Open)
@@ -75,7 +75,7 @@ func labelsAuthorizationSpecs() []Spec {
 				rejectCL(t, admin, mutationEv(admin.Actor(), ch, nil, []string{x}), "demoted admin removes", "restricted")
 				expectUnchanged(t, owner, ch, before, "rejected mutation")
 			}},
-		{lcase("labels/authorization/7", "visibility", sec, MUST, "A private channel's labels (its metadata made private and hidden with NIP-29's flags, and seen withheld) are readable by members (by #d with the whole label set, and by each label) and invisible to outsiders and anonymous readers by any label in #l, by #L alone, by #L and #l, or by #d; an open channel labeled alongside stays visible to them."),
+		{lcase("labels/authorization/7", []string{"labels/authorization.8", "labels/authorization.9"}, "visibility", sec, MUST, "A private channel's labels (its metadata made private and hidden with NIP-29's flags, and seen withheld) are readable by members (by #d with the whole label set, and by each label) and invisible to outsiders and anonymous readers by any label in #l, by #L alone, by #L and #l, or by #d; an open channel labeled alongside stays visible to them."),
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
 				x, more := lbl(t, "private"), lbl(t, "more")
@@ -119,7 +119,7 @@ func labelsAuthorizationSpecs() []Spec {
 				}
 				t.Note("anonymous, #d: %s", t.QueryAbsent(anon, "anonymous: #d", nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}}))
 			}},
-		{lcase("labels/authorization/8", "visibility", sec, MUST, "Private snapshots do not consume an outsider's limit: with newer private, hidden channels (metadata seen withheld) carrying the label, limit 1 returns the older open one."),
+		{lcase("labels/authorization/8", []string{"labels/authorization.7", "labels/finding-channels.14", "labels/finding-channels.7"}, "visibility", sec, MUST, "Private snapshots do not consume an outsider's limit: with newer private, hidden channels (metadata seen withheld) carrying the label, limit 1 returns the older open one."),
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
 				x := lbl(t, "mixed")

@@ -7,7 +7,7 @@ import (
 // labelsCapabilitySpecs: "Capability discovery".
 func labelsCapabilitySpecs() []Spec {
 	return []Spec{
-		{lcase("labels/capability/1", "capability", "labels/capability", MUST,
+		{lcase("labels/capability/1", []string{"labels/capability.1", "labels/capability.2"}, "capability", "labels/capability", MUST,
 			"The relay advertises \"nip-cl\" in NIP-11 supported_extensions and not in supported_nips."),
 			func(t *T) {
 				Expect(t.Env.Info).NotTo(BeNil(), "NIP-11 document")

@@ -20,18 +20,20 @@ func labelsCommandSpecs() []Spec {
 	var out []Spec
 
 	misplacedCreate := []struct {
-		id, name string
-		tag      func(v string) nostr.Tag
+		id      string
+		clauses []string
+		name    string
+		tag     func(v string) nostr.Tag
 	}{
-		{"labels/commands/1", "add-label", func(v string) nostr.Tag { return nostr.Tag{"add-label", v} }},
-		{"labels/commands/2", "remove-label", func(v string) nostr.Tag { return nostr.Tag{"remove-label", v} }},
-		{"labels/commands/3", "l", func(v string) nostr.Tag { return nostr.Tag{"l", v, labelNS} }},
-		{"labels/commands/4", "L", func(string) nostr.Tag { return nostr.Tag{"L", labelNS} }},
-		{"labels/commands/5", "t", func(v string) nostr.Tag { return nostr.Tag{"t", v} }},
+		{"labels/commands/1", []string{"labels/events.3", "labels/events.6", "labels/initial-labels.6", "labels/responses.10"}, "add-label", func(v string) nostr.Tag { return nostr.Tag{"add-label", v} }},
+		{"labels/commands/2", []string{"labels/events.3", "labels/events.6"}, "remove-label", func(v string) nostr.Tag { return nostr.Tag{"remove-label", v} }},
+		{"labels/commands/3", []string{"labels/events.5", "labels/events.6"}, "l", func(v string) nostr.Tag { return nostr.Tag{"l", v, labelNS} }},
+		{"labels/commands/4", []string{"labels/events.5", "labels/events.6"}, "L", func(string) nostr.Tag { return nostr.Tag{"L", labelNS} }},
+		{"labels/commands/5", []string{"labels/events.5", "labels/events.6", "labels/initial-labels.6"}, "t", func(v string) nostr.Tag { return nostr.Tag{"t", v} }},
 	}
 	for _, row := range misplacedCreate {
 		row := row
-		out = append(out, Spec{lcase(row.id, "command-shape", sec, MUST,
+		out = append(out, Spec{lcase(row.id, row.clauses, "command-shape", sec, MUST,
 			fmt.Sprintf("A 9007 carrying a misplaced %q tag is rejected with invalid: nip-cl-rejected (labeled or not) and creates nothing.", row.name)),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -47,17 +49,19 @@ func labelsCommandSpecs() []Spec {
 			}})
 	}
 	misplacedEdit := []struct {
-		id, name string
-		tag      func(v string) nostr.Tag
+		id      string
+		clauses []string
+		name    string
+		tag     func(v string) nostr.Tag
 	}{
-		{"labels/commands/6", "label", func(v string) nostr.Tag { return nostr.Tag{"label", v} }},
-		{"labels/commands/7", "l", func(v string) nostr.Tag { return nostr.Tag{"l", v, labelNS} }},
-		{"labels/commands/8", "L", func(string) nostr.Tag { return nostr.Tag{"L", labelNS} }},
-		{"labels/commands/9", "t", func(v string) nostr.Tag { return nostr.Tag{"t", v} }},
+		{"labels/commands/6", []string{"labels/events.4", "labels/events.6"}, "label", func(v string) nostr.Tag { return nostr.Tag{"label", v} }},
+		{"labels/commands/7", []string{"labels/events.5", "labels/events.6"}, "l", func(v string) nostr.Tag { return nostr.Tag{"l", v, labelNS} }},
+		{"labels/commands/8", []string{"labels/events.5", "labels/events.6"}, "L", func(string) nostr.Tag { return nostr.Tag{"L", labelNS} }},
+		{"labels/commands/9", []string{"labels/events.5", "labels/events.6"}, "t", func(v string) nostr.Tag { return nostr.Tag{"t", v} }},
 	}
 	for _, row := range misplacedEdit {
 		row := row
-		out = append(out, Spec{lcase(row.id, "command-shape", sec, MUST,
+		out = append(out, Spec{lcase(row.id, row.clauses, "command-shape", sec, MUST,
 			fmt.Sprintf("A 9002 carrying a misplaced %q tag is rejected with invalid: nip-cl-rejected, alone or beside add-label, and nothing is applied.", row.name)),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -71,7 +75,7 @@ func labelsCommandSpecs() []Spec {
 			}})
 	}
 	out = append(out,
-		Spec{lcase("labels/commands/10", "command-shape", sec, MUST, "A labeled 9007 with two h tags is rejected with invalid: nip-cl-rejected; neither UUID gets a channel."),
+		Spec{lcase("labels/commands/10", []string{"labels/events.7", "labels/initial-labels.6"}, "command-shape", sec, MUST, "A labeled 9007 with two h tags is rejected with invalid: nip-cl-rejected; neither UUID gets a channel."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				ev, id := createEv(c.Actor(), "", fixtures.Open, lbl(t, "two-h"))
@@ -81,7 +85,7 @@ func labelsCommandSpecs() []Spec {
 				goneChannel(t, c, id, "first h")
 				goneChannel(t, c, other, "second h")
 			}},
-		Spec{lcase("labels/commands/11", "command-shape", sec, MUST, "A label mutation with two h tags (the same channel twice, or two channels) is rejected with invalid: nip-cl-rejected; nothing is applied."),
+		Spec{lcase("labels/commands/11", []string{"labels/events.7"}, "command-shape", sec, MUST, "A label mutation with two h tags (the same channel twice, or two channels) is rejected with invalid: nip-cl-rejected; nothing is applied."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				a := createLabeled(t, c, "", fixtures.Open)
@@ -93,7 +97,7 @@ func labelsCommandSpecs() []Spec {
 				expectUnchanged(t, c, a, ba, "first channel")
 				expectUnchanged(t, c, b, bb, "second channel")
 			}},
-		Spec{lcase("labels/commands/12", "command-shape", sec, MUST, "A labeled 9007 whose h value is not a UUID, or is the nil UUID, or whose h tag has three elements, is rejected with invalid: nip-cl-rejected."),
+		Spec{lcase("labels/commands/12", []string{"labels/events.8"}, "command-shape", sec, MUST, "A labeled 9007 whose h value is not a UUID, or is the nil UUID, or whose h tag has three elements, is rejected with invalid: nip-cl-rejected."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				v := lbl(t, "bad-h")
@@ -103,14 +107,14 @@ func labelsCommandSpecs() []Spec {
 				}
 				Expect(findL(t, c, []string{v}, nil, 10)).To(BeEmpty(), "no channel carries the label of the rejected creates")
 			}},
-		Spec{lcase("labels/commands/13", "command-shape", sec, MUST, "A label mutation whose h value is not a UUID or is the nil UUID is rejected with invalid: nip-cl-rejected."),
+		Spec{lcase("labels/commands/13", []string{"labels/events.8"}, "command-shape", sec, MUST, "A label mutation whose h value is not a UUID or is the nil UUID is rejected with invalid: nip-cl-rejected."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				for _, h := range []string{"not-a-uuid", "00000000-0000-0000-0000-000000000000"} {
 					rejectCL(t, c, mutationEv(c.Actor(), h, []string{lbl(t, "x")}, nil), "mutation with h "+h, "invalid")
 				}
 			}},
-		Spec{lcase("labels/commands/14", "command-shape", sec, MUST, "A labeled 9007 without an h tag is rejected with invalid: nip-cl-rejected and creates no channel."),
+		Spec{lcase("labels/commands/14", []string{"labels/events.10"}, "command-shape", sec, MUST, "A labeled 9007 without an h tag is rejected with invalid: nip-cl-rejected and creates no channel."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				v := lbl(t, "no-h")
@@ -118,7 +122,7 @@ func labelsCommandSpecs() []Spec {
 				rejectCL(t, c, fixtures.CreateChannel(c.Actor(), spec), "labeled 9007 without h", "invalid")
 				Expect(findL(t, c, []string{v}, nil, 10)).To(BeEmpty(), "no channel carries the label")
 			}},
-		Spec{lcase("labels/commands/15", "command-shape", sec, MUST, "Label command tags must have exactly two elements: a three-element label or add-label, or a one-element remove-label, is rejected with invalid: nip-cl-rejected."),
+		Spec{lcase("labels/commands/15", []string{"labels/compatibility.3", "labels/values-and-limits.8"}, "command-shape", sec, MUST, "Label command tags must have exactly two elements: a three-element label or add-label, or a one-element remove-label, is rejected with invalid: nip-cl-rejected."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				v := lbl(t, "shape")
@@ -174,28 +178,28 @@ func resign(a *fixtures.Actor, ev *nostr.Event, extra ...nostr.Tag) *nostr.Event
 func labelsInitialSpecs() []Spec {
 	sec := "labels/initial-labels"
 	return []Spec{
-		{lcase("labels/initial/1", "create", sec, MUST, "Repeated label values on a 9007 are applied once: the snapshot has each value once, sorted."),
+		{lcase("labels/initial/1", []string{"labels/initial-labels.2", "labels/snapshot.4"}, "create", sec, MUST, "Repeated label values on a 9007 are applied once: the snapshot has each value once, sorted."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				a, b := lbl(t, "b-dup"), lbl(t, "a-dup")
 				ch := createLabeled(t, c, "", fixtures.Open, a, b, a, b, a)
 				expectLabels(t, c, ch, a, b)
 			}},
-		{lcase("labels/initial/2", "create", sec, MUST, "An h-tagged 9007 without labels answers OK true \"\" and yields a snapshot with no L or l tags and one t tag with the type."),
+		{lcase("labels/initial/2", []string{"labels/initial-labels.4", "labels/responses.8", "labels/scope.1", "labels/snapshot.5", "labels/snapshot.8"}, "create", sec, MUST, "An h-tagged 9007 without labels answers OK true \"\" and yields a snapshot with no L or l tags and one t tag with the type."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, c, fixtures.TypeStream, fixtures.Open)
 				ev := expectLabels(t, c, ch)
 				Expect(typeOf(ev)).To(Equal(fixtures.TypeStream))
 			}},
-		{lcase("labels/initial/3", "create", sec, MUST, "A forum channel accepts initial labels; its snapshot keeps t=forum."),
+		{lcase("labels/initial/3", []string{"labels/initial-labels.1"}, "create", sec, MUST, "A forum channel accepts initial labels; its snapshot keeps t=forum."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				v := lbl(t, "forum")
 				ch := createLabeled(t, c, fixtures.TypeForum, fixtures.Open, v)
 				Expect(typeOf(expectLabels(t, c, ch, v))).To(Equal(fixtures.TypeForum))
 			}},
-		{withReading(lcase("labels/initial/4", "create", sec, MUST, "When a labeled create is acknowledged, its fields, labels and snapshot are readable at once and the creator already holds owner authority (an immediate label mutation by the creator is accepted)."),
+		{withReading(lcase("labels/initial/4", []string{"labels/application.1", "labels/application.2", "labels/initial-labels.1", "labels/initial-labels.5"}, "create", sec, MUST, "When a labeled create is acknowledged, its fields, labels and snapshot are readable at once and the creator already holds owner authority (an immediate label mutation by the creator is accepted)."),
 			"The draft commits owner membership with the create but does not require 39001/39002 to be published atomically (or at all: NIP-29 makes them optional), so owner membership is observed through the creator's owner authority. Where the creator's role shows is only noted: NIP-29 puts roles on 39001; a role on the 39002 p tag is accepted too."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -211,7 +215,7 @@ func labelsInitialSpecs() []Spec {
 				expectLabels(t, c, ch, v, w)
 				t.Note("creator's role: %s", creatorRoleNote(t, c, ch))
 			}},
-		{lcase("labels/initial/5", "conflict", sec, MUST, "A different 9007 on an existing UUID is rejected with duplicate: nip-cl-rejected; the answer names neither the channel's name nor its labels, and the channel is unchanged."),
+		{lcase("labels/initial/5", []string{"labels/initial-labels.10", "labels/initial-labels.8", "labels/responses.13", "labels/responses.17"}, "conflict", sec, MUST, "A different 9007 on an existing UUID is rejected with duplicate: nip-cl-rejected; the answer names neither the channel's name nor its labels, and the channel is unchanged."),
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
 				secret := lbl(t, "secret")
@@ -226,7 +230,7 @@ func labelsInitialSpecs() []Spec {
 				}
 				expectUnchanged(t, owner, ch, before, "existing channel")
 			}},
-		{lcase("labels/initial/6", "conflict", sec, MUST, "A different 9007 on a deleted channel's UUID is rejected with duplicate: nip-cl-rejected without disclosing the old channel's name or labels, and no channel appears."),
+		{lcase("labels/initial/6", []string{"labels/initial-labels.10", "labels/initial-labels.9", "labels/responses.13", "labels/responses.17", "labels/scope.10"}, "conflict", sec, MUST, "A different 9007 on a deleted channel's UUID is rejected with duplicate: nip-cl-rejected without disclosing the old channel's name or labels, and no channel appears."),
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
 				secret := lbl(t, "gone")
@@ -239,7 +243,7 @@ func labelsInitialSpecs() []Spec {
 				Expect(ok.Reason).NotTo(ContainSubstring("labels stream"), "the conflict answer discloses the name")
 				goneChannel(t, owner, ch, "deleted UUID")
 			}},
-		{lcase("labels/initial/7", "conflict", sec, MUST, "An exact retry of a committed 9007 is recognized before the UUID conflict: OK true \"duplicate: nip-cl-committed\", and no new snapshot."),
+		{lcase("labels/initial/7", []string{"labels/initial-labels.7", "labels/responses.6", "labels/responses.9", "labels/retry-admission.8"}, "conflict", sec, MUST, "An exact retry of a committed 9007 is recognized before the UUID conflict: OK true \"duplicate: nip-cl-committed\", and no new snapshot."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				ev, ch := createEv(c.Actor(), "", fixtures.Open, lbl(t, "retry"))
@@ -255,7 +259,7 @@ func labelsInitialSpecs() []Spec {
 func labelsAddRemoveSpecs() []Spec {
 	sec := "labels/add-remove"
 	return []Spec{
-		{lcase("labels/add-remove/1", "mutation", sec, MUST, "add-label adds a value and keeps every other label."),
+		{lcase("labels/add-remove/1", []string{"labels/add-remove.14", "labels/add-remove.3"}, "mutation", sec, MUST, "add-label adds a value and keeps every other label."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				a, b, x := lbl(t, "a"), lbl(t, "b"), lbl(t, "x")
@@ -263,7 +267,7 @@ func labelsAddRemoveSpecs() []Spec {
 				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{x}, nil), "add")
 				expectLabels(t, c, ch, a, b, x)
 			}},
-		{lcase("labels/add-remove/2", "mutation", sec, MUST, "remove-label removes a value and keeps every other label."),
+		{lcase("labels/add-remove/2", []string{"labels/add-remove.14"}, "mutation", sec, MUST, "remove-label removes a value and keeps every other label."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				a, b, x := lbl(t, "a"), lbl(t, "b"), lbl(t, "x")
@@ -271,7 +275,7 @@ func labelsAddRemoveSpecs() []Spec {
 				acceptNew(t, c, mutationEv(c.Actor(), ch, nil, []string{b}), "remove")
 				expectLabels(t, c, ch, a, x)
 			}},
-		{lcase("labels/add-remove/3", "mutation", sec, MUST, "One command with disjoint adds and removes yields (L ∪ A) \\ R."),
+		{lcase("labels/add-remove/3", []string{"labels/add-remove.6"}, "mutation", sec, MUST, "One command with disjoint adds and removes yields (L ∪ A) \\ R."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				a, b, x, y := lbl(t, "a"), lbl(t, "b"), lbl(t, "x"), lbl(t, "y")
@@ -279,7 +283,7 @@ func labelsAddRemoveSpecs() []Spec {
 				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{x, y, x}, []string{a, a}), "add and remove")
 				expectLabels(t, c, ch, b, x, y)
 			}},
-		{lcase("labels/add-remove/4", "mutation", sec, MUST, "A command whose add-label and remove-label values intersect is rejected with invalid: nip-cl-rejected and nothing is applied."),
+		{lcase("labels/add-remove/4", []string{"labels/add-remove.5", "labels/responses.10", "labels/responses.5", "labels/responses.6"}, "mutation", sec, MUST, "A command whose add-label and remove-label values intersect is rejected with invalid: nip-cl-rejected and nothing is applied."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				a, x, y := lbl(t, "a"), lbl(t, "x"), lbl(t, "y")
@@ -289,7 +293,7 @@ func labelsAddRemoveSpecs() []Spec {
 				rejectCL(t, c, mutationEv(c.Actor(), ch, []string{a}, []string{a}), "overlap on an existing label", "invalid")
 				expectUnchanged(t, c, ch, before, "rejected mutations")
 			}},
-		{lcase("labels/add-remove/5", "no-op", sec, MUST, "Adding an existing label is a no-op: OK true \"\" and the snapshot keeps its id and created_at."),
+		{lcase("labels/add-remove/5", []string{"labels/add-remove.10", "labels/add-remove.11", "labels/add-remove.7", "labels/responses.8"}, "no-op", sec, MUST, "Adding an existing label is a no-op: OK true \"\" and the snapshot keeps its id and created_at."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				a := lbl(t, "a")
@@ -298,7 +302,7 @@ func labelsAddRemoveSpecs() []Spec {
 				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{a}, nil), "add existing")
 				expectUnchanged(t, c, ch, before, "no-op add")
 			}},
-		{lcase("labels/add-remove/6", "no-op", sec, MUST, "Removing an absent label is a no-op: OK true \"\" and the snapshot keeps its id and created_at."),
+		{lcase("labels/add-remove/6", []string{"labels/add-remove.10", "labels/add-remove.11", "labels/add-remove.7"}, "no-op", sec, MUST, "Removing an absent label is a no-op: OK true \"\" and the snapshot keeps its id and created_at."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				a := lbl(t, "a")
@@ -311,7 +315,7 @@ func labelsAddRemoveSpecs() []Spec {
 				acceptNew(t, c, mutationEv(c.Actor(), empty, nil, []string{a}), "remove from an empty set")
 				expectUnchanged(t, c, empty, before, "no-op remove on an empty set")
 			}},
-		{lcase("labels/add-remove/7", "mutation", sec, MUST, "Labels a command does not name are preserved byte for byte, whatever their prefix."),
+		{lcase("labels/add-remove/7", []string{"labels/add-remove.14", "labels/scope.3"}, "mutation", sec, MUST, "Labels a command does not name are preserved byte for byte, whatever their prefix."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				keep := []string{"0", "a._:/-z", "team:" + lbl(t, "infra"), "workflow/" + lbl(t, "build"), "stream"}
@@ -321,7 +325,7 @@ func labelsAddRemoveSpecs() []Spec {
 				acceptNew(t, c, mutationEv(c.Actor(), ch, nil, []string{x}), "remove")
 				expectLabels(t, c, ch, keep...)
 			}},
-		{lcase("labels/add-remove/8", "ordinary-edit", sec, MUST, "A 9002 without label operations is an ordinary edit: name and about change and the labels are kept."),
+		{lcase("labels/add-remove/8", []string{"labels/add-remove.15", "labels/compatibility.1", "labels/serialization.3"}, "ordinary-edit", sec, MUST, "A 9002 without label operations is an ordinary edit: name and about change and the labels are kept."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				a, b := lbl(t, "a"), lbl(t, "b")
@@ -334,7 +338,7 @@ func labelsAddRemoveSpecs() []Spec {
 				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"archived", "false"}), "unarchive")
 				expectLabels(t, c, ch, a, b)
 			}},
-		{withReading(lcase("labels/add-remove/9", "mixed", sec, MUST, "A label mutation that also changes name, about, visibility, archive state, topic, purpose or TTL is rejected with invalid: nip-cl-rejected and nothing is applied (the snapshot stays the same event, the channel stays open and unarchived); a relay may instead ignore a topic, purpose, ttl or visibility tag beside a label operation as long as nothing but the labels changes."),
+		{withReading(lcase("labels/add-remove/9", []string{"labels/add-remove.2", "labels/responses.5"}, "mixed", sec, MUST, "A label mutation that also changes name, about, visibility, archive state, topic, purpose or TTL is rejected with invalid: nip-cl-rejected and nothing is applied (the snapshot stays the same event, the channel stays open and unarchived); a relay may instead ignore a topic, purpose, ttl or visibility tag beside a label operation as long as nothing but the labels changes."),
 			"name, about and archived are fields every relay keeps: beside a label operation they are refused. The draft gives no tag names for topic, purpose or TTL, and visibility is NIP-29's private flag (the harness also sends [\"visibility\",\"private\"]): a relay may refuse those commands (invalid:, nothing applied) or ignore the tag, applying the label operation only. Both are accepted and noted per tag (reading labels-mixed-extended-fields for topic, purpose and ttl); a command that changes the field fails."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -369,7 +373,7 @@ func labelsAddRemoveSpecs() []Spec {
 				Expect(DTags(t.Query(outsider, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}}))).To(Equal([]string{ch}), "the channel is still open to an outsider after the mixed edits")
 				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{lbl(t, "after")}, nil), "a label-only mutation after the mixed edits (the channel is not archived)")
 			}},
-		{lcase("labels/add-remove/10", "no-op", sec, MUST, "A no-op is validated and authorized like any mutation: a member's no-op is rejected with restricted: nip-cl-rejected, a malformed no-op with invalid: nip-cl-rejected."),
+		{lcase("labels/add-remove/10", []string{"labels/add-remove.8"}, "no-op", sec, MUST, "A no-op is validated and authorized like any mutation: a member's no-op is rejected with restricted: nip-cl-rejected, a malformed no-op with invalid: nip-cl-rejected."),
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
 				a := lbl(t, "a")
@@ -380,7 +384,7 @@ func labelsAddRemoveSpecs() []Spec {
 				rejectCL(t, owner, fixtures.EditChannel(owner.Actor(), ch, nostr.Tag{"add-label", a, "x"}), "malformed no-op", "invalid")
 				expectUnchanged(t, owner, ch, before, "rejected no-ops")
 			}},
-		{lcase("labels/add-remove/11", "no-op", sec, MUST, "Removing the last label publishes a snapshot without L or l; removing it again is a no-op that publishes nothing."),
+		{lcase("labels/add-remove/11", []string{"labels/add-remove.10", "labels/add-remove.11", "labels/snapshot.5"}, "no-op", sec, MUST, "Removing the last label publishes a snapshot without L or l; removing it again is a no-op that publishes nothing."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				a := lbl(t, "last")

@@ -18,7 +18,7 @@ import (
 // community.
 func labelsCommandSemanticsSpecs() []Spec {
 	return []Spec{
-		{withReading(lcase("labels/add-remove/13", "mixed", "labels/add-remove", MUST,
+		{withReading(lcase("labels/add-remove/13", []string{"labels/add-remove.2"}, "mixed", "labels/add-remove", MUST,
 			"A label mutation never also changes topic, purpose, TTL or the NIP-29 visibility flags (private, hidden): each such command is rejected with invalid: nip-cl-rejected and applies nothing, or — where the relay has no such field — its label operation applies and the field stays unchanged in the 39000."),
 			"The draft names these fields but not their tag names; the case sends [\"topic\"], [\"purpose\"], [\"ttl\"], [\"private\"] and [\"hidden\"]. A relay that rejects the command keeps the label-only rule; a relay that does not know the tag and ignores it changes no field either. Both are accepted and noted per tag; applying the field with the label operation fails."),
 			func(t *T) {
@@ -57,7 +57,7 @@ func labelsCommandSemanticsSpecs() []Spec {
 					mixedReading(t, row.tag[0], "ignored")
 				}
 			}},
-		{lcase("labels/add-remove/14", "no-op", "labels/add-remove", MUST,
+		{lcase("labels/add-remove/14", []string{"labels/add-remove.10", "labels/add-remove.7", "labels/add-remove.9", "labels/responses.9"}, "no-op", "labels/add-remove", MUST,
 			"A combined no-op — adding a present value and removing an absent one in one command — answers OK true \"\", keeps the snapshot's id and created_at, and its exact retry answers duplicate: nip-cl-committed."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -71,7 +71,7 @@ func labelsCommandSemanticsSpecs() []Spec {
 				expectUnchanged(t, c, ch, before, "combined no-op and its retry")
 				expectLabels(t, c, ch, a, b)
 			}},
-		{lcase("labels/initial/8", "create", "labels/initial-labels", MUST,
+		{lcase("labels/initial/8", []string{"labels/initial-labels.7", "labels/responses.9"}, "create", "labels/initial-labels", MUST,
 			"An exact retry of a committed unlabeled h-tagged 9007 is recognized before the UUID conflict: OK true \"duplicate: nip-cl-committed\", no label appears and no new snapshot."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -83,7 +83,7 @@ func labelsCommandSemanticsSpecs() []Spec {
 				acceptCommitted(t, t.Connect(c.Actor()), ev, "second retry on a fresh connection")
 				expectUnchanged(t, c, ch, before, "retried unlabeled create")
 			}},
-		{lcase("labels/initial/9", "conflict", "labels/initial-labels", MUST,
+		{lcase("labels/initial/9", []string{"labels/initial-labels.8", "labels/responses.2"}, "conflict", "labels/initial-labels", MUST,
 			"A refused conflicting 9007 (the channel owner's different create on a used UUID) re-sent exactly stays refused with duplicate: nip-cl-rejected every time — never duplicate: nip-cl-committed — and leaves no trace in the channel."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -100,7 +100,7 @@ func labelsCommandSemanticsSpecs() []Spec {
 				Expect(findL(t, c, []string{y}, nil, 10)).To(BeEmpty(), "the refused create's label is on no channel")
 				acceptCommitted(t, c, ev, "the original create still retries as committed")
 			}},
-		{lcase("labels/retry/12", "retry-admission", "labels/retry-admission", MUST,
+		{lcase("labels/retry/12", []string{"labels/responses.9", "labels/retry-admission.9"}, "retry-admission", "labels/retry-admission", MUST,
 			"Retries after the state was superseded: a committed create and a committed no-op, retried after later commands removed and added labels, answer duplicate: nip-cl-committed and reapply nothing (the later state and snapshot stay)."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -116,7 +116,7 @@ func labelsCommandSemanticsSpecs() []Spec {
 				expectUnchanged(t, c, ch, before, "superseded retries")
 				expectLabels(t, c, ch, b)
 			}},
-		{withReading(lcase("labels/retention/3", "retention", "labels/retention", MUST,
+		{withReading(lcase("labels/retention/3", []string{"labels/retention.1", "labels/retry-admission.14"}, "retention", "labels/retention", MUST,
 			"Application evidence of a create and of a no-op survives a NIP-09 deletion of those command events: once the relay has deleted both (their ids no longer read), and after later commands, both exact retries answer duplicate: nip-cl-committed and nothing is reapplied."),
 			"The clause is about a deletion that happened: as labels/retention/1 does, the case first observes that the relay serves both stored commands by id and, after the kind 5 requests, that it no longer does. NIP-09 lets a relay keep deleted events; a relay that refuses the kind 5, keeps serving a command, or never serves stored commands by id makes the case unsupported, with what was seen."),
 			func(t *T) {
@@ -133,7 +133,7 @@ func labelsCommandSemanticsSpecs() []Spec {
 				acceptCommitted(t, c, noop, "retry the no-op after its deletion")
 				expectUnchanged(t, c, ch, before, "retries after deletions")
 			}},
-		{withReading(lcase("labels/community/4", "community", "labels/community", MUST,
+		{withReading(lcase("labels/community/4", []string{"labels/community.2"}, "community", "labels/community", MUST,
 			"A 9002 committed in one community and replayed in another never recovers the first community's evidence, even where the other community has a channel with the same UUID and the same owner: it is a new application there (OK true \"\") or refused, never duplicate: nip-cl-committed."),
 			"Where the second community refuses the UUID (reading labels-uuid-across-communities \"refused\"), the replayed 9002 names a channel the community does not have and may be refused in any form community admission uses; each outcome is noted."),
 			func(t *T) {

@@ -17,7 +17,7 @@ const needHost = "community isolation needs a second Host of the same relay (--h
 func labelsCommunitySpecs() []Spec {
 	sec := "labels/community"
 	return []Spec{
-		{withReading(lcase("labels/community/1", "community", sec, MUST, "Labels set in one community (Host) are not visible from another: #L/#l and #d find nothing there, and a mutation sent there is refused."),
+		{withReading(lcase("labels/community/1", []string{"labels/authorization.9", "labels/community.1"}, "community", sec, MUST, "Labels set in one community (Host) are not visible from another: #L/#l and #d find nothing there, and a mutation sent there is refused."),
 			"Reads in the other community may come back empty or be refused (CLOSED); the mutation may be refused with nip-cl-rejected (invalid: or restricted:), an ordinary NIP-01 refusal from community admission, or a closed connection. Each form is noted."),
 			func(t *T) {
 				if len(t.Env.Hosts) == 0 {
@@ -34,7 +34,7 @@ func labelsCommunitySpecs() []Spec {
 					"mutation of the other community's channel", []string{"invalid", "restricted"}, nil))
 				expectLabels(t, a, ch, x)
 			}},
-		{withReading(lcase("labels/community/2", "community", sec, MUST, "A channel UUID used in one community never carries that community's labels into another: a create of the same UUID there is either a separate channel with its own label set, or refused without disclosing anything of the first."),
+		{withReading(lcase("labels/community/2", []string{"labels/community.1"}, "community", sec, MUST, "A channel UUID used in one community never carries that community's labels into another: a create of the same UUID there is either a separate channel with its own label set, or refused without disclosing anything of the first."),
 			"The draft scopes label state, evidence and delivery to the community but does not say whether a UUID used in one community may be created in another. Both readings are accepted and noted: OK true \"\" with an independent channel, or a refusal that names neither the first channel's labels nor its name: nip-cl-rejected (e.g. duplicate: for a UUID the relay treats as taken) or an ordinary NIP-01 refusal from community admission."),
 			func(t *T) {
 				if len(t.Env.Hosts) == 0 {
@@ -69,7 +69,7 @@ func labelsCommunitySpecs() []Spec {
 				expectLabels(t, a, ch, x)
 				expectLabels(t, b, ch, x, y)
 			}},
-		{withReading(lcase("labels/community/3", "community", sec, MUST, "The same signed 9007 submitted in another community does not recover the first community's evidence: it is never answered duplicate: nip-cl-committed there."),
+		{withReading(lcase("labels/community/3", []string{"labels/community.2"}, "community", sec, MUST, "The same signed 9007 submitted in another community does not recover the first community's evidence: it is never answered duplicate: nip-cl-committed there."),
 			"Submitted in another community, the event is a new command there: OK true \"\" with its own channel, or a refusal if that community refuses it (nip-cl-rejected, or an ordinary NIP-01 refusal from community admission); each is accepted and noted. Never duplicate: nip-cl-committed."),
 			func(t *T) {
 				if len(t.Env.Hosts) == 0 {

@@ -22,7 +22,7 @@ func labelsConcurrencySpecs() []Spec {
 func labelsSerializationSpecs() []Spec {
 	sec := "labels/serialization"
 	return []Spec{
-		{heavy(lcase("labels/concurrency/1", "concurrency", sec, MUST, "N parallel exact sends of one new create on N connections: exactly one OK true \"\", the rest duplicate: nip-cl-committed; one channel, one snapshot.")),
+		{heavy(lcase("labels/concurrency/1", []string{"labels/retry-admission.10"}, "concurrency", sec, MUST, "N parallel exact sends of one new create on N connections: exactly one OK true \"\", the rest duplicate: nip-cl-committed; one channel, one snapshot.")),
 			func(t *T) {
 				const n = 6
 				owner := t.Actor("owner")
@@ -37,7 +37,7 @@ func labelsSerializationSpecs() []Spec {
 				}
 				t.Note("%d rounds of %d parallel sends", t.Env.Rounds, n)
 			}},
-		{heavy(withReading(lcase("labels/concurrency/2", "concurrency", sec, MUST, "N parallel exact sends of one new mutation: exactly one OK true \"\", the rest duplicate: nip-cl-committed; the stored snapshot shows one application and no second snapshot is published for it."),
+		{heavy(withReading(lcase("labels/concurrency/2", []string{"labels/retry-admission.10"}, "concurrency", sec, MUST, "N parallel exact sends of one new mutation: exactly one OK true \"\", the rest duplicate: nip-cl-committed; the stored snapshot shows one application and no second snapshot is published for it."),
 			readingLiveSubset)),
 			func(t *T) {
 				const n = 6
@@ -72,7 +72,7 @@ func labelsSerializationSpecs() []Spec {
 				}
 				t.Note("%d rounds of %d parallel sends; live snapshots delivered in %d rounds", t.Env.Rounds, n, delivered)
 			}},
-		{heavy(withReading(lcase("labels/concurrency/3", "concurrency", sec, MUST, "K admins adding K distinct labels at once: every label is in the stored snapshot afterwards; the snapshots delivered live, ordered by created_at, only ever gain labels."),
+		{heavy(withReading(lcase("labels/concurrency/3", []string{"labels/serialization.1", "labels/serialization.5"}, "concurrency", sec, MUST, "K admins adding K distinct labels at once: every label is in the stored snapshot afterwards; the snapshots delivered live, ordered by created_at, only ever gain labels."),
 			readingLiveSubset)),
 			func(t *T) {
 				const k = 6
@@ -106,7 +106,7 @@ func labelsSerializationSpecs() []Spec {
 				}
 				t.Note("%d rounds of %d concurrent adds; the final snapshot arrived live in %d rounds", t.Env.Rounds, k, delivered)
 			}},
-		{heavy(withReading(lcase("labels/concurrency/4", "concurrency", sec, MUST, "Parallel disjoint adds and removes are all preserved in the stored snapshot, which is newer than the one before them and still current once the live snapshots arrived; among the snapshots delivered live, by created_at, an added label never disappears and a removed one never comes back."),
+		{heavy(withReading(lcase("labels/concurrency/4", []string{"labels/serialization.1", "labels/serialization.4", "labels/serialization.5"}, "concurrency", sec, MUST, "Parallel disjoint adds and removes are all preserved in the stored snapshot, which is newer than the one before them and still current once the live snapshots arrived; among the snapshots delivered live, by created_at, an added label never disappears and a removed one never comes back."),
 			readingLiveSubset)),
 			func(t *T) {
 				const k = 4
@@ -156,7 +156,7 @@ func labelsSerializationSpecs() []Spec {
 				}
 				t.Note("%d rounds of %d adds racing %d removes; the final snapshot arrived live in %d rounds", t.Env.Rounds, k, k, delivered)
 			}},
-		{heavy(withReading(lcase("labels/concurrency/5", "concurrency", sec, MUST, "A label mutation racing an archive is serialized with it: if accepted, its label is in the final snapshot and was applied before the archive; if refused (restricted: nip-cl-rejected), it left nothing; either way the channel ends archived and refuses a further mutation."),
+		{heavy(withReading(lcase("labels/concurrency/5", []string{"labels/serialization.2"}, "concurrency", sec, MUST, "A label mutation racing an archive is serialized with it: if accepted, its label is in the final snapshot and was applied before the archive; if refused (restricted: nip-cl-rejected), it left nothing; either way the channel ends archived and refuses a further mutation."),
 			"Archive state is observed as the draft defines it, by behaviour: an archived channel refuses new label mutations (restricted: nip-cl-rejected). The snapshot's archived tag is read by its value (the target contract's [\"archived\",\"true\"]; \"false\" or no tag is not archived) only to order the snapshots delivered live; the draft defines no snapshot form for archive state. "+readingLiveSubset)),
 			func(t *T) {
 				owner := t.Actor("owner")
@@ -212,7 +212,7 @@ func labelsSerializationSpecs() []Spec {
 				}
 				t.Note("%d rounds; the mutation won %d of them; final snapshots: %v", t.Env.Rounds, applied, keys(forms))
 			}},
-		{heavy(lcase("labels/concurrency/6", "concurrency", sec, MUST, "A label mutation racing a delete never leaves a snapshot after the delete: the deleted channel has no readable 39000 and is not found by the label.")),
+		{heavy(lcase("labels/concurrency/6", []string{"labels/serialization.2", "labels/serialization.6"}, "concurrency", sec, MUST, "A label mutation racing a delete never leaves a snapshot after the delete: the deleted channel has no readable 39000 and is not found by the label.")),
 			func(t *T) {
 				owner := t.Actor("owner")
 				conns := connectN(t, owner, 2)

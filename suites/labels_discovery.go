@@ -13,7 +13,7 @@ import (
 func labelsDiscoverySpecs() []Spec {
 	sec := "labels/finding-channels"
 	return []Spec{
-		{lcase("labels/discovery/1", "discovery", sec, MUST, "#L nip-cl with #l finds exactly the channels carrying the label, with their canonical snapshot."),
+		{lcase("labels/discovery/1", []string{"labels/finding-channels.1"}, "discovery", sec, MUST, "#L nip-cl with #l finds exactly the channels carrying the label, with their canonical snapshot."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				x := lbl(t, "find")
@@ -24,7 +24,7 @@ func labelsDiscoverySpecs() []Spec {
 				only := t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"l": {x}}})
 				Expect(DTags(only)).To(ConsistOf(a, b), "#l alone matches too")
 			}},
-		{lcase("labels/discovery/2", "discovery", sec, MUST, "#t composes with #l: a stream and a forum with the same label are told apart by #t."),
+		{lcase("labels/discovery/2", []string{"labels/finding-channels.2"}, "discovery", sec, MUST, "#t composes with #l: a stream and a forum with the same label are told apart by #t."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				x := lbl(t, "typed")
@@ -34,7 +34,7 @@ func labelsDiscoverySpecs() []Spec {
 				Expect(DTags(findL(t, c, []string{x}, nostr.TagMap{"t": {fixtures.TypeForum}}, 50))).To(ConsistOf(f))
 				Expect(DTags(findL(t, c, []string{x}, nostr.TagMap{"t": {fixtures.TypeStream, fixtures.TypeForum}}, 50))).To(ConsistOf(s, f))
 			}},
-		{lcase("labels/discovery/3", "discovery", sec, MUST, "#d composes with #l: only the named channel, and only when it carries the label."),
+		{lcase("labels/discovery/3", []string{"labels/finding-channels.2"}, "discovery", sec, MUST, "#d composes with #l: only the named channel, and only when it carries the label."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				x, y := lbl(t, "x"), lbl(t, "y")
@@ -43,7 +43,7 @@ func labelsDiscoverySpecs() []Spec {
 				Expect(DTags(findL(t, c, []string{x}, nostr.TagMap{"d": {a}}, 50))).To(ConsistOf(a))
 				Expect(findL(t, c, []string{y}, nostr.TagMap{"d": {a}}, 50)).To(BeEmpty(), "a does not carry y")
 			}},
-		{lcase("labels/discovery/4", "discovery", sec, MUST, "Values within #l combine with OR (no intersection), and several filters combine with OR."),
+		{lcase("labels/discovery/4", []string{"labels/finding-channels.4"}, "discovery", sec, MUST, "Values within #l combine with OR (no intersection), and several filters combine with OR."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				x, y := lbl(t, "x"), lbl(t, "y")
@@ -56,7 +56,7 @@ func labelsDiscoverySpecs() []Spec {
 					nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"l": {y}, "d": {b}}})
 				Expect(DTags(got)).To(ConsistOf(a, b), "two filter objects")
 			}},
-		{heavy(lcase("labels/discovery/5", "discovery", sec, MUST, "Labels are matched before limit: an older labeled channel is found with limit 1 behind Scale newer channels that carry other labels.")),
+		{heavy(lcase("labels/discovery/5", []string{"labels/finding-channels.8"}, "discovery", sec, MUST, "Labels are matched before limit: an older labeled channel is found with limit 1 behind Scale newer channels that carry other labels.")),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				x, other := lbl(t, "needle"), lbl(t, "hay")
@@ -72,7 +72,7 @@ func labelsDiscoverySpecs() []Spec {
 				Expect(DTags(findL(t, c, []string{x}, nostr.TagMap{"t": {fixtures.TypeStream}}, 1))).To(Equal([]string{target}), "#t+#l limit 1")
 				Expect(DTags(findL(t, c, []string{x, lbl(t, "absent")}, nil, 1))).To(Equal([]string{target}), "#l OR limit 1")
 			}},
-		{lcase("labels/discovery/6", "discovery", sec, MUST, "A removed label no longer finds the channel, and the superseded snapshot that carried it does not consume the limit."),
+		{lcase("labels/discovery/6", []string{"labels/finding-channels.14", "labels/finding-channels.6"}, "discovery", sec, MUST, "A removed label no longer finds the channel, and the superseded snapshot that carried it does not consume the limit."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				x := lbl(t, "moving")
@@ -85,7 +85,7 @@ func labelsDiscoverySpecs() []Spec {
 				Expect(DTags(findL(t, c, []string{x}, nil, 50))).To(Equal([]string{older}), "the channel that lost x is not found by it")
 				Expect(findL(t, c, []string{x}, nostr.TagMap{"d": {gone}}, 50)).To(BeEmpty(), "#d+#l on the channel that lost x")
 			}},
-		{lcase("labels/discovery/7", "discovery", sec, MUST, "Exact channel reads (#d) and label discovery return the same current snapshot with the same labels."),
+		{lcase("labels/discovery/7", []string{"labels/add-remove.15", "labels/finding-channels.3"}, "discovery", sec, MUST, "Exact channel reads (#d) and label discovery return the same current snapshot with the same labels."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				x := lbl(t, "same")

@@ -17,7 +17,7 @@ import (
 // authentication and expiry, side effects).
 func labelsExtraSpecs() []Spec {
 	return []Spec{
-		{lcase("labels/add-remove/12", "authorization", "labels/add-remove", MUST, "Malformed or unknown tags never let a label operation skip the owner/admin check: a member's malformed or odd mutation is rejected and applies nothing."),
+		{lcase("labels/add-remove/12", []string{"labels/add-remove.4"}, "authorization", "labels/add-remove", MUST, "Malformed or unknown tags never let a label operation skip the owner/admin check: a member's malformed or odd mutation is rejected and applies nothing."),
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
 				a := lbl(t, "a")
@@ -34,13 +34,13 @@ func labelsExtraSpecs() []Spec {
 				}
 				expectUnchanged(t, owner, ch, before, "member mutations")
 			}},
-		{lcase("labels/commands/16", "command-shape", "labels/events", MUST, "A label mutation without an h tag is rejected with invalid: nip-cl-rejected."),
+		{lcase("labels/commands/16", []string{"labels/events.9"}, "command-shape", "labels/events", MUST, "A label mutation without an h tag is rejected with invalid: nip-cl-rejected."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				ev := c.Actor().Event(fixtures.KindEditMetadata, nostr.Tags{{"add-label", lbl(t, "no-h")}}, "")
 				rejectCL(t, c, ev, "mutation without h", "invalid")
 			}},
-		{lcase("labels/discovery/8", "discovery", "labels/finding-channels", MUST, "authors on a 39000 label filter selects the relay signer: the relay key finds the snapshot, the creator's key finds none."),
+		{lcase("labels/discovery/8", []string{"labels/finding-channels.5"}, "discovery", "labels/finding-channels", MUST, "authors on a 39000 label filter selects the relay signer: the relay key finds the snapshot, the creator's key finds none."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				x := lbl(t, "authors")
@@ -51,7 +51,7 @@ func labelsExtraSpecs() []Spec {
 				f.Authors = []string{c.Actor().PubKey}
 				Expect(t.Query(c, f)).To(BeEmpty(), "authors = creator")
 			}},
-		{withReading(lcase("labels/discovery/9", "live", "labels/finding-channels", MUST, "Label reads respect the channel ACL on every path: an outsider's stored #L/#l read finds the open channel that gained the label and not the private one, and no live snapshot of the private channel ever reaches a subscription of the outsider (by #L and #l, #l alone or #L alone) or of a member removed before the label change."),
+		{withReading(lcase("labels/discovery/9", []string{"labels/finding-channels.10"}, "live", "labels/finding-channels", MUST, "Label reads respect the channel ACL on every path: an outsider's stored #L/#l read finds the open channel that gained the label and not the private one, and no live snapshot of the private channel ever reaches a subscription of the outsider (by #L and #l, #l alone or #L alone) or of a member removed before the label change."),
 			"The draft promises no global live metadata feed, so live delivery on an unscoped #l subscription is optional: the stored reads decide, and the report notes whether the open channel's snapshot arrived live. What does arrive live must obey the current ACL; the open channel's snapshot (labeled after the private one) is the marker that proves the private one was not sent before it."),
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
@@ -111,7 +111,7 @@ func labelsExtraSpecs() []Spec {
 					t.Note("the owner's #l subscription received the private channel's snapshot live")
 				}
 			}},
-		{withReading(lcase("labels/discovery/10", "live", "labels/finding-channels", MUST, "A subscription on #l is not a removal feed: the replacement snapshot of a channel that lost the label does not match it and is never delivered to it."),
+		{withReading(lcase("labels/discovery/10", []string{"labels/finding-channels.11"}, "live", "labels/finding-channels", MUST, "A subscription on #l is not a removal feed: the replacement snapshot of a channel that lost the label does not match it and is never delivered to it."),
 			"Live delivery on #l is optional (no global live feed is promised). A second channel gaining the label afterwards is the marker: once its snapshot arrives, the replacement would have arrived before it. A relay that delivers no live snapshot on the subscription passes with a note."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -132,7 +132,7 @@ func labelsExtraSpecs() []Spec {
 				}
 				Expect(DTags(findL(t, c, []string{x}, nil, 50))).To(Equal([]string{marker}), "stored #l read after the removal")
 			}},
-		{withReading(lcase("labels/retention/1", "retention", "labels/retention", MUST, "Application evidence survives a NIP-09 deletion of the command event: once the relay has deleted the command (its id no longer reads), the exact retry is still duplicate: nip-cl-committed and nothing is reapplied."),
+		{withReading(lcase("labels/retention/1", []string{"labels/retention.1", "labels/retry-admission.14"}, "retention", "labels/retention", MUST, "Application evidence survives a NIP-09 deletion of the command event: once the relay has deleted the command (its id no longer reads), the exact retry is still duplicate: nip-cl-committed and nothing is reapplied."),
 			"The clause is about a deletion that happened: the case first observes that the relay serves the stored command by id and that after the kind 5 it no longer does. NIP-09 lets a relay keep deleted events; a relay that refuses the kind 5, keeps serving the command, or never serves stored commands by id makes the case unsupported, with what was seen."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -164,7 +164,7 @@ func labelsExtraSpecs() []Spec {
 				acceptCommitted(t, c, add, "retry after the deletion request")
 				expectUnchanged(t, c, ch, before, "retry after deletion request")
 			}},
-		{lcase("labels/retention/2", "retention", "labels/retention", MUST, "Evidence is kept while the command can pass admission: retries spread over the case, after later commands, stay duplicate: nip-cl-committed."),
+		{lcase("labels/retention/2", []string{"labels/retention.2"}, "retention", "labels/retention", MUST, "Evidence is kept while the command can pass admission: retries spread over the case, after later commands, stay duplicate: nip-cl-committed."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, c, "", fixtures.Open)
@@ -175,7 +175,7 @@ func labelsExtraSpecs() []Spec {
 					acceptCommitted(t, t.Connect(c.Actor()), first, "retry on a fresh connection")
 				}
 			}},
-		{withReading(lcase("labels/retry/8", "retry-admission", "labels/retry-admission", MUST, "An exact retry passes authentication like a new event: where the relay refuses a new write without authentication (or from another authenticated key), it refuses the retry the same way and applies nothing."),
+		{withReading(lcase("labels/retry/8", []string{"labels/retry-admission.1"}, "retry-admission", "labels/retry-admission", MUST, "An exact retry passes authentication like a new event: where the relay refuses a new write without authentication (or from another authenticated key), it refuses the retry the same way and applies nothing."),
 			readingAdmission+" On the other key's connection an ordinary refusal may also be NIP-42's restricted: (authenticated, but not as the author). Requiring AUTH for writes is the target contract's convention, not a draft rule: an ordinary message sent the same way first tells what the relay requires of a new event; a part whose new event is accepted is skipped with a note (the whole case is unsupported when neither is refused)."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -211,7 +211,7 @@ func labelsExtraSpecs() []Spec {
 				}
 				expectUnchanged(t, c, ch, before, "refused retries")
 			}},
-		{heavy(lcase("labels/retry/9", "retry-admission", "labels/retry-admission", MUST, "A retry racing an archive is either a committed duplicate or restricted: nip-cl-rejected, and once the archive is acknowledged every later retry is rejected.")),
+		{heavy(lcase("labels/retry/9", []string{"labels/retry-admission.7"}, "retry-admission", "labels/retry-admission", MUST, "A retry racing an archive is either a committed duplicate or restricted: nip-cl-rejected, and once the archive is acknowledged every later retry is rejected.")),
 			func(t *T) {
 				owner := t.Actor("owner")
 				conns := connectN(t, owner, 2)
@@ -237,7 +237,7 @@ func labelsExtraSpecs() []Spec {
 				}
 				t.Note("%d rounds; the retry won %d", t.Env.Rounds, won)
 			}},
-		{withReading(lcase("labels/retry/10", "retry-admission", "labels/retry-admission", MUST, "A command stamped outside the ±900 s window that never applied is refused (invalid: nip-cl-rejected, or an ordinary NIP-01 refusal from the shared timestamp check) and not applied."),
+		{withReading(lcase("labels/retry/10", []string{"labels/retry-admission.13"}, "retry-admission", "labels/retry-admission", MUST, "A command stamped outside the ±900 s window that never applied is refused (invalid: nip-cl-rejected, or an ordinary NIP-01 refusal from the shared timestamp check) and not applied."),
 			readingAdmission),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -258,7 +258,7 @@ func labelsExtraSpecs() []Spec {
 				expectUnchanged(t, c, ch, before, "expired commands")
 				Expect(findL(t, c, []string{x}, nil, 10)).To(BeEmpty(), "nothing carries the label")
 			}},
-		{lcase("labels/retry/11", "retry-admission", "labels/retry-admission", MUST, "Revoking and restoring the author's role never makes a committed command apply again: the retry is rejected while revoked and a committed duplicate after, with the superseded effect still gone."),
+		{lcase("labels/retry/11", []string{"labels/retry-admission.14"}, "retry-admission", "labels/retry-admission", MUST, "Revoking and restoring the author's role never makes a committed command apply again: the retry is rejected while revoked and a committed duplicate after, with the superseded effect still gone."),
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, owner, "", fixtures.Open)
@@ -282,7 +282,7 @@ func labelsExtraSpecs() []Spec {
 				acceptCommitted(t, admin, add, "retry after restore")
 				expectUnchanged(t, owner, ch, before, "retry after restore")
 			}},
-		{withReading(lcase("labels/scope/8", "scope", "labels/scope", MUST, "Adding or removing labels leaves the channel's messages, its members and their roles (as 39001/39002 list them) untouched."),
+		{withReading(lcase("labels/scope/8", []string{"labels/scope.11"}, "scope", "labels/scope", MUST, "Adding or removing labels leaves the channel's messages, its members and their roles (as 39001/39002 list them) untouched."),
 			"Membership is compared by content (the p entries and their roles), not by event id: republishing an unchanged list is not a change. 39001/39002 are optional in NIP-29 and the labels draft does not require them; a kind the relay does not publish is noted and not compared."),
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))

@@ -15,31 +15,32 @@ import (
 func labelsGrammarSpecs() []Spec {
 	rows := []struct {
 		id      string
+		clauses []string
 		valid   bool
 		name, v string
 	}{
-		{"labels/grammar/1", true, "single letter", "a"},
-		{"labels/grammar/2", true, "single digit", "0"},
-		{"labels/grammar/3", true, "every punctuation character", "a._:/-z"},
-		{"labels/grammar/4", true, "exactly 64 bytes", "a" + strings.Repeat("0123456789abcdef", 4)[:63]},
-		{"labels/grammar/5", true, "a channel type name", "stream"},
-		{"labels/grammar/6", true, "trailing punctuation", "x-"},
-		{"labels/grammar/7", false, "uppercase", "Team:infra"},
-		{"labels/grammar/8", false, "leading dot", ".a"},
-		{"labels/grammar/9", false, "leading hyphen", "-a"},
-		{"labels/grammar/10", false, "leading underscore", "_a"},
-		{"labels/grammar/11", true, "underscore inside", "a_b"},
-		{"labels/grammar/12", false, "space inside", "a b"},
-		{"labels/grammar/13", false, "trailing space", "a "},
-		{"labels/grammar/14", false, "non-ASCII", "café"},
-		{"labels/grammar/15", false, "65 bytes", "a" + strings.Repeat("0123456789abcdef", 5)[:64]},
-		{"labels/grammar/16", false, "empty", ""},
+		{"labels/grammar/1", []string{"labels/values-and-limits.1"}, true, "single letter", "a"},
+		{"labels/grammar/2", []string{"labels/values-and-limits.1"}, true, "single digit", "0"},
+		{"labels/grammar/3", []string{"labels/values-and-limits.1"}, true, "every punctuation character", "a._:/-z"},
+		{"labels/grammar/4", []string{"labels/values-and-limits.2"}, true, "exactly 64 bytes", "a" + strings.Repeat("0123456789abcdef", 4)[:63]},
+		{"labels/grammar/5", []string{"labels/scope.3", "labels/snapshot.9"}, true, "a channel type name", "stream"},
+		{"labels/grammar/6", []string{"labels/values-and-limits.1"}, true, "trailing punctuation", "x-"},
+		{"labels/grammar/7", []string{"labels/compatibility.3", "labels/responses.10", "labels/values-and-limits.1", "labels/values-and-limits.3"}, false, "uppercase", "Team:infra"},
+		{"labels/grammar/8", []string{"labels/values-and-limits.1"}, false, "leading dot", ".a"},
+		{"labels/grammar/9", []string{"labels/values-and-limits.1"}, false, "leading hyphen", "-a"},
+		{"labels/grammar/10", []string{"labels/values-and-limits.1"}, false, "leading underscore", "_a"},
+		{"labels/grammar/11", []string{"labels/values-and-limits.1"}, true, "underscore inside", "a_b"},
+		{"labels/grammar/12", []string{"labels/values-and-limits.1"}, false, "space inside", "a b"},
+		{"labels/grammar/13", []string{"labels/values-and-limits.1", "labels/values-and-limits.3"}, false, "trailing space", "a "},
+		{"labels/grammar/14", []string{"labels/values-and-limits.1"}, false, "non-ASCII", "café"},
+		{"labels/grammar/15", []string{"labels/compatibility.3", "labels/values-and-limits.2"}, false, "65 bytes", "a" + strings.Repeat("0123456789abcdef", 5)[:64]},
+		{"labels/grammar/16", []string{"labels/values-and-limits.1"}, false, "empty", ""},
 	}
 	var out []Spec
 	for _, row := range rows {
 		row := row
 		if row.valid {
-			out = append(out, Spec{lcase(row.id, "grammar", "labels/values-and-limits", MUST,
+			out = append(out, Spec{lcase(row.id, row.clauses, "grammar", "labels/values-and-limits", MUST,
 				fmt.Sprintf("A valid label value (%s: %q) is accepted on 9007 and on add-label and published byte for byte.", row.name, row.v)),
 				func(t *T) {
 					c := t.Connect(t.Actor("owner"))
@@ -51,7 +52,7 @@ func labelsGrammarSpecs() []Spec {
 				}})
 			continue
 		}
-		out = append(out, Spec{lcase(row.id, "grammar", "labels/values-and-limits", MUST,
+		out = append(out, Spec{lcase(row.id, row.clauses, "grammar", "labels/values-and-limits", MUST,
 			fmt.Sprintf("An invalid label value (%s: %q) is rejected, not rewritten, with invalid: nip-cl-rejected on 9007 and on add-label; nothing is applied.", row.name, row.v)),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -65,7 +66,7 @@ func labelsGrammarSpecs() []Spec {
 				expectUnchanged(t, c, ch, before, "rejected mutation")
 			}})
 	}
-	out = append(out, Spec{lcase("labels/grammar/17", "grammar", "labels/values-and-limits", MUST,
+	out = append(out, Spec{lcase("labels/grammar/17", []string{"labels/values-and-limits.1", "labels/values-and-limits.3"}, "grammar", "labels/values-and-limits", MUST,
 		"A remove-label with a noncanonical value is rejected with invalid: nip-cl-rejected, even though no such label can be stored."),
 		func(t *T) {
 			c := t.Connect(t.Actor("owner"))
@@ -90,28 +91,28 @@ func labelsLimitsSpecs() []Spec {
 		return out
 	}
 	return []Spec{
-		{lcase("labels/limits/1", "limits", sec, MUST, "A 9007 with 32 distinct labels is accepted and all 32 are published."),
+		{lcase("labels/limits/1", []string{"labels/values-and-limits.5"}, "limits", sec, MUST, "A 9007 with 32 distinct labels is accepted and all 32 are published."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				vs := values(t, maxLabels)
 				ch := createLabeled(t, c, "", fixtures.Open, vs...)
 				expectLabels(t, c, ch, vs...)
 			}},
-		{lcase("labels/limits/2", "limits", sec, MUST, "A 9007 with 33 distinct labels is rejected with invalid: nip-cl-rejected and creates nothing."),
+		{lcase("labels/limits/2", []string{"labels/compatibility.3", "labels/values-and-limits.5"}, "limits", sec, MUST, "A 9007 with 33 distinct labels is rejected with invalid: nip-cl-rejected and creates nothing."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				ev, id := createEv(c.Actor(), "", fixtures.Open, values(t, maxLabels+1)...)
 				rejectCL(t, c, ev, "33 labels", "invalid")
 				goneChannel(t, c, id, "rejected create")
 			}},
-		{lcase("labels/limits/3", "limits", sec, MUST, "A 9007 with 64 raw label tags (32 values, each twice) is accepted and stores the 32 distinct values."),
+		{lcase("labels/limits/3", []string{"labels/values-and-limits.6"}, "limits", sec, MUST, "A 9007 with 64 raw label tags (32 values, each twice) is accepted and stores the 32 distinct values."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				vs := values(t, maxLabels)
 				ch := createLabeled(t, c, "", fixtures.Open, append(vs, vs...)...)
 				expectLabels(t, c, ch, vs...)
 			}},
-		{lcase("labels/limits/4", "limits", sec, MUST, "A 9007 with 65 raw label tags is rejected even though they hold only two distinct values (the raw count is taken before deduplication)."),
+		{lcase("labels/limits/4", []string{"labels/values-and-limits.6"}, "limits", sec, MUST, "A 9007 with 65 raw label tags is rejected even though they hold only two distinct values (the raw count is taken before deduplication)."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				vs := values(t, 2)
@@ -123,7 +124,7 @@ func labelsLimitsSpecs() []Spec {
 				rejectCL(t, c, ev, "65 raw label tags", "invalid")
 				goneChannel(t, c, id, "rejected create")
 			}},
-		{withReading(lcase("labels/limits/5", "limits", sec, MUST, "A mutation whose result would exceed 32 labels is rejected (nip-cl-rejected) before anything is applied."),
+		{withReading(lcase("labels/limits/5", []string{"labels/values-and-limits.10"}, "limits", sec, MUST, "A mutation whose result would exceed 32 labels is rejected (nip-cl-rejected) before anything is applied."),
 			"The command itself is well formed; only the channel's state makes it exceed the limit. The draft fixes invalid: for malformed commands and restricted: for permission and lifecycle denials but names no prefix for a state limit, so either is accepted with the nip-cl-rejected marker and noted."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -135,7 +136,7 @@ func labelsLimitsSpecs() []Spec {
 				t.Reading(clause.ReadingLabelsLimitPrefix, prefixOf(ok.Reason))
 				expectUnchanged(t, c, ch, before, "rejected mutation")
 			}},
-		{lcase("labels/limits/6", "limits", sec, MUST, "The resulting set decides the stored-label limit: with 32 labels, adding one and removing another in one command is accepted."),
+		{lcase("labels/limits/6", []string{"labels/add-remove.13"}, "limits", sec, MUST, "The resulting set decides the stored-label limit: with 32 labels, adding one and removing another in one command is accepted."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				vs := values(t, 33)
@@ -143,7 +144,7 @@ func labelsLimitsSpecs() []Spec {
 				acceptNew(t, c, mutationEv(c.Actor(), ch, vs[32:], vs[:1]), "add 1 remove 1 at 32")
 				expectLabels(t, c, ch, vs[1:]...)
 			}},
-		{lcase("labels/limits/7", "limits", sec, MUST, "A mutation with 65 add-label/remove-label tags combined is rejected even though they hold two values; nothing is applied."),
+		{lcase("labels/limits/7", []string{"labels/values-and-limits.7"}, "limits", sec, MUST, "A mutation with 65 add-label/remove-label tags combined is rejected even though they hold two values; nothing is applied."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				vs := values(t, 3)
@@ -159,7 +160,7 @@ func labelsLimitsSpecs() []Spec {
 				rejectCL(t, c, mutationEv(c.Actor(), ch, add, rm), "65 raw mutation tags", "invalid")
 				expectUnchanged(t, c, ch, before, "rejected mutation")
 			}},
-		{lcase("labels/limits/8", "limits", sec, MUST, "A mutation with exactly 64 add-label/remove-label tags (repeats included) is accepted."),
+		{lcase("labels/limits/8", []string{"labels/values-and-limits.7"}, "limits", sec, MUST, "A mutation with exactly 64 add-label/remove-label tags (repeats included) is accepted."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				vs := values(t, 3)

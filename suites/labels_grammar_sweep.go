@@ -21,7 +21,7 @@ import (
 func labelsGrammarSweepSpecs() []Spec {
 	sec := "labels/values-and-limits"
 	return []Spec{
-		{heavy(withReading(lcase("labels/grammar/18", "grammar", sec, MUST,
+		{heavy(withReading(lcase("labels/grammar/18", []string{"labels/values-and-limits.1", "labels/values-and-limits.2", "labels/values-and-limits.3"}, "grammar", sec, MUST,
 			"Every byte outside the label alphabet (a-z 0-9 . _ : / -), as first, middle or last byte, and every 2-, 3- and 4-byte UTF-8 character is rejected on 9007 label and on 9002 add-label; the first byte must also not be one of . _ : / -; nothing is applied."),
 			"Printable values must be answered invalid: nip-cl-rejected. A rate-limited: answer (the draft's rate-limited: nip-cl-rejected, or a generic one) judges nothing: the command is sent again later, paced, and values the relay still rate-limits make the case unsupported with that reason, never a failure. A value with a control byte (NUL, a newline, DEL …) may instead be refused before command handling by the relay's generic event admission, with an ordinary NIP-01 refusal; that is accepted and noted. A trailing newline is swept like every other byte: a validator whose end anchor matches before a final newline accepts it and fails.")),
 			func(t *T) {
@@ -84,7 +84,7 @@ func labelsGrammarSweepSpecs() []Spec {
 					t.Unsupported(fmt.Sprintf("the relay's rate limit left %d of %d sweep commands unjudged (still rate-limited after paced resends), e.g. %s", len(still), len(evs), still[0]))
 				}
 			}},
-		{lcase("labels/limits/9", "limits", sec, MUST,
+		{lcase("labels/limits/9", []string{"labels/add-remove.10", "labels/add-remove.13", "labels/add-remove.7", "labels/values-and-limits.7"}, "limits", sec, MUST,
 			"The raw tag limit counts absent-value removes and repeats like any tag: 64 remove-label tags naming absent values are a no-op (OK true \"\", same snapshot), 65 are rejected with invalid: nip-cl-rejected; at 32 stored labels, re-adding a present value with absent removes is a no-op."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -107,7 +107,7 @@ func labelsGrammarSweepSpecs() []Spec {
 				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{vs[0], vs[0], vs[31]}, rm[:61]), "re-add present values with absent removes at 32 labels")
 				expectUnchanged(t, c, ch, before, "no-ops at the stored-label limit")
 			}},
-		{lcase("labels/limits/10", "limits", sec, MUST,
+		{lcase("labels/limits/10", []string{"labels/values-and-limits.10", "labels/values-and-limits.5"}, "limits", sec, MUST,
 			"The stored-label limit counts distinct values, with repeats on both sides of it: a 9007 with 33 distinct values in 64 raw tags is rejected; at 31 labels, one new value repeated 20 times (plus absent removes) is accepted, two new values repeated are rejected with nip-cl-rejected (invalid: or restricted:, as labels/limits/5) and nothing is applied."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -190,7 +190,7 @@ func labelSweepValues() []labelSweepValue {
 // labelsAritySpecs: tag arity on every command tag, on 9007 and 9002.
 func labelsAritySpecs() []Spec {
 	return []Spec{
-		{withReading(lcase("labels/commands/17", "command-shape", "labels/events", MUST,
+		{withReading(lcase("labels/commands/17", []string{"labels/events.5", "labels/events.8", "labels/values-and-limits.8"}, "command-shape", "labels/events", MUST,
 			"Arity sweep: label, add-label, remove-label, h and t with no value, with one value plus an extra element, and (t) with a value, on 9007 and on 9002 (beside a valid add-label where the tag is not h), are each rejected with invalid: nip-cl-rejected and apply nothing; a 9007 whose over-long h tag names the existing channel may be refused with duplicate: nip-cl-rejected instead."),
 			"A 9007 whose 3- or 4-element h tag names the existing channel is both malformed (invalid:) and a create of a used UUID (duplicate:), and the draft does not order the two checks: both are accepted (nip-cl-rejected) and noted as reading labels-malformed-used-h."),
 			func(t *T) {

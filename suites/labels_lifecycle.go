@@ -16,13 +16,15 @@ const readingDeletedPrefix = "A mutation on a deleted channel is a lifecycle den
 func labelsLifecycleSpecs() []Spec {
 	sec := "labels/scope"
 	var out []Spec
+	createClauses := []string{"labels/initial-labels.6", "labels/scope.4"}
+	mutateClauses := []string{"labels/scope.5"}
 	for _, row := range []struct{ typ, createID, mutateID string }{
 		{fixtures.TypeDM, "labels/scope/1", "labels/scope/2"},
 		{fixtures.TypeWorkflow, "labels/scope/3", "labels/scope/4"},
 	} {
 		typ := row.typ
 		out = append(out,
-			Spec{withReading(lcase(row.createID, "scope", sec, MUST, "A "+typ+" 9007 with labels is rejected (invalid: or restricted: nip-cl-rejected) and creates nothing."), readingTypePrefix),
+			Spec{withReading(lcase(row.createID, createClauses, "scope", sec, MUST, "A "+typ+" 9007 with labels is rejected (invalid: or restricted: nip-cl-rejected) and creates nothing."), readingTypePrefix),
 				func(t *T) {
 					c := t.Connect(t.Actor("owner"))
 					ev, id := createEv(c.Actor(), typ, fixtures.Private, lbl(t, typ))
@@ -31,7 +33,7 @@ func labelsLifecycleSpecs() []Spec {
 					t.Reading(clause.ReadingLabelsCreatePrefix, prefixOf(ok.Reason))
 					goneChannel(t, c, id, "rejected create")
 				}},
-			Spec{withReading(lcase(row.mutateID, "scope", sec, MUST, "A label mutation on a "+typ+" channel is rejected (invalid: or restricted: nip-cl-rejected); its unlabeled snapshot stays canonical and unchanged."), readingTypePrefix),
+			Spec{withReading(lcase(row.mutateID, mutateClauses, "scope", sec, MUST, "A label mutation on a "+typ+" channel is rejected (invalid: or restricted: nip-cl-rejected); its unlabeled snapshot stays canonical and unchanged."), readingTypePrefix),
 				func(t *T) {
 					c := t.Connect(t.Actor("owner"))
 					ch := createLabeled(t, c, typ, fixtures.Private)
@@ -44,7 +46,7 @@ func labelsLifecycleSpecs() []Spec {
 				}})
 	}
 	out = append(out,
-		Spec{lcase("labels/scope/5", "lifecycle", sec, MUST, "An archived channel keeps readable, findable labels but rejects label mutations with restricted: nip-cl-rejected until it is unarchived."),
+		Spec{lcase("labels/scope/5", []string{"labels/responses.12", "labels/scope.6", "labels/scope.7"}, "lifecycle", sec, MUST, "An archived channel keeps readable, findable labels but rejects label mutations with restricted: nip-cl-rejected until it is unarchived."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				a, x := lbl(t, "a"), lbl(t, "x")
@@ -60,7 +62,7 @@ func labelsLifecycleSpecs() []Spec {
 				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{x}, nil), "add after unarchive")
 				expectLabels(t, c, ch, a, x)
 			}},
-		Spec{withReading(lcase("labels/scope/6", "lifecycle", sec, MUST, "A deleted channel rejects label mutations (nip-cl-rejected) and gets no new snapshot: none is readable and none is delivered live."),
+		Spec{withReading(lcase("labels/scope/6", []string{"labels/scope.8", "labels/scope.9"}, "lifecycle", sec, MUST, "A deleted channel rejects label mutations (nip-cl-rejected) and gets no new snapshot: none is readable and none is delivered live."),
 			readingDeletedPrefix+" Live: a second channel's snapshot on the same subscription is the marker; a relay that delivers nothing live passes that part with a note."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -87,7 +89,7 @@ func labelsLifecycleSpecs() []Spec {
 					t.Note("no live snapshot arrived on the #d subscription (%v); only stored reads were checked", err)
 				}
 			}},
-		Spec{lcase("labels/scope/7", "lifecycle", sec, MUST, "A deleted UUID is never reused: a labeled create on it, even by the old owner with the old labels, is rejected with duplicate: nip-cl-rejected."),
+		Spec{lcase("labels/scope/7", []string{"labels/initial-labels.9", "labels/responses.13", "labels/scope.10"}, "lifecycle", sec, MUST, "A deleted UUID is never reused: a labeled create on it, even by the old owner with the old labels, is rejected with duplicate: nip-cl-rejected."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				a := lbl(t, "a")

@@ -23,7 +23,7 @@ const raceLanes = 4
 // (issue 15). Every race runs Env.Rounds times.
 func labelsRaceSpecs() []Spec {
 	return []Spec{
-		{heavy(withReading(lcase("labels/concurrency/7", "concurrency", "labels/authorization", MUST, "An admin's label mutation and its in-flight exact retry racing the admin's demotion (9000) or removal (9001) form a linearizable history: the label is in the stored snapshot exactly when one send was acknowledged as new; the other is a committed duplicate or refused (restricted: nip-cl-rejected); once a read shows the role change without the label, no send applies it; a retry after the role change is refused and applies nothing."),
+		{heavy(withReading(lcase("labels/concurrency/7", []string{"labels/authorization.5"}, "concurrency", "labels/authorization", MUST, "An admin's label mutation and its in-flight exact retry racing the admin's demotion (9000) or removal (9001) form a linearizable history: the label is in the stored snapshot exactly when one send was acknowledged as new; the other is a committed duplicate or refused (restricted: nip-cl-rejected); once a read shows the role change without the label, no send applies it; a retry after the role change is refused and applies nothing."),
 			readingLinearizable)),
 			func(t *T) {
 				ownerActor := t.Actor("owner")
@@ -133,7 +133,7 @@ func labelsRaceSpecs() []Spec {
 					t.Note("the relay publishes no 39001/39002 the owner can read: only answers and stored snapshots were judged")
 				}
 			}},
-		{heavy(withReading(lcase("labels/concurrency/8", "concurrency", "labels/serialization", MUST, "Ordinary edits (two renames, each carrying the whole name-and-about metadata) racing the removal of the channel's last label are serialized with it: all are acknowledged, the stored snapshot ends with one edit's name and about, whole, and no label, stays so after every live snapshot arrived, and every live snapshot is a prefix of one order of the commands (the label never comes back, no name or about outside the edits appears)."),
+		{heavy(withReading(lcase("labels/concurrency/8", []string{"labels/serialization.1", "labels/serialization.3", "labels/serialization.4", "labels/serialization.5"}, "concurrency", "labels/serialization", MUST, "Ordinary edits (two renames, each carrying the whole name-and-about metadata) racing the removal of the channel's last label are serialized with it: all are acknowledged, the stored snapshot ends with one edit's name and about, whole, and no label, stays so after every live snapshot arrived, and every live snapshot is a prefix of one order of the commands (the label never comes back, no name or about outside the edits appears)."),
 			readingLinearizable+" Each edit carries every field it sets (name and about), so a relay that reads a 9002 as a patch and one that reads it as the whole new metadata (reading nip29-edit-metadata) end in the same states.")),
 			func(t *T) {
 				owner := t.Actor("owner")

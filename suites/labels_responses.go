@@ -15,13 +15,13 @@ import (
 func labelsResponsesSpecs() []Spec {
 	sec := "labels/responses"
 	return []Spec{
-		{lcase("labels/responses/1", "responses", sec, MUST, "A new h-tagged create, labeled or not, answers exactly OK true \"\"."),
+		{lcase("labels/responses/1", []string{"labels/responses.1", "labels/responses.8", "labels/scope.1"}, "responses", sec, MUST, "A new h-tagged create, labeled or not, answers exactly OK true \"\"."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				createLabeled(t, c, "", fixtures.Open, lbl(t, "new"))
 				createLabeled(t, c, "", fixtures.Open)
 			}},
-		{lcase("labels/responses/2", "responses", sec, MUST, "A new label mutation, state-changing or no-op, answers exactly OK true \"\"."),
+		{lcase("labels/responses/2", []string{"labels/responses.1", "labels/responses.8"}, "responses", sec, MUST, "A new label mutation, state-changing or no-op, answers exactly OK true \"\"."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				x := lbl(t, "x")
@@ -30,7 +30,7 @@ func labelsResponsesSpecs() []Spec {
 				acceptNew(t, c, mutationAt(c.Actor(), ch, []string{x}, nil, base), "state-changing add")
 				acceptNew(t, c, mutationAt(c.Actor(), ch, []string{x}, nil, base.Add(-time.Second)), "no-op add (a new event)")
 			}},
-		{lcase("labels/responses/3", "retry", sec, MUST, "An exact retry of a committed mutation answers OK true \"duplicate: nip-cl-committed\", publishes nothing and changes nothing."),
+		{lcase("labels/responses/3", []string{"labels/responses.9", "labels/retry-admission.8"}, "retry", sec, MUST, "An exact retry of a committed mutation answers OK true \"duplicate: nip-cl-committed\", publishes nothing and changes nothing."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				a, x := lbl(t, "a"), lbl(t, "x")
@@ -42,7 +42,7 @@ func labelsResponsesSpecs() []Spec {
 				acceptCommitted(t, t.Connect(c.Actor()), m, "exact retry on another connection")
 				expectUnchanged(t, c, ch, before, "retried mutation")
 			}},
-		{lcase("labels/responses/4", "retry", sec, MUST, "An exact retry succeeds without reapplication after a later command superseded it: add X, remove X, retry the add; X stays removed."),
+		{lcase("labels/responses/4", []string{"labels/retry-admission.12", "labels/retry-admission.9"}, "retry", sec, MUST, "An exact retry succeeds without reapplication after a later command superseded it: add X, remove X, retry the add; X stays removed."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				x := lbl(t, "x")
@@ -54,7 +54,7 @@ func labelsResponsesSpecs() []Spec {
 				acceptCommitted(t, c, add, "retry the add")
 				expectUnchanged(t, c, ch, before, "superseded retry")
 			}},
-		{lcase("labels/responses/5", "retry", sec, MUST, "An exact retry of a committed no-op answers duplicate: nip-cl-committed and publishes nothing."),
+		{lcase("labels/responses/5", []string{"labels/add-remove.9", "labels/responses.9"}, "retry", sec, MUST, "An exact retry of a committed no-op answers duplicate: nip-cl-committed and publishes nothing."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				a := lbl(t, "a")
@@ -65,7 +65,7 @@ func labelsResponsesSpecs() []Spec {
 				acceptCommitted(t, c, noop, "retry the no-op")
 				expectUnchanged(t, c, ch, before, "no-op and its retry")
 			}},
-		{lcase("labels/responses/6", "retry", sec, MUST, "A rejected command retried exactly stays rejected with the same class and never applies."),
+		{lcase("labels/responses/6", []string{"labels/responses.1", "labels/responses.2"}, "retry", sec, MUST, "A rejected command retried exactly stays rejected with the same class and never applies."),
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
 				a, x := lbl(t, "a"), lbl(t, "x")
@@ -80,7 +80,7 @@ func labelsResponsesSpecs() []Spec {
 				}
 				expectUnchanged(t, owner, ch, before, "rejected commands")
 			}},
-		{withReading(lcase("labels/responses/7", "responses", sec, MUST, "On a relay that requires authentication for writes, a label mutation or labeled create from an unauthenticated connection is refused (auth-required: nip-cl-rejected, a plain NIP-01 auth-required: refusal, or a closed connection) and not applied."),
+		{withReading(lcase("labels/responses/7", []string{"labels/responses.11"}, "responses", sec, MUST, "On a relay that requires authentication for writes, a label mutation or labeled create from an unauthenticated connection is refused (auth-required: nip-cl-rejected, a plain NIP-01 auth-required: refusal, or a closed connection) and not applied."),
 			readingAdmission+" Requiring AUTH for writes is the target contract's convention, not a draft rule (the draft keeps the relay's existing authentication requirements): an ordinary message sent first without authentication tells which the relay does; a relay that accepts it makes the case unsupported."),
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
@@ -101,7 +101,7 @@ func labelsResponsesSpecs() []Spec {
 				goneChannel(t, owner, id, "unauthenticated create")
 				expectUnchanged(t, owner, ch, before, "unauthenticated mutation")
 			}},
-		{withReading(lcase("labels/responses/8", "lost-ack", sec, MUST, "Lost acknowledgement of a create: the OK is cut by a proxy, the client resends the same signed event and gets duplicate: nip-cl-committed; one channel exists."),
+		{withReading(lcase("labels/responses/8", []string{"labels/responses.9"}, "lost-ack", sec, MUST, "Lost acknowledgement of a create: the OK is cut by a proxy, the client resends the same signed event and gets duplicate: nip-cl-committed; one channel exists."),
 			"The harness follows the draft's client rules: a missing answer is Unknown, the same signed event is resent (never a new id)."),
 			func(t *T) {
 				p, c := lossyConnect(t, "owner")
@@ -115,7 +115,7 @@ func labelsResponsesSpecs() []Spec {
 				Expect(DTags(findL(t, direct, []string{x}, nil, 50))).To(Equal([]string{ch}), "exactly one channel carries the label")
 				Expect(t.Query(direct, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})).To(HaveLen(1), "one current snapshot")
 			}},
-		{withReading(lcase("labels/responses/9", "lost-ack", sec, MUST, "Lost acknowledgement of a mutation: the resend answers duplicate: nip-cl-committed and the state shows exactly one application."),
+		{withReading(lcase("labels/responses/9", []string{"labels/responses.9", "labels/retry-admission.8"}, "lost-ack", sec, MUST, "Lost acknowledgement of a mutation: the resend answers duplicate: nip-cl-committed and the state shows exactly one application."),
 			"As responses/8; the resend goes over a direct connection."),
 			func(t *T) {
 				p, c := lossyConnect(t, "owner")

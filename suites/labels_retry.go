@@ -13,7 +13,7 @@ import (
 func labelsRetrySpecs() []Spec {
 	sec := "labels/retry-admission"
 	return []Spec{
-		{lcase("labels/retry/1", "retry-admission", sec, MUST, "A retry by an author demoted to member is rejected with restricted: nip-cl-rejected; the earlier committed effect stays in place."),
+		{lcase("labels/retry/1", []string{"labels/compatibility.1", "labels/responses.12", "labels/retry-admission.11", "labels/retry-admission.6"}, "retry-admission", sec, MUST, "A retry by an author demoted to member is rejected with restricted: nip-cl-rejected; the earlier committed effect stays in place."),
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, owner, "", fixtures.Open)
@@ -26,7 +26,7 @@ func labelsRetrySpecs() []Spec {
 				rejectCL(t, admin, m, "retry after demotion", "restricted")
 				expectUnchanged(t, owner, ch, before, "rejected retry")
 			}},
-		{lcase("labels/retry/2", "retry-admission", sec, MUST, "A retry by an author removed from the channel is rejected with restricted: nip-cl-rejected; the effect stays."),
+		{lcase("labels/retry/2", []string{"labels/compatibility.1", "labels/retry-admission.11", "labels/retry-admission.6"}, "retry-admission", sec, MUST, "A retry by an author removed from the channel is rejected with restricted: nip-cl-rejected; the effect stays."),
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, owner, "", fixtures.Open)
@@ -39,7 +39,7 @@ func labelsRetrySpecs() []Spec {
 				rejectCL(t, admin, m, "retry after removal", "restricted")
 				expectUnchanged(t, owner, ch, before, "rejected retry")
 			}},
-		{lcase("labels/retry/3", "retry-admission", sec, MUST, "A retry on an archived channel is rejected with restricted: nip-cl-rejected; after unarchiving, the same retry answers duplicate: nip-cl-committed without reapplying a superseded effect."),
+		{lcase("labels/retry/3", []string{"labels/retry-admission.12", "labels/retry-admission.4", "labels/retry-admission.8", "labels/retry-admission.9"}, "retry-admission", sec, MUST, "A retry on an archived channel is rejected with restricted: nip-cl-rejected; after unarchiving, the same retry answers duplicate: nip-cl-committed without reapplying a superseded effect."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				x := lbl(t, "x")
@@ -56,7 +56,7 @@ func labelsRetrySpecs() []Spec {
 				acceptCommitted(t, c, add, "retry after unarchive")
 				expectUnchanged(t, c, ch, before, "committed retry")
 			}},
-		{withReading(lcase("labels/retry/4", "retry-admission", sec, MUST, "A retry on a deleted channel is rejected (nip-cl-rejected) and no snapshot reappears."), readingDeletedPrefix),
+		{withReading(lcase("labels/retry/4", []string{"labels/retry-admission.12", "labels/retry-admission.5"}, "retry-admission", sec, MUST, "A retry on a deleted channel is rejected (nip-cl-rejected) and no snapshot reappears."), readingDeletedPrefix),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				x := lbl(t, "x")
@@ -69,7 +69,7 @@ func labelsRetrySpecs() []Spec {
 				t.Reading(clause.ReadingLabelsDeletedPrefix, prefixOf(ok.Reason))
 				goneChannel(t, c, ch, "deleted channel")
 			}},
-		{lcase("labels/retry/5", "retry-admission", sec, MUST, "A retry of a committed create by a creator who is no longer owner or admin is rejected with restricted: nip-cl-rejected; the channel is unchanged."),
+		{lcase("labels/retry/5", []string{"labels/retry-admission.6"}, "retry-admission", sec, MUST, "A retry of a committed create by a creator who is no longer owner or admin is rejected with restricted: nip-cl-rejected; the channel is unchanged."),
 			func(t *T) {
 				first := t.Connect(t.Actor("creator"))
 				ev, ch := createEv(first.Actor(), "", fixtures.Open, lbl(t, "a"))
@@ -80,7 +80,7 @@ func labelsRetrySpecs() []Spec {
 				rejectCL(t, first, ev, "creator retries the create", "restricted")
 				expectUnchanged(t, heir, ch, before, "rejected retry")
 			}},
-		{withReading(lcase("labels/retry/6", "retry-admission", sec, MUST, "A retry of a committed create on an archived channel is rejected with restricted:, on a deleted one with restricted:, invalid: or duplicate: (nip-cl-rejected)."),
+		{withReading(lcase("labels/retry/6", []string{"labels/retry-admission.4", "labels/retry-admission.5"}, "retry-admission", sec, MUST, "A retry of a committed create on an archived channel is rejected with restricted:, on a deleted one with restricted:, invalid: or duplicate: (nip-cl-rejected)."),
 			readingDeletedPrefix+" A retried create of a deleted channel is also a create of a used UUID, which the draft refuses as a conflict: duplicate: nip-cl-rejected is accepted too (reading labels-deleted-create-retry)."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -101,7 +101,7 @@ func labelsRetrySpecs() []Spec {
 				}
 				goneChannel(t, c, ch, "deleted channel")
 			}},
-		{Case{ID: "labels/retry/7", Profile: ProfileLabels, Area: "retry-admission", Section: sec, Level: MUST, Slow: true,
+		{Case{ID: "labels/retry/7", Clauses: []string{"labels/retention.5", "labels/retry-admission.11", "labels/retry-admission.2"}, Profile: ProfileLabels, Area: "retry-admission", Section: sec, Level: MUST, Slow: true,
 			Requirement: "A command committed near the edge of the ±900 s window and retried once after the window closed is refused, never acknowledged (invalid: nip-cl-rejected, or an ordinary NIP-01 refusal from the shared timestamp check); its effect stays.",
 			Reading: "The relay clock is estimated from a fresh snapshot's created_at; the command is signed 893 s before it and retried once 2 s after the window closes (about 9 s of waiting). " +
 				readingAdmission},

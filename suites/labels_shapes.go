@@ -16,7 +16,7 @@ import (
 // 39000 beside another kind, and a client's whole discovery filter.
 func labelsShapesSpecs() []Spec {
 	return []Spec{
-		{lcase("labels/limits/11", "limits", "labels/values-and-limits", MUST,
+		{lcase("labels/limits/11", []string{"labels/values-and-limits.5", "labels/values-and-limits.7"}, "limits", "labels/values-and-limits", MUST,
 			"64 add-label tags repeating one value are within the raw tag limit and one stored label: the mutation answers OK true \"\" and the snapshot carries the value once."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -29,7 +29,7 @@ func labelsShapesSpecs() []Spec {
 				acceptNew(t, c, mutationEv(c.Actor(), ch, copies, nil), fmt.Sprintf("%d copies of one value", len(copies)))
 				expectLabels(t, c, ch, v)
 			}},
-		{lcase("labels/limits/12", "limits", "labels/values-and-limits", MUST,
+		{lcase("labels/limits/12", []string{"labels/values-and-limits.5"}, "limits", "labels/values-and-limits", MUST,
 			"A mutation whose 40 distinct values stay within the 64 raw tags but exceed the 32 stored labels is refused (nip-cl-rejected) and applies nothing, even on a channel without labels."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -44,7 +44,7 @@ func labelsShapesSpecs() []Spec {
 				t.Reading(clause.ReadingLabelsLimitPrefix, prefixOf(ok.Reason))
 				expectUnchanged(t, c, ch, before, "refused 40-value mutation")
 			}},
-		{lcase("labels/add-remove/15", "ordinary-edit", "labels/serialization", MUST,
+		{lcase("labels/add-remove/15", []string{"labels/compatibility.1", "labels/serialization.3"}, "ordinary-edit", "labels/serialization", MUST,
 			"Ordinary 9002 edits that make the channel private and hidden (NIP-29's flags, with the whole metadata) or set a topic or a purpose keep the label set byte for byte; a topic or purpose edit the relay refuses leaves it too."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -64,7 +64,7 @@ func labelsShapesSpecs() []Spec {
 					expectLabels(t, c, ch, a, b)
 				}
 			}},
-		{lcase("labels/discovery/11", "discovery", "labels/finding-channels", MUST,
+		{lcase("labels/discovery/11", []string{"labels/finding-channels.1"}, "discovery", "labels/finding-channels", MUST,
 			"A read naming 39000 beside another kind ({\"kinds\":[39000,1],\"#L\":[\"nip-cl\"],\"#l\":[x],\"limit\":1}) matches snapshots by their labels like a 39000-only read: it returns the newer of two labeled channels."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -81,7 +81,7 @@ func labelsShapesSpecs() []Spec {
 					failf("{\"kinds\":[39000,1],\"#L\",\"#l\":[%s],\"limit\":1} must return the newest labeled snapshot %s (channel %s; the older one is %s), got %d event(s): %v", x, want.ID, newer, older, len(got), IDs(got))
 				}
 			}},
-		{lcase("labels/community/5", "community", "labels/community", MUST,
+		{lcase("labels/community/5", []string{"labels/community.1"}, "community", "labels/community", MUST,
 			"NIP-45 COUNT from a second community does not count the first community's labeled snapshots: COUNT {\"kinds\":[39000],\"#L\":[\"nip-cl\"],\"#l\":[x]} is 1 in the community that holds the channel and 0 in the other."),
 			func(t *T) {
 				if len(t.Env.Hosts) == 0 {
@@ -95,7 +95,7 @@ func labelsShapesSpecs() []Spec {
 				Expect(t.Count(a, f)).To(Equal(int64(1)), "COUNT in the community that holds the labeled channel")
 				Expect(t.Count(b, f)).To(Equal(int64(0)), "COUNT from the second community (%s) must not count the first community's snapshot", t.Env.Hosts[0])
 			}},
-		{lcase("labels/discovery/12", "discovery", "labels/finding-channels", MUST,
+		{lcase("labels/discovery/12", []string{"labels/finding-channels.1", "labels/finding-channels.2", "labels/finding-channels.5"}, "discovery", "labels/finding-channels", MUST,
 			"A client's whole discovery filter ({\"authors\":[relay],\"kinds\":[39000],\"#L\":[\"nip-cl\"],\"#l\":[x],\"#t\":[\"stream\"],\"limit\":10}) returns exactly the stream channels carrying the label, not a forum carrying it; with the creator as author it returns none."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -109,7 +109,7 @@ func labelsShapesSpecs() []Spec {
 				f.Authors = []string{c.Actor().PubKey}
 				Expect(t.Query(reader, f)).To(BeEmpty(), "the same filter with the creator as author finds nothing (snapshots are relay-signed)")
 			}},
-		{lcase("labels/add-remove/16", "mixed", "labels/add-remove", MUST,
+		{lcase("labels/add-remove/16", []string{"labels/add-remove.2"}, "mixed", "labels/add-remove", MUST,
 			"A label mutation carrying channel_type (a creation tag) beside add-label is label-only or nothing: it is refused with invalid: nip-cl-rejected and applies nothing, or the tag is ignored and only the label is added; the channel's type never changes."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
@@ -132,7 +132,7 @@ func labelsShapesSpecs() []Spec {
 				}
 				t.Note("add-label beside channel_type: tag ignored, label applied")
 			}},
-		{lcase("labels/discovery/13", "discovery", "labels/finding-channels", MUST,
+		{lcase("labels/discovery/13", []string{"labels/finding-channels.7"}, "discovery", "labels/finding-channels", MUST,
 			"ids with a limit: a withheld snapshot does not use up the limit. An outsider's {\"kinds\":[39000],\"ids\":[private, open],\"limit\":1}, naming a newer private, hidden channel's snapshot and an older open one's, returns the open one; the owner's returns the private one."),
 			func(t *T) {
 				owner := t.Connect(t.Actor("owner"))
@@ -148,26 +148,5 @@ func labelsShapesSpecs() []Spec {
 					failf("the owner's ids read with limit 1 must return the newer private snapshot %s, got %d event(s): %v", priv.ID, len(got), IDs(got))
 				}
 			}},
-	}
-}
-
-// shapesClauseCases maps clauses to the cases of this file; init merges it
-// into clauseCases so these mappings live beside their cases.
-var shapesClauseCases = map[string][]string{
-	"labels/values-and-limits.7": {"labels/limits/11"},
-	"labels/values-and-limits.5": {"labels/limits/11", "labels/limits/12"},
-	"labels/serialization.3":     {"labels/add-remove/15"},
-	"labels/compatibility.1":     {"labels/add-remove/15"},
-	"labels/finding-channels.1":  {"labels/discovery/11", "labels/discovery/12"},
-	"labels/finding-channels.2":  {"labels/discovery/12"},
-	"labels/finding-channels.5":  {"labels/discovery/12"},
-	"labels/community.1":         {"labels/community/5"},
-	"labels/add-remove.2":        {"labels/add-remove/16"},
-	"labels/finding-channels.7":  {"labels/discovery/13"},
-}
-
-func init() {
-	for clauseID, ids := range shapesClauseCases {
-		clauseCases[clauseID] = append(clauseCases[clauseID], ids...)
 	}
 }

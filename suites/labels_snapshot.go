@@ -16,7 +16,7 @@ import (
 func labelsSnapshotSpecs() []Spec {
 	sec := "labels/snapshot"
 	return []Spec{
-		{lcase("labels/snapshot/1", "snapshot", sec, MUST, "A labeled snapshot has one [\"L\",\"nip-cl\"] and one [\"l\",v,\"nip-cl\"] per value, sorted by ASCII value whatever the command's order."),
+		{lcase("labels/snapshot/1", []string{"labels/snapshot.1", "labels/snapshot.10", "labels/snapshot.2", "labels/snapshot.3", "labels/snapshot.4", "labels/snapshot.6"}, "snapshot", sec, MUST, "A labeled snapshot has one [\"L\",\"nip-cl\"] and one [\"l\",v,\"nip-cl\"] per value, sorted by ASCII value whatever the command's order."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				p := lbl(t, "s")
@@ -28,7 +28,7 @@ func labelsSnapshotSpecs() []Spec {
 				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{x}, nil), "add")
 				expectLabels(t, c, ch, append(vals, x)...)
 			}},
-		{lcase("labels/snapshot/2", "snapshot", sec, MUST, "A label equal to a channel type (\"stream\") on a forum channel does not change the type: one t tag, t=forum."),
+		{lcase("labels/snapshot/2", []string{"labels/finding-channels.2", "labels/snapshot.8", "labels/snapshot.9"}, "snapshot", sec, MUST, "A label equal to a channel type (\"stream\") on a forum channel does not change the type: one t tag, t=forum."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, c, fixtures.TypeForum, fixtures.Open, "stream")
@@ -39,7 +39,7 @@ func labelsSnapshotSpecs() []Spec {
 				Expect(findL(t, c, []string{"stream"}, nostr.TagMap{"d": {ch}, "t": {fixtures.TypeStream}}, 10)).To(BeEmpty(), "#t stream does not match a forum labeled stream")
 				Expect(DTags(findL(t, c, []string{"stream"}, nostr.TagMap{"d": {ch}, "t": {fixtures.TypeForum}}, 10))).To(Equal([]string{ch}))
 			}},
-		{lcase("labels/snapshot/3", "snapshot", sec, MUST, "Labels spelled like channel types (dm, forum, workflow, system) stay l tags; the snapshot keeps exactly one t tag with the real type."),
+		{lcase("labels/snapshot/3", []string{"labels/scope.3", "labels/snapshot.8", "labels/snapshot.9"}, "snapshot", sec, MUST, "Labels spelled like channel types (dm, forum, workflow, system) stay l tags; the snapshot keeps exactly one t tag with the real type."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, c, fixtures.TypeStream, fixtures.Open, "dm", "forum", "workflow", "system")
@@ -47,7 +47,7 @@ func labelsSnapshotSpecs() []Spec {
 				acceptNew(t, c, mutationEv(c.Actor(), ch, nil, []string{"dm"}), "remove dm")
 				Expect(typeOf(expectLabels(t, c, ch, "forum", "workflow", "system"))).To(Equal(fixtures.TypeStream))
 			}},
-		{lcase("labels/snapshot/4", "snapshot", sec, MUST, "A label mutation changes only the labels: name, about, visibility and type are republished unchanged."),
+		{lcase("labels/snapshot/4", []string{"labels/scope.2"}, "snapshot", sec, MUST, "A label mutation changes only the labels: name, about, visibility and type are republished unchanged."),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, c, fixtures.TypeForum, fixtures.Private, lbl(t, "a"))
@@ -60,7 +60,7 @@ func labelsSnapshotSpecs() []Spec {
 					Expect(tagOf(after, name)).To(Equal(tagOf(before, name)), "tag %s unchanged", name)
 				}
 			}},
-		{withReading(lcase("labels/snapshot/5", "snapshot", sec, MUST, "While labels change, the stored snapshot after each step is relay-signed and canonical with the expected set, the empty one included; every snapshot delivered live is canonical too, carries the label set of the step it was published for, and none older than the subscription's start is delivered."),
+		{withReading(lcase("labels/snapshot/5", []string{"labels/events.1", "labels/snapshot.1", "labels/snapshot.10", "labels/snapshot.5", "labels/snapshot.6"}, "snapshot", sec, MUST, "While labels change, the stored snapshot after each step is relay-signed and canonical with the expected set, the empty one included; every snapshot delivered live is canonical too, carries the label set of the step it was published for, and none older than the subscription's start is delivered."),
 			readingLiveSubset),
 			func(t *T) {
 				c := t.Connect(t.Actor("owner"))

@@ -175,7 +175,7 @@ func (rule readRule) spec(row readRow) Spec {
 	if row.want == wantSeen {
 		verb = "reaches"
 	}
-	c := Case{ID: rule.caseID(row), Profile: rule.profile, Area: "reads", Section: section, Level: level,
+	c := Case{ID: rule.caseID(row), Clauses: []string{cl}, Profile: rule.profile, Area: "reads", Section: section, Level: level,
 		Requirement: fmt.Sprintf("read matrix [rule %s | shape %s | viewer %s]: %s; the target %s the %s (%s; rests on %s).",
 			rule.name, shape.name, row.viewer, rule.rests, verb, row.viewer, shape.what, cl),
 		Reading: shape.reading}
@@ -400,15 +400,4 @@ func removeViewer(t *T, viewer string, owner, member *fixtures.Client, ch string
 	if viewer == viewRemoved {
 		t.Accept(owner, fixtures.RemoveUser(owner.Actor(), ch, member.Actor().PubKey), "remove the member (9001) before the read")
 	}
-}
-
-// withReadsMatrix adds the matrix rows to the clause → case map.
-func withReadsMatrix(m map[string][]string) map[string][]string {
-	for _, rule := range readRules() {
-		for _, row := range rule.rows {
-			cl := rule.rowClause(row)
-			m[cl] = append(m[cl], rule.caseID(row))
-		}
-	}
-	return m
 }
