@@ -9,6 +9,9 @@ package suites
 
 import (
 	"fmt"
+	"path/filepath"
+	"reflect"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -74,6 +77,10 @@ type Case struct {
 	// Heavy marks cases that need many writes (distractors, race rounds);
 	// safe mode skips them unless Env.AllowHeavy is set.
 	Heavy bool
+	// Where is the file and line that define the case ("suites/x.go:42"),
+	// filled in by the catalogue from the case's function (for a row of a
+	// table run by one function: the table's function). `explain` prints it.
+	Where string `json:"where,omitempty"`
 }
 
 // Spec is a case with the function that runs it.
@@ -115,6 +122,9 @@ var catalogue = sync.OnceValue(func() []Case {
 	out := make([]Case, len(specs))
 	for i, s := range specs {
 		out[i] = s.Case
+		if out[i].Where == "" {
+			out[i].Where = definedAt(s.Run)
+		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
@@ -179,3 +189,28 @@ func profilePrefix(p string) string {
 	}
 	return p + "/"
 }
+
+// definedAt is where fn's code starts, as a path under the module
+// ("suites/labels_grammar.go:42"): a case's function sits at its
+// definition.
+func definedAt(fn any) string {
+	v := reflect.ValueOf(fn)
+	if v.Kind() != reflect.Func || v.IsNil() {
+		return ""
+	}
+	f := runtime.FuncForPC(v.Pointer())
+	if f == nil {
+		return ""
+	}
+	file, line := f.FileLine(f.Entry())
+	file = filepath.ToSlash(file)
+	if i := strings.LastIndex(file, modulePath+"/"); i >= 0 {
+		file = file[i+len(modulePath)+1:]
+	} else if i := strings.LastIndex(file, "/suites/"); i >= 0 {
+		file = file[i+1:]
+	}
+	return fmt.Sprintf("%s:%d", file, line)
+}
+
+// modulePath prefixes source paths in a -trimpath build.
+const modulePath = "github.com/nipcl/nipcl-conform"

@@ -179,6 +179,7 @@ func (rule readRule) spec(row readRow) Spec {
 		Requirement: fmt.Sprintf("read matrix [rule %s | shape %s | viewer %s]: %s; the target %s the %s (%s; rests on %s).",
 			rule.name, shape.name, row.viewer, rule.rests, verb, row.viewer, shape.what, cl),
 		Reading: shape.reading}
+	c.Where = definedAt(rule.build) // the rule's table: the row is in it
 	return Spec{Case: c, Run: func(t *T) { rule.run(t, row, shape, cl) }}
 }
 

@@ -101,6 +101,9 @@ func cmdExplain(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "%s\n  requirement: %s\n  level:       %s\n  profile:     %s\n  area:        %s\n  section:     %s — %s, %q\n",
 			c.ID, c.Requirement, c.Level, profile, c.Area, c.Section, s.Doc, s.Title)
+		if c.Where != "" {
+			fmt.Fprintf(stdout, "  defined at:  %s\n", c.Where)
+		}
 		if c.Reading != "" {
 			fmt.Fprintf(stdout, "  reading:     %s\n", c.Reading)
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -91,6 +92,10 @@ func TestExplainClause(t *testing.T) {
 	_, out, _ = runDispatch(t, "explain", "base/membership/1")
 	if !strings.Contains(out, "nip29/membership.1, nip29/membership.2") {
 		t.Errorf("explain base/membership/1 lacks its clauses:\n%s", out)
+	}
+	// And where it is defined, as file:line under the module.
+	if !regexp.MustCompile(`defined at:  suites/\S+\.go:\d+\n`).MatchString(out) {
+		t.Errorf("explain base/membership/1 does not say where the case is defined:\n%s", out)
 	}
 
 	if code, _, errs := runDispatch(t, "explain", "labels/snapshot.999"); code != 2 || !strings.Contains(errs, "no case or section") {
