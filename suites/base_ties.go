@@ -26,26 +26,6 @@ const (
 	tieReadingLowID   = "NIP-01's tie rule (the lower id is the latest)"
 )
 
-// PrePutListed: the same-second membership cases start from a user the
-// creator's 9000 put in the group, shown in 39002.
-var PrePutListed = Precondition{"put-listed",
-	"a user the group's creator puts with a 9000 is listed in the group's 39002 (base/membership/1 reports it at its own level)",
-	"list users put by 9000 in 39002"}
-
-// signTie re-signs ev as a with created_at at and, varying its content (a
-// NIP-29 command's optional reason), an id that sorts before other's
-// (before) or after it (!before).
-func signTie(a *fixtures.Actor, ev *nostr.Event, at nostr.Timestamp, other string, before bool) *nostr.Event {
-	for n := 0; ; n++ {
-		ev.CreatedAt = at
-		ev.Content = fmt.Sprintf("same-second step %d", n)
-		a.Sign(ev)
-		if ev.ID != other && (ev.ID < other) == before {
-			return ev
-		}
-	}
-}
-
 // tieNote says how a tie was built.
 func tieNote(what string, first, second *nostr.Event) string {
 	order := "after"
@@ -211,4 +191,18 @@ func awaitName(t *T, c *fixtures.Client, ch string, names []string, what string)
 		g.Expect(names).To(ContainElement(got), "the 39000's name is %q, want one of %q", got, names)
 	}, what)
 	return got
+}
+
+// signTie re-signs ev as a with created_at at and, varying its content (a
+// NIP-29 command's optional reason), an id that sorts before other's
+// (before) or after it (!before).
+func signTie(a *fixtures.Actor, ev *nostr.Event, at nostr.Timestamp, other string, before bool) *nostr.Event {
+	for n := 0; ; n++ {
+		ev.CreatedAt = at
+		ev.Content = fmt.Sprintf("same-second step %d", n)
+		a.Sign(ev)
+		if ev.ID != other && (ev.ID < other) == before {
+			return ev
+		}
+	}
 }

@@ -3,8 +3,6 @@ package suites
 import (
 	"sort"
 	"sync"
-
-	"github.com/nipcl/nipcl-conform/clause"
 )
 
 // clauseCases inverts the cases' own Clauses: for each clause ID, the IDs
@@ -34,46 +32,15 @@ func CasesClauses(caseID string) []string {
 	if !ok {
 		return nil
 	}
-	cited := map[string]bool{}
-	for _, id := range c.Clauses {
-		cited[id] = true
-	}
-	var out []string
-	for _, cl := range clause.Clauses() {
-		if cited[cl.ID] {
-			out = append(out, cl.ID)
-		}
-	}
-	return out
+	return clausesInOrder(c)
 }
 
-// CaseSource returns whose rule a case enforces, from the clauses it
-// covers, preferring those of the case's own section: the first NIP or
-// draft clause's source and reference; "contract" only when every clause
-// of that section it covers is a contract clause (such a case can block,
-// never fail, a relay).
+// CaseSource returns whose rule the case with this ID enforces (see
+// caseSource).
 func CaseSource(caseID string) (source, ref string, clauses []string) {
-	clauses = CasesClauses(caseID)
-	section := ""
-	if c, ok := Lookup(caseID); ok {
-		section = c.Section
+	c, ok := Lookup(caseID)
+	if !ok {
+		return "", "", nil
 	}
-	for _, own := range []bool{true, false} {
-		for _, id := range clauses {
-			cl, _ := clause.LookupClause(id)
-			if (cl.Section == section) != own {
-				continue
-			}
-			if cl.Source != clause.SourceContract {
-				return cl.Source, cl.Ref, clauses
-			}
-			if source == "" {
-				source, ref = cl.Source, cl.Ref
-			}
-		}
-		if source != "" {
-			return source, ref, clauses
-		}
-	}
-	return source, ref, clauses
+	return caseSource(c)
 }

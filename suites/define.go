@@ -22,11 +22,10 @@ const (
 	OutcomeUnclaimed = "unclaimed"
 )
 
-// Define registers one Ginkgo container for env with one spec per
-// applicable case. Call it before RunSpecs, once per plan.
-func Define(env *Env) {
+// defineSpecs registers one Ginkgo container for env with one Ginkgo spec
+// per applicable case of specs.
+func defineSpecs(env *Env, specs []Spec) {
 	env.defaults()
-	specs := all()
 	Describe(env.Plan, func() {
 		for _, s := range specs {
 			if !env.Applies(s.Case) {
@@ -108,7 +107,7 @@ func CaseLabels(c Case) Labels {
 		profile = ProfileNIP29
 	}
 	out := Labels{profile, string(c.Level), "area:" + c.Area, "section:" + strings.ReplaceAll(c.Section, "/", ".")}
-	if source, _, _ := CaseSource(c.ID); source != "" {
+	if source, _, _ := caseSource(c); source != "" {
 		out = append(out, source)
 	}
 	if c.Slow {

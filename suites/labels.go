@@ -63,12 +63,6 @@ func lcase(id string, clauses []string, area, section string, level Level, req s
 	return Case{ID: id, Clauses: clauses, Profile: ProfileLabels, Area: area, Section: section, Level: level, Requirement: req}
 }
 
-// withReading sets a case's Reading.
-func withReading(c Case, reading string) Case { c.Reading = reading; return c }
-
-// heavy marks a case that needs many writes.
-func heavy(c Case) Case { c.Heavy = true; return c }
-
 // lbl returns a run-unique label value (matches the label grammar): the
 // prefix, the run ID, the process's instance and a sequence number.
 func lbl(t *T, prefix string) string {

@@ -69,3 +69,14 @@ func listedNow(t *T, reader *fixtures.Client, ch, pubkey string) bool {
 	found, _ := hasP(cur, pubkey)
 	return found
 }
+
+// channelWithMember creates a group owned by a fresh owner and adds a
+// member with the given role word ("member": no role; "admin"/"owner": the
+// relay's moderating role). It returns both connections and the group id.
+func channelWithMember(t *T, visibility, role string) (owner, member *fixtures.Client, ch string) {
+	owner = t.Connect(t.Actor("owner"))
+	member = t.Connect(t.Actor(role))
+	ch = t.CreateChannel(owner, fixtures.ChannelSpec{Visibility: visibility})
+	t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, member.Actor().PubKey, t.PutRole(owner, ch, role)), "put user as "+role)
+	return owner, member, ch
+}

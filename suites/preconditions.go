@@ -279,3 +279,9 @@ func tagsOf(ev *nostr.Event) string {
 	b.WriteString("]")
 	return b.String()
 }
+
+// PrePutListed: the same-second membership cases start from a user the
+// creator's 9000 put in the group, shown in 39002.
+var PrePutListed = Precondition{"put-listed",
+	"a user the group's creator puts with a 9000 is listed in the group's 39002 (base/membership/1 reports it at its own level)",
+	"list users put by 9000 in 39002"}

@@ -114,30 +114,16 @@ type readRule struct {
 	rows    []readRow
 }
 
-// readRules are every rule of the matrix, per profile.
-func readRules() []readRule {
-	return []readRule{basePrivateRule(), baseFlippedRule(), labelsSupersededRule(), labelsInaccessibleRule(), labelsTagPositionRule(), identitySystemRule()}
-}
-
-// readsSpecs returns the matrix cases of one profile ("" = baseline).
-func readsSpecs(profile string) []Spec {
+// readsSpecs returns the matrix cases of the given rules, one per row.
+func readsSpecs(rules ...readRule) []Spec {
 	var out []Spec
-	for _, rule := range readRules() {
-		if rule.profile != profile {
-			continue
-		}
+	for _, rule := range rules {
 		for _, row := range rule.rows {
 			out = append(out, rule.spec(row))
 		}
 	}
 	return out
 }
-
-// readsBaselineSpecs, readsLabelsSpecs and readsIdentitySpecs are the
-// matrix cases of each profile, for the profiles' spec lists.
-func readsBaselineSpecs() []Spec { return readsSpecs(ProfileBaseline) }
-func readsLabelsSpecs() []Spec   { return readsSpecs(ProfileLabels) }
-func readsIdentitySpecs() []Spec { return readsSpecs(ProfileIdentity) }
 
 func (rule readRule) shape(name string) readShape {
 	for _, s := range rule.shapes {

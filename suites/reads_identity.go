@@ -8,6 +8,9 @@ import (
 	"github.com/nipcl/nipcl-conform/fixtures"
 )
 
+// readsIdentitySpecs are the read-matrix cases of this profile.
+func readsIdentitySpecs() []Spec { return readsSpecs(identitySystemRule()) }
+
 // identitySystemRule: reads that do not name a system channel leave it out,
 // even for its members, whatever the filter (identity/reads-leave-out: an
 // ids filter names no channel, only #h does, or #d on a filter of kinds

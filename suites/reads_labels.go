@@ -8,6 +8,11 @@ import (
 	"github.com/nipcl/nipcl-conform/fixtures"
 )
 
+// readsLabelsSpecs are the read-matrix cases of this profile.
+func readsLabelsSpecs() []Spec {
+	return readsSpecs(labelsSupersededRule(), labelsInaccessibleRule(), labelsTagPositionRule())
+}
+
 // labelShapes are the read shapes of the labels rules: label x (the rule's
 // label), the older readable channel fx.open, and the target channel fx.ch.
 func labelShapes(x func(fx *readFx) string) []readShape {
@@ -223,12 +228,6 @@ func buildLabelsOpen(t *T, viewer, _ string) *readFx {
 		owner: owner, viewer: viewerClient(t, viewer, nil), ch: ch, t0: t0,
 		isTarget: func(ev *nostr.Event) bool { return dTag(ev) == ch },
 	}
-}
-
-// dTag is an event's d value ("" when it has none).
-func dTag(ev *nostr.Event) string {
-	v, _ := fixtures.TagValue(ev, "d")
-	return v
 }
 
 // hasLabel reports whether a snapshot carries the nip-cl label v.

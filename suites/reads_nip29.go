@@ -8,6 +8,9 @@ import (
 	"github.com/nipcl/nipcl-conform/fixtures"
 )
 
+// readsBaselineSpecs are the read-matrix cases of this profile.
+func readsBaselineSpecs() []Spec { return readsSpecs(basePrivateRule(), baseFlippedRule()) }
+
 // basePrivateRule: NIP-29's private groups are read by members only, and
 // that holds whatever the filter looks like (nip29/read-access.1 and .3,
 // MUST); hidden newer private messages do not use up an outsider's limit
