@@ -7,7 +7,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 
 	"github.com/nipcl/nipcl-conform/fixtures"
-	"github.com/nipcl/nipcl-conform/suites"
+	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
 // ops is what one profile sends and how its snapshots are recognised.
@@ -37,7 +37,7 @@ func opsFor(profile, runID string) (ops, error) {
 	base := "bench-" + runID
 	name := "nipcl-bench " + runID
 	switch profile {
-	case suites.ProfileLabels:
+	case framework.ProfileLabels:
 		// Labels draft: 9007 label tags, 9002 add-label/remove-label, the
 		// 39000 lists the set as l tags; discovery by #L/#l.
 		return ops{
@@ -59,7 +59,7 @@ func opsFor(profile, runID string) (ops, error) {
 				return nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"L": {"nip-cl"}, "l": {base}}}
 			},
 		}, nil
-	case suites.ProfileIdentity:
+	case framework.ProfileIdentity:
 		// Identity draft: labels are the t tags after the first (the type);
 		// t tags on a 9002 replace the whole set; discovery by #t.
 		return ops{
@@ -77,7 +77,7 @@ func opsFor(profile, runID string) (ops, error) {
 				return nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {base}}}
 			},
 		}, nil
-	case suites.ProfileNIP29:
+	case framework.ProfileNIP29:
 		// Plain NIP-29: a bare 9007, 9002 metadata edits (a new name each
 		// time); there are no labels, so the read is the channels' 39000
 		// by #d.

@@ -10,7 +10,7 @@ import (
 
 	"github.com/nipcl/nipcl-conform/bench/benchtest"
 	"github.com/nipcl/nipcl-conform/reference"
-	"github.com/nipcl/nipcl-conform/suites"
+	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
 // startReference starts an in-process reference relay and returns its URL.
@@ -37,7 +37,7 @@ func short(runID string) Options {
 // briefly: mutations are acknowledged, each one's snapshot is seen, the
 // discovery read lists every channel, and safe mode deletes them all.
 func TestRunAgainstReference(t *testing.T) {
-	for _, p := range []string{suites.ProfileNIP29, suites.ProfileIdentity, suites.ProfileLabels} {
+	for _, p := range []string{framework.ProfileNIP29, framework.ProfileIdentity, framework.ProfileLabels} {
 		t.Run(p, func(t *testing.T) {
 			u := startReference(t, reference.Config{Profile: p})
 			var progress []float64
@@ -95,7 +95,7 @@ func TestRunUnreachable(t *testing.T) {
 	}
 	u := "ws://" + l.Addr().String()
 	l.Close()
-	expectError(t, Target{Name: "gone", URL: u, Profile: suites.ProfileLabels}, short("gone"), Unreachable, "connect")
+	expectError(t, Target{Name: "gone", URL: u, Profile: framework.ProfileLabels}, short("gone"), Unreachable, "connect")
 }
 
 func TestRunRelayRefusingWrites(t *testing.T) {
@@ -104,16 +104,16 @@ func TestRunRelayRefusingWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	expectError(t, Target{Name: "ro", URL: f.URL(), Profile: suites.ProfileNIP29}, short("ro"), Refused, "blocked: read-only relay")
+	expectError(t, Target{Name: "ro", URL: f.URL(), Profile: framework.ProfileNIP29}, short("ro"), Refused, "blocked: read-only relay")
 }
 
 func TestRunRateLimited(t *testing.T) {
-	u := startReference(t, reference.Config{Profile: suites.ProfileLabels, EventsPerSecond: 1, EventBurst: 2})
+	u := startReference(t, reference.Config{Profile: framework.ProfileLabels, EventsPerSecond: 1, EventBurst: 2})
 	opts := short("rl")
 	opts.Duration = 3 * time.Second
-	expectError(t, Target{Name: "rl", URL: u, Profile: suites.ProfileLabels}, opts, RateLimited, "rate-limited:")
+	expectError(t, Target{Name: "rl", URL: u, Profile: framework.ProfileLabels}, opts, RateLimited, "rate-limited:")
 	// Safe mode's 9008s meet the same limit: the error names what stayed.
-	expectError(t, Target{Name: "rl", URL: u, Profile: suites.ProfileLabels}, opts, RateLimited, "safe mode could NOT delete")
+	expectError(t, Target{Name: "rl", URL: u, Profile: framework.ProfileLabels}, opts, RateLimited, "safe mode could NOT delete")
 }
 
 // TestRunSilentRelay: a listener that accepts TCP and never answers gives
@@ -135,5 +135,5 @@ func TestRunSilentRelay(t *testing.T) {
 	}()
 	opts := short("silent")
 	opts.StepTimeout = time.Second
-	expectError(t, Target{Name: "silent", URL: "ws://" + l.Addr().String(), Profile: suites.ProfileLabels}, opts, Failed, "timeout")
+	expectError(t, Target{Name: "silent", URL: "ws://" + l.Addr().String(), Profile: framework.ProfileLabels}, opts, Failed, "timeout")
 }

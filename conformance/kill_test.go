@@ -13,10 +13,11 @@ import (
 	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/runner"
 	"github.com/nipcl/nipcl-conform/suites"
+	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
 // profiles are the clean reference relays every suite runs against.
-var profiles = []string{suites.ProfileNIP29, suites.ProfileIdentity, suites.ProfileLabels}
+var profiles = []string{framework.ProfileNIP29, framework.ProfileIdentity, framework.ProfileLabels}
 
 // faultPlanName is the plan label of the run with one fault on.
 func faultPlanName(f reference.Fault, profile string) string {
@@ -90,7 +91,7 @@ func TestKill(t *testing.T) {
 		for _, p := range faultProfiles(f) {
 			name := faultPlanName(f, p)
 			for _, c := range byPlan[name] {
-				if c.Outcome != reports.Pass && suites.HasMatcherBoilerplate(c.Message) {
+				if c.Outcome != reports.Pass && framework.HasMatcherBoilerplate(c.Message) {
 					t.Errorf("fault %s (%s): %s fails with matcher boilerplate instead of expected vs observed in our words:\n%s", f.Name, p, c.ID, c.Message)
 				}
 			}
@@ -113,5 +114,5 @@ func faultProfiles(f reference.Fault) []string {
 	if f.Profile != "" {
 		return []string{f.Profile}
 	}
-	return []string{suites.ProfileNIP29}
+	return []string{framework.ProfileNIP29}
 }

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/nipcl/nipcl-conform/suites"
+	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
 // caseCostJSON is each case's wall time in milliseconds against the
@@ -38,7 +38,7 @@ var caseCosts = sync.OnceValues(func() (map[string]int, int) {
 
 // casePriority is a case's expected cost in milliseconds: workers of a
 // queue take the longest cases first, so the run ends on short ones.
-func casePriority(c suites.Case) int {
+func casePriority(c framework.Case) int {
 	m, median := caseCosts()
 	if v, ok := m[c.ID]; ok {
 		return v

@@ -10,7 +10,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 
 	"github.com/nipcl/nipcl-conform/fixtures"
-	"github.com/nipcl/nipcl-conform/suites"
+	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
 // Detection is what profile detection saw.
@@ -61,7 +61,7 @@ func DetectProfile(ctx context.Context, url string, authOnConnect bool, step tim
 		if meta != nil {
 			ts := fixtures.TagValues(meta, "t")
 			if len(ts) >= 2 && ts[0] == fixtures.TypeStream && ts[1] == label && fixtures.HasTag(meta, "P") {
-				return Detection{suites.ProfileIdentity, "a 9007 with [\"t\", label] was accepted and its 39000 carries t=type, t=label and P (identity line)"}, nil
+				return Detection{framework.ProfileIdentity, "a 9007 with [\"t\", label] was accepted and its 39000 carries t=type, t=label and P (identity line)"}, nil
 			}
 		}
 	}
@@ -82,7 +82,7 @@ func DetectProfile(ctx context.Context, url string, authOnConnect bool, step tim
 		if meta != nil {
 			for _, tg := range meta.Tags {
 				if len(tg) >= 3 && tg[0] == "l" && tg[1] == label && tg[2] == "nip-cl" {
-					return Detection{suites.ProfileLabels, "a 9007 with [\"label\", label] was accepted and its 39000 carries [\"l\", label, \"nip-cl\"] (labels line); the t-tag form was answered " + identityAnswer}, nil
+					return Detection{framework.ProfileLabels, "a 9007 with [\"label\", label] was accepted and its 39000 carries [\"l\", label, \"nip-cl\"] (labels line); the t-tag form was answered " + identityAnswer}, nil
 				}
 			}
 		}

@@ -26,6 +26,7 @@ import (
 	"github.com/nipcl/nipcl-conform/internal/pace"
 	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/suites"
+	"github.com/nipcl/nipcl-conform/suites/framework"
 	"github.com/nipcl/nipcl-conform/version"
 	"github.com/nipcl/nipcl-conform/version/catalogue"
 )
@@ -193,11 +194,11 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 	env := &suites.Env{
 		Plan: plan.Name, Profile: plan.Profile, StepTimeout: opts.StepTimeout,
 		Hosts: opts.Hosts, Header: opts.Header, Scale: opts.Scale, RunID: runID, Instance: NewRunID(),
-		Slow: opts.Slow, Safe: opts.Safe, AllowHeavy: opts.AllowHeavy, Cleanup: &suites.CleanupLog{},
+		Slow: opts.Slow, Safe: opts.Safe, AllowHeavy: opts.AllowHeavy, Cleanup: &framework.CleanupLog{},
 		RoleMap: opts.RoleMap,
 	}
 	if plan.Profile == "none" {
-		env.Profile = suites.ProfileNIP29
+		env.Profile = framework.ProfileNIP29
 	}
 	if opts.Rate > 0 {
 		env.Pace = pace.New(opts.Rate).Wait
@@ -277,7 +278,7 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 	}
 	env.Profile, p.result.Profile, p.result.Note = profile, profile, joinNotes(keyNote, note)
 	probeKeys(ctx, env, declared, &p.result)
-	if profile == suites.ProfileNIP29 && plan.Profile != suites.ProfileNIP29 && plan.Profile != "none" && !opts.Force {
+	if profile == framework.ProfileNIP29 && plan.Profile != framework.ProfileNIP29 && plan.Profile != "none" && !opts.Force {
 		env.Unsupported = note
 	}
 	return p
@@ -293,9 +294,9 @@ func detect(ctx context.Context, opts *Options, env *suites.Env, runID string) (
 	d, err := DetectProfile(ctx, env.URL, env.AuthOnConnect, opts.StepTimeout, actor, runID, env.RelayURL, env.Header)
 	switch {
 	case err != nil:
-		return suites.ProfileLabels, "profile auto: nip-cl advertised, but detection failed (" + err.Error() + "); checking the labels line — pass --profile to choose"
+		return framework.ProfileLabels, "profile auto: nip-cl advertised, but detection failed (" + err.Error() + "); checking the labels line — pass --profile to choose"
 	case d.Profile == "":
-		return suites.ProfileLabels, "profile auto: nip-cl advertised, but " + d.Detail + "; checking the labels line — pass --profile to choose"
+		return framework.ProfileLabels, "profile auto: nip-cl advertised, but " + d.Detail + "; checking the labels line — pass --profile to choose"
 	default:
 		return d.Profile, "profile auto: claims nip-cl; behaviour says " + d.Profile + ": " + d.Detail
 	}
@@ -379,18 +380,18 @@ func dialAndMeasure(ctx context.Context, url string, step time.Duration, header 
 func resolveProfile(requested string, info *fixtures.RelayInfo, force bool) (string, string) {
 	advertised := info.HasExtension("nip-cl")
 	switch requested {
-	case suites.ProfileIdentity, suites.ProfileLabels:
+	case framework.ProfileIdentity, framework.ProfileLabels:
 		if !advertised && !force {
-			return suites.ProfileNIP29, fmt.Sprintf("the relay does not advertise \"nip-cl\" in NIP-11 supported_extensions, so the %s profile cases are unsupported (use --force to run them anyway)", requested)
+			return framework.ProfileNIP29, fmt.Sprintf("the relay does not advertise \"nip-cl\" in NIP-11 supported_extensions, so the %s profile cases are unsupported (use --force to run them anyway)", requested)
 		}
 		return requested, ""
-	case suites.ProfileNIP29:
-		return suites.ProfileNIP29, ""
+	case framework.ProfileNIP29:
+		return framework.ProfileNIP29, ""
 	default: // auto
 		if !advertised {
-			return suites.ProfileNIP29, "the relay does not advertise \"nip-cl\" in NIP-11 supported_extensions: NIP-CL cases are unsupported, baseline NIP-29 cases still run"
+			return framework.ProfileNIP29, "the relay does not advertise \"nip-cl\" in NIP-11 supported_extensions: NIP-CL cases are unsupported, baseline NIP-29 cases still run"
 		}
-		return suites.ProfileLabels, ""
+		return framework.ProfileLabels, ""
 	}
 }
 
@@ -402,7 +403,7 @@ func ShardOf(caseID string, total int) int {
 	return int(h.Sum32() % uint32(total))
 }
 
-func caseFilter(plan Plan, opts *Options) func(suites.Case) bool {
+func caseFilter(plan Plan, opts *Options) func(framework.Case) bool {
 	if len(plan.Sections) == 0 && len(opts.Focus) == 0 && len(opts.Skip) == 0 && opts.Shard.Total <= 1 && opts.LabelFilter == "" {
 		return nil
 	}
@@ -415,7 +416,7 @@ func caseFilter(plan Plan, opts *Options) func(suites.Case) bool {
 	for _, s := range plan.Sections {
 		sections[s] = true
 	}
-	return func(c suites.Case) bool {
+	return func(c framework.Case) bool {
 		if len(sections) > 0 && !sections[c.Section] {
 			return false
 		}
@@ -425,7 +426,7 @@ func caseFilter(plan Plan, opts *Options) func(suites.Case) bool {
 		if len(opts.Focus) > 0 && !matchAny(c, opts.Focus) {
 			return false
 		}
-		if labels != nil && !labels(suites.CaseLabels(c)) {
+		if labels != nil && !labels(framework.CaseLabels(c)) {
 			return false
 		}
 		return !matchAny(c, opts.Skip)
@@ -434,7 +435,7 @@ func caseFilter(plan Plan, opts *Options) func(suites.Case) bool {
 
 // matchAny reports whether a case's ID, area or section matches a pattern
 // (exact, or prefix when the pattern ends with '/' or '*').
-func matchAny(c suites.Case, patterns []string) bool {
+func matchAny(c framework.Case, patterns []string) bool {
 	for _, p := range patterns {
 		prefix := strings.TrimSuffix(p, "*")
 		for _, v := range []string{c.ID, c.Area, c.Section} {
@@ -492,7 +493,7 @@ func runGinkgo(ctx context.Context, opts *Options, prepared []*preparedPlan) (ty
 			}
 			word := "FAIL"
 			for _, e := range r.ReportEntries {
-				if e.Name == suites.EntryOutcome && e.StringRepresentation() == string(reports.Blocked) {
+				if e.Name == framework.EntryOutcome && e.StringRepresentation() == string(reports.Blocked) {
 					word = "BLOCKED"
 				}
 			}
@@ -524,7 +525,7 @@ func runGinkgo(ctx context.Context, opts *Options, prepared []*preparedPlan) (ty
 		if len(callerSkip) > 0 {
 			skip += callerSkip[0]
 		}
-		Fail(suites.Reword(message), skip)
+		Fail(framework.Reword(message), skip)
 	})
 	suiteConfig, reporterConfig := GinkgoConfiguration()
 	// The whole run has one deadline: what setup used is not given again.
@@ -554,7 +555,7 @@ func runGinkgo(ctx context.Context, opts *Options, prepared []*preparedPlan) (ty
 // unclaimed reports whether a spec was another worker's case (Env.Claim).
 func unclaimed(r SpecReport) bool {
 	for _, e := range r.ReportEntries {
-		if e.Name == suites.EntryOutcome && e.StringRepresentation() == suites.OutcomeUnclaimed {
+		if e.Name == framework.EntryOutcome && e.StringRepresentation() == framework.OutcomeUnclaimed {
 			return true
 		}
 	}
@@ -612,13 +613,13 @@ func convert(specs types.SpecReports, prepared []*preparedPlan, stopped string) 
 		override := ""
 		for _, e := range s.ReportEntries {
 			switch e.Name {
-			case suites.EntryOutcome:
+			case framework.EntryOutcome:
 				override = e.StringRepresentation()
-			case suites.EntryTranscript:
+			case framework.EntryTranscript:
 				r.Transcript = e.StringRepresentation()
-			case suites.EntryNote:
+			case framework.EntryNote:
 				r.Notes = append(r.Notes, e.StringRepresentation())
-			case suites.EntryPrecondition:
+			case framework.EntryPrecondition:
 				r.Precondition = e.StringRepresentation()
 			}
 		}
@@ -644,20 +645,20 @@ func convert(specs types.SpecReports, prepared []*preparedPlan, stopped string) 
 
 // UnreportedCase is the result of a case a worker of a parallel run took
 // and never reported (the worker died): a harness error, never a verdict.
-func UnreportedCase(plan string, c suites.Case, why string) reports.CaseResult {
+func UnreportedCase(plan string, c framework.Case, why string) reports.CaseResult {
 	r := baseResult(plan, c)
 	r.Outcome, r.Message = reports.HarnessError, "not run to the end: "+why
 	return r
 }
 
-func caseResult(c suites.Case, p *preparedPlan) reports.CaseResult {
+func caseResult(c framework.Case, p *preparedPlan) reports.CaseResult {
 	r := baseResult(p.plan.Name, c)
 	r.Repro = reproCommand(p, c)
 	return r
 }
 
 // baseResult is a case's result with what the catalogue says of it.
-func baseResult(plan string, c suites.Case) reports.CaseResult {
+func baseResult(plan string, c framework.Case) reports.CaseResult {
 	source, ref, clauses := suites.CaseSource(c.ID)
 	return reports.CaseResult{
 		ID: c.ID, Plan: plan, Profile: c.Profile, Area: c.Area, Section: c.Section,
@@ -666,7 +667,7 @@ func baseResult(plan string, c suites.Case) reports.CaseResult {
 	}
 }
 
-func reproCommand(p *preparedPlan, c suites.Case) string {
+func reproCommand(p *preparedPlan, c framework.Case) string {
 	return ReproPrefix(p.target, p.env.Profile, p.result.URL) + redactedHeaderFlags(p.env.Header) + " --focus " + c.ID
 }
 

@@ -1,6 +1,10 @@
 package suites
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/nipcl/nipcl-conform/suites/framework"
+)
 
 // TestHistoryFreeCasesExist keeps historyFreeCases naming real cases.
 func TestHistoryFreeCasesExist(t *testing.T) {
@@ -8,7 +12,7 @@ func TestHistoryFreeCasesExist(t *testing.T) {
 	for _, c := range Catalogue() {
 		ids[c.ID] = true
 	}
-	for id := range historyFreeCases {
+	for id := range framework.HistoryFreeCases {
 		if !ids[id] {
 			t.Errorf("historyFreeCases names %s, which is no case", id)
 		}

@@ -7,34 +7,37 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/nipcl/nipcl-conform/suites/framework"
+	"github.com/nipcl/nipcl-conform/suites/nip29"
+
 	"github.com/nipcl/nipcl-conform/clause"
 )
 
 // Define registers one Ginkgo container for env with one Ginkgo spec per
 // applicable case. Call it before RunSpecs, once per plan.
-func Define(env *Env) {
-	defineSpecs(env, all())
+func Define(env *framework.Env) {
+	framework.DefineSpecs(env, all())
 }
 
 // all returns every spec of every profile, in catalogue order.
-func all() []Spec {
-	return slices.Concat(nip29Specs(), profileSpecs())
+func all() []framework.Spec {
+	return slices.Concat(nip29.Specs(), profileSpecs())
 }
 
 // Catalogue returns every case's metadata, sorted by ID.
-func Catalogue() []Case {
-	return append([]Case(nil), catalogue()...)
+func Catalogue() []framework.Case {
+	return append([]framework.Case(nil), catalogue()...)
 }
 
 // catalogue is every case's metadata, sorted by ID, built once: the cases
 // are fixed at compile time, and Lookup runs once per case of every plan.
-var catalogue = sync.OnceValue(func() []Case {
+var catalogue = sync.OnceValue(func() []framework.Case {
 	specs := all()
-	out := make([]Case, len(specs))
+	out := make([]framework.Case, len(specs))
 	for i, s := range specs {
 		out[i] = s.Case
 		if out[i].Where == "" {
-			out[i].Where = definedAt(s.Run)
+			out[i].Where = framework.DefinedAt(s.Run)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
@@ -42,8 +45,8 @@ var catalogue = sync.OnceValue(func() []Case {
 })
 
 // caseByID indexes the catalogue (Validate reports duplicate IDs).
-var caseByID = sync.OnceValue(func() map[string]Case {
-	m := map[string]Case{}
+var caseByID = sync.OnceValue(func() map[string]framework.Case {
+	m := map[string]framework.Case{}
 	for _, c := range catalogue() {
 		if _, dup := m[c.ID]; !dup {
 			m[c.ID] = c
@@ -53,7 +56,7 @@ var caseByID = sync.OnceValue(func() map[string]Case {
 })
 
 // Lookup returns the case with the given ID.
-func Lookup(id string) (Case, bool) {
+func Lookup(id string) (framework.Case, bool) {
 	c, ok := caseByID()[id]
 	return c, ok
 }
@@ -72,20 +75,20 @@ func Validate() error {
 			problems = append(problems, fmt.Sprintf("%s cites unknown section %q", c.ID, c.Section))
 		}
 		switch c.Level {
-		case MUST, SHOULD, MAY:
+		case framework.MUST, framework.SHOULD, framework.MAY:
 		default:
 			problems = append(problems, fmt.Sprintf("%s has level %q", c.ID, c.Level))
 		}
 		switch c.Profile {
-		case ProfileBaseline, ProfileIdentity, ProfileLabels:
+		case framework.ProfileBaseline, framework.ProfileIdentity, framework.ProfileLabels:
 		default:
 			problems = append(problems, fmt.Sprintf("%s has profile %q", c.ID, c.Profile))
 		}
 		if strings.TrimSpace(c.Requirement) == "" || c.Area == "" {
 			problems = append(problems, c.ID+" lacks a requirement or area")
 		}
-		if !strings.HasPrefix(c.ID, profilePrefix(c.Profile)) {
-			problems = append(problems, fmt.Sprintf("%s: ID must start with %q", c.ID, profilePrefix(c.Profile)))
+		if !strings.HasPrefix(c.ID, framework.ProfilePrefix(c.Profile)) {
+			problems = append(problems, fmt.Sprintf("%s: ID must start with %q", c.ID, framework.ProfilePrefix(c.Profile)))
 		}
 	}
 	if len(problems) > 0 {

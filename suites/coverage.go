@@ -3,6 +3,8 @@ package suites
 import (
 	"sort"
 	"sync"
+
+	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
 // clauseCases inverts the cases' own Clauses: for each clause ID, the IDs
@@ -32,7 +34,7 @@ func CasesClauses(caseID string) []string {
 	if !ok {
 		return nil
 	}
-	return clausesInOrder(c)
+	return framework.ClausesInOrder(c)
 }
 
 // CaseSource returns whose rule the case with this ID enforces (see
@@ -42,5 +44,5 @@ func CaseSource(caseID string) (source, ref string, clauses []string) {
 	if !ok {
 		return "", "", nil
 	}
-	return caseSource(c)
+	return framework.CaseSource(c)
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nipcl/nipcl-conform/suites/framework"
+
 	"github.com/nipcl/nipcl-conform/clause"
 )
 
@@ -52,7 +54,7 @@ func TestCasesCiteKnownClauses(t *testing.T) {
 			if !cl.Testable {
 				problems = append(problems, fmt.Sprintf("%s cites %s, marked not testable (%s)", c.ID, id, cl.Reason))
 			}
-			if c.Profile != ProfileBaseline && cl.Profile() != ProfileBaseline && c.Profile != cl.Profile() {
+			if c.Profile != framework.ProfileBaseline && cl.Profile() != framework.ProfileBaseline && c.Profile != cl.Profile() {
 				problems = append(problems, fmt.Sprintf("%s, a %s case that never runs in the %s profile, cites %s",
 					c.ID, profileName(c.Profile), profileName(cl.Profile()), id))
 			}
@@ -96,7 +98,7 @@ func TestClauseCasesAndCasesClausesAgree(t *testing.T) {
 }
 
 func profileName(p string) string {
-	if p == ProfileBaseline {
+	if p == framework.ProfileBaseline {
 		return "baseline"
 	}
 	return p

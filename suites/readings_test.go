@@ -3,6 +3,8 @@ package suites
 import (
 	"testing"
 
+	"github.com/nipcl/nipcl-conform/suites/framework"
+
 	"github.com/nipcl/nipcl-conform/clause"
 )
 
@@ -16,7 +18,7 @@ func TestReadingCases(t *testing.T) {
 				t.Errorf("reading %s names unknown case %s", rd.ID, id)
 				continue
 			}
-			if c.Profile != ProfileBaseline && rd.Profile != "" && c.Profile != rd.Profile {
+			if c.Profile != framework.ProfileBaseline && rd.Profile != "" && c.Profile != rd.Profile {
 				t.Errorf("reading %s (%s) names %s, a %s case", rd.ID, rd.Profile, id, c.Profile)
 			}
 			if c.Reading == "" {

@@ -18,7 +18,7 @@ import (
 	"github.com/nipcl/nipcl-conform/fixtures"
 	"github.com/nipcl/nipcl-conform/reference"
 	"github.com/nipcl/nipcl-conform/runner"
-	"github.com/nipcl/nipcl-conform/suites"
+	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
 // cmdBench measures mutation throughput and latencies against the built-in
@@ -71,7 +71,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, "--run-id %q: want 1-16 lowercase letters, digits or '-' (it becomes part of every label the run creates)", *runID)
 	}
 	if *profile != "auto" {
-		p, err := suites.ParseProfile(*profile)
+		p, err := framework.ParseProfile(*profile)
 		if err != nil {
 			return usageError(stderr, "--profile: %v (or auto)", err)
 		}
@@ -102,13 +102,13 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	if !*noRef {
 		list := *refProfiles
 		if list == "" {
-			list = suites.ProfileLabels
+			list = framework.ProfileLabels
 			if *profile != "auto" {
 				list = *profile
 			}
 		}
 		for _, p := range strings.Split(list, ",") {
-			pp, err := suites.ParseProfile(strings.TrimSpace(p))
+			pp, err := framework.ParseProfile(strings.TrimSpace(p))
 			if err != nil {
 				return usageError(stderr, "--reference-profile: %v", err)
 			}
@@ -249,10 +249,10 @@ func detectBenchProfile(ctx context.Context, name, u string, step time.Duration,
 	info, err := fixtures.FetchInfoWith(ictx, u, "", header)
 	cancel()
 	if err != nil {
-		return suites.ProfileNIP29, "no NIP-11 document (" + err.Error() + "): measured as nip29", nil
+		return framework.ProfileNIP29, "no NIP-11 document (" + err.Error() + "): measured as nip29", nil
 	}
 	if !info.HasExtension("nip-cl") {
-		return suites.ProfileNIP29, "NIP-11 does not advertise nip-cl: measured as nip29", nil
+		return framework.ProfileNIP29, "NIP-11 does not advertise nip-cl: measured as nip29", nil
 	}
 	d, err := runner.DetectProfile(ctx, u, false, step, nil, runID, "", header)
 	if err != nil {

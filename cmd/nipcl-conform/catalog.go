@@ -11,6 +11,7 @@ import (
 	"github.com/nipcl/nipcl-conform/clientmode"
 	"github.com/nipcl/nipcl-conform/reference"
 	"github.com/nipcl/nipcl-conform/suites"
+	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
 func cmdFaults(args []string, stdout, stderr io.Writer) int {
@@ -55,7 +56,7 @@ func cmdList(args []string, stdout, stderr io.Writer) int {
 		return listReadings(tw, *profile, stderr)
 	}
 	if *profile != "" {
-		p, err := suites.ParseProfile(*profile)
+		p, err := framework.ParseProfile(*profile)
 		if err != nil {
 			return usageError(stderr, "--profile: %v", err)
 		}
@@ -169,7 +170,7 @@ func cmdExplain(args []string, stdout, stderr io.Writer) int {
 // to one profile (nip29, identity, labels).
 func listReadings(tw *tabwriter.Writer, profile string, stderr io.Writer) int {
 	if profile != "" {
-		p, err := suites.ParseProfile(profile)
+		p, err := framework.ParseProfile(profile)
 		if err != nil {
 			return usageError(stderr, "--profile: %v", err)
 		}
@@ -214,8 +215,8 @@ func explainReading(w io.Writer, rd clause.Reading) {
 // ("baseline" for the NIP-01/11/29/42/45 clauses).
 func listClauses(tw *tabwriter.Writer, profile string, stderr io.Writer) int {
 	switch profile {
-	case "", suites.ProfileIdentity, suites.ProfileLabels, "baseline":
-	case suites.ProfileNIP29, "none":
+	case "", framework.ProfileIdentity, framework.ProfileLabels, "baseline":
+	case framework.ProfileNIP29, "none":
 		profile = "baseline"
 	default:
 		return usageError(stderr, "--profile with --clauses must be nip29 (or baseline), identity or labels, not %q", profile)

@@ -17,7 +17,7 @@ import (
 	"github.com/nipcl/nipcl-conform/reference"
 	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/runner"
-	"github.com/nipcl/nipcl-conform/suites"
+	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
 const matrixSynopsis = "matrix [--target [NAME=]URL ...] [--profile P ...] [--results NAME=results.json ...] [--no-reference] [--report-dir DIR]"
@@ -78,7 +78,7 @@ func cmdMatrix(args []string, stdout, stderr io.Writer) int {
 	noReference := fs.Bool("no-reference", false, "leave out the built-in reference relay's columns")
 	var targets, profileArgs, resultArgs listFlag
 	fs.Var(&targets, "target", "a relay to compare, as `NAME=URL` (ws:// or wss://), one column per --profile; a bare URL is named after its host:port (repeatable)")
-	fs.Var(&profileArgs, "profile", "suites to run against the --target relays, by `PROFILE`: "+strings.Join(suites.ProfileNames, ", ")+" (repeatable or comma-separated; default nip29)")
+	fs.Var(&profileArgs, "profile", "suites to run against the --target relays, by `PROFILE`: "+strings.Join(framework.ProfileNames, ", ")+" (repeatable or comma-separated; default nip29)")
 	fs.Var(&resultArgs, "results", "add the columns of an earlier run's results.json (written by 'run --report-dir', e.g. in CI), as `NAME=FILE`, without re-running it (repeatable)")
 	if code, done := parse(fs, args); done {
 		return code
@@ -94,7 +94,7 @@ func cmdMatrix(args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, "--profile chooses the suites run against --target relays; give a --target")
 	}
 	if len(selected) == 0 {
-		selected = []string{suites.ProfileNIP29}
+		selected = []string{framework.ProfileNIP29}
 	}
 	var tgts []matrixTarget
 	for _, s := range targets {
@@ -219,7 +219,7 @@ func parseProfiles(args []string) ([]string, error) {
 	seen := map[string]bool{}
 	for _, a := range args {
 		for _, n := range strings.Split(a, ",") {
-			p, err := suites.ParseProfile(strings.TrimSpace(n))
+			p, err := framework.ParseProfile(strings.TrimSpace(n))
 			if err != nil {
 				return nil, err
 			}

@@ -22,10 +22,10 @@ import (
 	"github.com/nipcl/nipcl-conform/reference"
 	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/runner"
-	"github.com/nipcl/nipcl-conform/suites"
+	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
-var profiles = []string{suites.ProfileNIP29, suites.ProfileIdentity, suites.ProfileLabels}
+var profiles = []string{framework.ProfileNIP29, framework.ProfileIdentity, framework.ProfileLabels}
 
 func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("run", "run [flags]", stderr)
@@ -95,7 +95,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if *profile != "" && *profile != "auto" {
 		var ps []string
 		for _, name := range strings.Split(*profile, ",") {
-			p, err := suites.ParseProfile(strings.TrimSpace(name))
+			p, err := framework.ParseProfile(strings.TrimSpace(name))
 			if err != nil {
 				return usageError(stderr, "--profile: %v (or auto)", err)
 			}

@@ -12,7 +12,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/nipcl/nipcl-conform/internal/delayproxy"
 	"github.com/nipcl/nipcl-conform/reference"
-	"github.com/nipcl/nipcl-conform/suites"
+	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
 func cmdServe(args []string, stdout, stderr io.Writer) int {
@@ -59,7 +59,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "--creator-key: %v", err)
 	}
-	p, err := suites.ParseProfile(*profile)
+	p, err := framework.ParseProfile(*profile)
 	if err != nil {
 		return usageError(stderr, "--profile: %v", err)
 	}

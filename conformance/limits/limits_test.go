@@ -12,7 +12,7 @@ import (
 	"github.com/nipcl/nipcl-conform/reference"
 	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/runner"
-	"github.com/nipcl/nipcl-conform/suites"
+	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
 // TestPublishedLimitsMakeCasesUnsupported: a reference relay that honours
@@ -21,7 +21,7 @@ import (
 // the limit.
 func TestPublishedLimitsMakeCasesUnsupported(t *testing.T) {
 	var plans []runner.Plan
-	for _, p := range []string{suites.ProfileIdentity, suites.ProfileLabels} {
+	for _, p := range []string{framework.ProfileIdentity, framework.ProfileLabels} {
 		plans = append(plans, runner.Plan{Name: p, Profile: p,
 			Target: &runner.ReferenceTarget{Config: reference.Config{Profile: p, MaxLimit: 5}}})
 	}

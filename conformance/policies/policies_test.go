@@ -10,10 +10,10 @@ import (
 	"github.com/nipcl/nipcl-conform/reference"
 	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/runner"
-	"github.com/nipcl/nipcl-conform/suites"
+	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
-var allProfiles = []string{suites.ProfileNIP29, suites.ProfileIdentity, suites.ProfileLabels}
+var allProfiles = []string{framework.ProfileNIP29, framework.ProfileIdentity, framework.ProfileLabels}
 
 // expectation is what a policy leaves unmet for generated keys: the one
 // precondition its blocked cases may name, and words its advice must hold.
@@ -24,9 +24,9 @@ type expectation struct {
 }
 
 var expectations = []expectation{
-	{"every-key-moderates", suites.PreUnprivilegedKey.ID, "unprivileged=HEX"},
-	{"listed-keys-only", suites.PreAdmitKeys.ID, "--actor-key"},
-	{"listed-creators", suites.PreCreateGroup.ID, "--actor-key"},
+	{"every-key-moderates", framework.PreUnprivilegedKey.ID, "unprivileged=HEX"},
+	{"listed-keys-only", framework.PreAdmitKeys.ID, "--actor-key"},
+	{"listed-creators", framework.PreCreateGroup.ID, "--actor-key"},
 }
 
 // faultsUnderPolicy are faults whose cases a policy may block: each must
@@ -51,7 +51,7 @@ func TestPolicies(t *testing.T) {
 		}
 	}
 	for _, f := range faultsUnderPolicy {
-		plans = append(plans, plan{name: "nip29 policy=every-key-moderates fault=" + f, profile: suites.ProfileNIP29, exp: expectations[0], fault: f})
+		plans = append(plans, plan{name: "nip29 policy=every-key-moderates fault=" + f, profile: framework.ProfileNIP29, exp: expectations[0], fault: f})
 	}
 	sections := map[string]string{}
 	for _, f := range reference.Faults() {

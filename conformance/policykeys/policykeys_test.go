@@ -10,10 +10,10 @@ import (
 	"github.com/nipcl/nipcl-conform/reference"
 	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/runner"
-	"github.com/nipcl/nipcl-conform/suites"
+	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
-var allProfiles = []string{suites.ProfileNIP29, suites.ProfileIdentity, suites.ProfileLabels}
+var allProfiles = []string{framework.ProfileNIP29, framework.ProfileIdentity, framework.ProfileLabels}
 
 type plan struct {
 	name, profile string
@@ -30,7 +30,7 @@ type plan struct {
 // always: cases of the identity profile that read by their actor's own key
 // cannot run on keys shared by every case (fresh-keys), and a case with
 // more actors of a kind than keys of that kind is blocked (actor-keys).
-var always = []string{suites.PreFreshKeys.ID, suites.PreActorKeys.ID}
+var always = []string{framework.PreFreshKeys.ID, framework.PreActorKeys.ID}
 
 func allowed(ids ...string) map[string]bool {
 	m := map[string]bool{}
@@ -55,15 +55,15 @@ func TestPoliciesWithActorKeys(t *testing.T) {
 		plans = append(plans,
 			plan{name: p + " policy=every-key-moderates", profile: p,
 				cfg:     reference.Config{Profile: p, Policies: []string{"every-key-moderates"}},
-				allowed: allowed(suites.PreUnprivilegedKey.ID), must: suites.PreUnprivilegedKey.ID,
+				allowed: allowed(framework.PreUnprivilegedKey.ID), must: framework.PreUnprivilegedKey.ID,
 				advice: "every key you passed may moderate groups it does not administer"},
 			plan{name: p + " policy=listed-keys-only", profile: p,
 				cfg:     reference.Config{Profile: p, Policies: []string{"listed-keys-only"}, AdmittedKeys: pubkeys},
 				allowed: allowed(), passes: []string{"base/auth/4", "base/permissions/2"}},
 		)
 	}
-	plans = append(plans, plan{name: "nip29 policy=listed-creators", profile: suites.ProfileNIP29,
-		cfg:     reference.Config{Profile: suites.ProfileNIP29, Policies: []string{"listed-creators"}, CreatorKeys: []string{creator}},
+	plans = append(plans, plan{name: "nip29 policy=listed-creators", profile: framework.ProfileNIP29,
+		cfg:     reference.Config{Profile: framework.ProfileNIP29, Policies: []string{"listed-creators"}, CreatorKeys: []string{creator}},
 		allowed: allowed(), passes: []string{"base/auth/2", "base/auth/4", "base/permissions/2", "base/create/2"}})
 	var runPlans []runner.Plan
 	for _, pl := range plans {

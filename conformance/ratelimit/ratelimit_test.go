@@ -12,7 +12,7 @@ import (
 	"github.com/nipcl/nipcl-conform/reference"
 	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/runner"
-	"github.com/nipcl/nipcl-conform/suites"
+	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
 func TestGrammarSweepUnderARateLimit(t *testing.T) {
@@ -20,8 +20,8 @@ func TestGrammarSweepUnderARateLimit(t *testing.T) {
 		t.Skip("sends the sweep against a rate-limited relay")
 	}
 	res, err := runner.Run(context.Background(), runner.Options{
-		Plans: []runner.Plan{{Name: "rate-limited", Profile: suites.ProfileLabels,
-			Target: &runner.ReferenceTarget{Config: reference.Config{Profile: suites.ProfileLabels, EventsPerSecond: 200, EventBurst: 100}}}},
+		Plans: []runner.Plan{{Name: "rate-limited", Profile: framework.ProfileLabels,
+			Target: &runner.ReferenceTarget{Config: reference.Config{Profile: framework.ProfileLabels, EventsPerSecond: 200, EventBurst: 100}}}},
 		Focus: []string{"labels/grammar/18"}, ReportDir: t.TempDir(), StepTimeout: 5 * time.Second, Deadline: 3 * time.Minute,
 	})
 	if err != nil {

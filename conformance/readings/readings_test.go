@@ -15,9 +15,10 @@ import (
 	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/runner"
 	"github.com/nipcl/nipcl-conform/suites"
+	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
-var allProfiles = []string{suites.ProfileNIP29, suites.ProfileIdentity, suites.ProfileLabels}
+var allProfiles = []string{framework.ProfileNIP29, framework.ProfileIdentity, framework.ProfileLabels}
 
 // readingProfiles lists the profiles a reading is proved in: its own, or
 // every profile for a NIP-29 reading (every profile's relay meets it, and
@@ -179,7 +180,7 @@ func notingSections(profile string) []string {
 	return out
 }
 
-// parseNote reads a "reading: <id>=<value>" note (suites.T.Reading).
+// parseNote reads a "reading: <id>=<value>" note (framework.T.Reading).
 func parseNote(n string) (id, value string, ok bool) {
 	rest, ok := strings.CutPrefix(n, "reading: ")
 	if !ok {

@@ -16,7 +16,7 @@ import (
 	"github.com/nipcl/nipcl-conform/reference"
 	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/runner"
-	"github.com/nipcl/nipcl-conform/suites"
+	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
 const secret = "Bearer s3cr3t-tenancy-token"
@@ -50,7 +50,7 @@ func assertNoSecret(t *testing.T, dir string) {
 // names --header, no case failed. No report file carries the value.
 func TestRequiredHeader(t *testing.T) {
 	ref := func(name string, cfg reference.Config) runner.Plan {
-		cfg.Profile = suites.ProfileLabels
+		cfg.Profile = framework.ProfileLabels
 		return runner.Plan{Name: name, Profile: cfg.Profile, Target: &runner.ReferenceTarget{Config: cfg}}
 	}
 	dir := t.TempDir()

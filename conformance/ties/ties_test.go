@@ -14,6 +14,7 @@ import (
 	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/runner"
 	"github.com/nipcl/nipcl-conform/suites"
+	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
 // tiePolicies are the reference relay's clock-tie order policies.
@@ -36,7 +37,7 @@ func TestEveryProfilePassesUnderEachTieOrder(t *testing.T) {
 		if !known[pol] {
 			t.Fatalf("the reference relay has no policy %q", pol)
 		}
-		for _, p := range []string{suites.ProfileNIP29, suites.ProfileIdentity, suites.ProfileLabels} {
+		for _, p := range []string{framework.ProfileNIP29, framework.ProfileIdentity, framework.ProfileLabels} {
 			plans = append(plans, runner.Plan{Name: p + " policy=" + pol, Profile: p,
 				Target: &runner.ReferenceTarget{Config: reference.Config{Profile: p, Policies: []string{pol}}}})
 		}

@@ -13,7 +13,7 @@ import (
 	"github.com/nipcl/nipcl-conform/reference"
 	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/runner"
-	"github.com/nipcl/nipcl-conform/suites"
+	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
 // sections hold every case that builds a private, hidden channel.
@@ -24,10 +24,10 @@ func TestPrivateMetadataPublicPolicy(t *testing.T) {
 		t.Skip("runs two labels sections twice")
 	}
 	plans := []runner.Plan{
-		{Name: "literal", Profile: suites.ProfileLabels, Sections: sections,
-			Target: &runner.ReferenceTarget{Config: reference.Config{Profile: suites.ProfileLabels, Policies: []string{"private-metadata-public"}}}},
-		{Name: "no-hidden", Profile: suites.ProfileLabels, Sections: sections,
-			Target: &runner.ReferenceTarget{Config: reference.Config{Profile: suites.ProfileLabels, Policies: []string{"private-metadata-public"}, Faults: []string{"hidden-metadata-served"}}}},
+		{Name: "literal", Profile: framework.ProfileLabels, Sections: sections,
+			Target: &runner.ReferenceTarget{Config: reference.Config{Profile: framework.ProfileLabels, Policies: []string{"private-metadata-public"}}}},
+		{Name: "no-hidden", Profile: framework.ProfileLabels, Sections: sections,
+			Target: &runner.ReferenceTarget{Config: reference.Config{Profile: framework.ProfileLabels, Policies: []string{"private-metadata-public"}, Faults: []string{"hidden-metadata-served"}}}},
 	}
 	res, err := runner.Run(context.Background(), runner.Options{Plans: plans, ReportDir: t.TempDir(), StepTimeout: 5 * time.Second, Deadline: 5 * time.Minute, Scale: 25})
 	if err != nil {
@@ -38,7 +38,7 @@ func TestPrivateMetadataPublicPolicy(t *testing.T) {
 		ran[c.Plan]++
 		switch {
 		case c.Outcome == reports.Pass, c.Outcome == reports.Unsupported, c.Outcome == reports.Skipped:
-		case c.Plan == "no-hidden" && c.Outcome == reports.Blocked && c.Precondition == suites.PreWithheldMetadata.ID:
+		case c.Plan == "no-hidden" && c.Outcome == reports.Blocked && c.Precondition == framework.PreWithheldMetadata.ID:
 			blocked++
 		default:
 			t.Errorf("%s: %s is %s: %s", c.Plan, c.ID, c.Outcome, c.Message)

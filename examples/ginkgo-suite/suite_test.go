@@ -25,6 +25,7 @@ import (
 	"github.com/nipcl/nipcl-conform/reference"
 	"github.com/nipcl/nipcl-conform/runner"
 	"github.com/nipcl/nipcl-conform/suites"
+	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
 // defaultFilter keeps a plain `go test` of this example fast: the few MUST
@@ -38,11 +39,11 @@ func TestSuite(t *testing.T) {
 		if len(callerSkip) > 0 {
 			skip += callerSkip[0]
 		}
-		Fail(suites.Reword(message), skip)
+		Fail(framework.Reword(message), skip)
 	})
 
 	// Start and probe the target, then register its cases (one Describe
-	// named after the plan, one It per case, labelled with suites.CaseLabels).
+	// named after the plan, one It per case, labelled with framework.CaseLabels).
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	plan := runner.Plan{
@@ -107,7 +108,7 @@ func checkJUnit(t *testing.T, path, filter string, env *suites.Env, passed bool)
 	}
 	want := map[string]bool{}
 	for _, c := range suites.Catalogue() {
-		if env.Applies(c) && match(suites.CaseLabels(c)) && (!c.Slow || env.Slow) {
+		if env.Applies(c) && match(framework.CaseLabels(c)) && (!c.Slow || env.Slow) {
 			want[c.ID] = true
 		}
 	}

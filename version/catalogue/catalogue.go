@@ -21,6 +21,7 @@ import (
 
 	"github.com/nipcl/nipcl-conform/clause"
 	"github.com/nipcl/nipcl-conform/suites"
+	"github.com/nipcl/nipcl-conform/suites/framework"
 	"github.com/nipcl/nipcl-conform/version"
 )
 
@@ -62,8 +63,8 @@ var current = sync.OnceValue(func() []Entry {
 	for _, c := range suites.Catalogue() {
 		source, _, clauses := suites.CaseSource(c.ID)
 		e := Entry{ID: c.ID, Level: string(c.Level), Profile: c.Profile, Source: source, Clauses: clauses}
-		if e.Profile == suites.ProfileBaseline {
-			e.Profile = suites.ProfileNIP29
+		if e.Profile == framework.ProfileBaseline {
+			e.Profile = framework.ProfileNIP29
 		}
 		if s, ok := clause.Lookup(c.Section); ok {
 			if sp, ok := version.SpecForDoc(s.Doc); ok {

@@ -1,0 +1,120 @@
+package framework
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+)
+
+// Report entry names the runner reads back from Ginkgo's report.
+const (
+	EntryOutcome    = "nipcl.outcome"    // value: an outcome class overriding Ginkgo's state
+	EntryTranscript = "nipcl.transcript" // wire transcript of a failed case
+	EntryNote       = "nipcl.note"       // informational remark (reading seen, rounds run …)
+
+	// OutcomeUnclaimed is the EntryOutcome of a case another worker of a
+	// shared queue ran (Env.Claim): it is not a result of this process.
+	OutcomeUnclaimed = "unclaimed"
+)
+
+// defineSpecs registers one Ginkgo container for env with one Ginkgo spec
+// per applicable case of specs.
+func DefineSpecs(env *Env, specs []Spec) {
+	env.defaults()
+	Describe(env.Plan, func() {
+		for _, s := range specs {
+			if !env.Applies(s.Case) {
+				continue
+			}
+			s := s
+			args := []any{CaseLabels(s.Case), func(ctx SpecContext) { runSpec(ctx, env, s) }, SpecTimeout(env.CaseTimeout)}
+			if env.Priority != nil {
+				args = append(args, SpecPriority(env.Priority(s.Case)))
+			}
+			It(s.ID, args...)
+		}
+	})
+}
+
+func runSpec(ctx SpecContext, env *Env, s Spec) {
+	if env.Claim != nil && !env.Claim(s.ID) {
+		AddReportEntry(EntryOutcome, OutcomeUnclaimed, ReportEntryVisibilityNever)
+		Skip("run by another worker")
+	}
+	if env.SetupErr != nil {
+		if env.SetupTimedOut {
+			AddReportEntry(EntryOutcome, "timeout", ReportEntryVisibilityNever)
+		} else {
+			AddReportEntry(EntryOutcome, "harness-error", ReportEntryVisibilityNever)
+		}
+		Fail("setup: " + env.SetupErr.Error())
+	}
+	if s.Profile != ProfileBaseline && env.Unsupported != "" {
+		AddReportEntry(EntryOutcome, "unsupported", ReportEntryVisibilityNever)
+		Skip(env.Unsupported)
+	}
+	if s.Slow && !env.Slow {
+		Skip("slow case: it waits on the relay's clock; run with --slow")
+	}
+	if s.Heavy && env.Safe && !env.AllowHeavy {
+		Skip("safe mode: this case needs many writes; run with --allow-heavy to include it")
+	}
+	t := newT(ctx, env, s.Case)
+	DeferCleanup(func() {
+		t.deleteCreated()
+		t.closeAll()
+		if CurrentSpecReport().State.Is(types.SpecStateFailureStates) {
+			AddReportEntry(EntryTranscript, t.tr.String(), ReportEntryVisibilityNever)
+			if refusals := t.LimitRefusals(); len(refusals) > 0 && !CurrentSpecReport().State.Is(types.SpecStateTimedout|types.SpecStateInterrupted) {
+				// The relay enforced what it published: no verdict.
+				AddReportEntry(EntryOutcome, "unsupported", ReportEntryVisibilityNever)
+				AddReportEntry(EntryNote, "unsupported: "+strings.Join(refusals, "; ")+" (the case's data leaves the relay's published limits)", ReportEntryVisibilityNever)
+			}
+		}
+	})
+	s.Run(t)
+}
+
+// classify records the outcome class of a step's error: a timeout for
+// fixtures.ErrTimeout, a harness error for a relay that can no longer be
+// reached (it vanished: no verdict on what it would have answered).
+func classify(err error) {
+	switch {
+	case errors.Is(err, fixtures.ErrTimeout):
+		AddReportEntry(EntryOutcome, "timeout", ReportEntryVisibilityNever)
+	case errors.Is(err, fixtures.ErrUnreachable):
+		AddReportEntry(EntryOutcome, "harness-error", ReportEntryVisibilityNever)
+	}
+}
+
+func Failf(format string, args ...any) {
+	Fail(fmt.Sprintf(format, args...), 2)
+}
+
+// CaseLabels are a case's metadata as Ginkgo labels, so Ginkgo's own tools
+// select cases: the profile ("nip29" for the baseline cases every profile
+// runs), the level (MUST, SHOULD, MAY), the source (nip, draft, contract),
+// area:<area>, section:<section with '/' as '.'>, and slow / heavy.
+// Example: --label-filter 'labels && MUST && !slow'.
+func CaseLabels(c Case) Labels {
+	profile := c.Profile
+	if profile == ProfileBaseline {
+		profile = ProfileNIP29
+	}
+	out := Labels{profile, string(c.Level), "area:" + c.Area, "section:" + strings.ReplaceAll(c.Section, "/", ".")}
+	if source, _, _ := CaseSource(c); source != "" {
+		out = append(out, source)
+	}
+	if c.Slow {
+		out = append(out, "slow")
+	}
+	if c.Heavy {
+		out = append(out, "heavy")
+	}
+	return out
+}

@@ -1,0 +1,189 @@
+package framework
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+	"unicode/utf8"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/nbd-wtf/go-nostr/nip11"
+	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+)
+
+// NIP-11 lets a relay publish limits (limitation.*). A case whose own data
+// leaves one of them cannot tell a conformance failure from the relay
+// enforcing what it published, so it is unsupported, naming the limit —
+// never a failure:
+//   - a read (Query, Count, Subscribe) outside a limit is not sent;
+//   - an event outside a limit is still sent (a case may expect a
+//     refusal, which the limit then explains as well); if the relay
+//     refuses it and the case fails, the case is unsupported instead.
+
+// limitation is the relay's published limits, or nil.
+func (t *T) Limitation() *nip11.RelayLimitationDocument {
+	if t.Env.Info == nil {
+		return nil
+	}
+	return t.Env.Info.Limitation
+}
+
+// noteLimitRefusal remembers a refused event that leaves a limit the
+// relay publishes.
+func (t *T) noteLimitRefusal(ev *nostr.Event, ok fixtures.OK) {
+	if why := eventOutsideLimits(t.Limitation(), ev, time.Now()); why != "" {
+		t.mu.Lock()
+		t.limitRefusals = append(t.limitRefusals, fmt.Sprintf("the relay refused a kind %d event (%s) that leaves a limit it publishes in NIP-11: %s", ev.Kind, ok, why))
+		t.mu.Unlock()
+	}
+}
+
+// LimitRefusals are the refusals noteLimitRefusal saw.
+func (t *T) LimitRefusals() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]string(nil), t.limitRefusals...)
+}
+
+// filtersWithinLimits makes the case unsupported when a REQ or COUNT with
+// filters leaves a limit the relay publishes.
+func (t *T) FiltersWithinLimits(filters []nostr.Filter) {
+	if why := filtersOutsideLimits(t.Limitation(), filters); why != "" {
+		t.Unsupported("this case reads outside a limit the relay publishes in NIP-11: " + why)
+	}
+}
+
+// resultWithinLimits makes the case unsupported when a read without a
+// limit came back with as many events as the relay says it sends for one
+// (limitation.default_limit, else max_limit): the answer may have been cut
+// there, so what is missing from it is not observed.
+func (t *T) ResultWithinLimits(filters []nostr.Filter, got int) {
+	if why := ResultMayBeCut(t.Limitation(), filters, got); why != "" {
+		t.Unsupported("this case reads more than the relay publishes it sends: " + why)
+	}
+}
+
+// resultMayBeCut names the published limit an answer of got events to
+// filters may have been cut at ("" when none).
+func ResultMayBeCut(l *nip11.RelayLimitationDocument, filters []nostr.Filter, got int) string {
+	if l == nil {
+		return ""
+	}
+	name, most := "default_limit", l.DefaultLimit
+	if most <= 0 || (l.MaxLimit > 0 && l.MaxLimit < most) {
+		name, most = "max_limit", l.MaxLimit
+	}
+	if most <= 0 || got < most {
+		return ""
+	}
+	for _, f := range filters {
+		if f.Limit == 0 && !f.LimitZero {
+			return fmt.Sprintf("a filter without limit got %d events, and limitation.%s is %d", got, name, most)
+		}
+	}
+	return ""
+}
+
+// eventOutsideLimits names the first published limit ev leaves ("" when
+// none). min_pow_difficulty is one: the harness does not mine proof of work.
+func eventOutsideLimits(l *nip11.RelayLimitationDocument, ev *nostr.Event, now time.Time) string {
+	if l == nil {
+		return ""
+	}
+	switch {
+	case l.MinPowDifficulty > 0:
+		return fmt.Sprintf("limitation.min_pow_difficulty is %d and the harness does not mine proof of work", l.MinPowDifficulty)
+	case l.MaxEventTags > 0 && len(ev.Tags) > l.MaxEventTags:
+		return fmt.Sprintf("it has %d tags, limitation.max_event_tags is %d", len(ev.Tags), l.MaxEventTags)
+	case l.MaxContentLength > 0 && utf8.RuneCountInString(ev.Content) > l.MaxContentLength:
+		return fmt.Sprintf("its content has %d characters, limitation.max_content_length is %d", utf8.RuneCountInString(ev.Content), l.MaxContentLength)
+	case l.CreatedAtLowerLimit > 0 && int64(ev.CreatedAt) < now.Unix()-l.CreatedAtLowerLimit:
+		return fmt.Sprintf("its created_at is %d s in the past, limitation.created_at_lower_limit is %d", now.Unix()-int64(ev.CreatedAt), l.CreatedAtLowerLimit)
+	case l.CreatedAtUpperLimit > 0 && int64(ev.CreatedAt) > now.Unix()+l.CreatedAtUpperLimit:
+		return fmt.Sprintf("its created_at is %d s in the future, limitation.created_at_upper_limit is %d", int64(ev.CreatedAt)-now.Unix(), l.CreatedAtUpperLimit)
+	}
+	if l.MaxMessageLength > 0 {
+		frame, _ := json.Marshal([]any{"EVENT", ev})
+		if len(frame) > l.MaxMessageLength {
+			return fmt.Sprintf("its EVENT message is %d bytes, limitation.max_message_length is %d", len(frame), l.MaxMessageLength)
+		}
+	}
+	return ""
+}
+
+// filtersOutsideLimits names the first published limit a REQ with filters
+// leaves ("" when none): a limit above max_limit may lawfully be cut to
+// it, and max_message_length bounds the REQ message too.
+func filtersOutsideLimits(l *nip11.RelayLimitationDocument, filters []nostr.Filter) string {
+	if l == nil {
+		return ""
+	}
+	for _, f := range filters {
+		if l.MaxLimit > 0 && f.Limit > l.MaxLimit {
+			return fmt.Sprintf("a filter asks for limit %d, limitation.max_limit is %d", f.Limit, l.MaxLimit)
+		}
+	}
+	if l.MaxMessageLength > 0 {
+		frame, _ := json.Marshal(append([]any{"REQ", "sub:0000000000"}, anySlice(filters)...))
+		if len(frame) > l.MaxMessageLength {
+			return fmt.Sprintf("the REQ message is %d bytes, limitation.max_message_length is %d", len(frame), l.MaxMessageLength)
+		}
+	}
+	return ""
+}
+
+func anySlice(filters []nostr.Filter) []any {
+	out := make([]any, len(filters))
+	for i, f := range filters {
+		out[i] = f
+	}
+	return out
+}
+
+// QueryEvery reads every event matching f (a filter without limit), also
+// when the relay cuts answers at its published default_limit or max_limit:
+// it pages back with until, as NIP-01 clients do, until a page comes back
+// short. A CLOSED refusal is handled as by Query. A page that holds
+// nothing new (more events share one second than one answer holds) makes
+// the case unsupported, naming the limit.
+func (t *T) QueryEvery(c *fixtures.Client, f nostr.Filter) []*nostr.Event {
+	GinkgoHelper()
+	return t.PageBack(c, f, t.queryServed(c, f))
+}
+
+// pageBack completes page, the answer to f, when it may have been cut at
+// a published limit (see QueryEvery).
+func (t *T) PageBack(c *fixtures.Client, f nostr.Filter, page []*nostr.Event) []*nostr.Event {
+	GinkgoHelper()
+	l := t.Limitation()
+	if l == nil || ResultMayBeCut(l, []nostr.Filter{f}, len(page)) == "" {
+		return page
+	}
+	seen := map[string]bool{}
+	out := []*nostr.Event{}
+	for {
+		fresh := 0
+		oldest := page[0].CreatedAt
+		for _, ev := range page {
+			if !seen[ev.ID] {
+				seen[ev.ID] = true
+				out = append(out, ev)
+				fresh++
+			}
+			oldest = min(oldest, ev.CreatedAt)
+		}
+		if why := ResultMayBeCut(l, []nostr.Filter{f}, len(page)); why == "" {
+			return out
+		} else if fresh == 0 {
+			t.Unsupported("this case reads more than the relay publishes it sends, and paging back with until found nothing new: " + why)
+		}
+		next := f
+		next.Until = &oldest
+		page = t.queryServed(c, next)
+		if len(page) == 0 {
+			return out
+		}
+	}
+}

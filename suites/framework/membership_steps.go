@@ -1,0 +1,82 @@
+package framework
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+	. "github.com/onsi/gomega" //nolint:revive // Gomega DSL
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+)
+
+// Membership observed around a step. The members-list precondition (the
+// relay publishes 39002) is judged by its own read before the step; what
+// the 39002 shows after the step is a finding about that step, never a
+// missing feature: a 39002 that listed the member before and is gone, or
+// refused, after the step fails the case at the step's sentence.
+
+// requireListed is the probe before a membership step: the relay publishes
+// a 39002 for ch (else the case is blocked on members-list) and, within
+// the step deadline, lists pubkey there (else blocked on put-listed).
+func RequireListed(t *T, reader *fixtures.Client, ch, pubkey string) {
+	t.MustStateEvent(reader, fixtures.KindMembers, ch)
+	var last string
+	listed := false
+	failures := InterceptGomegaFailures(func() {
+		Eventually(t.Ctx(), func(g Gomega) {
+			r, err := reader.Query(t.Ctx(), nostr.Filter{Kinds: []int{fixtures.KindMembers}, Tags: nostr.TagMap{"d": {ch}}})
+			g.Expect(err).NotTo(HaveOccurred())
+			cur := NewestHead(r.Events)
+			last = TagsOf(cur)
+			listed, _ = HasP(cur, pubkey)
+			g.Expect(listed).To(BeTrue())
+		}).WithTimeout(t.Env.StepTimeout).WithPolling(20 * time.Millisecond).Should(Succeed())
+	})
+	if len(failures) > 0 && !listed {
+		t.Blocked(PrePutListed, fmt.Sprintf("39002 of %s after the 9000 putting %s: %s", ch, pubkey, last))
+	}
+}
+
+// awaitListed waits within the step deadline until the group's 39002 (as
+// read by reader) lists pubkey (want true) or no longer does (want false).
+// It blocks nothing: call it after a step whose precondition was probed
+// before it. A CLOSED answer or a missing 39002 is never "not listed".
+func AwaitListed(t *T, reader *fixtures.Client, ch, pubkey string, want bool, what string) {
+	t.Eventually(func(g Gomega) {
+		r, err := reader.Query(t.Ctx(), nostr.Filter{Kinds: []int{fixtures.KindMembers}, Tags: nostr.TagMap{"d": {ch}}})
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(r.Closed).To(BeFalse(), "the 39002 read was answered CLOSED %q", r.ClosedReason)
+		cur := NewestHead(r.Events)
+		g.Expect(cur).NotTo(BeNil(), "the relay served a 39002 before the step and serves none after it")
+		found, _ := HasP(cur, pubkey)
+		g.Expect(found).To(Equal(want), "%s: listed in 39002 = %v, want %v", what, found, want)
+	}, what)
+}
+
+// listedNow reads the group's 39002 once and reports whether it lists
+// pubkey; a refused read or a missing 39002 fails the case (the 39002 was
+// served before the step).
+func ListedNow(t *T, reader *fixtures.Client, ch, pubkey string) bool {
+	r := t.QueryResult(reader, nostr.Filter{Kinds: []int{fixtures.KindMembers}, Tags: nostr.TagMap{"d": {ch}}})
+	if r.Closed {
+		Failf("the 39002 of %s was served before the step and is refused after it: CLOSED %q", ch, r.ClosedReason)
+	}
+	cur := NewestHead(r.Events)
+	if cur == nil {
+		Failf("the 39002 of %s was served before the step and is gone after it", ch)
+	}
+	found, _ := HasP(cur, pubkey)
+	return found
+}
+
+// channelWithMember creates a group owned by a fresh owner and adds a
+// member with the given role word ("member": no role; "admin"/"owner": the
+// relay's moderating role). It returns both connections and the group id.
+func ChannelWithMember(t *T, visibility, role string) (owner, member *fixtures.Client, ch string) {
+	owner = t.Connect(t.Actor("owner"))
+	member = t.Connect(t.Actor(role))
+	ch = t.CreateChannel(owner, fixtures.ChannelSpec{Visibility: visibility})
+	t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, member.Actor().PubKey, t.PutRole(owner, ch, role)), "put user as "+role)
+	return owner, member, ch
+}

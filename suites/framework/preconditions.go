@@ -1,0 +1,297 @@
+package framework
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/nbd-wtf/go-nostr"
+	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
+
+	"github.com/nipcl/nipcl-conform/capability"
+	"github.com/nipcl/nipcl-conform/fixtures"
+)
+
+// EntryPrecondition names the precondition (Precondition.ID) that blocked a
+// case; the runner reads it back to group blocked cases into one
+// "incompatible" line per precondition.
+const EntryPrecondition = "nipcl.precondition"
+
+// Precondition is something the harness needs of a target to drive its
+// scenarios and that no NIP or draft requires of a relay (the target
+// contract). A target that does not meet one is incompatible with the
+// scenarios that need it, not non-conforming: the cases are reported
+// "blocked" with what the harness needs and how to adapt, never "fail".
+type Precondition struct {
+	ID    string // stable, e.g. "create-group"
+	Need  string // what the harness needs, in our words
+	Adapt string // how a relay operator or the harness's flags can meet it
+}
+
+// The preconditions of the target contract.
+var (
+	PreCreateGroup = Precondition{"create-group",
+		"a fresh key's bare 9007 (h tag only) creates a group",
+		"let any authenticated key create groups, or pass --actor-key with keys the relay lets create groups"}
+	PreAdmitKeys = Precondition{"admit-keys",
+		"the relay accepts writes from the harness's keys",
+		"pass --actor-key with keys the relay admits (one per actor a case needs)"}
+	PreModerator = Precondition{"moderator-role",
+		"the creator of a group holds a role that may moderate it (put/remove users, edit metadata)",
+		"give group creators a moderating role, or name the relay's roles with --role-map admin=ROLE"}
+	PreEditMetadata = Precondition{"edit-metadata",
+		"the group's creator can set its metadata and flags with a NIP-29 9002",
+		"accept 9002 from the group's creator, or give creators a role that may edit metadata"}
+	PreStateEvents = Precondition{"state-events",
+		"the relay publishes a 39000 for each group, readable by #d",
+		"publish relay-signed 39000 metadata events (NIP-29 marks them optional, but every group scenario reads them)"}
+	PreAdminsList = Precondition{"admins-list",
+		"the relay publishes a 39001 admin list for each group, readable by #d",
+		"publish 39001 (NIP-29 makes it optional), or name the relay's moderating role with --role-map admin=ROLE"}
+	PreMembersList = Precondition{"members-list",
+		"the relay publishes a 39002 member list the group's admins can read",
+		"publish 39002 (NIP-29 makes it optional), or leave these cases blocked"}
+	PreReadServed = Precondition{"read-served",
+		"the relay serves the REQ shape the case reads with",
+		"serve that filter shape; the refusal's reason is quoted in the case"}
+	PreDeleteGroup = Precondition{"delete-group",
+		"a group's creator can delete it with 9008",
+		"accept 9008 from the group's creator (safe mode needs it to clean up)"}
+	PreAuth = Precondition{"auth",
+		"the relay answers the harness's NIP-42 AUTH",
+		"send a challenge on connect or with auth-required:, and accept kind 22242 answers whose relay tag is the relay's URL (the --target URL, or the one --relay-url names)"}
+)
+
+// Blocked ends the case as "blocked" by an unmet precondition: the harness
+// cannot drive the scenario on this target. observed is the wire answer
+// that showed it.
+func (t *T) Blocked(p Precondition, observed string) {
+	GinkgoHelper()
+	AddReportEntry(EntryOutcome, "blocked", ReportEntryVisibilityNever)
+	AddReportEntry(EntryPrecondition, p.ID, ReportEntryVisibilityNever)
+	Fail(fmt.Sprintf("incompatible: the harness needs %s — %s (observed: %s)", p.Need, p.Adapt, observed))
+}
+
+// stateLost fails the case when a state event the case reads as its
+// group's creator (still in the group: no 9001 or 9022 of the case took it
+// out) is missing although the precondition held: the creator saw that
+// kind for the group earlier in the case, or the capability probe saw the
+// relay publish it for a new group. The precondition is judged by its
+// own probe; losing it is a finding about the case's steps, reported
+// against the clauses the case cites, with the transcript. It returns
+// when the absence is a missing feature (the caller blocks the case).
+func (t *T) stateLost(c *fixtures.Client, kind int, ch string) {
+	GinkgoHelper()
+	if c.Actor() == nil {
+		return
+	}
+	reader := c.Actor().PubKey
+	t.mu.Lock()
+	seen, deleted := t.seenState[stateKey{kind, ch, reader}], t.deleted[ch]
+	creator, gone := t.creators[ch], t.gone[ch][reader]
+	t.mu.Unlock()
+	if deleted || gone || creator != reader {
+		return
+	}
+	cites := t.Case.Section + " (" + string(t.Case.Level) + ")"
+	if seen != "" {
+		Failf("%s: the relay published kind %d for group %s earlier in this case (%s) and serves none to %s after the case's later steps; the case's steps lost it (not a missing feature)", cites, kind, ch, seen, ActorName(c))
+	}
+	if t.Env.StatePublished[kind] == capability.Yes {
+		Failf("%s: the relay publishes kind %d for a new group (the capability probe read one for its own group before the cases), but serves none for group %s, created by %s in this case, after the case's steps (not a missing feature)", cites, kind, ch, ActorName(c))
+	}
+}
+
+// okPrefix is NIP-01's machine-readable prefix: one word and a colon.
+var okPrefix = regexp.MustCompile(`^[a-z][a-z0-9_-]*:`)
+
+// checkPrefix fails the case when a refusal's message lacks NIP-01's
+// machine-readable prefix (nip01/ok-prefix).
+func CheckPrefix(kind, msg string) {
+	GinkgoHelper()
+	if !okPrefix.MatchString(msg) {
+		Failf("NIP-01 (nip01/ok-prefix): a %s refusal's message must start with a machine-readable prefix and a colon (e.g. \"restricted: …\"), got %q", kind, msg)
+	}
+}
+
+// refusedWrite classifies an OK false on a write the scenario needs: an
+// unauthenticated or unadmitted key blocks the case (PreAdmitKeys), any
+// other refusal blocks it with p.
+func (t *T) RefusedWrite(p Precondition, ok fixtures.OK, what string) {
+	GinkgoHelper()
+	observed := what + ": " + ok.String()
+	switch {
+	case strings.HasPrefix(ok.Reason, "auth-required:"):
+		t.Blocked(PreAuth, observed)
+	case strings.HasPrefix(ok.Reason, "restricted:") && !t.keysConfigured() && p.ID == PreCreateGroup.ID:
+		t.Blocked(PreAdmitKeys, observed)
+	}
+	t.Blocked(p, observed)
+}
+
+func (t *T) keysConfigured() bool { return len(t.Env.Keys) > 0 }
+
+// nip29Way reports whether the case drives groups the NIP-29 way (bare 9007
+// then 9002, roles learned from the relay) rather than with a NIP-CL draft's
+// own command forms.
+func (t *T) nip29Way() bool { return t.Case.Profile == ProfileBaseline }
+
+// createGroupNIP29 creates a group the NIP-29 way: a bare 9007, then, when
+// the spec asks for a name or flags, one 9002 carrying every field. A
+// refusal of either is a precondition, not a failure.
+func (t *T) CreateGroupNIP29(c *fixtures.Client, spec fixtures.ChannelSpec) string {
+	GinkgoHelper()
+	if spec.ID == "" {
+		spec.ID = t.NewGroupID()
+	}
+	ok := t.Publish(c, fixtures.CreateGroup(c.Actor(), spec.ID))
+	if !ok.Accepted {
+		CheckPrefix("OK", ok.Reason)
+		t.RefusedWrite(PreCreateGroup, ok, "bare 9007 create-group")
+	}
+	meta := fixtures.GroupMetadata{Name: spec.Name, Flags: spec.Flags}
+	if spec.Visibility == fixtures.Private {
+		meta.Flags = append([]string{fixtures.FlagPrivate}, meta.Flags...)
+	}
+	if meta.Name != "" || len(meta.Flags) > 0 {
+		meta.About = "nipcl-conform test group"
+		ok := t.Publish(c, fixtures.EditGroup(c.Actor(), spec.ID, meta))
+		if !ok.Accepted {
+			CheckPrefix("OK", ok.Reason)
+			t.RefusedWrite(PreEditMetadata, ok, "the creator's 9002 setting the group's metadata")
+		}
+	}
+	return spec.ID
+}
+
+// RequireFlags blocks the case unless the group's 39000 shows every flag
+// (the case needs, say, a private group and the relay did not make one).
+func (t *T) RequireFlags(c *fixtures.Client, ch string, flags ...string) *nostr.Event {
+	GinkgoHelper()
+	meta := t.GroupMetadata(c, ch)
+	for _, f := range flags {
+		if !fixtures.HasFlag(meta, f) {
+			t.Blocked(Precondition{"flag-" + f,
+				fmt.Sprintf("a 9002 with [%q] to give a group the %s flag", f, f),
+				"honour the NIP-29 flag in 9002 (the metadata cases report whether 39000 reflects it)"},
+				fmt.Sprintf("39000 of %s after the 9002: %s", ch, TagsOf(meta)))
+		}
+	}
+	return meta
+}
+
+// GroupMetadata reads a group's 39000 as c; a relay that publishes none
+// blocks the case (PreStateEvents).
+func (t *T) GroupMetadata(c *fixtures.Client, ch string) *nostr.Event {
+	GinkgoHelper()
+	ev := t.StateEvent(c, fixtures.KindMetadata, ch)
+	if ev == nil {
+		t.stateLost(c, fixtures.KindMetadata, ch)
+		t.Blocked(PreStateEvents, "no 39000 for #d "+ch+" as "+ActorName(c))
+	}
+	return ev
+}
+
+// ModeratorRole returns the role name that lets a user moderate: --role-map
+// admin=…, else the role the relay gave the group's creator in 39001. What
+// was observed decides how a relay without one blocks the case: no 39001
+// at all (admins-list), a 39001 without the creator, or one listing the
+// creator with no role (moderator-role; the last also breaks NIP-29's
+// "Each admin is listed along with one or more roles", which base/admins/1
+// reports).
+func (t *T) ModeratorRole(c *fixtures.Client, ch string) string {
+	GinkgoHelper()
+	if r := t.Env.RoleMap["admin"]; r != "" {
+		return r
+	}
+	role, pre, observed := t.CreatorRole(c, ch)
+	if role == "" {
+		t.Blocked(pre, observed)
+	}
+	return role
+}
+
+// creatorRole reads the creator's role from the group's 39001. With no
+// role it returns the precondition the observation leaves unmet and what
+// was observed, in words that tell the three cases apart.
+func (t *T) CreatorRole(c *fixtures.Client, ch string) (string, Precondition, string) {
+	GinkgoHelper()
+	admins := t.StateEvent(c, fixtures.KindAdmins, ch)
+	if admins == nil {
+		t.stateLost(c, fixtures.KindAdmins, ch)
+		return "", PreAdminsList, fmt.Sprintf("no 39001 published for #d %s (read as the creator %s)", ch, ActorName(c))
+	}
+	found, roles := HasP(admins, c.Actor().PubKey)
+	if !found {
+		return "", PreModerator, fmt.Sprintf("the 39001 of %s does not list the creator: %s", ch, TagsOf(admins))
+	}
+	for _, r := range roles {
+		if r != "" {
+			return r, Precondition{}, ""
+		}
+	}
+	return "", PreModerator, fmt.Sprintf("the 39001 of %s lists the creator with no role at all: %s (NIP-29: \"Each admin is listed along with one or more roles\"; base/admins/1 reports it)", ch, TagsOf(admins))
+}
+
+// PutRole names the role a case's "admin" or "owner" gets on this target:
+// the role map, or (NIP-29 way) the creator's moderating role; "member" or
+// "" means no role at all (a plain member).
+func (t *T) PutRole(c *fixtures.Client, ch, role string) string {
+	GinkgoHelper()
+	if role == "" || role == "member" {
+		if r := t.Env.RoleMap["member"]; r != "" {
+			return r
+		}
+		if t.nip29Way() {
+			return ""
+		}
+		return role
+	}
+	if r := t.Env.RoleMap[role]; r != "" {
+		return r
+	}
+	if t.nip29Way() {
+		return t.ModeratorRole(c, ch)
+	}
+	return role
+}
+
+func ActorName(c *fixtures.Client) string {
+	if c.Actor() == nil {
+		return "anonymous"
+	}
+	return c.Actor().Name
+}
+
+// tagsOf renders an event's tags for a message ("none" for nil).
+func TagsOf(ev *nostr.Event) string {
+	if ev == nil {
+		return "none"
+	}
+	var b strings.Builder
+	b.WriteString("[")
+	for i, tg := range ev.Tags {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		fmt.Fprintf(&b, "%q", []string(tg))
+	}
+	b.WriteString("]")
+	return b.String()
+}
+
+// PrePutListed: the same-second membership cases start from a user the
+// creator's 9000 put in the group, shown in 39002.
+var PrePutListed = Precondition{"put-listed",
+	"a user the group's creator puts with a 9000 is listed in the group's 39002 (base/membership/1 reports it at its own level)",
+	"list users put by 9000 in 39002"}
+
+// PreWithheldMetadata: the labels cases about channels whose labels
+// outsiders must not read need a channel whose metadata outsiders cannot
+// read. The labels draft gives labels "exactly the same visibility as
+// channel metadata" and defines no visibility of its own; NIP-29 says
+// "private" hides a group's messages and "hidden" its metadata. A relay
+// that offers neither flag leaves those cases without a channel to judge.
+var PreWithheldMetadata = Precondition{ID: "withheld-metadata",
+	Need:  "a 9002 carrying a group's name with NIP-29's [\"private\"] and [\"hidden\"] flags withholds its 39000 from non-members",
+	Adapt: "support NIP-29's private and hidden flags on 9002 (hidden: metadata served to members only)"}

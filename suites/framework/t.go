@@ -1,0 +1,674 @@
+package framework
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
+	. "github.com/onsi/gomega"    //nolint:revive // Gomega DSL
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+)
+
+// T is what a case body works with: the run's Env, the case's context and
+// transcript, actors and connections that are cleaned up after the case,
+// and assertion helpers that keep exact wire answers in failure messages.
+type T struct {
+	Env  *Env
+	Case Case
+
+	ctx     context.Context
+	tr      *fixtures.Transcript
+	mu      sync.Mutex
+	clients []*fixtures.Client
+	nextKey int
+	// usedKeys are the configured keys (Env.Keys index) the case took.
+	usedKeys map[int]bool
+	actors   map[string]*fixtures.Actor // by pubkey, for safe-mode cleanup
+	created  []createdChannel           // accepted 9007s, deleted in safe mode
+	// creators are the creators of the groups the case created, by id;
+	// deleted the ids of groups the case deleted (9008 accepted).
+	creators map[string]string
+	deleted  map[string]bool
+	// gone are the keys a 9001 or 9022 of the case took out of a group,
+	// by group id and pubkey.
+	gone map[string]map[string]bool
+	// seenState records the state events the case has read, by kind and
+	// group: a kind seen earlier in the case and gone later is a finding
+	// about the case's steps, never a missing feature.
+	seenState map[stateKey]string
+	// readings are the "id=value" readings noted so far (see Reading).
+	readings map[string]bool
+	// limitRefusals are refused events that left a published limit.
+	limitRefusals []string
+	// clock stamps the case's group commands (suites/clock.go).
+	clock *fixtures.Clock
+}
+
+type createdChannel struct{ id, creator string }
+
+type stateKey struct {
+	kind   int
+	ch     string
+	reader string
+}
+
+func newT(ctx context.Context, env *Env, c Case) *T {
+	return &T{Env: env, Case: c, ctx: ctx, tr: fixtures.NewTranscript(0)}
+}
+
+// Ctx is the case's context (cancelled at the case deadline).
+func (t *T) Ctx() context.Context { return t.ctx }
+
+// Transcript is the case's wire transcript.
+func (t *T) Transcript() *fixtures.Transcript { return t.tr }
+
+// Note records an informational remark in the report.
+func (t *T) Note(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	t.tr.Note("%s", msg)
+	AddReportEntry(EntryNote, msg, ReportEntryVisibilityNever)
+}
+
+// Unsupported ends the case as "unsupported" (the relay lacks an optional feature).
+func (t *T) Unsupported(reason string) {
+	AddReportEntry(EntryOutcome, "unsupported", ReportEntryVisibilityNever)
+	Skip(reason)
+}
+
+// Must fails the case when err is not nil; timeouts are classified as such.
+func (t *T) Must(err error, what string) {
+	GinkgoHelper()
+	if err != nil {
+		if errors.Is(err, fixtures.ErrAuthRefused) {
+			t.Blocked(PreAuth, authRefusalObserved(t.Env, what, err))
+		}
+		classify(err)
+		Fail(fmt.Sprintf("%s: %v", what, err))
+	}
+}
+
+// rememberActor keeps a key so safe mode can delete the actor's channels.
+// Callers hold t.mu.
+func (t *T) rememberActor(a *fixtures.Actor) {
+	if t.actors == nil {
+		t.actors = map[string]*fixtures.Actor{}
+	}
+	t.actors[a.PubKey] = a
+	a.Clock = t.actorClockLocked()
+}
+
+// Unique returns a run-scoped unique token usable in names and labels
+// (lowercase letters, digits and '-').
+func (t *T) Unique(prefix string) string {
+	return t.Env.UniqueToken(prefix)
+}
+
+// NewGroupID returns a fresh group id for a baseline case: an ordinary
+// (non-UUID) NIP-29 id, or a UUID when the run checks the labels profile,
+// whose draft requires one for every h-tagged creation.
+func (t *T) NewGroupID() string {
+	if t.Env.Profile == ProfileLabels {
+		return fixtures.NewChannelID()
+	}
+	return fixtures.NewGroupID()
+}
+
+func (t *T) DialOptions(a *fixtures.Actor, host string) fixtures.DialOptions {
+	return fixtures.DialOptions{
+		Actor: a, Host: host, Header: t.Env.Header, StepTimeout: t.Env.StepTimeout, Transcript: t.tr,
+		AuthOnConnect: t.Env.AuthOnConnect && a != nil, AuthRelayURL: t.Env.RelayURL,
+	}
+}
+
+// Connect opens a connection as actor a (nil = anonymous), authenticated
+// when the relay challenges on connect.
+func (t *T) Connect(a *fixtures.Actor) *fixtures.Client {
+	GinkgoHelper()
+	return t.ConnectWith(t.DialOptions(a, ""))
+}
+
+// ConnectHost is Connect with another Host header (another community).
+func (t *T) ConnectHost(a *fixtures.Actor, host string) *fixtures.Client {
+	GinkgoHelper()
+	return t.ConnectWith(t.DialOptions(a, host))
+}
+
+// ConnectWith opens a connection with explicit options (transcript and
+// step timeout are filled in when empty).
+func (t *T) ConnectWith(o fixtures.DialOptions) *fixtures.Client {
+	GinkgoHelper()
+	if o.Transcript == nil {
+		o.Transcript = t.tr
+	}
+	if o.StepTimeout == 0 {
+		o.StepTimeout = t.Env.StepTimeout
+	}
+	if o.AuthRelayURL == "" {
+		o.AuthRelayURL = t.Env.RelayURL
+	}
+	if o.Header == nil {
+		o.Header = t.Env.Header
+	}
+	c, err := fixtures.Dial(t.ctx, t.Env.URL, o)
+	t.Must(err, "connect") // a refused AUTH blocks the case (see Must)
+	t.mu.Lock()
+	t.clients = append(t.clients, c)
+	t.mu.Unlock()
+	return c
+}
+
+func (t *T) closeAll() {
+	t.mu.Lock()
+	cs := t.clients
+	t.clients = nil
+	t.mu.Unlock()
+	for _, c := range cs {
+		c.Close()
+	}
+}
+
+// Publish sends ev on c and returns the exact OK.
+func (t *T) Publish(c *fixtures.Client, ev *nostr.Event) fixtures.OK {
+	GinkgoHelper()
+	ok, err := t.Send(c, ev)
+	t.Must(err, fmt.Sprintf("publish kind %d", ev.Kind))
+	return ok
+}
+
+// send paces writes, retries "rate-limited:" answers with backoff in safe
+// mode, and records accepted creates for safe-mode cleanup.
+func (t *T) Send(c *fixtures.Client, ev *nostr.Event) (fixtures.OK, error) {
+	backoff := 250 * time.Millisecond
+	for attempt := 0; ; attempt++ {
+		if t.Env.Pace != nil {
+			if err := t.Env.Pace(t.ctx); err != nil {
+				return fixtures.OK{}, fmt.Errorf("pacing writes: %w", err)
+			}
+		}
+		ok, err := c.Publish(t.ctx, ev)
+		if err == nil && t.Env.Safe && !ok.Accepted && strings.HasPrefix(ok.Reason, "rate-limited:") && attempt < 5 {
+			t.tr.Note("rate-limited; resending the same event in %s", backoff)
+			timer := time.NewTimer(backoff)
+			select {
+			case <-timer.C:
+			case <-t.ctx.Done():
+				timer.Stop()
+				return ok, nil
+			}
+			backoff *= 2
+			continue
+		}
+		if err == nil && ok.Accepted {
+			t.Track(ev)
+		}
+		if err == nil && !ok.Accepted {
+			t.noteLimitRefusal(ev, ok)
+		}
+		return ok, err
+	}
+}
+
+// track records accepted creates (once per channel: an accepted exact
+// retry of a create is the same channel), and forgets channels the case
+// deleted.
+func (t *T) Track(ev *nostr.Event) {
+	h, found := fixtures.TagValue(ev, "h")
+	if !found {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch ev.Kind {
+	case fixtures.KindCreateGroup:
+		if t.creators == nil {
+			t.creators = map[string]string{}
+		}
+		if _, ok := t.creators[h]; !ok {
+			t.creators[h] = ev.PubKey
+		}
+		for _, c := range t.created {
+			if c.id == h {
+				return
+			}
+		}
+		t.created = append(t.created, createdChannel{id: h, creator: ev.PubKey})
+	case fixtures.KindRemoveUser, fixtures.KindLeaveRequest:
+		if t.gone == nil {
+			t.gone = map[string]map[string]bool{}
+		}
+		if t.gone[h] == nil {
+			t.gone[h] = map[string]bool{}
+		}
+		if ev.Kind == fixtures.KindLeaveRequest {
+			t.gone[h][ev.PubKey] = true
+		}
+		for _, pk := range fixtures.TagValues(ev, "p") {
+			t.gone[h][pk] = true
+		}
+	case fixtures.KindDeleteGroup:
+		if t.deleted == nil {
+			t.deleted = map[string]bool{}
+		}
+		t.deleted[h] = true
+		for i, c := range t.created {
+			if c.id == h {
+				t.created = append(t.created[:i:i], t.created[i+1:]...)
+				break
+			}
+		}
+	}
+}
+
+// deleteCreated deletes, in safe mode, every channel the case created, as
+// its creator, on a fresh connection with its own deadline.
+func (t *T) deleteCreated() {
+	t.mu.Lock()
+	created, actors := t.created, t.actors
+	t.created = nil
+	t.mu.Unlock()
+	if !t.Env.Safe || len(created) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*t.Env.StepTimeout)
+	defer cancel()
+	conns := map[string]*fixtures.Client{}
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	for _, ch := range created {
+		what := fmt.Sprintf("%s %s", t.Case.ID, ch.id)
+		// The creator first; ownership may have moved to another actor of the case.
+		order := []*fixtures.Actor{actors[ch.creator]}
+		for pk, a := range actors {
+			if pk != ch.creator {
+				order = append(order, a)
+			}
+		}
+		last := "creator key unknown to the harness"
+		deleted := false
+		for _, a := range order {
+			if a == nil {
+				continue
+			}
+			c := conns[a.PubKey]
+			if c == nil {
+				var err error
+				if c, err = fixtures.Dial(ctx, t.Env.URL, t.DialOptions(a, "")); err != nil {
+					last = err.Error()
+					continue
+				}
+				conns[a.PubKey] = c
+			}
+			if t.Env.Pace != nil {
+				_ = t.Env.Pace(ctx)
+			}
+			ok, err := c.Publish(ctx, fixtures.DeleteChannel(a, ch.id))
+			if err == nil && ok.Accepted {
+				deleted = true
+				break
+			}
+			if err != nil {
+				last = err.Error()
+			} else {
+				last = ok.String()
+			}
+		}
+		t.Env.Cleanup.add(deleted, what+": "+last)
+	}
+}
+
+// Accept publishes ev and requires OK true. In a baseline case a refusal
+// blocks the case (NIP-29 obliges no relay to accept a given write; the
+// scenario needed it), in a NIP-CL case it fails it.
+func (t *T) Accept(c *fixtures.Client, ev *nostr.Event, why string) fixtures.OK {
+	GinkgoHelper()
+	ok := t.Publish(c, ev)
+	if !ok.Accepted {
+		CheckPrefix("OK", ok.Reason)
+		if t.nip29Way() {
+			t.RefusedWrite(Precondition{"write-" + strconv.Itoa(ev.Kind),
+				fmt.Sprintf("the relay accepts the kind %d writes the scenario makes (%s)", ev.Kind, why),
+				"accept that write from the group's creator or members; the refusal is quoted"}, ok, why)
+		}
+		if ev.Kind == fixtures.KindCreateGroup && keyRefusal(ok.Reason) {
+			// No draft obliges a relay to let any key create channels: a
+			// key-admission refusal is a precondition, not a failure.
+			t.RefusedWrite(PreCreateGroup, ok, why)
+		}
+		Failf("%s: expected the relay to accept kind %d, got %s", why, ev.Kind, ok)
+	}
+	return ok
+}
+
+// keyRefusal reports whether an OK false refuses the key rather than
+// the command: auth-required:, or restricted: without a NIP-CL marker.
+func keyRefusal(reason string) bool {
+	return strings.HasPrefix(reason, "auth-required:") ||
+		(strings.HasPrefix(reason, "restricted:") && !strings.Contains(reason, "nip-cl"))
+}
+
+// Reject publishes ev and requires OK false with the given reason prefix
+// (empty prefix: any refusal). Every refusal must carry NIP-01's
+// machine-readable prefix.
+func (t *T) Reject(c *fixtures.Client, ev *nostr.Event, prefix, why string) fixtures.OK {
+	GinkgoHelper()
+	ok := t.Publish(c, ev)
+	if ok.Accepted {
+		Failf("%s: expected OK false%s for kind %d, got %s", why, prefixNote(prefix), ev.Kind, ok)
+	}
+	CheckPrefix("OK", ok.Reason)
+	if prefix != "" && !strings.HasPrefix(ok.Reason, prefix) {
+		Failf("%s: expected the rejection reason to start with %q, got %s", why, prefix, ok)
+	}
+	return ok
+}
+
+func prefixNote(p string) string {
+	if p == "" {
+		return ""
+	}
+	return fmt.Sprintf(" with prefix %q", p)
+}
+
+// Query runs a REQ on c and returns the stored events. A CLOSED answer is
+// never "no events": in a baseline case it blocks the case (NIP-01 lets a
+// relay refuse a REQ; the harness needed that read), in a NIP-CL case it
+// fails it (the drafts' reads are ones the relay must serve). Use
+// QueryAbsent where a refusal is a lawful way to withhold.
+func (t *T) Query(c *fixtures.Client, filters ...nostr.Filter) []*nostr.Event {
+	GinkgoHelper()
+	evs := t.queryServed(c, filters...)
+	t.ResultWithinLimits(filters, len(evs))
+	return evs
+}
+
+// queryServed is Query without the check that the answer was not cut at
+// a published limit (QueryEvery pages past it).
+func (t *T) queryServed(c *fixtures.Client, filters ...nostr.Filter) []*nostr.Event {
+	GinkgoHelper()
+	t.FiltersWithinLimits(filters)
+	r := t.QueryResult(c, filters...)
+	if r.Closed {
+		CheckPrefix("CLOSED", r.ClosedReason)
+		observed := fmt.Sprintf("REQ %s as %s answered CLOSED %q", FilterString(filters), ActorName(c), r.ClosedReason)
+		if t.Case.Profile == ProfileBaseline {
+			t.Blocked(PreReadServed, observed)
+		}
+		Failf("the relay refused a read the draft's scenario needs served: %s", observed)
+	}
+	return r.Events
+}
+
+// QueryAbsent requires that c reads nothing for filters: either EOSE with
+// no events, or a refusal (CLOSED with a NIP-01 prefix) before any event
+// was sent, which withholds as surely. It returns how the relay withheld,
+// for the report.
+func (t *T) QueryAbsent(c *fixtures.Client, why string, filters ...nostr.Filter) string {
+	GinkgoHelper()
+	r := t.QueryResult(c, filters...)
+	if len(r.Events) > 0 {
+		Failf("%s: expected %s to read nothing for %s, got %d event(s): %s", why, ActorName(c), FilterString(filters), len(r.Events), strings.Join(IDs(r.Events), ", "))
+	}
+	if r.Closed {
+		CheckPrefix("CLOSED", r.ClosedReason)
+		// A refusal is its own observation: the report says the absence
+		// was a refusal, not an empty answer.
+		how := fmt.Sprintf("refused with CLOSED %q", r.ClosedReason)
+		t.Note("%s: %s withheld %s by a refusal (%s), not by an empty answer", why, ActorName(c), FilterString(filters), how)
+		return how
+	}
+	return "EOSE with no events"
+}
+
+// QueryResult runs a REQ and returns the whole result (events and CLOSED).
+func (t *T) QueryResult(c *fixtures.Client, filters ...nostr.Filter) fixtures.QueryResult {
+	GinkgoHelper()
+	r, err := c.Query(t.ctx, filters...)
+	t.Must(err, "query "+FilterString(filters))
+	return r
+}
+
+// Count runs a NIP-45 COUNT. NIP-45 is optional: a relay that does not
+// list 45 in supported_nips and refuses (CLOSED) or does not answer makes
+// the case unsupported, as does any CLOSED refusal (NIP-45's own way to
+// decline). A relay that lists 45 and never answers fails: a refusal must
+// be a CLOSED.
+func (t *T) Count(c *fixtures.Client, filters ...nostr.Filter) int64 {
+	GinkgoHelper()
+	advertised := t.Env.Info != nil && t.Env.Info.Supports(45)
+	t.FiltersWithinLimits(filters)
+	r, err := c.Count(t.ctx, filters...)
+	if err != nil && !advertised && errors.Is(err, fixtures.ErrTimeout) {
+		t.Unsupported("COUNT got no answer and NIP-45 is not in supported_nips: the relay does not serve COUNT (" + err.Error() + ")")
+	}
+	if err != nil && advertised && errors.Is(err, fixtures.ErrTimeout) {
+		Failf("NIP-45 (nip45/count.2): the relay lists 45 in supported_nips but answered neither COUNT nor CLOSED: %v", err)
+	}
+	t.Must(err, "count")
+	if r.Closed {
+		CheckPrefix("CLOSED", r.ClosedReason)
+		t.Unsupported(fmt.Sprintf("COUNT refused with CLOSED %q (NIP-45 lets a relay decline; advertised in supported_nips: %v)", r.ClosedReason, advertised))
+	}
+	return r.Count
+}
+
+// Subscribe opens a live subscription (after EOSE).
+func (t *T) Subscribe(c *fixtures.Client, filters ...nostr.Filter) *fixtures.Subscription {
+	GinkgoHelper()
+	t.FiltersWithinLimits(filters)
+	s, err := c.Subscribe(t.ctx, filters...)
+	t.Must(err, "subscribe")
+	return s
+}
+
+// CreateChannel creates a channel as c's actor and returns its UUID.
+// Baseline cases create it the NIP-29 way (bare 9007, then a 9002 with
+// every metadata field), and a refusal blocks the case; NIP-CL cases send
+// the draft's own 9007 form and require OK true.
+func (t *T) CreateChannel(c *fixtures.Client, spec fixtures.ChannelSpec) string {
+	GinkgoHelper()
+	if spec.Name == "" {
+		spec.Name = t.Unique("chan")
+	}
+	if t.nip29Way() {
+		return t.CreateGroupNIP29(c, spec)
+	}
+	ev := fixtures.CreateChannel(c.Actor(), &spec)
+	t.Accept(c, ev, "create channel "+spec.ID)
+	return spec.ID
+}
+
+// StateEvent returns the current relay-signed state event of kind for a
+// channel (by #d), or nil when the reader gets none. Every returned event
+// must be of that kind and d (NIP-01: a REQ returns only matches); of
+// several heads the newest is current (ties: lowest id), and the report
+// notes how many heads the relay sent (NIP-01 lets a relay keep older
+// versions, NIP-29 asks for one instance: base/state/3; only OneHead fails
+// on them, where a draft forbids it).
+func (t *T) StateEvent(c *fixtures.Client, kind int, channel string) *nostr.Event {
+	GinkgoHelper()
+	heads := t.StateHeads(c, kind, channel)
+	if len(heads) > 1 {
+		t.Note("REQ kind %d #d %s as %s returned %d heads (%s); the newest is taken as current", kind, channel, ActorName(c), len(heads), strings.Join(IDs(heads), ", "))
+	}
+	head := NewestHead(heads)
+	if head != nil && c.Actor() != nil {
+		t.mu.Lock()
+		if t.seenState == nil {
+			t.seenState = map[stateKey]string{}
+		}
+		t.seenState[stateKey{kind, channel, c.Actor().PubKey}] = head.ID
+		t.mu.Unlock()
+	}
+	return head
+}
+
+// StateHeads is the exact read of one channel's state: every event the
+// relay sent for kind and #d, in the relay's order. An event of another
+// kind or d fails the case (NIP-01: a REQ returns only matches); a CLOSED
+// refusal is handled as by Query.
+func (t *T) StateHeads(c *fixtures.Client, kind int, channel string) []*nostr.Event {
+	GinkgoHelper()
+	f := nostr.Filter{Kinds: []int{kind}, Tags: nostr.TagMap{"d": {channel}}}
+	evs := t.Query(c, f)
+	for _, ev := range evs {
+		if d, _ := fixtures.TagValue(ev, "d"); ev.Kind != kind || d != channel {
+			Failf("NIP-01 (nip01/filters): REQ %s returned kind %d with d=%q (%s), which does not match", FilterString([]nostr.Filter{f}), ev.Kind, d, ev.ID)
+		}
+	}
+	return evs
+}
+
+// OneHead is the strict exact read: it requires at most one head for kind
+// and #d and returns it (nil when the reader gets none). Several heads fail
+// the case only where a draft makes the relay serve current state alone
+// (the labels profile's 39000, labels/finding-channels.6); elsewhere NIP-01
+// lets a relay keep older versions and NIP-29 only asks for one instance
+// (SHOULD, nip29/state-events.3, checked by base/state/3), so they are
+// noted and the newest is returned.
+func (t *T) OneHead(c *fixtures.Client, kind int, channel string) *nostr.Event {
+	GinkgoHelper()
+	heads := t.StateHeads(c, kind, channel)
+	if len(heads) > 1 {
+		msg := fmt.Sprintf("REQ kind %d #d %s as %s returned %d heads (%s)", kind, channel, ActorName(c), len(heads), strings.Join(IDs(heads), ", "))
+		if t.Case.Profile == ProfileLabels && kind == fixtures.KindMetadata {
+			Failf("labels draft (labels/finding-channels.6): only the current snapshot is served, but %s", msg)
+		}
+		t.Note("%s; NIP-01 lets a relay keep older versions (NIP-29 asks for one instance: base/state/3), the newest is taken as current", msg)
+	}
+	return NewestHead(heads)
+}
+
+// newestHead is the current one of several heads: the newest, ties broken
+// by the lowest id (NIP-01).
+func NewestHead(evs []*nostr.Event) *nostr.Event {
+	var cur *nostr.Event
+	for _, ev := range evs {
+		if cur == nil || ev.CreatedAt > cur.CreatedAt || (ev.CreatedAt == cur.CreatedAt && ev.ID < cur.ID) {
+			cur = ev
+		}
+	}
+	return cur
+}
+
+// MustStateEvent is StateEvent that blocks the case when the event is
+// missing (NIP-29 makes every state kind optional).
+func (t *T) MustStateEvent(c *fixtures.Client, kind int, channel string) *nostr.Event {
+	GinkgoHelper()
+	ev := t.StateEvent(c, kind, channel)
+	if ev == nil {
+		p := PreStateEvents
+		if kind != fixtures.KindMetadata {
+			p = PreMembersList
+			if kind == fixtures.KindAdmins {
+				p = PreAdminsList
+			}
+		}
+		t.stateLost(c, kind, channel)
+		if !t.nip29Way() {
+			Failf("expected a kind %d state event for channel %s, got none", kind, channel)
+		}
+		t.Blocked(p, fmt.Sprintf("no kind %d for #d %s as %s", kind, channel, ActorName(c)))
+	}
+	return ev
+}
+
+// filterString renders filters as JSON for messages.
+func FilterString(filters []nostr.Filter) string {
+	parts := make([]string, len(filters))
+	for i, f := range filters {
+		parts[i] = f.String()
+	}
+	return strings.Join(parts, ",")
+}
+
+// Eventually polls cond until it passes or the step timeout elapses; a
+// condition never met fails the case with what and cond's last complaint.
+func (t *T) Eventually(cond func(g Gomega), what string) {
+	GinkgoHelper()
+	failures := InterceptGomegaFailures(func() {
+		Eventually(t.ctx, cond).WithTimeout(t.Env.StepTimeout).WithPolling(20 * time.Millisecond).Should(Succeed())
+	})
+	if len(failures) > 0 {
+		last := failures[0]
+		if i := strings.LastIndex(last, "with:\n"); i >= 0 {
+			last = last[i+len("with:\n"):]
+		}
+		Failf("%s: not seen within %s: %s", what, t.Env.StepTimeout, Reword(strings.TrimSpace(last)))
+	}
+}
+
+// RequireRelaySigned fails unless ev is signed, with a valid id and
+// signature, by the relay key.
+func (t *T) RequireRelaySigned(ev *nostr.Event) {
+	GinkgoHelper()
+	Expect(ev.PubKey).To(Equal(t.Env.RelayPubKey), "kind %d %s must be signed by the relay key (NIP-11 self)", ev.Kind, ev.ID)
+	Expect(ev.CheckID()).To(BeTrue(), "kind %d %s: id must match its content", ev.Kind, ev.ID)
+	okSig, err := ev.CheckSignature()
+	Expect(err).NotTo(HaveOccurred(), "kind %d %s: signature check", ev.Kind, ev.ID)
+	Expect(okSig).To(BeTrue(), "kind %d %s: signature must verify", ev.Kind, ev.ID)
+}
+
+// Go runs fn concurrently for i in [0,n) and waits for all; failures inside
+// are reported to the case.
+func (t *T) Go(n int, fn func(i int)) {
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			defer GinkgoRecover()
+			fn(i)
+		}(i)
+	}
+	wg.Wait()
+}
+
+// IDs returns the d-or-id identity of events, for readable set comparisons.
+func IDs(evs []*nostr.Event) []string {
+	out := make([]string, 0, len(evs))
+	for _, ev := range evs {
+		out = append(out, ev.ID)
+	}
+	return out
+}
+
+// DTags returns the d tag of each event (channel IDs of state events).
+func DTags(evs []*nostr.Event) []string {
+	out := make([]string, 0, len(evs))
+	for _, ev := range evs {
+		d, _ := fixtures.TagValue(ev, "d")
+		out = append(out, d)
+	}
+	return out
+}
+
+// ConnectURL opens a connection to another URL (a proxy in front of the relay, such as the lost-ack proxy) that is
+// closed with the case.
+func (t *T) ConnectURL(u string, o fixtures.DialOptions) *fixtures.Client {
+	GinkgoHelper()
+	if o.Transcript == nil {
+		o.Transcript = t.tr
+	}
+	if o.StepTimeout == 0 {
+		o.StepTimeout = t.Env.StepTimeout
+	}
+	if o.Header == nil {
+		o.Header = t.Env.Header
+	}
+	c, err := fixtures.Dial(t.Ctx(), u, o)
+	t.Must(err, "connect "+u)
+	t.mu.Lock()
+	t.clients = append(t.clients, c)
+	t.mu.Unlock()
+	return c
+}

@@ -1,0 +1,19 @@
+package labels
+
+import (
+	"github.com/nipcl/nipcl-conform/suites/framework"
+	. "github.com/onsi/gomega" //nolint:revive // Gomega DSL
+)
+
+// labelsCapabilitySpecs: "Capability discovery".
+func labelsCapabilitySpecs() []framework.Spec {
+	return []framework.Spec{
+		{Case: lcase("labels/capability/1", []string{"labels/capability.1", "labels/capability.2"}, "capability", "labels/capability", framework.MUST,
+			"The relay advertises \"nip-cl\" in NIP-11 supported_extensions and not in supported_nips."),
+			Run: func(t *framework.T) {
+				Expect(t.Env.Info).NotTo(BeNil(), "NIP-11 document")
+				Expect(t.Env.Info.HasExtension("nip-cl")).To(BeTrue(), "supported_extensions contains \"nip-cl\": %v", t.Env.Info.SupportedExtensions)
+				Expect(t.Env.Info.NIPsContainString("nip-cl")).To(BeFalse(), "supported_nips must not contain \"nip-cl\"")
+			}},
+	}
+}

@@ -1,0 +1,395 @@
+package readmatrix
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/nipcl/nipcl-conform/suites/framework"
+
+	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+)
+
+// The read-path matrix: each read rule (a profile's sentence about what a
+// read returns) is read through many shapes of request, by several kinds of
+// reader. One table row is one case: (rule, shape, viewer) with what the
+// viewer must observe of the rule's target, and the clause the expectation
+// rests on. A rule's fixture is built per case; a shape is a function of the
+// fixture; adding a shape or a row is one line. Row numbers are the stable
+// case IDs (<prefix>/reads/<n>): append, never renumber.
+
+// Viewers: who reads.
+const (
+	ViewAnon    = "anonymous"      // no AUTH
+	ViewMember  = "member"         // a member of the rule's channel
+	ViewOutside = "outsider"       // an authenticated key outside the channel
+	ViewRemoved = "removed-member" // a member removed by a 9001 before the read
+)
+
+// readWant is what a row expects the viewer to observe of the target.
+type readWant bool
+
+const (
+	WantSeen     readWant = true  // every target the read can match is returned (or counted, or delivered)
+	WantWithheld readWant = false // no target is returned, counted or delivered
+)
+
+// readRow is one matrix row, hence one case.
+type ReadRow struct {
+	Id     string // case ID, written here in full: <rule prefix>/reads/<n>
+	Shape  string
+	Viewer string
+	Want   readWant
+	// level and clause override the rule's defaults where the row rests on
+	// another sentence (e.g. a SHOULD of NIP-45); section follows clause.
+	Level  framework.Level
+	Clause string
+}
+
+// readFx is one built fixture of a rule, as one viewer reads it.
+type ReadFx struct {
+	Owner, Viewer *fixtures.Client
+	// ch is the channel the rule withholds or serves; open a readable
+	// control channel ("" when the row's shape does not read one); ev the
+	// events the fixture made, by role.
+	Ch, Open string
+	Ev       map[string]*nostr.Event
+	// isTarget tells the rule's target events (the ones the row's want is
+	// about) from everything else a read may return.
+	IsTarget func(*nostr.Event) bool
+	// base are readable older matches a limited read must still return
+	// when the targets are withheld (they must not hide behind targets).
+	Base []string
+	// countBase and countTargets are what the rule's COUNT shapes count:
+	// readable matches besides the targets, and the targets themselves.
+	CountBase, CountTargets int64
+	// live makes one more target and then one more readable control event
+	// (in that order) while a live subscription is open; it returns the
+	// control's id, which a withholding viewer waits for.
+	Live       func() (target *nostr.Event, control string)
+	LiveFilter nostr.Filter
+	// t0 is a little before the fixture was built.
+	T0 nostr.Timestamp
+	// label is the rule's label or type value; relay the relay's key.
+	Label, Relay string
+}
+
+// readObs is what one shape observed.
+type readObs struct {
+	events  []*nostr.Event
+	counted *int64
+	refused string // CLOSED reason when the relay refused the read
+	// must are ids a withholding read still has to return: the older
+	// readable match of a limit shape, or the readable control of a shape
+	// that matches it (controlShape), so an empty answer never passes a
+	// withheld row. limited marks the limit shapes.
+	must    []string
+	limited bool
+	// exact marks an exact read: its heads per kind and d are counted.
+	exact bool
+}
+
+// readShape is one way of asking.
+type ReadShape struct {
+	name string
+	what string // the request, for the requirement line
+	// reading is the interpretation the shape takes where the text leaves
+	// a choice, for the case's Reading.
+	reading string
+	run     func(t *framework.T, fx *ReadFx) readObs
+}
+
+// readRule is one rule of the matrix.
+type ReadRule struct {
+	Name    string // short name, in the requirement line
+	Profile string
+	section string // default section (of clause)
+	Level   framework.Level
+	Clause  string                                             // default clause ID the rows rest on
+	SeenCl  string                                             // clause of wantSeen rows, when it differs
+	Rests   string                                             // the rule in our words
+	Build   func(t *framework.T, viewer, shape string) *ReadFx // shape: what the row reads with
+	Shapes  []ReadShape
+	Rows    []ReadRow
+}
+
+// readsSpecs returns the matrix cases of the given rules, one per row.
+func ReadsSpecs(rules ...ReadRule) []framework.Spec {
+	var out []framework.Spec
+	for _, rule := range rules {
+		for _, row := range rule.Rows {
+			out = append(out, rule.spec(row))
+		}
+	}
+	return out
+}
+
+func (rule ReadRule) shape(name string) ReadShape {
+	for _, s := range rule.Shapes {
+		if s.name == name {
+			return s
+		}
+	}
+	panic("reads: rule " + rule.Name + " has no shape " + name)
+}
+
+// rowClause is the clause ID a row rests on.
+func (rule ReadRule) rowClause(row ReadRow) string {
+	switch {
+	case row.Clause != "":
+		return row.Clause
+	case row.Want == WantSeen && rule.SeenCl != "":
+		return rule.SeenCl
+	}
+	return rule.Clause
+}
+
+func (rule ReadRule) caseID(row ReadRow) string {
+	return row.Id
+}
+
+func (rule ReadRule) spec(row ReadRow) framework.Spec {
+	shape := rule.shape(row.Shape)
+	cl := rule.rowClause(row)
+	section := cl[:strings.LastIndex(cl, ".")]
+	level := rule.Level
+	if row.Level != "" {
+		level = row.Level
+	}
+	verb := "is withheld from"
+	if row.Want == WantSeen {
+		verb = "reaches"
+	}
+	c := framework.Case{ID: rule.caseID(row), Clauses: []string{cl}, Profile: rule.Profile, Area: "reads", Section: section, Level: level,
+		Requirement: fmt.Sprintf("read matrix [rule %s | shape %s | viewer %s]: %s; the target %s the %s (%s; rests on %s).",
+			rule.Name, shape.name, row.Viewer, rule.Rests, verb, row.Viewer, shape.what, cl),
+		Reading: shape.reading}
+	c.Where = framework.DefinedAt(rule.Build) // the rule's table: the row is in it
+	return framework.Spec{Case: c, Run: func(t *framework.T) { rule.run(t, row, shape, cl) }}
+}
+
+// run builds the fixture, reads it through the shape and judges the row.
+func (rule ReadRule) run(t *framework.T, row ReadRow, shape ReadShape, cl string) {
+	fx := rule.Build(t, row.Viewer, row.Shape)
+	obs := shape.run(t, fx)
+	who := fmt.Sprintf("%s (%s) as %s", rule.caseID(row), cl, row.Viewer)
+	if obs.refused != "" {
+		framework.CheckPrefix("CLOSED", obs.refused)
+		if row.Want == WantWithheld && obs.limited && len(obs.must) > 0 {
+			// A refusal withholds the target, but also the older readable
+			// match the row is about: it shows nothing of the limit.
+			if t.Case.Profile == framework.ProfileBaseline || row.Viewer == ViewAnon {
+				t.Blocked(framework.PreReadServed, fmt.Sprintf("%s: %s refused with CLOSED %q, so whether withheld targets use up the limit cannot be seen", who, shape.what, obs.refused))
+			}
+			framework.Failf("%s: withheld targets must not use up the limit, and %s must return the older readable match %s to the %s, but the relay refused the read with CLOSED %q", who, shape.what, strings.Join(obs.must, ", "), row.Viewer, obs.refused)
+		}
+		if row.Want == WantSeen {
+			if t.Case.Profile == framework.ProfileBaseline {
+				t.Blocked(framework.PreReadServed, fmt.Sprintf("%s: %s refused with CLOSED %q", who, shape.what, obs.refused))
+			}
+			framework.Failf("%s: the %s must read the target by %s, but the relay refused with CLOSED %q", who, row.Viewer, shape.what, obs.refused)
+		}
+		t.Note("%s: withheld by a refusal (CLOSED %q), not by an empty answer", who, obs.refused)
+		return
+	}
+	if obs.counted != nil {
+		want := fx.CountBase
+		if row.Want == WantSeen {
+			want += fx.CountTargets
+		}
+		if *obs.counted != want {
+			framework.Failf("%s: COUNT %s must count %d (%d readable besides the targets, targets %s), got %d",
+				who, shape.what, want, fx.CountBase, map[readWant]string{WantSeen: "counted", WantWithheld: "not counted"}[row.Want], *obs.counted)
+		}
+		return
+	}
+	var targets []string
+	for _, ev := range obs.events {
+		if fx.IsTarget(ev) {
+			targets = append(targets, ev.ID)
+		}
+	}
+	switch {
+	case row.Want == WantSeen && len(targets) == 0:
+		framework.Failf("%s: the %s must read the target by %s; got %d event(s) and no target: %s", who, row.Viewer, shape.what, len(obs.events), strings.Join(framework.IDs(obs.events), ", "))
+	case row.Want == WantWithheld && len(targets) > 0:
+		framework.Failf("%s: the %s must not get the target by %s; got %s", who, row.Viewer, shape.what, strings.Join(targets, ", "))
+	}
+	if row.Want == WantWithheld {
+		got := framework.IDs(obs.events)
+		for _, id := range obs.must {
+			if !slices.Contains(got, id) {
+				if obs.limited {
+					framework.Failf("%s: withheld targets must not use up the limit: %s must still return the older readable match %s; got %s", who, shape.what, id, strings.Join(got, ", "))
+				}
+				framework.Failf("%s: positive control: %s matches the readable control %s too, which the %s may read, but the answer lacks it (got %d event(s): %s); an answer without it shows nothing withheld", who, shape.what, id, row.Viewer, len(got), strings.Join(got, ", "))
+			}
+		}
+	}
+	if obs.exact {
+		byD := map[string]int{}
+		for _, ev := range obs.events {
+			if d, _ := fixtures.TagValue(ev, "d"); ev.Kind >= fixtures.KindMetadata && ev.Kind <= fixtures.KindRoles {
+				byD[fmt.Sprintf("%d/%s", ev.Kind, d)]++
+			}
+		}
+		for k, n := range byD {
+			if n > 1 {
+				if t.Case.Profile == framework.ProfileLabels && strings.HasPrefix(k, fmt.Sprint(fixtures.KindMetadata)) {
+					framework.Failf("labels draft (labels/finding-channels.6): only current snapshots are served, but %s returned %d heads of %s", shape.what, n, k)
+				}
+				t.Note("%s returned %d heads of %s (NIP-01 lets a relay keep older versions; NIP-29 asks for one: base/state/3)", shape.what, n, k)
+			}
+		}
+	}
+}
+
+// --- shape builders ---------------------------------------------------------
+
+// reqShape reads filters as a REQ.
+func ReqShape(name, what string, filters func(fx *ReadFx) []nostr.Filter) ReadShape {
+	return ReadShape{name: name, what: what, run: func(t *framework.T, fx *ReadFx) readObs {
+		fs := filters(fx)
+		t.FiltersWithinLimits(fs)
+		r := t.QueryResult(fx.Viewer, fs...)
+		if !r.Closed && framework.ResultMayBeCut(t.Limitation(), fs, len(r.Events)) != "" {
+			// An answer cut at a published limit shows neither presence
+			// nor absence: one filter is read whole by paging back with
+			// until; several are not observable.
+			if len(fs) == 1 {
+				r.Events = t.PageBack(fx.Viewer, fs[0], r.Events)
+			} else {
+				t.ResultWithinLimits(fs, len(r.Events))
+			}
+		}
+		return readObs{events: r.Events, refused: closedReason(r)}
+	}}
+}
+
+// limitShape is reqShape whose withholding answer must still hold fx.base.
+func LimitShape(name, what string, filters func(fx *ReadFx) []nostr.Filter) ReadShape {
+	s := ReqShape(name, what, filters)
+	inner := s.run
+	s.run = func(t *framework.T, fx *ReadFx) readObs {
+		o := inner(t, fx)
+		o.must, o.limited = fx.Base, true
+		return o
+	}
+	return s
+}
+
+// controlShape is reqShape whose filters also match the fixture's readable
+// control events (fx.base): a withholding answer must still hold them, so a
+// withheld row has a positive control of its own.
+func ControlShape(name, what string, filters func(fx *ReadFx) []nostr.Filter) ReadShape {
+	s := ReqShape(name, what, filters)
+	inner := s.run
+	s.run = func(t *framework.T, fx *ReadFx) readObs {
+		o := inner(t, fx)
+		o.must = fx.Base
+		return o
+	}
+	return s
+}
+
+// exactShape is reqShape that also counts heads per channel and kind.
+func ExactShape(name, what string, filters func(fx *ReadFx) []nostr.Filter) ReadShape {
+	s := ReqShape(name, what, filters)
+	s.reading = exactReading
+	inner := s.run
+	s.run = func(t *framework.T, fx *ReadFx) readObs {
+		o := inner(t, fx)
+		o.exact = true
+		return o
+	}
+	return s
+}
+
+// countShape asks NIP-45 COUNT (optional: a relay without it makes the case
+// unsupported, see T.Count).
+func CountShape(name, what string, filters func(fx *ReadFx) []nostr.Filter) ReadShape {
+	return ReadShape{name: name, what: what, run: func(t *framework.T, fx *ReadFx) readObs {
+		n := t.Count(fx.Viewer, filters(fx)...)
+		return readObs{counted: &n}
+	}}
+}
+
+// liveShape opens fx.liveFilter as a subscription, makes one more target
+// and then a readable control event, and reports what was delivered: up to
+// the target for a viewer who must see it, up to the control otherwise
+// (the relay delivers events in the order it committed them).
+//
+// optional is true where the rule's text promises no live feed (the NIP-CL
+// drafts' metadata): a relay that delivers neither event live makes the
+// case unsupported; NIP-01's live delivery of stored kinds is not optional.
+func LiveShape(what string, optional bool) ReadShape {
+	return ReadShape{name: "live", what: what, reading: liveReading, run: func(t *framework.T, fx *ReadFx) readObs {
+		sub := t.Subscribe(fx.Viewer, fx.LiveFilter)
+		if closed, reason := sub.ClosedReason(); closed {
+			return readObs{refused: reason}
+		}
+		target, control := fx.Live()
+		seen, err := sub.WaitFor(t.Ctx(), func(ev *nostr.Event) bool { return ev.ID == target.ID || ev.ID == control })
+		if err == nil && seen[len(seen)-1].ID == target.ID {
+			// The target came first; a withholding viewer must not get it.
+			return readObs{events: seen}
+		}
+		if err != nil {
+			if closed, reason := sub.ClosedReason(); closed {
+				return readObs{refused: reason}
+			}
+			if optional && errors.Is(err, fixtures.ErrTimeout) {
+				t.Unsupported(fmt.Sprintf("no live delivery: neither the target %s nor the readable control %s arrived on %s (the draft promises no live metadata feed)", target.ID, control, fx.LiveFilter.String()))
+			}
+			t.Must(err, "live delivery of the readable control event "+control)
+		}
+		return readObs{events: append(seen, sub.Drain()...)}
+	}}
+}
+
+// liveReading is the live shape's interpretation.
+const liveReading = "A live absence is judged when a readable control event, committed after the target, arrives: the relay is taken to deliver one subscription's events in commit order. A subscription refused with CLOSED withholds as surely (noted)."
+
+// exactReading is the exact-read shape's interpretation.
+const exactReading = "NIP-01 lets a relay keep older versions of an addressable event and NIP-29 asks for one instance per group (SHOULD, checked by base/state/3); the labels draft makes relays select current snapshots, read here as covering exact #d reads of 39000 too (the heads are counted: several fail only there, and are noted elsewhere)."
+
+func closedReason(r fixtures.QueryResult) string {
+	if r.Closed {
+		if r.ClosedReason == "" {
+			return "(empty reason)"
+		}
+		return r.ClosedReason
+	}
+	return ""
+}
+
+func Ts(v nostr.Timestamp) *nostr.Timestamp { return &v }
+
+func One(f ...nostr.Filter) []nostr.Filter { return f }
+
+// viewerClient opens the row's viewer: member (and removed-member, removed
+// by a 9001 from the owner after the fixture is built, see removeViewer),
+// a fresh outsider key, or an anonymous connection.
+func ViewerClient(t *framework.T, viewer string, member *fixtures.Client) *fixtures.Client {
+	switch viewer {
+	case ViewMember, ViewRemoved:
+		return member
+	case ViewOutside:
+		return t.Connect(t.Actor("outsider"))
+	}
+	return t.Connect(nil)
+}
+
+// removeViewer removes the member from ch with a 9001 when the row's viewer
+// is the removed member.
+func RemoveViewer(t *framework.T, viewer string, owner, member *fixtures.Client, ch string) {
+	if viewer == ViewRemoved {
+		t.Accept(owner, fixtures.RemoveUser(owner.Actor(), ch, member.Actor().PubKey), "remove the member (9001) before the read")
+	}
+}
+
+// relayKey is the key relay-signed state carries.
+func (fx *ReadFx) RelayKey() string { return fx.Relay }
