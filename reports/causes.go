@@ -59,10 +59,10 @@ func (r *Results) Causes() []Cause {
 		}
 		symptom := Symptom(c.Message)
 		key := c.Plan + "\x00" + string(c.Outcome) + "\x00" + symptom
-		if m := citedClause.FindStringSubmatch(text.FirstLine(c.Message)); m != nil {
-			// A message that names the clause it found broken groups by it:
-			// one broken sentence is one cause, whatever the wire showed.
-			key = c.Plan + "\x00" + string(c.Outcome) + "\x00clause " + m[1]
+		if c.Violates != "" {
+			// A failure that names the clause it breaks groups by it: one
+			// broken sentence is one cause, whatever the wire showed.
+			key = c.Plan + "\x00" + string(c.Outcome) + "\x00clause " + c.Violates
 		}
 		if c.Outcome == Blocked && c.Precondition != "" {
 			key = c.Plan + "\x00blocked\x00" + c.Precondition
@@ -113,9 +113,6 @@ func CauseOf(causes []Cause, c CaseResult) string {
 	}
 	return ""
 }
-
-// citedClause finds a clause ID a failure message names, "(nip29/join.2)".
-var citedClause = regexp.MustCompile(`\(([a-z0-9]+/[a-z0-9-]+\.[0-9]+)\)`)
 
 var (
 	maskHex     = regexp.MustCompile(`\b[0-9a-f]{12,}\b`)

@@ -19,12 +19,12 @@ func TestCausesGroupOneBrokenRule(t *testing.T) {
 		{ID: "base/x/1", Plan: "labels", Outcome: Blocked, Precondition: "flag-hidden", Message: "incompatible: one"},
 		{ID: "base/x/2", Plan: "labels", Outcome: Blocked, Precondition: "flag-hidden", Message: "incompatible: two"},
 		{ID: "labels/e/5", Plan: "labels", Outcome: Pass},
-		{ID: "base/read/1", Plan: "labels", Level: "MUST", Outcome: Fail, Message: "NIP-29 (nip29/read-access.1): an outsider read 1 event"},
-		{ID: "base/read/2", Plan: "labels", Level: "SHOULD", Outcome: Fail, Message: "NIP-29 (nip29/read-access.1): an outsider got a private group's message abc"},
+		{ID: "base/read/1", Plan: "labels", Level: "MUST", Outcome: Fail, Violates: "nip29/read-access.1", Message: "NIP-29 (nip29/read-access.1): an outsider read 1 event"},
+		{ID: "base/read/2", Plan: "labels", Level: "SHOULD", Outcome: Fail, Violates: "nip29/read-access.1", Message: "NIP-29 (nip29/read-access.1): an outsider got a private group's message abc"},
 	}}
 	causes := r.Causes()
 	if len(causes) != 4 {
-		t.Fatalf("%d causes, want 4 (unsorted snapshots, the two read-access failures citing one clause, the blocked pair, the retry answer): %+v", len(causes), causes)
+		t.Fatalf("%d causes, want 4 (unsorted snapshots, the two read-access failures breaking one clause (Violates), the blocked pair, the retry answer): %+v", len(causes), causes)
 	}
 	if got := causes[0].Cases; len(got) != 3 || causes[0].Level != "MUST" || len(causes[0].Sections) != 3 {
 		t.Errorf("first cause: cases %v, level %s, sections %v; want the three unsorted-snapshot cases, MUST, three sections", got, causes[0].Level, causes[0].Sections)

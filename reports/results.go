@@ -55,14 +55,17 @@ type CaseResult struct {
 	Ref     string   `json:"ref,omitempty"`
 	Clauses []string `json:"clauses,omitempty"`
 	// Precondition is the ID of the unmet precondition of a blocked case.
-	Precondition string   `json:"precondition,omitempty"`
-	Outcome      Outcome  `json:"outcome"`
-	Message      string   `json:"message,omitempty"`
-	Location     string   `json:"location,omitempty"`
-	Transcript   string   `json:"transcript,omitempty"`
-	Notes        []string `json:"notes,omitempty"`
-	DurationMS   int64    `json:"duration_ms"`
-	Repro        string   `json:"repro,omitempty"`
+	Precondition string `json:"precondition,omitempty"`
+	// Violates is the clause ID a failed case breaks (one of Clauses), as
+	// the case recorded it.
+	Violates   string   `json:"violates,omitempty"`
+	Outcome    Outcome  `json:"outcome"`
+	Message    string   `json:"message,omitempty"`
+	Location   string   `json:"location,omitempty"`
+	Transcript string   `json:"transcript,omitempty"`
+	Notes      []string `json:"notes,omitempty"`
+	DurationMS int64    `json:"duration_ms"`
+	Repro      string   `json:"repro,omitempty"`
 	// Baseline is set when a --baseline file lists the case:
 	// "expected-failure" or "fixed".
 	Baseline string `json:"baseline,omitempty"`

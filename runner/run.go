@@ -492,10 +492,8 @@ func runGinkgo(ctx context.Context, opts *Options, prepared []*preparedPlan) (ty
 				fmt.Fprint(opts.Out, "\r\033[K")
 			}
 			word := "FAIL"
-			for _, e := range r.ReportEntries {
-				if e.Name == framework.EntryOutcome && e.StringRepresentation() == string(reports.Blocked) {
-					word = "BLOCKED"
-				}
+			if v, _ := framework.VerdictOf(r); v.Outcome == reports.Blocked {
+				word = "BLOCKED"
 			}
 			fmt.Fprintf(opts.Out, "%s %s %s\n", word, planOf(r), r.LeafNodeText)
 		}
@@ -519,14 +517,10 @@ func runGinkgo(ctx context.Context, opts *Options, prepared []*preparedPlan) (ty
 	} else {
 		formatter.ColorableStdOut = io.Discard
 	}
-	// Matcher failures are reworded into "expected …, observed …".
-	gomega.RegisterFailHandler(func(message string, callerSkip ...int) {
-		skip := 1
-		if len(callerSkip) > 0 {
-			skip += callerSkip[0]
-		}
-		Fail(framework.Reword(message), skip)
-	})
+	// Each case asserts with its own Gomega (framework.T.Expect), whose
+	// fail handler words failures as "expected …, observed …"; the
+	// process-wide Gomega only serves code outside a case.
+	gomega.RegisterFailHandler(Fail)
 	suiteConfig, reporterConfig := GinkgoConfiguration()
 	// The whole run has one deadline: what setup used is not given again.
 	suiteConfig.Timeout = opts.Deadline
@@ -554,12 +548,8 @@ func runGinkgo(ctx context.Context, opts *Options, prepared []*preparedPlan) (ty
 
 // unclaimed reports whether a spec was another worker's case (Env.Claim).
 func unclaimed(r SpecReport) bool {
-	for _, e := range r.ReportEntries {
-		if e.Name == framework.EntryOutcome && e.StringRepresentation() == framework.OutcomeUnclaimed {
-			return true
-		}
-	}
-	return false
+	v, _ := framework.VerdictOf(r)
+	return v.Unclaimed
 }
 
 func planOf(r SpecReport) string {
@@ -610,32 +600,26 @@ func convert(specs types.SpecReports, prepared []*preparedPlan, stopped string) 
 		}
 		r := caseResult(c, p)
 		r.DurationMS = s.RunTime.Milliseconds()
-		override := ""
 		for _, e := range s.ReportEntries {
 			switch e.Name {
-			case framework.EntryOutcome:
-				override = e.StringRepresentation()
 			case framework.EntryTranscript:
 				r.Transcript = e.StringRepresentation()
 			case framework.EntryNote:
 				r.Notes = append(r.Notes, e.StringRepresentation())
-			case framework.EntryPrecondition:
-				r.Precondition = e.StringRepresentation()
 			}
 		}
-		r.Outcome, r.Message = classify(s, override)
-		if r.Outcome == reports.Fail && r.Source == "contract" {
-			// A contract case checks what the harness needs, which no NIP
-			// requires: an unmet one blocks, it never fails the relay.
-			r.Outcome, r.Precondition = reports.Blocked, "contract-"+c.Section
-		}
-		if stopped != "" && s.State == types.SpecStateSkipped && s.Failure.Message == "" && override == "" {
+		verdict, _ := framework.VerdictOf(s)
+		r.Precondition, r.Violates = verdict.Precondition, verdict.Violates
+		r.Outcome, r.Message = classify(s, verdict.Outcome)
+		if stopped != "" && s.State == types.SpecStateSkipped && s.Failure.Message == "" && verdict.Outcome == "" {
+			// Ginkgo skips the specs it never started once the run's
+			// deadline passed or an interrupt came: they timed out.
 			r.Outcome, r.Message = reports.Timeout, "not run: the run stopped before this case ("+stopped+")"
 		}
 		if s.Failure.Location.FileName != "" {
 			r.Location = fmt.Sprintf("%s:%d", filepath.Base(s.Failure.Location.FileName), s.Failure.Location.LineNumber)
 		}
-		if s.State == types.SpecStateInterrupted || (s.State == types.SpecStateSkipped && strings.Contains(s.Failure.Message, "nterrupt")) {
+		if s.State == types.SpecStateInterrupted {
 			interrupted = "interrupted: " + s.Failure.Message
 		}
 		out = append(out, r)
@@ -709,18 +693,17 @@ func ReproPrefix(target Target, profile, url string) string {
 	return fmt.Sprintf("nipcl-conform run --target %s --profile %s", url, profile)
 }
 
-// classify maps a Ginkgo state (and an outcome a case recorded) to a class.
-func classify(s types.SpecReport, override string) (reports.Outcome, string) {
+// classify maps a Ginkgo state and the outcome the case recorded
+// (framework.Verdict; "" = none) to a class. The case decided what its
+// failure means (framework's judgeFailure); nothing here converts it again.
+func classify(s types.SpecReport, override reports.Outcome) (reports.Outcome, string) {
 	msg := s.Failure.Message
 	switch s.State {
 	case types.SpecStatePassed:
 		return reports.Pass, ""
 	case types.SpecStateSkipped, types.SpecStatePending:
-		if override == string(reports.Unsupported) {
+		if override == reports.Unsupported {
 			return reports.Unsupported, msg
-		}
-		if strings.Contains(msg, "nterrupt") || strings.Contains(msg, "imeout") {
-			return reports.Timeout, "not run: " + msg
 		}
 		return reports.Skipped, msg
 	case types.SpecStatePanicked:
@@ -731,14 +714,8 @@ func classify(s types.SpecReport, override string) (reports.Outcome, string) {
 		return reports.HarnessError, msg
 	default: // failed
 		switch override {
-		case string(reports.Blocked):
-			return reports.Blocked, msg
-		case string(reports.Timeout):
-			return reports.Timeout, msg
-		case string(reports.HarnessError):
-			return reports.HarnessError, msg
-		case string(reports.Unsupported):
-			return reports.Unsupported, msg
+		case reports.Blocked, reports.Timeout, reports.HarnessError, reports.Unsupported:
+			return override, msg
 		}
 		return reports.Fail, msg
 	}

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -61,6 +62,33 @@ func TestPackageLayout(t *testing.T) {
 				if !permitted {
 					t.Errorf("%s imports suites/%s; suites/%s may import only %v", f, dep, e.Name(), ok)
 				}
+			}
+		}
+	}
+}
+
+// globalGomega finds an assertion on the process-wide Gomega: a bare
+// Expect, Eventually or Consistently call.
+var globalGomega = regexp.MustCompile(`(^|[^\w.])(Expect|Eventually|Consistently)\(`)
+
+// TestCasesUseTheirOwnGomega: case code asserts with the case's own
+// Gomega (t.Expect, t.Eventually, t.Within, or the g of a polled
+// condition), whose failures are worded per case; never with the
+// process-wide one.
+func TestCasesUseTheirOwnGomega(t *testing.T) {
+	files, _ := filepath.Glob("*/*.go")
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(src), "\n") {
+			code, _, _ := strings.Cut(line, "//")
+			if globalGomega.MatchString(code) && !strings.Contains(code, "func (t *T)") {
+				t.Errorf("%s:%d: assertion on the process-wide Gomega: %s", f, i+1, strings.TrimSpace(line))
 			}
 		}
 	}

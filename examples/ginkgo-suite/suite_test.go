@@ -33,14 +33,9 @@ import (
 const defaultFilter = "labels && MUST && section:labels.snapshot"
 
 func TestSuite(t *testing.T) {
-	// Matcher failures read "expected …, observed …", as in runner.Run.
-	RegisterFailHandler(func(message string, callerSkip ...int) {
-		skip := 1
-		if len(callerSkip) > 0 {
-			skip += callerSkip[0]
-		}
-		Fail(framework.Reword(message), skip)
-	})
+	// Each case asserts with its own Gomega, whose failures read
+	// "expected …, observed …"; this handler serves only code outside a case.
+	RegisterFailHandler(Fail)
 
 	// Start and probe the target, then register its cases (one Describe
 	// named after the plan, one It per case, labelled with framework.CaseLabels).

@@ -47,7 +47,7 @@ var actorKinds = map[string]ActorKind{
 	"late":     KindAny,
 }
 
-// historyFreeCases are cases whose reads select by an actor's own key
+// HistoryFreeCases are cases whose reads select by an actor's own key
 // (#P, #p, COUNT by key): they count everything the key did on the relay,
 // so they need keys with no history of their own. Configured keys are
 // shared by every case of a run, so with --actor-key these cases are

@@ -94,7 +94,7 @@ func ProfilePrefix(p string) string {
 	return p + "/"
 }
 
-// definedAt is where fn's code starts, as a path under the module
+// DefinedAt is where fn's code starts, as a path under the module
 // ("suites/labels_grammar.go:42"): a case's function sits at its
 // definition.
 func DefinedAt(fn any) string {
@@ -119,7 +119,7 @@ func DefinedAt(fn any) string {
 // modulePath prefixes source paths in a -trimpath build.
 const modulePath = "github.com/nipcl/nipcl-conform"
 
-// clausesInOrder returns a case's Clauses in clause order (clause.Clauses).
+// ClausesInOrder returns a case's Clauses in clause order (clause.Clauses).
 func ClausesInOrder(c Case) []string {
 	cited := map[string]bool{}
 	for _, id := range c.Clauses {
@@ -134,7 +134,7 @@ func ClausesInOrder(c Case) []string {
 	return out
 }
 
-// caseSource returns whose rule a case enforces, from the clauses it
+// CaseSource returns whose rule a case enforces, from the clauses it
 // covers, preferring those of the case's own section: the first NIP or
 // draft clause's source and reference; "contract" only when every clause
 // of that section it covers is a contract clause (such a case can block,
@@ -162,8 +162,8 @@ func CaseSource(c Case) (source, ref string, clauses []string) {
 	return source, ref, clauses
 }
 
-// withReading sets a case's Reading.
+// WithReading sets a case's Reading.
 func WithReading(c Case, reading string) Case { c.Reading = reading; return c }
 
-// heavy marks a case that needs many writes.
+// Heavy marks a case that needs many writes.
 func Heavy(c Case) Case { c.Heavy = true; return c }

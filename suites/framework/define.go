@@ -9,20 +9,17 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/reports"
 )
 
-// Report entry names the runner reads back from Ginkgo's report.
+// Report entry names the runner reads back from Ginkgo's report, beside
+// EntryVerdict (verdict.go).
 const (
-	EntryOutcome    = "nipcl.outcome"    // value: an outcome class overriding Ginkgo's state
 	EntryTranscript = "nipcl.transcript" // wire transcript of a failed case
 	EntryNote       = "nipcl.note"       // informational remark (reading seen, rounds run …)
-
-	// OutcomeUnclaimed is the EntryOutcome of a case another worker of a
-	// shared queue ran (Env.Claim): it is not a result of this process.
-	OutcomeUnclaimed = "unclaimed"
 )
 
-// defineSpecs registers one Ginkgo container for env with one Ginkgo spec
+// DefineSpecs registers one Ginkgo container for env with one Ginkgo spec
 // per applicable case of specs.
 func DefineSpecs(env *Env, specs []Spec) {
 	env.defaults()
@@ -43,19 +40,19 @@ func DefineSpecs(env *Env, specs []Spec) {
 
 func runSpec(ctx SpecContext, env *Env, s Spec) {
 	if env.Claim != nil && !env.Claim(s.ID) {
-		AddReportEntry(EntryOutcome, OutcomeUnclaimed, ReportEntryVisibilityNever)
+		recordVerdict(Verdict{Unclaimed: true})
 		Skip("run by another worker")
 	}
 	if env.SetupErr != nil {
 		if env.SetupTimedOut {
-			AddReportEntry(EntryOutcome, "timeout", ReportEntryVisibilityNever)
+			recordOutcome(reports.Timeout)
 		} else {
-			AddReportEntry(EntryOutcome, "harness-error", ReportEntryVisibilityNever)
+			recordOutcome(reports.HarnessError)
 		}
 		Fail("setup: " + env.SetupErr.Error())
 	}
 	if s.Profile != ProfileBaseline && env.Unsupported != "" {
-		AddReportEntry(EntryOutcome, "unsupported", ReportEntryVisibilityNever)
+		recordOutcome(reports.Unsupported)
 		Skip(env.Unsupported)
 	}
 	if s.Slow && !env.Slow {
@@ -70,14 +67,43 @@ func runSpec(ctx SpecContext, env *Env, s Spec) {
 		t.closeAll()
 		if CurrentSpecReport().State.Is(types.SpecStateFailureStates) {
 			AddReportEntry(EntryTranscript, t.tr.String(), ReportEntryVisibilityNever)
-			if refusals := t.LimitRefusals(); len(refusals) > 0 && !CurrentSpecReport().State.Is(types.SpecStateTimedout|types.SpecStateInterrupted) {
-				// The relay enforced what it published: no verdict.
-				AddReportEntry(EntryOutcome, "unsupported", ReportEntryVisibilityNever)
-				AddReportEntry(EntryNote, "unsupported: "+strings.Join(refusals, "; ")+" (the case's data leaves the relay's published limits)", ReportEntryVisibilityNever)
-			}
+			judgeFailure(t, s.Case)
 		}
 	})
 	s.Run(t)
+}
+
+// judgeFailure decides, in one place, what a failed case's failure means
+// for the relay, and records it as the case's verdict:
+//   - a case whose data left the relay's published limits, and that the
+//     relay refused for it, is unsupported (the relay enforced what it
+//     published: no verdict);
+//   - a plain failure (no outcome recorded, not a timeout or interrupt) of a
+//     contract case blocks: a contract point is the harness's need, which no
+//     NIP requires;
+//   - any other plain failure breaks a clause of the case: the clause is
+//     recorded as data (Verdict.Violates) unless the case named it.
+func judgeFailure(t *T, c Case) {
+	report := CurrentSpecReport()
+	prior, _ := VerdictOf(report)
+	stopped := report.State.Is(types.SpecStateTimedout | types.SpecStateInterrupted)
+	if refusals := t.LimitRefusals(); len(refusals) > 0 && !stopped {
+		recordOutcome(reports.Unsupported)
+		AddReportEntry(EntryNote, "unsupported: "+strings.Join(refusals, "; ")+" (the case's data leaves the relay's published limits)", ReportEntryVisibilityNever)
+		return
+	}
+	if prior.Outcome != "" || report.State != types.SpecStateFailed {
+		return
+	}
+	if v, ok := contractBlocked(c); ok {
+		recordVerdict(v)
+		return
+	}
+	if prior.Violates == "" {
+		if id := violatedClause(c, report.Failure.Message); id != "" {
+			recordVerdict(Verdict{Violates: id})
+		}
+	}
 }
 
 // classify records the outcome class of a step's error: a timeout for
@@ -86,12 +112,14 @@ func runSpec(ctx SpecContext, env *Env, s Spec) {
 func classify(err error) {
 	switch {
 	case errors.Is(err, fixtures.ErrTimeout):
-		AddReportEntry(EntryOutcome, "timeout", ReportEntryVisibilityNever)
+		recordOutcome(reports.Timeout)
 	case errors.Is(err, fixtures.ErrUnreachable):
-		AddReportEntry(EntryOutcome, "harness-error", ReportEntryVisibilityNever)
+		recordOutcome(reports.HarnessError)
 	}
 }
 
+// Failf fails the case with a message in our words (expected vs.
+// observed), reported at its caller.
 func Failf(format string, args ...any) {
 	Fail(fmt.Sprintf(format, args...), 2)
 }

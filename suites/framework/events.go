@@ -5,7 +5,7 @@ import (
 	"github.com/nipcl/nipcl-conform/fixtures"
 )
 
-// authIfNeeded authenticates c when it has not yet (relays that challenge
+// AuthIfNeeded authenticates c when it has not yet (relays that challenge
 // only on demand are covered by Publish's auth-required retry).
 func AuthIfNeeded(t *T, c *fixtures.Client) error {
 	if c.Authed() {
@@ -17,7 +17,7 @@ func AuthIfNeeded(t *T, c *fixtures.Client) error {
 	return c.Auth(t.Ctx())
 }
 
-// hasP reports whether a state event lists pubkey in a p tag, and its roles.
+// HasP reports whether a state event lists pubkey in a p tag, and its roles.
 func HasP(ev *nostr.Event, pubkey string) (bool, []string) {
 	if ev == nil {
 		return false, nil
@@ -30,7 +30,7 @@ func HasP(ev *nostr.Event, pubkey string) (bool, []string) {
 	return false, nil
 }
 
-// tagOf returns the first value of the first tag named name ("" if none).
+// TagOf returns the first value of the first tag named name ("" if none).
 func TagOf(ev *nostr.Event, name string) string {
 	if ev == nil {
 		return ""
@@ -39,7 +39,7 @@ func TagOf(ev *nostr.Event, name string) string {
 	return v
 }
 
-// dTag is an event's d value ("" when it has none).
+// DTag is an event's d value ("" when it has none).
 func DTag(ev *nostr.Event) string {
 	v, _ := fixtures.TagValue(ev, "d")
 	return v

@@ -5,13 +5,13 @@ import (
 	"strings"
 )
 
-// labelSweepValue is one value of the grammar sweep.
+// LabelSweepValue is one value of the grammar sweep.
 type LabelSweepValue struct {
 	Name, Value string
 	Control     bool // holds an ASCII control byte (may fail generic admission)
 }
 
-// labelSweepValues lists every disallowed ASCII byte in first, middle and
+// LabelSweepValues lists every disallowed ASCII byte in first, middle and
 // last position (the first position also excludes the punctuation the
 // pattern allows only after the first byte), a trailing newline among them,
 // and 2-, 3- and 4-byte UTF-8 characters in each position.

@@ -22,7 +22,7 @@ import (
 //     refusal, which the limit then explains as well); if the relay
 //     refuses it and the case fails, the case is unsupported instead.
 
-// limitation is the relay's published limits, or nil.
+// Limitation is the relay's published limits, or nil.
 func (t *T) Limitation() *nip11.RelayLimitationDocument {
 	if t.Env.Info == nil {
 		return nil
@@ -47,7 +47,7 @@ func (t *T) LimitRefusals() []string {
 	return append([]string(nil), t.limitRefusals...)
 }
 
-// filtersWithinLimits makes the case unsupported when a REQ or COUNT with
+// FiltersWithinLimits makes the case unsupported when a REQ or COUNT with
 // filters leaves a limit the relay publishes.
 func (t *T) FiltersWithinLimits(filters []nostr.Filter) {
 	if why := filtersOutsideLimits(t.Limitation(), filters); why != "" {
@@ -55,7 +55,7 @@ func (t *T) FiltersWithinLimits(filters []nostr.Filter) {
 	}
 }
 
-// resultWithinLimits makes the case unsupported when a read without a
+// ResultWithinLimits makes the case unsupported when a read without a
 // limit came back with as many events as the relay says it sends for one
 // (limitation.default_limit, else max_limit): the answer may have been cut
 // there, so what is missing from it is not observed.
@@ -65,7 +65,7 @@ func (t *T) ResultWithinLimits(filters []nostr.Filter, got int) {
 	}
 }
 
-// resultMayBeCut names the published limit an answer of got events to
+// ResultMayBeCut names the published limit an answer of got events to
 // filters may have been cut at ("" when none).
 func ResultMayBeCut(l *nip11.RelayLimitationDocument, filters []nostr.Filter, got int) string {
 	if l == nil {
@@ -153,7 +153,7 @@ func (t *T) QueryEvery(c *fixtures.Client, f nostr.Filter) []*nostr.Event {
 	return t.PageBack(c, f, t.queryServed(c, f))
 }
 
-// pageBack completes page, the answer to f, when it may have been cut at
+// PageBack completes page, the answer to f, when it may have been cut at
 // a published limit (see QueryEvery).
 func (t *T) PageBack(c *fixtures.Client, f nostr.Filter, page []*nostr.Event) []*nostr.Event {
 	GinkgoHelper()

@@ -2,7 +2,6 @@ package framework
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/nbd-wtf/go-nostr"
 	. "github.com/onsi/gomega" //nolint:revive // Gomega DSL
@@ -16,29 +15,27 @@ import (
 // missing feature: a 39002 that listed the member before and is gone, or
 // refused, after the step fails the case at the step's sentence.
 
-// requireListed is the probe before a membership step: the relay publishes
+// RequireListed is the probe before a membership step: the relay publishes
 // a 39002 for ch (else the case is blocked on members-list) and, within
 // the step deadline, lists pubkey there (else blocked on put-listed).
 func RequireListed(t *T, reader *fixtures.Client, ch, pubkey string) {
 	t.MustStateEvent(reader, fixtures.KindMembers, ch)
 	var last string
 	listed := false
-	failures := InterceptGomegaFailures(func() {
-		Eventually(t.Ctx(), func(g Gomega) {
-			r, err := reader.Query(t.Ctx(), nostr.Filter{Kinds: []int{fixtures.KindMembers}, Tags: nostr.TagMap{"d": {ch}}})
-			g.Expect(err).NotTo(HaveOccurred())
-			cur := NewestHead(r.Events)
-			last = TagsOf(cur)
-			listed, _ = HasP(cur, pubkey)
-			g.Expect(listed).To(BeTrue())
-		}).WithTimeout(t.Env.StepTimeout).WithPolling(20 * time.Millisecond).Should(Succeed())
+	held := t.Within(func(g Gomega) {
+		r, err := reader.Query(t.Ctx(), nostr.Filter{Kinds: []int{fixtures.KindMembers}, Tags: nostr.TagMap{"d": {ch}}})
+		g.Expect(err).NotTo(HaveOccurred())
+		cur := NewestHead(r.Events)
+		last = TagsOf(cur)
+		listed, _ = HasP(cur, pubkey)
+		g.Expect(listed).To(BeTrue())
 	})
-	if len(failures) > 0 && !listed {
+	if !held && !listed {
 		t.Blocked(PrePutListed, fmt.Sprintf("39002 of %s after the 9000 putting %s: %s", ch, pubkey, last))
 	}
 }
 
-// awaitListed waits within the step deadline until the group's 39002 (as
+// AwaitListed waits within the step deadline until the group's 39002 (as
 // read by reader) lists pubkey (want true) or no longer does (want false).
 // It blocks nothing: call it after a step whose precondition was probed
 // before it. A CLOSED answer or a missing 39002 is never "not listed".
@@ -54,7 +51,7 @@ func AwaitListed(t *T, reader *fixtures.Client, ch, pubkey string, want bool, wh
 	}, what)
 }
 
-// listedNow reads the group's 39002 once and reports whether it lists
+// ListedNow reads the group's 39002 once and reports whether it lists
 // pubkey; a refused read or a missing 39002 fails the case (the 39002 was
 // served before the step).
 func ListedNow(t *T, reader *fixtures.Client, ch, pubkey string) bool {
@@ -70,7 +67,7 @@ func ListedNow(t *T, reader *fixtures.Client, ch, pubkey string) bool {
 	return found
 }
 
-// channelWithMember creates a group owned by a fresh owner and adds a
+// ChannelWithMember creates a group owned by a fresh owner and adds a
 // member with the given role word ("member": no role; "admin"/"owner": the
 // relay's moderating role). It returns both connections and the group id.
 func ChannelWithMember(t *T, visibility, role string) (owner, member *fixtures.Client, ch string) {

@@ -10,12 +10,8 @@ import (
 
 	"github.com/nipcl/nipcl-conform/capability"
 	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/reports"
 )
-
-// EntryPrecondition names the precondition (Precondition.ID) that blocked a
-// case; the runner reads it back to group blocked cases into one
-// "incompatible" line per precondition.
-const EntryPrecondition = "nipcl.precondition"
 
 // Precondition is something the harness needs of a target to drive its
 // scenarios and that no NIP or draft requires of a relay (the target
@@ -67,8 +63,7 @@ var (
 // that showed it.
 func (t *T) Blocked(p Precondition, observed string) {
 	GinkgoHelper()
-	AddReportEntry(EntryOutcome, "blocked", ReportEntryVisibilityNever)
-	AddReportEntry(EntryPrecondition, p.ID, ReportEntryVisibilityNever)
+	recordVerdict(Verdict{Outcome: reports.Blocked, Precondition: p.ID})
 	Fail(fmt.Sprintf("incompatible: the harness needs %s — %s (observed: %s)", p.Need, p.Adapt, observed))
 }
 
@@ -105,7 +100,7 @@ func (t *T) stateLost(c *fixtures.Client, kind int, ch string) {
 // okPrefix is NIP-01's machine-readable prefix: one word and a colon.
 var okPrefix = regexp.MustCompile(`^[a-z][a-z0-9_-]*:`)
 
-// checkPrefix fails the case when a refusal's message lacks NIP-01's
+// CheckPrefix fails the case when a refusal's message lacks NIP-01's
 // machine-readable prefix (nip01/ok-prefix).
 func CheckPrefix(kind, msg string) {
 	GinkgoHelper()
@@ -114,7 +109,7 @@ func CheckPrefix(kind, msg string) {
 	}
 }
 
-// refusedWrite classifies an OK false on a write the scenario needs: an
+// RefusedWrite classifies an OK false on a write the scenario needs: an
 // unauthenticated or unadmitted key blocks the case (PreAdmitKeys), any
 // other refusal blocks it with p.
 func (t *T) RefusedWrite(p Precondition, ok fixtures.OK, what string) {
@@ -136,7 +131,7 @@ func (t *T) keysConfigured() bool { return len(t.Env.Keys) > 0 }
 // own command forms.
 func (t *T) nip29Way() bool { return t.Case.Profile == ProfileBaseline }
 
-// createGroupNIP29 creates a group the NIP-29 way: a bare 9007, then, when
+// CreateGroupNIP29 creates a group the NIP-29 way: a bare 9007, then, when
 // the spec asks for a name or flags, one 9002 carrying every field. A
 // refusal of either is a precondition, not a failure.
 func (t *T) CreateGroupNIP29(c *fixtures.Client, spec fixtures.ChannelSpec) string {
@@ -211,7 +206,7 @@ func (t *T) ModeratorRole(c *fixtures.Client, ch string) string {
 	return role
 }
 
-// creatorRole reads the creator's role from the group's 39001. With no
+// CreatorRole reads the creator's role from the group's 39001. With no
 // role it returns the precondition the observation leaves unmet and what
 // was observed, in words that tell the three cases apart.
 func (t *T) CreatorRole(c *fixtures.Client, ch string) (string, Precondition, string) {
@@ -263,7 +258,7 @@ func ActorName(c *fixtures.Client) string {
 	return c.Actor().Name
 }
 
-// tagsOf renders an event's tags for a message ("none" for nil).
+// TagsOf renders an event's tags for a message ("none" for nil).
 func TagsOf(ev *nostr.Event) string {
 	if ev == nil {
 		return "none"

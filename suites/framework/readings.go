@@ -6,6 +6,7 @@ import (
 	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
 
 	"github.com/nipcl/nipcl-conform/clause"
+	"github.com/nipcl/nipcl-conform/reports"
 )
 
 // Reading notes which careful reading of an open point (clause.Readings)
@@ -15,7 +16,7 @@ import (
 func (t *T) Reading(id, value string) {
 	GinkgoHelper()
 	if err := clause.CheckReading(id, value); err != nil {
-		AddReportEntry(EntryOutcome, "harness-error", ReportEntryVisibilityNever)
+		recordOutcome(reports.HarnessError)
 		Fail(fmt.Sprintf("harness: t.Reading: %v", err))
 	}
 	key := id + "=" + value

@@ -12,8 +12,10 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
 	. "github.com/onsi/gomega"    //nolint:revive // Gomega DSL
+	gomegatypes "github.com/onsi/gomega/types"
 
 	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/reports"
 )
 
 // T is what a case body works with: the run's Env, the case's context and
@@ -25,6 +27,7 @@ type T struct {
 
 	ctx     context.Context
 	tr      *fixtures.Transcript
+	g       Gomega // the case's own Gomega: failures in our words
 	mu      sync.Mutex
 	clients []*fixtures.Client
 	nextKey int
@@ -60,8 +63,39 @@ type stateKey struct {
 }
 
 func newT(ctx context.Context, env *Env, c Case) *T {
-	return &T{Env: env, Case: c, ctx: ctx, tr: fixtures.NewTranscript(0)}
+	return &T{Env: env, Case: c, ctx: ctx, tr: fixtures.NewTranscript(0), g: NewGomega(failInOurWords)}
 }
+
+// failInOurWords is the fail handler of every case's Gomega: Gomega's
+// matcher text reworded to "expected …, observed …" (Reword), reported at
+// the assertion's caller. It is per case, so no process-global handler
+// decides what a case's failure says.
+func failInOurWords(message string, callerSkip ...int) {
+	skip := 0
+	if len(callerSkip) > 0 {
+		skip = callerSkip[0]
+	}
+	Fail(Reword(message), skip+1)
+}
+
+// Expect starts an assertion on the case's own Gomega (see failInOurWords).
+func (t *T) Expect(actual any, extra ...any) gomegatypes.Assertion {
+	return t.g.Expect(actual, extra...)
+}
+
+// Within reports whether cond holds within the step deadline (polled): a
+// wait whose expiry the case judges itself (unsupported, blocked, a
+// diagnosis), never a failure by itself.
+func (t *T) Within(cond func(g Gomega)) bool {
+	held := true
+	g := NewGomega(func(string, ...int) { held = false })
+	g.Eventually(t.ctx, cond).WithTimeout(t.Env.StepTimeout).WithPolling(20 * time.Millisecond).Should(Succeed())
+	return held
+}
+
+// Gomega is the case's own Gomega, for Eventually and Consistently
+// (prefer t.Eventually, which words its failure as the step that waited).
+func (t *T) Gomega() Gomega { return t.g }
 
 // Ctx is the case's context (cancelled at the case deadline).
 func (t *T) Ctx() context.Context { return t.ctx }
@@ -78,7 +112,7 @@ func (t *T) Note(format string, args ...any) {
 
 // Unsupported ends the case as "unsupported" (the relay lacks an optional feature).
 func (t *T) Unsupported(reason string) {
-	AddReportEntry(EntryOutcome, "unsupported", ReportEntryVisibilityNever)
+	recordOutcome(reports.Unsupported)
 	Skip(reason)
 }
 
@@ -182,7 +216,7 @@ func (t *T) Publish(c *fixtures.Client, ev *nostr.Event) fixtures.OK {
 	return ok
 }
 
-// send paces writes, retries "rate-limited:" answers with backoff in safe
+// Send paces writes, retries "rate-limited:" answers with backoff in safe
 // mode, and records accepted creates for safe-mode cleanup.
 func (t *T) Send(c *fixtures.Client, ev *nostr.Event) (fixtures.OK, error) {
 	backoff := 250 * time.Millisecond
@@ -215,7 +249,7 @@ func (t *T) Send(c *fixtures.Client, ev *nostr.Event) (fixtures.OK, error) {
 	}
 }
 
-// track records accepted creates (once per channel: an accepted exact
+// Track records accepted creates (once per channel: an accepted exact
 // retry of a create is the same channel), and forgets channels the case
 // deleted.
 func (t *T) Track(ev *nostr.Event) {
@@ -548,7 +582,7 @@ func (t *T) OneHead(c *fixtures.Client, kind int, channel string) *nostr.Event {
 	return NewestHead(heads)
 }
 
-// newestHead is the current one of several heads: the newest, ties broken
+// NewestHead is the current one of several heads: the newest, ties broken
 // by the lowest id (NIP-01).
 func NewestHead(evs []*nostr.Event) *nostr.Event {
 	var cur *nostr.Event
@@ -582,7 +616,7 @@ func (t *T) MustStateEvent(c *fixtures.Client, kind int, channel string) *nostr.
 	return ev
 }
 
-// filterString renders filters as JSON for messages.
+// FilterString renders filters as JSON for messages.
 func FilterString(filters []nostr.Filter) string {
 	parts := make([]string, len(filters))
 	for i, f := range filters {
@@ -595,9 +629,9 @@ func FilterString(filters []nostr.Filter) string {
 // condition never met fails the case with what and cond's last complaint.
 func (t *T) Eventually(cond func(g Gomega), what string) {
 	GinkgoHelper()
-	failures := InterceptGomegaFailures(func() {
-		Eventually(t.ctx, cond).WithTimeout(t.Env.StepTimeout).WithPolling(20 * time.Millisecond).Should(Succeed())
-	})
+	var failures []string
+	g := NewGomega(func(message string, _ ...int) { failures = append(failures, message) })
+	g.Eventually(t.ctx, cond).WithTimeout(t.Env.StepTimeout).WithPolling(20 * time.Millisecond).Should(Succeed())
 	if len(failures) > 0 {
 		last := failures[0]
 		if i := strings.LastIndex(last, "with:\n"); i >= 0 {
@@ -611,11 +645,11 @@ func (t *T) Eventually(cond func(g Gomega), what string) {
 // signature, by the relay key.
 func (t *T) RequireRelaySigned(ev *nostr.Event) {
 	GinkgoHelper()
-	Expect(ev.PubKey).To(Equal(t.Env.RelayPubKey), "kind %d %s must be signed by the relay key (NIP-11 self)", ev.Kind, ev.ID)
-	Expect(ev.CheckID()).To(BeTrue(), "kind %d %s: id must match its content", ev.Kind, ev.ID)
+	t.Expect(ev.PubKey).To(Equal(t.Env.RelayPubKey), "kind %d %s must be signed by the relay key (NIP-11 self)", ev.Kind, ev.ID)
+	t.Expect(ev.CheckID()).To(BeTrue(), "kind %d %s: id must match its content", ev.Kind, ev.ID)
 	okSig, err := ev.CheckSignature()
-	Expect(err).NotTo(HaveOccurred(), "kind %d %s: signature check", ev.Kind, ev.ID)
-	Expect(okSig).To(BeTrue(), "kind %d %s: signature must verify", ev.Kind, ev.ID)
+	t.Expect(err).NotTo(HaveOccurred(), "kind %d %s: signature check", ev.Kind, ev.ID)
+	t.Expect(okSig).To(BeTrue(), "kind %d %s: signature must verify", ev.Kind, ev.ID)
 }
 
 // Go runs fn concurrently for i in [0,n) and waits for all; failures inside

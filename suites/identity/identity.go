@@ -140,20 +140,20 @@ type identityOf struct {
 // requireIdentity checks that ev's t/P tags start with ["t", typ], one
 // ["t", l] per expected label (any order, each once) and ["P", creator],
 // and returns the block it saw.
-func requireIdentity(ev *nostr.Event, typ string, labels []string, creator string) identityOf {
+func requireIdentity(t *framework.T, ev *nostr.Event, typ string, labels []string, creator string) identityOf {
 	GinkgoHelper()
 	seq := identitySeq(ev)
 	what := fmt.Sprintf("kind %d of %s: t/P tags in order %v", ev.Kind, framework.TagOf(ev, "d"), seq)
 	want := len(labels) + 2
-	Expect(len(seq)).To(BeNumerically(">=", want), "%s: expected [t type], %d label t tags and [P creator] first", what, len(labels))
-	Expect(seq[0]).To(Equal([2]string{"t", typ}), "%s: the first t/P tag must be [\"t\", %q] (the channel type)", what, typ)
+	t.Expect(len(seq)).To(BeNumerically(">=", want), "%s: expected [t type], %d label t tags and [P creator] first", what, len(labels))
+	t.Expect(seq[0]).To(Equal([2]string{"t", typ}), "%s: the first t/P tag must be [\"t\", %q] (the channel type)", what, typ)
 	got := identityOf{Type: seq[0][1], Creator: seq[want-1][1]}
 	for _, p := range seq[1 : want-1] {
-		Expect(p[0]).To(Equal("t"), "%s: labels come before P", what)
+		t.Expect(p[0]).To(Equal("t"), "%s: labels come before P", what)
 		got.Labels = append(got.Labels, p[1])
 	}
-	Expect(got.Labels).To(ConsistOf(labels), "%s: label t tags", what)
-	Expect(seq[want-1]).To(Equal([2]string{"P", creator}), "%s: [\"P\", creator] must follow the labels", what)
+	t.Expect(got.Labels).To(ConsistOf(labels), "%s: label t tags", what)
+	t.Expect(seq[want-1]).To(Equal([2]string{"P", creator}), "%s: [\"P\", creator] must follow the labels", what)
 	return got
 }
 
@@ -189,12 +189,12 @@ func requireIdentityAll(t *framework.T, c *fixtures.Client, ch, typ string, labe
 			t.Note("the relay publishes no kind %d for %s; its identity tags are not checked", k, ch)
 			continue
 		}
-		got := requireIdentity(st[k], typ, labels, creator)
+		got := requireIdentity(t, st[k], typ, labels, creator)
 		if i == 0 {
 			order = got.Labels
 			continue
 		}
-		Expect(got.Labels).To(Equal(order), "kind %d lists the labels in another order than 39000 (stored order must be one order)", k)
+		t.Expect(got.Labels).To(Equal(order), "kind %d lists the labels in another order than 39000 (stored order must be one order)", k)
 	}
 	if r := st[fixtures.KindRoles]; r != nil {
 		seq := identitySeq(r)

@@ -18,8 +18,8 @@ func identityCapabilitySpecs() []framework.Spec {
 		{Case: idCase("identity/advertise/1", []string{"identity/advertising.2"}, "identity/advertising", framework.MUST,
 			`NIP-11 supported_extensions contains "nip-cl".`),
 			Run: func(t *framework.T) {
-				Expect(t.Env.Info).NotTo(BeNil(), "NIP-11 document")
-				Expect(t.Env.Info.SupportedExtensions).To(ContainElement("nip-cl"), "supported_extensions")
+				t.Expect(t.Env.Info).NotTo(BeNil(), "NIP-11 document")
+				t.Expect(t.Env.Info.SupportedExtensions).To(ContainElement("nip-cl"), "supported_extensions")
 			}},
 		{Case: idCase("identity/advertise/2", []string{"identity/advertising.1"}, "identity/advertising", framework.MUST,
 			`NIP-11 supported_nips does not advertise this draft (no entry naming NIP-CL, such as "nip-cl"): it has no upstream NIP number yet.`,
@@ -33,7 +33,7 @@ func identityCapabilitySpecs() []framework.Spec {
 						continue
 					}
 					str, isString := v.(string)
-					Expect(isString && namesNIPCL(str)).To(BeFalse(), "supported_nips entry %#v advertises NIP-CL", v)
+					t.Expect(isString && namesNIPCL(str)).To(BeFalse(), "supported_nips entry %#v advertises NIP-CL", v)
 					others = append(others, fmt.Sprintf("%#v", v))
 				}
 				if len(others) > 0 {

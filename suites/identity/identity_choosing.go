@@ -74,7 +74,7 @@ func identityChoosingSpecs() []framework.Spec {
 				creator := t.Actor("creator")
 				label := idLabel(t)
 				ids := idConcurrentCreates(t, creator, 2, label)
-				Expect(idFind(t, t.Connect(creator), nostr.TagMap{"P": {creator.PubKey}, "t": {label}})).To(Equal(idSorted(ids...)))
+				t.Expect(idFind(t, t.Connect(creator), nostr.TagMap{"P": {creator.PubKey}, "t": {label}})).To(Equal(idSorted(ids...)))
 			}},
 		{Case: framework.Heavy(idCase("identity/choose/2", []string{"identity/choosing-one-channel.1", "identity/creation-time.1"}, "identity/choosing-one-channel", framework.MUST,
 			"N concurrent creates by one creator with the same label all succeed as distinct channels, all found by #P+#t, each with a created_at tag.")),
@@ -83,10 +83,10 @@ func identityChoosingSpecs() []framework.Spec {
 				label := idLabel(t)
 				ids := idConcurrentCreates(t, creator, 8, label)
 				got := t.Query(t.Connect(creator), nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"P": {creator.PubKey}, "t": {label}}})
-				Expect(idChannelSet(got)).To(Equal(idSorted(ids...)))
+				t.Expect(idChannelSet(got)).To(Equal(idSorted(ids...)))
 				for _, ev := range got {
 					_, ok := idCreatedAtOf(ev)
-					Expect(ok).To(BeTrue(), "39000 of %s needs a decimal created_at tag", framework.TagOf(ev, "d"))
+					t.Expect(ok).To(BeTrue(), "39000 of %s needs a decimal created_at tag", framework.TagOf(ev, "d"))
 				}
 			}},
 		{Case: idCase("identity/choose/3", []string{"identity/creation-time.1"}, "identity/choosing-one-channel", framework.MUST,
@@ -106,11 +106,11 @@ func identityChoosingSpecs() []framework.Spec {
 				var prev int64
 				ties := 0
 				for i, id := range ids {
-					Expect(byID).To(HaveKey(id))
+					t.Expect(byID).To(HaveKey(id))
 					at, ok := idCreatedAtOf(byID[id])
-					Expect(ok).To(BeTrue(), "39000 of %s needs a decimal created_at tag", id)
+					t.Expect(ok).To(BeTrue(), "39000 of %s needs a decimal created_at tag", id)
 					if i > 0 {
-						Expect(at).To(BeNumerically(">=", prev), "channel %d was created after channel %d", i, i-1)
+						t.Expect(at).To(BeNumerically(">=", prev), "channel %d was created after channel %d", i, i-1)
 						if at == prev {
 							ties++
 						}
@@ -131,7 +131,7 @@ func identityChoosingSpecs() []framework.Spec {
 				b := idChannel(t, c, idChanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open, Labels: []string{label}})
 				f := nostr.TagMap{"P": {c.Actor().PubKey}, "t": {label}}
 				before := t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: f})
-				Expect(idChannelSet(before)).To(Equal(idSorted(a, b)))
+				t.Expect(idChannelSet(before)).To(Equal(idSorted(a, b)))
 				first := idOldest(before)
 				other := a
 				if first == a {
@@ -141,8 +141,8 @@ func identityChoosingSpecs() []framework.Spec {
 				t.Accept(c, idEditAt(c.Actor(), other, now.Add(30*time.Second), nostr.Tag{"name", t.Unique("edited")}), "edit the younger channel")
 				t.Accept(c, idEditAt(c.Actor(), first, now.Add(60*time.Second), nostr.Tag{"name", t.Unique("edited")}, nostr.Tag{"t", label}), "edit the older channel")
 				after := t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: f})
-				Expect(idChannelSet(after)).To(Equal(idSorted(a, b)))
-				Expect(idOldest(after)).To(Equal(first), "the oldest channel after both were edited")
+				t.Expect(idChannelSet(after)).To(Equal(idSorted(a, b)))
+				t.Expect(idOldest(after)).To(Equal(first), "the oldest channel after both were edited")
 			}},
 		{Case: framework.Heavy(idCase("identity/choose/5", []string{"identity/labels.3", "identity/labels.6"}, "identity/choosing-one-channel", framework.MUST,
 			"Concurrent replace-all label edits by an owner and an admin end in exactly one of the submitted label sets (never a mix), the same on 39000, 39001 and 39002.",
@@ -158,13 +158,13 @@ func identityChoosingSpecs() []framework.Spec {
 					})
 					st := idStateOf(t, owner, ch)
 					got := idLabelsOf(st[fixtures.KindMetadata])
-					Expect(slices.ContainsFunc(sets, func(s []string) bool { return slices.Equal(idSorted(s...), idSorted(got...)) })).
+					t.Expect(slices.ContainsFunc(sets, func(s []string) bool { return slices.Equal(idSorted(s...), idSorted(got...)) })).
 						To(BeTrue(), "round %d: labels %v must be exactly one of %v", r, got, sets)
 					for _, k := range []int{fixtures.KindAdmins, fixtures.KindMembers} {
 						if st[k] == nil {
 							continue // not published (optional in NIP-29)
 						}
-						Expect(idLabelsOf(st[k])).To(Equal(got), "round %d: kind %d labels", r, k)
+						t.Expect(idLabelsOf(st[k])).To(Equal(got), "round %d: kind %d labels", r, k)
 					}
 				}
 			}},
@@ -179,7 +179,7 @@ func identityChoosingSpecs() []framework.Spec {
 				c := idChannel(t, owner, idChanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open})
 				t.Accept(owner, fixtures.PutUser(owner.Actor(), c, admin.Actor().PubKey, "admin"), "add the admin")
 				t.Accept(admin, fixtures.EditChannel(admin.Actor(), c, idTTags(label)...), "an admin takes the same label")
-				Expect(idFind(t, first, nostr.TagMap{"t": {label}})).To(Equal(idSorted(a, b, c)))
+				t.Expect(idFind(t, first, nostr.TagMap{"t": {label}})).To(Equal(idSorted(a, b, c)))
 			}},
 	}
 }

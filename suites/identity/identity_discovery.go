@@ -91,12 +91,12 @@ func idLimitCase(t *framework.T, tags func(creator *fixtures.Actor, label string
 			newer++
 		}
 	}
-	Expect(newer).To(BeNumerically(">=", len(matches)), "setup: %d distractors must be strictly newer than the matches", len(matches))
+	t.Expect(newer).To(BeNumerically(">=", len(matches)), "setup: %d distractors must be strictly newer than the matches", len(matches))
 
 	got := t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: tags(creator, label), Limit: len(matches)})
-	Expect(idChannelSet(got)).To(Equal(idSorted(matches...)), "limit %d behind %d newer non-matching channels returns every match", len(matches), len(ds))
+	t.Expect(idChannelSet(got)).To(Equal(idSorted(matches...)), "limit %d behind %d newer non-matching channels returns every match", len(matches), len(ds))
 	for i := 1; i < len(got); i++ {
-		Expect(got[i].CreatedAt).To(BeNumerically("<=", got[i-1].CreatedAt), "results newest first")
+		t.Expect(got[i].CreatedAt).To(BeNumerically("<=", got[i-1].CreatedAt), "results newest first")
 	}
 }
 
@@ -113,7 +113,7 @@ func identityDiscoverySpecs() []framework.Spec {
 					want = append(want, idChannel(t, a, idChanOpts{Type: typ, Visibility: fixtures.Open, Labels: []string{label}}))
 				}
 				idChannel(t, b, idChanOpts{Visibility: fixtures.Open, Labels: []string{label}})
-				Expect(idFind(t, b, nostr.TagMap{"P": {a.Actor().PubKey}})).To(Equal(idSorted(want...)))
+				t.Expect(idFind(t, b, nostr.TagMap{"P": {a.Actor().PubKey}})).To(Equal(idSorted(want...)))
 			}},
 		{Case: idCase("identity/find/2", []string{"identity/choosing-one-channel.2", "identity/finding-channels.2"}, "identity/finding-channels", framework.MUST,
 			"kinds:[39000] #t:[label] returns exactly the channels with that label, whoever created them and whatever their type."),
@@ -127,7 +127,7 @@ func identityDiscoverySpecs() []framework.Spec {
 				}
 				idChannel(t, a, idChanOpts{Visibility: fixtures.Open, Labels: []string{otherLabel}})
 				idChannel(t, b, idChanOpts{Visibility: fixtures.Open})
-				Expect(idFind(t, b, nostr.TagMap{"t": {label}})).To(Equal(idSorted(want...)))
+				t.Expect(idFind(t, b, nostr.TagMap{"t": {label}})).To(Equal(idSorted(want...)))
 			}},
 		{Case: idCase("identity/find/3", []string{"identity/finding-channels.3"}, "identity/finding-channels", framework.MUST,
 			"#P and #t together are AND: one creator's channels with the label, not the creator's other channels nor others' channels with the label."),
@@ -140,7 +140,7 @@ func identityDiscoverySpecs() []framework.Spec {
 				}
 				idChannel(t, a, idChanOpts{Visibility: fixtures.Open, Labels: []string{idLabel(t)}})
 				idChannel(t, b, idChanOpts{Visibility: fixtures.Open, Labels: []string{label}})
-				Expect(idFind(t, b, nostr.TagMap{"P": {a.Actor().PubKey}, "t": {label}})).To(Equal(idSorted(want...)))
+				t.Expect(idFind(t, b, nostr.TagMap{"P": {a.Actor().PubKey}, "t": {label}})).To(Equal(idSorted(want...)))
 			}},
 		{Case: idCase("identity/find/4", []string{"identity/finding-channels.4"}, "identity/finding-channels", framework.MUST,
 			"#t:[type] matches the channel type: with #P it returns exactly that creator's channels of the type."),
@@ -153,9 +153,9 @@ func identityDiscoverySpecs() []framework.Spec {
 				stream := idChannel(t, a, idChanOpts{Visibility: fixtures.Open})
 				workflow := idChannel(t, a, idChanOpts{Type: fixtures.TypeWorkflow, Visibility: fixtures.Open})
 				pk := a.Actor().PubKey
-				Expect(idFind(t, a, nostr.TagMap{"P": {pk}, "t": {fixtures.TypeForum}})).To(Equal(idSorted(forums...)), "#t:[forum]")
-				Expect(idFind(t, a, nostr.TagMap{"P": {pk}, "t": {fixtures.TypeStream}})).To(Equal([]string{stream}), "#t:[stream]")
-				Expect(idFind(t, a, nostr.TagMap{"P": {pk}, "t": {fixtures.TypeWorkflow, fixtures.TypeForum}})).To(Equal(idSorted(append(forums, workflow)...)), "#t:[workflow, forum]")
+				t.Expect(idFind(t, a, nostr.TagMap{"P": {pk}, "t": {fixtures.TypeForum}})).To(Equal(idSorted(forums...)), "#t:[forum]")
+				t.Expect(idFind(t, a, nostr.TagMap{"P": {pk}, "t": {fixtures.TypeStream}})).To(Equal([]string{stream}), "#t:[stream]")
+				t.Expect(idFind(t, a, nostr.TagMap{"P": {pk}, "t": {fixtures.TypeWorkflow, fixtures.TypeForum}})).To(Equal(idSorted(append(forums, workflow)...)), "#t:[workflow, forum]")
 			}},
 		{Case: idCase("identity/find/5", []string{"identity/finding-channels.5"}, "identity/finding-channels", framework.MUST,
 			"Values in one tag filter are OR: #t:[l1, l2] returns channels with either label (and both), not channels with neither."),
@@ -168,8 +168,8 @@ func identityDiscoverySpecs() []framework.Spec {
 					idChannel(t, a, idChanOpts{Visibility: fixtures.Open, Labels: []string{l2, l1}}),
 				}
 				idChannel(t, a, idChanOpts{Visibility: fixtures.Open, Labels: []string{idLabel(t)}})
-				Expect(idFind(t, a, nostr.TagMap{"t": {l1, l2}})).To(Equal(idSorted(want...)), "#t:[l1, l2]")
-				Expect(idFind(t, a, nostr.TagMap{"t": {l2, l1}})).To(Equal(idSorted(want...)), "#t:[l2, l1]")
+				t.Expect(idFind(t, a, nostr.TagMap{"t": {l1, l2}})).To(Equal(idSorted(want...)), "#t:[l1, l2]")
+				t.Expect(idFind(t, a, nostr.TagMap{"t": {l2, l1}})).To(Equal(idSorted(want...)), "#t:[l2, l1]")
 			}},
 		{Case: idCase("identity/find/6", []string{"identity/finding-channels.2", "identity/labels.3"}, "identity/finding-channels", framework.MUST,
 			"Lookups follow label changes: after a 9002 replaces the labels, #t:[old] no longer returns the channel and #t:[new] does."),
@@ -177,10 +177,10 @@ func identityDiscoverySpecs() []framework.Spec {
 				a := t.Connect(t.Actor("creator"))
 				old, next := idLabel(t), idLabel(t)
 				ch := idChannel(t, a, idChanOpts{Visibility: fixtures.Open, Labels: []string{old}})
-				Expect(idFind(t, a, nostr.TagMap{"t": {old}})).To(Equal([]string{ch}), "before the edit")
+				t.Expect(idFind(t, a, nostr.TagMap{"t": {old}})).To(Equal([]string{ch}), "before the edit")
 				t.Accept(a, fixtures.EditChannel(a.Actor(), ch, idTTags(next)...), "replace the label")
-				Expect(idFind(t, a, nostr.TagMap{"t": {old}})).To(BeEmpty(), "#t:[old] after the edit")
-				Expect(idFind(t, a, nostr.TagMap{"t": {next}})).To(Equal([]string{ch}), "#t:[new] after the edit")
+				t.Expect(idFind(t, a, nostr.TagMap{"t": {old}})).To(BeEmpty(), "#t:[old] after the edit")
+				t.Expect(idFind(t, a, nostr.TagMap{"t": {next}})).To(Equal([]string{ch}), "#t:[new] after the edit")
 			}},
 		{Case: idCase("identity/find/7", []string{"identity/finding-channels.3"}, "identity/finding-channels", framework.MUST,
 			"#P and #t also match 39001 and 39002, which carry the identity tags."),
@@ -191,10 +191,10 @@ func identityDiscoverySpecs() []framework.Spec {
 				got := t.Query(a, nostr.Filter{Kinds: []int{fixtures.KindAdmins, fixtures.KindMembers}, Tags: nostr.TagMap{"P": {a.Actor().PubKey}, "t": {label}}})
 				kinds := []int{}
 				for _, ev := range got {
-					Expect(framework.TagOf(ev, "d")).To(Equal(ch))
+					t.Expect(framework.TagOf(ev, "d")).To(Equal(ch))
 					kinds = append(kinds, ev.Kind)
 				}
-				Expect(kinds).To(ConsistOf(fixtures.KindAdmins, fixtures.KindMembers))
+				t.Expect(kinds).To(ConsistOf(fixtures.KindAdmins, fixtures.KindMembers))
 			}},
 		{Case: framework.Heavy(idCase("identity/limit/1", []string{"identity/match-before-limit.1"}, "identity/match-before-limit", framework.MUST,
 			"#t is matched before limit: with limit = number of matches, older labeled channels behind Scale newer unlabeled ones are all returned, newest first.")),

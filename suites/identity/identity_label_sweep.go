@@ -44,7 +44,7 @@ func identityLabelSweepSpecs() []framework.Spec {
 				if len(accepted) > 0 {
 					framework.Failf("%d of %d swept values were accepted:\n  %s", len(accepted), 2*len(values), strings.Join(accepted, "\n  "))
 				}
-				Expect(idMetaLabels(t, c, ch)).To(Equal(labels), "labels after the rejected 9002s")
+				t.Expect(idMetaLabels(t, c, ch)).To(Equal(labels), "labels after the rejected 9002s")
 			}},
 		{Case: idCase("identity/label-sweep/2", []string{"identity/labels.2", "identity/labels.3"}, "identity/labels", framework.MUST,
 			"A t tag with an extra element (a label value, then more) on 9007 or 9002 is either rejected whole or read by its value: the channel then carries exactly that label, never the extra element.",
@@ -55,7 +55,7 @@ func identityLabelSweepSpecs() []framework.Spec {
 				ev, ch := idCreateEvent(t, c.Actor(), idChanOpts{Visibility: fixtures.Open, Extra: nostr.Tags{{"t", v, extra}}})
 				if ok := t.Publish(c, ev); ok.Accepted {
 					t.Note("9007 with a three-element t tag: accepted")
-					Expect(idMetaLabels(t, c, ch)).To(Equal([]string{v}), "labels of the channel created with [\"t\", v, extra]")
+					t.Expect(idMetaLabels(t, c, ch)).To(Equal([]string{v}), "labels of the channel created with [\"t\", v, extra]")
 				} else {
 					framework.CheckPrefix("OK", ok.Reason)
 					t.Note("9007 with a three-element t tag: rejected (%s)", ok.Reason)
@@ -66,12 +66,12 @@ func identityLabelSweepSpecs() []framework.Spec {
 				if ok := t.Publish(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"t", w, extra2})); ok.Accepted {
 					t.Note("9002 with a three-element t tag: accepted")
 					got := idMetaLabels(t, c, ch)
-					Expect(got).To(Equal([]string{w}), "labels after the 9002 with [\"t\", w, extra]")
-					Expect(slices.Contains(got, extra2)).To(BeFalse())
+					t.Expect(got).To(Equal([]string{w}), "labels after the 9002 with [\"t\", w, extra]")
+					t.Expect(slices.Contains(got, extra2)).To(BeFalse())
 				} else {
 					framework.CheckPrefix("OK", ok.Reason)
 					t.Note("9002 with a three-element t tag: rejected (%s)", ok.Reason)
-					Expect(idMetaLabels(t, c, ch)).To(Equal([]string{v}), "labels after the rejected 9002")
+					t.Expect(idMetaLabels(t, c, ch)).To(Equal([]string{v}), "labels after the rejected 9002")
 				}
 			}},
 	}

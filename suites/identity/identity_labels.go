@@ -91,7 +91,7 @@ func identityLabelSpecs() []framework.Spec {
 				c := t.Connect(t.Actor("creator"))
 				base := idLabel(t) + ".v1:x-"
 				long := base + strings.Repeat("z", 64-len(base))
-				Expect(long).To(HaveLen(64))
+				t.Expect(long).To(HaveLen(64))
 				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: []string{long, "q"}})
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, []string{long, "q"}, c.Actor().PubKey)
 			}},
@@ -155,7 +155,7 @@ func identityLabelSpecs() []framework.Spec {
 				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: labels})
 				name := t.Unique("renamed")
 				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"name", name}), "rename without t tags")
-				Expect(framework.TagOf(t.MustStateEvent(c, fixtures.KindMetadata, ch), "name")).To(Equal(name))
+				t.Expect(framework.TagOf(t.MustStateEvent(c, fixtures.KindMetadata, ch), "name")).To(Equal(name))
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, labels, c.Actor().PubKey)
 			}},
 		{Case: idCase("identity/labels/12", []string{"identity/labels.7"}, "identity/labels", framework.MUST,
@@ -199,9 +199,9 @@ func identityLabelSpecs() []framework.Spec {
 					t.Reject(c, fixtures.EditChannel(c.Actor(), ch, tags...), "", "9002 with a rename and bad labels")
 				}
 				after := t.MustStateEvent(c, fixtures.KindMetadata, ch)
-				Expect(framework.TagOf(after, "name")).To(Equal(framework.TagOf(before, "name")), "name after refused 9002s")
-				Expect(framework.TagOf(after, "about")).To(Equal(framework.TagOf(before, "about")), "about after refused 9002s")
-				Expect(idLabelsOf(after)).To(Equal(labels), "labels after refused 9002s")
+				t.Expect(framework.TagOf(after, "name")).To(Equal(framework.TagOf(before, "name")), "name after refused 9002s")
+				t.Expect(framework.TagOf(after, "about")).To(Equal(framework.TagOf(before, "about")), "about after refused 9002s")
+				t.Expect(idLabelsOf(after)).To(Equal(labels), "labels after refused 9002s")
 			}},
 		{Case: idCase("identity/labels/15", []string{"identity/label-rules.1", "identity/label-rules.5"}, "identity/label-rules", framework.MUST,
 			"On 9002 too, 9 distinct labels are rejected (39000-39002 unchanged: type, labels, creator and every other tag) while 8 distinct are accepted."),

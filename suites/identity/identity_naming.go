@@ -50,11 +50,11 @@ func identityNamingSpecs() []framework.Spec {
 				byH := func(ch string) nostr.Filter {
 					return nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {ch}}}
 				}
-				Expect(framework.IDs(t.Query(w.M, byH(w.Sys)))).To(Equal([]string{w.Msg[w.Sys].ID}), "member, private system channel")
-				Expect(t.Count(w.M, byH(w.Sys))).To(Equal(int64(1)), "member, COUNT")
+				t.Expect(framework.IDs(t.Query(w.M, byH(w.Sys)))).To(Equal([]string{w.Msg[w.Sys].ID}), "member, private system channel")
+				t.Expect(t.Count(w.M, byH(w.Sys))).To(Equal(int64(1)), "member, COUNT")
 				for _, c := range idReaders(t, anon, byH(w.SysOpen), w.M, w.X) {
-					Expect(framework.IDs(t.Query(c, byH(w.SysOpen)))).To(Equal([]string{w.Msg[w.SysOpen].ID}), "open system channel by #h")
-					Expect(t.Count(c, byH(w.SysOpen))).To(Equal(int64(1)), "open system channel, COUNT")
+					t.Expect(framework.IDs(t.Query(c, byH(w.SysOpen)))).To(Equal([]string{w.Msg[w.SysOpen].ID}), "open system channel by #h")
+					t.Expect(t.Count(c, byH(w.SysOpen))).To(Equal(int64(1)), "open system channel, COUNT")
 				}
 				for _, c := range []*fixtures.Client{w.X, anon} {
 					t.Note("%s, private system channel by #h: %s", framework.ActorName(c), t.QueryAbsent(c, "outsider, private system channel by #h", byH(w.Sys)))
@@ -72,11 +72,11 @@ func identityNamingSpecs() []framework.Spec {
 				want := func(ch string) []string {
 					return idSorted(append(idPairsOf(fixtures.KindMetadata, ch), append(idPairsOf(fixtures.KindAdmins, ch), idPairsOf(fixtures.KindMembers, ch)...)...)...)
 				}
-				Expect(idPairs(t.Query(w.M, byD(w.Sys)), w.all())).To(Equal(want(w.Sys)), "member, private system channel")
-				Expect(t.Count(w.M, byD(w.Sys))).To(Equal(int64(3)), "member, COUNT")
+				t.Expect(idPairs(t.Query(w.M, byD(w.Sys)), w.all())).To(Equal(want(w.Sys)), "member, private system channel")
+				t.Expect(t.Count(w.M, byD(w.Sys))).To(Equal(int64(3)), "member, COUNT")
 				for _, c := range idReaders(t, anon, byD(w.SysOpen), w.M, w.X) {
-					Expect(idPairs(t.Query(c, byD(w.SysOpen)), w.all())).To(Equal(want(w.SysOpen)), "open system channel by #d")
-					Expect(idPairs(t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {w.SysOpen}}}), w.all())).
+					t.Expect(idPairs(t.Query(c, byD(w.SysOpen)), w.all())).To(Equal(want(w.SysOpen)), "open system channel by #d")
+					t.Expect(idPairs(t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {w.SysOpen}}}), w.all())).
 						To(Equal(idPairsOf(fixtures.KindMetadata, w.SysOpen)), "open system channel by #d, kinds:[39000]")
 				}
 				for _, c := range []*fixtures.Client{w.X, anon} {
@@ -90,8 +90,8 @@ func identityNamingSpecs() []framework.Spec {
 				w := newSysWorld(t)
 				for _, extra := range []int{fixtures.KindMessage, 44100} {
 					f := nostr.Filter{Kinds: []int{fixtures.KindMetadata, extra}, Tags: nostr.TagMap{"d": w.all()}}
-					Expect(idPairs(t.Query(w.M, f), w.all())).To(Equal(idSorted(idPairsOf(fixtures.KindMetadata, w.Stream, w.StreamPriv)...)), "member, kinds:[39000,%d] #d", extra)
-					Expect(t.Count(w.M, f)).To(Equal(int64(2)), "member, COUNT kinds:[39000,%d] #d", extra)
+					t.Expect(idPairs(t.Query(w.M, f), w.all())).To(Equal(idSorted(idPairsOf(fixtures.KindMetadata, w.Stream, w.StreamPriv)...)), "member, kinds:[39000,%d] #d", extra)
+					t.Expect(t.Count(w.M, f)).To(Equal(int64(2)), "member, COUNT kinds:[39000,%d] #d", extra)
 				}
 				noKinds := nostr.Filter{Tags: nostr.TagMap{"d": w.all()}}
 				// A 39003 of the stream channels may come back too (NIP-29
@@ -106,7 +106,7 @@ func identityNamingSpecs() []framework.Spec {
 					}
 					rest = append(rest, p)
 				}
-				Expect(idSorted(rest...)).To(Equal(idSorted(append(idPairsOf(fixtures.KindMetadata, w.Stream, w.StreamPriv),
+				t.Expect(idSorted(rest...)).To(Equal(idSorted(append(idPairsOf(fixtures.KindMetadata, w.Stream, w.StreamPriv),
 					append(idPairsOf(fixtures.KindAdmins, w.Stream, w.StreamPriv), idPairsOf(fixtures.KindMembers, w.Stream, w.StreamPriv)...)...)...)), "member, #d without kinds")
 			}},
 		{Case: idCase("identity/naming/4", []string{"identity/naming.5"}, "identity/naming", framework.MUST,
@@ -122,18 +122,18 @@ func identityNamingSpecs() []framework.Spec {
 						want = append(want, idPairsOf(fixtures.KindMembers, ch)...)
 					}
 					want = idSorted(want...)
-					Expect(idPairs(t.Query(r.c, named, generic), w.all())).To(Equal(want), "%s: REQ [named #d, generic #t]", r.name)
-					Expect(idPairs(t.Query(r.c, generic, named), w.all())).To(Equal(want), "%s: REQ [generic #t, named #d]", r.name)
-					Expect(t.Count(r.c, named)).To(Equal(int64(1)), "%s: COUNT named", r.name)
-					Expect(t.Count(r.c, generic)).To(Equal(int64(2*len(w.legacyFor(r.c)))), "%s: COUNT generic", r.name)
-					Expect(t.Count(r.c, named, generic)).To(Equal(int64(len(want))), "%s: COUNT [named, generic]", r.name)
+					t.Expect(idPairs(t.Query(r.c, named, generic), w.all())).To(Equal(want), "%s: REQ [named #d, generic #t]", r.name)
+					t.Expect(idPairs(t.Query(r.c, generic, named), w.all())).To(Equal(want), "%s: REQ [generic #t, named #d]", r.name)
+					t.Expect(t.Count(r.c, named)).To(Equal(int64(1)), "%s: COUNT named", r.name)
+					t.Expect(t.Count(r.c, generic)).To(Equal(int64(2*len(w.legacyFor(r.c)))), "%s: COUNT generic", r.name)
+					t.Expect(t.Count(r.c, named, generic)).To(Equal(int64(len(want))), "%s: COUNT [named, generic]", r.name)
 				}
 				// #h naming a private system channel for its member, next to a generic 39000 filter.
 				named := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {w.Sys}}}
 				generic := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {w.L}}}
 				want := idSorted(append(idPairsOf(fixtures.KindMessage, w.Sys), idPairsOf(fixtures.KindMetadata, w.Stream, w.StreamPriv)...)...)
-				Expect(idPairs(t.Query(w.M, named, generic), w.all())).To(Equal(want), "member: REQ [named #h, generic 39000 #t]")
-				Expect(t.Count(w.M, named, generic)).To(Equal(int64(len(want))), "member: COUNT [named #h, generic 39000 #t]")
+				t.Expect(idPairs(t.Query(w.M, named, generic), w.all())).To(Equal(want), "member: REQ [named #h, generic 39000 #t]")
+				t.Expect(t.Count(w.M, named, generic)).To(Equal(int64(len(want))), "member: COUNT [named #h, generic 39000 #t]")
 			}},
 	}
 }

@@ -109,7 +109,7 @@ func newNoticeWorld(t *framework.T) *noticeWorld {
 		stored[ev.ID] = true
 	}
 	for _, ev := range delivered {
-		Expect(stored).To(HaveKey(ev.ID), "notice %s (%s) was delivered live but is not in stored history: the relay stores notices like any other 44100/44101", ev.ID, noticeKeys([]*nostr.Event{ev}))
+		t.Expect(stored).To(HaveKey(ev.ID), "notice %s (%s) was delivered live but is not in stored history: the relay stores notices like any other 44100/44101", ev.ID, noticeKeys([]*nostr.Event{ev}))
 	}
 	if !markerSeen {
 		t.Note("the marker message was not delivered live; the notices were observed in stored history only")
@@ -204,7 +204,7 @@ func idCountNone(t *framework.T, c *fixtures.Client, why string, filters ...nost
 		framework.CheckPrefix("CLOSED", r.ClosedReason)
 		return fmt.Sprintf("refused with CLOSED %q", r.ClosedReason)
 	}
-	Expect(r.Count).To(BeZero(), "%s: COUNT %s as %s", why, framework.FilterString(filters), framework.ActorName(c))
+	t.Expect(r.Count).To(BeZero(), "%s: COUNT %s as %s", why, framework.FilterString(filters), framework.ActorName(c))
 	return "0"
 }
 
@@ -218,8 +218,8 @@ func identityNoticeSpecs() []framework.Spec {
 				w := newNoticeWorld(t)
 				for _, ev := range w.All {
 					t.RequireRelaySigned(ev)
-					Expect(fixtures.TagValues(ev, "p")).To(Equal([]string{w.M.Actor().PubKey}), "notice %s p tag", ev.ID)
-					Expect(fixtures.TagValues(ev, "h")).To(HaveLen(1), "notice %s h tag", ev.ID)
+					t.Expect(fixtures.TagValues(ev, "p")).To(Equal([]string{w.M.Actor().PubKey}), "notice %s p tag", ev.ID)
+					t.Expect(fixtures.TagValues(ev, "h")).To(HaveLen(1), "notice %s h tag", ev.ID)
 					want := ""
 					switch framework.TagOf(ev, "h") {
 					case w.Stream:
@@ -229,7 +229,7 @@ func identityNoticeSpecs() []framework.Spec {
 					default:
 						framework.Failf("notice %s for M names channel %q, which is not one M joined", ev.ID, framework.TagOf(ev, "h"))
 					}
-					Expect(fixtures.TagValues(ev, "t")).To(Equal([]string{want}), "notice %s t tag = channel type", ev.ID)
+					t.Expect(fixtures.TagValues(ev, "t")).To(Equal([]string{want}), "notice %s t tag = channel type", ev.ID)
 				}
 				t.Note("M's notices: %v", noticeKeys(w.All))
 				w.noteSystem(t)
@@ -247,10 +247,10 @@ func identityNoticeSpecs() []framework.Spec {
 			Run: func(t *framework.T) {
 				w := newNoticeWorld(t)
 				stream, system := noticeKeys(w.of(w.Stream)), noticeKeys(w.of(w.System))
-				Expect(noticeKeys(t.Query(w.M, w.mine(nil)))).To(Equal(stream), "no #t: exactly the stream notices")
-				Expect(noticeKeys(t.Query(w.M, w.mine([]string{fixtures.TypeSystem})))).To(Equal(system), "#t:[system]: exactly the system notices")
-				Expect(noticeKeys(t.Query(w.M, w.mine([]string{fixtures.TypeStream})))).To(Equal(stream), "#t:[stream]")
-				Expect(noticeKeys(t.Query(w.M, w.mine([]string{fixtures.TypeForum})))).To(BeEmpty(), "#t:[forum]")
+				t.Expect(noticeKeys(t.Query(w.M, w.mine(nil)))).To(Equal(stream), "no #t: exactly the stream notices")
+				t.Expect(noticeKeys(t.Query(w.M, w.mine([]string{fixtures.TypeSystem})))).To(Equal(system), "#t:[system]: exactly the system notices")
+				t.Expect(noticeKeys(t.Query(w.M, w.mine([]string{fixtures.TypeStream})))).To(Equal(stream), "#t:[stream]")
+				t.Expect(noticeKeys(t.Query(w.M, w.mine([]string{fixtures.TypeForum})))).To(BeEmpty(), "#t:[forum]")
 				w.noteSystem(t)
 			}},
 		{Case: idCase("identity/notices/3", []string{"identity/notices.10", "identity/notices.9"}, "identity/notices", framework.MUST,
@@ -267,7 +267,7 @@ func identityNoticeSpecs() []framework.Spec {
 					// The owner may get its own notices by #h; none of M's.
 					byH := t.QueryResult(c, nostr.Filter{Kinds: idNoticeKinds, Tags: nostr.TagMap{"h": {w.Stream, w.System}, "t": idAllTypes}})
 					for _, ev := range byH.Events {
-						Expect(fixtures.TagValues(ev, "p")).NotTo(ContainElement(w.M.Actor().PubKey), "#h by %s: a notice for M (%s)", who, ev.ID)
+						t.Expect(fixtures.TagValues(ev, "p")).NotTo(ContainElement(w.M.Actor().PubKey), "#h by %s: a notice for M (%s)", who, ev.ID)
 					}
 				}
 			}},
@@ -276,9 +276,9 @@ func identityNoticeSpecs() []framework.Spec {
 			idReadingNoNotices, idReadingSysNotices),
 			Run: func(t *framework.T) {
 				w := newNoticeWorld(t)
-				Expect(t.Count(w.M, w.mine(nil))).To(Equal(int64(len(w.of(w.Stream)))), "M, no #t")
-				Expect(t.Count(w.M, w.mine(idAllTypes))).To(Equal(int64(len(w.All))), "M, #t of every type")
-				Expect(t.Count(w.M, w.mine([]string{fixtures.TypeSystem}))).To(Equal(int64(len(w.of(w.System)))), "M, #t:[system]")
+				t.Expect(t.Count(w.M, w.mine(nil))).To(Equal(int64(len(w.of(w.Stream)))), "M, no #t")
+				t.Expect(t.Count(w.M, w.mine(idAllTypes))).To(Equal(int64(len(w.All))), "M, #t of every type")
+				t.Expect(t.Count(w.M, w.mine([]string{fixtures.TypeSystem}))).To(Equal(int64(len(w.of(w.System)))), "M, #t:[system]")
 				ids := framework.IDs(w.All)
 				for _, c := range []*fixtures.Client{w.X, w.O} {
 					t.Note("%s, COUNT #p:[M]: %s", framework.ActorName(c), idCountNone(t, c, "someone else, #p:[M]", w.mine(idAllTypes)))
@@ -302,12 +302,12 @@ func identityNoticeSpecs() []framework.Spec {
 				t.Must(errIf(!ok, "the marker message was not delivered live to M"), "live delivery of the marker (control)")
 				plainN, _ := untilMarker(t, plain, marker)
 				spyN, spyOK := untilMarker(t, spy, marker)
-				Expect(noticeKeys(spyN)).To(BeEmpty(), "another user's live subscription to M's notices")
+				t.Expect(noticeKeys(spyN)).To(BeEmpty(), "another user's live subscription to M's notices")
 				if !spyOK {
 					t.Note("the other user's subscription did not receive the marker message")
 				}
 				for _, ev := range plainN {
-					Expect(framework.TagOf(ev, "h")).NotTo(Equal(w.System), "without #t: the system channel's notice %s was delivered live (t %v)", ev.ID, fixtures.TagValues(ev, "t"))
+					t.Expect(framework.TagOf(ev, "h")).NotTo(Equal(w.System), "without #t: the system channel's notice %s was delivered live (t %v)", ev.ID, fixtures.TagValues(ev, "t"))
 				}
 				if len(typedN) == 0 {
 					t.Unsupported("no notice was delivered live on M's #t subscription: the live type rule cannot be observed")
@@ -321,13 +321,13 @@ func identityNoticeSpecs() []framework.Spec {
 						typedSystem = append(typedSystem, ev)
 					}
 				}
-				Expect(noticeKeys(plainN)).To(Equal(noticeKeys(typedStream)), "without #t: the stream notices the #t subscription got")
+				t.Expect(noticeKeys(plainN)).To(Equal(noticeKeys(typedStream)), "without #t: the stream notices the #t subscription got")
 				t.Note("delivered live: with #t %v, without #t %v", noticeKeys(typedN), noticeKeys(plainN))
 				if len(typedSystem) == 0 {
 					t.Note("no notice for the system channel was delivered live (allowed: the draft does not say one is produced)")
 				} else {
 					for _, ev := range typedSystem {
-						Expect(fixtures.TagValues(ev, "t")).To(Equal([]string{fixtures.TypeSystem}), "live system notice %s t tag", ev.ID)
+						t.Expect(fixtures.TagValues(ev, "t")).To(Equal([]string{fixtures.TypeSystem}), "live system notice %s t tag", ev.ID)
 					}
 				}
 			}},
@@ -342,7 +342,7 @@ func identityNoticeSpecs() []framework.Spec {
 				if len(first) == 0 {
 					t.Unsupported("no stored notice for a member added to a stream channel: the relay sends (or stores) no membership notices; identity/notices/1 tells which")
 				}
-				Expect(noticeKeys(first)).To(Equal([]string{w.Stream + "/added"}), "the first notice")
+				t.Expect(noticeKeys(first)).To(Equal([]string{w.Stream + "/added"}), "the first notice")
 				since := first[0].CreatedAt
 				w.M.Close()
 				w.remove(t, w.Stream)
@@ -362,7 +362,7 @@ func identityNoticeSpecs() []framework.Spec {
 				} else {
 					t.Note("no notice for the system channel (allowed: the draft does not say one is produced)")
 				}
-				Expect(noticeKeys(missed)).To(ConsistOf(want), "missed notices from since")
+				t.Expect(noticeKeys(missed)).To(ConsistOf(want), "missed notices from since")
 				w.put(t, w.Stream)
 				_, err := sub.WaitFor(t.Ctx(), func(ev *nostr.Event) bool {
 					return framework.TagOf(ev, "h") == w.Stream && ev.Kind == fixtures.KindMemberAdded
@@ -393,7 +393,7 @@ func identityNoticeSpecs() []framework.Spec {
 					return
 				}
 				for _, ev := range sys {
-					Expect(fixtures.TagValues(ev, "t")).To(Equal([]string{fixtures.TypeSystem}), "notice %s type after the attempted change", ev.ID)
+					t.Expect(fixtures.TagValues(ev, "t")).To(Equal([]string{fixtures.TypeSystem}), "notice %s type after the attempted change", ev.ID)
 				}
 			}},
 	}

@@ -25,15 +25,15 @@ func identityOptInSpecs() []framework.Spec {
 						want = []string{w.SysOpen}
 					}
 					f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}, "P": {o}}}
-					Expect(idFind(t, c, f.Tags)).To(Equal(want), "#t:[system] #P:[creator]")
+					t.Expect(idFind(t, c, f.Tags)).To(Equal(want), "#t:[system] #P:[creator]")
 					all := t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}}})
-					Expect(w.ours(all)).To(Equal(want), "#t:[system] (this run's channels)")
+					t.Expect(w.ours(all)).To(Equal(want), "#t:[system] (this run's channels)")
 					// COUNT with #t:["system"] alone (any #P opts in by
 					// itself): ids keep it to this world's 39000s without
 					// naming a channel.
 					byIDs := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, IDs: ids, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}}}
-					Expect(idChannelSet(t.Query(c, byIDs))).To(Equal(want), "#t:[system] with ids of this world's 39000s")
-					Expect(t.Count(c, byIDs)).To(Equal(int64(len(want))), "COUNT #t:[system] with ids of this world's 39000s (no #P)")
+					t.Expect(idChannelSet(t.Query(c, byIDs))).To(Equal(want), "#t:[system] with ids of this world's 39000s")
+					t.Expect(t.Count(c, byIDs)).To(Equal(int64(len(want))), "COUNT #t:[system] with ids of this world's 39000s (no #P)")
 				}
 			}},
 		{Case: idCase("identity/optin/2", []string{"identity/asking-for-system.2", "identity/asking-for-system.4", "identity/asking-for-system.7"}, "identity/asking-for-system", framework.MUST,
@@ -46,12 +46,12 @@ func identityOptInSpecs() []framework.Spec {
 				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"P": {w.O.Actor().PubKey}}}
 				for _, r := range w.readers() {
 					want := idSorted(append(w.legacyFor(r.c), w.systemFor(r.c)...)...)
-					Expect(idChannelSet(t.Query(r.c, f))).To(Equal(want), "%s: #P:[creator]", r.name)
-					Expect(t.Count(r.c, f)).To(Equal(int64(len(want))), "%s: COUNT #P:[creator]", r.name)
+					t.Expect(idChannelSet(t.Query(r.c, f))).To(Equal(want), "%s: #P:[creator]", r.name)
+					t.Expect(t.Count(r.c, f)).To(Equal(int64(len(want))), "%s: COUNT #P:[creator]", r.name)
 				}
 				withLabel := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"P": {w.O.Actor().PubKey}, "t": {w.L}}}
-				Expect(idChannelSet(t.Query(w.M, withLabel))).To(Equal(idSorted(w.all()...)), "member: #P:[creator] #t:[label] (one creator's channels with a label, system or not)")
-				Expect(idFind(t, w.M, nostr.TagMap{"P": {stranger.Actor().PubKey}})).To(Equal([]string{foreign}), "#P:[other creator] returns only that creator's system channel")
+				t.Expect(idChannelSet(t.Query(w.M, withLabel))).To(Equal(idSorted(w.all()...)), "member: #P:[creator] #t:[label] (one creator's channels with a label, system or not)")
+				t.Expect(idFind(t, w.M, nostr.TagMap{"P": {stranger.Actor().PubKey}})).To(Equal([]string{foreign}), "#P:[other creator] returns only that creator's system channel")
 			}},
 		{Case: idCase("identity/optin/3", []string{"identity/asking-for-system.6"}, "identity/asking-for-system", framework.MUST,
 			`#t:["system", label] means system OR the label: system channels without the label and stream channels with it both come back.`),
@@ -63,7 +63,7 @@ func identityOptInSpecs() []framework.Spec {
 				idChannel(t, o, idChanOpts{Visibility: fixtures.Open, Labels: []string{idLabel(t)}})
 				idChannel(t, o, idChanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open})
 				got := idFind(t, o, nostr.TagMap{"t": {fixtures.TypeSystem, label}, "P": {o.Actor().PubKey}})
-				Expect(got).To(Equal(idSorted(sys, labeled)))
+				t.Expect(got).To(Equal(idSorted(sys, labeled)))
 			}},
 		{Case: idCase("identity/optin/4", []string{"identity/asking-for-system.5"}, "identity/asking-for-system", framework.MUST,
 			"A label alone does not ask for system channels: #t:[label] on 39000-39002 returns the labeled stream channels but not the labeled system channels the reader could read; COUNT agrees."),
@@ -71,8 +71,8 @@ func identityOptInSpecs() []framework.Spec {
 				w := newSysWorld(t)
 				for _, kinds := range [][]int{{fixtures.KindMetadata}, {fixtures.KindMetadata, fixtures.KindAdmins, fixtures.KindMembers}} {
 					f := nostr.Filter{Kinds: kinds, Tags: nostr.TagMap{"t": {w.L}}}
-					Expect(idChannelSet(t.Query(w.M, f))).To(Equal(w.legacyFor(w.M)), "member: kinds %v #t:[label]", kinds)
-					Expect(t.Count(w.M, f)).To(Equal(int64(len(kinds)*len(w.legacyFor(w.M)))), "member: COUNT kinds %v #t:[label]", kinds)
+					t.Expect(idChannelSet(t.Query(w.M, f))).To(Equal(w.legacyFor(w.M)), "member: kinds %v #t:[label]", kinds)
+					t.Expect(t.Count(w.M, f)).To(Equal(int64(len(kinds)*len(w.legacyFor(w.M)))), "member: COUNT kinds %v #t:[label]", kinds)
 				}
 			}},
 		{Case: idCase("identity/optin/5", []string{"identity/asking-for-system.3"}, "identity/asking-for-system", framework.MUST,
@@ -80,24 +80,24 @@ func identityOptInSpecs() []framework.Spec {
 			Run: func(t *framework.T) {
 				w := newSysWorld(t)
 				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata, fixtures.KindMessage}, Tags: nostr.TagMap{"P": {w.O.Actor().PubKey}}}
-				Expect(w.ours(t.Query(w.M, f))).To(Equal(w.legacyFor(w.M)), "member: kinds:[39000,9] #P:[creator]")
-				Expect(t.Count(w.M, f)).To(Equal(int64(len(w.legacyFor(w.M)))), "member: COUNT kinds:[39000,9] #P:[creator]")
+				t.Expect(w.ours(t.Query(w.M, f))).To(Equal(w.legacyFor(w.M)), "member: kinds:[39000,9] #P:[creator]")
+				t.Expect(t.Count(w.M, f)).To(Equal(int64(len(w.legacyFor(w.M)))), "member: COUNT kinds:[39000,9] #P:[creator]")
 				f = nostr.Filter{Kinds: []int{fixtures.KindMetadata, fixtures.KindMessage}, Tags: nostr.TagMap{"t": {fixtures.TypeSystem, w.L}}}
-				Expect(w.ours(t.Query(w.M, f))).To(Equal(w.legacyFor(w.M)), "member: kinds:[39000,9] #t:[system, label]")
+				t.Expect(w.ours(t.Query(w.M, f))).To(Equal(w.legacyFor(w.M)), "member: kinds:[39000,9] #t:[system, label]")
 				f = nostr.Filter{Tags: nostr.TagMap{"P": {w.O.Actor().PubKey}}}
 				got := t.Query(w.M, f)
-				Expect(w.ours(got)).To(Equal(w.legacyFor(w.M)), "member: #P:[creator] without kinds")
+				t.Expect(w.ours(got)).To(Equal(w.legacyFor(w.M)), "member: #P:[creator] without kinds")
 				// The creator is fresh, so every event with its P is this
 				// world's: COUNT must agree with the REQ (39000-39002 of each
 				// stream channel, and 39003 where the relay puts P there).
-				Expect(t.Count(w.M, f)).To(Equal(int64(len(got))), "member: COUNT #P:[creator] without kinds agrees with the REQ")
+				t.Expect(t.Count(w.M, f)).To(Equal(int64(len(got))), "member: COUNT #P:[creator] without kinds agrees with the REQ")
 			}},
 		{Case: idCase("identity/optin/6", []string{"identity/asking-for-system.1"}, "identity/asking-for-system", framework.MUST,
 			`"My system channels": kinds:[39002] #p:[me] #t:["system"] lists the system channels the reader belongs to.`),
 			Run: func(t *framework.T) {
 				w := newSysWorld(t)
-				Expect(idFindOf(t, w.M, fixtures.KindMembers, nostr.TagMap{"p": {w.M.Actor().PubKey}, "t": {fixtures.TypeSystem}})).To(Equal(idSorted(w.Sys, w.SysOpen)), "member")
-				Expect(idFindOf(t, w.X, fixtures.KindMembers, nostr.TagMap{"p": {w.X.Actor().PubKey}, "t": {fixtures.TypeSystem}})).To(Equal([]string{w.SysOpen}), "outsider (member of the open one)")
+				t.Expect(idFindOf(t, w.M, fixtures.KindMembers, nostr.TagMap{"p": {w.M.Actor().PubKey}, "t": {fixtures.TypeSystem}})).To(Equal(idSorted(w.Sys, w.SysOpen)), "member")
+				t.Expect(idFindOf(t, w.X, fixtures.KindMembers, nostr.TagMap{"p": {w.X.Actor().PubKey}, "t": {fixtures.TypeSystem}})).To(Equal([]string{w.SysOpen}), "outsider (member of the open one)")
 			}},
 	}
 }

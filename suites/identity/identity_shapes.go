@@ -19,7 +19,7 @@ func identityShapesSpecs() []framework.Spec {
 				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"P": {w.O.Actor().PubKey}, "t": {w.L}}}
 				for _, r := range w.readers() {
 					want := idSorted(append(w.legacyFor(r.c), w.systemFor(r.c)...)...)
-					Expect(idChannelSet(t.Query(r.c, f))).To(Equal(want), "%s: #P:[creator] #t:[label]", r.name)
+					t.Expect(idChannelSet(t.Query(r.c, f))).To(Equal(want), "%s: #P:[creator] #t:[label]", r.name)
 				}
 			}},
 		{Case: idCase("identity/labels/17", []string{"identity/label-rules.2", "identity/label-rules.5"}, "identity/label-rules", framework.MUST,
@@ -57,7 +57,7 @@ func identityShapesSpecs() []framework.Spec {
 					framework.Failf("#P:[creator] #t:[%s] limit 1 must return the newest match, the system channel %s (the stream %s is older), got %v", x, sys, stream, got)
 				}
 				f.Limit = 2
-				Expect(idChannelSet(t.Query(c, f))).To(Equal(idSorted(stream, sys)), "#P:[creator] #t:[label] limit 2: the system channel and the stream")
+				t.Expect(idChannelSet(t.Query(c, f))).To(Equal(idSorted(stream, sys)), "#P:[creator] #t:[label] limit 2: the system channel and the stream")
 			}},
 	}
 }

@@ -37,8 +37,8 @@ func idRequireStateUnchanged(t *framework.T, c *fixtures.Client, ch string, befo
 	for _, k := range []int{fixtures.KindMetadata, fixtures.KindAdmins, fixtures.KindMembers} {
 		b, hadB := before[k]
 		a, hasA := after[k]
-		Expect(hasA).To(Equal(hadB), "%s: kind %d of %s present before (%v) and after (%v)", why, k, ch, hadB, hasA)
-		Expect(idTagStrings(a)).To(Equal(idTagStrings(b)), "%s: kind %d of %s must be unchanged (a refused event applies nothing)", why, k, ch)
+		t.Expect(hasA).To(Equal(hadB), "%s: kind %d of %s present before (%v) and after (%v)", why, k, ch, hadB, hasA)
+		t.Expect(idTagStrings(a)).To(Equal(idTagStrings(b)), "%s: kind %d of %s must be unchanged (a refused event applies nothing)", why, k, ch)
 	}
 }
 

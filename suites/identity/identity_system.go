@@ -153,7 +153,7 @@ func identitySystemSpecs() []framework.Spec {
 				requireIdentityAll(t, m, ch, fixtures.TypeSystem, labels, o.Actor().PubKey)
 				msg := fixtures.Message(m.Actor(), ch, "config")
 				t.Accept(m, msg, "a member posts in the system channel")
-				Expect(framework.IDs(t.Query(m, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {ch}}}))).To(Equal([]string{msg.ID}), "the member reads it by #h")
+				t.Expect(framework.IDs(t.Query(m, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {ch}}}))).To(Equal([]string{msg.ID}), "the member reads it by #h")
 				// Roles work as usual: an admin adds a member and changes the labels.
 				admin := t.Connect(t.Actor("admin"))
 				t.Accept(o, fixtures.PutUser(o.Actor(), ch, admin.Actor().PubKey, "admin"), "add an admin")
@@ -172,14 +172,14 @@ func identitySystemSpecs() []framework.Spec {
 					t.Note("%s by #h: %s", who, t.QueryAbsent(c, "outsider by #h", nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {w.Sys}}}))
 					t.Note("%s by id: %s", who, t.QueryAbsent(c, "outsider by id", nostr.Filter{IDs: []string{w.Msg[w.Sys].ID}}))
 				}
-				Expect(fixtures.HasTag(t.MustStateEvent(w.M, fixtures.KindMetadata, w.Sys), "private")).To(BeTrue(), "39000 of the private system channel is marked private")
+				t.Expect(fixtures.HasTag(t.MustStateEvent(w.M, fixtures.KindMetadata, w.Sys), "private")).To(BeTrue(), "39000 of the private system channel is marked private")
 			}},
 		{Case: idCase("identity/system/3", []string{"identity/system-channels.3"}, "identity/system-channels", framework.MUST,
 			`A private system channel's 39000 carries the NIP-29 ["hidden"] tag; an open system channel's does not.`),
 			Run: func(t *framework.T) {
 				w := newSysWorld(t)
-				Expect(fixtures.HasTag(t.MustStateEvent(w.M, fixtures.KindMetadata, w.Sys), "hidden")).To(BeTrue(), "private system channel: hidden")
-				Expect(fixtures.HasTag(t.MustStateEvent(w.X, fixtures.KindMetadata, w.SysOpen), "hidden")).To(BeFalse(), "open system channel: no hidden")
+				t.Expect(fixtures.HasTag(t.MustStateEvent(w.M, fixtures.KindMetadata, w.Sys), "hidden")).To(BeTrue(), "private system channel: hidden")
+				t.Expect(fixtures.HasTag(t.MustStateEvent(w.X, fixtures.KindMetadata, w.SysOpen), "hidden")).To(BeFalse(), "open system channel: no hidden")
 			}},
 		{Case: idCase("identity/leave/1", []string{"identity/asking-for-system.5", "identity/reads-leave-out.1"}, "identity/reads-leave-out", framework.MUST,
 			"A 39000 REQ that does not name a channel (generic, or by label) returns no system channel to a member or an outsider, but does return the readable stream channels (control)."),
@@ -187,12 +187,12 @@ func identitySystemSpecs() []framework.Spec {
 				w := newSysWorld(t)
 				for _, r := range w.readers() {
 					got := t.Query(r.c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {w.L}}})
-					Expect(idChannelSet(got)).To(Equal(w.legacyFor(r.c)), "%s: kinds:[39000] #t:[label]", r.name)
+					t.Expect(idChannelSet(got)).To(Equal(w.legacyFor(r.c)), "%s: kinds:[39000] #t:[label]", r.name)
 					since := w.sinceOwn(t, fixtures.KindMetadata)
 					got = t.QueryEvery(r.c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Since: &since})
-					Expect(w.ours(got)).To(Equal(w.legacyFor(r.c)), "%s: kinds:[39000] since (generic)", r.name)
+					t.Expect(w.ours(got)).To(Equal(w.legacyFor(r.c)), "%s: kinds:[39000] since (generic)", r.name)
 					got = t.Query(r.c, nostr.Filter{Kinds: []int{fixtures.KindMetadata, fixtures.KindAdmins, fixtures.KindMembers}, Tags: nostr.TagMap{"t": {w.L}}})
-					Expect(idChannelSet(got)).To(Equal(w.legacyFor(r.c)), "%s: kinds:[39000,39001,39002] #t:[label]", r.name)
+					t.Expect(idChannelSet(got)).To(Equal(w.legacyFor(r.c)), "%s: kinds:[39000,39001,39002] #t:[label]", r.name)
 				}
 			}},
 		{Case: idCase("identity/leave/2", []string{"identity/reads-leave-out.2"}, "identity/reads-leave-out", framework.MUST,
@@ -201,20 +201,20 @@ func identitySystemSpecs() []framework.Spec {
 				w := newSysWorld(t)
 				for _, r := range w.readers() {
 					got := t.Query(r.c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"t": {w.L}}})
-					Expect(idChannelsOf(got)).To(Equal(w.legacyFor(r.c)), "%s: kinds:[9] #t:[label]", r.name)
+					t.Expect(idChannelsOf(got)).To(Equal(w.legacyFor(r.c)), "%s: kinds:[9] #t:[label]", r.name)
 					since := w.sinceOwn(t, fixtures.KindMessage)
 					got = t.QueryEvery(r.c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Since: &since})
-					Expect(w.ours(got)).To(Equal(w.legacyFor(r.c)), "%s: kinds:[9] since (generic)", r.name)
+					t.Expect(w.ours(got)).To(Equal(w.legacyFor(r.c)), "%s: kinds:[9] since (generic)", r.name)
 					got = t.Query(r.c, nostr.Filter{Authors: []string{w.O.Actor().PubKey}})
-					Expect(w.ours(got)).To(Equal(w.legacyFor(r.c)), "%s: authors:[creator], no kinds", r.name)
+					t.Expect(w.ours(got)).To(Equal(w.legacyFor(r.c)), "%s: authors:[creator], no kinds", r.name)
 				}
 			}},
 		{Case: idCase("identity/leave/3", []string{"identity/reads-leave-out.3"}, "identity/reads-leave-out", framework.MUST,
 			`kinds:[39002] #p:[me] ("the channels I belong to") leaves out the system channels the reader belongs to and lists the stream channels (control).`),
 			Run: func(t *framework.T) {
 				w := newSysWorld(t)
-				Expect(idFindOf(t, w.M, fixtures.KindMembers, nostr.TagMap{"p": {w.M.Actor().PubKey}})).To(Equal([]string{w.StreamPriv}), "member: 39002 #p:[me]")
-				Expect(idFindOf(t, w.X, fixtures.KindMembers, nostr.TagMap{"p": {w.X.Actor().PubKey}})).To(Equal([]string{w.Stream}), "outsider: 39002 #p:[me]")
+				t.Expect(idFindOf(t, w.M, fixtures.KindMembers, nostr.TagMap{"p": {w.M.Actor().PubKey}})).To(Equal([]string{w.StreamPriv}), "member: 39002 #p:[me]")
+				t.Expect(idFindOf(t, w.X, fixtures.KindMembers, nostr.TagMap{"p": {w.X.Actor().PubKey}})).To(Equal([]string{w.Stream}), "outsider: 39002 #p:[me]")
 			}},
 		{Case: idCase("identity/leave/4", []string{"identity/reads-leave-out.4"}, "identity/reads-leave-out", framework.MUST,
 			"COUNT leaves system channels out like REQ: 39000 and kind 9 counts by label, generic ones without any tag (by ids, by author) and 39002 #p:[me] cover only the readable stream channels."),
@@ -223,9 +223,9 @@ func identitySystemSpecs() []framework.Spec {
 				ids := idStateIDs(t, w.O, w.all())
 				for _, r := range w.readers() {
 					n := int64(len(w.legacyFor(r.c)))
-					Expect(t.Count(r.c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {w.L}}})).To(Equal(n), "%s: COUNT 39000 #t:[label]", r.name)
-					Expect(t.Count(r.c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"t": {w.L}}})).To(Equal(n), "%s: COUNT kind 9 #t:[label]", r.name)
-					Expect(t.Count(r.c, nostr.Filter{Kinds: []int{fixtures.KindMembers}, Tags: nostr.TagMap{"p": {r.c.Actor().PubKey}}})).To(Equal(int64(1)), "%s: COUNT 39002 #p:[me]", r.name)
+					t.Expect(t.Count(r.c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {w.L}}})).To(Equal(n), "%s: COUNT 39000 #t:[label]", r.name)
+					t.Expect(t.Count(r.c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"t": {w.L}}})).To(Equal(n), "%s: COUNT kind 9 #t:[label]", r.name)
+					t.Expect(t.Count(r.c, nostr.Filter{Kinds: []int{fixtures.KindMembers}, Tags: nostr.TagMap{"p": {r.c.Actor().PubKey}}})).To(Equal(int64(1)), "%s: COUNT 39002 #p:[me]", r.name)
 					// Generic filters without any tag: the world's 39000s by
 					// ids, and the creator's messages by author (fresh key).
 					for _, f := range []nostr.Filter{
@@ -234,12 +234,12 @@ func identitySystemSpecs() []framework.Spec {
 					} {
 						got := t.Query(r.c, f)
 						what := framework.FilterString([]nostr.Filter{f})
-						Expect(idOnly(w.ours(got), w.system())).To(BeEmpty(), "%s: REQ %s must leave the system channels out", r.name, what)
-						Expect(w.ours(got)).To(ContainElement(w.Stream), "%s: REQ %s reads the open stream channel", r.name, what)
+						t.Expect(idOnly(w.ours(got), w.system())).To(BeEmpty(), "%s: REQ %s must leave the system channels out", r.name, what)
+						t.Expect(w.ours(got)).To(ContainElement(w.Stream), "%s: REQ %s reads the open stream channel", r.name, what)
 						if r.c == w.M {
-							Expect(w.ours(got)).To(Equal(w.legacyFor(r.c)), "%s: REQ %s reads both stream channels", r.name, what)
+							t.Expect(w.ours(got)).To(Equal(w.legacyFor(r.c)), "%s: REQ %s reads both stream channels", r.name, what)
 						}
-						Expect(t.Count(r.c, f)).To(Equal(int64(len(got))), "%s: COUNT %s counts what the REQ returns (no system channel)", r.name, what)
+						t.Expect(t.Count(r.c, f)).To(Equal(int64(len(got))), "%s: COUNT %s counts what the REQ returns (no system channel)", r.name, what)
 					}
 				}
 			}},
@@ -264,7 +264,7 @@ func identitySystemSpecs() []framework.Spec {
 					t.Must(err, r.name+": live delivery of the last stream message (control)")
 					seen = append(seen, subs[r.c].Drain()...)
 					got := w.ours(seen)
-					Expect(got).To(Equal(w.legacyFor(r.c)), "%s: channels of live events", r.name)
+					t.Expect(got).To(Equal(w.legacyFor(r.c)), "%s: channels of live events", r.name)
 				}
 			}},
 		{Case: idCase("identity/leave/6", []string{"identity/reads-leave-out.5"}, "identity/reads-leave-out", framework.MUST,
@@ -276,9 +276,9 @@ func identitySystemSpecs() []framework.Spec {
 				w := newSysWorld(t)
 				for _, r := range w.readers() {
 					got := t.Query(r.c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Search: w.Msg[w.SysOpen].Content})
-					Expect(w.ours(got)).To(BeEmpty(), "%s: search for the open system channel's message", r.name)
+					t.Expect(w.ours(got)).To(BeEmpty(), "%s: search for the open system channel's message", r.name)
 					got = t.Query(r.c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Search: w.Msg[w.Stream].Content})
-					Expect(w.ours(got)).To(Equal([]string{w.Stream}), "%s: search for the stream message (control)", r.name)
+					t.Expect(w.ours(got)).To(Equal([]string{w.Stream}), "%s: search for the stream message (control)", r.name)
 				}
 			}},
 	}

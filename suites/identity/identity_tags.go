@@ -58,7 +58,7 @@ func identityTagSpecs() []framework.Spec {
 						// The draft defines how stream and system channels are
 						// created; forum, dm and workflow are examples a relay
 						// may not offer.
-						Expect(typ).NotTo(BeElementOf(fixtures.TypeStream, fixtures.TypeSystem), "a %s channel with labels must be accepted: %s", typ, ok)
+						t.Expect(typ).NotTo(BeElementOf(fixtures.TypeStream, fixtures.TypeSystem), "a %s channel with labels must be accepted: %s", typ, ok)
 						framework.CheckPrefix("OK", ok.Reason)
 						t.Note("channel_type %s refused on 9007 (%s); not checked", typ, ok)
 						continue
@@ -69,7 +69,7 @@ func identityTagSpecs() []framework.Spec {
 						idNoteOrder(t, labels, order)
 					}
 				}
-				Expect(accepted).To(BeNumerically(">=", 2), "stream and system channels must both be created and tagged")
+				t.Expect(accepted).To(BeNumerically(">=", 2), "stream and system channels must both be created and tagged")
 			}},
 		{Case: idCase("identity/tags/2", []string{"identity/identity-tags.2"}, "identity/identity-tags", framework.MUST,
 			"39000, 39001 and 39002 list a channel's labels in one and the same order, after creation, after a label change and after a membership change.",
@@ -107,8 +107,8 @@ func identityTagSpecs() []framework.Spec {
 						t.Note("the relay publishes no kind %d for the channel (optional in NIP-29); not checked", k)
 						continue
 					}
-					Expect(after[k].ID).NotTo(Equal(before[k].ID), "kind %d must be republished after a label change", k)
-					requireIdentity(after[k], fixtures.TypeStream, next, c.Actor().PubKey)
+					t.Expect(after[k].ID).NotTo(Equal(before[k].ID), "kind %d must be republished after a label change", k)
+					requireIdentity(t, after[k], fixtures.TypeStream, next, c.Actor().PubKey)
 				}
 			}},
 		{Case: idCase("identity/tags/5", []string{"identity/creation-time.1"}, "identity/creation-time", framework.MUST,
@@ -126,8 +126,8 @@ func identityTagSpecs() []framework.Spec {
 				after := time.Now().Unix()
 				meta := t.MustStateEvent(c, fixtures.KindMetadata, ch)
 				v, n := idCreatedAtTag(meta)
-				Expect(n).To(Equal(1), "39000 must carry exactly one created_at tag, tags %v", meta.Tags)
-				Expect(v).To(MatchRegexp(idDecimalSeconds.String()), "created_at tag must be unix seconds as a decimal string")
+				t.Expect(n).To(Equal(1), "39000 must carry exactly one created_at tag, tags %v", meta.Tags)
+				t.Expect(v).To(MatchRegexp(idDecimalSeconds.String()), "created_at tag must be unix seconds as a decimal string")
 				at, _ := strconv.ParseInt(v, 10, 64)
 				switch {
 				case at == int64(ev.CreatedAt):
@@ -157,19 +157,19 @@ func identityTagSpecs() []framework.Spec {
 				ch := idChannel(t, owner, idChanOpts{Visibility: fixtures.Open, Labels: idLabels(t, 1)})
 				meta := t.MustStateEvent(owner, fixtures.KindMetadata, ch)
 				want, n := idCreatedAtTag(meta)
-				Expect(n).To(Equal(1), "39000 must carry one created_at tag")
+				t.Expect(n).To(Equal(1), "39000 must carry one created_at tag")
 				prev := meta.CreatedAt
 				check := func(c *fixtures.Client, why string) {
 					cur := t.MustStateEvent(c, fixtures.KindMetadata, ch)
 					got, _ := idCreatedAtTag(cur)
-					Expect(got).To(Equal(want), "created_at tag after %s", why)
-					Expect(cur.CreatedAt).To(BeNumerically(">=", prev), "39000 created_at after %s", why)
+					t.Expect(got).To(Equal(want), "created_at tag after %s", why)
+					t.Expect(cur.CreatedAt).To(BeNumerically(">=", prev), "39000 created_at after %s", why)
 					prev = cur.CreatedAt
 				}
 				now := time.Now()
 				t.Accept(owner, idEditAt(owner.Actor(), ch, now.Add(40*time.Second), nostr.Tag{"name", t.Unique("renamed")}), "rename")
 				check(owner, "a rename")
-				Expect(prev).To(BeNumerically(">", meta.CreatedAt), "39000 created_at must grow on an edit")
+				t.Expect(prev).To(BeNumerically(">", meta.CreatedAt), "39000 created_at must grow on an edit")
 				t.Accept(owner, idEditAt(owner.Actor(), ch, now.Add(80*time.Second), idTTags(idLabel(t))...), "replace the labels")
 				check(owner, "a label change")
 				t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, heir.Actor().PubKey, "owner"), "add a second owner")
@@ -237,6 +237,6 @@ func idNoForgedP(t *framework.T, c *fixtures.Client, ch, forged, when string) {
 	GinkgoHelper()
 	r := t.QueryResult(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata, fixtures.KindAdmins, fixtures.KindMembers, fixtures.KindRoles}, Tags: nostr.TagMap{"d": {ch}}})
 	for _, st := range r.Events {
-		Expect(fixtures.TagValues(st, "P")).NotTo(ContainElement(forged), "%s: kind %d of %s carries the client's forged P", when, st.Kind, ch)
+		t.Expect(fixtures.TagValues(st, "P")).NotTo(ContainElement(forged), "%s: kind %d of %s carries the client's forged P", when, st.Kind, ch)
 	}
 }

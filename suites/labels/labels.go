@@ -202,40 +202,40 @@ func labelsOf(ev *nostr.Event) []string {
 // tags.
 func checkCanonical(t *framework.T, ev *nostr.Event) {
 	GinkgoHelper()
-	Expect(ev.Kind).To(Equal(fixtures.KindMetadata), "snapshot kind")
+	t.Expect(ev.Kind).To(Equal(fixtures.KindMetadata), "snapshot kind")
 	t.RequireRelaySigned(ev)
 	var ds, ts, ls, lvals []string
 	for _, tag := range ev.Tags {
 		switch tag[0] {
 		case "d":
-			Expect(tag).To(HaveLen(2), "snapshot %s: the d tag has exactly two elements: %v", ev.ID, tag)
+			t.Expect(tag).To(HaveLen(2), "snapshot %s: the d tag has exactly two elements: %v", ev.ID, tag)
 			ds = append(ds, tag[1])
 		case "t":
-			Expect(tag).To(HaveLen(2), "snapshot %s: the t tag has exactly two elements: %v", ev.ID, tag)
+			t.Expect(tag).To(HaveLen(2), "snapshot %s: the t tag has exactly two elements: %v", ev.ID, tag)
 			ts = append(ts, tag[1])
 		case "L":
-			Expect(tag).To(Equal(nostr.Tag{"L", labelNS}), "snapshot %s: the only L tag is [\"L\",\"nip-cl\"]", ev.ID)
+			t.Expect(tag).To(Equal(nostr.Tag{"L", labelNS}), "snapshot %s: the only L tag is [\"L\",\"nip-cl\"]", ev.ID)
 			ls = append(ls, tag[1])
 		case "l":
-			Expect(tag).To(HaveLen(3), "snapshot %s: an l tag is [\"l\", <value>, \"nip-cl\"]: %v", ev.ID, tag)
-			Expect(tag[2]).To(Equal(labelNS), "snapshot %s: l tags are marked with the nip-cl namespace: %v", ev.ID, tag)
-			Expect(labelGrammar.MatchString(tag[1]) && len(tag[1]) <= maxLabelLength).To(BeTrue(),
+			t.Expect(tag).To(HaveLen(3), "snapshot %s: an l tag is [\"l\", <value>, \"nip-cl\"]: %v", ev.ID, tag)
+			t.Expect(tag[2]).To(Equal(labelNS), "snapshot %s: l tags are marked with the nip-cl namespace: %v", ev.ID, tag)
+			t.Expect(labelGrammar.MatchString(tag[1]) && len(tag[1]) <= maxLabelLength).To(BeTrue(),
 				"snapshot %s: l value %q is a canonical label", ev.ID, tag[1])
 			lvals = append(lvals, tag[1])
 		case "label", "add-label", "remove-label":
 			Fail(fmt.Sprintf("snapshot %s carries a command/legacy label tag %v", ev.ID, tag))
 		}
 	}
-	Expect(ds).To(HaveLen(1), "snapshot %s: exactly one d tag", ev.ID)
-	Expect(ts).To(HaveLen(1), "snapshot %s: exactly one t tag (the channel type; t never carries labels), got %v", ev.ID, ts)
+	t.Expect(ds).To(HaveLen(1), "snapshot %s: exactly one d tag", ev.ID)
+	t.Expect(ts).To(HaveLen(1), "snapshot %s: exactly one t tag (the channel type; t never carries labels), got %v", ev.ID, ts)
 	if len(lvals) == 0 {
-		Expect(ls).To(BeEmpty(), "snapshot %s: an empty label set has no L tag", ev.ID)
+		t.Expect(ls).To(BeEmpty(), "snapshot %s: an empty label set has no L tag", ev.ID)
 		return
 	}
-	Expect(ls).To(HaveLen(1), "snapshot %s: a labeled snapshot has exactly one L tag", ev.ID)
-	Expect(len(lvals)).To(BeNumerically("<=", maxLabels), "snapshot %s: at most %d labels", ev.ID, maxLabels)
+	t.Expect(ls).To(HaveLen(1), "snapshot %s: a labeled snapshot has exactly one L tag", ev.ID)
+	t.Expect(len(lvals)).To(BeNumerically("<=", maxLabels), "snapshot %s: at most %d labels", ev.ID, maxLabels)
 	for i := 1; i < len(lvals); i++ {
-		Expect(lvals[i-1] < lvals[i]).To(BeTrue(),
+		t.Expect(lvals[i-1] < lvals[i]).To(BeTrue(),
 			"snapshot %s: l tags are deduplicated and sorted by ASCII value, got %q before %q (all: %v)", ev.ID, lvals[i-1], lvals[i], lvals)
 	}
 }
@@ -258,9 +258,9 @@ func expectLabels(t *framework.T, c *fixtures.Client, ch string, want ...string)
 	w = slices.Compact(w)
 	got := labelsOf(ev)
 	if len(w) == 0 {
-		Expect(got).To(BeEmpty(), "channel %s: expected no labels", ch)
+		t.Expect(got).To(BeEmpty(), "channel %s: expected no labels", ch)
 	} else {
-		Expect(got).To(Equal(w), "channel %s: current label set", ch)
+		t.Expect(got).To(Equal(w), "channel %s: current label set", ch)
 	}
 	return ev
 }
@@ -270,7 +270,7 @@ func expectLabels(t *framework.T, c *fixtures.Client, ch string, want ...string)
 func expectUnchanged(t *framework.T, c *fixtures.Client, ch string, before *nostr.Event, why string) {
 	GinkgoHelper()
 	cur := snapshot(t, c, ch)
-	Expect(cur.ID).To(Equal(before.ID), "%s: the snapshot must stay the same event (created_at %d→%d)", why, before.CreatedAt, cur.CreatedAt)
+	t.Expect(cur.ID).To(Equal(before.ID), "%s: the snapshot must stay the same event (created_at %d→%d)", why, before.CreatedAt, cur.CreatedAt)
 }
 
 // typeOf returns the snapshot's t value.
@@ -334,6 +334,6 @@ func parallelCreate(t *framework.T, n int, mk func(a *fixtures.Actor, i int) (*n
 			}
 		}
 	})
-	Expect(errs).To(BeEmpty(), "distractor creates")
+	t.Expect(errs).To(BeEmpty(), "distractor creates")
 	return ids
 }

@@ -20,7 +20,7 @@ func labelsApplicationSpecs() []framework.Spec {
 				ev, ch := createEv(c.Actor(), "", fixtures.Open, x, "Not-Valid", y)
 				rejectCL(t, c, ev, "create with one invalid label", "invalid")
 				goneChannel(t, c, ch, "rejected create")
-				Expect(findL(t, c, []string{x, y}, nil, 50)).To(BeEmpty(), "no channel by label")
+				t.Expect(findL(t, c, []string{x, y}, nil, 50)).To(BeEmpty(), "no channel by label")
 				t.QueryAbsent(c, "no membership from the rejected create", nostr.Filter{Kinds: []int{fixtures.KindMembers, fixtures.KindAdmins}, Tags: nostr.TagMap{"p": {c.Actor().PubKey}, "d": {ch}}})
 				good := fixtures.CreateChannel(c.Actor(), &fixtures.ChannelSpec{ID: ch, Type: fixtures.TypeStream, Name: "second try", Extra: labelTags(x)})
 				acceptNew(t, c, good, "a valid create on the UUID the rejected one named")
@@ -54,7 +54,7 @@ func labelsApplicationSpecs() []framework.Spec {
 					want = append(want, x)
 					acceptNew(t, c, mutationEv(c.Actor(), ch, []string{x}, nil), "add")
 					cur := expectLabels(t, reader, ch, want...)
-					Expect(cur.CreatedAt).To(BeNumerically(">", prev.CreatedAt), "replacement created_at")
+					t.Expect(cur.CreatedAt).To(BeNumerically(">", prev.CreatedAt), "replacement created_at")
 					prev = cur
 				}
 			}},

@@ -91,7 +91,7 @@ func labelsAuthorizationSpecs() []framework.Spec {
 				open := createLabeled(t, owner, "", fixtures.Open, x, more)
 				expectLabels(t, member, ch, x, more)
 				for _, v := range []string{x, more} {
-					Expect(framework.DTags(findL(t, member, []string{v}, nil, 50))).To(ConsistOf(ch, open), "a member finds both channels by the label %s", v)
+					t.Expect(framework.DTags(findL(t, member, []string{v}, nil, 50))).To(ConsistOf(ch, open), "a member finds both channels by the label %s", v)
 				}
 				// The outsider may discover open channels, so its label reads are
 				// served (Query); what it reads must not include the private one.
@@ -99,12 +99,12 @@ func labelsAuthorizationSpecs() []framework.Spec {
 				// also be refused (QueryAbsent).
 				nsOnly := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"L": {labelNS}}, Since: &since, Limit: 500}
 				for _, v := range []string{x, more} {
-					Expect(framework.DTags(findL(t, outsider, []string{v}, nil, 50))).To(Equal([]string{open}), "outsider: #L+#l %s finds the open channel only", v)
-					Expect(framework.DTags(t.Query(outsider, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"l": {v}}}))).To(Equal([]string{open}), "outsider: #l %s finds the open channel only", v)
+					t.Expect(framework.DTags(findL(t, outsider, []string{v}, nil, 50))).To(Equal([]string{open}), "outsider: #L+#l %s finds the open channel only", v)
+					t.Expect(framework.DTags(t.Query(outsider, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"l": {v}}}))).To(Equal([]string{open}), "outsider: #l %s finds the open channel only", v)
 				}
 				ns := framework.DTags(t.Query(outsider, nsOnly))
-				Expect(ns).To(ContainElement(open), "outsider: #L alone (since the case began) finds the open channel")
-				Expect(ns).NotTo(ContainElement(ch), "outsider: #L alone must not return the private channel")
+				t.Expect(ns).To(ContainElement(open), "outsider: #L alone (since the case began) finds the open channel")
+				t.Expect(ns).NotTo(ContainElement(ch), "outsider: #L alone must not return the private channel")
 				t.Note("outsider, #d of the private channel: %s", t.QueryAbsent(outsider, "outsider: #d", nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}}))
 				anon := t.Connect(nil)
 				for _, f := range []nostr.Filter{
@@ -113,7 +113,7 @@ func labelsAuthorizationSpecs() []framework.Spec {
 					nsOnly,
 				} {
 					r := t.QueryResult(anon, f)
-					Expect(framework.DTags(r.Events)).NotTo(ContainElement(ch), "anonymous: %s must not return the private channel", framework.FilterString([]nostr.Filter{f}))
+					t.Expect(framework.DTags(r.Events)).NotTo(ContainElement(ch), "anonymous: %s must not return the private channel", framework.FilterString([]nostr.Filter{f}))
 					if r.Closed {
 						framework.CheckPrefix("CLOSED", r.ClosedReason)
 						t.Note("anonymous, %s: refused with CLOSED %q", framework.FilterString([]nostr.Filter{f}), r.ClosedReason)
@@ -135,9 +135,9 @@ func labelsAuthorizationSpecs() []framework.Spec {
 				// the open one; it carries the whole metadata (name and both
 				// flags), so it means the same as a patch and as a replacement.
 				t.Accept(owner, fixtures.EditGroup(owner.Actor(), priv[4], fixtures.GroupMetadata{Name: "newest", Flags: []string{fixtures.FlagPrivate, fixtures.FlagHidden}}), "rename")
-				Expect(framework.DTags(findL(t, outsider, []string{x}, nil, 1))).To(Equal([]string{open}), "outsider, limit 1")
-				Expect(framework.DTags(findL(t, outsider, []string{x}, nil, 50))).To(Equal([]string{open}), "outsider sees only the open channel")
-				Expect(framework.DTags(findL(t, owner, []string{x}, nil, 1))).To(Equal([]string{priv[4]}), "the owner's limit 1 is the newest private one")
+				t.Expect(framework.DTags(findL(t, outsider, []string{x}, nil, 1))).To(Equal([]string{open}), "outsider, limit 1")
+				t.Expect(framework.DTags(findL(t, outsider, []string{x}, nil, 50))).To(Equal([]string{open}), "outsider sees only the open channel")
+				t.Expect(framework.DTags(findL(t, owner, []string{x}, nil, 1))).To(Equal([]string{priv[4]}), "the owner's limit 1 is the newest private one")
 			}},
 	}
 }

@@ -107,7 +107,7 @@ func labelsCommandSpecs() []framework.Spec {
 					ev := c.Actor().Event(fixtures.KindCreateGroup, nostr.Tags{h, {"name", "bad h"}, {"channel_type", "stream"}, {"label", v}}, "")
 					rejectCL(t, c, ev, fmt.Sprintf("9007 with %v", []string(h)), "invalid")
 				}
-				Expect(findL(t, c, []string{v}, nil, 10)).To(BeEmpty(), "no channel carries the label of the rejected creates")
+				t.Expect(findL(t, c, []string{v}, nil, 10)).To(BeEmpty(), "no channel carries the label of the rejected creates")
 			}},
 		framework.Spec{Case: lcase("labels/commands/13", []string{"labels/events.8"}, "command-shape", sec, framework.MUST, "A label mutation whose h value is not a UUID or is the nil UUID is rejected with invalid: nip-cl-rejected."),
 			Run: func(t *framework.T) {
@@ -122,7 +122,7 @@ func labelsCommandSpecs() []framework.Spec {
 				v := lbl(t, "no-h")
 				spec := &fixtures.ChannelSpec{NoH: true, Type: fixtures.TypeStream, Extra: labelTags(v)}
 				rejectCL(t, c, fixtures.CreateChannel(c.Actor(), spec), "labeled 9007 without h", "invalid")
-				Expect(findL(t, c, []string{v}, nil, 10)).To(BeEmpty(), "no channel carries the label")
+				t.Expect(findL(t, c, []string{v}, nil, 10)).To(BeEmpty(), "no channel carries the label")
 			}},
 		framework.Spec{Case: lcase("labels/commands/15", []string{"labels/compatibility.3", "labels/values-and-limits.8"}, "command-shape", sec, framework.MUST, "Label command tags must have exactly two elements: a three-element label or add-label, or a one-element remove-label, is rejected with invalid: nip-cl-rejected."),
 			Run: func(t *framework.T) {
@@ -192,14 +192,14 @@ func labelsInitialSpecs() []framework.Spec {
 				c := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, c, fixtures.TypeStream, fixtures.Open)
 				ev := expectLabels(t, c, ch)
-				Expect(typeOf(ev)).To(Equal(fixtures.TypeStream))
+				t.Expect(typeOf(ev)).To(Equal(fixtures.TypeStream))
 			}},
 		{Case: lcase("labels/initial/3", []string{"labels/initial-labels.1"}, "create", sec, framework.MUST, "A forum channel accepts initial labels; its snapshot keeps t=forum."),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				v := lbl(t, "forum")
 				ch := createLabeled(t, c, fixtures.TypeForum, fixtures.Open, v)
-				Expect(typeOf(expectLabels(t, c, ch, v))).To(Equal(fixtures.TypeForum))
+				t.Expect(typeOf(expectLabels(t, c, ch, v))).To(Equal(fixtures.TypeForum))
 			}},
 		{Case: framework.WithReading(lcase("labels/initial/4", []string{"labels/application.1", "labels/application.2", "labels/initial-labels.1", "labels/initial-labels.5"}, "create", sec, framework.MUST, "When a labeled create is acknowledged, its fields, labels and snapshot are readable at once and the creator already holds owner authority (an immediate label mutation by the creator is accepted)."),
 			"The draft commits owner membership with the create but does not require 39001/39002 to be published atomically (or at all: NIP-29 makes them optional), so owner membership is observed through the creator's owner authority. Where the creator's role shows is only noted: NIP-29 puts roles on 39001; a role on the 39002 p tag is accepted too."),
@@ -209,7 +209,7 @@ func labelsInitialSpecs() []framework.Spec {
 				ev, ch := createEv(c.Actor(), "", fixtures.Private, v)
 				acceptNew(t, c, ev, "labeled private create")
 				snap := expectLabels(t, c, ch, v)
-				Expect(framework.TagOf(snap, "name")).To(Equal("labels stream"), "name committed with the labels")
+				t.Expect(framework.TagOf(snap, "name")).To(Equal("labels stream"), "name committed with the labels")
 				// Label mutations need owner/admin authority, checked against the
 				// state the command serializes with: the create's owner
 				// membership is committed, so this is accepted at once.
@@ -227,8 +227,8 @@ func labelsInitialSpecs() []framework.Spec {
 				for _, who := range []*fixtures.Client{t.Connect(t.Actor("outsider")), owner} {
 					ok := rejectCL(t, who, fixtures.CreateChannel(who.Actor(), &fixtures.ChannelSpec{ID: ch, Type: fixtures.TypeStream, Name: "other", Extra: labelTags(lbl(t, "other"))}),
 						"different create on an existing UUID by "+who.Actor().Name, "duplicate")
-					Expect(ok.Reason).NotTo(ContainSubstring(secret), "the conflict answer discloses a label")
-					Expect(ok.Reason).NotTo(ContainSubstring("labels stream"), "the conflict answer discloses the name")
+					t.Expect(ok.Reason).NotTo(ContainSubstring(secret), "the conflict answer discloses a label")
+					t.Expect(ok.Reason).NotTo(ContainSubstring("labels stream"), "the conflict answer discloses the name")
 				}
 				expectUnchanged(t, owner, ch, before, "existing channel")
 			}},
@@ -241,8 +241,8 @@ func labelsInitialSpecs() []framework.Spec {
 				t.Accept(owner, fixtures.DeleteChannel(owner.Actor(), ch), "delete")
 				ok := rejectCL(t, owner, fixtures.CreateChannel(owner.Actor(), &fixtures.ChannelSpec{ID: ch, Type: fixtures.TypeStream, Name: "again", Extra: labelTags(secret)}),
 					"create on a deleted UUID", "duplicate")
-				Expect(ok.Reason).NotTo(ContainSubstring(secret), "the conflict answer discloses a label")
-				Expect(ok.Reason).NotTo(ContainSubstring("labels stream"), "the conflict answer discloses the name")
+				t.Expect(ok.Reason).NotTo(ContainSubstring(secret), "the conflict answer discloses a label")
+				t.Expect(ok.Reason).NotTo(ContainSubstring("labels stream"), "the conflict answer discloses the name")
 				goneChannel(t, owner, ch, "deleted UUID")
 			}},
 		{Case: lcase("labels/initial/7", []string{"labels/initial-labels.7", "labels/responses.6", "labels/responses.9", "labels/retry-admission.8"}, "conflict", sec, framework.MUST, "An exact retry of a committed 9007 is recognized before the UUID conflict: OK true \"duplicate: nip-cl-committed\", and no new snapshot."),
@@ -335,7 +335,7 @@ func labelsAddRemoveSpecs() []framework.Spec {
 				name := t.Unique("renamed")
 				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"name", name}, nostr.Tag{"about", "about " + name}), "ordinary edit")
 				ev := expectLabels(t, c, ch, a, b)
-				Expect(framework.TagOf(ev, "name")).To(Equal(name))
+				t.Expect(framework.TagOf(ev, "name")).To(Equal(name))
 				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"archived", "true"}), "archive")
 				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"archived", "false"}), "unarchive")
 				expectLabels(t, c, ch, a, b)
@@ -372,7 +372,7 @@ func labelsAddRemoveSpecs() []framework.Spec {
 				// is still open to an outsider and not archived (a
 				// label-only mutation is still accepted).
 				outsider := t.Connect(t.Actor("outsider"))
-				Expect(framework.DTags(t.Query(outsider, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}}))).To(Equal([]string{ch}), "the channel is still open to an outsider after the mixed edits")
+				t.Expect(framework.DTags(t.Query(outsider, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}}))).To(Equal([]string{ch}), "the channel is still open to an outsider after the mixed edits")
 				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{lbl(t, "after")}, nil), "a label-only mutation after the mixed edits (the channel is not archived)")
 			}},
 		{Case: lcase("labels/add-remove/10", []string{"labels/add-remove.8"}, "no-op", sec, framework.MUST, "A no-op is validated and authorized like any mutation: a member's no-op is rejected with restricted: nip-cl-rejected, a malformed no-op with invalid: nip-cl-rejected."),

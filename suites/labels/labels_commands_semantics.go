@@ -2,7 +2,6 @@ package labels
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/nipcl/nipcl-conform/suites/framework"
 
@@ -42,7 +41,7 @@ func labelsCommandSemanticsSpecs() []framework.Spec {
 				for _, row := range rows {
 					x := lbl(t, "x")
 					before := snapshot(t, c, ch)
-					Expect(row.changed(before)).To(BeFalse(), "the %q field is already set before the case sets it", row.tag[0])
+					t.Expect(row.changed(before)).To(BeFalse(), "the %q field is already set before the case sets it", row.tag[0])
 					ok := t.Publish(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", x}, row.tag))
 					if !ok.Accepted {
 						requireRejected(ok, "add-label with "+row.tag[0], "invalid")
@@ -51,10 +50,10 @@ func labelsCommandSemanticsSpecs() []framework.Spec {
 						mixedReading(t, row.tag[0], "rejected")
 						continue
 					}
-					Expect(ok.Reason).To(Equal(""), "an accepted label mutation answers OK true \"\": %s", ok)
+					t.Expect(ok.Reason).To(Equal(""), "an accepted label mutation answers OK true \"\": %s", ok)
 					want = append(want, x)
 					after := expectLabels(t, c, ch, want...)
-					Expect(row.changed(after)).To(BeFalse(), "the label mutation with %q also changed that field: %v", row.tag[0], after.Tags)
+					t.Expect(row.changed(after)).To(BeFalse(), "the label mutation with %q also changed that field: %v", row.tag[0], after.Tags)
 					t.Note("add-label with %q: accepted, the tag was ignored (the field is unchanged)", row.tag[0])
 					mixedReading(t, row.tag[0], "ignored")
 				}
@@ -99,7 +98,7 @@ func labelsCommandSemanticsSpecs() []framework.Spec {
 				}
 				expectUnchanged(t, c, ch, before, "refused conflicting creates")
 				expectLabels(t, c, ch, x)
-				Expect(findL(t, c, []string{y}, nil, 10)).To(BeEmpty(), "the refused create's label is on no channel")
+				t.Expect(findL(t, c, []string{y}, nil, 10)).To(BeEmpty(), "the refused create's label is on no channel")
 				acceptCommitted(t, c, ev, "the original create still retries as committed")
 			}},
 		{Case: lcase("labels/retry/12", []string{"labels/responses.9", "labels/retry-admission.9"}, "retry-admission", "labels/retry-admission", framework.MUST,
@@ -152,11 +151,11 @@ func labelsCommandSemanticsSpecs() []framework.Spec {
 				sameUUID := okB.Accepted
 				t.Note("creating the same UUID in community B: %s", okB)
 				ok := t.Publish(b, m)
-				Expect(hasFixedPrefix(ok.Reason, markCommitted)).To(BeFalse(), "community B answered the replayed 9002 with A's evidence: %s", ok)
+				t.Expect(hasFixedPrefix(ok.Reason, markCommitted)).To(BeFalse(), "community B answered the replayed 9002 with A's evidence: %s", ok)
 				switch {
 				case ok.Accepted:
-					Expect(ok.Reason).To(Equal(""), "a new application in B answers OK true \"\": %s", ok)
-					Expect(sameUUID).To(BeTrue(), "community B acknowledged a mutation of a channel it does not have: %s", ok)
+					t.Expect(ok.Reason).To(Equal(""), "a new application in B answers OK true \"\": %s", ok)
+					t.Expect(sameUUID).To(BeTrue(), "community B acknowledged a mutation of a channel it does not have: %s", ok)
 					expectLabels(t, b, ch, x)
 					t.Note("community B applied the replayed 9002 to its own channel")
 				default:
@@ -192,11 +191,7 @@ func deleteObserved(t *framework.T, c *fixtures.Client, evs ...*nostr.Event) {
 		}
 	}
 	// A relay may apply a deletion asynchronously: wait for it.
-	failures := InterceptGomegaFailures(func() {
-		Eventually(t.Ctx(), func() int { return len(t.QueryResult(c, byID).Events) }).
-			WithTimeout(t.Env.StepTimeout).WithPolling(20 * time.Millisecond).Should(BeZero())
-	})
-	if len(failures) > 0 {
+	if !t.Within(func(g Gomega) { g.Expect(t.QueryResult(c, byID).Events).To(BeEmpty()) }) {
 		t.Unsupported("the relay accepted the kind 5 requests but still serves a command by id (NIP-09 lets it keep deleted events): evidence surviving a deletion cannot be observed")
 	}
 	t.Note("kind 5 for %d commands; none reads by id any more", len(evs))

@@ -51,8 +51,8 @@ func labelsCommunitySpecs() []framework.Spec {
 				ok := t.Publish(b, evB)
 				if !ok.Accepted {
 					otherCommunityRefusal(ok, "the same UUID created in community B")
-					Expect(ok.Reason).NotTo(ContainSubstring(x), "the refusal in B discloses A's label")
-					Expect(ok.Reason).NotTo(ContainSubstring("labels stream"), "the refusal in B discloses A's channel name")
+					t.Expect(ok.Reason).NotTo(ContainSubstring(x), "the refusal in B discloses A's label")
+					t.Expect(ok.Reason).NotTo(ContainSubstring("labels stream"), "the refusal in B discloses A's channel name")
 					t.Note("community B refused the UUID community A uses: %s (UUIDs are not reusable across communities on this relay)", ok.Reason)
 					t.Reading(clause.ReadingLabelsUUIDAcross, "refused")
 					t.Note("#d from community B: %s", t.QueryAbsent(b, "#d of A's channel from community B", nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}}))
@@ -60,13 +60,13 @@ func labelsCommunitySpecs() []framework.Spec {
 					expectLabels(t, a, ch, x)
 					return
 				}
-				Expect(ok.Reason).To(Equal(""), "a new create in B answers OK true \"\": %s", ok)
+				t.Expect(ok.Reason).To(Equal(""), "a new create in B answers OK true \"\": %s", ok)
 				t.Note("community B created its own channel on the UUID community A uses")
 				t.Reading(clause.ReadingLabelsUUIDAcross, "separate")
 				expectLabels(t, b, ch, y)
 				expectLabels(t, a, ch, x)
-				Expect(findL(t, b, []string{x}, nil, 50)).To(BeEmpty(), "A's label from B")
-				Expect(findL(t, a, []string{y}, nil, 50)).To(BeEmpty(), "B's label from A")
+				t.Expect(findL(t, b, []string{x}, nil, 50)).To(BeEmpty(), "A's label from B")
+				t.Expect(findL(t, a, []string{y}, nil, 50)).To(BeEmpty(), "B's label from A")
 				acceptNew(t, b, mutationEv(owner, ch, []string{x}, nil), "add A's value in B")
 				expectLabels(t, a, ch, x)
 				expectLabels(t, b, ch, x, y)
@@ -83,9 +83,9 @@ func labelsCommunitySpecs() []framework.Spec {
 				ev, ch := createEv(owner, "", fixtures.Open, x)
 				acceptNew(t, a, ev, "create in community A")
 				ok := t.Publish(b, ev)
-				Expect(hasFixedPrefix(ok.Reason, markCommitted)).To(BeFalse(), "community B answered with A's evidence: %s", ok)
+				t.Expect(hasFixedPrefix(ok.Reason, markCommitted)).To(BeFalse(), "community B answered with A's evidence: %s", ok)
 				if ok.Accepted {
-					Expect(ok.Reason).To(Equal(""), "a new application in B answers OK true \"\": %s", ok)
+					t.Expect(ok.Reason).To(Equal(""), "a new application in B answers OK true \"\": %s", ok)
 					expectLabels(t, b, ch, x)
 					t.Note("community B applied the event as a new command")
 				} else {

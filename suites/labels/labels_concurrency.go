@@ -33,9 +33,9 @@ func labelsSerializationSpecs() []framework.Spec {
 					x := lbl(t, "race")
 					ev, ch := createEv(owner, "", fixtures.Open, x)
 					oks := inFlight(t, conns, func(int) *nostr.Event { return ev })
-					expectOneNew(oks, fmt.Sprintf("round %d", r))
+					expectOneNew(t, oks, fmt.Sprintf("round %d", r))
 					expectLabels(t, conns[0], ch, x)
-					Expect(framework.DTags(findL(t, conns[0], []string{x}, nil, 50))).To(Equal([]string{ch}), "one channel")
+					t.Expect(framework.DTags(findL(t, conns[0], []string{x}, nil, 50))).To(Equal([]string{ch}), "one channel")
 				}
 				t.Note("%d rounds of %d parallel sends", t.Env.Rounds, n)
 			}},
@@ -54,9 +54,9 @@ func labelsSerializationSpecs() []framework.Spec {
 					m := mutationEv(owner, ch, []string{x}, labelsOf(before))
 					sub := t.Subscribe(conns[0], nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})
 					oks := inFlight(t, conns, func(int) *nostr.Event { return m })
-					expectOneNew(oks, fmt.Sprintf("round %d", r))
+					expectOneNew(t, oks, fmt.Sprintf("round %d", r))
 					after := expectLabels(t, conns[0], ch, x)
-					Expect(after.CreatedAt).To(BeNumerically(">", before.CreatedAt), "round %d: the mutation published a newer snapshot", r)
+					t.Expect(after.CreatedAt).To(BeNumerically(">", before.CreatedAt), "round %d: the mutation published a newer snapshot", r)
 					// A later mutation is the marker: any second snapshot of
 					// the raced one would be delivered before the marker's.
 					acceptNew(t, conns[0], mutationEv(owner, ch, []string{y}, nil), "marker mutation")
@@ -65,7 +65,7 @@ func labelsSerializationSpecs() []framework.Spec {
 					live = newerThan(live, before)
 					checkDelivered(t, live, mark, r)
 					for _, ev := range live {
-						Expect([]string{after.ID, mark.ID}).To(ContainElement(ev.ID),
+						t.Expect([]string{after.ID, mark.ID}).To(ContainElement(ev.ID),
 							"round %d: a snapshot other than the mutation's and the marker's was published: %s with labels %v", r, ev.ID, labelsOf(ev))
 					}
 					if ok {
@@ -92,7 +92,7 @@ func labelsSerializationSpecs() []framework.Spec {
 					}
 					oks := inFlight(t, admins, func(i int) *nostr.Event { return mutationEv(admins[i].Actor(), ch, []string{vals[i]}, nil) })
 					for i, ok := range oks {
-						Expect(ok.Accepted && ok.Reason == "").To(BeTrue(), "round %d admin %d: %s", r, i, ok)
+						t.Expect(ok.Accepted && ok.Reason == "").To(BeTrue(), "round %d admin %d: %s", r, i, ok)
 					}
 					final := expectLabels(t, owner, ch, vals...)
 					live, ok := watch.until(t, sub, final.ID)
@@ -136,10 +136,10 @@ func labelsSerializationSpecs() []framework.Spec {
 						return mutationEv(admins[i].Actor(), ch, nil, []string{cur[i-k]})
 					})
 					for i, ok := range oks {
-						Expect(ok.Accepted && ok.Reason == "").To(BeTrue(), "round %d command %d: %s", r, i, ok)
+						t.Expect(ok.Accepted && ok.Reason == "").To(BeTrue(), "round %d command %d: %s", r, i, ok)
 					}
 					final := expectLabels(t, owner, ch, add...)
-					Expect(final.CreatedAt).To(BeNumerically(">", base.CreatedAt), "round %d: the stored snapshot after the commands (%s) must be newer than the one before them (%s)", r, final.ID, base.ID)
+					t.Expect(final.CreatedAt).To(BeNumerically(">", base.CreatedAt), "round %d: the stored snapshot after the commands (%s) must be newer than the one before them (%s)", r, final.ID, base.ID)
 					live, ok := watch.until(t, sub, final.ID)
 					live = newerThan(live, base)
 					checkDelivered(t, live, final, r)
@@ -177,16 +177,16 @@ func labelsSerializationSpecs() []framework.Spec {
 						}
 						return fixtures.EditChannel(owner, ch, nostr.Tag{"archived", "true"})
 					})
-					Expect(oks[1].Accepted).To(BeTrue(), "round %d: archive: %s", r, oks[1])
+					t.Expect(oks[1].Accepted).To(BeTrue(), "round %d: archive: %s", r, oks[1])
 					won := oks[0].Accepted
 					if won {
-						Expect(oks[0].Reason).To(Equal(""), "round %d: %s", r, oks[0])
+						t.Expect(oks[0].Reason).To(Equal(""), "round %d: %s", r, oks[0])
 						applied++
 					} else {
 						requireRejected(oks[0], fmt.Sprintf("round %d: mutation racing archive", r), "restricted")
 					}
 					final := snapshot(t, conns[0], ch)
-					Expect(slices.Contains(labelsOf(final), x)).To(Equal(won), "round %d: the raced label is in the final snapshot exactly when the mutation was accepted (labels %v)", r, labelsOf(final))
+					t.Expect(slices.Contains(labelsOf(final), x)).To(Equal(won), "round %d: the raced label is in the final snapshot exactly when the mutation was accepted (labels %v)", r, labelsOf(final))
 					// The archive took effect and stayed: a new mutation is refused.
 					rejectCL(t, conns[0], mutationEv(owner, ch, []string{lbl(t, "after")}, nil), fmt.Sprintf("round %d: a new mutation after the archive", r), "restricted")
 					expectUnchanged(t, conns[0], ch, final, fmt.Sprintf("round %d: refused mutation after the archive", r))
@@ -203,12 +203,12 @@ func labelsSerializationSpecs() []framework.Spec {
 							archivedAt = i
 						}
 						if !won {
-							Expect(labelsOf(ev)).NotTo(ContainElement(x), "round %d: a refused mutation's label was published (%s)", r, ev.ID)
+							t.Expect(labelsOf(ev)).NotTo(ContainElement(x), "round %d: a refused mutation's label was published (%s)", r, ev.ID)
 						}
 					}
 					if won && archivedAt >= 0 && !slices.Contains(labelsOf(ordered[archivedAt]), x) {
 						for _, ev := range ordered[archivedAt+1:] {
-							Expect(labelsOf(ev)).NotTo(ContainElement(x), "round %d: the label first appears in %s, after the archived snapshot %s without it: applied after the archive", r, ev.ID, ordered[archivedAt].ID)
+							t.Expect(labelsOf(ev)).NotTo(ContainElement(x), "round %d: the label first appears in %s, after the archived snapshot %s without it: applied after the archive", r, ev.ID, ordered[archivedAt].ID)
 						}
 					}
 				}
@@ -228,15 +228,15 @@ func labelsSerializationSpecs() []framework.Spec {
 						}
 						return fixtures.DeleteChannel(owner, ch)
 					})
-					Expect(oks[1].Accepted).To(BeTrue(), "round %d: delete: %s", r, oks[1])
+					t.Expect(oks[1].Accepted).To(BeTrue(), "round %d: delete: %s", r, oks[1])
 					if oks[0].Accepted {
-						Expect(oks[0].Reason).To(Equal(""), "round %d: %s", r, oks[0])
+						t.Expect(oks[0].Reason).To(Equal(""), "round %d: %s", r, oks[0])
 						applied++
 					} else {
 						requireRejected(oks[0], fmt.Sprintf("round %d: mutation racing delete", r), "restricted", "invalid")
 					}
 					goneChannel(t, conns[0], ch, fmt.Sprintf("round %d", r))
-					Expect(findL(t, conns[0], []string{x}, nil, 10)).To(BeEmpty(), "round %d: deleted channel found by label", r)
+					t.Expect(findL(t, conns[0], []string{x}, nil, 10)).To(BeEmpty(), "round %d: deleted channel found by label", r)
 				}
 				t.Note("%d rounds; the mutation won %d of them", t.Env.Rounds, applied)
 			}},
@@ -284,7 +284,7 @@ func inFlight(t *framework.T, conns []*fixtures.Client, ev func(i int) *nostr.Ev
 }
 
 // expectOneNew: exactly one OK true "", every other OK true duplicate: nip-cl-committed.
-func expectOneNew(oks []fixtures.OK, what string) {
+func expectOneNew(t *framework.T, oks []fixtures.OK, what string) {
 	GinkgoHelper()
 	fresh := 0
 	for _, ok := range oks {
@@ -296,7 +296,7 @@ func expectOneNew(oks []fixtures.OK, what string) {
 			framework.Failf("%s: expected OK true \"\" or \"duplicate: nip-cl-committed\", got %s", what, ok)
 		}
 	}
-	Expect(fresh).To(Equal(1), "%s: exactly one new application among %v", what, oks)
+	t.Expect(fresh).To(Equal(1), "%s: exactly one new application among %v", what, oks)
 }
 
 // readingLiveSubset: what the live part of a case may assume.
@@ -355,7 +355,7 @@ func checkDelivered(t *framework.T, evs []*nostr.Event, current *nostr.Event, ro
 			framework.Failf("round %d: snapshots %s and %s share created_at %d; each replacement must be newer than the one it replaces", round, other, ev.ID, ev.CreatedAt)
 		}
 		byTime[ev.CreatedAt] = ev.ID
-		Expect(ev.CreatedAt).To(BeNumerically("<=", current.CreatedAt), "round %d: live snapshot %s (created_at %d) is newer than the stored current one %s (%d)", round, ev.ID, ev.CreatedAt, current.ID, current.CreatedAt)
+		t.Expect(ev.CreatedAt).To(BeNumerically("<=", current.CreatedAt), "round %d: live snapshot %s (created_at %d) is newer than the stored current one %s (%d)", round, ev.ID, ev.CreatedAt, current.ID, current.CreatedAt)
 		if i > 0 && ev.CreatedAt < evs[i-1].CreatedAt {
 			t.Note("round %d: live snapshots arrived out of created_at order (%d after %d); delivery order is not promised", round, ev.CreatedAt, evs[i-1].CreatedAt)
 		}

@@ -49,9 +49,9 @@ func labelsExtraSpecs() []framework.Spec {
 				ch := createLabeled(t, c, "", fixtures.Open, x)
 				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"L": {labelNS}, "l": {x}}}
 				f.Authors = []string{t.Env.RelayPubKey}
-				Expect(framework.DTags(t.Query(c, f))).To(Equal([]string{ch}), "authors = relay key")
+				t.Expect(framework.DTags(t.Query(c, f))).To(Equal([]string{ch}), "authors = relay key")
 				f.Authors = []string{c.Actor().PubKey}
-				Expect(t.Query(c, f)).To(BeEmpty(), "authors = creator")
+				t.Expect(t.Query(c, f)).To(BeEmpty(), "authors = creator")
 			}},
 		{Case: framework.WithReading(lcase("labels/discovery/9", []string{"labels/finding-channels.10"}, "live", "labels/finding-channels", framework.MUST, "Label reads respect the channel ACL on every path: an outsider's stored #L/#l read finds the open channel that gained the label and not the private one, and no live snapshot of the private channel ever reaches a subscription of the outsider (by #L and #l, #l alone or #L alone) or of a member removed before the label change."),
 			"The draft promises no global live metadata feed, so live delivery on an unscoped #l subscription is optional: the stored reads decide, and the report notes whether the open channel's snapshot arrived live. What does arrive live must obey the current ACL; the open channel's snapshot (labeled after the private one) is the marker that proves the private one was not sent before it."),
@@ -80,9 +80,9 @@ func labelsExtraSpecs() []framework.Spec {
 				acceptNew(t, owner, mutationEv(owner.Actor(), priv, []string{x}, nil), "label the private channel")
 				acceptNew(t, owner, mutationEv(owner.Actor(), open, []string{x}, nil), "label the open channel")
 				// Stored reads: what the draft requires.
-				Expect(framework.DTags(findL(t, outsider, []string{x}, nil, 50))).To(Equal([]string{open}), "the outsider's stored read finds only the open channel")
-				Expect(framework.DTags(findL(t, former, []string{x}, nil, 50))).To(Equal([]string{open}), "the removed member's stored read finds only the open channel")
-				Expect(framework.DTags(findL(t, owner, []string{x}, nil, 50))).To(ConsistOf(open, priv), "the owner's stored read finds both")
+				t.Expect(framework.DTags(findL(t, outsider, []string{x}, nil, 50))).To(Equal([]string{open}), "the outsider's stored read finds only the open channel")
+				t.Expect(framework.DTags(findL(t, former, []string{x}, nil, 50))).To(Equal([]string{open}), "the removed member's stored read finds only the open channel")
+				t.Expect(framework.DTags(findL(t, owner, []string{x}, nil, 50))).To(ConsistOf(open, priv), "the owner's stored read finds both")
 				// Live: optional, but never past the current ACL.
 				live := 0
 				for _, p := range paths {
@@ -93,7 +93,7 @@ func labelsExtraSpecs() []framework.Spec {
 					}
 					got = append(got, p.sub.Drain()...)
 					for _, ev := range got {
-						Expect(ev.Tags.GetD()).NotTo(Equal(priv), "%s: the live subscription received the private channel's snapshot %s", p.who, ev.ID)
+						t.Expect(ev.Tags.GetD()).NotTo(Equal(priv), "%s: the live subscription received the private channel's snapshot %s", p.who, ev.ID)
 						checkCanonical(t, ev)
 					}
 					if err == nil && len(got) > 0 {
@@ -127,12 +127,12 @@ func labelsExtraSpecs() []framework.Spec {
 				seen, err := sub.WaitFor(t.Ctx(), func(ev *nostr.Event) bool { return ev.Tags.GetD() == marker })
 				seen = append(seen, sub.Drain()...)
 				for _, ev := range seen {
-					Expect(ev.Tags.GetD()).NotTo(Equal(ch), "the snapshot without the label was delivered to the #l subscription: %s %v", ev.ID, ev.Tags)
+					t.Expect(ev.Tags.GetD()).NotTo(Equal(ch), "the snapshot without the label was delivered to the #l subscription: %s %v", ev.ID, ev.Tags)
 				}
 				if err != nil {
 					t.Note("no live snapshot arrived on the #l subscription (%v); the relay offers no live label feed there", err)
 				}
-				Expect(framework.DTags(findL(t, c, []string{x}, nil, 50))).To(Equal([]string{marker}), "stored #l read after the removal")
+				t.Expect(framework.DTags(findL(t, c, []string{x}, nil, 50))).To(Equal([]string{marker}), "stored #l read after the removal")
 			}},
 		{Case: framework.WithReading(lcase("labels/retention/1", []string{"labels/retention.1", "labels/retry-admission.14"}, "retention", "labels/retention", framework.MUST, "Application evidence survives a NIP-09 deletion of the command event: once the relay has deleted the command (its id no longer reads), the exact retry is still duplicate: nip-cl-committed and nothing is reapplied."),
 			"The clause is about a deletion that happened: the case first observes that the relay serves the stored command by id and that after the kind 5 it no longer does. NIP-09 lets a relay keep deleted events; a relay that refuses the kind 5, keeps serving the command, or never serves stored commands by id makes the case unsupported, with what was seen."),
@@ -154,11 +154,7 @@ func labelsExtraSpecs() []framework.Spec {
 					t.Unsupported("the relay refused the NIP-09 deletion request for the command: " + ok.String())
 				}
 				// A relay may apply the deletion asynchronously: wait for it.
-				failures := InterceptGomegaFailures(func() {
-					Eventually(t.Ctx(), func() int { return len(t.QueryResult(c, byID).Events) }).
-						WithTimeout(t.Env.StepTimeout).WithPolling(20 * time.Millisecond).Should(BeZero())
-				})
-				if len(failures) > 0 {
+				if !t.Within(func(g Gomega) { g.Expect(t.QueryResult(c, byID).Events).To(BeEmpty()) }) {
 					t.Unsupported("the relay accepted the kind 5 but still serves the command by id (NIP-09 lets it keep deleted events): evidence surviving a deletion cannot be observed")
 				}
 				t.Note("kind 5 %s; the command no longer reads by id", ok)
@@ -228,9 +224,9 @@ func labelsExtraSpecs() []framework.Spec {
 						}
 						return fixtures.EditChannel(owner, ch, nostr.Tag{"archived", "true"})
 					})
-					Expect(oks[1].Accepted).To(BeTrue(), "round %d: archive %s", r, oks[1])
+					t.Expect(oks[1].Accepted).To(BeTrue(), "round %d: archive %s", r, oks[1])
 					if oks[0].Accepted {
-						Expect(hasFixedPrefix(oks[0].Reason, markCommitted)).To(BeTrue(), "round %d: %s", r, oks[0])
+						t.Expect(hasFixedPrefix(oks[0].Reason, markCommitted)).To(BeTrue(), "round %d: %s", r, oks[0])
 						won++
 					} else {
 						requireRejected(oks[0], fmt.Sprintf("round %d: retry racing archive", r), "restricted")
@@ -258,7 +254,7 @@ func labelsExtraSpecs() []framework.Spec {
 				ev := c.Actor().EventAt(time.Now().Add(-1000*time.Second), fixtures.KindCreateGroup, nostr.Tags{{"h", fixtures.NewChannelID()}, {"name", "old"}, {"channel_type", "stream"}, {"label", x}}, "")
 				send(ev, "create stamped 1000 s ago")
 				expectUnchanged(t, c, ch, before, "expired commands")
-				Expect(findL(t, c, []string{x}, nil, 10)).To(BeEmpty(), "nothing carries the label")
+				t.Expect(findL(t, c, []string{x}, nil, 10)).To(BeEmpty(), "nothing carries the label")
 			}},
 		{Case: lcase("labels/retry/11", []string{"labels/retry-admission.14"}, "retry-admission", "labels/retry-admission", framework.MUST, "Revoking and restoring the author's role never makes a committed command apply again: the retry is rejected while revoked and a committed duplicate after, with the superseded effect still gone."),
 			Run: func(t *framework.T) {
@@ -306,11 +302,11 @@ func labelsExtraSpecs() []framework.Spec {
 				for _, k := range kinds {
 					if want, ok := before[k]; ok {
 						ev := t.StateEvent(owner, k, ch)
-						Expect(ev).NotTo(BeNil(), "kind %d disappeared after a label mutation", k)
-						Expect(pEntries(ev)).To(Equal(want), "kind %d members and roles after label mutations", k)
+						t.Expect(ev).NotTo(BeNil(), "kind %d disappeared after a label mutation", k)
+						t.Expect(pEntries(ev)).To(Equal(want), "kind %d members and roles after label mutations", k)
 					}
 				}
-				Expect(framework.IDs(t.Query(owner, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {ch}}}))).To(Equal([]string{msg.ID}), "messages unchanged")
+				t.Expect(framework.IDs(t.Query(owner, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {ch}}}))).To(Equal([]string{msg.ID}), "messages unchanged")
 			}},
 	}
 }

@@ -211,7 +211,7 @@ func labelsAritySpecs() []framework.Spec {
 					framework.Failf("%d malformed commands were not rejected with invalid: %s:\n  %s", len(wrong), markRejected, strings.Join(wrong, "\n  "))
 				}
 				expectUnchanged(t, c, ch, before, "rejected malformed mutations")
-				Expect(findL(t, c, []string{v}, nil, 10)).To(BeEmpty(), "no channel carries the value of a rejected command")
+				t.Expect(findL(t, c, []string{v}, nil, 10)).To(BeEmpty(), "no channel carries the value of a rejected command")
 			}},
 	}
 }

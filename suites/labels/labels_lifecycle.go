@@ -39,7 +39,7 @@ func labelsLifecycleSpecs() []framework.Spec {
 					c := t.Connect(t.Actor("owner"))
 					ch := createLabeled(t, c, typ, fixtures.Private)
 					before := expectLabels(t, c, ch)
-					Expect(typeOf(before)).To(Equal(typ))
+					t.Expect(typeOf(before)).To(Equal(typ))
 					ok := rejectCL(t, c, mutationEv(c.Actor(), ch, []string{lbl(t, typ)}, nil), "label mutation on "+typ, "invalid", "restricted")
 					t.Note("label mutation on a %s channel: %s", typ, prefixOf(ok.Reason))
 					t.Reading(clause.ReadingLabelsMutationPrefix, prefixOf(ok.Reason))
@@ -54,7 +54,7 @@ func labelsLifecycleSpecs() []framework.Spec {
 				ch := createLabeled(t, c, "", fixtures.Open, a)
 				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"archived", "true"}), "archive")
 				before := expectLabels(t, c, ch, a)
-				Expect(framework.DTags(findL(t, c, []string{a}, nil, 10))).To(Equal([]string{ch}), "archived channel found by label")
+				t.Expect(framework.DTags(findL(t, c, []string{a}, nil, 10))).To(Equal([]string{ch}), "archived channel found by label")
 				rejectCL(t, c, mutationEv(c.Actor(), ch, []string{x}, nil), "add on archived", "restricted")
 				rejectCL(t, c, mutationEv(c.Actor(), ch, nil, []string{a}), "remove on archived", "restricted")
 				rejectCL(t, c, mutationEv(c.Actor(), ch, []string{a}, nil), "no-op on archived", "restricted")
@@ -79,12 +79,12 @@ func labelsLifecycleSpecs() []framework.Spec {
 				t.Note("mutation on a deleted channel: %s", prefixOf(ok.Reason))
 				t.Reading(clause.ReadingLabelsDeletedPrefix, prefixOf(ok.Reason))
 				goneChannel(t, c, ch, "deleted channel")
-				Expect(findL(t, c, []string{a}, nil, 10)).To(BeEmpty(), "deleted channel not found by label")
+				t.Expect(findL(t, c, []string{a}, nil, 10)).To(BeEmpty(), "deleted channel not found by label")
 				acceptNew(t, c, mutationEv(c.Actor(), marker, []string{lbl(t, "marker")}, nil), "label the marker channel")
 				seen, err := sub.WaitFor(t.Ctx(), func(ev *nostr.Event) bool { return ev.Tags.GetD() == marker })
 				seen = append(seen, sub.Drain()...)
 				for _, ev := range seen {
-					Expect(ev.Tags.GetD()).NotTo(Equal(ch), "a 39000 of the deleted channel was delivered after the delete: %s %v", ev.ID, ev.Tags)
+					t.Expect(ev.Tags.GetD()).NotTo(Equal(ch), "a 39000 of the deleted channel was delivered after the delete: %s %v", ev.ID, ev.Tags)
 				}
 				if err != nil {
 					t.Note("no live snapshot arrived on the #d subscription (%v); only stored reads were checked", err)

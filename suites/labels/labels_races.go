@@ -78,13 +78,13 @@ func labelsRaceSpecs() []framework.Spec {
 							}
 						}
 						acked := slices.ContainsFunc(oks, func(ok fixtures.OK) bool { return ok.Accepted })
-						Expect(fresh).To(BeNumerically("<=", 1), "%s: one signed command applies at most once: %v", what, oks)
+						t.Expect(fresh).To(BeNumerically("<=", 1), "%s: one signed command applies at most once: %v", what, oks)
 						if acked && fresh == 0 {
 							framework.Failf("%s: a send was acknowledged as a committed duplicate but none as the new application: %v", what, oks)
 						}
 						final := snapshot(t, reader, ch)
 						has := slices.Contains(labelsOf(final), x)
-						Expect(has).To(Equal(fresh == 1), "%s: the label is in the stored snapshot exactly when a send was acknowledged as new (answers %v, labels %v)", what, oks, labelsOf(final))
+						t.Expect(has).To(Equal(fresh == 1), "%s: the label is in the stored snapshot exactly when a send was acknowledged as new (answers %v, labels %v)", what, oks, labelsOf(final))
 						if has {
 							mu.Lock()
 							applied++
@@ -122,9 +122,9 @@ func labelsRaceSpecs() []framework.Spec {
 							if slices.Contains(labelsOf(ev), x) {
 								want = slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(want), x))))
 							}
-							Expect(labelsOf(ev)).To(Equal(want), "%s: live snapshot %s is no prefix of the history", what, ev.ID)
+							t.Expect(labelsOf(ev)).To(Equal(want), "%s: live snapshot %s is no prefix of the history", what, ev.ID)
 							if !has {
-								Expect(labelsOf(ev)).NotTo(ContainElement(x), "%s: a refused mutation's label was published (%s)", what, ev.ID)
+								t.Expect(labelsOf(ev)).NotTo(ContainElement(x), "%s: a refused mutation's label was published (%s)", what, ev.ID)
 							}
 						}
 						keptOnce(live, x, true, r)
@@ -171,7 +171,7 @@ func labelsRaceSpecs() []framework.Spec {
 					if got != e1 && got != e2 {
 						framework.Failf("%s: the stored snapshot's name and about are %q and %q, neither edit's whole metadata (%q/%q or %q/%q)", what, got.name, got.about, e1.name, e1.about, e2.name, e2.about)
 					}
-					Expect(final.CreatedAt).To(BeNumerically(">", base.CreatedAt), "%s: the replacement snapshot is newer than the one it replaced", what)
+					t.Expect(final.CreatedAt).To(BeNumerically(">", base.CreatedAt), "%s: the replacement snapshot is newer than the one it replaced", what)
 					live, _ := watch.until(t, sub, final.ID)
 					live = newerThan(live, base)
 					checkDelivered(t, live, final, r)
@@ -180,7 +180,7 @@ func labelsRaceSpecs() []framework.Spec {
 						if m := (meta{framework.TagOf(ev, "name"), framework.TagOf(ev, "about")}); m != old && m != e1 && m != e2 {
 							framework.Failf("%s: live snapshot %s has name %q and about %q, which no prefix of the commands gives", what, ev.ID, m.name, m.about)
 						}
-						Expect(labelsOf(ev)).To(BeElementOf([]string(nil), []string{y}), "%s: live snapshot %s has labels no prefix gives: %v", what, ev.ID, labelsOf(ev))
+						t.Expect(labelsOf(ev)).To(BeElementOf([]string(nil), []string{y}), "%s: live snapshot %s has labels no prefix gives: %v", what, ev.ID, labelsOf(ev))
 					}
 					// The last edit settles: its name or about never goes back.
 					if got == e1 {

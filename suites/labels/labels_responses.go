@@ -114,8 +114,8 @@ func labelsResponsesSpecs() []framework.Spec {
 				acceptCommitted(t, again, ev, "resend after the lost OK")
 				direct := t.Connect(c.Actor())
 				expectLabels(t, direct, ch, x)
-				Expect(framework.DTags(findL(t, direct, []string{x}, nil, 50))).To(Equal([]string{ch}), "exactly one channel carries the label")
-				Expect(t.Query(direct, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})).To(HaveLen(1), "one current snapshot")
+				t.Expect(framework.DTags(findL(t, direct, []string{x}, nil, 50))).To(Equal([]string{ch}), "exactly one channel carries the label")
+				t.Expect(t.Query(direct, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})).To(HaveLen(1), "one current snapshot")
 			}},
 		{Case: framework.WithReading(lcase("labels/responses/9", []string{"labels/responses.9", "labels/retry-admission.8"}, "lost-ack", sec, framework.MUST, "Lost acknowledgement of a mutation: the resend answers duplicate: nip-cl-committed and the state shows exactly one application."),
 			"As responses/8; the resend goes over a direct connection."),
@@ -129,7 +129,7 @@ func labelsResponsesSpecs() []framework.Spec {
 				firstAttemptLost(t, p, c, m)
 				acceptCommitted(t, direct, m, "resend after the lost OK")
 				after := expectLabels(t, direct, ch, x)
-				Expect(after.CreatedAt).To(BeNumerically(">", before.CreatedAt), "the first attempt published one new snapshot")
+				t.Expect(after.CreatedAt).To(BeNumerically(">", before.CreatedAt), "the first attempt published one new snapshot")
 				acceptCommitted(t, direct, m, "second resend")
 				expectUnchanged(t, direct, ch, after, "resends publish nothing")
 			}},
@@ -158,6 +158,6 @@ func firstAttemptLost(t *framework.T, p *fixtures.Proxy, c *fixtures.Client, ev 
 	if err == nil {
 		framework.Failf("the proxy was to withhold the OK of %s, but the client received %s", ev.ID, ok)
 	}
-	Expect(p.Cuts()).To(ContainElement(ev.ID), "the proxy saw the relay's OK and cut the connection")
+	t.Expect(p.Cuts()).To(ContainElement(ev.ID), "the proxy saw the relay's OK and cut the connection")
 	t.Note("first attempt of %.12s: no answer (%v) — outcome Unknown; resending the same signed event", ev.ID, err)
 }

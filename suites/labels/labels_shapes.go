@@ -94,8 +94,8 @@ func labelsShapesSpecs() []framework.Spec {
 				x := lbl(t, "counted")
 				createLabeled(t, a, "", fixtures.Open, x)
 				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"L": {labelNS}, "l": {x}}}
-				Expect(t.Count(a, f)).To(Equal(int64(1)), "COUNT in the community that holds the labeled channel")
-				Expect(t.Count(b, f)).To(Equal(int64(0)), "COUNT from the second community (%s) must not count the first community's snapshot", t.Env.Hosts[0])
+				t.Expect(t.Count(a, f)).To(Equal(int64(1)), "COUNT in the community that holds the labeled channel")
+				t.Expect(t.Count(b, f)).To(Equal(int64(0)), "COUNT from the second community (%s) must not count the first community's snapshot", t.Env.Hosts[0])
 			}},
 		{Case: lcase("labels/discovery/12", []string{"labels/finding-channels.1", "labels/finding-channels.2", "labels/finding-channels.5"}, "discovery", "labels/finding-channels", framework.MUST,
 			"A client's whole discovery filter ({\"authors\":[relay],\"kinds\":[39000],\"#L\":[\"nip-cl\"],\"#l\":[x],\"#t\":[\"stream\"],\"limit\":10}) returns exactly the stream channels carrying the label, not a forum carrying it; with the creator as author it returns none."),
@@ -107,9 +107,9 @@ func labelsShapesSpecs() []framework.Spec {
 				reader := t.Connect(t.Actor("reader"))
 				f := nostr.Filter{Authors: []string{t.Env.RelayPubKey}, Kinds: []int{fixtures.KindMetadata},
 					Tags: nostr.TagMap{"L": {labelNS}, "l": {x}, "t": {fixtures.TypeStream}}, Limit: 10}
-				Expect(framework.DTags(t.Query(reader, f))).To(Equal([]string{stream}), "the discovery filter with #t stream finds the labeled stream only")
+				t.Expect(framework.DTags(t.Query(reader, f))).To(Equal([]string{stream}), "the discovery filter with #t stream finds the labeled stream only")
 				f.Authors = []string{c.Actor().PubKey}
-				Expect(t.Query(reader, f)).To(BeEmpty(), "the same filter with the creator as author finds nothing (snapshots are relay-signed)")
+				t.Expect(t.Query(reader, f)).To(BeEmpty(), "the same filter with the creator as author finds nothing (snapshots are relay-signed)")
 			}},
 		{Case: lcase("labels/add-remove/16", []string{"labels/add-remove.2"}, "mixed", "labels/add-remove", framework.MUST,
 			"A label mutation carrying channel_type (a creation tag) beside add-label is label-only or nothing: it is refused with invalid: nip-cl-rejected and applies nothing, or the tag is ignored and only the label is added; the channel's type never changes."),

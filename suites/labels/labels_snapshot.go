@@ -35,19 +35,19 @@ func labelsSnapshotSpecs() []framework.Spec {
 				c := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, c, fixtures.TypeForum, fixtures.Open, "stream")
 				ev := expectLabels(t, c, ch, "stream")
-				Expect(typeOf(ev)).To(Equal(fixtures.TypeForum), "channel type")
+				t.Expect(typeOf(ev)).To(Equal(fixtures.TypeForum), "channel type")
 				// #L/#l compose with #t and #d, so the relay must serve this read;
 				// it must not match: the channel is a forum, "stream" is only a label.
-				Expect(findL(t, c, []string{"stream"}, nostr.TagMap{"d": {ch}, "t": {fixtures.TypeStream}}, 10)).To(BeEmpty(), "#t stream does not match a forum labeled stream")
-				Expect(framework.DTags(findL(t, c, []string{"stream"}, nostr.TagMap{"d": {ch}, "t": {fixtures.TypeForum}}, 10))).To(Equal([]string{ch}))
+				t.Expect(findL(t, c, []string{"stream"}, nostr.TagMap{"d": {ch}, "t": {fixtures.TypeStream}}, 10)).To(BeEmpty(), "#t stream does not match a forum labeled stream")
+				t.Expect(framework.DTags(findL(t, c, []string{"stream"}, nostr.TagMap{"d": {ch}, "t": {fixtures.TypeForum}}, 10))).To(Equal([]string{ch}))
 			}},
 		{Case: lcase("labels/snapshot/3", []string{"labels/scope.3", "labels/snapshot.8", "labels/snapshot.9"}, "snapshot", sec, framework.MUST, "Labels spelled like channel types (dm, forum, workflow, system) stay l tags; the snapshot keeps exactly one t tag with the real type."),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, c, fixtures.TypeStream, fixtures.Open, "dm", "forum", "workflow", "system")
-				Expect(typeOf(expectLabels(t, c, ch, "dm", "forum", "workflow", "system"))).To(Equal(fixtures.TypeStream))
+				t.Expect(typeOf(expectLabels(t, c, ch, "dm", "forum", "workflow", "system"))).To(Equal(fixtures.TypeStream))
 				acceptNew(t, c, mutationEv(c.Actor(), ch, nil, []string{"dm"}), "remove dm")
-				Expect(typeOf(expectLabels(t, c, ch, "forum", "workflow", "system"))).To(Equal(fixtures.TypeStream))
+				t.Expect(typeOf(expectLabels(t, c, ch, "forum", "workflow", "system"))).To(Equal(fixtures.TypeStream))
 			}},
 		{Case: lcase("labels/snapshot/4", []string{"labels/scope.2"}, "snapshot", sec, framework.MUST, "A label mutation changes only the labels: name, about, visibility and type are republished unchanged."),
 			Run: func(t *framework.T) {
@@ -58,8 +58,8 @@ func labelsSnapshotSpecs() []framework.Spec {
 				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{lbl(t, "b")}, nil), "add")
 				after := snapshot(t, c, ch)
 				for _, name := range []string{"name", "about", "t", "private", "public", "closed", "open"} {
-					Expect(fixtures.HasTag(after, name)).To(Equal(fixtures.HasTag(before, name)), "tag %s present before and after", name)
-					Expect(framework.TagOf(after, name)).To(Equal(framework.TagOf(before, name)), "tag %s unchanged", name)
+					t.Expect(fixtures.HasTag(after, name)).To(Equal(fixtures.HasTag(before, name)), "tag %s present before and after", name)
+					t.Expect(framework.TagOf(after, name)).To(Equal(framework.TagOf(before, name)), "tag %s unchanged", name)
 				}
 			}},
 		{Case: framework.WithReading(lcase("labels/snapshot/5", []string{"labels/events.1", "labels/snapshot.1", "labels/snapshot.10", "labels/snapshot.5", "labels/snapshot.6"}, "snapshot", sec, framework.MUST, "While labels change, the stored snapshot after each step is relay-signed and canonical with the expected set, the empty one included; every snapshot delivered live is canonical too, carries the label set of the step it was published for, and none older than the subscription's start is delivered."),

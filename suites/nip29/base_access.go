@@ -130,7 +130,7 @@ func baselineAccessSpecs() []framework.Spec {
 						framework.Failf("NIP-29 (nip29/read-access.1): an outsider got a private group's message %s", ev.ID)
 					}
 				}
-				Expect(framework.IDs(r.Events)).To(Equal([]string{old.ID}), "NIP-29 private with NIP-01 limit (nip29/read-access.2): limit 1 returns the one message the outsider may read")
+				t.Expect(framework.IDs(r.Events)).To(Equal([]string{old.ID}), "NIP-29 private with NIP-01 limit (nip29/read-access.2): limit 1 returns the one message the outsider may read")
 			}},
 		{Case: framework.Case{ID: "base/read/3", Clauses: []string{"nip29/hidden.1"}, Area: "read-access", Section: "nip29/hidden", Level: framework.SHOULD,
 			Requirement: "A hidden group's 39000 is served to members and withheld from outsiders and anonymous readers."},
@@ -138,7 +138,7 @@ func baselineAccessSpecs() []framework.Spec {
 				owner, member, ch := framework.ChannelWithMember(t, fixtures.Open, "member")
 				t.Accept(owner, fixtures.EditGroup(owner.Actor(), ch, fixtures.GroupMetadata{Name: t.Unique("hidden"), Flags: []string{fixtures.FlagHidden}}), "make the group hidden")
 				t.RequireFlags(owner, ch, fixtures.FlagHidden)
-				Expect(t.StateEvent(member, fixtures.KindMetadata, ch)).NotTo(BeNil(), "a member reads the hidden group's 39000")
+				t.Expect(t.StateEvent(member, fixtures.KindMetadata, ch)).NotTo(BeNil(), "a member reads the hidden group's 39000")
 				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}}
 				t.QueryAbsent(t.Connect(t.Actor("outsider")), "NIP-29 (nip29/hidden.1): an outsider reading the hidden group's 39000", f)
 				t.QueryAbsent(t.Connect(nil), "NIP-29 (nip29/hidden.1): an anonymous reader of the hidden group's 39000", f)
@@ -170,7 +170,7 @@ func baselineAccessSpecs() []framework.Spec {
 					t.Note("the relay refused the mixed REQ (CLOSED %q)", r.ClosedReason)
 					return
 				}
-				Expect(framework.DTags(r.Events)).To(Equal([]string{visible}), "NIP-29 hidden with NIP-01 limit (nip29/hidden.2): limit 1 returns the one group the outsider may see")
+				t.Expect(framework.DTags(r.Events)).To(Equal([]string{visible}), "NIP-29 hidden with NIP-01 limit (nip29/hidden.2): limit 1 returns the one group the outsider may see")
 			}},
 		{Case: framework.Case{ID: "base/restricted/1", Clauses: []string{"nip29/restricted.1"}, Area: "read-access", Section: "nip29/restricted", Level: framework.MUST,
 			Requirement: "A non-member's message to a restricted group is refused."},

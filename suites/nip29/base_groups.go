@@ -25,7 +25,7 @@ func baselineGroupSpecs() []framework.Spec {
 				c := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(c, fixtures.ChannelSpec{})
 				meta := t.GroupMetadata(c, ch)
-				Expect(framework.TagOf(meta, "d")).To(Equal(ch), "39000 d tag")
+				t.Expect(framework.TagOf(meta, "d")).To(Equal(ch), "39000 d tag")
 			}},
 		{Case: framework.Case{ID: "base/create/2", Clauses: []string{"nip29/create.2"}, Area: "groups", Section: "nip29/create", Level: framework.MUST,
 			Requirement: "The creator of a group holds a role that may moderate it, shown in 39001 (harness precondition)."},
@@ -82,7 +82,7 @@ func baselineGroupSpecs() []framework.Spec {
 				ch := t.CreateChannel(c, fixtures.ChannelSpec{Name: name})
 				other := t.Connect(t.Actor("other"))
 				t.Reject(other, fixtures.CreateGroup(other.Actor(), ch), "", "an outsider's 9007 on the existing group's id")
-				Expect(framework.TagOf(t.GroupMetadata(c, ch), "name")).To(Equal(name), "the group's name after the outsider's 9007")
+				t.Expect(framework.TagOf(t.GroupMetadata(c, ch), "name")).To(Equal(name), "the group's name after the outsider's 9007")
 				if found, _ := framework.HasP(t.StateEvent(c, fixtures.KindAdmins, ch), other.Actor().PubKey); found {
 					framework.Failf("NIP-29 (nip29/create.3): the outsider's refused 9007 made it an admin of the existing group")
 				}
@@ -210,7 +210,7 @@ func baselineGroupSpecs() []framework.Spec {
 				owner, member, ch := framework.ChannelWithMember(t, fixtures.Open, "member")
 				before := framework.TagOf(t.GroupMetadata(owner, ch), "name")
 				t.Reject(member, fixtures.EditGroup(member.Actor(), ch, fixtures.GroupMetadata{Name: "member-rename"}), "", "a member without a role edits metadata")
-				Expect(framework.TagOf(t.GroupMetadata(owner, ch), "name")).To(Equal(before), "the name after the refused edit")
+				t.Expect(framework.TagOf(t.GroupMetadata(owner, ch), "name")).To(Equal(before), "the name after the refused edit")
 			}},
 		{Case: framework.Case{ID: "base/permissions/2", Clauses: []string{"nip29/permissions.1"}, Area: "permissions", Section: "nip29/permissions", Level: framework.MUST,
 			Requirement: "A 9000 from a key with no role in the group is refused and the named user does not become a member."},
@@ -339,7 +339,7 @@ func baselineGroupSpecs() []framework.Spec {
 			Run: func(t *framework.T) {
 				owner, member, ch := framework.ChannelWithMember(t, fixtures.Open, "member")
 				t.Reject(member, fixtures.DeleteChannel(member.Actor(), ch), "", "a member without a role deletes the group")
-				Expect(t.StateEvent(owner, fixtures.KindMetadata, ch)).NotTo(BeNil(), "the group's 39000 after the refused 9008")
+				t.Expect(t.StateEvent(owner, fixtures.KindMetadata, ch)).NotTo(BeNil(), "the group's 39000 after the refused 9008")
 			}},
 	}
 	return append(specs, flagSpecs()...)

@@ -27,7 +27,7 @@ func baselineRelaySpecs() []framework.Spec {
 			Reading:     "NIP-29 names self as the key of group state; a document without self but with pubkey is read as naming that key, with a note."},
 			Run: func(t *framework.T) {
 				info := t.Env.Info
-				Expect(info).NotTo(BeNil(), "the NIP-11 document was read at setup")
+				t.Expect(info).NotTo(BeNil(), "the NIP-11 document was read at setup")
 				if info.Self != "" && !hex64.MatchString(info.Self) {
 					framework.Failf("NIP-11 (nip11/document.2): self must be a 32-byte lowercase hex key, got %q", info.Self)
 				}
@@ -213,7 +213,7 @@ func baselineRelaySpecs() []framework.Spec {
 			Run: func(t *framework.T) {
 				c, ch, want, _ := needleChannel(t)
 				got := t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {ch}, "t": {framework.TagOf(want, "t")}}, Limit: 1})
-				Expect(framework.IDs(got)).To(Equal([]string{want.ID}), "REQ #h #t limit 1 returns the one match, the newest n matching events (NIP-01 limit)")
+				t.Expect(framework.IDs(got)).To(Equal([]string{want.ID}), "REQ #h #t limit 1 returns the one match, the newest n matching events (NIP-01 limit)")
 			}},
 		{Case: framework.Case{ID: "base/filters/3", Clauses: []string{"nip01/filters.1"}, Area: "filters", Section: "nip01/filters", Level: framework.MUST,
 			Requirement: "Every event a REQ returns matches its filter: a REQ by #h and #t returns no event without that t tag."},
@@ -231,14 +231,14 @@ func baselineRelaySpecs() []framework.Spec {
 			Run: func(t *framework.T) {
 				c, m1, m2 := twoMessages(t)
 				got := t.Query(c, nostr.Filter{IDs: []string{m1.ID}}, nostr.Filter{IDs: []string{m2.ID}})
-				Expect(framework.IDs(got)).To(ConsistOf(m1.ID, m2.ID), "NIP-01 (nip01/filters.3): several filters are || conditions")
+				t.Expect(framework.IDs(got)).To(ConsistOf(m1.ID, m2.ID), "NIP-01 (nip01/filters.3): several filters are || conditions")
 			}},
 		{Case: framework.Case{ID: "base/filters/4", Clauses: []string{"nip01/filters.4"}, Area: "filters", Section: "nip01/filters", Level: framework.SHOULD,
 			Requirement: "Stored events come newest first."},
 			Run: func(t *framework.T) {
 				c, m1, m2 := twoMessages(t)
 				got := t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {mustH(m1)}}})
-				Expect(framework.IDs(got)).To(Equal([]string{m2.ID, m1.ID}), "NIP-01 (nip01/filters.4): newer events should come first")
+				t.Expect(framework.IDs(got)).To(Equal([]string{m2.ID, m1.ID}), "NIP-01 (nip01/filters.4): newer events should come first")
 			}},
 		{Case: framework.Case{ID: "base/live/1", Clauses: []string{"nip01/live.1"}, Area: "filters", Section: "nip01/live", Level: framework.SHOULD,
 			Requirement: "An open subscription receives a new matching event after EOSE."},

@@ -37,43 +37,43 @@ const (
 	WantWithheld readWant = false // no target is returned, counted or delivered
 )
 
-// readRow is one matrix row, hence one case.
+// ReadRow is one matrix row, hence one case.
 type ReadRow struct {
 	Id     string // case ID, written here in full: <rule prefix>/reads/<n>
 	Shape  string
 	Viewer string
 	Want   readWant
-	// level and clause override the rule's defaults where the row rests on
+	// Level and clause override the rule's defaults where the row rests on
 	// another sentence (e.g. a SHOULD of NIP-45); section follows clause.
 	Level  framework.Level
 	Clause string
 }
 
-// readFx is one built fixture of a rule, as one viewer reads it.
+// ReadFx is one built fixture of a rule, as one viewer reads it.
 type ReadFx struct {
 	Owner, Viewer *fixtures.Client
-	// ch is the channel the rule withholds or serves; open a readable
+	// Ch is the channel the rule withholds or serves; open a readable
 	// control channel ("" when the row's shape does not read one); ev the
 	// events the fixture made, by role.
 	Ch, Open string
 	Ev       map[string]*nostr.Event
-	// isTarget tells the rule's target events (the ones the row's want is
+	// IsTarget tells the rule's target events (the ones the row's want is
 	// about) from everything else a read may return.
 	IsTarget func(*nostr.Event) bool
-	// base are readable older matches a limited read must still return
+	// Base are readable older matches a limited read must still return
 	// when the targets are withheld (they must not hide behind targets).
 	Base []string
-	// countBase and countTargets are what the rule's COUNT shapes count:
+	// CountBase and countTargets are what the rule's COUNT shapes count:
 	// readable matches besides the targets, and the targets themselves.
 	CountBase, CountTargets int64
-	// live makes one more target and then one more readable control event
+	// Live makes one more target and then one more readable control event
 	// (in that order) while a live subscription is open; it returns the
 	// control's id, which a withholding viewer waits for.
 	Live       func() (target *nostr.Event, control string)
 	LiveFilter nostr.Filter
-	// t0 is a little before the fixture was built.
+	// T0 is a little before the fixture was built.
 	T0 nostr.Timestamp
-	// label is the rule's label or type value; relay the relay's key.
+	// Label is the rule's label or type value; relay the relay's key.
 	Label, Relay string
 }
 
@@ -92,7 +92,7 @@ type readObs struct {
 	exact bool
 }
 
-// readShape is one way of asking.
+// ReadShape is one way of asking.
 type ReadShape struct {
 	name string
 	what string // the request, for the requirement line
@@ -102,7 +102,7 @@ type ReadShape struct {
 	run     func(t *framework.T, fx *ReadFx) readObs
 }
 
-// readRule is one rule of the matrix.
+// ReadRule is one rule of the matrix.
 type ReadRule struct {
 	Name    string // short name, in the requirement line
 	Profile string
@@ -116,7 +116,7 @@ type ReadRule struct {
 	Rows    []ReadRow
 }
 
-// readsSpecs returns the matrix cases of the given rules, one per row.
+// ReadsSpecs returns the matrix cases of the given rules, one per row.
 func ReadsSpecs(rules ...ReadRule) []framework.Spec {
 	var out []framework.Spec
 	for _, rule := range rules {
@@ -249,7 +249,7 @@ func (rule ReadRule) run(t *framework.T, row ReadRow, shape ReadShape, cl string
 
 // --- shape builders ---------------------------------------------------------
 
-// reqShape reads filters as a REQ.
+// ReqShape reads filters as a REQ.
 func ReqShape(name, what string, filters func(fx *ReadFx) []nostr.Filter) ReadShape {
 	return ReadShape{name: name, what: what, run: func(t *framework.T, fx *ReadFx) readObs {
 		fs := filters(fx)
@@ -269,7 +269,7 @@ func ReqShape(name, what string, filters func(fx *ReadFx) []nostr.Filter) ReadSh
 	}}
 }
 
-// limitShape is reqShape whose withholding answer must still hold fx.base.
+// LimitShape is reqShape whose withholding answer must still hold fx.base.
 func LimitShape(name, what string, filters func(fx *ReadFx) []nostr.Filter) ReadShape {
 	s := ReqShape(name, what, filters)
 	inner := s.run
@@ -281,7 +281,7 @@ func LimitShape(name, what string, filters func(fx *ReadFx) []nostr.Filter) Read
 	return s
 }
 
-// controlShape is reqShape whose filters also match the fixture's readable
+// ControlShape is reqShape whose filters also match the fixture's readable
 // control events (fx.base): a withholding answer must still hold them, so a
 // withheld row has a positive control of its own.
 func ControlShape(name, what string, filters func(fx *ReadFx) []nostr.Filter) ReadShape {
@@ -295,7 +295,7 @@ func ControlShape(name, what string, filters func(fx *ReadFx) []nostr.Filter) Re
 	return s
 }
 
-// exactShape is reqShape that also counts heads per channel and kind.
+// ExactShape is reqShape that also counts heads per channel and kind.
 func ExactShape(name, what string, filters func(fx *ReadFx) []nostr.Filter) ReadShape {
 	s := ReqShape(name, what, filters)
 	s.reading = exactReading
@@ -308,7 +308,7 @@ func ExactShape(name, what string, filters func(fx *ReadFx) []nostr.Filter) Read
 	return s
 }
 
-// countShape asks NIP-45 COUNT (optional: a relay without it makes the case
+// CountShape asks NIP-45 COUNT (optional: a relay without it makes the case
 // unsupported, see T.Count).
 func CountShape(name, what string, filters func(fx *ReadFx) []nostr.Filter) ReadShape {
 	return ReadShape{name: name, what: what, run: func(t *framework.T, fx *ReadFx) readObs {
@@ -317,7 +317,7 @@ func CountShape(name, what string, filters func(fx *ReadFx) []nostr.Filter) Read
 	}}
 }
 
-// liveShape opens fx.liveFilter as a subscription, makes one more target
+// LiveShape opens fx.liveFilter as a subscription, makes one more target
 // and then a readable control event, and reports what was delivered: up to
 // the target for a viewer who must see it, up to the control otherwise
 // (the relay delivers events in the order it committed them).
@@ -370,7 +370,7 @@ func Ts(v nostr.Timestamp) *nostr.Timestamp { return &v }
 
 func One(f ...nostr.Filter) []nostr.Filter { return f }
 
-// viewerClient opens the row's viewer: member (and removed-member, removed
+// ViewerClient opens the row's viewer: member (and removed-member, removed
 // by a 9001 from the owner after the fixture is built, see removeViewer),
 // a fresh outsider key, or an anonymous connection.
 func ViewerClient(t *framework.T, viewer string, member *fixtures.Client) *fixtures.Client {
@@ -383,7 +383,7 @@ func ViewerClient(t *framework.T, viewer string, member *fixtures.Client) *fixtu
 	return t.Connect(nil)
 }
 
-// removeViewer removes the member from ch with a 9001 when the row's viewer
+// RemoveViewer removes the member from ch with a 9001 when the row's viewer
 // is the removed member.
 func RemoveViewer(t *framework.T, viewer string, owner, member *fixtures.Client, ch string) {
 	if viewer == ViewRemoved {
@@ -391,5 +391,5 @@ func RemoveViewer(t *framework.T, viewer string, owner, member *fixtures.Client,
 	}
 }
 
-// relayKey is the key relay-signed state carries.
+// RelayKey is the key relay-signed state carries.
 func (fx *ReadFx) RelayKey() string { return fx.Relay }

@@ -1,0 +1,67 @@
+package framework
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/nipcl/nipcl-conform/reports"
+)
+
+// TestVerdictOfReadsTypedAndJSONValues: the verdict crosses Ginkgo as a
+// typed value; a report that crossed a process boundary carries its JSON,
+// which reads back the same. Later verdicts win field by field.
+func TestVerdictOfReadsTypedAndJSONValues(t *testing.T) {
+	blocked := Verdict{Outcome: reports.Blocked, Precondition: "create-group"}
+	raw, _ := json.Marshal(Verdict{Violates: "nip29/join.1"})
+	r := types.SpecReport{ReportEntries: types.ReportEntries{
+		{Name: EntryNote, Value: types.WrapEntryValue("a note")},
+		{Name: EntryVerdict, Value: types.WrapEntryValue(blocked)},
+		{Name: EntryVerdict, Value: types.ReportEntryValue{AsJSON: string(raw)}},
+	}}
+	got, ok := VerdictOf(r)
+	want := Verdict{Outcome: reports.Blocked, Precondition: "create-group", Violates: "nip29/join.1"}
+	if !ok || got != want {
+		t.Errorf("VerdictOf = %+v, %v; want %+v", got, ok, want)
+	}
+	if _, ok := VerdictOf(types.SpecReport{}); ok {
+		t.Error("a report without a verdict entry has no verdict")
+	}
+}
+
+// TestViolatedClause: a failed case breaks its only clause, or the one of
+// its clauses its message cites; a clause it does not cite is never
+// guessed.
+func TestViolatedClause(t *testing.T) {
+	one := Case{ID: "base/leave/1", Clauses: []string{"nip29/leave.1"}}
+	two := Case{ID: "base/membership/1", Clauses: []string{"nip29/membership.1", "nip29/membership.2"}}
+	for _, tt := range []struct {
+		c    Case
+		msg  string
+		want string
+	}{
+		{one, "anything", "nip29/leave.1"},
+		{two, "NIP-29 (nip29/membership.2): the user is not listed", "nip29/membership.2"},
+		{two, "the 39002 is missing", ""},
+		{two, "NIP-29 (nip29/leave.1): not this case's clause", ""},
+	} {
+		if got := violatedClause(tt.c, tt.msg); got != tt.want {
+			t.Errorf("violatedClause(%s, %q) = %q, want %q", tt.c.ID, tt.msg, got, tt.want)
+		}
+	}
+}
+
+// TestContractCasesBlock: a failed case whose clauses are all contract
+// points blocks with a "contract-<section>" precondition; a NIP case does
+// not.
+func TestContractCasesBlock(t *testing.T) {
+	contract := Case{ID: "base/create/1", Section: "nip29/create", Clauses: []string{"nip29/create.1"}}
+	if v, ok := contractBlocked(contract); !ok || v.Outcome != reports.Blocked || v.Precondition != "contract-nip29/create" {
+		t.Errorf("contractBlocked(base/create/1) = %+v, %v", v, ok)
+	}
+	nip := Case{ID: "base/leave/1", Section: "nip29/leave", Clauses: []string{"nip29/leave.1"}}
+	if v, ok := contractBlocked(nip); ok {
+		t.Errorf("contractBlocked(base/leave/1) = %+v, want none", v)
+	}
+}
