@@ -75,6 +75,10 @@ type Case struct {
 	// Heavy marks cases that need many writes (distractors, race rounds);
 	// safe mode skips them unless Env.AllowHeavy is set.
 	Heavy bool
+	// Refusal says what a refusal of a step the case's scenario needs (a
+	// write, a read, a state event) means for the verdict; the zero value
+	// takes the profile's rule (see RefusalBlocks).
+	Refusal Refusal
 	// Where is the file and line that define the case ("suites/x.go:42"),
 	// filled in by the catalogue from the case's function (for a row of a
 	// table run by one function: the table's function). `explain` prints it.
@@ -167,3 +171,31 @@ func WithReading(c Case, reading string) Case { c.Reading = reading; return c }
 
 // Heavy marks a case that needs many writes.
 func Heavy(c Case) Case { c.Heavy = true; return c }
+
+// Refusal is what a refused or missing step of a case's scenario means.
+type Refusal int
+
+// Refusal policies.
+const (
+	// RefusalByProfile: NIP-29 cases block (NIP-29 obliges a relay to accept
+	// or serve none of the writes and reads a scenario sets up with), NIP-CL
+	// cases fail (the drafts require the command forms and reads they use).
+	RefusalByProfile Refusal = iota
+	// RefusalBlocksCase: a refused step is an unmet precondition (blocked).
+	RefusalBlocksCase
+	// RefusalFailsCase: a refused step breaks the rule the case checks.
+	RefusalFailsCase
+)
+
+// RefusalBlocks reports whether a refused step of the case's scenario
+// blocks the case (an unmet precondition) rather than failing it: the one
+// place that reads Case.Refusal.
+func (c Case) RefusalBlocks() bool {
+	switch c.Refusal {
+	case RefusalBlocksCase:
+		return true
+	case RefusalFailsCase:
+		return false
+	}
+	return c.Profile == ProfileBaseline
+}

@@ -65,3 +65,22 @@ func TestContractCasesBlock(t *testing.T) {
 		t.Errorf("contractBlocked(base/leave/1) = %+v, want none", v)
 	}
 }
+
+// TestRefusalPolicy: a refused step blocks a NIP-29 case and fails a
+// NIP-CL case unless the case says otherwise.
+func TestRefusalPolicy(t *testing.T) {
+	for _, tt := range []struct {
+		c    Case
+		want bool
+	}{
+		{Case{Profile: ProfileBaseline}, true},
+		{Case{Profile: ProfileLabels}, false},
+		{Case{Profile: ProfileIdentity}, false},
+		{Case{Profile: ProfileLabels, Refusal: RefusalBlocksCase}, true},
+		{Case{Profile: ProfileBaseline, Refusal: RefusalFailsCase}, false},
+	} {
+		if got := tt.c.RefusalBlocks(); got != tt.want {
+			t.Errorf("%+v: RefusalBlocks = %v, want %v", tt.c, got, tt.want)
+		}
+	}
+}

@@ -230,18 +230,19 @@ func (rule ReadRule) run(t *framework.T, row ReadRow, shape ReadShape, cl string
 		}
 	}
 	if obs.exact {
-		byD := map[string]int{}
+		type head struct {
+			kind int
+			d    string
+		}
+		heads := map[head]int{}
 		for _, ev := range obs.events {
 			if d, _ := fixtures.TagValue(ev, "d"); ev.Kind >= fixtures.KindMetadata && ev.Kind <= fixtures.KindRoles {
-				byD[fmt.Sprintf("%d/%s", ev.Kind, d)]++
+				heads[head{ev.Kind, d}]++
 			}
 		}
-		for k, n := range byD {
+		for h, n := range heads {
 			if n > 1 {
-				if t.Case.Profile == framework.ProfileLabels && strings.HasPrefix(k, fmt.Sprint(fixtures.KindMetadata)) {
-					framework.Failf("labels draft (labels/finding-channels.6): only current snapshots are served, but %s returned %d heads of %s", shape.what, n, k)
-				}
-				t.Note("%s returned %d heads of %s (NIP-01 lets a relay keep older versions; NIP-29 asks for one: base/state/3)", shape.what, n, k)
+				t.JudgeHeads(h.kind, n, fmt.Sprintf("%s (#d %s)", shape.what, h.d))
 			}
 		}
 	}
