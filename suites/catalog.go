@@ -7,10 +7,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/nipcl/nipcl-conform/clause"
 	"github.com/nipcl/nipcl-conform/suites/framework"
 	"github.com/nipcl/nipcl-conform/suites/nip29"
-
-	"github.com/nipcl/nipcl-conform/clause"
 )
 
 // Define registers one Ginkgo container for env with one Ginkgo spec per

@@ -6,9 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nipcl/nipcl-conform/suites/framework"
-
 	"github.com/nipcl/nipcl-conform/clause"
+	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
 // TestEveryTestableClauseHasACase fails while a testable clause has no case;

@@ -3,9 +3,8 @@ package suites
 import (
 	"testing"
 
-	"github.com/nipcl/nipcl-conform/suites/framework"
-
 	"github.com/nipcl/nipcl-conform/clause"
+	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
 // TestReadingCases: every case a reading names exists and runs in a

@@ -15,9 +15,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/nipcl/nipcl-conform/clause"
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/nipcl/nipcl-conform/clause"
 	"github.com/nipcl/nipcl-conform/fixtures"
 	"github.com/nipcl/nipcl-conform/reference"
 	"github.com/nipcl/nipcl-conform/reports"

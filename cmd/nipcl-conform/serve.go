@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/nbd-wtf/go-nostr"
+
 	"github.com/nipcl/nipcl-conform/internal/delayproxy"
 	"github.com/nipcl/nipcl-conform/reference"
 	"github.com/nipcl/nipcl-conform/suites/framework"

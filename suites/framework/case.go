@@ -99,7 +99,7 @@ func ProfilePrefix(p string) string {
 }
 
 // DefinedAt is where fn's code starts, as a path under the module
-// ("suites/labels_grammar.go:42"): a case's function sits at its
+// ("suites/labels/values_and_limits.go:42"): a case's function sits at its
 // definition.
 func DefinedAt(fn any) string {
 	v := reflect.ValueOf(fn)

@@ -2,6 +2,7 @@ package framework
 
 import (
 	"github.com/nbd-wtf/go-nostr"
+
 	"github.com/nipcl/nipcl-conform/fixtures"
 )
 

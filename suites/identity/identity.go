@@ -6,14 +6,13 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/nipcl/nipcl-conform/suites/framework"
-
 	"github.com/nbd-wtf/go-nostr"
 	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
 	. "github.com/onsi/gomega"    //nolint:revive // Gomega DSL
 
 	"github.com/nipcl/nipcl-conform/clause"
 	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
 // identitySpecs returns every identity-profile case (nip-cl-identity.md).
@@ -22,16 +21,19 @@ func Specs() []framework.Spec {
 	var out []framework.Spec
 	for _, group := range [][]framework.Spec{
 		identityTagSpecs(),
-		identityLabelSpecs(),
-		identityDiscoverySpecs(),
-		identityChoosingSpecs(),
-		identityCapabilitySpecs(),
-		identitySystemSpecs(),
-		identityNamingSpecs(),
-		identityOptInSpecs(),
-		identityShapesSpecs(),
-		identityNoticeSpecs(),
 		readsIdentitySpecs(),
+		advertisingSpecs(),
+		askingForSystemSpecs(),
+		choosingOneChannelSpecs(),
+		findingChannelsSpecs(),
+		labelRulesSpecs(),
+		labelsSpecs(),
+		matchBeforeLimitSpecs(),
+		namingSpecs(),
+		noticesSpecs(),
+		readsLeaveOutSpecs(),
+		systemChannelsSpecs(),
+		trustSpecs(),
 	} {
 		out = append(out, group...)
 	}

@@ -7,14 +7,13 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/nipcl/nipcl-conform/suites/framework"
-
 	"github.com/nbd-wtf/go-nostr"
 	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
 	. "github.com/onsi/gomega"    //nolint:revive // Gomega DSL
 
 	"github.com/nipcl/nipcl-conform/clause"
 	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
 var idDecimalSeconds = regexp.MustCompile(`^(0|[1-9][0-9]*)$`)
@@ -43,7 +42,7 @@ func idReverseSorted(vals []string) []string {
 
 // identityTagSpecs: "Channel identity tags" (type, labels, P, created_at).
 func identityTagSpecs() []framework.Spec {
-	return append([]framework.Spec{
+	return []framework.Spec{
 		{Case: idCase("identity/tags/1", []string{"identity/identity-tags.1", "identity/identity-tags.2", "identity/identity-tags.3"}, "identity/identity-tags", framework.MUST,
 			`For every channel type, 39000, 39001 and 39002 start their t/P tags with ["t", type], the labels, then ["P", creator].`,
 			idReadingStateKinds, idReadingStoredOrder),
@@ -228,7 +227,7 @@ func identityTagSpecs() []framework.Spec {
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, nil, c.Actor().PubKey)
 				idNoForgedP(t, c, ch, impostor.PubKey, "after the 9002")
 			}},
-	}, identityLabelSweepSpecs()...)
+	}
 }
 
 // idNoForgedP fails when any state event c can read for ch carries a P tag

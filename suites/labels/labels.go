@@ -9,13 +9,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/nipcl/nipcl-conform/suites/framework"
-
 	"github.com/nbd-wtf/go-nostr"
 	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
 	. "github.com/onsi/gomega"    //nolint:revive // Gomega DSL
 
 	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
 // labelsSpecs returns every labels-profile case (nip-cl-labels.md), one
@@ -23,7 +22,6 @@ import (
 func Specs() []framework.Spec {
 	var out []framework.Spec
 	for _, group := range [][]framework.Spec{
-		labelsCapabilitySpecs(),
 		labelsGrammarSpecs(),
 		labelsLimitsSpecs(),
 		labelsCommandSpecs(),
@@ -38,9 +36,19 @@ func Specs() []framework.Spec {
 		labelsRetrySpecs(),
 		labelsApplicationSpecs(),
 		labelsConcurrencySpecs(),
-		labelsExtraSpecs(),
 		readsLabelsSpecs(),
-		labelsShapesSpecs(),
+		addRemoveSpecs(),
+		authorizationSpecs(),
+		capabilitySpecs(),
+		communitySpecs(),
+		eventsSpecs(),
+		findingChannelsSpecs(),
+		initialLabelsSpecs(),
+		retentionSpecs(),
+		retryAdmissionSpecs(),
+		scopeSpecs(),
+		serializationSpecs(),
+		valuesAndLimitsSpecs(),
 	} {
 		out = append(out, group...)
 	}

@@ -6,11 +6,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/nipcl/nipcl-conform/suites/framework"
-
 	"github.com/nbd-wtf/go-nostr"
 
 	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
 // The read-path matrix: each read rule (a profile's sentence about what a

@@ -1,0 +1,130 @@
+package identity
+
+import (
+	"github.com/nbd-wtf/go-nostr"
+	. "github.com/onsi/gomega"
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/suites/framework"
+)
+
+// askingForSystemSpecs are the cases of identity/asking-for-system.
+func askingForSystemSpecs() []framework.Spec {
+	return []framework.Spec{
+		{Case: idCase("identity/optin/7", []string{"identity/asking-for-system.2", "identity/asking-for-system.7"}, "identity/asking-for-system", framework.MUST,
+			"#P:[creator] with #t:[label] on a 39000 filter opts in for every reader, but never past the channel ACL: each reader (a member of every channel, and a reader who is a member of the open ones only) gets exactly the creator's labeled channels it may read; the private system channel and the private stream reach the full member only."),
+			Run: func(t *framework.T) {
+				w := newSysWorld(t)
+				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"P": {w.O.Actor().PubKey}, "t": {w.L}}}
+				for _, r := range w.readers() {
+					want := idSorted(append(w.legacyFor(r.c), w.systemFor(r.c)...)...)
+					t.Expect(idChannelSet(t.Query(r.c, f))).To(Equal(want), "%s: #P:[creator] #t:[label]", r.name)
+				}
+			}},
+		{Case: idCase("identity/optin/8", []string{"identity/asking-for-system.4"}, "identity/asking-for-system", framework.MUST,
+			"The #P opt-in with a limit still matches as usual, newest first: with a labeled stream and a newer labeled system channel of one creator, {\"kinds\":[39000],\"#P\":[creator],\"#t\":[label],\"limit\":1} returns the system channel, and limit 2 returns both."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				x := idLabel(t)
+				stream := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: []string{x}})
+				older := t.GroupMetadata(c, stream)
+				sys := idChannel(t, c, idChanOpts{Type: fixtures.TypeSystem, Visibility: fixtures.Open, Labels: []string{x}})
+				// The system channel's snapshot is made strictly the newest match.
+				t.NewerMetadata(c, sys, older.CreatedAt)
+				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"P": {c.Actor().PubKey}, "t": {x}}, Limit: 1}
+				if got := idChannelSet(t.Query(c, f)); len(got) != 1 || got[0] != sys {
+					framework.Failf("#P:[creator] #t:[%s] limit 1 must return the newest match, the system channel %s (the stream %s is older), got %v", x, sys, stream, got)
+				}
+				f.Limit = 2
+				t.Expect(idChannelSet(t.Query(c, f))).To(Equal(idSorted(stream, sys)), "#P:[creator] #t:[label] limit 2: the system channel and the stream")
+			}},
+		{Case: idCase("identity/optin/1", []string{"identity/asking-for-system.1", "identity/asking-for-system.4", "identity/asking-for-system.7"}, "identity/asking-for-system", framework.MUST,
+			`kinds:[39000] #t:["system"] returns the system channels the reader may read (member: private and open; outsider and anonymous: the open one), never a stream channel; COUNT with #t:["system"] and no #P agrees.`),
+			Run: func(t *framework.T) {
+				w := newSysWorld(t)
+				anon := t.Connect(nil)
+				o := w.O.Actor().PubKey
+				probe := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}, "P": {o}}}
+				ids := idStateIDs(t, w.O, w.all())
+				for _, c := range idReaders(t, anon, probe, w.M, w.X) {
+					want := w.systemFor(c)
+					if c == anon {
+						want = []string{w.SysOpen}
+					}
+					f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}, "P": {o}}}
+					t.Expect(idFind(t, c, f.Tags)).To(Equal(want), "#t:[system] #P:[creator]")
+					all := t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}}})
+					t.Expect(w.ours(all)).To(Equal(want), "#t:[system] (this run's channels)")
+					// COUNT with #t:["system"] alone (any #P opts in by
+					// itself): ids keep it to this world's 39000s without
+					// naming a channel.
+					byIDs := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, IDs: ids, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}}}
+					t.Expect(idChannelSet(t.Query(c, byIDs))).To(Equal(want), "#t:[system] with ids of this world's 39000s")
+					t.Expect(t.Count(c, byIDs)).To(Equal(int64(len(want))), "COUNT #t:[system] with ids of this world's 39000s (no #P)")
+				}
+			}},
+		{Case: idCase("identity/optin/2", []string{"identity/asking-for-system.2", "identity/asking-for-system.4", "identity/asking-for-system.7"}, "identity/asking-for-system", framework.MUST,
+			"Any #P on a 39000-39003 filter also returns the readable system channels: kinds:[39000] #P:[creator] gives the creator's readable stream and system channels; COUNT agrees."),
+			Run: func(t *framework.T) {
+				w := newSysWorld(t)
+				// Another creator's open system channel with the same label stays out of #P:[creator].
+				stranger := t.Connect(t.Actor("stranger"))
+				foreign := idChannel(t, stranger, idChanOpts{Type: fixtures.TypeSystem, Visibility: fixtures.Open, Labels: []string{w.L}})
+				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"P": {w.O.Actor().PubKey}}}
+				for _, r := range w.readers() {
+					want := idSorted(append(w.legacyFor(r.c), w.systemFor(r.c)...)...)
+					t.Expect(idChannelSet(t.Query(r.c, f))).To(Equal(want), "%s: #P:[creator]", r.name)
+					t.Expect(t.Count(r.c, f)).To(Equal(int64(len(want))), "%s: COUNT #P:[creator]", r.name)
+				}
+				withLabel := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"P": {w.O.Actor().PubKey}, "t": {w.L}}}
+				t.Expect(idChannelSet(t.Query(w.M, withLabel))).To(Equal(idSorted(w.all()...)), "member: #P:[creator] #t:[label] (one creator's channels with a label, system or not)")
+				t.Expect(idFind(t, w.M, nostr.TagMap{"P": {stranger.Actor().PubKey}})).To(Equal([]string{foreign}), "#P:[other creator] returns only that creator's system channel")
+			}},
+		{Case: idCase("identity/optin/3", []string{"identity/asking-for-system.6"}, "identity/asking-for-system", framework.MUST,
+			`#t:["system", label] means system OR the label: system channels without the label and stream channels with it both come back.`),
+			Run: func(t *framework.T) {
+				o := t.Connect(t.Actor("creator"))
+				label := idLabel(t)
+				sys := idChannel(t, o, idChanOpts{Type: fixtures.TypeSystem, Visibility: fixtures.Open})
+				labeled := idChannel(t, o, idChanOpts{Visibility: fixtures.Open, Labels: []string{label}})
+				idChannel(t, o, idChanOpts{Visibility: fixtures.Open, Labels: []string{idLabel(t)}})
+				idChannel(t, o, idChanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open})
+				got := idFind(t, o, nostr.TagMap{"t": {fixtures.TypeSystem, label}, "P": {o.Actor().PubKey}})
+				t.Expect(got).To(Equal(idSorted(sys, labeled)))
+			}},
+		{Case: idCase("identity/optin/4", []string{"identity/asking-for-system.5"}, "identity/asking-for-system", framework.MUST,
+			"A label alone does not ask for system channels: #t:[label] on 39000-39002 returns the labeled stream channels but not the labeled system channels the reader could read; COUNT agrees."),
+			Run: func(t *framework.T) {
+				w := newSysWorld(t)
+				for _, kinds := range [][]int{{fixtures.KindMetadata}, {fixtures.KindMetadata, fixtures.KindAdmins, fixtures.KindMembers}} {
+					f := nostr.Filter{Kinds: kinds, Tags: nostr.TagMap{"t": {w.L}}}
+					t.Expect(idChannelSet(t.Query(w.M, f))).To(Equal(w.legacyFor(w.M)), "member: kinds %v #t:[label]", kinds)
+					t.Expect(t.Count(w.M, f)).To(Equal(int64(len(kinds)*len(w.legacyFor(w.M)))), "member: COUNT kinds %v #t:[label]", kinds)
+				}
+			}},
+		{Case: idCase("identity/optin/5", []string{"identity/asking-for-system.3"}, "identity/asking-for-system", framework.MUST,
+			"Opt-in needs kinds all within 39000-39003: #P or #t:[system] on a filter without kinds or that also has kind 9 returns no system channel."),
+			Run: func(t *framework.T) {
+				w := newSysWorld(t)
+				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata, fixtures.KindMessage}, Tags: nostr.TagMap{"P": {w.O.Actor().PubKey}}}
+				t.Expect(w.ours(t.Query(w.M, f))).To(Equal(w.legacyFor(w.M)), "member: kinds:[39000,9] #P:[creator]")
+				t.Expect(t.Count(w.M, f)).To(Equal(int64(len(w.legacyFor(w.M)))), "member: COUNT kinds:[39000,9] #P:[creator]")
+				f = nostr.Filter{Kinds: []int{fixtures.KindMetadata, fixtures.KindMessage}, Tags: nostr.TagMap{"t": {fixtures.TypeSystem, w.L}}}
+				t.Expect(w.ours(t.Query(w.M, f))).To(Equal(w.legacyFor(w.M)), "member: kinds:[39000,9] #t:[system, label]")
+				f = nostr.Filter{Tags: nostr.TagMap{"P": {w.O.Actor().PubKey}}}
+				got := t.Query(w.M, f)
+				t.Expect(w.ours(got)).To(Equal(w.legacyFor(w.M)), "member: #P:[creator] without kinds")
+				// The creator is fresh, so every event with its P is this
+				// world's: COUNT must agree with the REQ (39000-39002 of each
+				// stream channel, and 39003 where the relay puts P there).
+				t.Expect(t.Count(w.M, f)).To(Equal(int64(len(got))), "member: COUNT #P:[creator] without kinds agrees with the REQ")
+			}},
+		{Case: idCase("identity/optin/6", []string{"identity/asking-for-system.1"}, "identity/asking-for-system", framework.MUST,
+			`"My system channels": kinds:[39002] #p:[me] #t:["system"] lists the system channels the reader belongs to.`),
+			Run: func(t *framework.T) {
+				w := newSysWorld(t)
+				t.Expect(idFindOf(t, w.M, fixtures.KindMembers, nostr.TagMap{"p": {w.M.Actor().PubKey}, "t": {fixtures.TypeSystem}})).To(Equal(idSorted(w.Sys, w.SysOpen)), "member")
+				t.Expect(idFindOf(t, w.X, fixtures.KindMembers, nostr.TagMap{"p": {w.X.Actor().PubKey}, "t": {fixtures.TypeSystem}})).To(Equal([]string{w.SysOpen}), "outsider (member of the open one)")
+			}},
+	}
+}

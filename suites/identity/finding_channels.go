@@ -1,0 +1,199 @@
+package identity
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/nbd-wtf/go-nostr"
+	. "github.com/onsi/gomega" //nolint:revive // Gomega DSL
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/suites/framework"
+)
+
+// findingChannelsSpecs are the cases of identity/finding-channels.
+func findingChannelsSpecs() []framework.Spec {
+	return []framework.Spec{
+		{Case: idCase("identity/find/1", []string{"identity/finding-channels.1"}, "identity/finding-channels", framework.MUST,
+			"kinds:[39000] #P:[creator] returns exactly the channels that key created (every type), none of another creator's."),
+			Run: func(t *framework.T) {
+				a, b := t.Connect(t.Actor("creator")), t.Connect(t.Actor("other"))
+				label := idLabel(t)
+				var want []string
+				for _, typ := range []string{fixtures.TypeStream, fixtures.TypeForum, fixtures.TypeDM, fixtures.TypeWorkflow} {
+					want = append(want, idChannel(t, a, idChanOpts{Type: typ, Visibility: fixtures.Open, Labels: []string{label}}))
+				}
+				idChannel(t, b, idChanOpts{Visibility: fixtures.Open, Labels: []string{label}})
+				t.Expect(idFind(t, b, nostr.TagMap{"P": {a.Actor().PubKey}})).To(Equal(idSorted(want...)))
+			}},
+		{Case: idCase("identity/find/2", []string{"identity/choosing-one-channel.2", "identity/finding-channels.2"}, "identity/finding-channels", framework.MUST,
+			"kinds:[39000] #t:[label] returns exactly the channels with that label, whoever created them and whatever their type."),
+			Run: func(t *framework.T) {
+				a, b := t.Connect(t.Actor("creator")), t.Connect(t.Actor("other"))
+				label, otherLabel := idLabel(t), idLabel(t)
+				want := []string{
+					idChannel(t, a, idChanOpts{Visibility: fixtures.Open, Labels: []string{label}}),
+					idChannel(t, a, idChanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open, Labels: []string{otherLabel, label}}),
+					idChannel(t, b, idChanOpts{Type: fixtures.TypeWorkflow, Visibility: fixtures.Open, Labels: []string{label}}),
+				}
+				idChannel(t, a, idChanOpts{Visibility: fixtures.Open, Labels: []string{otherLabel}})
+				idChannel(t, b, idChanOpts{Visibility: fixtures.Open})
+				t.Expect(idFind(t, b, nostr.TagMap{"t": {label}})).To(Equal(idSorted(want...)))
+			}},
+		{Case: idCase("identity/find/3", []string{"identity/finding-channels.3"}, "identity/finding-channels", framework.MUST,
+			"#P and #t together are AND: one creator's channels with the label, not the creator's other channels nor others' channels with the label."),
+			Run: func(t *framework.T) {
+				a, b := t.Connect(t.Actor("creator")), t.Connect(t.Actor("other"))
+				label := idLabel(t)
+				want := []string{
+					idChannel(t, a, idChanOpts{Visibility: fixtures.Open, Labels: []string{label}}),
+					idChannel(t, a, idChanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open, Labels: []string{idLabel(t), label}}),
+				}
+				idChannel(t, a, idChanOpts{Visibility: fixtures.Open, Labels: []string{idLabel(t)}})
+				idChannel(t, b, idChanOpts{Visibility: fixtures.Open, Labels: []string{label}})
+				t.Expect(idFind(t, b, nostr.TagMap{"P": {a.Actor().PubKey}, "t": {label}})).To(Equal(idSorted(want...)))
+			}},
+		{Case: idCase("identity/find/4", []string{"identity/finding-channels.4"}, "identity/finding-channels", framework.MUST,
+			"#t:[type] matches the channel type: with #P it returns exactly that creator's channels of the type."),
+			Run: func(t *framework.T) {
+				a := t.Connect(t.Actor("creator"))
+				forums := []string{
+					idChannel(t, a, idChanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open}),
+					idChannel(t, a, idChanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open, Labels: idLabels(t, 1)}),
+				}
+				stream := idChannel(t, a, idChanOpts{Visibility: fixtures.Open})
+				workflow := idChannel(t, a, idChanOpts{Type: fixtures.TypeWorkflow, Visibility: fixtures.Open})
+				pk := a.Actor().PubKey
+				t.Expect(idFind(t, a, nostr.TagMap{"P": {pk}, "t": {fixtures.TypeForum}})).To(Equal(idSorted(forums...)), "#t:[forum]")
+				t.Expect(idFind(t, a, nostr.TagMap{"P": {pk}, "t": {fixtures.TypeStream}})).To(Equal([]string{stream}), "#t:[stream]")
+				t.Expect(idFind(t, a, nostr.TagMap{"P": {pk}, "t": {fixtures.TypeWorkflow, fixtures.TypeForum}})).To(Equal(idSorted(append(forums, workflow)...)), "#t:[workflow, forum]")
+			}},
+		{Case: idCase("identity/find/5", []string{"identity/finding-channels.5"}, "identity/finding-channels", framework.MUST,
+			"Values in one tag filter are OR: #t:[l1, l2] returns channels with either label (and both), not channels with neither."),
+			Run: func(t *framework.T) {
+				a := t.Connect(t.Actor("creator"))
+				l1, l2 := idLabel(t), idLabel(t)
+				want := []string{
+					idChannel(t, a, idChanOpts{Visibility: fixtures.Open, Labels: []string{l1}}),
+					idChannel(t, a, idChanOpts{Visibility: fixtures.Open, Labels: []string{l2}}),
+					idChannel(t, a, idChanOpts{Visibility: fixtures.Open, Labels: []string{l2, l1}}),
+				}
+				idChannel(t, a, idChanOpts{Visibility: fixtures.Open, Labels: []string{idLabel(t)}})
+				t.Expect(idFind(t, a, nostr.TagMap{"t": {l1, l2}})).To(Equal(idSorted(want...)), "#t:[l1, l2]")
+				t.Expect(idFind(t, a, nostr.TagMap{"t": {l2, l1}})).To(Equal(idSorted(want...)), "#t:[l2, l1]")
+			}},
+		{Case: idCase("identity/find/6", []string{"identity/finding-channels.2", "identity/labels.3"}, "identity/finding-channels", framework.MUST,
+			"Lookups follow label changes: after a 9002 replaces the labels, #t:[old] no longer returns the channel and #t:[new] does."),
+			Run: func(t *framework.T) {
+				a := t.Connect(t.Actor("creator"))
+				old, next := idLabel(t), idLabel(t)
+				ch := idChannel(t, a, idChanOpts{Visibility: fixtures.Open, Labels: []string{old}})
+				t.Expect(idFind(t, a, nostr.TagMap{"t": {old}})).To(Equal([]string{ch}), "before the edit")
+				t.Accept(a, fixtures.EditChannel(a.Actor(), ch, idTTags(next)...), "replace the label")
+				t.Expect(idFind(t, a, nostr.TagMap{"t": {old}})).To(BeEmpty(), "#t:[old] after the edit")
+				t.Expect(idFind(t, a, nostr.TagMap{"t": {next}})).To(Equal([]string{ch}), "#t:[new] after the edit")
+			}},
+		{Case: idCase("identity/find/7", []string{"identity/finding-channels.3"}, "identity/finding-channels", framework.MUST,
+			"#P and #t also match 39001 and 39002, which carry the identity tags."),
+			Run: func(t *framework.T) {
+				a := t.Connect(t.Actor("creator"))
+				label := idLabel(t)
+				ch := idChannel(t, a, idChanOpts{Visibility: fixtures.Open, Labels: []string{label}})
+				got := t.Query(a, nostr.Filter{Kinds: []int{fixtures.KindAdmins, fixtures.KindMembers}, Tags: nostr.TagMap{"P": {a.Actor().PubKey}, "t": {label}}})
+				kinds := []int{}
+				for _, ev := range got {
+					t.Expect(framework.TagOf(ev, "d")).To(Equal(ch))
+					kinds = append(kinds, ev.Kind)
+				}
+				t.Expect(kinds).To(ConsistOf(fixtures.KindAdmins, fixtures.KindMembers))
+			}},
+	}
+}
+
+// findChannels runs a 39000 query and returns the distinct channel IDs.
+func idFind(t *framework.T, c *fixtures.Client, tags nostr.TagMap) []string {
+	return idChannelSet(t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: tags}))
+}
+
+// idDistractor describes the non-matching channels of a limit case.
+type idDistractor struct {
+	actor  *fixtures.Actor
+	labels []string
+}
+
+// createDistractors creates n channels concurrently on a few connections;
+// spec(i) says who creates channel i and with which labels. It returns the
+// UUIDs in creation order per connection, and the last few of each
+// connection (created after everything before them on that connection).
+func idDistractors(t *framework.T, n int, spec func(i int) idDistractor) []string {
+	const workers = 4
+	ids := make([]string, n)
+	var mu sync.Mutex
+	conns := map[string]*fixtures.Client{}
+	connFor := func(w int, a *fixtures.Actor) *fixtures.Client {
+		key := fmt.Sprintf("%d/%s", w, a.PubKey)
+		mu.Lock()
+		c := conns[key]
+		mu.Unlock()
+		if c == nil {
+			c = t.Connect(a)
+			mu.Lock()
+			conns[key] = c
+			mu.Unlock()
+		}
+		return c
+	}
+	t.Go(workers, func(w int) {
+		for i := w; i < n; i += workers {
+			s := spec(i)
+			c := connFor(w, s.actor)
+			ev, id := idCreateEvent(t, s.actor, idChanOpts{Visibility: fixtures.Open, Labels: s.labels})
+			t.Accept(c, ev, "distractor channel")
+			ids[i] = id
+		}
+	})
+	return ids
+}
+
+// limitCase creates matching channels, then t.Env.Scale newer
+// non-matching ones, and checks that a query with limit = number of matches
+// returns exactly the matches, newest first.
+func idLimitCase(t *framework.T, tags func(creator *fixtures.Actor, label string) nostr.TagMap, distractor func(i int, creator, other *fixtures.Actor, label string) idDistractor) {
+	creator, other := t.Actor("creator"), t.Actor("other")
+	c := t.Connect(creator)
+	label := idLabel(t)
+	var matches []string
+	for _, typ := range []string{fixtures.TypeStream, fixtures.TypeForum, fixtures.TypeWorkflow} {
+		matches = append(matches, idChannel(t, c, idChanOpts{Type: typ, Visibility: fixtures.Open, Labels: []string{label}}))
+	}
+	var newestMatch nostr.Timestamp
+	for _, ev := range t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": matches}}) {
+		if ev.CreatedAt > newestMatch {
+			newestMatch = ev.CreatedAt
+		}
+	}
+	ds := idDistractors(t, max(t.Env.Scale, len(matches)+2), func(i int) idDistractor { return distractor(i, creator, other, label) })
+	// Replacement state events are strictly newer than the ones they replace,
+	// so editing the last distractors makes at least len(matches) of them
+	// strictly newer than every match (no second-resolution tie can hide a
+	// relay that applies limit first).
+	last := ds[len(ds)-min(len(ds), len(matches)+2):]
+	t.Go(len(last), func(i int) {
+		s := distractor(len(ds)-len(last)+i, creator, other, label)
+		dc := t.Connect(s.actor)
+		t.Accept(dc, fixtures.EditChannel(s.actor, last[i], nostr.Tag{"name", t.Unique("newer")}), "rename a distractor")
+	})
+	newer := 0
+	for _, ev := range t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": last}}) {
+		if ev.CreatedAt > newestMatch {
+			newer++
+		}
+	}
+	t.Expect(newer).To(BeNumerically(">=", len(matches)), "setup: %d distractors must be strictly newer than the matches", len(matches))
+
+	got := t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: tags(creator, label), Limit: len(matches)})
+	t.Expect(idChannelSet(got)).To(Equal(idSorted(matches...)), "limit %d behind %d newer non-matching channels returns every match", len(matches), len(ds))
+	for i := 1; i < len(got); i++ {
+		t.Expect(got[i].CreatedAt).To(BeNumerically("<=", got[i-1].CreatedAt), "results newest first")
+	}
+}

@@ -1,0 +1,152 @@
+package identity
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/nbd-wtf/go-nostr"
+	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
+	. "github.com/onsi/gomega"
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/suites/framework"
+)
+
+// namingSpecs are the cases of identity/naming.
+func namingSpecs() []framework.Spec {
+	return []framework.Spec{
+		{Case: idCase("identity/naming/1", []string{"identity/naming.1", "identity/naming.4"}, "identity/naming", framework.MUST,
+			"#h names a system channel: a member reads its messages, anyone reads an open system channel's, an outsider never a private one's (REQ and COUNT)."),
+			Run: func(t *framework.T) {
+				w := newSysWorld(t)
+				anon := t.Connect(nil)
+				byH := func(ch string) nostr.Filter {
+					return nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {ch}}}
+				}
+				t.Expect(framework.IDs(t.Query(w.M, byH(w.Sys)))).To(Equal([]string{w.Msg[w.Sys].ID}), "member, private system channel")
+				t.Expect(t.Count(w.M, byH(w.Sys))).To(Equal(int64(1)), "member, COUNT")
+				for _, c := range idReaders(t, anon, byH(w.SysOpen), w.M, w.X) {
+					t.Expect(framework.IDs(t.Query(c, byH(w.SysOpen)))).To(Equal([]string{w.Msg[w.SysOpen].ID}), "open system channel by #h")
+					t.Expect(t.Count(c, byH(w.SysOpen))).To(Equal(int64(1)), "open system channel, COUNT")
+				}
+				for _, c := range []*fixtures.Client{w.X, anon} {
+					t.Note("%s, private system channel by #h: %s", framework.ActorName(c), t.QueryAbsent(c, "outsider, private system channel by #h", byH(w.Sys)))
+					t.Note("%s, COUNT: %s", framework.ActorName(c), idCountNone(t, c, "outsider, COUNT", byH(w.Sys)))
+				}
+			}},
+		{Case: idCase("identity/naming/2", []string{"identity/naming.2", "identity/naming.4", "identity/system-channels.2"}, "identity/naming", framework.MUST,
+			"#d on a filter whose kinds are all 39000-39003 names a system channel: a member reads its 39000-39002, anyone an open one's, an outsider never a private one's.",
+			idReadingNoKinds),
+			Run: func(t *framework.T) {
+				w := newSysWorld(t)
+				anon := t.Connect(nil)
+				kinds := []int{fixtures.KindMetadata, fixtures.KindAdmins, fixtures.KindMembers}
+				byD := func(ch string) nostr.Filter { return nostr.Filter{Kinds: kinds, Tags: nostr.TagMap{"d": {ch}}} }
+				want := func(ch string) []string {
+					return idSorted(append(idPairsOf(fixtures.KindMetadata, ch), append(idPairsOf(fixtures.KindAdmins, ch), idPairsOf(fixtures.KindMembers, ch)...)...)...)
+				}
+				t.Expect(idPairs(t.Query(w.M, byD(w.Sys)), w.all())).To(Equal(want(w.Sys)), "member, private system channel")
+				t.Expect(t.Count(w.M, byD(w.Sys))).To(Equal(int64(3)), "member, COUNT")
+				for _, c := range idReaders(t, anon, byD(w.SysOpen), w.M, w.X) {
+					t.Expect(idPairs(t.Query(c, byD(w.SysOpen)), w.all())).To(Equal(want(w.SysOpen)), "open system channel by #d")
+					t.Expect(idPairs(t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {w.SysOpen}}}), w.all())).
+						To(Equal(idPairsOf(fixtures.KindMetadata, w.SysOpen)), "open system channel by #d, kinds:[39000]")
+				}
+				for _, c := range []*fixtures.Client{w.X, anon} {
+					t.Note("%s, private system channel by #d: %s", framework.ActorName(c), t.QueryAbsent(c, "outsider, private system channel by #d", byD(w.Sys)))
+					t.Note("%s, COUNT: %s", framework.ActorName(c), idCountNone(t, c, "outsider, COUNT", byD(w.Sys)))
+				}
+			}},
+		{Case: idCase("identity/naming/3", []string{"identity/naming.3"}, "identity/naming", framework.MUST,
+			"#d on a filter without kinds or with a kind outside 39000-39003 does not name a channel: system channels stay out (REQ and COUNT), stream channels come back (control)."),
+			Run: func(t *framework.T) {
+				w := newSysWorld(t)
+				for _, extra := range []int{fixtures.KindMessage, 44100} {
+					f := nostr.Filter{Kinds: []int{fixtures.KindMetadata, extra}, Tags: nostr.TagMap{"d": w.all()}}
+					t.Expect(idPairs(t.Query(w.M, f), w.all())).To(Equal(idSorted(idPairsOf(fixtures.KindMetadata, w.Stream, w.StreamPriv)...)), "member, kinds:[39000,%d] #d", extra)
+					t.Expect(t.Count(w.M, f)).To(Equal(int64(2)), "member, COUNT kinds:[39000,%d] #d", extra)
+				}
+				noKinds := nostr.Filter{Tags: nostr.TagMap{"d": w.all()}}
+				// A 39003 of the stream channels may come back too (NIP-29
+				// lets a relay publish it); it is noted, not required.
+				got := idPairs(t.Query(w.M, noKinds), w.all())
+				roles := idPairsOf(fixtures.KindRoles, w.Stream, w.StreamPriv)
+				var rest []string
+				for _, p := range got {
+					if slices.Contains(roles, p) {
+						t.Note("#d without kinds also returned %s", p)
+						continue
+					}
+					rest = append(rest, p)
+				}
+				t.Expect(idSorted(rest...)).To(Equal(idSorted(append(idPairsOf(fixtures.KindMetadata, w.Stream, w.StreamPriv),
+					append(idPairsOf(fixtures.KindAdmins, w.Stream, w.StreamPriv), idPairsOf(fixtures.KindMembers, w.Stream, w.StreamPriv)...)...)...)), "member, #d without kinds")
+			}},
+		{Case: idCase("identity/naming/4", []string{"identity/naming.5"}, "identity/naming", framework.MUST,
+			"Naming is per filter: in one REQ (and one COUNT) with a filter naming a system channel and a generic filter, the generic filter gains nothing of it, whichever comes first."),
+			Run: func(t *framework.T) {
+				w := newSysWorld(t)
+				for _, r := range w.readers() {
+					named := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {w.SysOpen}}}
+					generic := nostr.Filter{Kinds: []int{fixtures.KindAdmins, fixtures.KindMembers}, Tags: nostr.TagMap{"t": {w.L}}}
+					want := idPairsOf(fixtures.KindMetadata, w.SysOpen)
+					for _, ch := range w.legacyFor(r.c) {
+						want = append(want, idPairsOf(fixtures.KindAdmins, ch)...)
+						want = append(want, idPairsOf(fixtures.KindMembers, ch)...)
+					}
+					want = idSorted(want...)
+					t.Expect(idPairs(t.Query(r.c, named, generic), w.all())).To(Equal(want), "%s: REQ [named #d, generic #t]", r.name)
+					t.Expect(idPairs(t.Query(r.c, generic, named), w.all())).To(Equal(want), "%s: REQ [generic #t, named #d]", r.name)
+					t.Expect(t.Count(r.c, named)).To(Equal(int64(1)), "%s: COUNT named", r.name)
+					t.Expect(t.Count(r.c, generic)).To(Equal(int64(2*len(w.legacyFor(r.c)))), "%s: COUNT generic", r.name)
+					t.Expect(t.Count(r.c, named, generic)).To(Equal(int64(len(want))), "%s: COUNT [named, generic]", r.name)
+				}
+				// #h naming a private system channel for its member, next to a generic 39000 filter.
+				named := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {w.Sys}}}
+				generic := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {w.L}}}
+				want := idSorted(append(idPairsOf(fixtures.KindMessage, w.Sys), idPairsOf(fixtures.KindMetadata, w.Stream, w.StreamPriv)...)...)
+				t.Expect(idPairs(t.Query(w.M, named, generic), w.all())).To(Equal(want), "member: REQ [named #h, generic 39000 #t]")
+				t.Expect(t.Count(w.M, named, generic)).To(Equal(int64(len(want))), "member: COUNT [named #h, generic 39000 #t]")
+			}},
+	}
+}
+
+// pairs returns "channel/kind" for each event, sorted, to compare exact
+// event sets across channels and kinds.
+func idPairs(evs []*nostr.Event, keep []string) []string {
+	out := []string{}
+	for _, ev := range evs {
+		ch := idChannelOf(ev)
+		for _, k := range keep {
+			if k == ch {
+				out = append(out, fmt.Sprintf("%s/%d", ch, ev.Kind))
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func idPairsOf(kind int, chans ...string) []string {
+	out := []string{}
+	for _, ch := range chans {
+		out = append(out, fmt.Sprintf("%s/%d", ch, kind))
+	}
+	return out
+}
+
+// idReaders returns the authenticated readers and, when the relay serves it
+// the probe read f, the anonymous one. NIP-42 lets a relay require
+// authentication for reads, so an anonymous refusal (CLOSED) only drops
+// that reader from the checks that need a read served; it is noted.
+func idReaders(t *framework.T, anon *fixtures.Client, f nostr.Filter, authed ...*fixtures.Client) []*fixtures.Client {
+	GinkgoHelper()
+	r := t.QueryResult(anon, f)
+	if r.Closed {
+		framework.CheckPrefix("CLOSED", r.ClosedReason)
+		t.Note("anonymous read %s refused with CLOSED %q: the anonymous reader is left out of the reads that must be served", framework.FilterString([]nostr.Filter{f}), r.ClosedReason)
+		return authed
+	}
+	return append(authed, anon)
+}

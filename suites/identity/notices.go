@@ -1,0 +1,407 @@
+package identity
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/nbd-wtf/go-nostr"
+	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
+	. "github.com/onsi/gomega"    //nolint:revive // Gomega DSL
+
+	"github.com/nipcl/nipcl-conform/clause"
+	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/suites/framework"
+)
+
+// noticesSpecs are the cases of identity/notices.
+func noticesSpecs() []framework.Spec {
+	return []framework.Spec{
+		{Case: idCase("identity/notices/1", []string{"identity/notices.1", "identity/notices.2"}, "identity/notices", framework.MUST,
+			`Every membership notice the relay sends is stored and relay-signed, with ["p", member], one ["h", UUID] and ["t", the channel's type] (system for a system channel).`,
+			idReadingNoNotices, idReadingSysNotices, idReadingCreatorNote),
+			Run: func(t *framework.T) {
+				w := newNoticeWorld(t)
+				for _, ev := range w.All {
+					t.RequireRelaySigned(ev)
+					t.Expect(fixtures.TagValues(ev, "p")).To(Equal([]string{w.M.Actor().PubKey}), "notice %s p tag", ev.ID)
+					t.Expect(fixtures.TagValues(ev, "h")).To(HaveLen(1), "notice %s h tag", ev.ID)
+					want := ""
+					switch framework.TagOf(ev, "h") {
+					case w.Stream:
+						want = fixtures.TypeStream
+					case w.System:
+						want = fixtures.TypeSystem
+					default:
+						framework.Failf("notice %s for M names channel %q, which is not one M joined", ev.ID, framework.TagOf(ev, "h"))
+					}
+					t.Expect(fixtures.TagValues(ev, "t")).To(Equal([]string{want}), "notice %s t tag = channel type", ev.ID)
+				}
+				t.Note("M's notices: %v", noticeKeys(w.All))
+				w.noteSystem(t)
+				own := t.QueryResult(w.O, nostr.Filter{Kinds: idNoticeKinds, Tags: nostr.TagMap{"p": {w.O.Actor().PubKey}, "t": idAllTypes}})
+				t.Note("the creator has %d notices of its own (44100 at creation: %v)", len(own.Events), len(own.Events) > 0)
+				if len(own.Events) > 0 {
+					t.Reading(clause.ReadingIdentityCreatorNotice, "sent")
+				} else {
+					t.Reading(clause.ReadingIdentityCreatorNotice, "not-sent")
+				}
+			}},
+		{Case: idCase("identity/notices/2", []string{"identity/notices.3", "identity/notices.4"}, "identity/notices", framework.MUST,
+			"A notice filter with #t matches only notices of the listed types; without #t only legacy-type notices (never a system one).",
+			idReadingNoNotices, idReadingSysNotices),
+			Run: func(t *framework.T) {
+				w := newNoticeWorld(t)
+				stream, system := noticeKeys(w.of(w.Stream)), noticeKeys(w.of(w.System))
+				t.Expect(noticeKeys(t.Query(w.M, w.mine(nil)))).To(Equal(stream), "no #t: exactly the stream notices")
+				t.Expect(noticeKeys(t.Query(w.M, w.mine([]string{fixtures.TypeSystem})))).To(Equal(system), "#t:[system]: exactly the system notices")
+				t.Expect(noticeKeys(t.Query(w.M, w.mine([]string{fixtures.TypeStream})))).To(Equal(stream), "#t:[stream]")
+				t.Expect(noticeKeys(t.Query(w.M, w.mine([]string{fixtures.TypeForum})))).To(BeEmpty(), "#t:[forum]")
+				w.noteSystem(t)
+			}},
+		{Case: idCase("identity/notices/3", []string{"identity/notices.10", "identity/notices.9"}, "identity/notices", framework.MUST,
+			"Notices go only to the pubkey in their p tag: another user, the channel owner and an anonymous reader get none of M's notices, by #p or by ids.",
+			idReadingNoNotices, "A relay may also refuse such a read with CLOSED; that withholds as surely and is noted."),
+			Run: func(t *framework.T) {
+				w := newNoticeWorld(t)
+				ids := framework.IDs(w.All)
+				for _, c := range []*fixtures.Client{w.X, w.O, t.Connect(nil)} {
+					who := framework.ActorName(c)
+					t.Note("%s, #p:[M] #t:[every type]: %s", who, t.QueryAbsent(c, "#p:[M] #t:[every type] by someone else", w.mine(idAllTypes)))
+					t.Note("%s, #p:[M]: %s", who, t.QueryAbsent(c, "#p:[M] by someone else", w.mine(nil)))
+					t.Note("%s, ids: %s", who, t.QueryAbsent(c, "ids of M's notices by someone else", nostr.Filter{IDs: ids}))
+					// The owner may get its own notices by #h; none of M's.
+					byH := t.QueryResult(c, nostr.Filter{Kinds: idNoticeKinds, Tags: nostr.TagMap{"h": {w.Stream, w.System}, "t": idAllTypes}})
+					for _, ev := range byH.Events {
+						t.Expect(fixtures.TagValues(ev, "p")).NotTo(ContainElement(w.M.Actor().PubKey), "#h by %s: a notice for M (%s)", who, ev.ID)
+					}
+				}
+			}},
+		{Case: idCase("identity/notices/4", []string{"identity/notices.10", "identity/notices.7", "identity/notices.9"}, "identity/notices", framework.MUST,
+			"COUNT obeys the notice rules: the member's count without #t covers only the stream notices, with every type all of them, with #t:[system] the system ones; another user counts none, also by ids.",
+			idReadingNoNotices, idReadingSysNotices),
+			Run: func(t *framework.T) {
+				w := newNoticeWorld(t)
+				t.Expect(t.Count(w.M, w.mine(nil))).To(Equal(int64(len(w.of(w.Stream)))), "M, no #t")
+				t.Expect(t.Count(w.M, w.mine(idAllTypes))).To(Equal(int64(len(w.All))), "M, #t of every type")
+				t.Expect(t.Count(w.M, w.mine([]string{fixtures.TypeSystem}))).To(Equal(int64(len(w.of(w.System)))), "M, #t:[system]")
+				ids := framework.IDs(w.All)
+				for _, c := range []*fixtures.Client{w.X, w.O} {
+					t.Note("%s, COUNT #p:[M]: %s", framework.ActorName(c), idCountNone(t, c, "someone else, #p:[M]", w.mine(idAllTypes)))
+					t.Note("%s, COUNT ids: %s", framework.ActorName(c), idCountNone(t, c, "someone else, ids", nostr.Filter{IDs: ids}))
+				}
+				w.noteSystem(t)
+			}},
+		{Case: idCase("identity/notices/5", []string{"identity/notices.6", "identity/notices.9"}, "identity/notices", framework.MUST,
+			"Live delivery obeys the notice rules: a subscription without #t never gets a system notice and gets the stream notices a #t subscription gets; another user's subscription to M's notices gets none.",
+			idReadingSysNotices, "A message posted after the membership changes is the marker on every subscription. A relay that delivers no notice live makes the case unsupported (identity/notices/6 checks live delivery after a since read)."),
+			Run: func(t *framework.T) {
+				w := newNoticeActors(t)
+				w.channels(t)
+				plain := t.Subscribe(w.M, w.mine(nil), w.markerFilter())
+				typed := t.Subscribe(w.M, w.mine(idAllTypes), w.markerFilter())
+				spy := t.Subscribe(w.X, w.mine(idAllTypes), w.markerFilter())
+				w.put(t, w.System)
+				w.put(t, w.Stream)
+				marker := w.postMarker(t)
+				typedN, ok := untilMarker(t, typed, marker)
+				t.Must(errIf(!ok, "the marker message was not delivered live to M"), "live delivery of the marker (control)")
+				plainN, _ := untilMarker(t, plain, marker)
+				spyN, spyOK := untilMarker(t, spy, marker)
+				t.Expect(noticeKeys(spyN)).To(BeEmpty(), "another user's live subscription to M's notices")
+				if !spyOK {
+					t.Note("the other user's subscription did not receive the marker message")
+				}
+				for _, ev := range plainN {
+					t.Expect(framework.TagOf(ev, "h")).NotTo(Equal(w.System), "without #t: the system channel's notice %s was delivered live (t %v)", ev.ID, fixtures.TagValues(ev, "t"))
+				}
+				if len(typedN) == 0 {
+					t.Unsupported("no notice was delivered live on M's #t subscription: the live type rule cannot be observed")
+				}
+				var typedStream, typedSystem []*nostr.Event
+				for _, ev := range typedN {
+					switch framework.TagOf(ev, "h") {
+					case w.Stream:
+						typedStream = append(typedStream, ev)
+					case w.System:
+						typedSystem = append(typedSystem, ev)
+					}
+				}
+				t.Expect(noticeKeys(plainN)).To(Equal(noticeKeys(typedStream)), "without #t: the stream notices the #t subscription got")
+				t.Note("delivered live: with #t %v, without #t %v", noticeKeys(typedN), noticeKeys(plainN))
+				if len(typedSystem) == 0 {
+					t.Note("no notice for the system channel was delivered live (allowed: the draft does not say one is produced)")
+				} else {
+					for _, ev := range typedSystem {
+						t.Expect(fixtures.TagValues(ev, "t")).To(Equal([]string{fixtures.TypeSystem}), "live system notice %s t tag", ev.ID)
+					}
+				}
+			}},
+		{Case: idCase("identity/notices/6", []string{"identity/notices.2"}, "identity/notices", framework.MUST,
+			"Notices are stored: resubscribing with since = the newest notice seen returns the ones missed while away, then new ones live.",
+			idReadingNoNotices, idReadingSysNotices),
+			Run: func(t *framework.T) {
+				w := newNoticeActors(t)
+				w.channels(t)
+				w.put(t, w.Stream)
+				first := w.stored(t, w.M)
+				if len(first) == 0 {
+					t.Unsupported("no stored notice for a member added to a stream channel: the relay sends (or stores) no membership notices; identity/notices/1 tells which")
+				}
+				t.Expect(noticeKeys(first)).To(Equal([]string{w.Stream + "/added"}), "the first notice")
+				since := first[0].CreatedAt
+				w.M.Close()
+				w.remove(t, w.Stream)
+				w.put(t, w.System)
+				m := t.Connect(w.M.Actor())
+				history := noticeKeys(w.stored(t, m))
+				sub := t.Subscribe(m, nostr.Filter{Kinds: idNoticeKinds, Tags: nostr.TagMap{"p": {w.M.Actor().PubKey}, "t": idAllTypes}, Since: &since})
+				var missed []*nostr.Event
+				for _, ev := range sub.Stored() {
+					if ev.ID != first[0].ID {
+						missed = append(missed, ev)
+					}
+				}
+				want := []string{w.Stream + "/removed"}
+				if slices.Contains(history, w.System+"/added") {
+					want = append(want, w.System+"/added")
+				} else {
+					t.Note("no notice for the system channel (allowed: the draft does not say one is produced)")
+				}
+				t.Expect(noticeKeys(missed)).To(ConsistOf(want), "missed notices from since")
+				w.put(t, w.Stream)
+				_, err := sub.WaitFor(t.Ctx(), func(ev *nostr.Event) bool {
+					return framework.TagOf(ev, "h") == w.Stream && ev.Kind == fixtures.KindMemberAdded
+				})
+				t.Must(err, "the next notice arrives live on the same subscription")
+			}},
+		{Case: idCase("identity/notices/7", []string{"identity/notices.12"}, "identity/notices", framework.MUST,
+			"A channel keeps its type: after a 9002 that tries to change channel_type, the 39000 and any later notice still carry the original type.",
+			"The 9002 with a channel_type tag may be accepted (tag ignored) or refused; either way the type must not change. "+idReadingSysNotices),
+			Run: func(t *framework.T) {
+				w := newNoticeActors(t)
+				w.channels(t)
+				ok := t.Publish(w.O, fixtures.EditChannel(w.O.Actor(), w.System, nostr.Tag{"channel_type", fixtures.TypeStream}, nostr.Tag{"name", t.Unique("renamed")}))
+				if !ok.Accepted {
+					framework.CheckPrefix("OK", ok.Reason)
+					t.Note("9002 with a channel_type tag refused: %s", ok)
+				}
+				requireIdentityAll(t, w.O, w.System, fixtures.TypeSystem, nil, w.O.Actor().PubKey)
+				w.put(t, w.System)
+				var sys []*nostr.Event
+				for _, ev := range w.stored(t, w.M) {
+					if framework.TagOf(ev, "h") == w.System {
+						sys = append(sys, ev)
+					}
+				}
+				if len(sys) == 0 {
+					t.Note("no notice for the system channel (allowed: the draft does not say one is produced); the 39000 was checked")
+					return
+				}
+				for _, ev := range sys {
+					t.Expect(fixtures.TagValues(ev, "t")).To(Equal([]string{fixtures.TypeSystem}), "notice %s type after the attempted change", ev.ID)
+				}
+			}},
+	}
+}
+
+var (
+	idNoticeKinds = []int{fixtures.KindMemberAdded, fixtures.KindMemberGone}
+	idAllTypes    = []string{fixtures.TypeStream, fixtures.TypeForum, fixtures.TypeDM, fixtures.TypeWorkflow, fixtures.TypeSystem}
+)
+
+// Readings of the notice cases. The newest identity text says what every
+// 44100/44101 carries and which filters see it, but no text we test
+// against makes a relay send notices at all (44100/44101 are not NIP-29
+// kinds), nor says that a system channel's membership change produces one.
+const (
+	idReadingNoNotices  = "A relay that sends no 44100/44101 notices at all (none stored or delivered live for a member added to and removed from a stream channel) makes the case unsupported."
+	idReadingSysNotices = "Whether a system channel's membership change produces a notice is not stated: a relay that sends none for system channels passes with a note. Any notice it does send must carry [\"t\", type] and reach only the filters the type rule allows."
+)
+
+// noticeWorld: O owns an open stream channel and a private system channel;
+// M is added to both and removed from both. All is M's notices as the
+// relay stores them, read with #t of every type (the reference set the
+// filter cases compare against).
+type noticeWorld struct {
+	O, M, X        *fixtures.Client
+	Stream, System string
+	All            []*nostr.Event
+}
+
+func newNoticeActors(t *framework.T) *noticeWorld {
+	return &noticeWorld{O: t.Connect(t.Actor("creator")), M: t.Connect(t.Actor("member")), X: t.Connect(t.Actor("other"))}
+}
+
+func (w *noticeWorld) channels(t *framework.T) {
+	w.Stream = idChannel(t, w.O, idChanOpts{Visibility: fixtures.Open})
+	w.System = idChannel(t, w.O, idChanOpts{Type: fixtures.TypeSystem})
+}
+
+func (w *noticeWorld) put(t *framework.T, ch string) {
+	t.Accept(w.O, fixtures.PutUser(w.O.Actor(), ch, w.M.Actor().PubKey, "member"), "add M")
+}
+
+func (w *noticeWorld) remove(t *framework.T, ch string) {
+	t.Accept(w.O, fixtures.RemoveUser(w.O.Actor(), ch, w.M.Actor().PubKey), "remove M")
+}
+
+// markerFilter matches the kind 9 messages of the stream channel: a message
+// posted there after the membership changes is the marker that ends a live
+// observation (every notice sent before it has arrived by then).
+func (w *noticeWorld) markerFilter() nostr.Filter {
+	return nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {w.Stream}}}
+}
+
+// postMarker posts the marker message in the stream channel.
+func (w *noticeWorld) postMarker(t *framework.T) *nostr.Event {
+	GinkgoHelper()
+	m := fixtures.Message(w.O.Actor(), w.Stream, t.Unique("marker"))
+	t.Accept(w.O, m, "marker message")
+	return m
+}
+
+// untilMarker collects the notices delivered on sub before the marker
+// message; ok is false when the marker never arrived (no live delivery).
+func untilMarker(t *framework.T, sub *fixtures.Subscription, marker *nostr.Event) (notices []*nostr.Event, ok bool) {
+	GinkgoHelper()
+	seen, err := sub.WaitFor(t.Ctx(), func(ev *nostr.Event) bool { return ev.ID == marker.ID })
+	seen = append(seen, sub.Drain()...)
+	for _, ev := range seen {
+		if ev.Kind == fixtures.KindMemberAdded || ev.Kind == fixtures.KindMemberGone {
+			notices = append(notices, ev)
+		}
+	}
+	return notices, err == nil
+}
+
+// newNoticeWorld adds and removes M in the system channel, then in the
+// stream, while M watches its notices live; it makes the case unsupported
+// when the relay sends no notice at all, and fails when a notice delivered
+// live was not stored.
+func newNoticeWorld(t *framework.T) *noticeWorld {
+	GinkgoHelper()
+	w := newNoticeActors(t)
+	w.channels(t)
+	live := t.Subscribe(w.M, w.mine(idAllTypes), w.mine(nil), w.markerFilter())
+	w.put(t, w.System)
+	w.put(t, w.Stream)
+	w.remove(t, w.System)
+	w.remove(t, w.Stream)
+	delivered, markerSeen := untilMarker(t, live, w.postMarker(t))
+	w.All = w.stored(t, w.M)
+	if len(w.All) == 0 && len(delivered) == 0 {
+		t.Unsupported("the relay sends no 44100/44101 membership notices: none stored or delivered live for a member added to and removed from a stream and a system channel")
+	}
+	stored := map[string]bool{}
+	for _, ev := range w.All {
+		stored[ev.ID] = true
+	}
+	for _, ev := range delivered {
+		t.Expect(stored).To(HaveKey(ev.ID), "notice %s (%s) was delivered live but is not in stored history: the relay stores notices like any other 44100/44101", ev.ID, noticeKeys([]*nostr.Event{ev}))
+	}
+	if !markerSeen {
+		t.Note("the marker message was not delivered live; the notices were observed in stored history only")
+	}
+	return w
+}
+
+// stored reads M's stored notices (as c, M's own connection) with #t of
+// every type and without #t, and returns them all. Every notice a filter
+// without #t returns has a legacy type or no t tag, so #t of every type
+// must return it too; a relay that returns it only without #t fails.
+func (w *noticeWorld) stored(t *framework.T, c *fixtures.Client) []*nostr.Event {
+	GinkgoHelper()
+	typed := t.Query(c, w.mine(idAllTypes))
+	plain := t.Query(c, w.mine(nil))
+	ids := map[string]bool{}
+	for _, ev := range typed {
+		ids[ev.ID] = true
+	}
+	out := typed
+	for _, ev := range plain {
+		if !ids[ev.ID] {
+			framework.Failf("notice %s (%v, t %v) is returned without #t but not with #t of every type: a typed legacy notice matches its type, and one without t matches every legacy type", ev.ID, noticeKeys([]*nostr.Event{ev}), fixtures.TagValues(ev, "t"))
+		}
+	}
+	return out
+}
+
+// of returns the world's notices about channel ch.
+func (w *noticeWorld) of(ch string) []*nostr.Event {
+	var out []*nostr.Event
+	for _, ev := range w.All {
+		if framework.TagOf(ev, "h") == ch {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+// noteSystem records which reading the relay took for system channels.
+func (w *noticeWorld) noteSystem(t *framework.T) {
+	if n := len(w.of(w.System)); n == 0 {
+		t.Note("the relay sent no notice for the system channel's membership changes (allowed: the draft does not say one is produced)")
+		t.Reading(clause.ReadingIdentitySystemNotices, "not-sent")
+	} else {
+		t.Note("the relay sent %d notice(s) for the system channel's membership changes", n)
+		t.Reading(clause.ReadingIdentitySystemNotices, "sent")
+	}
+}
+
+// mine is M's notice filter, with #t when types is not nil.
+func (w *noticeWorld) mine(types []string) nostr.Filter {
+	f := nostr.Filter{Kinds: idNoticeKinds, Tags: nostr.TagMap{"p": {w.M.Actor().PubKey}}}
+	if types != nil {
+		f.Tags["t"] = types
+	}
+	return f
+}
+
+// noticeKeys returns "channel/kind" of notices, sorted.
+func noticeKeys(evs []*nostr.Event) []string {
+	out := []string{}
+	for _, ev := range evs {
+		out = append(out, framework.TagOf(ev, "h")+"/"+noticeKindName(ev.Kind))
+	}
+	sort.Strings(out)
+	return out
+}
+
+func noticeKindName(k int) string {
+	switch k {
+	case fixtures.KindMemberAdded:
+		return "added"
+	case fixtures.KindMemberGone:
+		return "removed"
+	}
+	return "other"
+}
+
+// idCountNone requires that a COUNT returns nothing for c: 0, or a CLOSED
+// refusal (a lawful way to withhold), or no answer from a relay that does
+// not advertise NIP-45. It returns how, for a note.
+func idCountNone(t *framework.T, c *fixtures.Client, why string, filters ...nostr.Filter) string {
+	GinkgoHelper()
+	r, err := c.Count(t.Ctx(), filters...)
+	advertised := t.Env.Info != nil && t.Env.Info.Supports(45)
+	if err != nil && errors.Is(err, fixtures.ErrTimeout) && !advertised {
+		return "no COUNT answer (NIP-45 not advertised)"
+	}
+	t.Must(err, "count: "+why)
+	if r.Closed {
+		framework.CheckPrefix("CLOSED", r.ClosedReason)
+		return fmt.Sprintf("refused with CLOSED %q", r.ClosedReason)
+	}
+	t.Expect(r.Count).To(BeZero(), "%s: COUNT %s as %s", why, framework.FilterString(filters), framework.ActorName(c))
+	return "0"
+}
+
+// errIf returns an error with msg when cond holds.
+func errIf(cond bool, msg string) error {
+	if cond {
+		return errors.New(msg)
+	}
+	return nil
+}

@@ -1,0 +1,143 @@
+package identity
+
+import (
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/suites/framework"
+)
+
+// sysWorld is the fixture of the system-channel cases. The creator O owns
+// four channels that all carry the label L:
+//
+//	sys        system, created without visibility (private by default)
+//	sysOpen    system, ["visibility","open"]
+//	stream     stream, open      (control: a legacy type)
+//	streamPriv stream, private   (control)
+//
+// M (member) belongs to sys, sysOpen and streamPriv; X (outsider of sys
+// and streamPriv) belongs to sysOpen and stream. Every channel has one kind
+// 9 message tagged ["t", L].
+type sysWorld struct {
+	O, M, X *fixtures.Client
+	L       string
+	Since   nostr.Timestamp // a little before the world was built
+
+	Sys, SysOpen, Stream, StreamPriv string
+	Msg                              map[string]*nostr.Event
+}
+
+// newSysActors opens the three connections and picks the label; build
+// creates the channels (so a case can subscribe in between).
+func newSysActors(t *framework.T) *sysWorld {
+	return &sysWorld{
+		O: t.Connect(t.Actor("creator")), M: t.Connect(t.Actor("member")), X: t.Connect(t.Actor("outsider")),
+		L: idLabel(t), Since: nostr.Timestamp(time.Now().Add(-5 * time.Second).Unix()),
+		Msg: map[string]*nostr.Event{},
+	}
+}
+
+func newSysWorld(t *framework.T) *sysWorld {
+	w := newSysActors(t)
+	w.build(t)
+	return w
+}
+
+// build creates the system channels first, then the legacy ones (so in
+// live cases the last events are the controls').
+func (w *sysWorld) build(t *framework.T) {
+	o := w.O.Actor()
+	w.Sys = idChannel(t, w.O, idChanOpts{Type: fixtures.TypeSystem, Labels: []string{w.L}})
+	w.SysOpen = idChannel(t, w.O, idChanOpts{Type: fixtures.TypeSystem, Visibility: fixtures.Open, Labels: []string{w.L}})
+	for _, ch := range []string{w.Sys, w.SysOpen} {
+		t.Accept(w.O, fixtures.PutUser(o, ch, w.M.Actor().PubKey, "member"), "add M to a system channel")
+	}
+	t.Accept(w.O, fixtures.PutUser(o, w.SysOpen, w.X.Actor().PubKey, "member"), "add X to the open system channel")
+	for _, ch := range []string{w.Sys, w.SysOpen} {
+		w.post(t, ch)
+	}
+	w.Stream = idChannel(t, w.O, idChanOpts{Visibility: fixtures.Open, Labels: []string{w.L}})
+	w.StreamPriv = idChannel(t, w.O, idChanOpts{Visibility: fixtures.Private, Labels: []string{w.L}})
+	t.Accept(w.O, fixtures.PutUser(o, w.StreamPriv, w.M.Actor().PubKey, "member"), "add M to the private stream")
+	t.Accept(w.O, fixtures.PutUser(o, w.Stream, w.X.Actor().PubKey, "member"), "add X to the open stream")
+	for _, ch := range []string{w.StreamPriv, w.Stream} {
+		w.post(t, ch)
+	}
+}
+
+// post publishes a kind 9 message tagged ["t", L] in ch as O.
+func (w *sysWorld) post(t *framework.T, ch string) *nostr.Event {
+	m := w.O.Actor().Event(fixtures.KindMessage, nostr.Tags{{"h", ch}, {"t", w.L}}, t.Unique("message"))
+	t.Accept(w.O, m, "message")
+	w.Msg[ch] = m
+	return m
+}
+
+// sinceOwn is the oldest created_at among the world's current events of
+// kind (its 39000 heads, read as the creator, or its messages): a since
+// taken from the events themselves, so neither clock skew nor other
+// cases' events of the seconds before widen a generic read.
+func (w *sysWorld) sinceOwn(t *framework.T, kind int) nostr.Timestamp {
+	var oldest nostr.Timestamp
+	take := func(ts nostr.Timestamp) {
+		if oldest == 0 || ts < oldest {
+			oldest = ts
+		}
+	}
+	if kind == fixtures.KindMessage {
+		for _, m := range w.Msg {
+			take(m.CreatedAt)
+		}
+	} else {
+		for _, ch := range w.all() {
+			take(t.MustStateEvent(w.O, kind, ch).CreatedAt)
+		}
+	}
+	if oldest == 0 {
+		return w.Since
+	}
+	return oldest
+}
+
+func (w *sysWorld) all() []string { return []string{w.Sys, w.SysOpen, w.Stream, w.StreamPriv} }
+
+func (w *sysWorld) system() []string { return []string{w.Sys, w.SysOpen} }
+
+// legacyFor is what a reader may see without naming: readable legacy channels.
+func (w *sysWorld) legacyFor(c *fixtures.Client) []string {
+	if c == w.X {
+		return []string{w.Stream}
+	}
+	return idSorted(w.Stream, w.StreamPriv)
+}
+
+// systemFor is the system channels the reader may read.
+func (w *sysWorld) systemFor(c *fixtures.Client) []string {
+	if c == w.X {
+		return []string{w.SysOpen}
+	}
+	return idSorted(w.Sys, w.SysOpen)
+}
+
+// readers are M and X with their names for messages.
+func (w *sysWorld) readers() []struct {
+	name string
+	c    *fixtures.Client
+} {
+	return []struct {
+		name string
+		c    *fixtures.Client
+	}{{"member", w.M}, {"outsider", w.X}}
+}
+
+// ours keeps the events of this world's channels.
+func (w *sysWorld) ours(evs []*nostr.Event) []string {
+	return idOnly(idChannelsOf(evs), idSorted(w.all()...))
+}
+
+// findOf returns the distinct channels of one kind matching tags.
+func idFindOf(t *framework.T, c *fixtures.Client, kind int, tags nostr.TagMap) []string {
+	return idChannelSet(t.Query(c, nostr.Filter{Kinds: []int{kind}, Tags: tags}))
+}

@@ -1,0 +1,251 @@
+package labels
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nbd-wtf/go-nostr"
+	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
+	. "github.com/onsi/gomega"    //nolint:revive // Gomega DSL
+
+	"github.com/nipcl/nipcl-conform/clause"
+	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/suites/framework"
+)
+
+// eventsSpecs are the cases of labels/events.
+func eventsSpecs() []framework.Spec {
+	return []framework.Spec{
+		{Case: framework.WithReading(lcase("labels/commands/17", []string{"labels/events.5", "labels/events.8", "labels/values-and-limits.8"}, "command-shape", "labels/events", framework.MUST,
+			"Arity sweep: label, add-label, remove-label, h and t with no value, with one value plus an extra element, and (t) with a value, on 9007 and on 9002 (beside a valid add-label where the tag is not h), are each rejected with invalid: nip-cl-rejected and apply nothing; a 9007 whose over-long h tag names the existing channel may be refused with duplicate: nip-cl-rejected instead."),
+			"A 9007 whose 3- or 4-element h tag names the existing channel is both malformed (invalid:) and a create of a used UUID (duplicate:), and the draft does not order the two checks: both are accepted (nip-cl-rejected) and noted as reading labels-malformed-used-h."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				keep := lbl(t, "keep")
+				ch := createLabeled(t, c, "", fixtures.Open, keep)
+				before := snapshot(t, c, ch)
+				v := lbl(t, "arity")
+				shapes := func(name string) []nostr.Tag {
+					val := v
+					if name == "h" {
+						val = ch
+					}
+					return []nostr.Tag{{name}, {name, val, "extra"}, {name, val, labelNS, "more"}}
+				}
+				var wrong []string
+				// check requires invalid: nip-cl-rejected, or one of the other
+				// prefixes given; it returns the prefix seen.
+				check := func(what string, ev *nostr.Event, also ...string) string {
+					ok := t.Publish(c, ev)
+					for _, p := range append([]string{"invalid"}, also...) {
+						if !ok.Accepted && hasFixedPrefix(ok.Reason, p+": "+markRejected) {
+							return p
+						}
+					}
+					wrong = append(wrong, fmt.Sprintf("%s: %s", what, ok))
+					return ""
+				}
+				for _, name := range []string{"label", "add-label", "remove-label", "t", "h"} {
+					for _, tag := range shapes(name) {
+						// 9007: a labeled create, plus the odd tag (h: replacing the h tag).
+						id := fixtures.NewChannelID()
+						tags := nostr.Tags{{"h", id}, {"name", "arity"}, {"channel_type", fixtures.TypeStream}, {"label", lbl(t, "ok")}}
+						if name == "h" {
+							tags[0] = tag
+						} else {
+							tags = append(tags, tag)
+						}
+						if name == "h" && len(tag) > 2 {
+							// Malformed and naming the existing channel: the
+							// draft does not order the two refusals.
+							switch check(fmt.Sprintf("9007 with %q", []string(tag)), c.Actor().Event(fixtures.KindCreateGroup, tags, ""), "duplicate") {
+							case "invalid":
+								t.Reading(clause.ReadingLabelsMalformedUsedH, "invalid")
+							case "duplicate":
+								t.Reading(clause.ReadingLabelsMalformedUsedH, "duplicate")
+							}
+						} else {
+							check(fmt.Sprintf("9007 with %q", []string(tag)), c.Actor().Event(fixtures.KindCreateGroup, tags, ""))
+						}
+						if name != "h" {
+							goneChannel(t, c, id, fmt.Sprintf("9007 with %q", []string(tag)))
+						}
+						// 9002: a valid add-label plus the odd tag (h: replacing the h tag).
+						if name == "h" {
+							check(fmt.Sprintf("9002 with %q", []string(tag)), c.Actor().Event(fixtures.KindEditMetadata, nostr.Tags{tag, {"add-label", lbl(t, "ok")}}, ""))
+						} else {
+							check(fmt.Sprintf("9002 with %q", []string(tag)), fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", lbl(t, "ok")}, tag))
+						}
+					}
+				}
+				// t with a well-formed value is misplaced on either kind.
+				ev, id := createEv(c.Actor(), "", fixtures.Open, lbl(t, "ok"))
+				check(`9007 with ["t", v]`, resign(c.Actor(), ev, nostr.Tag{"t", v}))
+				goneChannel(t, c, id, `9007 with ["t", v]`)
+				check(`9002 with ["t", v]`, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", lbl(t, "ok")}, nostr.Tag{"t", v}))
+				if len(wrong) > 0 {
+					framework.Failf("%d malformed commands were not rejected with invalid: %s:\n  %s", len(wrong), markRejected, strings.Join(wrong, "\n  "))
+				}
+				expectUnchanged(t, c, ch, before, "rejected malformed mutations")
+				t.Expect(findL(t, c, []string{v}, nil, 10)).To(BeEmpty(), "no channel carries the value of a rejected command")
+			}},
+		{Case: lcase("labels/commands/16", []string{"labels/events.9"}, "command-shape", "labels/events", framework.MUST, "A label mutation without an h tag is rejected with invalid: nip-cl-rejected."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				ev := c.Actor().Event(fixtures.KindEditMetadata, nostr.Tags{{"add-label", lbl(t, "no-h")}}, "")
+				rejectCL(t, c, ev, "mutation without h", "invalid")
+			}},
+	}
+}
+
+// deleteObserved sends a NIP-09 kind 5 for each command and waits until
+// the relay no longer serves it by id; a relay that does not serve the
+// commands by id before, refuses a kind 5 or keeps serving a command after
+// it makes the case unsupported (NIP-09 lets a relay keep deleted events),
+// so a case about evidence surviving a deletion never passes without one.
+func deleteObserved(t *framework.T, c *fixtures.Client, evs ...*nostr.Event) {
+	GinkgoHelper()
+	ids := framework.IDs(evs)
+	byID := nostr.Filter{IDs: ids}
+	if r := t.QueryResult(c, byID); r.Closed || len(r.Events) != len(evs) {
+		t.Unsupported(fmt.Sprintf("the relay does not serve the %d stored commands by id to their author (%d event(s), CLOSED %q): a NIP-09 deletion of them cannot be observed", len(evs), len(r.Events), r.ClosedReason))
+	}
+	for _, ev := range evs {
+		ok := t.Publish(c, c.Actor().Event(5, nostr.Tags{{"e", ev.ID}, {"k", fmt.Sprint(ev.Kind)}}, ""))
+		if !ok.Accepted {
+			framework.CheckPrefix("OK", ok.Reason)
+			t.Unsupported(fmt.Sprintf("the relay refused the NIP-09 deletion request for the kind %d command: %s", ev.Kind, ok))
+		}
+	}
+	// A relay may apply a deletion asynchronously: wait for it.
+	if !t.Within(func(g Gomega) { g.Expect(t.QueryResult(c, byID).Events).To(BeEmpty()) }) {
+		t.Unsupported("the relay accepted the kind 5 requests but still serves a command by id (NIP-09 lets it keep deleted events): evidence surviving a deletion cannot be observed")
+	}
+	t.Note("kind 5 for %d commands; none reads by id any more", len(evs))
+}
+
+// labelsCommandSpecs: "Events" — command shape, misplaced tags, the h tag.
+func labelsCommandSpecs() []framework.Spec {
+	sec := "labels/events"
+	var out []framework.Spec
+
+	misplacedCreate := []struct {
+		id      string
+		clauses []string
+		name    string
+		tag     func(v string) nostr.Tag
+	}{
+		{"labels/commands/1", []string{"labels/events.3", "labels/events.6", "labels/initial-labels.6", "labels/responses.10"}, "add-label", func(v string) nostr.Tag { return nostr.Tag{"add-label", v} }},
+		{"labels/commands/2", []string{"labels/events.3", "labels/events.6"}, "remove-label", func(v string) nostr.Tag { return nostr.Tag{"remove-label", v} }},
+		{"labels/commands/3", []string{"labels/events.5", "labels/events.6"}, "l", func(v string) nostr.Tag { return nostr.Tag{"l", v, labelNS} }},
+		{"labels/commands/4", []string{"labels/events.5", "labels/events.6"}, "L", func(string) nostr.Tag { return nostr.Tag{"L", labelNS} }},
+		{"labels/commands/5", []string{"labels/events.5", "labels/events.6", "labels/initial-labels.6"}, "t", func(v string) nostr.Tag { return nostr.Tag{"t", v} }},
+	}
+	for _, row := range misplacedCreate {
+		row := row
+		out = append(out, framework.Spec{Case: lcase(row.id, row.clauses, "command-shape", sec, framework.MUST,
+			fmt.Sprintf("A 9007 carrying a misplaced %q tag is rejected with invalid: nip-cl-rejected (labeled or not) and creates nothing.", row.name)),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				v := lbl(t, "mis")
+				ev, id := createEv(c.Actor(), "", fixtures.Open, lbl(t, "ok"))
+				ev = resign(c.Actor(), ev, row.tag(v))
+				rejectCL(t, c, ev, "labeled 9007 with "+row.name, "invalid")
+				goneChannel(t, c, id, "rejected create")
+				ev2, id2 := createEv(c.Actor(), "", fixtures.Open)
+				ev2 = resign(c.Actor(), ev2, row.tag(v))
+				rejectCL(t, c, ev2, "unlabeled 9007 with "+row.name, "invalid")
+				goneChannel(t, c, id2, "rejected create")
+			}})
+	}
+	misplacedEdit := []struct {
+		id      string
+		clauses []string
+		name    string
+		tag     func(v string) nostr.Tag
+	}{
+		{"labels/commands/6", []string{"labels/events.4", "labels/events.6"}, "label", func(v string) nostr.Tag { return nostr.Tag{"label", v} }},
+		{"labels/commands/7", []string{"labels/events.5", "labels/events.6"}, "l", func(v string) nostr.Tag { return nostr.Tag{"l", v, labelNS} }},
+		{"labels/commands/8", []string{"labels/events.5", "labels/events.6"}, "L", func(string) nostr.Tag { return nostr.Tag{"L", labelNS} }},
+		{"labels/commands/9", []string{"labels/events.5", "labels/events.6"}, "t", func(v string) nostr.Tag { return nostr.Tag{"t", v} }},
+	}
+	for _, row := range misplacedEdit {
+		row := row
+		out = append(out, framework.Spec{Case: lcase(row.id, row.clauses, "command-shape", sec, framework.MUST,
+			fmt.Sprintf("A 9002 carrying a misplaced %q tag is rejected with invalid: nip-cl-rejected, alone or beside add-label, and nothing is applied.", row.name)),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				keep := lbl(t, "keep")
+				ch := createLabeled(t, c, "", fixtures.Open, keep)
+				before := snapshot(t, c, ch)
+				v := lbl(t, "mis")
+				rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", lbl(t, "ok")}, row.tag(v)), "add-label with "+row.name, "invalid")
+				rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, row.tag(v)), "9002 with only "+row.name, "invalid")
+				expectUnchanged(t, c, ch, before, "rejected mutations")
+			}})
+	}
+	out = append(out,
+		framework.Spec{Case: lcase("labels/commands/10", []string{"labels/events.7", "labels/initial-labels.6"}, "command-shape", sec, framework.MUST, "A labeled 9007 with two h tags is rejected with invalid: nip-cl-rejected; neither UUID gets a channel."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				ev, id := createEv(c.Actor(), "", fixtures.Open, lbl(t, "two-h"))
+				other := fixtures.NewChannelID()
+				ev = resign(c.Actor(), ev, nostr.Tag{"h", other})
+				rejectCL(t, c, ev, "9007 with two h tags", "invalid")
+				goneChannel(t, c, id, "first h")
+				goneChannel(t, c, other, "second h")
+			}},
+		framework.Spec{Case: lcase("labels/commands/11", []string{"labels/events.7"}, "command-shape", sec, framework.MUST, "A label mutation with two h tags (the same channel twice, or two channels) is rejected with invalid: nip-cl-rejected; nothing is applied."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				a := createLabeled(t, c, "", fixtures.Open)
+				b := createLabeled(t, c, "", fixtures.Open)
+				ba, bb := snapshot(t, c, a), snapshot(t, c, b)
+				v := lbl(t, "two-h")
+				rejectCL(t, c, fixtures.EditChannel(c.Actor(), a, nostr.Tag{"h", a}, nostr.Tag{"add-label", v}), "h twice", "invalid")
+				rejectCL(t, c, fixtures.EditChannel(c.Actor(), a, nostr.Tag{"h", b}, nostr.Tag{"add-label", v}), "two channels", "invalid")
+				expectUnchanged(t, c, a, ba, "first channel")
+				expectUnchanged(t, c, b, bb, "second channel")
+			}},
+		framework.Spec{Case: lcase("labels/commands/12", []string{"labels/events.8"}, "command-shape", sec, framework.MUST, "A labeled 9007 whose h value is not a UUID, or is the nil UUID, or whose h tag has three elements, is rejected with invalid: nip-cl-rejected."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				v := lbl(t, "bad-h")
+				for _, h := range []nostr.Tag{{"h", "not-a-uuid"}, {"h", "00000000-0000-0000-0000-000000000000"}, {"h", fixtures.NewChannelID(), "extra"}} {
+					ev := c.Actor().Event(fixtures.KindCreateGroup, nostr.Tags{h, {"name", "bad h"}, {"channel_type", "stream"}, {"label", v}}, "")
+					rejectCL(t, c, ev, fmt.Sprintf("9007 with %v", []string(h)), "invalid")
+				}
+				t.Expect(findL(t, c, []string{v}, nil, 10)).To(BeEmpty(), "no channel carries the label of the rejected creates")
+			}},
+		framework.Spec{Case: lcase("labels/commands/13", []string{"labels/events.8"}, "command-shape", sec, framework.MUST, "A label mutation whose h value is not a UUID or is the nil UUID is rejected with invalid: nip-cl-rejected."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				for _, h := range []string{"not-a-uuid", "00000000-0000-0000-0000-000000000000"} {
+					rejectCL(t, c, mutationEv(c.Actor(), h, []string{lbl(t, "x")}, nil), "mutation with h "+h, "invalid")
+				}
+			}},
+		framework.Spec{Case: lcase("labels/commands/14", []string{"labels/events.10"}, "command-shape", sec, framework.MUST, "A labeled 9007 without an h tag is rejected with invalid: nip-cl-rejected and creates no channel."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				v := lbl(t, "no-h")
+				spec := &fixtures.ChannelSpec{NoH: true, Type: fixtures.TypeStream, Extra: labelTags(v)}
+				rejectCL(t, c, fixtures.CreateChannel(c.Actor(), spec), "labeled 9007 without h", "invalid")
+				t.Expect(findL(t, c, []string{v}, nil, 10)).To(BeEmpty(), "no channel carries the label")
+			}},
+		framework.Spec{Case: lcase("labels/commands/15", []string{"labels/compatibility.3", "labels/values-and-limits.8"}, "command-shape", sec, framework.MUST, "Label command tags must have exactly two elements: a three-element label or add-label, or a one-element remove-label, is rejected with invalid: nip-cl-rejected."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				v := lbl(t, "shape")
+				ev, id := createEv(c.Actor(), "", fixtures.Open)
+				ev = resign(c.Actor(), ev, nostr.Tag{"label", v, labelNS})
+				rejectCL(t, c, ev, "three-element label tag", "invalid")
+				goneChannel(t, c, id, "rejected create")
+				ch := createLabeled(t, c, "", fixtures.Open, v)
+				before := snapshot(t, c, ch)
+				rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", lbl(t, "x"), labelNS}), "three-element add-label", "invalid")
+				rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"remove-label"}), "one-element remove-label", "invalid")
+				expectUnchanged(t, c, ch, before, "rejected mutations")
+			}},
+	)
+	return out
+}

@@ -1,0 +1,246 @@
+package labels
+
+import (
+	"fmt"
+
+	"github.com/nbd-wtf/go-nostr"
+	. "github.com/onsi/gomega" //nolint:revive // Gomega DSL
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/suites/framework"
+)
+
+// findingChannelsSpecs are the cases of labels/finding-channels.
+func findingChannelsSpecs() []framework.Spec {
+	return []framework.Spec{
+		{Case: lcase("labels/discovery/8", []string{"labels/finding-channels.5"}, "discovery", "labels/finding-channels", framework.MUST, "authors on a 39000 label filter selects the relay signer: the relay key finds the snapshot, the creator's key finds none."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				x := lbl(t, "authors")
+				ch := createLabeled(t, c, "", fixtures.Open, x)
+				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"L": {labelNS}, "l": {x}}}
+				f.Authors = []string{t.Env.RelayPubKey}
+				t.Expect(framework.DTags(t.Query(c, f))).To(Equal([]string{ch}), "authors = relay key")
+				f.Authors = []string{c.Actor().PubKey}
+				t.Expect(t.Query(c, f)).To(BeEmpty(), "authors = creator")
+			}},
+		{Case: framework.WithReading(lcase("labels/discovery/9", []string{"labels/finding-channels.10"}, "live", "labels/finding-channels", framework.MUST, "Label reads respect the channel ACL on every path: an outsider's stored #L/#l read finds the open channel that gained the label and not the private one, and no live snapshot of the private channel ever reaches a subscription of the outsider (by #L and #l, #l alone or #L alone) or of a member removed before the label change."),
+			"The draft promises no global live metadata feed, so live delivery on an unscoped #l subscription is optional: the stored reads decide, and the report notes whether the open channel's snapshot arrived live. What does arrive live must obey the current ACL; the open channel's snapshot (labeled after the private one) is the marker that proves the private one was not sent before it."),
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				x := lbl(t, "live")
+				open := createLabeled(t, owner, "", fixtures.Open)
+				outsider := t.Connect(t.Actor("outsider"))
+				priv := createWithheld(t, owner, outsider)
+				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"L": {labelNS}, "l": {x}}}
+				since := nostr.Now()
+				former := withRoles(t, owner, priv, "member")[0]
+				paths := []struct {
+					who string
+					sub *fixtures.Subscription
+				}{
+					{"outsider, #L and #l", t.Subscribe(outsider, f)},
+					{"outsider, #l alone", t.Subscribe(outsider, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"l": {x}}})},
+					{"outsider, #L alone", t.Subscribe(outsider, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"L": {labelNS}}, Since: &since})},
+					{"removed member, #L and #l", t.Subscribe(former, f)},
+				}
+				subM := t.Subscribe(owner, f)
+				// The member subscribed while it could read the channel; it is
+				// removed before the label change, so the current ACL excludes it.
+				t.Accept(owner, fixtures.RemoveUser(owner.Actor(), priv, former.Actor().PubKey), "remove the member before the label change")
+				acceptNew(t, owner, mutationEv(owner.Actor(), priv, []string{x}, nil), "label the private channel")
+				acceptNew(t, owner, mutationEv(owner.Actor(), open, []string{x}, nil), "label the open channel")
+				// Stored reads: what the draft requires.
+				t.Expect(framework.DTags(findL(t, outsider, []string{x}, nil, 50))).To(Equal([]string{open}), "the outsider's stored read finds only the open channel")
+				t.Expect(framework.DTags(findL(t, former, []string{x}, nil, 50))).To(Equal([]string{open}), "the removed member's stored read finds only the open channel")
+				t.Expect(framework.DTags(findL(t, owner, []string{x}, nil, 50))).To(ConsistOf(open, priv), "the owner's stored read finds both")
+				// Live: optional, but never past the current ACL.
+				live := 0
+				for _, p := range paths {
+					var got []*nostr.Event
+					var err error
+					if live > 0 || p.who == paths[0].who {
+						got, err = p.sub.WaitFor(t.Ctx(), func(ev *nostr.Event) bool { return ev.Tags.GetD() == open })
+					}
+					got = append(got, p.sub.Drain()...)
+					for _, ev := range got {
+						t.Expect(ev.Tags.GetD()).NotTo(Equal(priv), "%s: the live subscription received the private channel's snapshot %s", p.who, ev.ID)
+						checkCanonical(t, ev)
+					}
+					if err == nil && len(got) > 0 {
+						live++
+						t.Note("%s: the open channel's snapshot arrived live", p.who)
+					} else {
+						t.Note("%s: no live snapshot of the open channel (%v); nothing private arrived either", p.who, err)
+					}
+				}
+				if live == 0 {
+					t.Note("the relay offers no live label feed on these subscriptions")
+					return
+				}
+				if _, err := subM.WaitFor(t.Ctx(), func(ev *nostr.Event) bool { return ev.Tags.GetD() == priv }); err != nil {
+					t.Note("the owner's #l subscription received no live snapshot of the private channel (%v)", err)
+				} else {
+					t.Note("the owner's #l subscription received the private channel's snapshot live")
+				}
+			}},
+		{Case: framework.WithReading(lcase("labels/discovery/10", []string{"labels/finding-channels.11"}, "live", "labels/finding-channels", framework.MUST, "A subscription on #l is not a removal feed: the replacement snapshot of a channel that lost the label does not match it and is never delivered to it."),
+			"Live delivery on #l is optional (no global live feed is promised). A second channel gaining the label afterwards is the marker: once its snapshot arrives, the replacement would have arrived before it. A relay that delivers no live snapshot on the subscription passes with a note."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				x := lbl(t, "leaving")
+				ch := createLabeled(t, c, "", fixtures.Open, x)
+				marker := createLabeled(t, c, "", fixtures.Open)
+				watcher := t.Connect(c.Actor())
+				sub := t.Subscribe(watcher, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"l": {x}}})
+				acceptNew(t, c, mutationEv(c.Actor(), ch, nil, []string{x}), "remove the label")
+				acceptNew(t, c, mutationEv(c.Actor(), marker, []string{x}, nil), "label the marker channel")
+				seen, err := sub.WaitFor(t.Ctx(), func(ev *nostr.Event) bool { return ev.Tags.GetD() == marker })
+				seen = append(seen, sub.Drain()...)
+				for _, ev := range seen {
+					t.Expect(ev.Tags.GetD()).NotTo(Equal(ch), "the snapshot without the label was delivered to the #l subscription: %s %v", ev.ID, ev.Tags)
+				}
+				if err != nil {
+					t.Note("no live snapshot arrived on the #l subscription (%v); the relay offers no live label feed there", err)
+				}
+				t.Expect(framework.DTags(findL(t, c, []string{x}, nil, 50))).To(Equal([]string{marker}), "stored #l read after the removal")
+			}},
+		{Case: lcase("labels/discovery/11", []string{"labels/finding-channels.1"}, "discovery", "labels/finding-channels", framework.MUST,
+			"A read naming 39000 beside another kind ({\"kinds\":[39000,1],\"#L\":[\"nip-cl\"],\"#l\":[x],\"limit\":1}) matches snapshots by their labels like a 39000-only read: it returns the newer of two labeled channels."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				x := lbl(t, "mixedkind")
+				older := createLabeled(t, c, "", fixtures.Open, x)
+				newer := createLabeled(t, c, "", fixtures.Open, x)
+				// A replacement is newer than what it replaces: the newer
+				// channel's snapshot is strictly the newest match.
+				acceptNew(t, c, mutationEv(c.Actor(), newer, []string{lbl(t, "tmp")}, nil), "a second label on the newer channel")
+				want := snapshot(t, c, newer)
+				reader := t.Connect(t.Actor("reader"))
+				got := t.Query(reader, nostr.Filter{Kinds: []int{fixtures.KindMetadata, 1}, Tags: nostr.TagMap{"L": {labelNS}, "l": {x}}, Limit: 1})
+				if len(got) != 1 || got[0].ID != want.ID {
+					framework.Failf("{\"kinds\":[39000,1],\"#L\",\"#l\":[%s],\"limit\":1} must return the newest labeled snapshot %s (channel %s; the older one is %s), got %d event(s): %v", x, want.ID, newer, older, len(got), framework.IDs(got))
+				}
+			}},
+		{Case: lcase("labels/discovery/12", []string{"labels/finding-channels.1", "labels/finding-channels.2", "labels/finding-channels.5"}, "discovery", "labels/finding-channels", framework.MUST,
+			"A client's whole discovery filter ({\"authors\":[relay],\"kinds\":[39000],\"#L\":[\"nip-cl\"],\"#l\":[x],\"#t\":[\"stream\"],\"limit\":10}) returns exactly the stream channels carrying the label, not a forum carrying it; with the creator as author it returns none."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				x := lbl(t, "discover")
+				stream := createLabeled(t, c, fixtures.TypeStream, fixtures.Open, x)
+				createLabeled(t, c, fixtures.TypeForum, fixtures.Open, x)
+				reader := t.Connect(t.Actor("reader"))
+				f := nostr.Filter{Authors: []string{t.Env.RelayPubKey}, Kinds: []int{fixtures.KindMetadata},
+					Tags: nostr.TagMap{"L": {labelNS}, "l": {x}, "t": {fixtures.TypeStream}}, Limit: 10}
+				t.Expect(framework.DTags(t.Query(reader, f))).To(Equal([]string{stream}), "the discovery filter with #t stream finds the labeled stream only")
+				f.Authors = []string{c.Actor().PubKey}
+				t.Expect(t.Query(reader, f)).To(BeEmpty(), "the same filter with the creator as author finds nothing (snapshots are relay-signed)")
+			}},
+		{Case: lcase("labels/discovery/13", []string{"labels/finding-channels.7"}, "discovery", "labels/finding-channels", framework.MUST,
+			"ids with a limit: a withheld snapshot does not use up the limit. An outsider's {\"kinds\":[39000],\"ids\":[private, open],\"limit\":1}, naming a newer private, hidden channel's snapshot and an older open one's, returns the open one; the owner's returns the private one."),
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				outsider := t.Connect(t.Actor("outsider"))
+				x := lbl(t, "ids")
+				open := snapshot(t, owner, createLabeled(t, owner, "", fixtures.Open, x))
+				priv := t.NewerMetadata(owner, createWithheld(t, owner, outsider, x), open.CreatedAt)
+				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, IDs: []string{priv.ID, open.ID}, Limit: 1}
+				if got := t.Query(outsider, f); len(got) != 1 || got[0].ID != open.ID {
+					framework.Failf("an outsider's ids read with limit 1 naming a withheld snapshot %s and an older open one %s must return the open one, got %d event(s): %v", priv.ID, open.ID, len(got), framework.IDs(got))
+				}
+				if got := t.Query(owner, f); len(got) != 1 || got[0].ID != priv.ID {
+					framework.Failf("the owner's ids read with limit 1 must return the newer private snapshot %s, got %d event(s): %v", priv.ID, len(got), framework.IDs(got))
+				}
+			}},
+	}
+}
+
+// labelsDiscoverySpecs: "Finding channels".
+func labelsDiscoverySpecs() []framework.Spec {
+	sec := "labels/finding-channels"
+	return []framework.Spec{
+		{Case: lcase("labels/discovery/1", []string{"labels/finding-channels.1"}, "discovery", sec, framework.MUST, "#L nip-cl with #l finds exactly the channels carrying the label, with their canonical snapshot."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				x := lbl(t, "find")
+				a := createLabeled(t, c, "", fixtures.Open, x, lbl(t, "other"))
+				b := createLabeled(t, c, fixtures.TypeForum, fixtures.Open, x)
+				createLabeled(t, c, "", fixtures.Open, lbl(t, "not"))
+				t.Expect(framework.DTags(findL(t, c, []string{x}, nil, 50))).To(ConsistOf(a, b))
+				only := t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"l": {x}}})
+				t.Expect(framework.DTags(only)).To(ConsistOf(a, b), "#l alone matches too")
+			}},
+		{Case: lcase("labels/discovery/2", []string{"labels/finding-channels.2"}, "discovery", sec, framework.MUST, "#t composes with #l: a stream and a forum with the same label are told apart by #t."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				x := lbl(t, "typed")
+				s := createLabeled(t, c, fixtures.TypeStream, fixtures.Open, x)
+				f := createLabeled(t, c, fixtures.TypeForum, fixtures.Open, x)
+				t.Expect(framework.DTags(findL(t, c, []string{x}, nostr.TagMap{"t": {fixtures.TypeStream}}, 50))).To(ConsistOf(s))
+				t.Expect(framework.DTags(findL(t, c, []string{x}, nostr.TagMap{"t": {fixtures.TypeForum}}, 50))).To(ConsistOf(f))
+				t.Expect(framework.DTags(findL(t, c, []string{x}, nostr.TagMap{"t": {fixtures.TypeStream, fixtures.TypeForum}}, 50))).To(ConsistOf(s, f))
+			}},
+		{Case: lcase("labels/discovery/3", []string{"labels/finding-channels.2"}, "discovery", sec, framework.MUST, "#d composes with #l: only the named channel, and only when it carries the label."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				x, y := lbl(t, "x"), lbl(t, "y")
+				a := createLabeled(t, c, "", fixtures.Open, x)
+				createLabeled(t, c, "", fixtures.Open, x, y)
+				t.Expect(framework.DTags(findL(t, c, []string{x}, nostr.TagMap{"d": {a}}, 50))).To(ConsistOf(a))
+				t.Expect(findL(t, c, []string{y}, nostr.TagMap{"d": {a}}, 50)).To(BeEmpty(), "a does not carry y")
+			}},
+		{Case: lcase("labels/discovery/4", []string{"labels/finding-channels.4"}, "discovery", sec, framework.MUST, "Values within #l combine with OR (no intersection), and several filters combine with OR."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				x, y := lbl(t, "x"), lbl(t, "y")
+				a := createLabeled(t, c, "", fixtures.Open, x)
+				b := createLabeled(t, c, "", fixtures.Open, y)
+				both := createLabeled(t, c, "", fixtures.Open, x, y)
+				t.Expect(framework.DTags(findL(t, c, []string{x, y}, nil, 50))).To(ConsistOf(a, b, both), "#l [x, y]")
+				got := t.Query(c,
+					nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"l": {x}, "d": {a}}},
+					nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"l": {y}, "d": {b}}})
+				t.Expect(framework.DTags(got)).To(ConsistOf(a, b), "two filter objects")
+			}},
+		{Case: framework.Heavy(lcase("labels/discovery/5", []string{"labels/finding-channels.8"}, "discovery", sec, framework.MUST, "Labels are matched before limit: an older labeled channel is found with limit 1 behind Scale newer channels that carry other labels.")),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				x, other := lbl(t, "needle"), lbl(t, "hay")
+				target := createLabeled(t, c, "", fixtures.Open, x)
+				ids := parallelCreate(t, t.Env.Scale, func(a *fixtures.Actor, i int) (*nostr.Event, string) {
+					return createEv(a, "", fixtures.Open, other)
+				})
+				newest := createLabeled(t, c, "", fixtures.Open, other)
+				// A rename gives it a snapshot strictly newer than the target's.
+				t.Accept(c, fixtures.EditChannel(c.Actor(), newest, nostr.Tag{"name", "newest"}), "rename the newest distractor")
+				t.Note("%d distractors labeled %s", len(ids)+1, other)
+				t.Expect(framework.DTags(findL(t, c, []string{x}, nil, 1))).To(Equal([]string{target}), "#L+#l limit 1")
+				t.Expect(framework.DTags(findL(t, c, []string{x}, nostr.TagMap{"t": {fixtures.TypeStream}}, 1))).To(Equal([]string{target}), "#t+#l limit 1")
+				t.Expect(framework.DTags(findL(t, c, []string{x, lbl(t, "absent")}, nil, 1))).To(Equal([]string{target}), "#l OR limit 1")
+			}},
+		{Case: lcase("labels/discovery/6", []string{"labels/finding-channels.14", "labels/finding-channels.6"}, "discovery", sec, framework.MUST, "A removed label no longer finds the channel, and the superseded snapshot that carried it does not consume the limit."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				x := lbl(t, "moving")
+				older := createLabeled(t, c, "", fixtures.Open, x)
+				gone := createLabeled(t, c, "", fixtures.Open, x)
+				// Two more snapshots with x, each strictly newer than older's.
+				acceptNew(t, c, mutationEv(c.Actor(), gone, []string{lbl(t, "tmp")}, nil), "add tmp")
+				acceptNew(t, c, mutationEv(c.Actor(), gone, nil, []string{x}), "remove x")
+				t.Expect(framework.DTags(findL(t, c, []string{x}, nil, 1))).To(Equal([]string{older}), "limit 1 finds the channel still labeled x")
+				t.Expect(framework.DTags(findL(t, c, []string{x}, nil, 50))).To(Equal([]string{older}), "the channel that lost x is not found by it")
+				t.Expect(findL(t, c, []string{x}, nostr.TagMap{"d": {gone}}, 50)).To(BeEmpty(), "#d+#l on the channel that lost x")
+			}},
+		{Case: lcase("labels/discovery/7", []string{"labels/add-remove.15", "labels/finding-channels.3"}, "discovery", sec, framework.MUST, "Exact channel reads (#d) and label discovery return the same current snapshot with the same labels."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				x := lbl(t, "same")
+				ch := createLabeled(t, c, "", fixtures.Open, x, lbl(t, "more"))
+				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"name", t.Unique("renamed")}), "ordinary rename")
+				exact := snapshot(t, c, ch)
+				found := findL(t, c, []string{x}, nil, 50)
+				t.Expect(framework.IDs(found)).To(Equal([]string{exact.ID}), "discovery returns the current snapshot")
+				t.Expect(fmt.Sprint(labelsOf(found[0]))).To(Equal(fmt.Sprint(labelsOf(exact))))
+			}},
+	}
+}

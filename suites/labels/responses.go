@@ -1,0 +1,162 @@
+package labels
+
+import (
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
+	. "github.com/onsi/gomega"    //nolint:revive // Gomega DSL
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/suites/framework"
+)
+
+// labelsResponsesSpecs: "Acknowledgements, retries and recovery: Responses
+// and client outcomes" — exact answers, exact retries, lost acknowledgements.
+func labelsResponsesSpecs() []framework.Spec {
+	sec := "labels/responses"
+	return []framework.Spec{
+		{Case: lcase("labels/responses/1", []string{"labels/responses.1", "labels/responses.8", "labels/scope.1"}, "responses", sec, framework.MUST, "A new h-tagged create, labeled or not, answers exactly OK true \"\"."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				createLabeled(t, c, "", fixtures.Open, lbl(t, "new"))
+				createLabeled(t, c, "", fixtures.Open)
+			}},
+		{Case: lcase("labels/responses/2", []string{"labels/responses.1", "labels/responses.8"}, "responses", sec, framework.MUST, "A new label mutation, state-changing or no-op, answers exactly OK true \"\"."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				x := lbl(t, "x")
+				ch := createLabeled(t, c, "", fixtures.Open)
+				base := time.Now()
+				acceptNew(t, c, mutationAt(c.Actor(), ch, []string{x}, nil, base), "state-changing add")
+				acceptNew(t, c, mutationAt(c.Actor(), ch, []string{x}, nil, base.Add(-time.Second)), "no-op add (a new event)")
+			}},
+		{Case: lcase("labels/responses/3", []string{"labels/responses.9", "labels/retry-admission.8"}, "retry", sec, framework.MUST, "An exact retry of a committed mutation answers OK true \"duplicate: nip-cl-committed\", publishes nothing and changes nothing."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				a, x := lbl(t, "a"), lbl(t, "x")
+				ch := createLabeled(t, c, "", fixtures.Open, a)
+				m := mutationEv(c.Actor(), ch, []string{x}, []string{a})
+				acceptNew(t, c, m, "mutation")
+				before := expectLabels(t, c, ch, x)
+				acceptCommitted(t, c, m, "exact retry")
+				acceptCommitted(t, t.Connect(c.Actor()), m, "exact retry on another connection")
+				expectUnchanged(t, c, ch, before, "retried mutation")
+			}},
+		{Case: lcase("labels/responses/4", []string{"labels/retry-admission.12", "labels/retry-admission.9"}, "retry", sec, framework.MUST, "An exact retry succeeds without reapplication after a later command superseded it: add X, remove X, retry the add; X stays removed."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				x := lbl(t, "x")
+				ch := createLabeled(t, c, "", fixtures.Open)
+				add := mutationEv(c.Actor(), ch, []string{x}, nil)
+				acceptNew(t, c, add, "add x")
+				acceptNew(t, c, mutationEv(c.Actor(), ch, nil, []string{x}), "remove x")
+				before := expectLabels(t, c, ch)
+				acceptCommitted(t, c, add, "retry the add")
+				expectUnchanged(t, c, ch, before, "superseded retry")
+			}},
+		{Case: lcase("labels/responses/5", []string{"labels/add-remove.9", "labels/responses.9"}, "retry", sec, framework.MUST, "An exact retry of a committed no-op answers duplicate: nip-cl-committed and publishes nothing."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				a := lbl(t, "a")
+				ch := createLabeled(t, c, "", fixtures.Open, a)
+				before := snapshot(t, c, ch)
+				noop := mutationEv(c.Actor(), ch, []string{a}, nil)
+				acceptNew(t, c, noop, "no-op")
+				acceptCommitted(t, c, noop, "retry the no-op")
+				expectUnchanged(t, c, ch, before, "no-op and its retry")
+			}},
+		{Case: lcase("labels/responses/6", []string{"labels/responses.1", "labels/responses.2"}, "retry", sec, framework.MUST, "A rejected command retried exactly stays rejected with the same class and never applies."),
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				a, x := lbl(t, "a"), lbl(t, "x")
+				ch := createLabeled(t, owner, "", fixtures.Open, a)
+				member := withRoles(t, owner, ch, "member")[0]
+				before := snapshot(t, owner, ch)
+				bad := mutationEv(owner.Actor(), ch, []string{x}, []string{x})
+				denied := mutationEv(member.Actor(), ch, []string{x}, nil)
+				for i := 0; i < 2; i++ {
+					rejectCL(t, owner, bad, "overlapping mutation", "invalid")
+					rejectCL(t, member, denied, "member mutation", "restricted")
+				}
+				expectUnchanged(t, owner, ch, before, "rejected commands")
+			}},
+		{Case: framework.WithReading(lcase("labels/responses/7", []string{"labels/responses.11"}, "responses", sec, framework.MUST, "On a relay that requires authentication for writes, a label mutation or labeled create from an unauthenticated connection is refused (auth-required: nip-cl-rejected, a plain NIP-01 auth-required: refusal, or a closed connection) and not applied."),
+			readingAdmission+" Requiring AUTH for writes is the target contract's convention, not a draft rule (the draft keeps the relay's existing authentication requirements): an ordinary message sent first without authentication tells which the relay does; a relay that accepts it makes the case unsupported."),
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				ch := createLabeled(t, owner, "", fixtures.Open, lbl(t, "a"))
+				before := snapshot(t, owner, ch)
+				unauth := func() *fixtures.Client {
+					return t.ConnectWith(fixtures.DialOptions{Actor: owner.Actor(), NoAutoAuth: true})
+				}
+				if gated, seen := writesNeedAuth(t, unauth(), owner.Actor(), ch); !gated {
+					t.Unsupported("the relay accepts writes without authentication (an ordinary message answered " + seen + "): label commands have no authentication failure to answer")
+				}
+				how := admissionRefusal(t, unauth(), mutationEv(owner.Actor(), ch, []string{lbl(t, "x")}, nil), "unauthenticated mutation",
+					[]string{"auth-required"}, []string{"auth-required"})
+				t.Note("unauthenticated mutation: %s", how)
+				ev, id := createEv(owner.Actor(), "", fixtures.Open, lbl(t, "y"))
+				how = admissionRefusal(t, unauth(), ev, "unauthenticated create", []string{"auth-required"}, []string{"auth-required"})
+				t.Note("unauthenticated create: %s", how)
+				goneChannel(t, owner, id, "unauthenticated create")
+				expectUnchanged(t, owner, ch, before, "unauthenticated mutation")
+			}},
+		{Case: framework.WithReading(lcase("labels/responses/8", []string{"labels/responses.9"}, "lost-ack", sec, framework.MUST, "Lost acknowledgement of a create: the OK is cut by a proxy, the client resends the same signed event and gets duplicate: nip-cl-committed; one channel exists."),
+			"The harness follows the draft's client rules: a missing answer is Unknown, the same signed event is resent (never a new id)."),
+			Run: func(t *framework.T) {
+				p, c := lossyConnect(t, "owner")
+				x := lbl(t, "lost")
+				ev, ch := createEv(c.Actor(), "", fixtures.Open, x)
+				firstAttemptLost(t, p, c, ev)
+				again := t.ConnectURL(p.URL(), t.DialOptions(c.Actor(), p.Host()))
+				acceptCommitted(t, again, ev, "resend after the lost OK")
+				direct := t.Connect(c.Actor())
+				expectLabels(t, direct, ch, x)
+				t.Expect(framework.DTags(findL(t, direct, []string{x}, nil, 50))).To(Equal([]string{ch}), "exactly one channel carries the label")
+				t.Expect(t.Query(direct, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})).To(HaveLen(1), "one current snapshot")
+			}},
+		{Case: framework.WithReading(lcase("labels/responses/9", []string{"labels/responses.9", "labels/retry-admission.8"}, "lost-ack", sec, framework.MUST, "Lost acknowledgement of a mutation: the resend answers duplicate: nip-cl-committed and the state shows exactly one application."),
+			"As responses/8; the resend goes over a direct connection."),
+			Run: func(t *framework.T) {
+				p, c := lossyConnect(t, "owner")
+				a, x := lbl(t, "a"), lbl(t, "x")
+				direct := t.Connect(c.Actor())
+				ch := createLabeled(t, direct, "", fixtures.Open, a)
+				before := snapshot(t, direct, ch)
+				m := mutationEv(c.Actor(), ch, []string{x}, []string{a})
+				firstAttemptLost(t, p, c, m)
+				acceptCommitted(t, direct, m, "resend after the lost OK")
+				after := expectLabels(t, direct, ch, x)
+				t.Expect(after.CreatedAt).To(BeNumerically(">", before.CreatedAt), "the first attempt published one new snapshot")
+				acceptCommitted(t, direct, m, "second resend")
+				expectUnchanged(t, direct, ch, after, "resends publish nothing")
+			}},
+	}
+}
+
+// lossyConnect starts an acknowledgement-dropping proxy for the case and
+// connects an actor through it.
+func lossyConnect(t *framework.T, name string) (*fixtures.Proxy, *fixtures.Client) {
+	GinkgoHelper()
+	p, err := fixtures.NewProxy(t.Env.URL)
+	t.Must(err, "start the lost-acknowledgement proxy")
+	DeferCleanup(p.Close)
+	a := t.Actor(name)
+	o := t.DialOptions(a, p.Host())
+	o.AuthRelayURL = t.Env.SelfURL() // the relay checks AUTH against its own URL, not the proxy's
+	return p, t.ConnectURL(p.URL(), o)
+}
+
+// firstAttemptLost sends ev through the proxy armed to cut the relay's OK:
+// the client must see no answer (Unknown outcome).
+func firstAttemptLost(t *framework.T, p *fixtures.Proxy, c *fixtures.Client, ev *nostr.Event) {
+	GinkgoHelper()
+	p.CutAfterOK(ev.ID)
+	ok, err := c.Send(t.Ctx(), ev)
+	if err == nil {
+		framework.Failf("the proxy was to withhold the OK of %s, but the client received %s", ev.ID, ok)
+	}
+	t.Expect(p.Cuts()).To(ContainElement(ev.ID), "the proxy saw the relay's OK and cut the connection")
+	t.Note("first attempt of %.12s: no answer (%v) — outcome Unknown; resending the same signed event", ev.ID, err)
+}

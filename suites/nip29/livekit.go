@@ -1,0 +1,187 @@
+package nip29
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/suites/framework"
+)
+
+// livekitPath is NIP-29's well-known path of live audio/video support.
+const livekitPath = "/.well-known/nip29/livekit"
+
+// httpAnswer is one HTTP exchange with the relay: status and body.
+type httpAnswer struct {
+	status int
+	body   string
+}
+
+func (a httpAnswer) String() string {
+	return fmt.Sprintf("HTTP %d %q", a.status, truncateText(a.body, 200))
+}
+
+func truncateText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// livekitURL is the absolute http(s) URL of path on the relay's host.
+func livekitURL(t *framework.T, path string) string {
+	hu, err := fixtures.HTTPURL(t.Env.URL)
+	t.Must(err, "the relay's HTTP URL")
+	u, err := url.Parse(hu)
+	t.Must(err, "the relay's HTTP URL")
+	u.Path, u.RawQuery, u.Fragment = path, "", ""
+	return u.String()
+}
+
+// httpDo sends one request to the relay within the step deadline; a
+// transport error or timeout fails the case through t.Must.
+func httpDo(t *framework.T, method, target string, header http.Header, body string) httpAnswer {
+	ctx, cancel := context.WithTimeout(t.Ctx(), t.Env.StepTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, method, target, strings.NewReader(body))
+	t.Must(err, method+" "+target)
+	for k, vs := range header {
+		req.Header[k] = vs
+	}
+	resp, err := http.DefaultClient.Do(req)
+	t.Must(err, method+" "+target)
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	return httpAnswer{resp.StatusCode, string(b)}
+}
+
+// livekitStatus asks /.well-known/nip29/livekit.
+func livekitStatus(t *framework.T) httpAnswer {
+	return httpDo(t, http.MethodGet, livekitURL(t, livekitPath), nil, "")
+}
+
+// livekitToken asks the token endpoint of group as c's actor, with a NIP-98
+// Authorization (kind 27235, u = the endpoint's URL, method POST) and
+// LiveKit's standard POST with a JSON body.
+func livekitToken(t *framework.T, c *fixtures.Client, group string) httpAnswer {
+	target := livekitURL(t, livekitPath+"/"+url.PathEscape(group))
+	auth := c.Actor().Event(27235, nostr.Tags{{"u", target}, {"method", http.MethodPost}}, "")
+	raw, err := json.Marshal(auth)
+	t.Must(err, "NIP-98 event")
+	h := http.Header{}
+	h.Set("Authorization", "Nostr "+base64.StdEncoding.EncodeToString(raw))
+	h.Set("Content-Type", "application/json")
+	return httpDo(t, http.MethodPost, target, h, "{}")
+}
+
+// jwtOf returns the participant token of a token endpoint's answer
+// (participant_token, participantToken or token) and its claims.
+func jwtOf(a httpAnswer) (token string, claims map[string]any, err error) {
+	var body map[string]any
+	if err := json.Unmarshal([]byte(a.body), &body); err != nil {
+		return "", nil, fmt.Errorf("the answer is not a JSON object: %w", err)
+	}
+	for _, k := range []string{"participant_token", "participantToken", "token"} {
+		if s, ok := body[k].(string); ok && s != "" {
+			token = s
+			break
+		}
+	}
+	if token == "" {
+		return "", nil, fmt.Errorf("the answer has no participant_token")
+	}
+	parts := strings.Split(token, ".")
+	if len(parts) != 3 {
+		return token, nil, fmt.Errorf("the token is not a JWT (%d dot-separated parts)", len(parts))
+	}
+	payload, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(parts[1], "="))
+	if err != nil {
+		return token, nil, fmt.Errorf("the JWT payload is not base64url: %w", err)
+	}
+	if err := json.Unmarshal(payload, &claims); err != nil {
+		return token, nil, fmt.Errorf("the JWT payload is not JSON: %w", err)
+	}
+	return token, claims, nil
+}
+
+func ok2xx(a httpAnswer) bool { return a.status >= 200 && a.status < 300 }
+
+// requireLiveKit observes AV support: the 204 status path or a token for
+// the owner of an open group. Neither makes the case unsupported.
+func requireLiveKit(t *framework.T, owner *fixtures.Client, group string) (status, token httpAnswer) {
+	status = livekitStatus(t)
+	token = livekitToken(t, owner, group)
+	if status.status != http.StatusNoContent && !ok2xx(token) {
+		t.Unsupported("the relay shows no live audio/video support: /.well-known/nip29/livekit answered " + status.String() + " and the token endpoint " + token.String() + " (NIP-29 AV spaces are optional)")
+	}
+	if !ok2xx(token) {
+		t.Unsupported("the relay answers 204 at /.well-known/nip29/livekit but refused the group owner's token request (" + token.String() + "); a group may lack AV support")
+	}
+	return status, token
+}
+
+// baselineLiveKitSpecs: NIP-29 live audio/video endpoints (optional). The
+// group gets a 9002 ["livekit"] first (a relay may ignore the tag).
+func baselineLiveKitSpecs() []framework.Spec {
+	avGroup := func(t *framework.T, owner *fixtures.Client, spec fixtures.ChannelSpec) string {
+		ch := t.CreateChannel(owner, spec)
+		if ok := t.Publish(owner, fixtures.EditChannel(owner.Actor(), ch, nostr.Tag{"livekit"})); !ok.Accepted {
+			framework.CheckPrefix("OK", ok.Reason)
+			t.Note("the 9002 setting the livekit tag was refused: %s", ok)
+		}
+		return ch
+	}
+	return []framework.Spec{
+		{Case: framework.Case{ID: "base/livekit/1", Clauses: []string{"nip29/livekit.1"}, Area: "livekit", Section: "nip29/livekit", Level: framework.SHOULD,
+			Requirement: "A relay that issues LiveKit tokens answers 204 at /.well-known/nip29/livekit."},
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				ch := avGroup(t, owner, fixtures.ChannelSpec{})
+				status, _ := requireLiveKit(t, owner, ch)
+				if status.status != http.StatusNoContent {
+					framework.Failf("NIP-29 (nip29/livekit.1): relays should serve status 204 at /.well-known/nip29/livekit to announce AV support; the relay issues tokens but answered %s", status)
+				}
+			}},
+		{Case: framework.Case{ID: "base/livekit/2", Clauses: []string{"nip29/livekit.2"}, Area: "livekit", Section: "nip29/livekit", Level: framework.MUST,
+			Requirement: "The JWT the token endpoint issues to the group owner (NIP-98 kind 27235 with u and method) has a sub starting with the owner's lowercase hex pubkey."},
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				ch := avGroup(t, owner, fixtures.ChannelSpec{})
+				_, answer := requireLiveKit(t, owner, ch)
+				_, claims, err := jwtOf(answer)
+				if err != nil {
+					framework.Failf("NIP-29 (nip29/livekit.2): the token endpoint's %s answer should carry the LiveKit JWT: %v", answer, err)
+				}
+				sub, _ := claims["sub"].(string)
+				pk := owner.Actor().PubKey
+				if len(sub) < 64 || sub[:64] != pk {
+					framework.Failf("NIP-29 (nip29/livekit.2): relays MUST set the JWT's sub so that its first 64 characters are the caller's lowercase hex pubkey %s; sub is %q", pk, sub)
+				}
+				if len(sub) == 64 {
+					t.Note("sub is the bare pubkey (no random suffix)")
+				}
+			}},
+		{Case: framework.Case{ID: "base/livekit/3", Clauses: []string{"nip29/livekit.3"}, Area: "livekit", Section: "nip29/livekit", Level: framework.SHOULD,
+			Requirement: "The token endpoint refuses a private group's token to a non-member and issues it to the owner."},
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				ch := avGroup(t, owner, fixtures.ChannelSpec{Visibility: fixtures.Private})
+				t.RequireFlags(owner, ch, fixtures.FlagPrivate)
+				requireLiveKit(t, owner, ch)
+				outsider := t.Connect(t.Actor("outsider"))
+				if a := livekitToken(t, outsider, ch); ok2xx(a) {
+					framework.Failf("NIP-29 (nip29/livekit.3): relays should enforce access control at JWT creation according to the group settings; a non-member got a token for the private group: %s", a)
+				} else {
+					t.Note("the non-member's token request: %s", a)
+				}
+			}},
+	}
+}

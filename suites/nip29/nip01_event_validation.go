@@ -1,0 +1,39 @@
+package nip29
+
+import (
+	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/suites/framework"
+)
+
+// nip01EventValidationSpecs are the cases of nip01/event-validation.
+func nip01EventValidationSpecs() []framework.Spec {
+	return []framework.Spec{
+		{Case: framework.Case{ID: "base/event/1", Clauses: []string{"labels/events.2", "nip01/event-validation.1", "nip01/ok-prefix.1"}, Area: "events", Section: "nip01/event-validation", Level: framework.MUST,
+			Requirement: "An event whose signature does not verify is refused (OK false) and has no effect."},
+			Run: func(t *framework.T) {
+				a := t.Actor("owner")
+				c := t.Connect(a)
+				t.Must(framework.AuthIfNeeded(t, c), "authenticate")
+				ch := t.NewGroupID()
+				ev := fixtures.CreateGroup(a, ch)
+				sig := []byte(ev.Sig)
+				sig[10] = flipHex(sig[10])
+				ev.Sig = string(sig)
+				ok := t.Reject(c, ev, "", "create with a corrupted signature")
+				noteInvalid(t, ok)
+				t.QueryAbsent(c, "no group from a badly signed create", nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})
+			}},
+		{Case: framework.Case{ID: "base/event/2", Clauses: []string{"labels/events.2", "nip01/event-validation.2", "nip01/ok-prefix.1"}, Area: "events", Section: "nip01/event-validation", Level: framework.MUST,
+			Requirement: "An event whose id is not the hash of its content is refused (OK false)."},
+			Run: func(t *framework.T) {
+				a := t.Actor("owner")
+				c := t.Connect(a)
+				t.Must(framework.AuthIfNeeded(t, c), "authenticate")
+				ev := fixtures.CreateGroup(a, t.NewGroupID())
+				ev.Content = "tampered after signing"
+				noteInvalid(t, t.Reject(c, ev, "", "create whose content changed after signing"))
+			}},
+	}
+}

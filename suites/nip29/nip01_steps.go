@@ -1,0 +1,57 @@
+package nip29
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/suites/framework"
+)
+
+// needleChannel makes a group with one older message tagged with a unique
+// t value behind 20 newer messages without it.
+func needleChannel(t *framework.T) (c *fixtures.Client, ch string, needle *nostr.Event, distractors int) {
+	c = t.Connect(t.Actor("owner"))
+	ch = t.CreateChannel(c, fixtures.ChannelSpec{})
+	// Strictly older than every distractor, so no tie-break can hide a fault.
+	needle = c.Actor().EventAt(time.Now().Add(-30*time.Second), fixtures.KindMessage, nostr.Tags{{"h", ch}, {"t", t.Unique("needle")}}, "match")
+	t.Accept(c, needle, "message with the needle tag")
+	for i := 0; i < 20; i++ {
+		t.Accept(c, fixtures.Message(c.Actor(), ch, fmt.Sprintf("distractor %d", i)), "distractor message")
+	}
+	return c, ch, needle, 20
+}
+
+// twoMessages posts two messages a second apart in a fresh group.
+func twoMessages(t *framework.T) (c *fixtures.Client, m1, m2 *nostr.Event) {
+	c = t.Connect(t.Actor("owner"))
+	ch := t.CreateChannel(c, fixtures.ChannelSpec{})
+	m1 = c.Actor().EventAt(time.Now().Add(-2*time.Second), fixtures.KindMessage, nostr.Tags{{"h", ch}}, "one")
+	t.Accept(c, m1, "first message")
+	m2 = c.Actor().EventAt(time.Unix(int64(m1.CreatedAt)+1, 0), fixtures.KindMessage, nostr.Tags{{"h", ch}}, "two")
+	t.Accept(c, m2, "second message")
+	return c, m1, m2
+}
+
+// noteInvalid records which prefix a refused invalid event got (NIP-01
+// shows invalid: as the example, but fixes no prefix for it).
+func noteInvalid(t *framework.T, ok fixtures.OK) {
+	if !strings.HasPrefix(ok.Reason, "invalid:") {
+		t.Note("refused with %q rather than the invalid: NIP-01 uses in its example", ok.Reason)
+	}
+}
+
+func flipHex(b byte) byte {
+	if b == '0' {
+		return '1'
+	}
+	return '0'
+}
+
+func mustH(ev *nostr.Event) string {
+	h, _ := fixtures.TagValue(ev, "h")
+	return h
+}

@@ -1,0 +1,65 @@
+package nip29
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+	. "github.com/onsi/gomega"
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/suites/framework"
+)
+
+// readAccessSpecs are the cases of nip29/read-access.
+func readAccessSpecs() []framework.Spec {
+	return []framework.Spec{
+		{Case: framework.Case{ID: "base/read/1", Clauses: []string{"nip01/ok-prefix.2", "nip29/read-access.1", "nip29/read-access.3"}, Area: "read-access", Section: "nip29/read-access", Level: framework.MUST,
+			Requirement: "A private group's messages reach its members and nobody else, by #h or by id, anonymous or not."},
+			Run: func(t *framework.T) {
+				owner, member, ch := framework.ChannelWithMember(t, fixtures.Private, "member")
+				t.RequireFlags(owner, ch, fixtures.FlagPrivate)
+				m := fixtures.Message(owner.Actor(), ch, "secret")
+				t.Accept(owner, m, "message in the private group")
+				f := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {ch}}}
+				r := t.QueryResult(member, f)
+				if r.Closed || !slices.Contains(framework.IDs(r.Events), m.ID) {
+					framework.Failf("NIP-29 (nip29/read-access.3): a member must read the private group's message; got %v (CLOSED %q)", framework.IDs(r.Events), r.ClosedReason)
+				}
+				outsider := t.Connect(t.Actor("outsider"))
+				var how []string
+				how = append(how, "outsider by #h: "+t.QueryAbsent(outsider, "NIP-29 (nip29/read-access.1): an outsider reading the private group by #h", f))
+				how = append(how, "outsider by id: "+t.QueryAbsent(outsider, "NIP-29 (nip29/read-access.1): an outsider reading the private message by id", nostr.Filter{IDs: []string{m.ID}}))
+				how = append(how, "anonymous by #h: "+t.QueryAbsent(t.Connect(nil), "NIP-29 (nip29/read-access.1): an anonymous reader of the private group", f))
+				t.Note("withheld: %s", strings.Join(how, "; "))
+			}},
+		{Case: framework.Case{ID: "base/read/2", Clauses: []string{"nip29/read-access.1", "nip29/read-access.2"}, Area: "read-access", Section: "nip29/read-access", Level: framework.SHOULD,
+			Requirement: "Newer messages of private groups do not use up an outsider's limit: limit 1 returns the readable older message."},
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				open := t.CreateChannel(owner, fixtures.ChannelSpec{})
+				old := owner.Actor().EventAt(time.Now().Add(-30*time.Second), fixtures.KindMessage, nostr.Tags{{"h", open}}, "readable")
+				t.Accept(owner, old, "older message in the open group")
+				priv := t.CreateChannel(owner, fixtures.ChannelSpec{Visibility: fixtures.Private})
+				t.RequireFlags(owner, priv, fixtures.FlagPrivate)
+				for i := 0; i < 5; i++ {
+					t.Accept(owner, fixtures.Message(owner.Actor(), priv, fmt.Sprintf("secret %d", i)), "newer private message")
+				}
+				outsider := t.Connect(t.Actor("outsider"))
+				r := t.QueryResult(outsider, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {open, priv}}, Limit: 1})
+				if r.Closed {
+					framework.CheckPrefix("CLOSED", r.ClosedReason)
+					t.Note("the relay refused the mixed REQ (CLOSED %q): nothing was disclosed, and the limit question does not arise", r.ClosedReason)
+					return
+				}
+				for _, ev := range r.Events {
+					if mustH(ev) == priv {
+						framework.Failf("NIP-29 (nip29/read-access.1): an outsider got a private group's message %s", ev.ID)
+					}
+				}
+				t.Expect(framework.IDs(r.Events)).To(Equal([]string{old.ID}), "NIP-29 private with NIP-01 limit (nip29/read-access.2): limit 1 returns the one message the outsider may read")
+			}},
+	}
+}

@@ -1,0 +1,184 @@
+package nip29
+
+import (
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/suites/framework"
+	"github.com/nipcl/nipcl-conform/suites/readmatrix"
+)
+
+// readsBaselineSpecs are the read-matrix cases of this profile.
+func readsBaselineSpecs() []framework.Spec {
+	return readmatrix.ReadsSpecs(basePrivateRule(), baseFlippedRule())
+}
+
+// basePrivateRule: NIP-29's private groups are read by members only, and
+// that holds whatever the filter looks like (nip29/read-access.1 and .3,
+// MUST); hidden newer private messages do not use up an outsider's limit
+// (read-access.2, SHOULD); COUNT counts what the reader may read (NIP-45:
+// count.1 MUST for what the reader may read, count.3 SHOULD for the rest).
+// A 9001 ends membership, so a removed member reads like an outsider.
+func basePrivateRule() readmatrix.ReadRule {
+	return readmatrix.ReadRule{
+		Name: "private-group", Profile: framework.ProfileBaseline, Level: framework.MUST,
+		Clause: "nip29/read-access.1", SeenCl: "nip29/read-access.3",
+		Rests: "a private group's messages are read by its members only, whatever the filter",
+		Build: func(t *framework.T, viewer, shape string) *readmatrix.ReadFx {
+			return buildBasePrivate(t, viewer, shape, false)
+		},
+		Shapes: basePrivateShapes(),
+		Rows: []readmatrix.ReadRow{
+			{Id: "base/reads/1", Shape: "h", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "base/reads/2", Shape: "ids", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "base/reads/3", Shape: "authors", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "base/reads/4", Shape: "since-until", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "base/reads/5", Shape: "multi", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "base/reads/6", Shape: "live", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "base/reads/7", Shape: "h", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/8", Shape: "ids", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/9", Shape: "authors", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/10", Shape: "kinds", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/11", Shape: "since-until", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/12", Shape: "multi", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/13", Shape: "live", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/14", Shape: "h", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/15", Shape: "ids", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/16", Shape: "kinds", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/17", Shape: "since-until", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/18", Shape: "multi", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/19", Shape: "h", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/20", Shape: "ids", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/21", Shape: "authors", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/22", Shape: "since-until", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/23", Shape: "multi", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/24", Shape: "live", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/25", Shape: "limit", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Level: framework.SHOULD, Clause: "nip29/read-access.2"},
+			{Id: "base/reads/26", Shape: "limit", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld, Level: framework.SHOULD, Clause: "nip29/read-access.2"},
+			{Id: "base/reads/27", Shape: "limit", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld, Level: framework.SHOULD, Clause: "nip29/read-access.2"},
+			{Id: "base/reads/28", Shape: "count-h", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen, Clause: "nip45/count.1"},
+			{Id: "base/reads/29", Shape: "count-h", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Level: framework.SHOULD, Clause: "nip45/count.3"},
+			{Id: "base/reads/30", Shape: "count-ids", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Level: framework.SHOULD, Clause: "nip45/count.3"},
+			{Id: "base/reads/31", Shape: "count-h", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld, Level: framework.SHOULD, Clause: "nip45/count.3"},
+			{Id: "base/reads/32", Shape: "count-h", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld, Level: framework.SHOULD, Clause: "nip45/count.3"},
+		},
+	}
+}
+
+// basePrivateShapes are the read shapes of the NIP-29 private-group rules.
+func basePrivateShapes() []readmatrix.ReadShape {
+	kind9 := []int{fixtures.KindMessage}
+	return []readmatrix.ReadShape{
+		readmatrix.ReqShape("h", `{"kinds":[9],"#h":[private]}`, func(fx *readmatrix.ReadFx) []nostr.Filter {
+			return readmatrix.One(nostr.Filter{Kinds: kind9, Tags: nostr.TagMap{"h": {fx.Ch}}})
+		}),
+		readmatrix.ReqShape("ids", `{"ids":[private message]}`, func(fx *readmatrix.ReadFx) []nostr.Filter {
+			return readmatrix.One(nostr.Filter{IDs: []string{fx.Ev["secret"].ID}})
+		}),
+		readmatrix.ReqShape("authors", `{"authors":[poster]}`, func(fx *readmatrix.ReadFx) []nostr.Filter {
+			return readmatrix.One(nostr.Filter{Authors: []string{fx.Owner.Actor().PubKey}})
+		}),
+		readmatrix.ReqShape("kinds", `{"kinds":[9],"since":fixture start}`, func(fx *readmatrix.ReadFx) []nostr.Filter {
+			return readmatrix.One(nostr.Filter{Kinds: kind9, Since: readmatrix.Ts(fx.T0)})
+		}),
+		readmatrix.ReqShape("since-until", `{"kinds":[9],"since":t,"until":t} around the private message, no #h`, func(fx *readmatrix.ReadFx) []nostr.Filter {
+			at := fx.Ev["secret"].CreatedAt
+			return readmatrix.One(nostr.Filter{Kinds: kind9, Since: readmatrix.Ts(at), Until: readmatrix.Ts(at)})
+		}),
+		readmatrix.ReqShape("multi", `two filters in one REQ: {"ids":[open message]}, {"kinds":[9],"#h":[private]}`, func(fx *readmatrix.ReadFx) []nostr.Filter {
+			return readmatrix.One(nostr.Filter{IDs: []string{fx.Ev["open"].ID}}, nostr.Filter{Kinds: kind9, Tags: nostr.TagMap{"h": {fx.Ch}}})
+		}),
+		readmatrix.LimitShape("limit", `{"kinds":[9],"#h":[open, private],"limit":1} with the private messages newer than the open one`, func(fx *readmatrix.ReadFx) []nostr.Filter {
+			return readmatrix.One(nostr.Filter{Kinds: kind9, Tags: nostr.TagMap{"h": {fx.Open, fx.Ch}}, Limit: 1})
+		}),
+		readmatrix.CountShape("count-h", `COUNT {"kinds":[9],"#h":[private]}`, func(fx *readmatrix.ReadFx) []nostr.Filter {
+			return readmatrix.One(nostr.Filter{Kinds: kind9, Tags: nostr.TagMap{"h": {fx.Ch}}})
+		}),
+		readmatrix.CountShape("count-ids", `COUNT {"ids":[private message]}`, func(fx *readmatrix.ReadFx) []nostr.Filter {
+			return readmatrix.One(nostr.Filter{IDs: []string{fx.Ev["secret"].ID}})
+		}),
+		readmatrix.LiveShape(`live {"kinds":[9],"#h":[private, open]}: a new private message, then an open one`, false),
+	}
+}
+
+// baseFlippedRule: a group made private by a 9002 after its messages were
+// posted is, from then on, read by its members only (nip29/read-access.1
+// and .3 on the group's current flags; COUNT nip45/count.3).
+func baseFlippedRule() readmatrix.ReadRule {
+	return readmatrix.ReadRule{
+		Name: "flipped-private", Profile: framework.ProfileBaseline, Level: framework.MUST,
+		Clause: "nip29/read-access.1", SeenCl: "nip29/read-access.3",
+		Rests: "an open group's messages are read by its members only once a 9002 makes it private",
+		Build: func(t *framework.T, viewer, shape string) *readmatrix.ReadFx {
+			return buildBasePrivate(t, viewer, shape, true)
+		},
+		Shapes: basePrivateShapes(),
+		Rows: []readmatrix.ReadRow{
+			{Id: "base/reads/33", Shape: "h", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "base/reads/34", Shape: "h", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/35", Shape: "ids", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/36", Shape: "since-until", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/37", Shape: "multi", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/38", Shape: "count-h", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Level: framework.SHOULD, Clause: "nip45/count.3"},
+		},
+	}
+}
+
+// buildBasePrivate: an open group with an older message, then a private
+// group (the owner and a member) with one newer message; the viewer is
+// opened, and a removed member removed, before any read. With flip, the
+// group is created open, its message posted, and then a 9002 makes it
+// private. The open group is made only for the shapes that read it.
+func buildBasePrivate(t *framework.T, viewer, shape string, flip bool) *readmatrix.ReadFx {
+	t0 := nostr.Timestamp(time.Now().Add(-60 * time.Second).Unix())
+	vis := fixtures.Private
+	if flip {
+		vis = ""
+	}
+	owner, member, ch := framework.ChannelWithMember(t, vis, "member")
+	var open string
+	var older *nostr.Event
+	if shape == "multi" || shape == "limit" || shape == "live" {
+		open = t.CreateChannel(owner, fixtures.ChannelSpec{})
+		older = owner.Actor().EventAt(time.Now().Add(-30*time.Second), fixtures.KindMessage, nostr.Tags{{"h", open}}, "readable older message")
+		t.Accept(owner, older, "older message in the open group")
+	}
+	secret := fixtures.Message(owner.Actor(), ch, t.Unique("secret"))
+	t.Accept(owner, secret, "message in the group")
+	if flip {
+		meta := fixtures.GroupMetadata{Name: t.Unique("flipped"), About: "nipcl-conform test group", Flags: []string{fixtures.FlagPrivate}}
+		ok := t.Publish(owner, fixtures.EditGroup(owner.Actor(), ch, meta))
+		if !ok.Accepted {
+			framework.CheckPrefix("OK", ok.Reason)
+			t.RefusedWrite(framework.PreEditMetadata, ok, "the creator's 9002 making the group private")
+		}
+	}
+	t.RequireFlags(owner, ch, fixtures.FlagPrivate)
+	readmatrix.RemoveViewer(t, viewer, owner, member, ch)
+	fx := &readmatrix.ReadFx{
+		Owner: owner, Viewer: readmatrix.ViewerClient(t, viewer, member), Ch: ch, Open: open, T0: t0,
+		Ev:           map[string]*nostr.Event{"secret": secret, "open": older},
+		IsTarget:     func(ev *nostr.Event) bool { return ev.Kind == fixtures.KindMessage && hTag(ev) == ch },
+		CountTargets: 1,
+		LiveFilter:   nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {ch, open}}},
+	}
+	if older != nil {
+		fx.Base = []string{older.ID}
+	}
+	fx.Live = func() (*nostr.Event, string) {
+		m := fixtures.Message(owner.Actor(), ch, t.Unique("live secret"))
+		t.Accept(owner, m, "new message in the private group")
+		control := fixtures.Message(owner.Actor(), open, t.Unique("live control"))
+		t.Accept(owner, control, "new message in the open group")
+		return m, control.ID
+	}
+	return fx
+}
+
+// hTag is an event's h value ("" when it has none).
+func hTag(ev *nostr.Event) string {
+	v, _ := fixtures.TagValue(ev, "h")
+	return v
+}

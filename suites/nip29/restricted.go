@@ -1,0 +1,43 @@
+package nip29
+
+import (
+	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/suites/framework"
+)
+
+// restrictedSpecs are the cases of nip29/restricted.
+func restrictedSpecs() []framework.Spec {
+	return []framework.Spec{
+		{Case: framework.Case{ID: "base/restricted/2", Clauses: []string{"nip29/restricted.2"}, Area: "read-access", Section: "nip29/restricted", Level: framework.MUST,
+			Requirement: "A non-member's message to a closed group that is neither restricted nor private is accepted, as it is in a group without flags.",
+			Reading:     "\"restricted indicates that only members can write ... Omitting this tag indicates that anyone can send messages\"; closed only says join requests are ignored. The same non-member first writes to a group without flags: when even that is refused, the relay's refusal is not about closed and the case is unsupported."},
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				plain := t.CreateChannel(owner, fixtures.ChannelSpec{})
+				closed := t.CreateChannel(owner, fixtures.ChannelSpec{Flags: []string{fixtures.FlagClosed}})
+				meta := t.RequireFlags(owner, closed, fixtures.FlagClosed)
+				if fixtures.HasFlag(meta, fixtures.FlagRestricted) || fixtures.HasFlag(meta, fixtures.FlagPrivate) {
+					framework.Failf("NIP-29 (nip29/metadata.2): the group set only closed also shows restricted or private (39000 tags: %s)", framework.TagsOf(meta))
+				}
+				outsider := t.Connect(t.Actor("outsider"))
+				if ok := t.Publish(outsider, fixtures.Message(outsider.Actor(), plain, "to a group without flags")); !ok.Accepted {
+					framework.CheckPrefix("OK", ok.Reason)
+					t.Unsupported("the relay refuses a non-member's message even to a group without flags (" + ok.String() + "), so what closed does to writes cannot be told apart")
+				}
+				ok := t.Publish(outsider, fixtures.Message(outsider.Actor(), closed, "to a closed group"))
+				if !ok.Accepted {
+					framework.CheckPrefix("OK", ok.Reason)
+					framework.Failf("NIP-29 (nip29/restricted.2): only restricted limits writing to members (\"Omitting this tag indicates that anyone can send messages\"); closed limits joining. The non-member's message to the closed, unrestricted group was refused (while one to a group without flags was accepted): %s", ok)
+				}
+			}},
+		{Case: framework.Case{ID: "base/restricted/1", Clauses: []string{"nip29/restricted.1"}, Area: "read-access", Section: "nip29/restricted", Level: framework.MUST,
+			Requirement: "A non-member's message to a restricted group is refused."},
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				ch := t.CreateChannel(owner, fixtures.ChannelSpec{Flags: []string{fixtures.FlagRestricted}})
+				t.RequireFlags(owner, ch, fixtures.FlagRestricted)
+				outsider := t.Connect(t.Actor("outsider"))
+				t.Reject(outsider, fixtures.Message(outsider.Actor(), ch, "not a member"), "", "NIP-29 (nip29/restricted.1): a non-member writes to a restricted group")
+			}},
+	}
+}

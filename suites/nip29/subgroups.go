@@ -1,0 +1,249 @@
+package nip29
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/nbd-wtf/go-nostr"
+	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
+	. "github.com/onsi/gomega"    //nolint:revive // Gomega DSL
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/suites/framework"
+)
+
+// subgroupsSpecs are the cases of nip29/subgroups.
+func subgroupsSpecs() []framework.Spec {
+	return []framework.Spec{
+		{Case: framework.Case{ID: "base/subgroups/1", Clauses: []string{"nip29/subgroups.1"}, Area: "subgroups", Section: "nip29/subgroups", Level: framework.SHOULD,
+			Requirement: `A relay that honours a 9002 parent tag advertises "nip29": {"subgroups": true} in its NIP-11 document.`},
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				subgroupFamily(t, owner, 1)
+				if !subgroupsAdvertised(t) {
+					framework.Failf(`NIP-29 (nip29/subgroups.1): the relay supports subgroups (a 9002 parent tag reached the 39000) but its NIP-11 document has no "nip29": {"subgroups": true}`)
+				}
+			}},
+		{Case: framework.Case{ID: "base/subgroups/2", Clauses: []string{"nip29/subgroups.2"}, Area: "subgroups", Section: "nip29/subgroups", Level: framework.MUST,
+			Requirement: "After the owner's 9002 with one parent tag the child's 39000 carries exactly that parent; a 9002 with two parent tags is refused or leaves at most one."},
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				parent, children := subgroupFamily(t, owner, 1)
+				other := t.CreateChannel(owner, fixtures.ChannelSpec{Name: t.Unique("other")})
+				ok := t.Publish(owner, fixtures.EditChannel(owner.Actor(), children[0], nostr.Tag{"parent", parent}, nostr.Tag{"parent", other}))
+				if !ok.Accepted {
+					framework.CheckPrefix("OK", ok.Reason)
+					t.Note("the 9002 with two parent tags was refused: %s", ok)
+					awaitParents(t, owner, children[0], []string{parent}, "NIP-29 (nip29/subgroups.2): after the refused 9002 with two parent tags, the child's 39000")
+					return
+				}
+				meta := t.GroupMetadata(owner, children[0])
+				if got := parentsOf(meta); len(got) > 1 {
+					framework.Failf("NIP-29 (nip29/subgroups.2): a 9002 may carry at most one parent tag, so the 39000 carries at most one; after an accepted 9002 with two it carries %q", got)
+				}
+				t.Note("the 9002 with two parent tags was accepted; the child's 39000 now has parent tags %q", parentsOf(meta))
+			}},
+		{Case: framework.Case{ID: "base/subgroups/3", Clauses: []string{"nip29/subgroups.3"}, Area: "subgroups", Section: "nip29/subgroups", Level: framework.MUST,
+			Requirement: "After two children are adopted, the parent's 39000 lists both as child tags, each once; appending in adoption order is noted.",
+			Reading:     "\"By default relays can just append new children\": the order of a new child is the relay's; the MUST is that every child is listed."},
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				parent, children := subgroupFamily(t, owner, 2)
+				var got []string
+				t.Eventually(func(g Gomega) {
+					got = childrenOf(t.GroupMetadata(owner, parent))
+					slices.Sort(got)
+					want := slices.Sorted(slices.Values(children))
+					g.Expect(slices.Equal(got, want)).To(BeTrue(), "NIP-29 (nip29/subgroups.3): a parent's 39000 must include a child tag for each of its children: child tags %q, want %q", got, want)
+				}, "NIP-29 (nip29/subgroups.3): the parent's child tags")
+				if got := childrenOf(t.GroupMetadata(owner, parent)); slices.Equal(got, children) {
+					t.Note("children listed in adoption order (appended)")
+				} else {
+					t.Note("children listed as %q, adopted as %q", got, children)
+				}
+			}},
+		{Case: framework.Case{ID: "base/subgroups/4", Clauses: []string{"nip29/subgroups.4"}, Area: "subgroups", Section: "nip29/subgroups", Level: framework.SHOULD,
+			Requirement: "The parent owner's 9002 carrying both children as child tags in the reverse order is accepted and the parent's 39000 then lists them in that order."},
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				parent, children := subgroupFamily(t, owner, 2)
+				rev := []string{children[1], children[0]}
+				ok := t.Publish(owner, fixtures.EditChannel(owner.Actor(), parent, nostr.Tag{"child", rev[0]}, nostr.Tag{"child", rev[1]}))
+				if !ok.Accepted {
+					framework.CheckPrefix("OK", ok.Reason)
+					framework.Failf("NIP-29 (nip29/subgroups.4): the child list can be rearranged by the parent's admin with a 9002 carrying every child in order; it was refused: %s", ok)
+				}
+				awaitChildren(t, owner, parent, rev, "NIP-29 (nip29/subgroups.4): after the reordering 9002, the parent's 39000")
+			}},
+		{Case: framework.Case{ID: "base/subgroups/5", Clauses: []string{"nip29/subgroups.5"}, Area: "subgroups", Section: "nip29/subgroups", Level: framework.MUST,
+			Requirement: "A 9002 making a group its own parent, or the child of its own child, is refused and the group stays a root."},
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				parent, children := subgroupFamily(t, owner, 1)
+				t.Reject(owner, fixtures.EditChannel(owner.Actor(), parent, nostr.Tag{"parent", parent}), "", "NIP-29 (nip29/subgroups.5): a 9002 whose parent is the group itself (self-reference)")
+				t.Reject(owner, fixtures.EditChannel(owner.Actor(), parent, nostr.Tag{"parent", children[0]}), "", "NIP-29 (nip29/subgroups.5): a 9002 making a group the child of its own child (a cycle)")
+				awaitParents(t, owner, parent, nil, "NIP-29 (nip29/subgroups.5): after the refused cycles, the parent's 39000")
+				awaitParents(t, owner, children[0], []string{parent}, "NIP-29 (nip29/subgroups.5): after the refused cycles, the child's 39000")
+			}},
+		{Case: framework.Case{ID: "base/subgroups/6", Clauses: []string{"nip29/subgroups.6"}, Area: "subgroups", Section: "nip29/subgroups", Level: framework.MUST,
+			Requirement: "On a relay that supports subgroups, a 9002 naming a parent group that does not exist is refused and the group stays a root."},
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				subgroupFamily(t, owner, 1)
+				lone := t.CreateChannel(owner, fixtures.ChannelSpec{Name: t.Unique("lone")})
+				missing := t.Unique("no-such-group")
+				t.Reject(owner, fixtures.EditChannel(owner.Actor(), lone, nostr.Tag{"parent", missing}), "", "NIP-29 (nip29/subgroups.6): a 9002 whose declared parent "+missing+" does not exist on the relay")
+				awaitParents(t, owner, lone, nil, "NIP-29 (nip29/subgroups.6): after the refused 9002, the group's 39000")
+			}},
+		{Case: framework.Case{ID: "base/subgroups/7", Clauses: []string{"nip29/subgroups.7"}, Area: "subgroups", Section: "nip29/subgroups", Level: framework.MUST,
+			Requirement: "A group owner's 9002 naming as parent a group it is not an admin of is refused; neither 39000 changes."},
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				parent, _ := subgroupFamily(t, owner, 1)
+				stranger := t.Connect(t.Actor("stranger"))
+				own := t.CreateChannel(stranger, fixtures.ChannelSpec{Name: t.Unique("strangers")})
+				t.Reject(stranger, fixtures.EditChannel(stranger.Actor(), own, nostr.Tag{"parent", parent}), "", "NIP-29 (nip29/subgroups.7): a 9002 with [\"parent\", X] from a key that is not an admin of X")
+				awaitParents(t, stranger, own, nil, "NIP-29 (nip29/subgroups.7): after the refused 9002, the stranger's group's 39000")
+				if slices.Contains(childrenOf(t.GroupMetadata(owner, parent)), own) {
+					framework.Failf("NIP-29 (nip29/subgroups.7): the refused 9002 still made %s a child of %s", own, parent)
+				}
+			}},
+		{Case: framework.Case{ID: "base/subgroups/8", Clauses: []string{"nip29/subgroups.8"}, Area: "subgroups", Section: "nip29/subgroups", Level: framework.MUST,
+			Requirement: "A parent's 9002 whose child tags leave out one of its two children is refused and both stay listed."},
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				parent, children := subgroupFamily(t, owner, 2)
+				awaitChildren(t, owner, parent, childrenOf(t.GroupMetadata(owner, parent)), "the parent's child list")
+				before := childrenOf(t.GroupMetadata(owner, parent))
+				t.Reject(owner, fixtures.EditChannel(owner.Actor(), parent, nostr.Tag{"child", children[0]}), "", "NIP-29 (nip29/subgroups.8): a 9002 whose child tags do not include all the children")
+				awaitChildren(t, owner, parent, before, "NIP-29 (nip29/subgroups.8): after the refused 9002, the parent's 39000")
+			}},
+		{Case: framework.Case{ID: "base/subgroups/9", Clauses: []string{"nip29/subgroups.9"}, Area: "subgroups", Section: "nip29/subgroups", Level: framework.MUST,
+			Requirement: "A child moved to another parent leaves the first parent's list; its 9002 without a parent tag then makes it a root that no parent lists."},
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				first, children := subgroupFamily(t, owner, 1)
+				child := children[0]
+				second := t.CreateChannel(owner, fixtures.ChannelSpec{Name: t.Unique("second")})
+				t.Accept(owner, fixtures.EditChannel(owner.Actor(), child, nostr.Tag{"parent", second}), "the 9002 moving the child to another parent")
+				awaitParents(t, owner, child, []string{second}, "NIP-29 (nip29/subgroups.9): after the move, the child's 39000")
+				awaitChildren(t, owner, second, []string{child}, "NIP-29 (nip29/subgroups.9): after the move, the new parent's 39000")
+				awaitChildren(t, owner, first, nil, "NIP-29 (nip29/subgroups.9): the relay updates the previous parent; after the move, the first parent's 39000")
+				t.Accept(owner, fixtures.EditChannel(owner.Actor(), child, nostr.Tag{"name", t.Unique("root")}), "the child's 9002 without a parent tag")
+				awaitParents(t, owner, child, nil, "NIP-29 (nip29/subgroups.9): absence of the parent tag makes the group a root; after the 9002 without one, the child's 39000")
+				awaitChildren(t, owner, second, nil, "NIP-29 (nip29/subgroups.9): after the child became a root, its former parent's 39000")
+			}},
+		{Case: framework.Case{ID: "base/subgroups/10", Clauses: []string{"nip29/subgroups.10"}, Area: "subgroups", Section: "nip29/subgroups", Level: framework.MUST,
+			Requirement: "After the parent's 9008, its child's 39000 carries no parent tag."},
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				parent, children := subgroupFamily(t, owner, 1)
+				ok := t.Publish(owner, fixtures.DeleteChannel(owner.Actor(), parent))
+				if !ok.Accepted {
+					t.RefusedWrite(framework.PreDeleteGroup, ok, "the parent owner's 9008")
+				}
+				awaitParents(t, owner, children[0], nil, "NIP-29 (nip29/subgroups.10): when a parent is deleted its children become roots; the child's 39000")
+			}},
+		{Case: framework.Case{ID: "base/subgroups/11", Clauses: []string{"nip29/subgroups.11"}, Area: "subgroups", Section: "nip29/subgroups", Level: framework.MUST,
+			Requirement: "An admin of the parent only may not put a user into the child, and the parent's member is not in the child's 39002 unless a 9000 of the child names it."},
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				parent, children := subgroupFamily(t, owner, 1)
+				child := children[0]
+				admin := t.Connect(t.Actor("admin"))
+				member := t.Connect(t.Actor("member"))
+				t.Accept(owner, fixtures.PutUser(owner.Actor(), parent, admin.Actor().PubKey, t.PutRole(owner, parent, "admin")), "put the parent's admin")
+				t.Accept(owner, fixtures.PutUser(owner.Actor(), parent, member.Actor().PubKey, t.PutRole(owner, parent, "member")), "put the parent's member")
+				if found, _ := framework.HasP(t.StateEvent(owner, fixtures.KindAdmins, child), admin.Actor().PubKey); found {
+					t.Note("the child's 39001 lists the parent's admin (the relay put it there itself)")
+					return
+				}
+				friend := t.Actor("friend")
+				t.Reject(admin, fixtures.PutUser(admin.Actor(), child, friend.PubKey, ""), "", "NIP-29 (nip29/subgroups.11): admin roles do not inherit; a 9000 on the child from an admin of the parent only")
+				if found, _ := framework.HasP(t.StateEvent(owner, fixtures.KindMembers, child), member.Actor().PubKey); found {
+					puts := t.Query(owner, nostr.Filter{Kinds: []int{fixtures.KindPutUser}, Tags: nostr.TagMap{"h": {child}, "p": {member.Actor().PubKey}}})
+					if len(puts) == 0 {
+						framework.Failf("NIP-29 (nip29/subgroups.11): membership does not cascade; the parent's member is listed in the child's 39002 with no 9000 of the child naming it")
+					}
+					t.Note("the relay propagated the parent's membership with a 9000 in the child (%s), as NIP-29 allows", fmt.Sprint(framework.IDs(puts)))
+				}
+			}},
+	}
+}
+
+// subgroupsAdvertised reports whether the NIP-11 document has "nip29":
+// {"subgroups": true}.
+func subgroupsAdvertised(t *framework.T) bool {
+	if t.Env.Info == nil || t.Env.Info.Raw == "" {
+		return false
+	}
+	var doc struct {
+		NIP29 struct {
+			Subgroups bool `json:"subgroups"`
+		} `json:"nip29"`
+	}
+	return json.Unmarshal([]byte(t.Env.Info.Raw), &doc) == nil && doc.NIP29.Subgroups
+}
+
+// parentOf and childrenOf read a 39000's subgroup tags.
+func parentsOf(meta *nostr.Event) []string  { return fixtures.TagValues(meta, "parent") }
+func childrenOf(meta *nostr.Event) []string { return fixtures.TagValues(meta, "child") }
+
+// adopt sends c's 9002 making child a child of parent and returns the OK.
+func adopt(t *framework.T, c *fixtures.Client, child, parent string) fixtures.OK {
+	return t.Publish(c, fixtures.EditChannel(c.Actor(), child, nostr.Tag{"parent", parent}))
+}
+
+// subgroupFamily creates, as owner, a parent group and n children adopted
+// in order by 9002 ["parent", <parent>], and waits until every child's
+// 39000 carries the parent tag. A relay that refuses or ignores the first
+// adoption without advertising subgroups makes the case unsupported
+// (subgroups are optional); one that advertises them fails it.
+func subgroupFamily(t *framework.T, owner *fixtures.Client, n int) (parent string, children []string) {
+	GinkgoHelper()
+	advertised := subgroupsAdvertised(t)
+	parent = t.CreateChannel(owner, fixtures.ChannelSpec{Name: t.Unique("parent")})
+	for i := 0; i < n; i++ {
+		child := t.CreateChannel(owner, fixtures.ChannelSpec{Name: t.Unique("child")})
+		ok := adopt(t, owner, child, parent)
+		if !ok.Accepted {
+			framework.CheckPrefix("OK", ok.Reason)
+			if !advertised && i == 0 {
+				t.Unsupported("the relay refused a 9002 with a parent tag from the owner of both groups (" + ok.String() + ") and does not advertise \"nip29\": {\"subgroups\": true}; subgroups are optional")
+			}
+			framework.Failf("NIP-29 (nip29/subgroups.2): parenting is triggered by an authorized admin's 9002 with the desired parent; the owner of both groups was refused: %s", ok)
+		}
+		if i == 0 && !advertised && !slices.Contains(parentsOf(t.GroupMetadata(owner, child)), parent) {
+			t.Unsupported("the relay accepted a 9002 with a parent tag but its 39000 carries no parent, and it does not advertise \"nip29\": {\"subgroups\": true}; subgroups are optional")
+		}
+		awaitParents(t, owner, child, []string{parent}, "NIP-29 (nip29/subgroups.2): after the authorized 9002 with [\"parent\", "+parent+"], the group's 39000")
+		children = append(children, child)
+	}
+	return parent, children
+}
+
+// awaitParents waits until the group's 39000 carries exactly the parent
+// tags want (none: a root).
+func awaitParents(t *framework.T, c *fixtures.Client, group string, want []string, what string) {
+	GinkgoHelper()
+	awaitTagValues(t, c, group, "parent", want, what)
+}
+
+// awaitChildren waits until the group's 39000 lists exactly the children
+// want, in order.
+func awaitChildren(t *framework.T, c *fixtures.Client, group string, want []string, what string) {
+	GinkgoHelper()
+	awaitTagValues(t, c, group, "child", want, what)
+}
+
+// awaitTagValues waits until the values of the group's 39000 tags called
+// name are exactly want, in order.
+func awaitTagValues(t *framework.T, c *fixtures.Client, group, name string, want []string, what string) {
+	GinkgoHelper()
+	t.Eventually(func(g Gomega) {
+		meta := t.GroupMetadata(c, group)
+		got := fixtures.TagValues(meta, name)
+		g.Expect(slices.Equal(got, want)).To(BeTrue(), "%s: %s tags %q, want %q (39000 tags: %s)", what, name, got, want, framework.TagsOf(meta))
+	}, what)
+}
