@@ -208,9 +208,8 @@ var baselineClauses = []Clause{
 	{ID: "nip29/subgroups.12", Section: "nip29/subgroups", Level: LevelMay, Subject: SubjectRelay, Testable: false, Source: SourceNIP, Ref: refNIP29Sub,
 		Text:   "Groups may be organized in a hierarchy (parent and child tags).",
 		Reason: "permission: every behaviour satisfies it; a relay that offers subgroups is checked by the other nip29/subgroups clauses once it advertises them (nip29/subgroups.1)"},
-	{ID: "nip29/subgroups.13", Section: "nip29/subgroups", Level: LevelRule, Subject: SubjectRelay, Testable: false, Source: SourceNIP, Ref: refNIP29SubRules,
-		Text:   "Events already stored under a group's h tag stay valid when the group gains, changes or loses a parent.",
-		Reason: "not checked yet: observable (a group's earlier events still served after its parent changes) but no case creates that sequence; no fault breaks it"},
+	{ID: "nip29/subgroups.13", Section: "nip29/subgroups", Level: LevelRule, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29SubRules,
+		Text: "Events already stored under a group's h tag stay valid when the group gains, changes or loses a parent."},
 
 	// NIP-29 pinned events (optional: 39005).
 	{ID: "nip29/pins.1", Section: "nip29/pins", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Pins,
@@ -230,9 +229,8 @@ var baselineClauses = []Clause{
 		Text: "A JWT the token endpoint issues for a NIP-98-authorized caller has a sub whose first 64 characters are the caller's lowercase hex pubkey."},
 	{ID: "nip29/livekit.3", Section: "nip29/livekit", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29AV,
 		Text: "The token endpoint enforces the group's settings: it refuses a private group's token to a caller who is not a member."},
-	{ID: "nip29/livekit.4", Section: "nip29/livekit", Level: LevelRule, Subject: SubjectRelay, Testable: false, Source: SourceNIP, Ref: refNIP29AV,
-		Text:   "Since one user may hold several JWTs for the same room, the relay appends a random identifier after the 64 hex characters of the sub.",
-		Reason: "not checked yet: observable (two tokens for one caller should differ after the 64th character of sub), but no case asks twice and no fault breaks it; 'random' itself needs more than two samples to judge"},
+	{ID: "nip29/livekit.4", Section: "nip29/livekit", Level: LevelRule, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29AV,
+		Text: "Since one user may hold several JWTs for the same room, the relay appends a random identifier after the 64 hex characters of the sub."},
 	{ID: "nip29/livekit.5", Section: "nip29/livekit", Level: LevelMay, Subject: SubjectRelay, Testable: false, Source: SourceNIP, Ref: refNIP29AV + " and § Group metadata events: livekit",
 		Text:   "A group that offers LiveKit audio/video carries a livekit tag in its 39000; an AV-only group carries an empty supported_kinds tag.",
 		Reason: "permission: whether a group offers AV is the operator's choice, so every 39000 satisfies it; the token endpoint itself is checked by nip29/livekit.1-3"},

@@ -183,5 +183,34 @@ func baselineLiveKitSpecs() []framework.Spec {
 					t.Note("the non-member's token request: %s", a)
 				}
 			}},
+		{Case: framework.Case{ID: "base/livekit/4", Clauses: []string{"nip29/livekit.4"}, Area: "livekit", Section: "nip29/livekit", Level: framework.SHOULD,
+			Requirement: "Two tokens the endpoint issues to the same caller for the same group have different subs, each starting with the caller's pubkey: the relay appends an identifier after the 64 hex characters.",
+			Reading:     "NIP-29 expects relays to append a random identifier (\"the same user can be issued multiple JWTs and join the same LiveKit room multiple times\"); what two samples can show of \"random\" is that the two suffixes differ. A relay that refuses the second token breaks the same sentence."},
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				ch := avGroup(t, owner, fixtures.ChannelSpec{})
+				_, first := requireLiveKit(t, owner, ch)
+				second := livekitToken(t, owner, ch)
+				if !ok2xx(second) {
+					framework.Failf("NIP-29 (nip29/livekit.4): the same user can be issued multiple JWTs for one room; the owner's second token request was refused: %s", second)
+				}
+				pk := owner.Actor().PubKey
+				var subs []string
+				for _, a := range []httpAnswer{first, second} {
+					_, claims, err := jwtOf(a)
+					if err != nil {
+						framework.Failf("NIP-29 (nip29/livekit.4): the token endpoint's %s answer should carry the LiveKit JWT: %v", a, err)
+					}
+					sub, _ := claims["sub"].(string)
+					if len(sub) < 64 || sub[:64] != pk {
+						t.Note("sub %q does not start with the caller's pubkey (base/livekit/2 judges that)", sub)
+					}
+					subs = append(subs, sub)
+				}
+				if len(subs[0]) <= 64 || len(subs[1]) <= 64 || subs[0] == subs[1] {
+					framework.Failf("NIP-29 (nip29/livekit.4): relays are expected to append a random identifier to the 64 characters of sub, so one user can join a room several times; two tokens for the owner had subs %q and %q", subs[0], subs[1])
+				}
+				t.Note("two subs: %q, %q", subs[0], subs[1])
+			}},
 	}
 }

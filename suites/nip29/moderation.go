@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 
@@ -252,11 +253,23 @@ func baselineModerationSpecs() []framework.Spec {
 			}},
 		{Case: framework.Case{ID: "base/state/8", Clauses: []string{"nip29/state-events.7"}, Area: "state-events", Section: "nip29/state-events", Level: framework.MUST,
 			Requirement: "Every 39004 the relay publishes names participants only in participant tags, as 64-character lowercase hex, and is signed by the relay.",
-			Reading:     "39004 is optional and tied to live AV rooms: the case reads the relay's 39004 events (those of a fresh group and up to 20 of any group); none makes it unsupported."},
+			Reading:     "39004 is optional and tied to live AV rooms: where the relay offers AV (204 at /.well-known/nip29/livekit), the case first takes a LiveKit token for a fresh group as its owner, then reads the relay's 39004 events (the group's, waited for after a token, and up to 20 of any group); none makes it unsupported."},
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{})
-				evs := t.Query(owner, nostr.Filter{Kinds: []int{kindParticipants}, Tags: nostr.TagMap{"d": {ch}}})
+				own := nostr.Filter{Kinds: []int{kindParticipants}, Tags: nostr.TagMap{"d": {ch}}}
+				// The case creates the condition it checks where it can: a
+				// relay running AV rooms may publish the participants of a
+				// room someone took a token for.
+				if st := livekitStatus(t); st.status == http.StatusNoContent {
+					if a := livekitToken(t, owner, ch); ok2xx(a) {
+						t.Note("took a LiveKit token for the group (HTTP %d)", a.status)
+						if !t.Within(func(g Gomega) { g.Expect(t.Query(owner, own)).NotTo(BeEmpty()) }) {
+							t.Note("no 39004 for the group within %s of the token", t.Env.StepTimeout)
+						}
+					}
+				}
+				evs := t.Query(owner, own)
 				// The relay-wide read is a wider look only: a relay may
 				// refuse a REQ that names no group (relay29 does).
 				wide := t.QueryResult(owner, nostr.Filter{Kinds: []int{kindParticipants}, Limit: 20})

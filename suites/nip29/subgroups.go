@@ -169,6 +169,26 @@ func subgroupsSpecs() []framework.Spec {
 					t.Note("the relay propagated the parent's membership with a 9000 in the child (%s), as NIP-29 allows", fmt.Sprint(framework.IDs(puts)))
 				}
 			}},
+		{Case: framework.Case{ID: "base/subgroups/12", Clauses: []string{"nip29/subgroups.13"}, Area: "subgroups", Section: "nip29/subgroups", Level: framework.MUST,
+			Requirement: "A message stored in a group before the group gains a parent is still served, by #h and by id, after the group gains a parent, moves to another parent and becomes a root again."},
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				group := t.CreateChannel(owner, fixtures.ChannelSpec{Name: t.Unique("history")})
+				msg := fixtures.Message(owner.Actor(), group, "before any parent "+t.Unique("m"))
+				t.Accept(owner, msg, "the owner's message in the group")
+				requireHistory(t, owner, group, msg.ID, "before any transition")
+				first := t.CreateChannel(owner, fixtures.ChannelSpec{Name: t.Unique("parent")})
+				adoptOrSkip(t, owner, group, first)
+				awaitParents(t, owner, group, []string{first}, "NIP-29 (nip29/subgroups.2): after the authorized 9002 with [\"parent\", "+first+"], the group's 39000")
+				requireHistory(t, owner, group, msg.ID, "after the group gained a parent")
+				second := t.CreateChannel(owner, fixtures.ChannelSpec{Name: t.Unique("parent")})
+				t.Accept(owner, fixtures.EditChannel(owner.Actor(), group, nostr.Tag{"parent", second}), "the 9002 moving the group to another parent")
+				awaitParents(t, owner, group, []string{second}, "NIP-29 (nip29/subgroups.9): after the move, the group's 39000")
+				requireHistory(t, owner, group, msg.ID, "after the group moved to another parent")
+				t.Accept(owner, fixtures.EditChannel(owner.Actor(), group, nostr.Tag{"name", t.Unique("root")}), "the group's 9002 without a parent tag")
+				awaitParents(t, owner, group, nil, "NIP-29 (nip29/subgroups.9): after the 9002 without a parent tag, the group's 39000")
+				requireHistory(t, owner, group, msg.ID, "after the group became a root again")
+			}},
 	}
 }
 
@@ -221,6 +241,37 @@ func subgroupFamily(t *framework.T, owner *fixtures.Client, n int) (parent strin
 		children = append(children, child)
 	}
 	return parent, children
+}
+
+// adoptOrSkip sends the owner's 9002 making child a child of parent: a
+// refusal by a relay that does not advertise subgroups makes the case
+// unsupported (subgroups are optional); one that advertises them fails it.
+func adoptOrSkip(t *framework.T, owner *fixtures.Client, child, parent string) {
+	GinkgoHelper()
+	ok := adopt(t, owner, child, parent)
+	if ok.Accepted {
+		return
+	}
+	framework.CheckPrefix("OK", ok.Reason)
+	if !subgroupsAdvertised(t) {
+		t.Unsupported("the relay refused a 9002 with a parent tag from the owner of both groups (" + ok.String() + ") and does not advertise \"nip29\": {\"subgroups\": true}; subgroups are optional")
+	}
+	framework.Failf("NIP-29 (nip29/subgroups.2): parenting is triggered by an authorized admin's 9002 with the desired parent; the owner of both groups was refused: %s", ok)
+}
+
+// requireHistory requires that the group's message id is still served to
+// its owner, by the group's #h and by id (nip29/subgroups.13: historical
+// events under the group's h tag remain valid across parent transitions).
+func requireHistory(t *framework.T, c *fixtures.Client, group, id, when string) {
+	GinkgoHelper()
+	for _, f := range []nostr.Filter{
+		{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {group}}},
+		{IDs: []string{id}},
+	} {
+		if !slices.Contains(framework.IDs(t.Query(c, f)), id) {
+			framework.Failf("NIP-29 (nip29/subgroups.13): historical events under the group's h tag remain valid across parent transitions; %s, the message %s is not served for %s", when, id, f)
+		}
+	}
 }
 
 // awaitParents waits until the group's 39000 carries exactly the parent
