@@ -180,12 +180,6 @@ type commandHooks interface {
 	command(t *txn, ev *nostr.Event) (handled bool, err error)
 }
 
-// faultSet is the set of fault switches that are on; profiles keep it so
-// their own faults sit at the place of the behaviour they break.
-type faultSet map[string]bool
-
-func (f faultSet) on(name string) bool { return f[name] }
-
 // profiles builds each profile with the relay's fault switches and
 // readings. "nip29" is another name of "none" (the harness's profile of
 // that name).

@@ -85,7 +85,7 @@ type Relay struct {
 	verifier verifier    // client event ids and signatures
 	probes   probeCounts // recent row counts of tag filters (drivingTag)
 	profile  profile
-	faults   map[string]bool
+	faults   faultSet
 	readings readingSet
 	policies map[string]bool
 	db       *sql.DB
@@ -173,7 +173,7 @@ func New(cfg Config) (*Relay, error) {
 	}
 	r := &Relay{
 		cfg:            cfg,
-		profile:        mk(faultSet(faults), readings),
+		profile:        mk(faults, readings),
 		faults:         faults,
 		readings:       readings,
 		policies:       policies,
