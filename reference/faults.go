@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/nbd-wtf/go-nostr"
 )
 
 // FaultName names a fault switch, as passed in Config.Faults. Every switch
@@ -93,6 +95,37 @@ func parseFaults(names []string, profile string) (faultSet, error) {
 		set[f.Name] = true
 	}
 	return set, nil
+}
+
+// faultState is the relay's state that only fault switches use, kept
+// apart from Relay's own fields.
+type faultState struct {
+	otherStateKey string     // state-signed-by-other-key: signs the state events (stateKey)
+	otherRolesKey string     // roles-not-relay-signed: signs 39003 (stateKeyOf)
+	stale         liveLabels // labels-live-stale-labels: each channel's last live labels
+}
+
+// init makes the state of the switches that are on.
+func (s *faultState) init(faults faultSet) {
+	if faults.on(faultStateSignedByOtherKey) {
+		s.otherStateKey = nostr.GeneratePrivateKey()
+	}
+	if faults.on(faultRolesNotRelaySigned) {
+		s.otherRolesKey = nostr.GeneratePrivateKey()
+	}
+}
+
+// readFaults is what only fault switches keep about one read.
+type readFaults struct {
+	// named collects channels that earlier filters of the same request
+	// named (identity-naming-leaks-across-filters).
+	named map[string]bool
+	// skipAccess leaves the read-access rule out of a stored read
+	// (reads-later-filters-skip-access).
+	skipAccess bool
+	// raw leaves the access rule and the profile's read rule out of a
+	// COUNT (labels-limit-read-refused, identity-limit-read-refused).
+	raw bool
 }
 
 // faultSet is the set of fault switches that are on; profiles keep it so

@@ -257,7 +257,7 @@ func (r *Relay) limitReadRefused(rd *reader, filters []nostr.Filter) bool {
 		return false
 	}
 	raw := *rd
-	raw.raw = true
+	raw.faulty.raw = true
 	for i := range filters {
 		if filters[i].Limit <= 0 {
 			continue
@@ -306,19 +306,19 @@ func (r *Relay) staleLabelsCopy(community string, ev *nostr.Event) *nostr.Event 
 			rest = append(rest, tag)
 		}
 	}
-	r.stale.mu.Lock()
-	if r.stale.last == nil {
-		r.stale.last = map[string]nostr.Tags{}
+	r.faulty.stale.mu.Lock()
+	if r.faulty.stale.last == nil {
+		r.faulty.stale.last = map[string]nostr.Tags{}
 	}
-	prev, seen := r.stale.last[key]
-	r.stale.last[key] = own
-	r.stale.mu.Unlock()
+	prev, seen := r.faulty.stale.last[key]
+	r.faulty.stale.last[key] = own
+	r.faulty.stale.mu.Unlock()
 	if !seen {
 		return ev
 	}
 	cp := *ev
 	cp.Tags = append(slices.Clone(rest), prev...)
-	if err := r.signer.sign(&cp, r.stateKey); err != nil {
+	if err := r.signer.sign(&cp, r.stateKey()); err != nil {
 		return ev
 	}
 	return &cp

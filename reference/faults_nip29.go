@@ -320,3 +320,21 @@ func (r *Relay) lostToSameSecond(t *txn, faultOn bool, ev *nostr.Event, channel 
 	}
 	return true, t.insert(ev, channel)
 }
+
+// stateKey is the key that signs the relay's state events (39000-39005):
+// the relay's own, or another under the state-signed-by-other-key fault.
+func (r *Relay) stateKey() string {
+	if r.fault(faultStateSignedByOtherKey) {
+		return r.faulty.otherStateKey
+	}
+	return r.secretKey
+}
+
+// stateKeyOf is stateKey for a regenerated state event of kind; under the
+// roles-not-relay-signed fault 39003 alone gets a key of its own.
+func (r *Relay) stateKeyOf(kind int) string {
+	if kind == kindGroupRoles && r.fault(faultRolesNotRelaySigned) {
+		return r.faulty.otherRolesKey
+	}
+	return r.stateKey()
+}

@@ -453,16 +453,16 @@ func (p identityProfile) scope(f *nostr.Filter, rd *reader) filterScope {
 	}
 	// Fault identity-naming-leaks-across-filters: earlier filters' names count.
 	if p.faults.on(faultIDNamingLeaks) {
-		if rd.named == nil {
-			rd.named = map[string]bool{}
+		if rd.faulty.named == nil {
+			rd.faulty.named = map[string]bool{}
 		}
-		prevNamed := make([]string, 0, len(rd.named))
-		for id := range rd.named {
+		prevNamed := make([]string, 0, len(rd.faulty.named))
+		for id := range rd.faulty.named {
 			prevNamed = append(prevNamed, id)
 		}
 		sort.Strings(prevNamed)
 		for _, id := range s.named {
-			rd.named[id] = true
+			rd.faulty.named[id] = true
 		}
 		s.named = append(s.named, prevNamed...)
 	}

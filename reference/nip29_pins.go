@@ -82,7 +82,7 @@ func (r *Relay) updatePins(t *txn, ev *nostr.Event, ch *Channel) error {
 		ts = prev.CreatedAt + 1
 	}
 	pins := &nostr.Event{Kind: kindGroupPins, CreatedAt: ts, Tags: append(nostr.Tags{{"d", ch.UUID}}, refs...), Content: ""}
-	if err := r.signer.sign(pins, r.stateKey); err != nil {
+	if err := r.signer.sign(pins, r.stateKey()); err != nil {
 		return fmt.Errorf("sign 39005: %w", err)
 	}
 	if err := t.deleteWhere(condStateOfKind, kindGroupPins, ch.UUID); err != nil {

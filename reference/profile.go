@@ -82,15 +82,8 @@ type reader struct {
 	pubkeys   []string
 	// count is true while the read answers a NIP-45 COUNT.
 	count bool
-	// named collects channels that earlier filters of the same request
-	// named; only the identity naming-leak fault switch reads it.
-	named map[string]bool
-	// skipAccess leaves the read-access rule out of a stored read; only
-	// the reads-later-filters-skip-access fault switch sets it.
-	skipAccess bool
-	// raw leaves the access rule and the profile's read rule out of a
-	// COUNT; only the limit-read-refused fault switches set it.
-	raw bool
+	// faulty is what only fault switches keep about a read.
+	faulty readFaults
 }
 
 func (rd *reader) has(pk string) bool { return slices.Contains(rd.pubkeys, pk) }
