@@ -353,3 +353,60 @@ func (r *Relay) countEveryCommunity(rd *reader, filters []nostr.Filter) (int64, 
 	}
 	return total, nil
 }
+
+// staleWindow is how long the read-outside-the-lock faults
+// (labels-lost-update, labels-lifecycle-unserialized,
+// labels-authority-unserialized, labels-edit-stale-labels) wait between
+// their read and the write lock: a real race window, so concurrent
+// commands interleave on every run.
+const staleWindow = 40 * time.Millisecond
+
+// staleReads is the channel state the read-outside-the-lock faults read
+// before the write lock, by event id.
+type staleReads struct {
+	mu sync.Mutex
+	m  map[string]*Channel
+}
+
+// keep remembers ch as read for the event id. The first send's read wins:
+// an exact resend of the same event does not refresh it.
+func (s *staleReads) keep(id string, ch *Channel) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.m == nil {
+		s.m = map[string]*Channel{}
+	}
+	if _, ok := s.m[id]; !ok {
+		s.m[id] = ch
+	}
+}
+
+// take returns and forgets the state read for the event id.
+func (s *staleReads) take(id string) *Channel {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.m[id]
+	delete(s.m, id)
+	return st
+}
+
+// prepare: only the read-outside-the-lock faults do anything here.
+func (p *labelsProfile) prepare(r *Relay, community string, ev *nostr.Event) {
+	mutationStale := isLabelMutation(ev) && (p.faults.on(faultLabelsLostUpdate) || p.faults.on(faultLabelsLifecycleUnserial) || p.faults.on(faultLabelsAuthorityUnserial))
+	editStale := ev.Kind == kindEditMetadata && !isLabelMutation(ev) && p.faults.on(faultLabelsEditStaleLabels)
+	if !mutationStale && !editStale {
+		return
+	}
+	h := ev.Tags.Find("h")
+	if h == nil {
+		return
+	}
+	ch, err := loadChannel(r.sqlDB(), community, h[1])
+	if err != nil || ch == nil {
+		return
+	}
+	p.stale.keep(ev.ID, ch)
+	time.Sleep(staleWindow)
+}
+
+func (p *labelsProfile) takeStale(id string) *Channel { return p.stale.take(id) }

@@ -7,8 +7,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/nbd-wtf/go-nostr"
 
@@ -34,14 +32,12 @@ type labelsProfile struct {
 	faults   faultSet
 	readings readingSet
 
-	// stale holds channel state read before the write lock, by event id;
-	// only the lost-update and lifecycle-unserialized faults fill it.
-	staleMu sync.Mutex
-	stale   map[string]*Channel
+	// stale is the read-outside-the-lock faults' reads (faults_labels.go).
+	stale staleReads
 }
 
 func newLabelsProfile(f faultSet, rs readingSet) profile {
-	return &labelsProfile{faults: f, readings: rs, stale: map[string]*Channel{}}
+	return &labelsProfile{faults: f, readings: rs}
 }
 
 var (
@@ -58,10 +54,6 @@ const (
 	maxLabelBytes   = 64
 	maxRawLabelTags = 64
 	labelNamespace  = "nip-cl"
-	// staleWindow is how long the read-outside-the-lock faults wait between
-	// their read and the write lock: a real race window, so concurrent
-	// commands interleave on every run.
-	staleWindow = 40 * time.Millisecond
 )
 
 var labelPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._:/-]*$`)
@@ -564,39 +556,6 @@ func (p *labelsProfile) mutate(t *txn, ev *nostr.Event) error {
 }
 
 // --- command hooks ------------------------------------------------------------
-
-// prepare: only the read-outside-the-lock faults do anything here.
-func (p *labelsProfile) prepare(r *Relay, community string, ev *nostr.Event) {
-	mutationStale := isLabelMutation(ev) && (p.faults.on(faultLabelsLostUpdate) || p.faults.on(faultLabelsLifecycleUnserial) || p.faults.on(faultLabelsAuthorityUnserial))
-	editStale := ev.Kind == kindEditMetadata && !isLabelMutation(ev) && p.faults.on(faultLabelsEditStaleLabels)
-	if !mutationStale && !editStale {
-		return
-	}
-	h := ev.Tags.Find("h")
-	if h == nil {
-		return
-	}
-	ch, err := loadChannel(r.sqlDB(), community, h[1])
-	if err != nil || ch == nil {
-		return
-	}
-	p.staleMu.Lock()
-	// The first send's read wins: an exact resend of the same event does
-	// not refresh it.
-	if _, ok := p.stale[ev.ID]; !ok {
-		p.stale[ev.ID] = ch
-	}
-	p.staleMu.Unlock()
-	time.Sleep(staleWindow)
-}
-
-func (p *labelsProfile) takeStale(id string) *Channel {
-	p.staleMu.Lock()
-	defer p.staleMu.Unlock()
-	st := p.stale[id]
-	delete(p.stale, id)
-	return st
-}
 
 // command applies label mutations itself and wraps h-tagged creation.
 func (p *labelsProfile) command(t *txn, ev *nostr.Event) (bool, error) {
