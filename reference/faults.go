@@ -20,7 +20,11 @@ type faultSpec struct {
 	Name    FaultName
 	Section string // clause.Section ID the fault breaks
 	Clause  string // clause ID, within Section, whose sentence Breaks contradicts
-	Breaks  string // what the relay does wrong while the fault is on
+	// In names the functions that consult the switch (r.fault, faults.on):
+	// "Type.method" or "func", sorted, comma-separated.
+	// TestEveryFaultIsConsulted holds the code to it.
+	In     string
+	Breaks string // what the relay does wrong while the fault is on
 }
 
 // faultTables are the fault tables, one per profile ("" = every profile).

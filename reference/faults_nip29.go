@@ -121,165 +121,165 @@ const (
 // citing that clause fails.
 var nip29Faults = []faultSpec{
 	// nip01/event-validation (NIP-01 Events and signatures: id and sig).
-	{Name: faultNoSignatureCheck, Section: "nip01/event-validation", Clause: "nip01/event-validation.1",
+	{Name: faultNoSignatureCheck, Section: "nip01/event-validation", Clause: "nip01/event-validation.1", In: "Relay.validateEvent",
 		Breaks: "EVENTs with a bad signature are accepted (the id is still checked)"},
 
 	// nip01/filters (NIP-01 Communication between clients and relays: filters and limit).
-	{Name: faultLimitBeforeFilter, Section: "nip01/filters", Clause: "nip01/filters.2",
+	{Name: faultLimitBeforeFilter, Section: "nip01/filters", Clause: "nip01/filters.2", In: "Relay.queryFilter",
 		Breaks: "tag filters (#x) are applied in Go after the SQL LIMIT, so matching events hide behind newer non-matching ones"},
 
 	// nip01/ok-prefix (NIP-01 From relay to client: OK and CLOSED machine-readable prefixes).
-	{Name: faultOKWithoutPrefix, Section: "nip01/ok-prefix", Clause: "nip01/ok-prefix.1",
+	{Name: faultOKWithoutPrefix, Section: "nip01/ok-prefix", Clause: "nip01/ok-prefix.1", In: "conn.ok",
 		Breaks: "OK false messages lose their machine-readable prefix (\"bad signature\" instead of \"invalid: bad signature\")"},
 
 	// nip01/replaceable (NIP-01 Kinds: replaceable and addressable events, equal created_at).
-	{Name: faultReplaceableTieLastWins, Section: "nip01/replaceable", Clause: "nip01/replaceable.1",
+	{Name: faultReplaceableTieLastWins, Section: "nip01/replaceable", Clause: "nip01/replaceable.1", In: "txn.storeUserEvent",
 		Breaks: "of two versions of an addressable event with the same created_at, the one stored last is kept, not the one with the lowest id"},
 
 	// nip29/admins (NIP-29 Group metadata events: group admins (39001)).
-	{Name: faultAdminsWithoutRoles, Section: "nip29/admins", Clause: "nip29/admins.1",
+	{Name: faultAdminsWithoutRoles, Section: "nip29/admins", Clause: "nip29/admins.1", In: "Relay.stateTags",
 		Breaks: `39001 lists each admin as ["p", <pubkey>] with no role (NIP-29: "Each admin is listed along with one or more roles"; a fault, not a policy)`},
 
 	// nip29/delete-event (NIP-29 Moderation events: delete-event (9005)).
-	{Name: faultDeleteEventIgnored, Section: "nip29/delete-event", Clause: "nip29/delete-event.1",
+	{Name: faultDeleteEventIgnored, Section: "nip29/delete-event", Clause: "nip29/delete-event.1", In: "Relay.deleteEvent",
 		Breaks: "an authorized 9005 delete-event is accepted (OK true) but the event it names is still served"},
 
 	// nip29/group-ids (NIP-29 Group ids: a random string of any length).
-	{Name: faultGroupIDUUIDOnly, Section: "nip29/group-ids", Clause: "nip29/group-ids.1",
+	{Name: faultGroupIDUUIDOnly, Section: "nip29/group-ids", Clause: "nip29/group-ids.1", In: "Relay.groupEvent",
 		Breaks: `every group event needs a canonical lowercase UUID as its h value ("invalid: h tag ... is not a canonical lowercase UUID"), as the labels draft asks only for its own commands`},
 
 	// nip29/hidden (NIP-29 Group metadata: the hidden flag).
-	{Name: faultHiddenMetadataServed, Section: "nip29/hidden", Clause: "nip29/hidden.1",
+	{Name: faultHiddenMetadataServed, Section: "nip29/hidden", Clause: "nip29/hidden.1", In: "Relay.hiddenKinds",
 		Breaks: "a hidden group's 39000 is served, counted and delivered to non-members (39001-39003 stay withheld)"},
 
 	// nip29/invites (NIP-29 create-invite (9009) and invite codes on join requests to closed groups).
-	{Name: faultInviteCodeIgnored, Section: "nip29/invites", Clause: "nip29/invites.1",
+	{Name: faultInviteCodeIgnored, Section: "nip29/invites", Clause: "nip29/invites.1", In: "Relay.inviteAdmits",
 		Breaks: "a 9009 create-invite is accepted, but a join request carrying its code to the closed group is refused like one without a code"},
-	{Name: faultJoinAnyCodeAdmits, Section: "nip29/invites", Clause: "nip29/invites.2",
+	{Name: faultJoinAnyCodeAdmits, Section: "nip29/invites", Clause: "nip29/invites.2", In: "Relay.inviteAdmits",
 		Breaks: "a join request to a closed group carrying any code, even one no 9009 created, admits the user"},
-	{Name: faultMemberCanInvite, Section: "nip29/invites", Clause: "nip29/invites.3",
+	{Name: faultMemberCanInvite, Section: "nip29/invites", Clause: "nip29/invites.3", In: "Relay.createInvite",
 		Breaks: "a plain member's 9009 create-invite is accepted and its code admits to the closed group"},
 
 	// nip29/join (NIP-29 User-related group management: join request (9021)).
-	{Name: faultJoinMemberNotDuplicate, Section: "nip29/join", Clause: "nip29/join.2",
+	{Name: faultJoinMemberNotDuplicate, Section: "nip29/join", Clause: "nip29/join.2", In: "Relay.joinRequest",
 		Breaks: `a current member's 9021 join request is refused with "blocked: already a member" instead of the duplicate: prefix`},
-	{Name: faultJoinAcceptedNotAdmitted, Section: "nip29/join", Clause: "nip29/join.3",
+	{Name: faultJoinAcceptedNotAdmitted, Section: "nip29/join", Clause: "nip29/join.3", In: "Relay.joinRequest",
 		Breaks: "a 9021 join request to a closed group is accepted (OK true) but the user is not added"},
 
 	// nip29/leave (NIP-29 User-related group management: leave request (9022)).
-	{Name: faultLeaveIgnored, Section: "nip29/leave", Clause: "nip29/leave.1",
+	{Name: faultLeaveIgnored, Section: "nip29/leave", Clause: "nip29/leave.1", In: "Relay.leaveRequest",
 		Breaks: "a member's 9022 leave request is accepted but the member stays (and no 9001 is issued)"},
-	{Name: faultSameSecondLeaveLost, Section: "nip29/leave", Clause: "nip29/leave.3",
+	{Name: faultSameSecondLeaveLost, Section: "nip29/leave", Clause: "nip29/leave.3", In: "Relay.leaveRequest",
 		Breaks: "a 9022 in the same second as the 9000 that added the member, whose id sorts before the 9000's, is accepted but ordered before it: the member stays"},
 
 	// nip29/livekit (NIP-29 Live audio/video (AV) spaces: the well-known endpoints).
-	{Name: faultLiveKitStatus200, Section: "nip29/livekit", Clause: "nip29/livekit.1",
+	{Name: faultLiveKitStatus200, Section: "nip29/livekit", Clause: "nip29/livekit.1", In: "Relay.serveLiveKit",
 		Breaks: "/.well-known/nip29/livekit answers 200 with a body instead of 204"},
-	{Name: faultLiveKitSubUppercase, Section: "nip29/livekit", Clause: "nip29/livekit.2",
+	{Name: faultLiveKitSubUppercase, Section: "nip29/livekit", Clause: "nip29/livekit.2", In: "Relay.mintLiveKitJWT",
 		Breaks: "the issued JWT's sub starts with the caller's pubkey in uppercase hex"},
-	{Name: faultLiveKitAccessUnchecked, Section: "nip29/livekit", Clause: "nip29/livekit.3",
+	{Name: faultLiveKitAccessUnchecked, Section: "nip29/livekit", Clause: "nip29/livekit.3", In: "Relay.serveLiveKit",
 		Breaks: "the token endpoint issues tokens for a private group to callers who are not members"},
 
 	// nip29/membership (NIP-29 Group management: put-user / remove-user, 39001 and 39002).
-	{Name: faultSameSecondRemovalLost, Section: "nip29/membership", Clause: "nip29/membership.6",
+	{Name: faultSameSecondRemovalLost, Section: "nip29/membership", Clause: "nip29/membership.6", In: "Relay.removeUser",
 		Breaks: "a 9001 in the same second as the 9000 that added the user, whose id sorts before the 9000's, is accepted but ordered before it: the user stays a member"},
 
 	// nip29/metadata (NIP-29 edit-metadata (9002) and group metadata (39000) fields and flags).
-	{Name: faultMetadataFieldDropped, Section: "nip29/metadata", Clause: "nip29/metadata.1",
+	{Name: faultMetadataFieldDropped, Section: "nip29/metadata", Clause: "nip29/metadata.1", In: "Relay.applyMetadata",
 		Breaks: "the about and picture values of a 9002 are not carried into the 39000"},
-	{Name: faultClosedFlagInverted, Section: "nip29/metadata", Clause: "nip29/metadata.2",
+	{Name: faultClosedFlagInverted, Section: "nip29/metadata", Clause: "nip29/metadata.2", In: "Relay.applyMetadata",
 		Breaks: `a 9002 ["closed"] leaves the group open and a 9002 ["open"] closes it (relay29's bug; a 9007's flags too)`},
-	{Name: faultSameSecondEditLost, Section: "nip29/metadata", Clause: "nip29/metadata.3",
+	{Name: faultSameSecondEditLost, Section: "nip29/metadata", Clause: "nip29/metadata.3", In: "Relay.editChannel",
 		Breaks: "a 9002 in the same second as the group's previous 9002, whose id sorts before it, is accepted but ordered before it: the 39000 keeps the older edit"},
 
 	// nip29/moderation (NIP-29 Group state -- or moderation: the moderation-event table (9000-9010)).
-	{Name: faultOutsiderRemoveUser, Section: "nip29/moderation", Clause: "nip29/moderation.1",
+	{Name: faultOutsiderRemoveUser, Section: "nip29/moderation", Clause: "nip29/moderation.1", In: "Relay.removeUser",
 		Breaks: "a 9001 remove-user from any key, even one with no role in the group, is applied"},
-	{Name: faultOutsiderDeleteEvent, Section: "nip29/moderation", Clause: "nip29/moderation.1",
+	{Name: faultOutsiderDeleteEvent, Section: "nip29/moderation", Clause: "nip29/moderation.1", In: "Relay.deleteEvent",
 		Breaks: "a 9005 delete-event from any key, even one with no role in the group, is applied"},
-	{Name: faultModerationEventsUnserved, Section: "nip29/moderation", Clause: "nip29/moderation.2",
+	{Name: faultModerationEventsUnserved, Section: "nip29/moderation", Clause: "nip29/moderation.2", In: "Relay.unserveModeration",
 		Breaks: "accepted moderation events (9000-9020) are applied but never served again, so the group state cannot be reconstructed from them"},
 
 	// nip29/permissions (NIP-29 Group state -- or moderation: who may moderate).
-	{Name: faultMemberCanEdit, Section: "nip29/permissions", Clause: "nip29/permissions.2",
+	{Name: faultMemberCanEdit, Section: "nip29/permissions", Clause: "nip29/permissions.2", In: "Relay.mayEditMetadata",
 		Breaks: "plain members (role member) may 9002-edit channel metadata"},
 
 	// nip29/pins (NIP-29 update-pin-list (9010) and group pinned events (39005)).
-	{Name: faultPinsOrderLost, Section: "nip29/pins", Clause: "nip29/pins.1",
+	{Name: faultPinsOrderLost, Section: "nip29/pins", Clause: "nip29/pins.1", In: "Relay.updatePins",
 		Breaks: "the 39005 lists the pinned references sorted by value, not in the 9010's order"},
-	{Name: faultPinsNotRegenerated, Section: "nip29/pins", Clause: "nip29/pins.2",
+	{Name: faultPinsNotRegenerated, Section: "nip29/pins", Clause: "nip29/pins.2", In: "Relay.updatePins",
 		Breaks: "only a group's first 9010 produces a 39005; later pin lists are accepted but the 39005 keeps the first list"},
-	{Name: faultPinsMemberCanUpdate, Section: "nip29/pins", Clause: "nip29/pins.3",
+	{Name: faultPinsMemberCanUpdate, Section: "nip29/pins", Clause: "nip29/pins.3", In: "Relay.updatePins",
 		Breaks: "a plain member's 9010 update-pin-list is accepted and changes the 39005"},
 
 	// nip29/read-access (NIP-29 Group metadata: the private flag).
-	{Name: faultPrivateMessagesReadable, Section: "nip29/read-access", Clause: "nip29/read-access.1",
+	{Name: faultPrivateMessagesReadable, Section: "nip29/read-access", Clause: "nip29/read-access.1", In: "Relay.accessSQL, Relay.canRead",
 		Breaks: "kind 9 messages of a private channel are returned, counted and delivered to non-members"},
-	{Name: faultReadsIDsSkipAccess, Section: "nip29/read-access", Clause: "nip29/read-access.1",
+	{Name: faultReadsIDsSkipAccess, Section: "nip29/read-access", Clause: "nip29/read-access.1", In: "Relay.filterSQL",
 		Breaks: "a filter with ids skips the read-access rule (REQ and COUNT): whoever knows an event's id reads it"},
-	{Name: faultReadsRemovedMemberReads, Section: "nip29/read-access", Clause: "nip29/read-access.1",
+	{Name: faultReadsRemovedMemberReads, Section: "nip29/read-access", Clause: "nip29/read-access.1", In: "Relay.accessSQL",
 		Breaks: "stored reads (REQ history, COUNT) admit anyone ever put into the channel by a 9000: a member removed by a 9001 keeps reading"},
-	{Name: faultReadsLaterFiltersNoCheck, Section: "nip29/read-access", Clause: "nip29/read-access.1",
+	{Name: faultReadsLaterFiltersNoCheck, Section: "nip29/read-access", Clause: "nip29/read-access.1", In: "Relay.query",
 		Breaks: "only the first filter of a REQ is access-checked; the second and later filters read private channels unchecked"},
-	{Name: faultLimitBeforeAccess, Section: "nip29/read-access", Clause: "nip29/read-access.2",
+	{Name: faultLimitBeforeAccess, Section: "nip29/read-access", Clause: "nip29/read-access.2", In: "Relay.queryFilter",
 		Breaks: "REQ applies LIMIT to the newest events first and drops inaccessible private-channel events afterwards, so a page comes back short"},
 
 	// nip29/restricted (NIP-29 Group metadata: the restricted flag).
-	{Name: faultRestrictedWritesAccepted, Section: "nip29/restricted", Clause: "nip29/restricted.1",
+	{Name: faultRestrictedWritesAccepted, Section: "nip29/restricted", Clause: "nip29/restricted.1", In: "Relay.postToChannel",
 		Breaks: "non-members may post to a restricted (not private) group"},
-	{Name: faultClosedRestrictsWrites, Section: "nip29/restricted", Clause: "nip29/restricted.2",
+	{Name: faultClosedRestrictsWrites, Section: "nip29/restricted", Clause: "nip29/restricted.2", In: "Relay.postToChannel",
 		Breaks: "a closed group that is not restricted refuses non-members' messages (closed read as restricted)"},
 
 	// nip29/state-events (NIP-29 Group metadata events: relay-signed 39000-39003).
-	{Name: faultStateSignedByOtherKey, Section: "nip29/state-events", Clause: "nip29/state-events.1",
+	{Name: faultStateSignedByOtherKey, Section: "nip29/state-events", Clause: "nip29/state-events.1", In: "Relay.stateKey, faultState.init",
 		Breaks: "relay-signed 39000-39003 state events are signed by a random key that is not the NIP-11 self key"},
-	{Name: faultRolesNotRelaySigned, Section: "nip29/state-events", Clause: "nip29/state-events.1",
+	{Name: faultRolesNotRelaySigned, Section: "nip29/state-events", Clause: "nip29/state-events.1", In: "Relay.stateKeyOf, faultState.init",
 		Breaks: "the 39003 roles event is signed by a random key that is not the NIP-11 self key (39000-39002 are not)"},
-	{Name: faultStaleReplacementTimestmp, Section: "nip29/state-events", Clause: "nip29/state-events.2",
+	{Name: faultStaleReplacementTimestmp, Section: "nip29/state-events", Clause: "nip29/state-events.2", In: "Relay.publishState",
 		Breaks: "a replacement state event reuses the created_at of the event it replaces instead of a strictly greater one"},
-	{Name: faultIdenticalStateDuplicated, Section: "nip29/state-events", Clause: "nip29/state-events.3",
+	{Name: faultIdenticalStateDuplicated, Section: "nip29/state-events", Clause: "nip29/state-events.3", In: "Relay.publishState",
 		Breaks: "a regeneration whose tags did not change stores a second, newer instance beside the current state event instead of leaving it"},
-	{Name: faultBannerDropped, Section: "nip29/state-events", Clause: "nip29/state-events.5",
+	{Name: faultBannerDropped, Section: "nip29/state-events", Clause: "nip29/state-events.5", In: "Relay.applyMetadata",
 		Breaks: "the banner of a 9007 or 9002 is not carried into the 39000"},
-	{Name: faultUserStateAccepted, Section: "nip29/state-events", Clause: "nip29/state-events.6",
+	{Name: faultUserStateAccepted, Section: "nip29/state-events", Clause: "nip29/state-events.6", In: "Relay.dispatch",
 		Breaks: "a 39000-39003 signed by a user key is accepted and served like any addressable event"},
 
 	// nip29/subgroups (NIP-29 Subgroups: parent and child tags, rules, membership).
-	{Name: faultSubgroupsNotAdvertised, Section: "nip29/subgroups", Clause: "nip29/subgroups.1",
+	{Name: faultSubgroupsNotAdvertised, Section: "nip29/subgroups", Clause: "nip29/subgroups.1", In: "Relay.nip29Info",
 		Breaks: `the NIP-11 document has no "nip29": {"subgroups": true} although the relay supports subgroups`},
-	{Name: faultSubgroupParentNotShown, Section: "nip29/subgroups", Clause: "nip29/subgroups.2",
+	{Name: faultSubgroupParentNotShown, Section: "nip29/subgroups", Clause: "nip29/subgroups.2", In: "txn.treeTags",
 		Breaks: "a child's 39000 does not carry its parent tag"},
-	{Name: faultSubgroupChildNotListed, Section: "nip29/subgroups", Clause: "nip29/subgroups.3",
+	{Name: faultSubgroupChildNotListed, Section: "nip29/subgroups", Clause: "nip29/subgroups.3", In: "txn.treeTags",
 		Breaks: "a parent's 39000 carries no child tags"},
-	{Name: faultSubgroupReorderIgnored, Section: "nip29/subgroups", Clause: "nip29/subgroups.4",
+	{Name: faultSubgroupReorderIgnored, Section: "nip29/subgroups", Clause: "nip29/subgroups.4", In: "Relay.editTree",
 		Breaks: "a parent's 9002 with the full child list in a new order is accepted, but the 39000 keeps the old order"},
-	{Name: faultSubgroupCycleAccepted, Section: "nip29/subgroups", Clause: "nip29/subgroups.5",
+	{Name: faultSubgroupCycleAccepted, Section: "nip29/subgroups", Clause: "nip29/subgroups.5", In: "Relay.checkNewParent",
 		Breaks: "a 9002 whose parent is the group itself or one of its descendants is accepted"},
-	{Name: faultSubgroupUnknownParent, Section: "nip29/subgroups", Clause: "nip29/subgroups.6",
+	{Name: faultSubgroupUnknownParent, Section: "nip29/subgroups", Clause: "nip29/subgroups.6", In: "Relay.checkNewParent",
 		Breaks: "a 9002 naming a parent group that does not exist is accepted"},
-	{Name: faultSubgroupParentAdminUnchecked, Section: "nip29/subgroups", Clause: "nip29/subgroups.7",
+	{Name: faultSubgroupParentAdminUnchecked, Section: "nip29/subgroups", Clause: "nip29/subgroups.7", In: "Relay.checkNewParent",
 		Breaks: "a 9002 naming a parent is accepted from a key that is not an admin of that parent"},
-	{Name: faultSubgroupChildrenOmitted, Section: "nip29/subgroups", Clause: "nip29/subgroups.8",
+	{Name: faultSubgroupChildrenOmitted, Section: "nip29/subgroups", Clause: "nip29/subgroups.8", In: "Relay.editTree",
 		Breaks: "a parent's 9002 whose child tags leave out an existing child is accepted (the child list shrinks)"},
-	{Name: faultSubgroupDetachIgnored, Section: "nip29/subgroups", Clause: "nip29/subgroups.9",
+	{Name: faultSubgroupDetachIgnored, Section: "nip29/subgroups", Clause: "nip29/subgroups.9", In: "Relay.editTree",
 		Breaks: "a child's 9002 without a parent tag leaves it under its parent instead of making it a root"},
-	{Name: faultSubgroupOrphansKept, Section: "nip29/subgroups", Clause: "nip29/subgroups.10",
+	{Name: faultSubgroupOrphansKept, Section: "nip29/subgroups", Clause: "nip29/subgroups.10", In: "Relay.treeOnDelete",
 		Breaks: "when a parent is deleted, its children's 39000 keep the parent tag"},
-	{Name: faultSubgroupAdminInherited, Section: "nip29/subgroups", Clause: "nip29/subgroups.11",
+	{Name: faultSubgroupAdminInherited, Section: "nip29/subgroups", Clause: "nip29/subgroups.11", In: "Relay.putUser",
 		Breaks: "an admin of a parent group may put users into its children (roles are inherited)"},
 
 	// nip29/timeline (NIP-29 Timeline references (previous)).
-	{Name: faultPreviousUnchecked, Section: "nip29/timeline", Clause: "nip29/timeline.1",
+	{Name: faultPreviousUnchecked, Section: "nip29/timeline", Clause: "nip29/timeline.1", In: "Relay.checkTimeline",
 		Breaks: "previous tags are not checked: a reference to no stored event is accepted"},
-	{Name: faultPreviousRefused, Section: "nip29/timeline", Clause: "nip29/timeline.2",
+	{Name: faultPreviousRefused, Section: "nip29/timeline", Clause: "nip29/timeline.2", In: "Relay.checkTimeline",
 		Breaks: "every group event carrying a previous tag is refused, even when its references name stored events"},
 
 	// nip42/auth (NIP-42 Authentication of clients to relays).
-	{Name: faultAuthEventBroadcast, Section: "nip42/auth", Clause: "nip42/auth.2",
+	{Name: faultAuthEventBroadcast, Section: "nip42/auth", Clause: "nip42/auth.2", In: "conn.handleAuth",
 		Breaks: "a client's kind 22242 AUTH event is delivered to open subscriptions whose filter matches it (kinds [22242])"},
 
 	// nip45/count (NIP-45 Event counts).
-	{Name: faultCountIgnoresAccess, Section: "nip45/count", Clause: "nip45/count.3",
+	{Name: faultCountIgnoresAccess, Section: "nip45/count", Clause: "nip45/count.3", In: "Relay.accessSQL",
 		Breaks: "COUNT counts private-channel events for readers who are not members"},
 }
 
