@@ -49,7 +49,7 @@ func judgeKill(f reference.Fault, profile string, results []reports.CaseResult, 
 	sort.Strings(v.Bystanders)
 	switch {
 	case f.Clause == "":
-		v.Why = "it names no clause (add its line to reference/faultclauses.go)"
+		v.Why = "it names no clause (give its row a Clause in reference/faults_<profile>.go)"
 	case len(citing) == 0:
 		v.Why = fmt.Sprintf("no case cites its clause %s (no case lists it in its Clauses)", f.Clause)
 	case len(results) == 0:

@@ -22,7 +22,10 @@
 //	profile.go  the profile hook interface and the "none" profile ("nip29"
 //	            is the same profile by another name)
 //	identity.go labels.go  the two NIP-CL profiles
-//	faults.go   fault catalogue and switches
+//	faults.go   fault switches (FaultName, r.fault) and fault-only state
+//	faults_nip29.go faults_identity.go faults_labels.go
+//	            the fault table of each profile: name, section, clause,
+//	            where it is consulted, what it breaks
 //	readings.go reading switches (Config.Readings): one per point a
 //	            specification leaves open, every value conforming
 //

@@ -12,7 +12,7 @@ import (
 // on (must be true).
 type faultProbe func(t *testing.T, r *Relay, url string) bool
 
-var faultProbes = map[string]faultProbe{
+var faultProbes = map[FaultName]faultProbe{
 	faultLimitBeforeAccess: func(t *testing.T, r *Relay, url string) bool {
 		owner, outsider := newActor(t), newActor(t)
 		co, cx := dial(t, url), dial(t, url)
@@ -208,7 +208,7 @@ var faultProbes = map[string]faultProbe{
 
 func TestEveryFaultToggles(t *testing.T) {
 	for _, f := range Faults() {
-		probe, ok := faultProbes[f.Name]
+		probe, ok := faultProbes[FaultName(f.Name)]
 		if !ok {
 			if f.Profile == "" {
 				t.Errorf("core fault %s has no probe", f.Name)

@@ -37,126 +37,6 @@ func newIdentityProfile(f faultSet, rs readingSet) profile {
 	return identityProfile{faults: f, readings: rs}
 }
 
-// Identity fault switches. Each is consulted at the behaviour it breaks
-// (TestEveryFaultIsConsulted lists the places).
-const (
-	faultIDCreatorBeforeType     = "identity-creator-before-type"
-	faultIDLabelOrderDiffers     = "identity-label-order-differs-by-kind"
-	faultIDTagsOnlyOn39000       = "identity-tags-only-on-39000"
-	faultIDCreatorFollowsOwner   = "identity-creator-follows-owner"
-	faultIDClientCreator         = "identity-client-creator-honoured"
-	faultIDCreatedAtFollowsEdit  = "identity-created-at-follows-edit"
-	faultIDNineLabels            = "identity-nine-labels-accepted"
-	faultIDRepeatsCounted        = "identity-repeated-labels-counted"
-	faultIDReservedLabel         = "identity-reserved-label-accepted"
-	faultIDCharsetLax            = "identity-label-charset-unchecked"
-	faultIDLengthUnchecked       = "identity-label-length-unchecked"
-	faultIDMixedEmpty            = "identity-mixed-empty-label-accepted"
-	faultIDPartialEdit           = "identity-rejected-edit-partly-applied"
-	faultIDMemberEditsLabels     = "identity-member-edits-labels"
-	faultIDAdminCannotLabel      = "identity-admin-cannot-edit-labels"
-	faultIDEditWithoutTClears    = "identity-edit-without-t-clears"
-	faultIDRepeatedEmptyRejected = "identity-repeated-empty-label-rejected"
-	faultIDLabelsMerged          = "identity-labels-merged-on-edit"
-	faultIDLimitBeforeTagMatch   = "identity-limit-before-tag-match"
-	faultIDFirstTValueOnly       = "identity-t-filter-first-value-only"
-	faultIDNIPCLInNIPs           = "identity-nip-cl-in-supported-nips"
-	faultIDHiddenMissing         = "identity-system-hidden-missing"
-	faultIDSystemOpenByDefault   = "identity-system-open-by-default"
-	faultIDSystemInHistory       = "identity-system-in-generic-reads"
-	faultIDSystemInCount         = "identity-count-counts-system"
-	faultIDSystemLive            = "identity-live-leaks-system"
-	faultIDMemberListLeaks       = "identity-member-list-leaks-system"
-	faultIDNamingLeaks           = "identity-naming-leaks-across-filters"
-	faultIDDNamesAnyKinds        = "identity-d-names-with-any-kinds"
-	faultIDLabelOptsIn           = "identity-label-opts-in-system"
-	faultIDPOptInIgnored         = "identity-p-opt-in-ignored"
-	faultIDNoticeWithoutType     = "identity-notice-without-type"
-	faultIDUntypedGetsSystem     = "identity-untyped-filter-gets-system-notices"
-	faultIDNoticesToOthers       = "identity-notices-to-others"
-	faultIDNoticesNotStored      = "identity-notices-not-stored"
-	faultIDLiveNoticesUntyped    = "identity-live-notices-ignore-type"
-	faultIDLabelUniquePerCreator = "identity-label-unique-per-creator"
-)
-
-// identityFaults are the identity profile's fault switches (Profile "identity").
-var identityFaults = []faultSpec{
-	{faultIDCreatorBeforeType, "identity", "identity/identity-tags",
-		`the ["P", creator] tag comes before the ["t", type] and label tags on 39000-39002`},
-	{faultIDLabelOrderDiffers, "identity", "identity/identity-tags",
-		"39001 and 39002 list the labels sorted while 39000 keeps the stored order, so the order differs by kind"},
-	{faultIDTagsOnlyOn39000, "identity", "identity/identity-tags",
-		"39001 and 39002 carry no identity tags (t type, t labels, P)"},
-	{faultIDCreatorFollowsOwner, "identity", "identity/creator",
-		"P names the channel's current (first) owner instead of the key that signed the 9007"},
-	{faultIDClientCreator, "identity", "identity/creator",
-		"a client P tag on 9007 or 9002 sets the creator"},
-	{faultIDCreatedAtFollowsEdit, "identity", "identity/creation-time",
-		"a 9002 rewrites the created_at tag with the edit's own created_at"},
-	{faultIDNineLabels, "identity", "identity/label-rules",
-		"up to 9 distinct labels are accepted"},
-	{faultIDRepeatsCounted, "identity", "identity/label-rules",
-		"repeated labels count toward the limit of 8, so 8 distinct labels plus a repeat are rejected"},
-	{faultIDReservedLabel, "identity", "identity/label-rules",
-		"channel type names (stream, forum, dm, workflow, system) are accepted as labels"},
-	{faultIDCharsetLax, "identity", "identity/label-rules",
-		"label characters are not checked (uppercase, _, /, space, unicode accepted)"},
-	{faultIDLengthUnchecked, "identity", "identity/label-rules",
-		"labels longer than 64 characters are accepted"},
-	{faultIDMixedEmpty, "identity", "identity/label-rules",
-		`["t",""] together with labels is accepted (the empty tag is ignored)`},
-	{faultIDPartialEdit, "identity", "identity/label-rules",
-		"a 9002 with invalid labels is accepted: its labels are dropped and the rest (name, about) applied"},
-	{faultIDMemberEditsLabels, "identity", "identity/labels",
-		"a plain member's label-only 9002 is applied"},
-	{faultIDAdminCannotLabel, "identity", "identity/labels",
-		"only owners may change labels; an admin's 9002 with t tags is rejected"},
-	{faultIDEditWithoutTClears, "identity", "identity/labels",
-		"a 9002 without t tags clears the labels instead of keeping them"},
-	{faultIDRepeatedEmptyRejected, "identity", "identity/label-rules",
-		`repeated ["t",""] tags are rejected (the r1 "exactly one" rule) instead of clearing`},
-	{faultIDLabelsMerged, "identity", "identity/labels",
-		"9002 t tags are added to the stored labels instead of replacing them"},
-	{faultIDLimitBeforeTagMatch, "identity", "identity/match-before-limit",
-		"#t/#P filters read the newest `limit` events of the kinds first and match the tags afterwards"},
-	{faultIDFirstTValueOnly, "identity", "identity/finding-channels",
-		"a #t filter with several values matches only its first value (no OR)"},
-	{faultIDNIPCLInNIPs, "identity", "identity/advertising",
-		`"nip-cl" is listed in NIP-11 supported_nips`},
-	{faultIDHiddenMissing, "identity", "identity/system-channels",
-		"a private system channel's 39000 lacks the hidden tag"},
-	{faultIDSystemOpenByDefault, "identity", "identity/system-channels",
-		"a system channel created without a visibility tag is open"},
-	{faultIDSystemInHistory, "identity", "identity/reads-leave-out",
-		"REQ history returns system channels (and their events) to filters that do not name them"},
-	{faultIDSystemInCount, "identity", "identity/reads-leave-out",
-		"COUNT counts system channels (and their events) for filters that do not name them"},
-	{faultIDSystemLive, "identity", "identity/reads-leave-out",
-		"live subscriptions receive system-channel events for filters that do not name them"},
-	{faultIDMemberListLeaks, "identity", "identity/reads-leave-out",
-		`a 39002 filter with #p (the channels a reader belongs to) returns system channels`},
-	{faultIDNamingLeaks, "identity", "identity/naming",
-		"a channel named by one filter of a REQ/COUNT is also returned to the later filters of the same request"},
-	{faultIDDNamesAnyKinds, "identity", "identity/naming",
-		"#d names a channel even when the filter has a kind outside 39000-39003"},
-	{faultIDLabelOptsIn, "identity", "identity/asking-for-system",
-		"any #t (a label too) on a 39000-39003 filter returns system channels"},
-	{faultIDPOptInIgnored, "identity", "identity/asking-for-system",
-		"#P does not ask for system channels; only #t:[\"system\"] does"},
-	{faultIDNoticeWithoutType, "identity", "identity/notices",
-		"44100/44101 notices carry no [\"t\", type] tag"},
-	{faultIDUntypedGetsSystem, "identity", "identity/notices",
-		"a notice filter without #t also matches system-channel notices in history and COUNT"},
-	{faultIDNoticesToOthers, "identity", "identity/notices",
-		"44100/44101 notices are returned, counted and delivered to anyone who asks (by ids or #p)"},
-	{faultIDNoticesNotStored, "identity", "identity/notices",
-		"44100/44101 notices are only delivered live, never stored (since cannot recover them)"},
-	{faultIDLiveNoticesUntyped, "identity", "identity/notices",
-		"live delivery ignores the #t rule for notices: a filter without #t receives system-channel notices"},
-	{faultIDLabelUniquePerCreator, "identity", "identity/choosing-one-channel",
-		"labels are made unique per creator: a 9007 with a label its creator already uses on a live channel is rejected"},
-}
-
 var _ profile = identityProfile{}
 
 // Kinds, types and limits of the identity draft.
@@ -573,16 +453,16 @@ func (p identityProfile) scope(f *nostr.Filter, rd *reader) filterScope {
 	}
 	// Fault identity-naming-leaks-across-filters: earlier filters' names count.
 	if p.faults.on(faultIDNamingLeaks) {
-		if rd.named == nil {
-			rd.named = map[string]bool{}
+		if rd.faulty.named == nil {
+			rd.faulty.named = map[string]bool{}
 		}
-		prevNamed := make([]string, 0, len(rd.named))
-		for id := range rd.named {
+		prevNamed := make([]string, 0, len(rd.faulty.named))
+		for id := range rd.faulty.named {
 			prevNamed = append(prevNamed, id)
 		}
 		sort.Strings(prevNamed)
 		for _, id := range s.named {
-			rd.named[id] = true
+			rd.faulty.named[id] = true
 		}
 		s.named = append(s.named, prevNamed...)
 	}

@@ -7,8 +7,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/nbd-wtf/go-nostr"
 
@@ -34,14 +32,12 @@ type labelsProfile struct {
 	faults   faultSet
 	readings readingSet
 
-	// stale holds channel state read before the write lock, by event id;
-	// only the lost-update and lifecycle-unserialized faults fill it.
-	staleMu sync.Mutex
-	stale   map[string]*Channel
+	// stale is the read-outside-the-lock faults' reads (faults_labels.go).
+	stale staleReads
 }
 
 func newLabelsProfile(f faultSet, rs readingSet) profile {
-	return &labelsProfile{faults: f, readings: rs, stale: map[string]*Channel{}}
+	return &labelsProfile{faults: f, readings: rs}
 }
 
 var (
@@ -58,118 +54,9 @@ const (
 	maxLabelBytes   = 64
 	maxRawLabelTags = 64
 	labelNamespace  = "nip-cl"
-	// staleWindow is how long the read-outside-the-lock faults wait between
-	// their read and the write lock: a real race window, so concurrent
-	// commands interleave on every run.
-	staleWindow = 40 * time.Millisecond
 )
 
 var labelPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._:/-]*$`)
-
-// Fault switches of the labels profile. Each is checked at the place of the
-// behaviour it breaks.
-const (
-	faultLabelsUnsorted          = "labels-unsorted"
-	faultLabelsNoNamespace       = "labels-no-namespace"
-	faultLabelsAsTTags           = "labels-as-t-tags"
-	faultLabelsCreateNoDedup     = "labels-create-no-dedup"
-	faultLabelsValuesRewritten   = "labels-values-rewritten"
-	faultLabelsStoredLimitOff    = "labels-stored-limit-off"
-	faultLabelsRawLimitDedup     = "labels-raw-limit-after-dedup"
-	faultLabelsMisplacedIgnored  = "labels-misplaced-ignored"
-	faultLabelsHTagLenient       = "labels-h-tag-lenient"
-	faultLabelsOverlapAccepted   = "labels-overlap-accepted"
-	faultLabelsMixedEdit         = "labels-mixed-edit-accepted"
-	faultLabelsOrdinaryEditDrops = "labels-ordinary-edit-drops"
-	faultLabelsNoopPublishes     = "labels-noop-publishes"
-	faultLabelsDMAccepted        = "labels-dm-accepted"
-	faultLabelsArchivedMutable   = "labels-archived-mutable"
-	faultLabelsDeletedMutable    = "labels-deleted-mutable"
-	faultLabelsMemberCanLabel    = "labels-member-can-label"
-	faultLabelsPrivateVisible    = "labels-private-visible"
-	faultLabelsLimitBeforeMatch  = "labels-limit-before-match"
-	faultLabelsSupersededMatched = "labels-superseded-matched"
-	faultLabelsCommunityLeak     = "labels-community-leak"
-	faultLabelsNoMarker          = "labels-no-marker"
-	faultLabelsRetryEmptyReason  = "labels-retry-empty-reason"
-	faultLabelsRetryReapplies    = "labels-retry-reapplies"
-	faultLabelsRetrySkipsAdmit   = "labels-retry-skips-admission"
-	faultLabelsConflictDiscloses = "labels-conflict-discloses"
-	faultLabelsConflictFirst     = "labels-conflict-before-retry"
-	faultLabelsNonAtomicCreate   = "labels-nonatomic-create"
-	faultLabelsPartialApply      = "labels-partial-apply"
-	faultLabelsLostUpdate        = "labels-lost-update"
-	faultLabelsLifecycleUnserial = "labels-lifecycle-unserialized"
-	faultLabelsStaleTimestamp    = "labels-stale-snapshot-timestamp"
-)
-
-// labelsFaults are the labels profile's fault switches (Profile "labels").
-var labelsFaults = []faultSpec{
-	{faultLabelsUnsorted, "labels", "labels/snapshot",
-		"39000 l tags come in insertion order instead of sorted by ASCII value"},
-	{faultLabelsNoNamespace, "labels", "labels/snapshot",
-		`a labeled 39000 has no ["L","nip-cl"] tag`},
-	{faultLabelsAsTTags, "labels", "labels/snapshot",
-		"39000 also carries every label as an extra t tag (the competing draft's format)"},
-	{faultLabelsCreateNoDedup, "labels", "labels/initial-labels",
-		"repeated label tags of a 9007 are stored (and published) once per tag instead of once per value"},
-	{faultLabelsValuesRewritten, "labels", "labels/values-and-limits",
-		"noncanonical label values are trimmed and lowercased instead of rejected"},
-	{faultLabelsStoredLimitOff, "labels", "labels/values-and-limits",
-		"a channel may store more than 32 labels"},
-	{faultLabelsRawLimitDedup, "labels", "labels/values-and-limits",
-		"the 64 raw label tag limit is counted after deduplication"},
-	{faultLabelsMisplacedIgnored, "labels", "labels/events",
-		"misplaced tags (add-label/remove-label on 9007, label on 9002, l/L/t on either) are ignored instead of rejected"},
-	{faultLabelsHTagLenient, "labels", "labels/events",
-		"a label command with several h tags is applied to the first one"},
-	{faultLabelsOverlapAccepted, "labels", "labels/add-remove",
-		"a 9002 whose add-label and remove-label values intersect is applied (adds, then removes)"},
-	{faultLabelsMixedEdit, "labels", "labels/add-remove",
-		"a label mutation that also changes name, about, visibility or archive state is applied"},
-	{faultLabelsOrdinaryEditDrops, "labels", "labels/add-remove",
-		"an ordinary 9002 edit without label operations clears the channel's labels"},
-	{faultLabelsNoopPublishes, "labels", "labels/add-remove",
-		"a no-op label mutation publishes a new 39000 snapshot"},
-	{faultLabelsDMAccepted, "labels", "labels/scope",
-		"dm and workflow channels accept initial labels and label mutations"},
-	{faultLabelsArchivedMutable, "labels", "labels/scope",
-		"archived channels accept label mutations"},
-	{faultLabelsDeletedMutable, "labels", "labels/scope",
-		"label mutations on a deleted channel are acknowledged (and applied to the deleted record)"},
-	{faultLabelsMemberCanLabel, "labels", "labels/authorization",
-		"plain members may add and remove labels"},
-	{faultLabelsPrivateVisible, "labels", "labels/authorization",
-		"the 39000 snapshots a label command publishes for a private channel are stored outside the channel ACL"},
-	{faultLabelsLimitBeforeMatch, "labels", "labels/finding-channels",
-		"#l/#L filters are matched against the newest page of 39000 snapshots only (limit before match)"},
-	{faultLabelsSupersededMatched, "labels", "labels/finding-channels",
-		"snapshots replaced by a label command stay stored and still match #l filters"},
-	{faultLabelsCommunityLeak, "labels", "labels/community",
-		"label state is keyed by channel UUID only: a create inherits the labels of the same UUID in another community"},
-	{faultLabelsNoMarker, "labels", "labels/responses",
-		"rejections of covered commands carry only the NIP-01 prefix, without nip-cl-rejected"},
-	{faultLabelsRetryEmptyReason, "labels", "labels/responses",
-		`an exact retry of a committed command is answered OK true "" instead of "duplicate: nip-cl-committed"`},
-	{faultLabelsRetryReapplies, "labels", "labels/retry-admission",
-		"an exact retry of a committed command is applied again (and republished)"},
-	{faultLabelsRetrySkipsAdmit, "labels", "labels/retry-admission",
-		"an exact retry is answered duplicate: nip-cl-committed without checking channel lifecycle or the author's current role"},
-	{faultLabelsConflictDiscloses, "labels", "labels/initial-labels",
-		"a different 9007 on a used UUID is rejected with the channel's name and labels in the message"},
-	{faultLabelsConflictFirst, "labels", "labels/initial-labels",
-		"the UUID-conflict check runs before duplicate detection: an exact retry of a create is answered duplicate: nip-cl-rejected"},
-	{faultLabelsNonAtomicCreate, "labels", "labels/application",
-		"a labeled 9007 commits the channel, owner membership and snapshot before validating its labels; a rejected create leaves them behind"},
-	{faultLabelsPartialApply, "labels", "labels/application",
-		"a label mutation with an invalid value commits its valid values and then answers the rejection"},
-	{faultLabelsLostUpdate, "labels", "labels/serialization",
-		"a label mutation reads the current labels before taking the write lock (read-modify-write outside the serialization boundary): concurrent mutations lose updates"},
-	{faultLabelsLifecycleUnserial, "labels", "labels/serialization",
-		"a label mutation checks archive and deletion on channel state read before the write lock and writes that stale state back"},
-	{faultLabelsStaleTimestamp, "labels", "labels/serialization",
-		"the snapshot a label mutation publishes reuses the created_at of the snapshot it replaces"},
-}
 
 // --- tag classification -----------------------------------------------------
 
@@ -181,6 +68,11 @@ var labelCommandTags = []string{"add-label", "remove-label", "label", "l", "L", 
 // mutation must not carry any of them.
 var metadataTags = []string{"name", "about", "picture", "banner", "visibility", "archived", "topic", "purpose", "ttl",
 	"private", "public", "open", "closed", "hidden", "visible", "restricted", "unrestricted", "channel_type"}
+
+// extendedMetadataTags are the fields the labels draft names besides
+// NIP-29's (under the reading labels-mixed-extended-fields=ignored they
+// ride along, ignored).
+var extendedMetadataTags = []string{"topic", "purpose", "ttl"}
 
 func isLabelMutation(ev *nostr.Event) bool {
 	return ev.Kind == kindEditMetadata && (hasTag(ev, "add-label") || hasTag(ev, "remove-label"))
@@ -665,39 +557,6 @@ func (p *labelsProfile) mutate(t *txn, ev *nostr.Event) error {
 
 // --- command hooks ------------------------------------------------------------
 
-// prepare: only the read-outside-the-lock faults do anything here.
-func (p *labelsProfile) prepare(r *Relay, community string, ev *nostr.Event) {
-	mutationStale := isLabelMutation(ev) && (p.faults.on(faultLabelsLostUpdate) || p.faults.on(faultLabelsLifecycleUnserial) || p.faults.on(faultLabelsAuthorityUnserial))
-	editStale := ev.Kind == kindEditMetadata && !isLabelMutation(ev) && p.faults.on(faultLabelsEditStaleLabels)
-	if !mutationStale && !editStale {
-		return
-	}
-	h := ev.Tags.Find("h")
-	if h == nil {
-		return
-	}
-	ch, err := loadChannel(r.sqlDB(), community, h[1])
-	if err != nil || ch == nil {
-		return
-	}
-	p.staleMu.Lock()
-	// The first send's read wins: an exact resend of the same event does
-	// not refresh it.
-	if _, ok := p.stale[ev.ID]; !ok {
-		p.stale[ev.ID] = ch
-	}
-	p.staleMu.Unlock()
-	time.Sleep(staleWindow)
-}
-
-func (p *labelsProfile) takeStale(id string) *Channel {
-	p.staleMu.Lock()
-	defer p.staleMu.Unlock()
-	st := p.stale[id]
-	delete(p.stale, id)
-	return st
-}
-
 // command applies label mutations itself and wraps h-tagged creation.
 func (p *labelsProfile) command(t *txn, ev *nostr.Event) (bool, error) {
 	switch {
@@ -790,7 +649,7 @@ func emittedSnapshot(t *txn, uuid string) *nostr.Event {
 // republish replaces the channel's 39000 with one created at ts (faults only).
 func (p *labelsProfile) republish(t *txn, ch *Channel, ts nostr.Timestamp) (*nostr.Event, error) {
 	ev := &nostr.Event{Kind: kindGroupMetadata, CreatedAt: ts, Tags: t.r.stateTags(kindGroupMetadata, ch), Content: ""}
-	if err := t.r.signer.sign(ev, t.r.stateKey); err != nil {
+	if err := t.r.signer.sign(ev, t.r.stateKey()); err != nil {
 		return nil, fmt.Errorf("sign state: %w", err)
 	}
 	if err := t.deleteWhere(condStateOfKind, kindGroupMetadata, ch.UUID); err != nil {

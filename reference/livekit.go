@@ -50,16 +50,6 @@ const livekitServerURL = "wss://livekit.invalid"
 // policyNoLiveKit turns the AV endpoints off.
 const policyNoLiveKit = "no-livekit"
 
-// livekitFaults break NIP-29's AV endpoints.
-var livekitFaults = []faultSpec{
-	{faultLiveKitStatus200, "", "nip29/livekit",
-		"/.well-known/nip29/livekit answers 200 with a body instead of 204"},
-	{faultLiveKitSubUppercase, "", "nip29/livekit",
-		"the issued JWT's sub starts with the caller's pubkey in uppercase hex"},
-	{faultLiveKitAccessUnchecked, "", "nip29/livekit",
-		"the token endpoint issues tokens for a private group to callers who are not members"},
-}
-
 // serveLiveKit answers the AV paths.
 func (r *Relay) serveLiveKit(w http.ResponseWriter, req *http.Request) {
 	if r.policy(policyNoLiveKit) {

@@ -69,7 +69,7 @@ func avGroup(t *testing.T, url string, private bool) (actor, string) {
 	return owner, id
 }
 
-var livekitProbes = map[string]faultProbe{
+var livekitProbes = map[FaultName]faultProbe{
 	faultLiveKitStatus200: func(t *testing.T, r *Relay, url string) bool {
 		return livekitGet(t, url) != http.StatusNoContent
 	},

@@ -671,7 +671,7 @@ func (r *Relay) publishState(t *txn, ch *Channel) error {
 			// beside the current one.
 			if r.fault(faultIdenticalStateDuplicated) {
 				dup := &nostr.Event{Kind: kind, CreatedAt: nostr.Timestamp(max(r.now().Unix(), prevAt+1)), Tags: tags}
-				if err := r.signer.sign(dup, r.stateKey); err != nil {
+				if err := r.signer.sign(dup, r.stateKey()); err != nil {
 					return fmt.Errorf("sign state: %w", err)
 				}
 				if err := t.insert(dup, ch.UUID); err != nil {
@@ -690,11 +690,7 @@ func (r *Relay) publishState(t *txn, ch *Channel) error {
 			}
 		}
 		ev := &nostr.Event{Kind: kind, CreatedAt: ts, Tags: tags, Content: ""}
-		key := r.stateKey
-		if kind == kindGroupRoles {
-			key = r.rolesKey
-		}
-		if err := r.signer.sign(ev, key); err != nil {
+		if err := r.signer.sign(ev, r.stateKeyOf(kind)); err != nil {
 			return fmt.Errorf("sign state: %w", err)
 		}
 		if err := t.deleteWhere(condStateOfKind, kind, ch.UUID); err != nil {

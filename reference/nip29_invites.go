@@ -22,20 +22,6 @@ import (
 //     with any other code: refused, "restricted:", nobody added.
 //   - the codes of a deleted group die with it.
 
-// nip29GroupFaults break NIP-29's group ids, invites and closed groups.
-var nip29GroupFaults = []faultSpec{
-	{faultGroupIDUUIDOnly, "", "nip29/group-ids",
-		`every group event needs a canonical lowercase UUID as its h value ("invalid: h tag ... is not a canonical lowercase UUID"), as the labels draft asks only for its own commands`},
-	{faultInviteCodeIgnored, "", "nip29/invites",
-		"a 9009 create-invite is accepted, but a join request carrying its code to the closed group is refused like one without a code"},
-	{faultJoinAnyCodeAdmits, "", "nip29/invites",
-		"a join request to a closed group carrying any code, even one no 9009 created, admits the user"},
-	{faultMemberCanInvite, "", "nip29/invites",
-		"a plain member's 9009 create-invite is accepted and its code admits to the closed group"},
-	{faultClosedRestrictsWrites, "", "nip29/restricted",
-		"a closed group that is not restricted refuses non-members' messages (closed read as restricted)"},
-}
-
 // kindCreateInvite is NIP-29's create-invite moderation event.
 const kindCreateInvite = 9009
 

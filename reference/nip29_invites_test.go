@@ -25,7 +25,7 @@ func (a actor) invite(t *testing.T, id, code string) *nostr.Event {
 }
 
 // nip29GroupProbes are the fault probes of nip29_invites.go's faults.
-var nip29GroupProbes = map[string]faultProbe{
+var nip29GroupProbes = map[FaultName]faultProbe{
 	faultGroupIDUUIDOnly: func(t *testing.T, r *Relay, url string) bool {
 		owner := newActor(t)
 		c := dial(t, url)

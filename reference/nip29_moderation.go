@@ -26,43 +26,6 @@ import (
 //     the group's events by other keys), so a new group can start.
 const kindDeleteEvent = 9005
 
-// Fault switches of the moderation table, delete-event, state events and
-// timeline references. Each is checked at exactly one place.
-const (
-	faultOutsiderRemoveUser       = "outsider-remove-user"
-	faultOutsiderDeleteEvent      = "outsider-delete-event"
-	faultModerationEventsUnserved = "moderation-events-unserved"
-	faultDeleteEventIgnored       = "delete-event-ignored"
-	faultBannerDropped            = "banner-dropped"
-	faultUserStateAccepted        = "user-state-accepted"
-	faultIdenticalStateDuplicated = "identical-state-duplicated"
-	faultPreviousUnchecked        = "previous-unchecked"
-	faultPreviousRefused          = "previous-refused"
-)
-
-// moderationFaults break the moderation table's authorization, 9005, the
-// state events' content and uniqueness, and timeline references.
-var moderationFaults = []faultSpec{
-	{faultOutsiderRemoveUser, "", "nip29/moderation",
-		"a 9001 remove-user from any key, even one with no role in the group, is applied"},
-	{faultOutsiderDeleteEvent, "", "nip29/moderation",
-		"a 9005 delete-event from any key, even one with no role in the group, is applied"},
-	{faultModerationEventsUnserved, "", "nip29/moderation",
-		"accepted moderation events (9000-9020) are applied but never served again, so the group state cannot be reconstructed from them"},
-	{faultDeleteEventIgnored, "", "nip29/delete-event",
-		"an authorized 9005 delete-event is accepted (OK true) but the event it names is still served"},
-	{faultBannerDropped, "", "nip29/state-events",
-		"the banner of a 9007 or 9002 is not carried into the 39000"},
-	{faultUserStateAccepted, "", "nip29/state-events",
-		"a 39000-39003 signed by a user key is accepted and served like any addressable event"},
-	{faultIdenticalStateDuplicated, "", "nip29/state-events",
-		"a regeneration whose tags did not change stores a second, newer instance beside the current state event instead of leaving it"},
-	{faultPreviousUnchecked, "", "nip29/timeline",
-		"previous tags are not checked: a reference to no stored event is accepted"},
-	{faultPreviousRefused, "", "nip29/timeline",
-		"every group event carrying a previous tag is refused, even when its references name stored events"},
-}
-
 // deleteEvent applies a 9005 delete-event.
 func (r *Relay) deleteEvent(t *txn, ev *nostr.Event, ch *Channel) error {
 	// Fault outsider-delete-event: anyone's 9005 is applied.

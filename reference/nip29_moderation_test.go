@@ -14,7 +14,7 @@ func init() {
 	}
 }
 
-var moderationProbes = map[string]faultProbe{
+var moderationProbes = map[FaultName]faultProbe{
 	faultOutsiderRemoveUser: func(t *testing.T, r *Relay, url string) bool {
 		owner, member, outsider := newActor(t), newActor(t), newActor(t)
 		co, cx := dial(t, url), dial(t, url)

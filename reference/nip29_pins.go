@@ -36,16 +36,6 @@ const (
 // maxPins is how many references one pin list may hold.
 const maxPins = 64
 
-// pinsFaults break NIP-29's pinned events.
-var pinsFaults = []faultSpec{
-	{faultPinsOrderLost, "", "nip29/pins",
-		"the 39005 lists the pinned references sorted by value, not in the 9010's order"},
-	{faultPinsNotRegenerated, "", "nip29/pins",
-		"only a group's first 9010 produces a 39005; later pin lists are accepted but the 39005 keeps the first list"},
-	{faultPinsMemberCanUpdate, "", "nip29/pins",
-		"a plain member's 9010 update-pin-list is accepted and changes the 39005"},
-}
-
 // updatePins applies a 9010 update-pin-list to ch.
 func (r *Relay) updatePins(t *txn, ev *nostr.Event, ch *Channel) error {
 	role := ch.roleOf(ev.PubKey)
@@ -92,7 +82,7 @@ func (r *Relay) updatePins(t *txn, ev *nostr.Event, ch *Channel) error {
 		ts = prev.CreatedAt + 1
 	}
 	pins := &nostr.Event{Kind: kindGroupPins, CreatedAt: ts, Tags: append(nostr.Tags{{"d", ch.UUID}}, refs...), Content: ""}
-	if err := r.signer.sign(pins, r.stateKey); err != nil {
+	if err := r.signer.sign(pins, r.stateKey()); err != nil {
 		return fmt.Errorf("sign 39005: %w", err)
 	}
 	if err := t.deleteWhere(condStateOfKind, kindGroupPins, ch.UUID); err != nil {

@@ -50,7 +50,7 @@ func pinFixture(t *testing.T, url string) (c *client, owner actor, id string, e1
 	return c, owner, id, e1, e2
 }
 
-var pinsProbes = map[string]faultProbe{
+var pinsProbes = map[FaultName]faultProbe{
 	faultPinsOrderLost: func(t *testing.T, r *Relay, url string) bool {
 		c, owner, id, e1, e2 := pinFixture(t, url)
 		c.mustPublish(owner.pin(t, id, nostr.Tag{"e", e1}, nostr.Tag{"e", e2}))

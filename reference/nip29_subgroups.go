@@ -49,32 +49,6 @@ CREATE TABLE IF NOT EXISTS group_tree (
 );
 `
 
-// subgroupsFaults break NIP-29's subgroup rules.
-var subgroupsFaults = []faultSpec{
-	{faultSubgroupsNotAdvertised, "", "nip29/subgroups",
-		`the NIP-11 document has no "nip29": {"subgroups": true} although the relay supports subgroups`},
-	{faultSubgroupParentNotShown, "", "nip29/subgroups",
-		"a child's 39000 does not carry its parent tag"},
-	{faultSubgroupChildNotListed, "", "nip29/subgroups",
-		"a parent's 39000 carries no child tags"},
-	{faultSubgroupReorderIgnored, "", "nip29/subgroups",
-		"a parent's 9002 with the full child list in a new order is accepted, but the 39000 keeps the old order"},
-	{faultSubgroupCycleAccepted, "", "nip29/subgroups",
-		"a 9002 whose parent is the group itself or one of its descendants is accepted"},
-	{faultSubgroupUnknownParent, "", "nip29/subgroups",
-		"a 9002 naming a parent group that does not exist is accepted"},
-	{faultSubgroupParentAdminUnchecked, "", "nip29/subgroups",
-		"a 9002 naming a parent is accepted from a key that is not an admin of that parent"},
-	{faultSubgroupChildrenOmitted, "", "nip29/subgroups",
-		"a parent's 9002 whose child tags leave out an existing child is accepted (the child list shrinks)"},
-	{faultSubgroupDetachIgnored, "", "nip29/subgroups",
-		"a child's 9002 without a parent tag leaves it under its parent instead of making it a root"},
-	{faultSubgroupOrphansKept, "", "nip29/subgroups",
-		"when a parent is deleted, its children's 39000 keep the parent tag"},
-	{faultSubgroupAdminInherited, "", "nip29/subgroups",
-		"an admin of a parent group may put users into its children (roles are inherited)"},
-}
-
 // nip29Info is the NIP-11 "nip29" object.
 type nip29Info struct {
 	Subgroups bool `json:"subgroups"`

@@ -69,7 +69,7 @@ func (x *tree) family() (p, c1, c2 string) {
 	return p, c1, c2
 }
 
-var subgroupProbes = map[string]faultProbe{
+var subgroupProbes = map[FaultName]faultProbe{
 	faultSubgroupsNotAdvertised: func(t *testing.T, r *Relay, url string) bool {
 		info := r.Info()
 		return info.NIP29 == nil || !info.NIP29.Subgroups

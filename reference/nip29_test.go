@@ -118,7 +118,7 @@ func TestNIP29ProfileIsNone(t *testing.T) {
 	if _, ok := r.profile.(noneProfile); !ok {
 		t.Fatalf("profile nip29 is %T, want noneProfile", r.profile)
 	}
-	if _, err := New(Config{Profile: "nip29", Faults: []string{faultClosedFlagInverted}}); err != nil {
+	if _, err := New(Config{Profile: "nip29", Faults: []string{string(faultClosedFlagInverted)}}); err != nil {
 		t.Fatalf("a core fault under profile nip29: %v", err)
 	}
 }

@@ -82,15 +82,8 @@ type reader struct {
 	pubkeys   []string
 	// count is true while the read answers a NIP-45 COUNT.
 	count bool
-	// named collects channels that earlier filters of the same request
-	// named; only the identity naming-leak fault switch reads it.
-	named map[string]bool
-	// skipAccess leaves the read-access rule out of a stored read; only
-	// the reads-later-filters-skip-access fault switch sets it.
-	skipAccess bool
-	// raw leaves the access rule and the profile's read rule out of a
-	// COUNT; only the limit-read-refused fault switches set it.
-	raw bool
+	// faulty is what only fault switches keep about a read.
+	faulty readFaults
 }
 
 func (rd *reader) has(pk string) bool { return slices.Contains(rd.pubkeys, pk) }
@@ -179,12 +172,6 @@ type commandHooks interface {
 	prepare(r *Relay, community string, ev *nostr.Event)
 	command(t *txn, ev *nostr.Event) (handled bool, err error)
 }
-
-// faultSet is the set of fault switches that are on; profiles keep it so
-// their own faults sit at the place of the behaviour they break.
-type faultSet map[string]bool
-
-func (f faultSet) on(name string) bool { return f[name] }
 
 // profiles builds each profile with the relay's fault switches and
 // readings. "nip29" is another name of "none" (the harness's profile of

@@ -177,11 +177,11 @@ func (r *Relay) filterSQL(f *nostr.Filter, rd *reader, withTags, withAccess, for
 		}
 	}
 	// Fault reads-ids-skip-access: an ids filter is not access-checked.
-	if withAccess && !rd.raw && !(f.IDs != nil && r.fault(faultReadsIDsSkipAccess)) {
+	if withAccess && !rd.faulty.raw && !(f.IDs != nil && r.fault(faultReadsIDsSkipAccess)) {
 		cond, args := r.accessSQL(rd, forCount)
 		b.add(cond, args...)
 	}
-	if cond, args := r.profile.readSQL(f, rd); cond != "" && !rd.raw {
+	if cond, args := r.profile.readSQL(f, rd); cond != "" && !rd.faulty.raw {
 		b.add("("+cond+")", args...)
 	}
 	return b
@@ -227,7 +227,7 @@ func (r *Relay) queryFilter(rd *reader, f *nostr.Filter) ([]*nostr.Event, error)
 	// the access rule; a reader marked skipAccess (fault
 	// reads-later-filters-skip-access) skips it too. Skipping is accessLate
 	// with nothing applied afterwards.
-	skipAccess := rd.skipAccess || (r.fault(faultLabelsNSReadSkipsACL) && f.Tags["L"] != nil && f.Tags["l"] == nil)
+	skipAccess := rd.faulty.skipAccess || (r.fault(faultLabelsNSReadSkipsACL) && f.Tags["L"] != nil && f.Tags["l"] == nil)
 	// Fault identity-p-opt-in-skips-acl: a #P read with #t skips the access rule.
 	skipAccess = skipAccess || (r.fault(faultIDPOptInSkipsACL) && f.Tags["P"] != nil && f.Tags["t"] != nil)
 	accessLate := r.fault(faultLimitBeforeAccess) && !skipAccess
@@ -432,7 +432,7 @@ func (r *Relay) query(rd *reader, filters []nostr.Filter) ([]*nostr.Event, error
 		// Fault reads-later-filters-skip-access: only filter 0 is checked.
 		if i > 0 && r.fault(faultReadsLaterFiltersNoCheck) {
 			unchecked := *rd
-			unchecked.skipAccess = true
+			unchecked.faulty.skipAccess = true
 			frd = &unchecked
 		}
 		evs, err := r.queryFilter(frd, &filters[i])

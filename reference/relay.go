@@ -85,20 +85,15 @@ type Relay struct {
 	verifier verifier    // client event ids and signatures
 	probes   probeCounts // recent row counts of tag filters (drivingTag)
 	profile  profile
-	faults   map[string]bool
+	faults   faultSet
 	readings readingSet
 	policies map[string]bool
 	db       *sql.DB
 	stmts    *statements // the write path's prepared statements
 	now      func() time.Time
 
-	secretKey string
+	secretKey string // signs the relay's state events and notices (see stateKey)
 	pubKey    string
-	// stateKey signs 39000-39003; equals secretKey unless the
-	// state-signed-by-other-key fault is on. rolesKey signs 39003: stateKey
-	// unless the roles-not-relay-signed fault is on.
-	stateKey string
-	rolesKey string
 
 	maxMessageSize int64
 	maxLimit       int
@@ -128,8 +123,8 @@ type Relay struct {
 	listener net.Listener
 	url      string
 
-	// stale is the labels-live-stale-labels fault's memory.
-	stale liveLabels
+	// faulty is what only fault switches keep (faults.go).
+	faulty faultState
 
 	closeOnce sync.Once
 	closeErr  error
@@ -173,7 +168,7 @@ func New(cfg Config) (*Relay, error) {
 	}
 	r := &Relay{
 		cfg:            cfg,
-		profile:        mk(faultSet(faults), readings),
+		profile:        mk(faults, readings),
 		faults:         faults,
 		readings:       readings,
 		policies:       policies,
@@ -211,15 +206,7 @@ func New(cfg Config) (*Relay, error) {
 	if r.pubKey, err = nostr.GetPublicKey(r.secretKey); err != nil {
 		return nil, fmt.Errorf("reference: bad SecretKey: %w", err)
 	}
-	r.stateKey = r.secretKey
-	if r.fault(faultStateSignedByOtherKey) {
-		r.stateKey = nostr.GeneratePrivateKey()
-	}
-	r.rolesKey = r.stateKey
-	// Fault roles-not-relay-signed: 39003 alone gets a key of its own.
-	if r.fault(faultRolesNotRelaySigned) {
-		r.rolesKey = nostr.GeneratePrivateKey()
-	}
+	r.faulty.init(r.faults)
 
 	if r.db, err = openDB(cfg.DBPath); err != nil {
 		return nil, err

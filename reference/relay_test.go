@@ -30,8 +30,9 @@ func TestNewValidatesConfig(t *testing.T) {
 		{"unknown profile", Config{Profile: "nope"}, `unknown profile "nope"`},
 		{"unknown fault", Config{Faults: []string{"bogus"}}, "limit-before-access"},
 		{"bad key", Config{SecretKey: "xyz"}, "SecretKey"},
-		{"every core fault", Config{Faults: faultNamesOf(coreFaults)}, ""},
+		{"every core fault", Config{Faults: faultNamesOf(nip29Faults)}, ""},
 		{"every identity fault", Config{Profile: "identity", Faults: faultNamesOf(identityFaults)}, ""},
+		{"every labels fault", Config{Profile: "labels", Faults: faultNamesOf(labelsFaults)}, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -54,7 +55,7 @@ func TestNewValidatesConfig(t *testing.T) {
 func faultNamesOf(fs []faultSpec) []string {
 	names := make([]string, 0, len(fs))
 	for _, f := range fs {
-		names = append(names, f.Name)
+		names = append(names, string(f.Name))
 	}
 	return names
 }
@@ -78,13 +79,8 @@ func TestFaultCatalogue(t *testing.T) {
 			}
 		}
 	}
-	if len(coreFaults) < 18 {
-		t.Errorf("%d core faults, want at least the 18 baseline faults", len(coreFaults))
-	}
-	for _, f := range coreFaults {
-		if f.Profile != "" {
-			t.Errorf("core fault %s is bound to profile %q", f.Name, f.Profile)
-		}
+	if len(nip29Faults) < 18 {
+		t.Errorf("%d core faults, want at least the 18 baseline faults", len(nip29Faults))
 	}
 }
 
@@ -468,8 +464,8 @@ func TestPrivateReadAccess(t *testing.T) {
 // TestLimitAppliesAfterAccess: an outsider's page is full even when many
 // newer private events exist (the limit-before-access fault breaks this).
 func TestLimitAppliesAfterAccess(t *testing.T) {
-	for _, fault := range []string{"", faultLimitBeforeAccess} {
-		t.Run("fault="+fault, func(t *testing.T) {
+	for _, fault := range []FaultName{"", faultLimitBeforeAccess} {
+		t.Run("fault="+string(fault), func(t *testing.T) {
 			_, url := startRelay(t, Config{Faults: nonEmpty(fault)})
 			owner, outsider := newActor(t), newActor(t)
 			co, cx := dial(t, url), dial(t, url)
@@ -507,11 +503,11 @@ func TestLimitAppliesAfterAccess(t *testing.T) {
 	}
 }
 
-func nonEmpty(s string) []string {
+func nonEmpty(s FaultName) []string {
 	if s == "" {
 		return nil
 	}
-	return []string{s}
+	return []string{string(s)}
 }
 
 func TestFilters(t *testing.T) {
@@ -692,8 +688,8 @@ func TestLiveDelivery(t *testing.T) {
 }
 
 func TestReplacementCreatedAtStrictlyIncreases(t *testing.T) {
-	for _, fault := range []string{"", faultStaleReplacementTimestmp} {
-		t.Run("fault="+fault, func(t *testing.T) {
+	for _, fault := range []FaultName{"", faultStaleReplacementTimestmp} {
+		t.Run("fault="+string(fault), func(t *testing.T) {
 			frozen := time.Now()
 			_, url := startRelay(t, Config{Now: func() time.Time { return frozen }, Faults: nonEmpty(fault)})
 			owner := newActor(t)

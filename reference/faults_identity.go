@@ -1,0 +1,218 @@
+package reference
+
+// Fault switch names of the identity profile (Profile "identity"): they
+// break sentences of the NIP-CL identity draft and apply only under that
+// profile. Each is consulted (r.fault, faults.on) at the behaviour it
+// breaks; TestEveryFaultIsConsulted lists the places.
+const (
+	// identity/advertising (nip-cl-identity.md Advertising support).
+	faultIDNIPCLInNIPs FaultName = "identity-nip-cl-in-supported-nips"
+
+	// identity/asking-for-system (nip-cl-identity.md System channels: Asking for system channels).
+	faultIDCountTOptInIgnored FaultName = "identity-count-ignores-t-system-opt-in"
+	faultIDPOptInIgnored      FaultName = "identity-p-opt-in-ignored"
+	faultIDOptInLimitDropped  FaultName = "identity-opt-in-dropped-with-limit"
+	faultIDLabelOptsIn        FaultName = "identity-label-opts-in-system"
+	faultIDPOptInSkipsACL     FaultName = "identity-p-opt-in-skips-acl"
+
+	// identity/choosing-one-channel (nip-cl-identity.md Choosing one channel).
+	faultIDLabelUniquePerCreator FaultName = "identity-label-unique-per-creator"
+
+	// identity/creation-time (nip-cl-identity.md Channel identity tags: Creation time).
+	faultIDCreatedAtBackdated   FaultName = "identity-created-at-backdated"
+	faultIDCreatedAtFollowsEdit FaultName = "identity-created-at-follows-edit"
+
+	// identity/creator (nip-cl-identity.md Channel identity tags: Creator).
+	faultIDClientCreator       FaultName = "identity-client-creator-honoured"
+	faultIDCreatorFollowsOwner FaultName = "identity-creator-follows-owner"
+
+	// identity/finding-channels (nip-cl-identity.md Finding channels).
+	faultIDFirstTValueOnly FaultName = "identity-t-filter-first-value-only"
+
+	// identity/identity-tags (nip-cl-identity.md Channel identity tags).
+	faultIDTagsOnlyOn39000   FaultName = "identity-tags-only-on-39000"
+	faultIDLabelOrderDiffers FaultName = "identity-label-order-differs-by-kind"
+	faultIDCreatorBeforeType FaultName = "identity-creator-before-type"
+
+	// identity/label-rules (nip-cl-identity.md Channel labels: Rules).
+	faultIDNineLabels            FaultName = "identity-nine-labels-accepted"
+	faultIDNewlineBeforeEnd      FaultName = "identity-label-newline-before-end"
+	faultIDBareTStored           FaultName = "identity-bare-t-stored-as-empty-label"
+	faultIDCharsetLax            FaultName = "identity-label-charset-unchecked"
+	faultIDLengthUnchecked       FaultName = "identity-label-length-unchecked"
+	faultIDReservedLabel         FaultName = "identity-reserved-label-accepted"
+	faultIDMixedEmpty            FaultName = "identity-mixed-empty-label-accepted"
+	faultIDRefusedEditUntyped    FaultName = "identity-refused-edit-publishes-untyped"
+	faultIDPartialEdit           FaultName = "identity-rejected-edit-partly-applied"
+	faultIDRepeatsCounted        FaultName = "identity-repeated-labels-counted"
+	faultIDRepeatedEmptyRejected FaultName = "identity-repeated-empty-label-rejected"
+
+	// identity/labels (nip-cl-identity.md Channel labels).
+	faultIDTExtraElements     FaultName = "identity-t-extra-elements-labels"
+	faultIDLabelsMerged       FaultName = "identity-labels-merged-on-edit"
+	faultIDEditWithoutTClears FaultName = "identity-edit-without-t-clears"
+	faultIDAdminCannotLabel   FaultName = "identity-admin-cannot-edit-labels"
+	faultIDMemberEditsLabels  FaultName = "identity-member-edits-labels"
+
+	// identity/match-before-limit (nip-cl-identity.md Finding channels: #t and #P are matched before limit).
+	faultIDLimitBeforeTagMatch FaultName = "identity-limit-before-tag-match"
+
+	// identity/naming (nip-cl-identity.md System channels: a filter names a channel).
+	faultIDDNamesAnyKinds FaultName = "identity-d-names-with-any-kinds"
+	faultIDNamingLeaks    FaultName = "identity-naming-leaks-across-filters"
+
+	// identity/notices (nip-cl-identity.md System channels: Membership notices carry the channel type).
+	faultIDNoticeWithoutType  FaultName = "identity-notice-without-type"
+	faultIDNoticesNotStored   FaultName = "identity-notices-not-stored"
+	faultIDUntypedGetsSystem  FaultName = "identity-untyped-filter-gets-system-notices"
+	faultIDLiveNoticesUntyped FaultName = "identity-live-notices-ignore-type"
+	faultIDNoticesToOthers    FaultName = "identity-notices-to-others"
+
+	// identity/reads-leave-out (nip-cl-identity.md System channels: Reads that leave system channels out).
+	faultReadsIDsNameSystem    FaultName = "identity-ids-name-system-channels"
+	faultIDLimitReadRefused    FaultName = "identity-limit-read-refused"
+	faultIDSystemInHistory     FaultName = "identity-system-in-generic-reads"
+	faultIDMemberListLeaks     FaultName = "identity-member-list-leaks-system"
+	faultIDCountUntaggedSystem FaultName = "identity-count-untagged-counts-system"
+	faultIDSystemInCount       FaultName = "identity-count-counts-system"
+	faultIDSystemLive          FaultName = "identity-live-leaks-system"
+
+	// identity/system-channels (nip-cl-identity.md System channels).
+	faultIDSystemOpenByDefault FaultName = "identity-system-open-by-default"
+	faultIDHiddenMissing       FaultName = "identity-system-hidden-missing"
+)
+
+// identityFaults is the identity fault table, grouped by the section each row
+// breaks. Clause names the clause (within Section) whose sentence Breaks
+// contradicts; the kill test counts the fault as killed only when a case
+// citing that clause fails.
+var identityFaults = []faultSpec{
+	// identity/advertising (nip-cl-identity.md Advertising support).
+	{Name: faultIDNIPCLInNIPs, Section: "identity/advertising", Clause: "identity/advertising.1", In: "identityProfile.supportedNIPs",
+		Breaks: `"nip-cl" is listed in NIP-11 supported_nips`},
+
+	// identity/asking-for-system (nip-cl-identity.md System channels: Asking for system channels).
+	{Name: faultIDCountTOptInIgnored, Section: "identity/asking-for-system", Clause: "identity/asking-for-system.1", In: "identityProfile.scope",
+		Breaks: `COUNT ignores #t:["system"] as an opt-in (only #P opts a COUNT in), so it undercounts the readable system channels`},
+	{Name: faultIDPOptInIgnored, Section: "identity/asking-for-system", Clause: "identity/asking-for-system.2", In: "identityProfile.scope",
+		Breaks: "#P does not ask for system channels; only #t:[\"system\"] does"},
+	{Name: faultIDOptInLimitDropped, Section: "identity/asking-for-system", Clause: "identity/asking-for-system.4", In: "identityProfile.readSQL",
+		Breaks: "a stored read that opts in to system channels (#t system or #P) and has a limit is answered as if it had not opted in: the limit picks from legacy channels only"},
+	{Name: faultIDLabelOptsIn, Section: "identity/asking-for-system", Clause: "identity/asking-for-system.5", In: "identityProfile.scope",
+		Breaks: "any #t (a label too) on a 39000-39003 filter returns system channels"},
+	{Name: faultIDPOptInSkipsACL, Section: "identity/asking-for-system", Clause: "identity/asking-for-system.7", In: "Relay.queryFilter",
+		Breaks: "a 39000 read with #P and #t skips the read ACL: a non-member opting in by creator and label gets private channels' state"},
+
+	// identity/choosing-one-channel (nip-cl-identity.md Choosing one channel).
+	{Name: faultIDLabelUniquePerCreator, Section: "identity/choosing-one-channel", Clause: "identity/choosing-one-channel.1", In: "identityProfile.onMembership",
+		Breaks: "labels are made unique per creator: a 9007 with a label its creator already uses on a live channel is rejected"},
+
+	// identity/creation-time (nip-cl-identity.md Channel identity tags: Creation time).
+	{Name: faultIDCreatedAtBackdated, Section: "identity/creation-time", Clause: "identity/creation-time.1", In: "identityProfile.stateTags",
+		Breaks: "the 39000 created_at tag is written 10 minutes before the channel's creation (neither the relay clock at the create nor the 9007's created_at)"},
+	{Name: faultIDCreatedAtFollowsEdit, Section: "identity/creation-time", Clause: "identity/creation-time.2", In: "identityProfile.onEdit",
+		Breaks: "a 9002 rewrites the created_at tag with the edit's own created_at"},
+
+	// identity/creator (nip-cl-identity.md Channel identity tags: Creator).
+	{Name: faultIDClientCreator, Section: "identity/creator", Clause: "identity/creator.2", In: "identityProfile.onCreate, identityProfile.onEdit",
+		Breaks: "a client P tag on 9007 or 9002 sets the creator"},
+	{Name: faultIDCreatorFollowsOwner, Section: "identity/creator", Clause: "identity/creator.3", In: "identityProfile.stateTags",
+		Breaks: "P names the channel's current (first) owner instead of the key that signed the 9007"},
+
+	// identity/finding-channels (nip-cl-identity.md Finding channels).
+	{Name: faultIDFirstTValueOnly, Section: "identity/finding-channels", Clause: "identity/finding-channels.5", In: "identityProfile.readSQL",
+		Breaks: "a #t filter with several values matches only its first value (no OR)"},
+
+	// identity/identity-tags (nip-cl-identity.md Channel identity tags).
+	{Name: faultIDTagsOnlyOn39000, Section: "identity/identity-tags", Clause: "identity/identity-tags.1", In: "identityProfile.stateTags",
+		Breaks: "39001 and 39002 carry no identity tags (t type, t labels, P)"},
+	{Name: faultIDLabelOrderDiffers, Section: "identity/identity-tags", Clause: "identity/identity-tags.2", In: "identityProfile.stateTags",
+		Breaks: "39001 and 39002 list the labels sorted while 39000 keeps the stored order, so the order differs by kind"},
+	{Name: faultIDCreatorBeforeType, Section: "identity/identity-tags", Clause: "identity/identity-tags.3", In: "identityProfile.stateTags",
+		Breaks: `the ["P", creator] tag comes before the ["t", type] and label tags on 39000-39002`},
+
+	// identity/label-rules (nip-cl-identity.md Channel labels: Rules).
+	{Name: faultIDNineLabels, Section: "identity/label-rules", Clause: "identity/label-rules.1", In: "identityProfile.parseLabels",
+		Breaks: "up to 9 distinct labels are accepted"},
+	{Name: faultIDNewlineBeforeEnd, Section: "identity/label-rules", Clause: "identity/label-rules.2", In: "identityProfile.checkLabel",
+		Breaks: `the label check stops before a final newline: a t label "a0\n" is accepted and stored with its newline`},
+	{Name: faultIDBareTStored, Section: "identity/label-rules", Clause: "identity/label-rules.2", In: "identityProfile.parseLabels",
+		Breaks: "a one-element [\"t\"] beside labels on a 9007 or 9002 is neither refused nor ignored: it is stored as an empty label"},
+	{Name: faultIDCharsetLax, Section: "identity/label-rules", Clause: "identity/label-rules.2", In: "identityProfile.checkLabel",
+		Breaks: "label characters are not checked (uppercase, _, /, space, unicode accepted)"},
+	{Name: faultIDLengthUnchecked, Section: "identity/label-rules", Clause: "identity/label-rules.2", In: "identityProfile.checkLabel",
+		Breaks: "labels longer than 64 characters are accepted"},
+	{Name: faultIDReservedLabel, Section: "identity/label-rules", Clause: "identity/label-rules.3", In: "identityProfile.checkLabel",
+		Breaks: "channel type names (stream, forum, dm, workflow, system) are accepted as labels"},
+	{Name: faultIDMixedEmpty, Section: "identity/label-rules", Clause: "identity/label-rules.4", In: "identityProfile.parseLabels",
+		Breaks: `["t",""] together with labels is accepted (the empty tag is ignored)`},
+	{Name: faultIDRefusedEditUntyped, Section: "identity/label-rules", Clause: "identity/label-rules.5", In: "identityProfile.command",
+		Breaks: "a 9002 the label rules refuse is answered with the refusal, but the relay has already republished 39000-39002 with an empty channel type (labels and creator kept)"},
+	{Name: faultIDPartialEdit, Section: "identity/label-rules", Clause: "identity/label-rules.5", In: "identityProfile.onEdit",
+		Breaks: "a 9002 with invalid labels is accepted: its labels are dropped and the rest (name, about) applied"},
+	{Name: faultIDRepeatsCounted, Section: "identity/label-rules", Clause: "identity/label-rules.6", In: "identityProfile.parseLabels",
+		Breaks: "repeated labels count toward the limit of 8, so 8 distinct labels plus a repeat are rejected"},
+	{Name: faultIDRepeatedEmptyRejected, Section: "identity/label-rules", Clause: "identity/label-rules.7", In: "identityProfile.parseLabels",
+		Breaks: `repeated ["t",""] tags are rejected (the r1 "exactly one" rule) instead of clearing`},
+
+	// identity/labels (nip-cl-identity.md Channel labels).
+	{Name: faultIDTExtraElements, Section: "identity/labels", Clause: "identity/labels.2", In: "identityProfile.parseLabels",
+		Breaks: `the elements after a t tag's value are read as more labels: ["t", "a", "b"] sets the labels a and b`},
+	{Name: faultIDLabelsMerged, Section: "identity/labels", Clause: "identity/labels.3", In: "identityProfile.onEdit",
+		Breaks: "9002 t tags are added to the stored labels instead of replacing them"},
+	{Name: faultIDEditWithoutTClears, Section: "identity/labels", Clause: "identity/labels.5", In: "identityProfile.onEdit",
+		Breaks: "a 9002 without t tags clears the labels instead of keeping them"},
+	{Name: faultIDAdminCannotLabel, Section: "identity/labels", Clause: "identity/labels.6", In: "identityProfile.onEdit",
+		Breaks: "only owners may change labels; an admin's 9002 with t tags is rejected"},
+	{Name: faultIDMemberEditsLabels, Section: "identity/labels", Clause: "identity/labels.7", In: "identityProfile.admitEdit, identityProfile.onEdit",
+		Breaks: "a plain member's label-only 9002 is applied"},
+
+	// identity/match-before-limit (nip-cl-identity.md Finding channels: #t and #P are matched before limit).
+	{Name: faultIDLimitBeforeTagMatch, Section: "identity/match-before-limit", Clause: "identity/match-before-limit.1", In: "identityProfile.readSQL",
+		Breaks: "#t/#P filters read the newest `limit` events of the kinds first and match the tags afterwards"},
+
+	// identity/naming (nip-cl-identity.md System channels: a filter names a channel).
+	{Name: faultIDDNamesAnyKinds, Section: "identity/naming", Clause: "identity/naming.3", In: "identityProfile.scope",
+		Breaks: "#d names a channel even when the filter has a kind outside 39000-39003"},
+	{Name: faultIDNamingLeaks, Section: "identity/naming", Clause: "identity/naming.5", In: "identityProfile.scope",
+		Breaks: "a channel named by one filter of a REQ/COUNT is also returned to the later filters of the same request"},
+
+	// identity/notices (nip-cl-identity.md System channels: Membership notices carry the channel type).
+	{Name: faultIDNoticeWithoutType, Section: "identity/notices", Clause: "identity/notices.1", In: "identityProfile.onMembership",
+		Breaks: "44100/44101 notices carry no [\"t\", type] tag"},
+	{Name: faultIDNoticesNotStored, Section: "identity/notices", Clause: "identity/notices.2", In: "identityProfile.onMembership",
+		Breaks: "44100/44101 notices are only delivered live, never stored (since cannot recover them)"},
+	{Name: faultIDUntypedGetsSystem, Section: "identity/notices", Clause: "identity/notices.4", In: "identityProfile.readSQL",
+		Breaks: "a notice filter without #t also matches system-channel notices in history and COUNT"},
+	{Name: faultIDLiveNoticesUntyped, Section: "identity/notices", Clause: "identity/notices.6", In: "identityProfile.readMatch",
+		Breaks: "live delivery ignores the #t rule for notices: a filter without #t receives system-channel notices"},
+	{Name: faultIDNoticesToOthers, Section: "identity/notices", Clause: "identity/notices.9", In: "identityProfile.readMatch, identityProfile.readSQL",
+		Breaks: "44100/44101 notices are returned, counted and delivered to anyone who asks (by ids or #p)"},
+
+	// identity/reads-leave-out (nip-cl-identity.md System channels: Reads that leave system channels out).
+	{Name: faultReadsIDsNameSystem, Section: "identity/reads-leave-out", Clause: "identity/reads-leave-out.1", In: "identityProfile.leaksSystem",
+		Breaks: "an ids filter counts as naming a channel, so it returns system channels' events to filters without #h or #d"},
+	{Name: faultIDLimitReadRefused, Section: "identity/reads-leave-out", Clause: "identity/reads-leave-out.1", In: "Relay.limitReadRefused",
+		Breaks: "a REQ with a limit that would match a system channel's state the read leaves out is refused with CLOSED, so the older readable match never comes back"},
+	{Name: faultIDSystemInHistory, Section: "identity/reads-leave-out", Clause: "identity/reads-leave-out.1", In: "identityProfile.leaksSystem",
+		Breaks: "REQ history returns system channels (and their events) to filters that do not name them"},
+	{Name: faultIDMemberListLeaks, Section: "identity/reads-leave-out", Clause: "identity/reads-leave-out.3", In: "identityProfile.leaksSystem",
+		Breaks: `a 39002 filter with #p (the channels a reader belongs to) returns system channels`},
+	{Name: faultIDCountUntaggedSystem, Section: "identity/reads-leave-out", Clause: "identity/reads-leave-out.4", In: "identityProfile.leaksSystem",
+		Breaks: "COUNT leaves system channels out only for filters with a tag condition: a COUNT without tags (kinds with ids, authors or since) counts them"},
+	{Name: faultIDSystemInCount, Section: "identity/reads-leave-out", Clause: "identity/reads-leave-out.4", In: "identityProfile.leaksSystem",
+		Breaks: "COUNT counts system channels (and their events) for filters that do not name them"},
+	{Name: faultIDSystemLive, Section: "identity/reads-leave-out", Clause: "identity/reads-leave-out.6", In: "identityProfile.leaksSystem",
+		Breaks: "live subscriptions receive system-channel events for filters that do not name them"},
+
+	// identity/system-channels (nip-cl-identity.md System channels).
+	{Name: faultIDSystemOpenByDefault, Section: "identity/system-channels", Clause: "identity/system-channels.2", In: "identityProfile.onCreate",
+		Breaks: "a system channel created without a visibility tag is open"},
+	{Name: faultIDHiddenMissing, Section: "identity/system-channels", Clause: "identity/system-channels.3", In: "identityProfile.stateTags",
+		Breaks: "a private system channel's 39000 lacks the hidden tag"},
+}
+
+// createdAtBackdate is how far the identity-created-at-backdated fault
+// moves the created_at tag before the channel's creation: inside the
+// 15-minute window older cases allowed, far outside any clock skew.
+const createdAtBackdate = 600

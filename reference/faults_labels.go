@@ -1,0 +1,412 @@
+package reference
+
+import (
+	"github.com/nbd-wtf/go-nostr"
+	"slices"
+	"sync"
+	"time"
+)
+
+// Fault switch names of the labels profile (Profile "labels"): they break
+// sentences of the NIP-CL labels draft (and one NIP-01 filter rule the
+// label index touches) and apply only under that profile. Each is
+// consulted (r.fault, faults.on) at the behaviour it breaks;
+// TestEveryFaultIsConsulted lists the places.
+const (
+	// labels/add-remove (nip-cl-labels.md Add and remove labels: kind 9002).
+	faultLabelsMutationRetypes   FaultName = "labels-mutation-channel-type-applied"
+	faultLabelsMixedEdit         FaultName = "labels-mixed-edit-accepted"
+	faultLabelsOverlapAccepted   FaultName = "labels-overlap-accepted"
+	faultLabelsNoopPublishes     FaultName = "labels-noop-publishes"
+	faultLabelsOrdinaryEditDrops FaultName = "labels-ordinary-edit-drops"
+
+	// labels/application (nip-cl-labels.md Application and publication guarantees).
+	faultLabelsNonAtomicCreate FaultName = "labels-nonatomic-create"
+	faultLabelsPartialApply    FaultName = "labels-partial-apply"
+
+	// labels/authorization (nip-cl-labels.md Authorization and visibility).
+	faultLabelsMemberCanLabel    FaultName = "labels-member-can-label"
+	faultLabelsAuthorityUnserial FaultName = "labels-authority-unserialized"
+	faultLabelsNSReadSkipsACL    FaultName = "labels-namespace-read-skips-acl"
+	faultLabelsPrivateVisible    FaultName = "labels-private-visible"
+
+	// labels/community (nip-cl-labels.md Authorization and visibility: community scope).
+	faultLabelsCountCommunities  FaultName = "labels-count-across-communities"
+	faultLabelsCommunityLeak     FaultName = "labels-community-leak"
+	faultLabelsEvidenceCommunity FaultName = "labels-evidence-cross-community"
+
+	// labels/events (nip-cl-labels.md Events (command shape, misplaced tags, h tag)).
+	faultLabelsMisplacedIgnored FaultName = "labels-misplaced-ignored"
+	faultLabelsHTagLenient      FaultName = "labels-h-tag-lenient"
+
+	// labels/finding-channels (nip-cl-labels.md Finding channels).
+	faultLabelsMixedKindsRead    FaultName = "labels-mixed-kinds-read-empty"
+	faultLabelsDiscoveryTLost    FaultName = "labels-discovery-t-ignored"
+	faultLabelsSupersededMatched FaultName = "labels-superseded-matched"
+	faultLabelsLimitReadRefused  FaultName = "labels-limit-read-refused"
+	faultLabelsIDsLimitBeforeACL FaultName = "labels-ids-limit-before-acl"
+	faultLabelsLimitBeforeMatch  FaultName = "labels-limit-before-match"
+	faultLabelsLiveNSSkipsACL    FaultName = "labels-live-namespace-skips-acl"
+
+	// labels/initial-labels (nip-cl-labels.md Initial labels: kind 9007).
+	faultLabelsCreateNoDedup     FaultName = "labels-create-no-dedup"
+	faultLabelsConflictFirst     FaultName = "labels-conflict-before-retry"
+	faultLabelsRefusedCreateKept FaultName = "labels-refused-create-stored"
+	faultLabelsConflictDiscloses FaultName = "labels-conflict-discloses"
+
+	// labels/responses (nip-cl-labels.md Acknowledgements, retries and recovery: Responses and client outcomes).
+	faultLabelsNoMarker         FaultName = "labels-no-marker"
+	faultLabelsRetryEmptyReason FaultName = "labels-retry-empty-reason"
+
+	// labels/retention (nip-cl-labels.md Retention).
+	faultLabelsEvidenceDeletable     FaultName = "labels-evidence-deletable"
+	faultLabelsDeletionDropsEvidence FaultName = "labels-deletion-drops-evidence"
+	faultLabelsDeletionDeferred      FaultName = "labels-deletion-deferred-drops-evidence"
+
+	// labels/retry-admission (nip-cl-labels.md Acknowledgements, retries and recovery: Retry admission).
+	faultLabelsRetrySkipsAdmit FaultName = "labels-retry-skips-admission"
+	faultLabelsRetryReapplies  FaultName = "labels-retry-reapplies"
+
+	// labels/scope (nip-cl-labels.md Scope).
+	faultLabelsDMAccepted      FaultName = "labels-dm-accepted"
+	faultLabelsArchivedMutable FaultName = "labels-archived-mutable"
+	faultLabelsDeletedMutable  FaultName = "labels-deleted-mutable"
+
+	// labels/serialization (nip-cl-labels.md Application and publication guarantees: serialized mutations and publication).
+	faultLabelsLostUpdate        FaultName = "labels-lost-update"
+	faultLabelsLifecycleUnserial FaultName = "labels-lifecycle-unserialized"
+	faultLabelsEditStaleLabels   FaultName = "labels-edit-stale-labels"
+	faultLabelsFlagEditDrops     FaultName = "labels-flag-edit-drops-labels"
+	faultLabelsStaleTimestamp    FaultName = "labels-stale-snapshot-timestamp"
+
+	// labels/snapshot (nip-cl-labels.md Metadata snapshot: kind 39000).
+	faultLabelsLiveStaleLabels FaultName = "labels-live-stale-labels"
+	faultLabelsNoNamespace     FaultName = "labels-no-namespace"
+	faultLabelsUnsorted        FaultName = "labels-unsorted"
+	faultLabelsAsTTags         FaultName = "labels-as-t-tags"
+
+	// labels/values-and-limits (nip-cl-labels.md Label values and limits).
+	faultLabelsNewlineBeforeEnd FaultName = "labels-newline-before-end"
+	faultLabelsValuesRewritten  FaultName = "labels-values-rewritten"
+	faultLabelsLimitBeforeApply FaultName = "labels-stored-limit-before-apply"
+	faultLabelsStoredLimitOff   FaultName = "labels-stored-limit-off"
+	faultLabelsRawLimitDedup    FaultName = "labels-raw-limit-after-dedup"
+	faultLabelsRepeatsStored    FaultName = "labels-repeats-count-as-stored"
+	faultLabelsShortTagsSkipped FaultName = "labels-short-tags-skipped"
+
+	// nip01/filters (NIP-01 Communication between clients and relays: filters and limit).
+	faultReadsLaterValuesIndexed FaultName = "labels-tag-later-values-indexed"
+)
+
+// labelsFaults is the labels fault table, grouped by the section each row
+// breaks. Clause names the clause (within Section) whose sentence Breaks
+// contradicts; the kill test counts the fault as killed only when a case
+// citing that clause fails.
+var labelsFaults = []faultSpec{
+	// labels/add-remove (nip-cl-labels.md Add and remove labels: kind 9002).
+	{Name: faultLabelsMutationRetypes, Section: "labels/add-remove", Clause: "labels/add-remove.2", In: "labelsProfile.mutate, labelsProfile.parseMutation",
+		Breaks: "a label mutation carrying channel_type is not refused: the labels apply and the channel takes the named type"},
+	{Name: faultLabelsMixedEdit, Section: "labels/add-remove", Clause: "labels/add-remove.2", In: "labelsProfile.mutate, labelsProfile.parseMutation",
+		Breaks: "a label mutation that also changes name, about, visibility or archive state is applied"},
+	{Name: faultLabelsOverlapAccepted, Section: "labels/add-remove", Clause: "labels/add-remove.5", In: "labelsProfile.parseMutation",
+		Breaks: "a 9002 whose add-label and remove-label values intersect is applied (adds, then removes)"},
+	{Name: faultLabelsNoopPublishes, Section: "labels/add-remove", Clause: "labels/add-remove.11", In: "labelsProfile.afterPublish, labelsProfile.afterPublishNeedsPrev",
+		Breaks: "a no-op label mutation publishes a new 39000 snapshot"},
+	{Name: faultLabelsOrdinaryEditDrops, Section: "labels/add-remove", Clause: "labels/add-remove.15", In: "labelsProfile.onEdit",
+		Breaks: "an ordinary 9002 edit without label operations clears the channel's labels"},
+
+	// labels/application (nip-cl-labels.md Application and publication guarantees).
+	{Name: faultLabelsNonAtomicCreate, Section: "labels/application", Clause: "labels/application.2", In: "labelsProfile.create, labelsProfile.onCreate",
+		Breaks: "a labeled 9007 commits the channel, owner membership and snapshot before validating its labels; a rejected create leaves them behind"},
+	{Name: faultLabelsPartialApply, Section: "labels/application", Clause: "labels/application.2", In: "labelsProfile.parseMutation",
+		Breaks: "a label mutation with an invalid value commits its valid values and then answers the rejection"},
+
+	// labels/authorization (nip-cl-labels.md Authorization and visibility).
+	{Name: faultLabelsMemberCanLabel, Section: "labels/authorization", Clause: "labels/authorization.4", In: "labelsProfile.mutate",
+		Breaks: "plain members may add and remove labels"},
+	{Name: faultLabelsAuthorityUnserial, Section: "labels/authorization", Clause: "labels/authorization.5", In: "labelsProfile.mutate, labelsProfile.prepare",
+		Breaks: "a label mutation checks its author's role on channel state read before the write lock: a mutation racing the author's demotion or removal is applied after it"},
+	{Name: faultLabelsNSReadSkipsACL, Section: "labels/authorization", Clause: "labels/authorization.8", In: "Relay.queryFilter",
+		Breaks: "a stored 39000 read by #L without #l skips the read ACL: outsiders see private channels' snapshots"},
+	{Name: faultLabelsPrivateVisible, Section: "labels/authorization", Clause: "labels/authorization.8", In: "labelsProfile.afterPublish",
+		Breaks: "the 39000 snapshots a label command publishes for a private channel are stored outside the channel ACL"},
+
+	// labels/community (nip-cl-labels.md Authorization and visibility: community scope).
+	{Name: faultLabelsCountCommunities, Section: "labels/community", Clause: "labels/community.1", In: "Relay.count",
+		Breaks: "NIP-45 COUNT counts the matching events of every community, not only the Host's"},
+	{Name: faultLabelsCommunityLeak, Section: "labels/community", Clause: "labels/community.1", In: "labelsProfile.create",
+		Breaks: "label state is keyed by channel UUID only: a create inherits the labels of the same UUID in another community"},
+	{Name: faultLabelsEvidenceCommunity, Section: "labels/community", Clause: "labels/community.2", In: "txn.hasEvent",
+		Breaks: "duplicate detection looks an event id up in every community: a command committed in one community is answered duplicate: nip-cl-committed in another where the same channel UUID exists"},
+
+	// labels/events (nip-cl-labels.md Events (command shape, misplaced tags, h tag)).
+	{Name: faultLabelsMisplacedIgnored, Section: "labels/events", Clause: "labels/events.5", In: "labelsProfile.misplaced",
+		Breaks: "misplaced tags (add-label/remove-label on 9007, label on 9002, l/L/t on either) are ignored instead of rejected"},
+	{Name: faultLabelsHTagLenient, Section: "labels/events", Clause: "labels/events.7", In: "labelsProfile.parseMutation",
+		Breaks: "a label command with several h tags is applied to the first one"},
+
+	// labels/finding-channels (nip-cl-labels.md Finding channels).
+	{Name: faultLabelsMixedKindsRead, Section: "labels/finding-channels", Clause: "labels/finding-channels.1", In: "Relay.queryFilter",
+		Breaks: "a filter with #l whose kinds name 39000 beside other kinds matches nothing"},
+	{Name: faultLabelsDiscoveryTLost, Section: "labels/finding-channels", Clause: "labels/finding-channels.2", In: "Relay.queryFilter",
+		Breaks: "a 39000 filter with both #l and #t ignores #t: channels of another type with the label come back"},
+	{Name: faultLabelsSupersededMatched, Section: "labels/finding-channels", Clause: "labels/finding-channels.6", In: "labelsProfile.afterPublish, labelsProfile.afterPublishNeedsPrev",
+		Breaks: "snapshots replaced by a label command stay stored and still match #l filters"},
+	{Name: faultLabelsLimitReadRefused, Section: "labels/finding-channels", Clause: "labels/finding-channels.7", In: "Relay.limitReadRefused",
+		Breaks: "a REQ with a limit that would match a snapshot the reader may not read is refused with CLOSED, so the older readable match never comes back"},
+	{Name: faultLabelsIDsLimitBeforeACL, Section: "labels/finding-channels", Clause: "labels/finding-channels.7", In: "labelsProfile.readSQL",
+		Breaks: "a read with ids and a limit takes the newest named events first and applies the read ACL after: a withheld snapshot uses up the limit"},
+	{Name: faultLabelsLimitBeforeMatch, Section: "labels/finding-channels", Clause: "labels/finding-channels.8", In: "labelsProfile.readSQL",
+		Breaks: "#l/#L filters are matched against the newest page of 39000 snapshots only (limit before match)"},
+	{Name: faultLabelsLiveNSSkipsACL, Section: "labels/finding-channels", Clause: "labels/finding-channels.10", In: "Relay.liveMatch",
+		Breaks: "live delivery to a subscription with #L and no #l skips the read ACL: outsiders receive private channels' snapshots"},
+
+	// labels/initial-labels (nip-cl-labels.md Initial labels: kind 9007).
+	{Name: faultLabelsCreateNoDedup, Section: "labels/initial-labels", Clause: "labels/initial-labels.2", In: "labelsProfile.createLabels",
+		Breaks: "repeated label tags of a 9007 are stored (and published) once per tag instead of once per value"},
+	{Name: faultLabelsConflictFirst, Section: "labels/initial-labels", Clause: "labels/initial-labels.7", In: "labelsProfile.duplicate",
+		Breaks: "the UUID-conflict check runs before duplicate detection: an exact retry of a create is answered duplicate: nip-cl-rejected"},
+	{Name: faultLabelsRefusedCreateKept, Section: "labels/initial-labels", Clause: "labels/initial-labels.8", In: "labelsProfile.create",
+		Breaks: "a 9007 refused as a UUID conflict is stored anyway, so its exact re-send is answered duplicate: nip-cl-committed"},
+	{Name: faultLabelsConflictDiscloses, Section: "labels/initial-labels", Clause: "labels/initial-labels.10", In: "labelsProfile.create, labelsProfile.okReason",
+		Breaks: "a different 9007 on a used UUID is rejected with the channel's name and labels in the message"},
+
+	// labels/responses (nip-cl-labels.md Acknowledgements, retries and recovery: Responses and client outcomes).
+	{Name: faultLabelsNoMarker, Section: "labels/responses", Clause: "labels/responses.1", In: "labelsProfile.okReason",
+		Breaks: "rejections of covered commands carry only the NIP-01 prefix, without nip-cl-rejected"},
+	{Name: faultLabelsRetryEmptyReason, Section: "labels/responses", Clause: "labels/responses.9", In: "labelsProfile.duplicate",
+		Breaks: `an exact retry of a committed command is answered OK true "" instead of "duplicate: nip-cl-committed"`},
+
+	// labels/retention (nip-cl-labels.md Retention).
+	{Name: faultLabelsEvidenceDeletable, Section: "labels/retention", Clause: "labels/retention.1", In: "labelsProfile.command",
+		Breaks: "the stored command is the only application evidence and an author's NIP-09 kind 5 deletes it: a later exact retry is applied as new"},
+	{Name: faultLabelsDeletionDropsEvidence, Section: "labels/retention", Clause: "labels/retention.1", In: "Relay.deletionRequest",
+		Breaks: "a NIP-09 deletion removes the command event outright, and with it the application evidence: an exact retry is applied again"},
+	{Name: faultLabelsDeletionDeferred, Section: "labels/retention", Clause: "labels/retention.1", In: "Relay.deletionRequest",
+		Breaks: "a NIP-09 deletion is applied 300 ms after the kind 5 is acknowledged, and then removes the deleted command outright, and with it the application evidence: an exact retry after that is applied as new"},
+
+	// labels/retry-admission (nip-cl-labels.md Acknowledgements, retries and recovery: Retry admission).
+	{Name: faultLabelsRetrySkipsAdmit, Section: "labels/retry-admission", Clause: "labels/retry-admission.4", In: "labelsProfile.duplicate",
+		Breaks: "an exact retry is answered duplicate: nip-cl-committed without checking channel lifecycle or the author's current role"},
+	{Name: faultLabelsRetryReapplies, Section: "labels/retry-admission", Clause: "labels/retry-admission.8", In: "labelsProfile.duplicate",
+		Breaks: "an exact retry of a committed command is applied again (and republished)"},
+
+	// labels/scope (nip-cl-labels.md Scope).
+	{Name: faultLabelsDMAccepted, Section: "labels/scope", Clause: "labels/scope.4", In: "labelsProfile.mutate, labelsProfile.onCreate",
+		Breaks: "dm and workflow channels accept initial labels and label mutations"},
+	{Name: faultLabelsArchivedMutable, Section: "labels/scope", Clause: "labels/scope.7", In: "labelsProfile.mutate",
+		Breaks: "archived channels accept label mutations"},
+	{Name: faultLabelsDeletedMutable, Section: "labels/scope", Clause: "labels/scope.8", In: "labelsProfile.mutate",
+		Breaks: "label mutations on a deleted channel are acknowledged (and applied to the deleted record)"},
+
+	// labels/serialization (nip-cl-labels.md Application and publication guarantees: serialized mutations and publication).
+	{Name: faultLabelsLostUpdate, Section: "labels/serialization", Clause: "labels/serialization.1", In: "labelsProfile.mutate, labelsProfile.prepare",
+		Breaks: "a label mutation reads the current labels before taking the write lock (read-modify-write outside the serialization boundary): concurrent mutations lose updates"},
+	{Name: faultLabelsLifecycleUnserial, Section: "labels/serialization", Clause: "labels/serialization.2", In: "labelsProfile.mutate, labelsProfile.prepare",
+		Breaks: "a label mutation checks archive and deletion on channel state read before the write lock and writes that stale state back"},
+	{Name: faultLabelsEditStaleLabels, Section: "labels/serialization", Clause: "labels/serialization.3", In: "labelsProfile.onEdit, labelsProfile.prepare",
+		Breaks: "an ordinary 9002 edit writes back the label set it read before the write lock: a label removed concurrently comes back"},
+	{Name: faultLabelsFlagEditDrops, Section: "labels/serialization", Clause: "labels/serialization.3", In: "labelsProfile.onEdit",
+		Breaks: "an ordinary 9002 that sets a NIP-29 flag (private, hidden …), a topic or a purpose republishes the 39000 without its labels"},
+	{Name: faultLabelsStaleTimestamp, Section: "labels/serialization", Clause: "labels/serialization.5", In: "labelsProfile.afterPublish, labelsProfile.afterPublishNeedsPrev",
+		Breaks: "the snapshot a label mutation publishes reuses the created_at of the snapshot it replaces"},
+
+	// labels/snapshot (nip-cl-labels.md Metadata snapshot: kind 39000).
+	{Name: faultLabelsLiveStaleLabels, Section: "labels/snapshot", Clause: "labels/snapshot.1", In: "Relay.write",
+		Breaks: "a 39000 delivered live carries the label set of the channel's previous live snapshot (the stored one is right): live subscribers see every change one step late"},
+	{Name: faultLabelsNoNamespace, Section: "labels/snapshot", Clause: "labels/snapshot.2", In: "labelsProfile.stateTags",
+		Breaks: `a labeled 39000 has no ["L","nip-cl"] tag`},
+	{Name: faultLabelsUnsorted, Section: "labels/snapshot", Clause: "labels/snapshot.4", In: "labelsProfile.stateTags",
+		Breaks: "39000 l tags come in insertion order instead of sorted by ASCII value"},
+	{Name: faultLabelsAsTTags, Section: "labels/snapshot", Clause: "labels/snapshot.8", In: "labelsProfile.stateTags",
+		Breaks: "39000 also carries every label as an extra t tag (the competing draft's format)"},
+
+	// labels/values-and-limits (nip-cl-labels.md Label values and limits).
+	{Name: faultLabelsNewlineBeforeEnd, Section: "labels/values-and-limits", Clause: "labels/values-and-limits.1", In: "labelsProfile.checkLabel",
+		Breaks: `the label validator's end anchor matches before a final newline: "a0\n" is accepted and stored with its newline`},
+	{Name: faultLabelsValuesRewritten, Section: "labels/values-and-limits", Clause: "labels/values-and-limits.3", In: "labelsProfile.checkLabel",
+		Breaks: "noncanonical label values are trimmed and lowercased instead of rejected"},
+	{Name: faultLabelsLimitBeforeApply, Section: "labels/values-and-limits", Clause: "labels/values-and-limits.5", In: "labelsProfile.mutate",
+		Breaks: "the stored-label limit is checked against the channel's current labels before the mutation applies, not against the result: 40 distinct values added to an empty channel are stored"},
+	{Name: faultLabelsStoredLimitOff, Section: "labels/values-and-limits", Clause: "labels/values-and-limits.5", In: "labelsProfile.storedLimitExceeded",
+		Breaks: "a channel may store more than 32 labels"},
+	{Name: faultLabelsRawLimitDedup, Section: "labels/values-and-limits", Clause: "labels/values-and-limits.6", In: "labelsProfile.rawLimitExceeded",
+		Breaks: "the 64 raw label tag limit is counted after deduplication"},
+	{Name: faultLabelsRepeatsStored, Section: "labels/values-and-limits", Clause: "labels/values-and-limits.7", In: "labelsProfile.parseMutation",
+		Breaks: "the stored-label limit counts a mutation's raw add-label tags, repeats included: 64 copies of one value are refused as 64 labels"},
+	{Name: faultLabelsShortTagsSkipped, Section: "labels/values-and-limits", Clause: "labels/values-and-limits.8", In: "labelsProfile.parseMutation",
+		Breaks: "a 9002's add-label and remove-label tags with fewer than two elements are skipped instead of rejected"},
+
+	// nip01/filters (NIP-01 Communication between clients and relays: filters and limit).
+	{Name: faultReadsLaterValuesIndexed, Section: "nip01/filters", Clause: "nip01/filters.1", In: "txn.insert",
+		Breaks: "every value of a tag is indexed, not only the first: #l [\"nip-cl\"] finds snapshots by the namespace element of their l tags"},
+}
+
+// The labels faults' variants: what the relay does instead while one of
+// them is on (limitReadRefused also serves identity-limit-read-refused).
+
+// deferredDeletion is how long the labels-deletion-deferred-drops-evidence
+// fault waits before it applies a NIP-09 deletion.
+const deferredDeletion = 300 * time.Millisecond
+
+// limitReadRefused is the labels-limit-read-refused and
+// identity-limit-read-refused faults: a REQ with a limit that matches more
+// stored events without the read rules than with them is refused.
+func (r *Relay) limitReadRefused(rd *reader, filters []nostr.Filter) bool {
+	if !r.fault(faultLabelsLimitReadRefused) && !r.fault(faultIDLimitReadRefused) {
+		return false
+	}
+	raw := *rd
+	raw.faulty.raw = true
+	for i := range filters {
+		if filters[i].Limit <= 0 {
+			continue
+		}
+		f := filters[i]
+		f.Limit = 0
+		all, err1 := r.count(&raw, []nostr.Filter{f})
+		readable, err2 := r.count(rd, []nostr.Filter{f})
+		if err1 == nil && err2 == nil && all > readable {
+			return true
+		}
+	}
+	return false
+}
+
+// deleteLater is the labels-deletion-deferred-drops-evidence fault: the
+// event id is removed outright from the community a little later.
+func (r *Relay) deleteLater(community, id string) {
+	time.AfterFunc(deferredDeletion, func() {
+		select {
+		case <-r.closed:
+			return
+		default:
+		}
+		_ = r.write(community, func(t *txn) error { return t.deleteWhere("id = ?", id) })
+	})
+}
+
+// liveLabels remembers, per channel, the L/l tags of its last live 39000
+// (the labels-live-stale-labels fault).
+type liveLabels struct {
+	mu   sync.Mutex
+	last map[string]nostr.Tags
+}
+
+// staleLabelsCopy is the labels-live-stale-labels fault: it returns a
+// relay-signed copy of the 39000 ev with the label tags of the channel's
+// previous live snapshot, and remembers ev's own.
+func (r *Relay) staleLabelsCopy(community string, ev *nostr.Event) *nostr.Event {
+	key := community + "\x00" + ev.Tags.GetD()
+	var own, rest nostr.Tags
+	for _, tag := range ev.Tags {
+		if len(tag) > 0 && (tag[0] == "L" || tag[0] == "l") {
+			own = append(own, tag)
+		} else {
+			rest = append(rest, tag)
+		}
+	}
+	r.faulty.stale.mu.Lock()
+	if r.faulty.stale.last == nil {
+		r.faulty.stale.last = map[string]nostr.Tags{}
+	}
+	prev, seen := r.faulty.stale.last[key]
+	r.faulty.stale.last[key] = own
+	r.faulty.stale.mu.Unlock()
+	if !seen {
+		return ev
+	}
+	cp := *ev
+	cp.Tags = append(slices.Clone(rest), prev...)
+	if err := r.signer.sign(&cp, r.stateKey()); err != nil {
+		return ev
+	}
+	return &cp
+}
+
+// countEveryCommunity is the labels-count-across-communities fault: COUNT
+// adds up the reader's count in every community the relay stores.
+func (r *Relay) countEveryCommunity(rd *reader, filters []nostr.Filter) (int64, error) {
+	rows, err := r.readQuery(`SELECT DISTINCT community FROM events`)
+	if err != nil {
+		return 0, err
+	}
+	var communities []string
+	for rows.Next() {
+		var c string
+		if err := rows.Scan(&c); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		communities = append(communities, c)
+	}
+	rows.Close()
+	var total int64
+	for _, c := range communities {
+		crd := *rd
+		crd.community = c
+		n, err := r.countIn(&crd, filters)
+		if err != nil {
+			return 0, err
+		}
+		total += n
+	}
+	return total, nil
+}
+
+// staleWindow is how long the read-outside-the-lock faults
+// (labels-lost-update, labels-lifecycle-unserialized,
+// labels-authority-unserialized, labels-edit-stale-labels) wait between
+// their read and the write lock: a real race window, so concurrent
+// commands interleave on every run.
+const staleWindow = 40 * time.Millisecond
+
+// staleReads is the channel state the read-outside-the-lock faults read
+// before the write lock, by event id.
+type staleReads struct {
+	mu sync.Mutex
+	m  map[string]*Channel
+}
+
+// keep remembers ch as read for the event id. The first send's read wins:
+// an exact resend of the same event does not refresh it.
+func (s *staleReads) keep(id string, ch *Channel) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.m == nil {
+		s.m = map[string]*Channel{}
+	}
+	if _, ok := s.m[id]; !ok {
+		s.m[id] = ch
+	}
+}
+
+// take returns and forgets the state read for the event id.
+func (s *staleReads) take(id string) *Channel {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.m[id]
+	delete(s.m, id)
+	return st
+}
+
+// prepare: only the read-outside-the-lock faults do anything here.
+func (p *labelsProfile) prepare(r *Relay, community string, ev *nostr.Event) {
+	mutationStale := isLabelMutation(ev) && (p.faults.on(faultLabelsLostUpdate) || p.faults.on(faultLabelsLifecycleUnserial) || p.faults.on(faultLabelsAuthorityUnserial))
+	editStale := ev.Kind == kindEditMetadata && !isLabelMutation(ev) && p.faults.on(faultLabelsEditStaleLabels)
+	if !mutationStale && !editStale {
+		return
+	}
+	h := ev.Tags.Find("h")
+	if h == nil {
+		return
+	}
+	ch, err := loadChannel(r.sqlDB(), community, h[1])
+	if err != nil || ch == nil {
+		return
+	}
+	p.stale.keep(ev.ID, ch)
+	time.Sleep(staleWindow)
+}
+
+func (p *labelsProfile) takeStale(id string) *Channel { return p.stale.take(id) }
