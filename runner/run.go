@@ -24,6 +24,7 @@ import (
 
 	"github.com/nipcl/nipcl-conform/fixtures"
 	"github.com/nipcl/nipcl-conform/internal/pace"
+	"github.com/nipcl/nipcl-conform/internal/text"
 	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/suites"
 	"github.com/nipcl/nipcl-conform/version"
@@ -242,7 +243,7 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 	p.result.Relay = &reports.RelayIdentity{Name: info.Name, Self: info.Self, Software: info.Software, Version: info.Version}
 	env.RelayPubKey = firstNonEmpty(opts.RelayPubKey, ep.RelayPubKey, info.Self)
 	keyNote := ""
-	if env.RelayPubKey == "" && hexKey.MatchString(info.PubKey) {
+	if env.RelayPubKey == "" && text.IsHex64(info.PubKey) {
 		// NIP-29 names self as the key of group state; older relays put
 		// their own key in pubkey (NIP-11's admin contact) instead.
 		env.RelayPubKey = info.PubKey
@@ -302,7 +303,7 @@ func detect(ctx context.Context, opts *Options, env *suites.Env, runID string) (
 }
 
 func setupFailed(p *preparedPlan, err error, timedOut bool) {
-	p.result.SetupError = oneLine(err.Error())
+	p.result.SetupError = text.OneLine(err.Error())
 	p.env.SetupErr = err
 	p.env.SetupTimedOut = timedOut
 }
@@ -795,8 +796,6 @@ func firstNonEmpty(vs ...string) string {
 	}
 	return ""
 }
-
-var hexKey = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 func joinNotes(notes ...string) string {
 	var out []string
