@@ -195,7 +195,7 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 		Plan: plan.Name, Profile: plan.Profile, StepTimeout: opts.StepTimeout,
 		Hosts: opts.Hosts, Header: opts.Header, Scale: opts.Scale, RunID: runID, Instance: NewRunID(),
 		Slow: opts.Slow, Safe: opts.Safe, AllowHeavy: opts.AllowHeavy, Cleanup: &suites.CleanupLog{},
-		RoleMap: opts.RoleMap,
+		RoleMap: opts.RoleMap, CommandTags: opts.CommandTags,
 	}
 	if plan.Profile == "none" {
 		env.Profile = suites.ProfileNIP29
@@ -214,6 +214,7 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 		return p
 	}
 	for _, k := range declared {
+		k.Actor.CommandTags = opts.CommandTags
 		env.Keys = append(env.Keys, k.Actor)
 	}
 	startCtx, cancel := context.WithTimeout(ctx, 3*opts.StepTimeout+time.Minute)
@@ -287,7 +288,8 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 // detect resolves profile "auto" on a relay that advertises nip-cl by
 // behaviour; it reports the claim (nip-cl advertised) next to what it saw.
 func detect(ctx context.Context, opts *Options, env *suites.Env, runID string) (string, string) {
-	var actor *fixtures.Actor
+	actor := fixtures.NewActor("detector")
+	actor.CommandTags = env.CommandTags
 	if len(env.Keys) > 0 {
 		actor = env.Keys[0]
 	}

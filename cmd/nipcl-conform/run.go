@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/nbd-wtf/go-nostr"
 	"github.com/nipcl/nipcl-conform/clause"
 	"github.com/nipcl/nipcl-conform/internal/text"
 	"github.com/onsi/ginkgo/v2/types"
@@ -75,6 +76,7 @@ type runFlags struct {
 	actorKeys, hosts, headers, faults       listFlag
 	focus, skip, envs, roleMap, readingArgs listFlag
 	policies, admitKeys, creatorKeys        listFlag
+	commandTags                             listFlag
 }
 
 // defineRunFlags declares run's flags on fs (their names, defaults and
@@ -116,6 +118,7 @@ func defineRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.Var(&f.creatorKeys, "creator-key", "public key (hex) that may create groups on the built-in reference relay under --policy listed-creators (repeatable)")
 	fs.Var(&f.admitKeys, "admit-key", "public key (hex) the built-in reference relay admits under --policy listed-keys-only (repeatable; the --actor-key keys are admitted too)")
 	fs.Var(&f.headers, "header", "'Name: value': an HTTP header sent on the NIP-11 request and every WebSocket upgrade (repeatable; a proxy's credentials); reports and repro commands show only its name")
+	fs.Var(&f.commandTags, "command-tag", "K=V: a tag [\"K\",\"V\"] added to every group command (kinds 9000-9022) the harness signs, for a deployment that requires tags of its own (repeatable; outside NIP-29 and NIP-CL)")
 	fs.Var(&f.hosts, "host", "another Host header value that names a second community of the same relay (repeatable)")
 	fs.Var(&f.faults, "fault", "break the built-in reference relay with this fault switch (repeatable; see `nipcl-conform faults`)")
 	fs.Var(&f.readingArgs, "reading", "ID=VALUE: the built-in reference relay takes this careful reading of a point the specs leave open (repeatable; see `nipcl-conform list --readings`)")
@@ -127,16 +130,17 @@ func defineRunFlags(fs *flag.FlagSet) *runFlags {
 
 // runSettings are the values settle derives from the flags.
 type runSettings struct {
-	header   http.Header
-	shard    runner.Shard
-	worker   *workerSpec // non-nil in a worker process of a parallel run
-	sources  int         // how many of --target, --image, --dockerfile are given
-	creators []string
-	admitted []string
-	readings map[string]string
-	envMap   map[string]string
-	roles    map[string]string
-	base     *reports.Baseline
+	header      http.Header
+	commandTags nostr.Tags
+	shard       runner.Shard
+	worker      *workerSpec // non-nil in a worker process of a parallel run
+	sources     int         // how many of --target, --image, --dockerfile are given
+	creators    []string
+	admitted    []string
+	readings    map[string]string
+	envMap      map[string]string
+	roles       map[string]string
+	base        *reports.Baseline
 }
 
 // usageErr is a bad flag: printed as "usage error: …", exit 2.
@@ -171,6 +175,9 @@ func (f *runFlags) settle() (*runSettings, error) {
 	var err error
 	if s.header, err = fixtures.ParseHeaders(f.headers); err != nil {
 		return nil, usagef("--header: %v", err)
+	}
+	if s.commandTags, err = fixtures.ParseCommandTags(f.commandTags); err != nil {
+		return nil, usagef("--command-tag: %v", err)
 	}
 	if err := f.settleWorkers(s); err != nil {
 		return nil, err
@@ -474,7 +481,7 @@ func (f *runFlags) runParallel(ctx context.Context, fs *flag.FlagSet, n int, sta
 // runnerOptions are the options of one in-process runner.Run.
 func (f *runFlags) runnerOptions(s *runSettings, plans []runner.Plan, claim func(plan, caseID string) bool, caseDone func(plan, caseID string, failed bool), stdout io.Writer) runner.Options {
 	return runner.Options{
-		Plans: plans, RelayPubKey: *f.relayPubKey, RelayURL: *f.relayURL, ActorKeys: f.actorKeys, Hosts: f.hosts, Header: s.header,
+		Plans: plans, RelayPubKey: *f.relayPubKey, RelayURL: *f.relayURL, ActorKeys: f.actorKeys, Hosts: f.hosts, Header: s.header, CommandTags: s.commandTags,
 		StepTimeout: *f.timeout, Deadline: *f.deadline, ReportDir: *f.reportDir, JUnitPath: *f.junit,
 		Force: *f.force, Focus: f.focus, Skip: f.skip, Scale: *f.scale, Out: stdout, Baseline: s.base,
 		Safe: *f.safe, Rate: *f.rate, AllowHeavy: *f.allowHeavy, Slow: *f.slow, Progress: isTerminal(stdout),
