@@ -54,6 +54,9 @@ type Options struct {
 	// Header holds extra HTTP headers for every WebSocket upgrade
 	// (--header); never written to the report.
 	Header http.Header
+	// CommandTags are extra tags every command the bench signs carries
+	// (--command-tag; a deployment's own admission tags).
+	CommandTags nostr.Tags
 	// Progress, when set, is called a few times a second with the share of
 	// the target's measured window that has passed (0–1).
 	Progress func(target string, done float64)
@@ -290,6 +293,7 @@ func (m *measurement) connectWorkers(ctx context.Context) error {
 	m.workers = make([]*worker, m.opts.Concurrency)
 	for i := range m.workers {
 		a := fixtures.NewActor(fmt.Sprintf("bench-%d", i+1))
+		a.CommandTags = m.opts.CommandTags
 		c, err := fixtures.Dial(ctx, m.t.URL, fixtures.DialOptions{Actor: a, StepTimeout: m.opts.StepTimeout, Header: m.opts.Header})
 		if err != nil {
 			closeAll(m.workers)

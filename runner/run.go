@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nbd-wtf/go-nostr"
 	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
 	"github.com/onsi/ginkgo/v2/formatter"
 	"github.com/onsi/ginkgo/v2/types"
@@ -670,7 +671,18 @@ func baseResult(plan string, c suites.Case) reports.CaseResult {
 }
 
 func reproCommand(p *preparedPlan, c suites.Case) string {
-	return ReproPrefix(p.target, p.env.Profile, p.result.URL) + redactedHeaderFlags(p.env.Header) + " --focus " + c.ID
+	return ReproPrefix(p.target, p.env.Profile, p.result.URL) + redactedHeaderFlags(p.env.Header) + commandTagFlags(p.env.CommandTags) + " --focus " + c.ID
+}
+
+// commandTagFlags are the --command-tag flags of a run: the tags are
+// signed into every command the run sent (and its transcripts), so a
+// repro command carries them as they are, shell-quoted.
+func commandTagFlags(tags nostr.Tags) string {
+	var b strings.Builder
+	for _, t := range tags {
+		b.WriteString(" --command-tag '" + strings.ReplaceAll(t[0]+"="+t[1], "'", `'\''`) + "'")
+	}
+	return b.String()
 }
 
 // redactedHeaderFlags names the --header flags of a run with their values
