@@ -54,6 +54,9 @@ type Options struct {
 	// Header holds extra HTTP headers for every WebSocket upgrade
 	// (--header); never written to the report.
 	Header http.Header
+	// CommandTags are extra tags every command the bench signs carries
+	// (--command-tag; a deployment's own admission tags).
+	CommandTags nostr.Tags
 	// Progress, when set, is called a few times a second with the share of
 	// the target's measured window that has passed (0–1).
 	Progress func(target string, done float64)
@@ -134,13 +137,14 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	return oneLine(fmt.Sprintf("%s: %s: %s", e.Target, e.Kind, e.Detail))
+	return clippedLine(fmt.Sprintf("%s: %s: %s", e.Target, e.Kind, e.Detail))
 }
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// oneLine folds s to a single line of at most 300 bytes.
-func oneLine(s string) string { return text.Clip(text.OneLine(s), 300) }
+// clippedLine folds s to a single line of at most 300 bytes (text.OneLine,
+// then text.Clip).
+func clippedLine(s string) string { return text.Clip(text.OneLine(s), 300) }
 
 // stepError classifies a failed network step.
 func stepError(target, what string, err error) *Error {
@@ -227,6 +231,10 @@ func (w *worker) outstanding() int {
 // Run measures one target. On error the result is nil and the error is an
 // *Error; channels already created are still deleted in safe mode, and the
 // error names those that could not be.
+//
+// The steps: connect the writers, create the channels, subscribe to their
+// 39000, connect the discovery reader, measure for the window, wait for
+// the snapshots still on their way, and tally the latencies.
 func Run(ctx context.Context, t Target, opts Options) (_ *Result, rerr error) {
 	opts = opts.withDefaults()
 	o, err := opsFor(t.Profile, opts.RunID)
@@ -235,74 +243,122 @@ func Run(ctx context.Context, t Target, opts Options) (_ *Result, rerr error) {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	pacer := pace.New(opts.Rate)
-	res := &Result{Target: t.Name, URL: t.URL, Profile: t.Profile, Note: t.Note, Mutation: o.mutation, Read: o.discovery,
-		Channels: opts.Channels, Concurrency: opts.Concurrency}
+	m := &measurement{t: t, opts: opts, o: o, pacer: pace.New(opts.Rate),
+		res: &Result{Target: t.Name, URL: t.URL, Profile: t.Profile, Note: t.Note, Mutation: o.mutation, Read: o.discovery,
+			Channels: opts.Channels, Concurrency: opts.Concurrency}}
 
-	// Connections, one actor each.
-	workers := make([]*worker, opts.Concurrency)
-	for i := range workers {
-		a := fixtures.NewActor(fmt.Sprintf("bench-%d", i+1))
-		c, err := fixtures.Dial(ctx, t.URL, fixtures.DialOptions{Actor: a, StepTimeout: opts.StepTimeout, Header: opts.Header})
-		if err != nil {
-			closeAll(workers)
-			return nil, stepError(t.Name, "connect", err)
-		}
-		workers[i] = &worker{c: c, actor: a, seq: map[string]int{}, waiting: map[string]*pending{}, notify: make(chan struct{}, 1)}
+	if err := m.connectWorkers(ctx); err != nil {
+		return nil, err
 	}
-	defer closeAll(workers)
-
-	// Channels, dealt round-robin so each has one writer.
-	var all []string
+	defer closeAll(m.workers)
 	if opts.Safe {
 		cl := &Cleanup{}
-		res.Cleanup = cl
-		defer func() {
-			cleanup(workers, opts, cl)
-			var be *Error
-			if len(cl.Failed) > 0 && errors.As(rerr, &be) {
-				be.Detail += fmt.Sprintf("; safe mode could NOT delete %d channels: %s", len(cl.Failed), strings.Join(cl.Failed, "; "))
-			}
-		}()
+		m.res.Cleanup = cl
+		defer func() { m.deleteChannels(cl, rerr) }()
 	}
-	for i := 0; i < opts.Channels; i++ {
-		w := workers[i%len(workers)]
-		id := fixtures.NewChannelID()
-		if err := pacer.Wait(ctx); err != nil {
-			return nil, stepError(t.Name, "create channel", err)
-		}
-		ok, err := w.c.Publish(ctx, o.create(w.actor, id))
-		if err != nil {
-			return nil, stepError(t.Name, "create channel", err)
-		}
-		if !ok.Accepted {
-			return nil, answerError(t.Name, "the 9007 creating a channel", ok)
-		}
-		w.ids = append(w.ids, id)
-		all = append(all, id)
+	if err := m.createChannels(ctx); err != nil {
+		return nil, err
 	}
-
-	// Live subscriptions to each worker's own channels.
-	for _, w := range workers {
-		sub, err := w.c.Subscribe(ctx, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": w.ids}})
-		if err != nil {
-			return nil, stepError(t.Name, "subscribe to the channels' 39000", err)
-		}
-		if closed, reason := sub.ClosedReason(); closed {
-			return nil, &Error{Target: t.Name, Kind: Failed, Detail: fmt.Sprintf("the subscription to the channels' 39000 was CLOSED: %q", reason)}
-		}
-		go w.watch(ctx, sub, o)
+	if err := m.subscribeSnapshots(ctx); err != nil {
+		return nil, err
 	}
-
-	// Discovery reader on its own connection.
 	reader, err := fixtures.Dial(ctx, t.URL, fixtures.DialOptions{Actor: fixtures.NewActor("bench-reader"), StepTimeout: opts.StepTimeout, Header: opts.Header})
 	if err != nil {
 		return nil, stepError(t.Name, "connect the discovery reader", err)
 	}
 	defer reader.Close()
+	discLats, err := m.measureWindow(ctx, cancel, reader)
+	if err != nil {
+		return nil, err
+	}
+	m.awaitSnapshots(ctx)
+	m.tally(discLats)
+	return m.res, nil
+}
 
+// measurement is one Run's state: the target, its profile's operations,
+// the writers and their channels, and the result being filled in.
+type measurement struct {
+	t       Target
+	opts    Options
+	o       ops
+	pacer   *pace.Pacer
+	res     *Result
+	workers []*worker
+	all     []string // every channel of the run
+}
+
+// connectWorkers opens the writers' connections, one actor each.
+func (m *measurement) connectWorkers(ctx context.Context) error {
+	m.workers = make([]*worker, m.opts.Concurrency)
+	for i := range m.workers {
+		a := fixtures.NewActor(fmt.Sprintf("bench-%d", i+1))
+		a.CommandTags = m.opts.CommandTags
+		c, err := fixtures.Dial(ctx, m.t.URL, fixtures.DialOptions{Actor: a, StepTimeout: m.opts.StepTimeout, Header: m.opts.Header})
+		if err != nil {
+			closeAll(m.workers)
+			return stepError(m.t.Name, "connect", err)
+		}
+		m.workers[i] = &worker{c: c, actor: a, seq: map[string]int{}, waiting: map[string]*pending{}, notify: make(chan struct{}, 1)}
+	}
+	return nil
+}
+
+// deleteChannels is safe mode's cleanup when Run returns: it deletes the
+// channels and, when some could not be, says so in Run's error (rerr).
+func (m *measurement) deleteChannels(cl *Cleanup, rerr error) {
+	cleanup(m.workers, m.opts, cl)
+	var be *Error
+	if len(cl.Failed) > 0 && errors.As(rerr, &be) {
+		be.Detail += fmt.Sprintf("; safe mode could NOT delete %d channels: %s", len(cl.Failed), strings.Join(cl.Failed, "; "))
+	}
+}
+
+// createChannels creates the channels, dealt round-robin so each has one
+// writer; a refused 9007 stops the run.
+func (m *measurement) createChannels(ctx context.Context) error {
+	for i := 0; i < m.opts.Channels; i++ {
+		w := m.workers[i%len(m.workers)]
+		id := fixtures.NewChannelID()
+		if err := m.pacer.Wait(ctx); err != nil {
+			return stepError(m.t.Name, "create channel", err)
+		}
+		ok, err := w.c.Publish(ctx, m.o.create(w.actor, id))
+		if err != nil {
+			return stepError(m.t.Name, "create channel", err)
+		}
+		if !ok.Accepted {
+			return answerError(m.t.Name, "the 9007 creating a channel", ok)
+		}
+		w.ids = append(w.ids, id)
+		m.all = append(m.all, id)
+	}
+	return nil
+}
+
+// subscribeSnapshots subscribes each writer to its own channels' 39000
+// and starts watching for them.
+func (m *measurement) subscribeSnapshots(ctx context.Context) error {
+	for _, w := range m.workers {
+		sub, err := w.c.Subscribe(ctx, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": w.ids}})
+		if err != nil {
+			return stepError(m.t.Name, "subscribe to the channels' 39000", err)
+		}
+		if closed, reason := sub.ClosedReason(); closed {
+			return &Error{Target: m.t.Name, Kind: Failed, Detail: fmt.Sprintf("the subscription to the channels' 39000 was CLOSED: %q", reason)}
+		}
+		go w.watch(ctx, sub, m.o)
+	}
+	return nil
+}
+
+// measureWindow runs the measured window: the discovery reader, every
+// writer's mutations and the progress ticker, until the window ends or a
+// writer fails (which cancels the rest). It sets Elapsed and returns the
+// discovery latencies.
+func (m *measurement) measureWindow(ctx context.Context, cancel context.CancelFunc, reader *fixtures.Client) ([]time.Duration, error) {
 	start := time.Now()
-	end := start.Add(opts.Duration)
+	end := start.Add(m.opts.Duration)
 	wctx, wcancel := context.WithDeadline(ctx, end)
 	defer wcancel()
 
@@ -324,112 +380,144 @@ func Run(ctx context.Context, t Target, opts Options) (_ *Result, rerr error) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		f := o.query(all)
-		for wctx.Err() == nil {
-			t0 := time.Now()
-			r, err := reader.Query(ctx, f)
-			if err != nil {
-				if wctx.Err() == nil {
-					res.DiscoveryError = oneLine(err.Error())
-				}
-				return
-			}
-			if r.Closed {
-				res.DiscoveryError = fmt.Sprintf("CLOSED %q", r.ClosedReason)
-				return
-			}
-			discLats = append(discLats, time.Since(t0))
-			if len(r.Events) < len(all) {
-				res.Incomplete++
-			}
-		}
+		discLats = m.readDiscovery(ctx, wctx, reader)
 	}()
-	for _, w := range workers {
+	for _, w := range m.workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := 0; wctx.Err() == nil; i++ {
-				id := w.ids[i%len(w.ids)]
-				n := w.seq[id]
-				ev := o.mutate(w.actor, id, n)
-				p := &pending{}
-				w.mu.Lock()
-				w.waiting[key(id, token(n))] = p
-				w.mu.Unlock()
-				if pacer.Wait(wctx) != nil {
-					return
-				}
-				t0 := time.Now()
-				ok, err := w.c.Publish(ctx, ev)
-				now := time.Now()
-				if err != nil {
-					stop(stepError(t.Name, "mutation", err))
-					return
-				}
-				if !ok.Accepted {
-					stop(answerError(t.Name, "a "+o.mutation, ok))
-					return
-				}
-				w.mu.Lock()
-				p.ok = now
-				if now.Before(end) {
-					w.lats = append(w.lats, now.Sub(t0))
-				}
-				w.mu.Unlock()
-				w.seq[id] = n + 1
+			if e := m.mutate(ctx, wctx, w, end); e != nil {
+				stop(e)
 			}
 		}()
 	}
-	if opts.Progress != nil {
+	if m.opts.Progress != nil {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			tick := time.NewTicker(200 * time.Millisecond)
-			defer tick.Stop()
-			for {
-				select {
-				case <-wctx.Done():
-					opts.Progress(t.Name, 1)
-					return
-				case <-tick.C:
-					opts.Progress(t.Name, min(1, float64(time.Since(start))/float64(opts.Duration)))
-				}
-			}
+			m.reportProgress(wctx, start)
 		}()
 	}
 	wg.Wait()
-	res.Elapsed = min(time.Since(start), opts.Duration)
+	m.res.Elapsed = min(time.Since(start), m.opts.Duration)
 	if fail != nil {
 		return nil, fail
 	}
+	return discLats, nil
+}
 
-	// Snapshots still on their way: wait for each, up to one step timeout.
-	deadline := time.NewTimer(opts.StepTimeout)
+// readDiscovery repeats the discovery read until the window (wctx) ends,
+// counting answers that miss a channel of the run; an error or CLOSED
+// ends it and is recorded in the result.
+func (m *measurement) readDiscovery(ctx, wctx context.Context, reader *fixtures.Client) []time.Duration {
+	var lats []time.Duration
+	f := m.o.query(m.all)
+	for wctx.Err() == nil {
+		t0 := time.Now()
+		r, err := reader.Query(ctx, f)
+		if err != nil {
+			if wctx.Err() == nil {
+				m.res.DiscoveryError = clippedLine(err.Error())
+			}
+			return lats
+		}
+		if r.Closed {
+			m.res.DiscoveryError = fmt.Sprintf("CLOSED %q", r.ClosedReason)
+			return lats
+		}
+		lats = append(lats, time.Since(t0))
+		if len(r.Events) < len(m.all) {
+			m.res.Incomplete++
+		}
+	}
+	return lats
+}
+
+// mutate sends w's mutations back to back, round-robin over its channels,
+// until the window (wctx) ends, recording each one's OK latency (within
+// the window) and registering its snapshot as awaited. A failed or
+// refused mutation is returned.
+func (m *measurement) mutate(ctx, wctx context.Context, w *worker, end time.Time) *Error {
+	for i := 0; wctx.Err() == nil; i++ {
+		id := w.ids[i%len(w.ids)]
+		n := w.seq[id]
+		ev := m.o.mutate(w.actor, id, n)
+		p := &pending{}
+		w.mu.Lock()
+		w.waiting[key(id, token(n))] = p
+		w.mu.Unlock()
+		if m.pacer.Wait(wctx) != nil {
+			return nil
+		}
+		t0 := time.Now()
+		ok, err := w.c.Publish(ctx, ev)
+		now := time.Now()
+		if err != nil {
+			return stepError(m.t.Name, "mutation", err)
+		}
+		if !ok.Accepted {
+			return answerError(m.t.Name, "a "+m.o.mutation, ok)
+		}
+		w.mu.Lock()
+		p.ok = now
+		if now.Before(end) {
+			w.lats = append(w.lats, now.Sub(t0))
+		}
+		w.mu.Unlock()
+		w.seq[id] = n + 1
+	}
+	return nil
+}
+
+// reportProgress calls Options.Progress a few times a second with the
+// share of the window that has passed, and with 1 when it ends.
+func (m *measurement) reportProgress(wctx context.Context, start time.Time) {
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-wctx.Done():
+			m.opts.Progress(m.t.Name, 1)
+			return
+		case <-tick.C:
+			m.opts.Progress(m.t.Name, min(1, float64(time.Since(start))/float64(m.opts.Duration)))
+		}
+	}
+}
+
+// awaitSnapshots waits for the snapshots still on their way, up to one
+// step timeout in all.
+func (m *measurement) awaitSnapshots(ctx context.Context) {
+	deadline := time.NewTimer(m.opts.StepTimeout)
 	defer deadline.Stop()
-wait:
-	for _, w := range workers {
+	for _, w := range m.workers {
 		for w.outstanding() > 0 {
 			select {
 			case <-w.notify:
 			case <-deadline.C:
-				break wait
+				return
 			case <-ctx.Done():
-				break wait
+				return
 			}
 		}
 	}
+}
 
+// tally fills in the result's counts and latency statistics: OK latency,
+// snapshot latency (a snapshot before its OK counts as 0), snapshots
+// missed, and the discovery latencies.
+func (m *measurement) tally(discLats []time.Duration) {
 	var okLats, snapLats []time.Duration
-	for _, w := range workers {
+	for _, w := range m.workers {
 		w.mu.Lock()
 		okLats = append(okLats, w.lats...)
 		for _, p := range w.waiting {
 			switch {
 			case p.ok.IsZero():
 			case p.seen.IsZero():
-				res.Missed++
+				m.res.Missed++
 			case p.seen.Before(p.ok):
-				res.BeforeOK++
+				m.res.BeforeOK++
 				snapLats = append(snapLats, 0)
 			default:
 				snapLats = append(snapLats, p.seen.Sub(p.ok))
@@ -437,14 +525,14 @@ wait:
 		}
 		w.mu.Unlock()
 	}
-	res.Mutations = len(okLats)
-	res.PerSecond = float64(res.Mutations) / res.Elapsed.Seconds()
-	res.OK = Summarize(okLats)
-	res.Snapshot = Summarize(snapLats)
-	res.Discovery = Summarize(discLats)
-	return res, nil
+	m.res.Mutations = len(okLats)
+	m.res.PerSecond = float64(m.res.Mutations) / m.res.Elapsed.Seconds()
+	m.res.OK = Summarize(okLats)
+	m.res.Snapshot = Summarize(snapLats)
+	m.res.Discovery = Summarize(discLats)
 }
 
+// closeAll closes every worker's connection (nil entries skipped).
 func closeAll(ws []*worker) {
 	for _, w := range ws {
 		if w != nil {
@@ -463,7 +551,7 @@ func cleanup(ws []*worker, opts Options, c *Cleanup) {
 			cancel()
 			switch {
 			case err != nil:
-				c.Failed = append(c.Failed, id+": "+oneLine(err.Error()))
+				c.Failed = append(c.Failed, id+": "+clippedLine(err.Error()))
 			case !ok.Accepted:
 				c.Failed = append(c.Failed, id+": "+ok.String())
 			default:

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nbd-wtf/go-nostr"
+
 	"github.com/nipcl/nipcl-conform/fixtures"
 )
 
@@ -150,4 +152,7 @@ type Target struct {
 	Transcript *fixtures.Transcript
 	// Header holds extra HTTP headers for every WebSocket upgrade (--header).
 	Header http.Header
+	// CommandTags are extra tags every command of the probe carries
+	// (--command-tag; a deployment's own admission tags).
+	CommandTags nostr.Tags
 }

@@ -25,6 +25,9 @@ func Probe(ctx context.Context, tg Target, keys []*Key) *Findings {
 	if len(keys) == 0 {
 		keys = []*Key{{Actor: fixtures.NewActor("generated"), Label: "generated", Generated: true}}
 	}
+	for _, k := range keys {
+		k.Actor.CommandTags = tg.CommandTags
+	}
 	p := &prober{tg: tg, conns: map[string]*fixtures.Client{}}
 	defer p.close(ctx)
 	owned := map[*Key]string{}
@@ -237,6 +240,7 @@ func (p *prober) foreignGroup(ctx context.Context, k *Key, keys []*Key, owned ma
 	}
 	if p.fresh == nil {
 		owner := fixtures.NewActor("probe-owner")
+		owner.CommandTags = p.tg.CommandTags
 		id := fixtures.NewChannelID()
 		ok, err := p.publish(ctx, owner, fixtures.CreateGroup(owner, id))
 		switch {
@@ -296,6 +300,9 @@ func (p *prober) join(ctx context.Context, k *Key, id string) {
 		k.Admitted = No
 	}
 	k.note("9021 join request: %s", ok)
+	if k.Admitted == No && !strings.HasPrefix(ok.Reason, "auth-required:") {
+		k.note("every command of the key was refused; a relay that requires tags of its own on commands (outside NIP-29 and NIP-CL) takes them from --command-tag K=V")
+	}
 }
 
 // deleteGroups deletes the probe's groups as their creators.

@@ -90,7 +90,7 @@ func (r *Relay) checkAuthor(c *conn, ev *nostr.Event) error {
 		if !r.admitted(ev.PubKey) {
 			return reject("restricted", "this relay admits listed keys only")
 		}
-		return nil
+		return r.tenancyRefusal(c.community, ev)
 	}
 	return reject("auth-required", "authenticate as the event's pubkey first")
 }

@@ -36,10 +36,14 @@ type Config struct {
 	// WebSocket upgrade must carry (a deployment's proxy credentials);
 	// without it the relay answers HTTP 401 (see tenancy.go).
 	RequireHeader string
-	SecretKey     string           // relay key hex; generated when empty
-	Name          string           // NIP-11 name
-	Now           func() time.Time // clock; nil = time.Now
-	Logf          func(format string, args ...any)
+	// RequireCommandTag, "K=V", is a tag every group command (9000-9022)
+	// must carry (a deployment's own admission tag); without it the relay
+	// answers "restricted:" (see commandtag.go).
+	RequireCommandTag string
+	SecretKey         string           // relay key hex; generated when empty
+	Name              string           // NIP-11 name
+	Now               func() time.Time // clock; nil = time.Now
+	Logf              func(format string, args ...any)
 
 	// Optional limits (0 = default).
 	MaxMessageSize int // bytes per WebSocket message, default 512 KiB
@@ -165,6 +169,9 @@ func New(cfg Config) (*Relay, error) {
 		if _, _, err := fixtures.ParseHeaderLine(cfg.RequireHeader); err != nil {
 			return nil, fmt.Errorf("reference: RequireHeader: %w", err)
 		}
+	}
+	if _, err := fixtures.ParseCommandTag(cfg.RequireCommandTag); cfg.RequireCommandTag != "" && err != nil {
+		return nil, fmt.Errorf("reference: RequireCommandTag: %w", err)
 	}
 	r := &Relay{
 		cfg:            cfg,

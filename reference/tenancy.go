@@ -3,6 +3,8 @@ package reference
 import (
 	"net/http"
 
+	"github.com/nbd-wtf/go-nostr"
+
 	"github.com/nipcl/nipcl-conform/fixtures"
 )
 
@@ -26,4 +28,11 @@ func (r *Relay) headerRefused(w http.ResponseWriter, req *http.Request) bool {
 	}
 	http.Error(w, "missing or wrong "+name+" header", http.StatusUnauthorized)
 	return true
+}
+
+// tenancyRefusal is the refusal of an authenticated author's event by a
+// tenancy switch (a command without the required tag), nil when none
+// applies. community is the connection's Host.
+func (r *Relay) tenancyRefusal(community string, ev *nostr.Event) error {
+	return r.commandTagRefusal(ev)
 }

@@ -790,7 +790,3 @@ func shortID(id string) string {
 	}
 	return id
 }
-
-// oneLine is text.OneLine; it stays as a name only for runner/run.go's
-// caller, which this change leaves alone.
-func oneLine(s string) string { return text.OneLine(s) }

@@ -52,7 +52,7 @@ func probeKeys(ctx context.Context, env *suites.Env, keys []*capability.Key, res
 	pctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
 	found := capability.Probe(pctx, capability.Target{
-		URL: env.URL, AuthRelayURL: env.RelayURL, Header: env.Header, AuthOnConnect: env.AuthOnConnect, StepTimeout: env.StepTimeout, Pace: env.Pace,
+		URL: env.URL, AuthRelayURL: env.RelayURL, Header: env.Header, CommandTags: env.CommandTags, AuthOnConnect: env.AuthOnConnect, StepTimeout: env.StepTimeout, Pace: env.Pace,
 	}, keys)
 	env.KeyCaps, env.StatePublished = found.Keys, found.State
 	for kind, a := range found.State {

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/nbd-wtf/go-nostr"
+
 	"github.com/nipcl/nipcl-conform/reports"
 )
 
@@ -32,7 +34,11 @@ type Options struct {
 	Hosts     []string // extra Host header values naming other communities
 	// Header holds extra HTTP headers (--header) sent on the NIP-11 request
 	// and every WebSocket upgrade; reports never carry their values.
-	Header      http.Header
+	Header http.Header
+	// CommandTags are extra tags (--command-tag K=V) added to every group
+	// command (kinds 9000-9022) the harness signs: a deployment's own
+	// admission tags, outside NIP-29 and NIP-CL.
+	CommandTags nostr.Tags
 	StepTimeout time.Duration // per network step, default 10s, plus 20 measured round trips
 	Deadline    time.Duration // whole run, default 5m
 	ReportDir   string        // default "nipcl-report"

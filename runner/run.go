@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nbd-wtf/go-nostr"
 	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
 	"github.com/onsi/ginkgo/v2/formatter"
 	"github.com/onsi/ginkgo/v2/types"
@@ -24,6 +25,7 @@ import (
 
 	"github.com/nipcl/nipcl-conform/fixtures"
 	"github.com/nipcl/nipcl-conform/internal/pace"
+	"github.com/nipcl/nipcl-conform/internal/text"
 	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/suites"
 	"github.com/nipcl/nipcl-conform/suites/framework"
@@ -195,7 +197,7 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 		Plan: plan.Name, Profile: plan.Profile, StepTimeout: opts.StepTimeout,
 		Hosts: opts.Hosts, Header: opts.Header, Scale: opts.Scale, RunID: runID, Instance: NewRunID(),
 		Slow: opts.Slow, Safe: opts.Safe, AllowHeavy: opts.AllowHeavy, Cleanup: &framework.CleanupLog{},
-		RoleMap: opts.RoleMap,
+		RoleMap: opts.RoleMap, CommandTags: opts.CommandTags,
 	}
 	if plan.Profile == "none" {
 		env.Profile = framework.ProfileNIP29
@@ -214,6 +216,7 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 		return p
 	}
 	for _, k := range declared {
+		k.Actor.CommandTags = opts.CommandTags
 		env.Keys = append(env.Keys, k.Actor)
 	}
 	startCtx, cancel := context.WithTimeout(ctx, 3*opts.StepTimeout+time.Minute)
@@ -243,7 +246,7 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 	p.result.Relay = &reports.RelayIdentity{Name: info.Name, Self: info.Self, Software: info.Software, Version: info.Version}
 	env.RelayPubKey = firstNonEmpty(opts.RelayPubKey, ep.RelayPubKey, info.Self)
 	keyNote := ""
-	if env.RelayPubKey == "" && hexKey.MatchString(info.PubKey) {
+	if env.RelayPubKey == "" && text.IsHex64(info.PubKey) {
 		// NIP-29 names self as the key of group state; older relays put
 		// their own key in pubkey (NIP-11's admin contact) instead.
 		env.RelayPubKey = info.PubKey
@@ -287,7 +290,8 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 // detect resolves profile "auto" on a relay that advertises nip-cl by
 // behaviour; it reports the claim (nip-cl advertised) next to what it saw.
 func detect(ctx context.Context, opts *Options, env *suites.Env, runID string) (string, string) {
-	var actor *fixtures.Actor
+	actor := fixtures.NewActor("detector")
+	actor.CommandTags = env.CommandTags
 	if len(env.Keys) > 0 {
 		actor = env.Keys[0]
 	}
@@ -303,7 +307,7 @@ func detect(ctx context.Context, opts *Options, env *suites.Env, runID string) (
 }
 
 func setupFailed(p *preparedPlan, err error, timedOut bool) {
-	p.result.SetupError = oneLine(err.Error())
+	p.result.SetupError = text.OneLine(err.Error())
 	p.env.SetupErr = err
 	p.env.SetupTimedOut = timedOut
 }
@@ -652,7 +656,18 @@ func baseResult(plan string, c framework.Case) reports.CaseResult {
 }
 
 func reproCommand(p *preparedPlan, c framework.Case) string {
-	return ReproPrefix(p.target, p.env.Profile, p.result.URL) + redactedHeaderFlags(p.env.Header) + " --focus " + c.ID
+	return ReproPrefix(p.target, p.env.Profile, p.result.URL) + redactedHeaderFlags(p.env.Header) + commandTagFlags(p.env.CommandTags) + " --focus " + c.ID
+}
+
+// commandTagFlags are the --command-tag flags of a run: the tags are
+// signed into every command the run sent (and its transcripts), so a
+// repro command carries them as they are, shell-quoted.
+func commandTagFlags(tags nostr.Tags) string {
+	var b strings.Builder
+	for _, t := range tags {
+		b.WriteString(" --command-tag '" + strings.ReplaceAll(t[0]+"="+t[1], "'", `'\''`) + "'")
+	}
+	return b.String()
 }
 
 // redactedHeaderFlags names the --header flags of a run with their values
@@ -773,8 +788,6 @@ func firstNonEmpty(vs ...string) string {
 	}
 	return ""
 }
-
-var hexKey = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 func joinNotes(notes ...string) string {
 	var out []string

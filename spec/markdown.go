@@ -175,175 +175,236 @@ type parser struct {
 	listIndent int
 }
 
+// run splits the source lines into blocks, one line at a time, and closes
+// the block still open at the end.
 func (p *parser) run() {
 	p.blank = true
 	for i := 0; i < len(p.lines); i++ {
-		line := p.lines[i]
-		t := strings.TrimSpace(line)
-		ind := indentOf(line)
-		lineNo := i + 1
-
-		if t == "" {
-			p.close(lineNo - 1)
-			p.endTable()
-			p.blank = true
-			continue
-		}
-		wasBlank := p.blank
-		p.blank = false
-
-		// Fenced code.
-		if f := fenceOf(line); f != "" {
-			p.close(lineNo - 1)
-			p.endTable()
-			var body []string
-			j := i + 1
-			for ; j < len(p.lines); j++ {
-				if strings.HasPrefix(strings.TrimSpace(p.lines[j]), f) && strings.Trim(strings.TrimSpace(p.lines[j]), string(f[0])) == "" {
-					break
-				}
-				body = append(body, p.lines[j])
-			}
-			end := j + 1
-			if j >= len(p.lines) {
-				end = len(p.lines)
-			}
-			p.blocks = append(p.blocks, Block{Kind: KindCode, Text: strings.Join(body, "\n"), Line: lineNo, EndLine: end})
-			i = j
-			p.blank = false
-			continue
-		}
-		// HTML comments are not part of the text.
-		if strings.HasPrefix(t, "<!--") {
-			p.close(lineNo - 1)
-			j := i
-			for ; j < len(p.lines) && !strings.Contains(p.lines[j], "-->"); j++ {
-			}
-			i = j
-			continue
-		}
-		// ATX heading.
-		if m := reATX.FindStringSubmatch(line); m != nil && strings.HasPrefix(t, "#") {
-			p.close(lineNo - 1)
-			p.endTable()
-			p.blocks = append(p.blocks, Block{Kind: KindHeading, Level: len(m[1]), Text: strings.TrimSpace(m[2]), Line: lineNo, EndLine: lineNo})
-			continue
-		}
-		// Setext underline: the open paragraph becomes a heading.
-		if p.open != nil && p.open.Kind == KindParagraph && (reSetext1.MatchString(line) || (reSetext2.MatchString(line) && len(t) >= 2)) {
-			h := *p.open
-			h.Kind = KindHeading
-			h.Level = 1
-			if t[0] == '-' {
-				h.Level = 2
-			}
-			h.Text = strings.Join(trimAll(p.openLines), " ")
-			h.EndLine = lineNo
-			p.blocks = append(p.blocks, h)
-			p.open, p.openLines = nil, nil
-			continue
-		}
-		if reThematic.MatchString(line) && !strings.Contains(t, "|") {
-			p.close(lineNo - 1)
-			p.endTable()
-			continue
-		}
-		// Tables: pipe rows, or tab-separated rows of a plain-text export.
-		if strings.HasPrefix(t, "|") || (ind < 4 && reTSV.MatchString(t) && !(p.open != nil && p.open.Kind == KindListItem)) {
-			p.close(lineNo - 1)
-			var cells []string
-			if strings.HasPrefix(t, "|") {
-				cells = splitPipeRow(t)
-			} else {
-				for _, c := range strings.Split(t, "\t") {
-					if c = strings.TrimSpace(c); c != "" {
-						cells = append(cells, c)
-					}
-				}
-			}
-			if p.table < 0 {
-				p.tables++
-				p.table = p.tables
-			}
-			if isDelimiterRow(cells) {
-				// The row above names the columns.
-				if n := len(p.blocks); n > 0 && p.blocks[n-1].Kind == KindTableRow && p.blocks[n-1].Table == p.table {
-					p.blocks[n-1].Header = true
-				}
-				continue
-			}
-			header := false
-			if !strings.HasPrefix(t, "|") {
-				// A tab-separated table has no delimiter row: its first
-				// row names the columns.
-				n := len(p.blocks)
-				header = n == 0 || p.blocks[n-1].Kind != KindTableRow || p.blocks[n-1].Table != p.table
-			}
-			p.blocks = append(p.blocks, Block{Kind: KindTableRow, Cells: cells, Text: strings.Join(cells, " | "), Header: header, Table: p.table, Line: lineNo, EndLine: lineNo})
-			continue
-		}
-		p.endTable()
-		// List item.
-		if m := reListItem.FindStringSubmatchIndex(line); m != nil && !(reSetext2.MatchString(line)) {
-			p.close(lineNo - 1)
-			lead := line[m[2]:m[3]]
-			marker := line[m[4]:m[5]]
-			content := ""
-			if m[6] >= 0 {
-				content = line[m[6]:m[7]]
-			}
-			depth := indentOf(lead) / 2
-			b := Block{Kind: KindListItem, Level: depth, Ordered: marker[0] >= '0' && marker[0] <= '9', Line: lineNo}
-			p.open = &b
-			p.openLines = []string{content}
-			p.blankBefore = wasBlank
-			p.listIndent = indentOf(lead) + len(marker) + 1
-			continue
-		}
-		// Indented continuation of a list item, also after a blank line.
-		if p.open == nil && wasBlank && ind >= 2 && len(p.blocks) > 0 && p.blocks[len(p.blocks)-1].Kind == KindListItem && ind >= p.listIndent {
-			// Reopen the last item: a later paragraph of the same item.
-			last := p.blocks[len(p.blocks)-1]
-			p.blocks = p.blocks[:len(p.blocks)-1]
-			p.open = &last
-			p.openLines = []string{last.Text, t}
-			continue
-		}
-		// Indented code.
-		if ind >= 4 && p.open == nil && wasBlank {
-			body := []string{line}
-			j := i + 1
-			for ; j < len(p.lines); j++ {
-				if strings.TrimSpace(p.lines[j]) != "" && indentOf(p.lines[j]) < 4 {
-					break
-				}
-				body = append(body, p.lines[j])
-			}
-			for len(body) > 0 && strings.TrimSpace(body[len(body)-1]) == "" {
-				body = body[:len(body)-1]
-			}
-			p.blocks = append(p.blocks, Block{Kind: KindCode, Text: strings.Join(body, "\n"), Line: lineNo, EndLine: lineNo + len(body) - 1})
-			i = lineNo + len(body) - 2
-			p.blank = false
-			continue
-		}
-		// Block quotes read as their content.
-		for strings.HasPrefix(t, ">") {
-			t = strings.TrimSpace(strings.TrimPrefix(t, ">"))
-		}
-		// Paragraph text, or the lazy continuation of an open block.
-		if p.open != nil {
-			p.openLines = append(p.openLines, t)
-			continue
-		}
-		b := Block{Kind: KindParagraph, Line: lineNo}
-		p.open = &b
-		p.openLines = []string{t}
-		p.blankBefore = wasBlank
+		i = p.line(i)
 	}
 	p.close(len(p.lines))
 }
 
+// line reads source line i (0-based) as the first construct it can start
+// or continue, in CommonMark's order of precedence, and returns the index
+// of the last line it consumed (a code block or comment spans several).
+func (p *parser) line(i int) int {
+	line := p.lines[i]
+	t := strings.TrimSpace(line)
+	ind := indentOf(line)
+	lineNo := i + 1
+
+	if t == "" {
+		p.close(lineNo - 1)
+		p.endTable()
+		p.blank = true
+		return i
+	}
+	wasBlank := p.blank
+	p.blank = false
+
+	switch {
+	case fenceOf(line) != "":
+		return p.fencedCode(i, fenceOf(line))
+	case strings.HasPrefix(t, "<!--"):
+		return p.htmlComment(i)
+	case p.atxHeading(line, t, lineNo):
+	case p.setextUnderline(line, t, lineNo):
+	case reThematic.MatchString(line) && !strings.Contains(t, "|"):
+		p.close(lineNo - 1)
+		p.endTable()
+	case strings.HasPrefix(t, "|") || (ind < 4 && reTSV.MatchString(t) && !(p.open != nil && p.open.Kind == KindListItem)):
+		p.tableRow(t, lineNo)
+	default:
+		p.endTable()
+		switch {
+		case p.listItem(line, lineNo, wasBlank):
+		case p.listContinuation(t, ind, wasBlank):
+		case ind >= 4 && p.open == nil && wasBlank:
+			return p.indentedCode(i)
+		default:
+			p.paragraphText(t, lineNo, wasBlank)
+		}
+	}
+	return i
+}
+
+// fencedCode reads a fenced code block opened at line i with fence f, up
+// to its closing fence (or the end of the file), and returns the index of
+// its last line.
+func (p *parser) fencedCode(i int, f string) int {
+	lineNo := i + 1
+	p.close(lineNo - 1)
+	p.endTable()
+	var body []string
+	j := i + 1
+	for ; j < len(p.lines); j++ {
+		if strings.HasPrefix(strings.TrimSpace(p.lines[j]), f) && strings.Trim(strings.TrimSpace(p.lines[j]), string(f[0])) == "" {
+			break
+		}
+		body = append(body, p.lines[j])
+	}
+	end := j + 1
+	if j >= len(p.lines) {
+		end = len(p.lines)
+	}
+	p.blocks = append(p.blocks, Block{Kind: KindCode, Text: strings.Join(body, "\n"), Line: lineNo, EndLine: end})
+	p.blank = false
+	return j
+}
+
+// htmlComment skips an HTML comment opened at line i (not part of the
+// text) and returns the index of the line that closes it.
+func (p *parser) htmlComment(i int) int {
+	p.close(i)
+	j := i
+	for ; j < len(p.lines) && !strings.Contains(p.lines[j], "-->"); j++ {
+	}
+	return j
+}
+
+// atxHeading reads a "# Heading" line; it reports whether the line was
+// one.
+func (p *parser) atxHeading(line, t string, lineNo int) bool {
+	m := reATX.FindStringSubmatch(line)
+	if m == nil || !strings.HasPrefix(t, "#") {
+		return false
+	}
+	p.close(lineNo - 1)
+	p.endTable()
+	p.blocks = append(p.blocks, Block{Kind: KindHeading, Level: len(m[1]), Text: strings.TrimSpace(m[2]), Line: lineNo, EndLine: lineNo})
+	return true
+}
+
+// setextUnderline turns the open paragraph into a heading when line
+// underlines it (=== level 1, --- level 2); it reports whether it did.
+func (p *parser) setextUnderline(line, t string, lineNo int) bool {
+	if p.open == nil || p.open.Kind != KindParagraph || !(reSetext1.MatchString(line) || (reSetext2.MatchString(line) && len(t) >= 2)) {
+		return false
+	}
+	h := *p.open
+	h.Kind = KindHeading
+	h.Level = 1
+	if t[0] == '-' {
+		h.Level = 2
+	}
+	h.Text = strings.Join(trimAll(p.openLines), " ")
+	h.EndLine = lineNo
+	p.blocks = append(p.blocks, h)
+	p.open, p.openLines = nil, nil
+	return true
+}
+
+// tableRow reads a table row: a pipe row, or a tab-separated row of a
+// plain-text export. A delimiter row marks the row above as the header; a
+// tab-separated table's first row is its header.
+func (p *parser) tableRow(t string, lineNo int) {
+	p.close(lineNo - 1)
+	var cells []string
+	if strings.HasPrefix(t, "|") {
+		cells = splitPipeRow(t)
+	} else {
+		for _, c := range strings.Split(t, "\t") {
+			if c = strings.TrimSpace(c); c != "" {
+				cells = append(cells, c)
+			}
+		}
+	}
+	if p.table < 0 {
+		p.tables++
+		p.table = p.tables
+	}
+	if isDelimiterRow(cells) {
+		// The row above names the columns.
+		if n := len(p.blocks); n > 0 && p.blocks[n-1].Kind == KindTableRow && p.blocks[n-1].Table == p.table {
+			p.blocks[n-1].Header = true
+		}
+		return
+	}
+	header := false
+	if !strings.HasPrefix(t, "|") {
+		// A tab-separated table has no delimiter row: its first
+		// row names the columns.
+		n := len(p.blocks)
+		header = n == 0 || p.blocks[n-1].Kind != KindTableRow || p.blocks[n-1].Table != p.table
+	}
+	p.blocks = append(p.blocks, Block{Kind: KindTableRow, Cells: cells, Text: strings.Join(cells, " | "), Header: header, Table: p.table, Line: lineNo, EndLine: lineNo})
+}
+
+// listItem opens a list item when line starts one; it reports whether it
+// did.
+func (p *parser) listItem(line string, lineNo int, wasBlank bool) bool {
+	m := reListItem.FindStringSubmatchIndex(line)
+	if m == nil || reSetext2.MatchString(line) {
+		return false
+	}
+	p.close(lineNo - 1)
+	lead := line[m[2]:m[3]]
+	marker := line[m[4]:m[5]]
+	content := ""
+	if m[6] >= 0 {
+		content = line[m[6]:m[7]]
+	}
+	depth := indentOf(lead) / 2
+	b := Block{Kind: KindListItem, Level: depth, Ordered: marker[0] >= '0' && marker[0] <= '9', Line: lineNo}
+	p.open = &b
+	p.openLines = []string{content}
+	p.blankBefore = wasBlank
+	p.listIndent = indentOf(lead) + len(marker) + 1
+	return true
+}
+
+// listContinuation reopens the last list item for an indented line after
+// a blank line (a later paragraph of the same item); it reports whether
+// it did.
+func (p *parser) listContinuation(t string, ind int, wasBlank bool) bool {
+	if p.open != nil || !wasBlank || ind < 2 || len(p.blocks) == 0 || p.blocks[len(p.blocks)-1].Kind != KindListItem || ind < p.listIndent {
+		return false
+	}
+	last := p.blocks[len(p.blocks)-1]
+	p.blocks = p.blocks[:len(p.blocks)-1]
+	p.open = &last
+	p.openLines = []string{last.Text, t}
+	return true
+}
+
+// indentedCode reads an indented code block starting at line i (after a
+// blank line) and returns the index of its last non-blank line.
+func (p *parser) indentedCode(i int) int {
+	lineNo := i + 1
+	body := []string{p.lines[i]}
+	j := i + 1
+	for ; j < len(p.lines); j++ {
+		if strings.TrimSpace(p.lines[j]) != "" && indentOf(p.lines[j]) < 4 {
+			break
+		}
+		body = append(body, p.lines[j])
+	}
+	for len(body) > 0 && strings.TrimSpace(body[len(body)-1]) == "" {
+		body = body[:len(body)-1]
+	}
+	p.blocks = append(p.blocks, Block{Kind: KindCode, Text: strings.Join(body, "\n"), Line: lineNo, EndLine: lineNo + len(body) - 1})
+	p.blank = false
+	return lineNo + len(body) - 2
+}
+
+// paragraphText adds a line of prose (block quotes read as their
+// content) to the open block, or opens a paragraph.
+func (p *parser) paragraphText(t string, lineNo int, wasBlank bool) {
+	for strings.HasPrefix(t, ">") {
+		t = strings.TrimSpace(strings.TrimPrefix(t, ">"))
+	}
+	if p.open != nil {
+		p.openLines = append(p.openLines, t)
+		return
+	}
+	b := Block{Kind: KindParagraph, Line: lineNo}
+	p.open = &b
+	p.openLines = []string{t}
+	p.blankBefore = wasBlank
+}
+
+// endTable ends the open table (the next row starts a new one).
 func (p *parser) endTable() { p.table = -1 }
 
 // close ends the open paragraph or list item at source line end.

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/nbd-wtf/go-nostr"
+
 	"github.com/nipcl/nipcl-conform/bench"
 	"github.com/nipcl/nipcl-conform/fixtures"
 	"github.com/nipcl/nipcl-conform/reference"
@@ -25,9 +27,10 @@ import (
 // reference relay and any --target, one column per target.
 func cmdBench(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("bench", "bench [flags]", stderr)
-	var targets, headers listFlag
+	var targets, headers, commandTags listFlag
 	fs.Var(&targets, "target", "[NAME=]URL of a relay to measure (repeatable); measured after the reference relay unless --no-reference")
 	fs.Var(&headers, "header", "'Name: value': an HTTP header sent on the NIP-11 request and every WebSocket upgrade (repeatable; a proxy's credentials)")
+	fs.Var(&commandTags, "command-tag", "K=V: a tag [\"K\",\"V\"] added to every group command (kinds 9000-9022) the bench signs, for a deployment that requires tags of its own (repeatable; outside NIP-29 and NIP-CL)")
 	var (
 		noRef       = fs.Bool("no-reference", false, "do not measure the built-in reference relay")
 		profile     = fs.String("profile", "auto", "profile of the --target relays: nip29 (9002 metadata edits), identity, labels, or auto (detect as `run` does)")
@@ -64,6 +67,10 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	header, err := fixtures.ParseHeaders(headers)
 	if err != nil {
 		return usageError(stderr, "--header: %v", err)
+	}
+	cmdTags, err := fixtures.ParseCommandTags(commandTags)
+	if err != nil {
+		return usageError(stderr, "--command-tag: %v", err)
 	}
 	if *runID == "" {
 		*runID = runner.NewRunID()
@@ -124,7 +131,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	opts := bench.Options{Channels: *channels, Concurrency: *concurrency, Duration: *duration, StepTimeout: *timeout,
-		RunID: *runID, Safe: *safe, Rate: *rate, Header: header}
+		RunID: *runID, Safe: *safe, Rate: *rate, Header: header, CommandTags: cmdTags}
 	if isTerminal(stderr) {
 		opts.Progress = progressBar(stderr)
 	}
@@ -159,7 +166,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	for _, u := range urls {
 		t := bench.Target{Name: u.name, URL: u.url, Profile: *profile}
 		if t.Profile == "auto" {
-			p, note, err := detectBenchProfile(ctx, u.name, u.url, *timeout, *runID, header)
+			p, note, err := detectBenchProfile(ctx, u.name, u.url, *timeout, *runID, header, cmdTags)
 			if err != nil {
 				failed(err)
 				continue
@@ -235,7 +242,7 @@ func measureReference(ctx context.Context, p, db string, named bool, timeout tim
 // detectBenchProfile picks the profile of a URL target as `run --profile
 // auto` does: nip29 unless its NIP-11 document advertises nip-cl, then the
 // NIP-CL line its behaviour matches.
-func detectBenchProfile(ctx context.Context, name, u string, step time.Duration, runID string, header http.Header) (string, string, error) {
+func detectBenchProfile(ctx context.Context, name, u string, step time.Duration, runID string, header http.Header, cmdTags nostr.Tags) (string, string, error) {
 	c, err := fixtures.Dial(ctx, u, fixtures.DialOptions{StepTimeout: step, Header: header})
 	if err != nil {
 		kind := bench.Failed
@@ -254,7 +261,9 @@ func detectBenchProfile(ctx context.Context, name, u string, step time.Duration,
 	if !info.HasExtension("nip-cl") {
 		return framework.ProfileNIP29, "NIP-11 does not advertise nip-cl: measured as nip29", nil
 	}
-	d, err := runner.DetectProfile(ctx, u, false, step, nil, runID, "", header)
+	detector := fixtures.NewActor("detector")
+	detector.CommandTags = cmdTags
+	d, err := runner.DetectProfile(ctx, u, false, step, detector, runID, "", header)
 	if err != nil {
 		return "", "", &bench.Error{Target: name, Kind: bench.Failed, Detail: err.Error(), Err: err}
 	}

@@ -217,6 +217,9 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "--header", "Authorization Bearer x"}, `--header: header "<redacted>": want "Name: value"`},
 		{[]string{"run", "--header", "Host: example.com"}, "set with --host"},
 		{[]string{"bench", "--header", ": no-name"}, "--header"},
+		{[]string{"run", "--command-tag", "novalue"}, "--command-tag: want K=V"},
+		{[]string{"bench", "--command-tag", "=v"}, "--command-tag: want K=V"},
+		{[]string{"serve", "--require-command-tag", "novalue"}, "RequireCommandTag: want K=V"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

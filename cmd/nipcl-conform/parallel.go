@@ -348,7 +348,7 @@ func (pr *parallelRun) run(ctx context.Context, started []workerPlan) (*reports.
 			runErr := cmd.Run()
 			r, err := reports.ReadJSON(filepath.Join(dir, "results.json"))
 			if err != nil {
-				errs[i] = fmt.Errorf("worker %d/%d produced no results (%v): %s", i+1, pr.n, runErr, lastLines(out.String(), 5))
+				errs[i] = fmt.Errorf("worker %d/%d produced no results (%v): %s", i+1, pr.n, runErr, tailJoined(out.String(), 5))
 				return
 			}
 			parts[i] = r
@@ -429,9 +429,9 @@ func addUnreported(res *reports.Results, claims []claim, errs []error) {
 	}
 }
 
-// lastLines returns the last n non-blank lines of s, each trimmed, joined
+// tailJoined returns the last n non-blank lines of s (text.LastLines), each trimmed, joined
 // by " | ".
-func lastLines(s string, n int) string {
+func tailJoined(s string, n int) string {
 	lines := text.LastLines(s, n)
 	for i, l := range lines {
 		lines[i] = strings.TrimSpace(l)

@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"net/url"
 	"os"
 	"os/signal"
@@ -15,10 +17,12 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/nbd-wtf/go-nostr"
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/nipcl/nipcl-conform/clause"
 	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/internal/text"
 	"github.com/nipcl/nipcl-conform/reference"
 	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/runner"
@@ -27,282 +31,411 @@ import (
 
 var profiles = []string{framework.ProfileNIP29, framework.ProfileIdentity, framework.ProfileLabels}
 
+// cmdRun is `nipcl-conform run`: it reads and checks the flags, resolves
+// the targets into plans, puts a delay proxy in front of them when asked,
+// and executes the plans (in this process, or in worker processes sharing
+// one case queue), then prints the summary and returns the exit code.
 func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("run", "run [flags]", stderr)
-	var (
-		target      = fs.String("target", "", "WebSocket URL (ws:// or wss://) of the relay to test; default: the built-in reference relay")
-		profile     = fs.String("profile", "", "profile to check: nip29 (NIP-29 only; \"none\" is its old name), identity, labels or auto; a comma-separated list for the reference relay or an image, e.g. identity,labels (default: every profile for the reference relay, auto for --target)")
-		relayPubKey = fs.String("relay-pubkey", "", "relay key (hex) when its NIP-11 document lacks \"self\"")
-		relayURL    = fs.String("relay-url", "", "the URL the relay knows itself by, signed into NIP-42 AUTH relay tags, when --target reaches it another way (a tunnel or port forward to wss://relay.example.com); default the --target URL (behind --simulate-rtt: the relay's own, not the proxy's)")
-		timeout     = fs.Duration("timeout", 10*time.Second, "deadline for each network step")
-		deadline    = fs.Duration("deadline", 5*time.Minute, "deadline for the whole run")
-		reportDir   = fs.String("report-dir", "nipcl-report", "directory for the reports (junit.xml, results.json, summary.md)")
-		junit       = fs.String("junit", "", "JUnit XML path (default <report-dir>/junit.xml)")
-		scale       = fs.Int("scale", 200, "distractor count for limit-ordering cases")
-		strict      = fs.Bool("strict", false, "also fail the run on SHOULD cases")
-		force       = fs.Bool("force", false, "run NIP-CL cases even if the relay does not advertise nip-cl")
-		db          = fs.String("db", "", "SQLite file for the built-in reference relay (default in-memory)")
-		image       = fs.String("image", "", "run against a local container image NAME[:TAG] (needs a Docker engine)")
-		dockerfile  = fs.String("dockerfile", "", "build the image from this directory's Dockerfile first, then run against it")
-		ctrPort     = fs.String("container-port", "7447/tcp", "the relay's port inside the container (bridge network)")
-		ctrPath     = fs.String("path", "/", "WebSocket path of the relay in the container")
-		network     = fs.String("network", "host", "container network: \"host\" (loopback port, works without a bridge) or \"bridge\"")
-		safe        = fs.Bool("safe", false, "safe mode for live relays: delete every channel the run creates, pace writes (--rate), retry rate-limited answers, skip write-heavy cases")
-		rate        = fs.Float64("rate", 0, "writes per second (default unlimited; 5 in --safe mode)")
-		allowHeavy  = fs.Bool("allow-heavy", false, "in --safe mode, still run cases that need many writes")
-		slow        = fs.Bool("slow", false, "also run slow cases that wait on the relay's clock (e.g. the ±900 s retry window)")
-		parallel    = fs.Int("parallel", 0, "run the cases in N worker processes that take them from one queue, longest first, and merge their reports (default from the measured round trip: 1 under 2 ms, 24 from 2 ms, 32 from 100 ms, for every target but the built-in in-process relay; 1 forces one process)")
-		shard       = fs.String("shard", "", "run only shard i of N (i/N, 1-based), a stable subset; merge with `report merge`")
-		runID       = fs.String("run-id", "", "run identifier (namespaces channels and labels; shards of one run share it)")
-		seed        = fs.Int64("seed", 0, "run the cases in a random order drawn from this seed (0: the fixed catalogue order); the report records it")
-		simRTT      = fs.Duration("simulate-rtt", 0, "put a delay proxy with this round trip (e.g. 50ms) in front of the relay, to see a run as it would go across a network (ws:// targets)")
-		baseline    = fs.String("baseline", "", "file of expected failures (one case ID, or \"PLAN ID\", per line); they don't fail the run")
-		actorKeys   listFlag
-		hosts       listFlag
-		headers     listFlag
-		faults      listFlag
-		focus       listFlag
-		skip        listFlag
-		envs        listFlag
-		roleMap     listFlag
-		readingArgs listFlag
-		policies    listFlag
-		admitKeys   listFlag
-		creatorKeys listFlag
-	)
-	labelFilter := fs.String("label-filter", "", "select cases by their Ginkgo labels: profile (nip29, identity, labels), level (MUST, SHOULD, MAY), source (nip, draft, contract), area:X, section:X.Y, slow, heavy; e.g. 'labels && MUST && !slow'")
-	fs.Var(&roleMap, "role-map", "WORD=ROLE: the relay's role name for the harness's role word admin, owner or member (repeatable; default: learned from the creator's 39001 entry)")
-	fs.Var(&actorKeys, "actor-key", "[ROLE=]HEX: a secret key the suites may act with (repeatable); ROLE creator (may create groups) or unprivileged (may not moderate groups it does not administer) says which is which; every key is probed before the cases either way")
-	fs.Var(&policies, "policy", "run the built-in reference relay under this relay policy switch (repeatable; see `nipcl-conform faults`)")
-	fs.Var(&creatorKeys, "creator-key", "public key (hex) that may create groups on the built-in reference relay under --policy listed-creators (repeatable)")
-	fs.Var(&admitKeys, "admit-key", "public key (hex) the built-in reference relay admits under --policy listed-keys-only (repeatable; the --actor-key keys are admitted too)")
-	fs.Var(&headers, "header", "'Name: value': an HTTP header sent on the NIP-11 request and every WebSocket upgrade (repeatable; a proxy's credentials); reports and repro commands show only its name")
-	fs.Var(&hosts, "host", "another Host header value that names a second community of the same relay (repeatable)")
-	fs.Var(&faults, "fault", "break the built-in reference relay with this fault switch (repeatable; see `nipcl-conform faults`)")
-	fs.Var(&readingArgs, "reading", "ID=VALUE: the built-in reference relay takes this careful reading of a point the specs leave open (repeatable; see `nipcl-conform list --readings`)")
-	fs.Var(&focus, "focus", "run only cases whose ID, area or section matches (repeatable; a trailing * or / matches a prefix)")
-	fs.Var(&skip, "skip", "skip cases whose ID, area or section matches (repeatable)")
-	fs.Var(&envs, "env", "K=V environment variable for the container (repeatable)")
+	f := defineRunFlags(fs)
 	if code, done := parse(fs, args); done {
 		return code
 	}
-	if *timeout <= 0 || *deadline <= 0 {
-		return usageError(stderr, "--timeout and --deadline must be positive durations")
+	s, err := f.settle()
+	if err != nil {
+		return stopRun(stderr, err)
 	}
-	if *network != "host" && *network != "bridge" {
-		return usageError(stderr, "--network must be host or bridge, not %q", *network)
+	plans, cleanup, err := f.resolvePlans(s)
+	defer cleanup()
+	if err != nil {
+		return stopRun(stderr, err)
 	}
-	if *profile != "" && *profile != "auto" {
+	if plans, err = f.simulateRTT(plans, s.worker); err != nil {
+		return stopRun(stderr, err)
+	}
+	return f.execute(fs, s, plans, stdout, stderr)
+}
+
+// runFlags are run's flags, as the flag set fills them in.
+type runFlags struct {
+	target, profile, relayPubKey, relayURL  *string
+	timeout, deadline                       *time.Duration
+	reportDir, junit                        *string
+	scale                                   *int
+	strict, force                           *bool
+	db, image, dockerfile, ctrPort, ctrPath *string
+	network                                 *string
+	safe                                    *bool
+	rate                                    *float64
+	allowHeavy, slow                        *bool
+	parallel                                *int
+	shard, runID                            *string
+	seed                                    *int64
+	simRTT                                  *time.Duration
+	baseline, labelFilter                   *string
+	actorKeys, hosts, headers, faults       listFlag
+	focus, skip, envs, roleMap, readingArgs listFlag
+	policies, admitKeys, creatorKeys        listFlag
+	commandTags                             listFlag
+}
+
+// defineRunFlags declares run's flags on fs (their names, defaults and
+// help text are what `nipcl-conform help run` prints).
+func defineRunFlags(fs *flag.FlagSet) *runFlags {
+	f := &runFlags{
+		target:      fs.String("target", "", "WebSocket URL (ws:// or wss://) of the relay to test; default: the built-in reference relay"),
+		profile:     fs.String("profile", "", "profile to check: nip29 (NIP-29 only; \"none\" is its old name), identity, labels or auto; a comma-separated list for the reference relay or an image, e.g. identity,labels (default: every profile for the reference relay, auto for --target)"),
+		relayPubKey: fs.String("relay-pubkey", "", "relay key (hex) when its NIP-11 document lacks \"self\""),
+		relayURL:    fs.String("relay-url", "", "the URL the relay knows itself by, signed into NIP-42 AUTH relay tags, when --target reaches it another way (a tunnel or port forward to wss://relay.example.com); default the --target URL (behind --simulate-rtt: the relay's own, not the proxy's)"),
+		timeout:     fs.Duration("timeout", 10*time.Second, "deadline for each network step"),
+		deadline:    fs.Duration("deadline", 5*time.Minute, "deadline for the whole run"),
+		reportDir:   fs.String("report-dir", "nipcl-report", "directory for the reports (junit.xml, results.json, summary.md)"),
+		junit:       fs.String("junit", "", "JUnit XML path (default <report-dir>/junit.xml)"),
+		scale:       fs.Int("scale", 200, "distractor count for limit-ordering cases"),
+		strict:      fs.Bool("strict", false, "also fail the run on SHOULD cases"),
+		force:       fs.Bool("force", false, "run NIP-CL cases even if the relay does not advertise nip-cl"),
+		db:          fs.String("db", "", "SQLite file for the built-in reference relay (default in-memory)"),
+		image:       fs.String("image", "", "run against a local container image NAME[:TAG] (needs a Docker engine)"),
+		dockerfile:  fs.String("dockerfile", "", "build the image from this directory's Dockerfile first, then run against it"),
+		ctrPort:     fs.String("container-port", "7447/tcp", "the relay's port inside the container (bridge network)"),
+		ctrPath:     fs.String("path", "/", "WebSocket path of the relay in the container"),
+		network:     fs.String("network", "host", "container network: \"host\" (loopback port, works without a bridge) or \"bridge\""),
+		safe:        fs.Bool("safe", false, "safe mode for live relays: delete every channel the run creates, pace writes (--rate), retry rate-limited answers, skip write-heavy cases"),
+		rate:        fs.Float64("rate", 0, "writes per second (default unlimited; 5 in --safe mode)"),
+		allowHeavy:  fs.Bool("allow-heavy", false, "in --safe mode, still run cases that need many writes"),
+		slow:        fs.Bool("slow", false, "also run slow cases that wait on the relay's clock (e.g. the ±900 s retry window)"),
+		parallel:    fs.Int("parallel", 0, "run the cases in N worker processes that take them from one queue, longest first, and merge their reports (default from the measured round trip: 1 under 2 ms, 24 from 2 ms, 32 from 100 ms, for every target but the built-in in-process relay; 1 forces one process)"),
+		shard:       fs.String("shard", "", "run only shard i of N (i/N, 1-based), a stable subset; merge with `report merge`"),
+		runID:       fs.String("run-id", "", "run identifier (namespaces channels and labels; shards of one run share it)"),
+		seed:        fs.Int64("seed", 0, "run the cases in a random order drawn from this seed (0: the fixed catalogue order); the report records it"),
+		simRTT:      fs.Duration("simulate-rtt", 0, "put a delay proxy with this round trip (e.g. 50ms) in front of the relay, to see a run as it would go across a network (ws:// targets)"),
+		baseline:    fs.String("baseline", "", "file of expected failures (one case ID, or \"PLAN ID\", per line); they don't fail the run"),
+	}
+	f.labelFilter = fs.String("label-filter", "", "select cases by their Ginkgo labels: profile (nip29, identity, labels), level (MUST, SHOULD, MAY), source (nip, draft, contract), area:X, section:X.Y, slow, heavy; e.g. 'labels && MUST && !slow'")
+	fs.Var(&f.roleMap, "role-map", "WORD=ROLE: the relay's role name for the harness's role word admin, owner or member (repeatable; default: learned from the creator's 39001 entry)")
+	fs.Var(&f.actorKeys, "actor-key", "[ROLE=]HEX: a secret key the suites may act with (repeatable); ROLE creator (may create groups) or unprivileged (may not moderate groups it does not administer) says which is which; every key is probed before the cases either way")
+	fs.Var(&f.policies, "policy", "run the built-in reference relay under this relay policy switch (repeatable; see `nipcl-conform faults`)")
+	fs.Var(&f.creatorKeys, "creator-key", "public key (hex) that may create groups on the built-in reference relay under --policy listed-creators (repeatable)")
+	fs.Var(&f.admitKeys, "admit-key", "public key (hex) the built-in reference relay admits under --policy listed-keys-only (repeatable; the --actor-key keys are admitted too)")
+	fs.Var(&f.headers, "header", "'Name: value': an HTTP header sent on the NIP-11 request and every WebSocket upgrade (repeatable; a proxy's credentials); reports and repro commands show only its name")
+	fs.Var(&f.commandTags, "command-tag", "K=V: a tag [\"K\",\"V\"] added to every group command (kinds 9000-9022) the harness signs, for a deployment that requires tags of its own (repeatable; outside NIP-29 and NIP-CL)")
+	fs.Var(&f.hosts, "host", "another Host header value that names a second community of the same relay (repeatable)")
+	fs.Var(&f.faults, "fault", "break the built-in reference relay with this fault switch (repeatable; see `nipcl-conform faults`)")
+	fs.Var(&f.readingArgs, "reading", "ID=VALUE: the built-in reference relay takes this careful reading of a point the specs leave open (repeatable; see `nipcl-conform list --readings`)")
+	fs.Var(&f.focus, "focus", "run only cases whose ID, area or section matches (repeatable; a trailing * or / matches a prefix)")
+	fs.Var(&f.skip, "skip", "skip cases whose ID, area or section matches (repeatable)")
+	fs.Var(&f.envs, "env", "K=V environment variable for the container (repeatable)")
+	return f
+}
+
+// runSettings are the values settle derives from the flags.
+type runSettings struct {
+	header      http.Header
+	commandTags nostr.Tags
+	shard       runner.Shard
+	worker      *workerSpec // non-nil in a worker process of a parallel run
+	sources     int         // how many of --target, --image, --dockerfile are given
+	creators    []string
+	admitted    []string
+	readings    map[string]string
+	envMap      map[string]string
+	roles       map[string]string
+	base        *reports.Baseline
+}
+
+// usageErr is a bad flag: printed as "usage error: …", exit 2.
+type usageErr struct{ msg string }
+
+func (e usageErr) Error() string { return e.msg }
+
+// usagef returns a usageErr with a formatted message.
+func usagef(format string, args ...any) error {
+	return usageErr{fmt.Sprintf(format, args...)}
+}
+
+// stopRun prints why a run could not start and returns its exit code: a
+// usageErr as a usage error, anything else as a harness error.
+func stopRun(stderr io.Writer, err error) int {
+	var u usageErr
+	if errors.As(err, &u) {
+		return usageError(stderr, "%s", u.msg)
+	}
+	fmt.Fprintf(stderr, "nipcl-conform: %v\n", err)
+	return reports.ExitHarness
+}
+
+// settle checks the flags in the order a user would fix them and derives
+// what the later steps need; it normalises --profile, --rate (5 in safe
+// mode) and --parallel (1 with --shard) in place.
+func (f *runFlags) settle() (*runSettings, error) {
+	if err := f.checkRunShape(); err != nil {
+		return nil, err
+	}
+	s := &runSettings{}
+	var err error
+	if s.header, err = fixtures.ParseHeaders(f.headers); err != nil {
+		return nil, usagef("--header: %v", err)
+	}
+	if s.commandTags, err = fixtures.ParseCommandTags(f.commandTags); err != nil {
+		return nil, usagef("--command-tag: %v", err)
+	}
+	if err := f.settleWorkers(s); err != nil {
+		return nil, err
+	}
+	if err := f.settleSources(s); err != nil {
+		return nil, err
+	}
+	if err := f.settleReferenceSwitches(s); err != nil {
+		return nil, err
+	}
+	return s, f.settleMaps(s)
+}
+
+// checkRunShape checks the durations, the container network, --profile
+// (normalised to the distinct profile names), --label-filter and --run-id.
+func (f *runFlags) checkRunShape() error {
+	if *f.timeout <= 0 || *f.deadline <= 0 {
+		return usagef("--timeout and --deadline must be positive durations")
+	}
+	if *f.network != "host" && *f.network != "bridge" {
+		return usagef("--network must be host or bridge, not %q", *f.network)
+	}
+	if *f.profile != "" && *f.profile != "auto" {
 		var ps []string
-		for _, name := range strings.Split(*profile, ",") {
+		for _, name := range strings.Split(*f.profile, ",") {
 			p, err := framework.ParseProfile(strings.TrimSpace(name))
 			if err != nil {
-				return usageError(stderr, "--profile: %v (or auto)", err)
+				return usagef("--profile: %v (or auto)", err)
 			}
 			if !slices.Contains(ps, p) {
 				ps = append(ps, p)
 			}
 		}
-		*profile = strings.Join(ps, ",")
+		*f.profile = strings.Join(ps, ",")
 	}
-	if strings.Contains(*profile, ",") && *target != "" {
-		return usageError(stderr, "--profile: a --target relay is checked against one profile, got %q", *profile)
+	if strings.Contains(*f.profile, ",") && *f.target != "" {
+		return usagef("--profile: a --target relay is checked against one profile, got %q", *f.profile)
 	}
-	if *labelFilter != "" {
-		if _, err := types.ParseLabelFilter(*labelFilter); err != nil {
-			return usageError(stderr, "--label-filter %q: %s", *labelFilter, ansi.ReplaceAllString(firstLine(err.Error()), ""))
+	if *f.labelFilter != "" {
+		if _, err := types.ParseLabelFilter(*f.labelFilter); err != nil {
+			return usagef("--label-filter %q: %s", *f.labelFilter, ansi.ReplaceAllString(summaryLine(err.Error()), ""))
 		}
 	}
-	if *runID != "" && !runner.ValidRunID(*runID) {
-		return usageError(stderr, "--run-id %q: want 1-16 lowercase letters, digits or '-' (it becomes part of every label the run creates)", *runID)
+	if *f.runID != "" && !runner.ValidRunID(*f.runID) {
+		return usagef("--run-id %q: want 1-16 lowercase letters, digits or '-' (it becomes part of every label the run creates)", *f.runID)
 	}
-	header, err := fixtures.ParseHeaders(headers)
-	if err != nil {
-		return usageError(stderr, "--header: %v", err)
-	}
-	var sh runner.Shard
-	if *shard != "" {
+	return nil
+}
+
+// settleWorkers checks --shard and --parallel, reads a worker process's
+// share of a parallel run, and checks the pacing and scale flags.
+func (f *runFlags) settleWorkers(s *runSettings) error {
+	if *f.shard != "" {
 		var err error
-		if sh, err = parseShard(*shard); err != nil {
-			return usageError(stderr, "%v", err)
+		if s.shard, err = parseShard(*f.shard); err != nil {
+			return usagef("%v", err)
 		}
 	}
-	if *parallel < 0 || (*parallel > 1 && *shard != "") {
-		return usageError(stderr, "--parallel must be at least 1 and cannot be combined with --shard")
+	if *f.parallel < 0 || (*f.parallel > 1 && *f.shard != "") {
+		return usagef("--parallel must be at least 1 and cannot be combined with --shard")
 	}
-	if *shard != "" {
-		*parallel = 1
+	if *f.shard != "" {
+		*f.parallel = 1
 	}
-	worker, err := workerFromEnv()
-	if err != nil {
-		return usageError(stderr, "%v", err)
+	var err error
+	if s.worker, err = workerFromEnv(); err != nil {
+		return usagef("%v", err)
 	}
-	if *rate < 0 {
-		return usageError(stderr, "--rate must not be negative")
+	if *f.rate < 0 {
+		return usagef("--rate must not be negative")
 	}
-	if *safe && *rate == 0 {
-		*rate = 5
+	if *f.safe && *f.rate == 0 {
+		*f.rate = 5
 	}
-	if *scale < 1 {
-		return usageError(stderr, "--scale must be at least 1")
+	if *f.scale < 1 {
+		return usagef("--scale must be at least 1")
 	}
-	sources := 0
-	for _, s := range []string{*target, *image, *dockerfile} {
-		if s != "" {
-			sources++
+	return nil
+}
+
+// settleSources checks that at most one of --target, --image and
+// --dockerfile is given.
+func (f *runFlags) settleSources(s *runSettings) error {
+	for _, src := range []string{*f.target, *f.image, *f.dockerfile} {
+		if src != "" {
+			s.sources++
 		}
 	}
-	if sources > 1 {
-		return usageError(stderr, "--target, --image and --dockerfile are mutually exclusive")
+	if s.sources > 1 {
+		return usagef("--target, --image and --dockerfile are mutually exclusive")
 	}
-	if len(faults) > 0 && sources > 0 {
-		return usageError(stderr, "--fault applies to the built-in reference relay only")
+	return nil
+}
+
+// settleReferenceSwitches checks the flags that configure the built-in
+// reference relay (faults, policies and their keys, readings): known
+// names, valid keys, and no other target.
+func (f *runFlags) settleReferenceSwitches(s *runSettings) error {
+	if len(f.faults) > 0 && s.sources > 0 {
+		return usagef("--fault applies to the built-in reference relay only")
 	}
-	if err := validFaults(faults); err != nil {
-		return usageError(stderr, "%v", err)
+	if err := validFaults(f.faults); err != nil {
+		return usagef("%v", err)
 	}
-	if (len(policies) > 0 || len(admitKeys) > 0 || len(creatorKeys) > 0) && sources > 0 {
-		return usageError(stderr, "--policy, --admit-key and --creator-key apply to the built-in reference relay only")
+	if (len(f.policies) > 0 || len(f.admitKeys) > 0 || len(f.creatorKeys) > 0) && s.sources > 0 {
+		return usagef("--policy, --admit-key and --creator-key apply to the built-in reference relay only")
 	}
-	creators, err := admittedKeys(creatorKeys, nil)
-	if err != nil {
-		return usageError(stderr, "--creator-key: %v", err)
+	var err error
+	if s.creators, err = admittedKeys(f.creatorKeys, nil); err != nil {
+		return usagef("--creator-key: %v", err)
 	}
-	if err := validPolicies(policies); err != nil {
-		return usageError(stderr, "%v", err)
+	if err := validPolicies(f.policies); err != nil {
+		return usagef("%v", err)
 	}
-	admitted, err := admittedKeys(admitKeys, actorKeys)
-	if err != nil {
-		return usageError(stderr, "--admit-key: %v", err)
+	if s.admitted, err = admittedKeys(f.admitKeys, f.actorKeys); err != nil {
+		return usagef("--admit-key: %v", err)
 	}
-	if len(readingArgs) > 0 && sources > 0 {
-		return usageError(stderr, "--reading applies to the built-in reference relay only")
+	if len(f.readingArgs) > 0 && s.sources > 0 {
+		return usagef("--reading applies to the built-in reference relay only")
 	}
-	readings, err := parseReadings(readingArgs, profilesFor(*profile))
-	if err != nil {
-		return usageError(stderr, "--reading: %v", err)
+	if s.readings, err = parseReadings(f.readingArgs, profilesFor(*f.profile)); err != nil {
+		return usagef("--reading: %v", err)
 	}
-	envMap := map[string]string{}
-	for _, kv := range envs {
+	return nil
+}
+
+// settleMaps reads the K=V flags (--env, --role-map) and the --baseline
+// file.
+func (f *runFlags) settleMaps(s *runSettings) error {
+	s.envMap = map[string]string{}
+	for _, kv := range f.envs {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || k == "" {
-			return usageError(stderr, "--env wants K=V, got %q", kv)
+			return usagef("--env wants K=V, got %q", kv)
 		}
-		envMap[k] = v
+		s.envMap[k] = v
 	}
-
-	roles := map[string]string{}
-	for _, kv := range roleMap {
+	s.roles = map[string]string{}
+	for _, kv := range f.roleMap {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || (k != "admin" && k != "owner" && k != "member") {
-			return usageError(stderr, "--role-map wants admin=ROLE, owner=ROLE or member=ROLE, got %q", kv)
+			return usagef("--role-map wants admin=ROLE, owner=ROLE or member=ROLE, got %q", kv)
 		}
-		roles[k] = v
+		s.roles[k] = v
 	}
-
-	var base *reports.Baseline
-	if *baseline != "" {
-		b, err := reports.LoadBaseline(*baseline)
+	if *f.baseline != "" {
+		b, err := reports.LoadBaseline(*f.baseline)
 		if err != nil {
-			return usageError(stderr, "%v", err)
+			return usagef("%v", err)
 		}
-		base = b
+		s.base = b
 	}
+	return nil
+}
 
-	var plans []runner.Plan
+// resolvePlans turns the target flags into plans: a worker's share of a
+// parallel run, a --target URL, a container image (built first from
+// --dockerfile), or the built-in reference relay, one plan per profile for
+// the last two. cleanup (never nil) removes what it staged.
+func (f *runFlags) resolvePlans(s *runSettings) (plans []runner.Plan, cleanup func(), err error) {
+	cleanup = func() {}
 	switch {
-	case worker != nil:
-		plans = worker.plans()
-	case *target != "":
-		u, err := url.Parse(*target)
+	case s.worker != nil:
+		return s.worker.plans(), cleanup, nil
+	case *f.target != "":
+		u, err := url.Parse(*f.target)
 		if err != nil || (u.Scheme != "ws" && u.Scheme != "wss") || u.Host == "" {
-			return usageError(stderr, "--target must be a ws:// or wss:// URL, got %q", *target)
+			return nil, cleanup, usagef("--target must be a ws:// or wss:// URL, got %q", *f.target)
 		}
-		p := *profile
+		p := *f.profile
 		if p == "" {
 			p = "auto"
 		}
-		plans = append(plans, runner.Plan{Name: p, Target: &runner.URLTarget{URL: *target}, Profile: p})
-	case *image != "" || *dockerfile != "":
-		dctx, dcancel := context.WithTimeout(context.Background(), *timeout)
-		err := runner.DockerAvailable(dctx)
-		dcancel()
-		if err != nil {
-			fmt.Fprintf(stderr, "nipcl-conform: %v\n", err)
-			return reports.ExitHarness
-		}
-		var stage map[string]string
-		if *dockerfile != "" {
-			files, cleanup, err := stageBinary(context.Background(), *dockerfile)
-			if err != nil {
-				fmt.Fprintf(stderr, "nipcl-conform: %v\n", err)
-				return reports.ExitHarness
-			}
-			defer cleanup()
-			stage = files
-		}
-		netMode := *network
-		if netMode == "bridge" {
-			netMode = ""
-		}
-		for _, p := range profilesFor(*profile) {
-			ct := &runner.ContainerTarget{Image: *image, Dockerfile: *dockerfile, StageFiles: stage, Env: copyEnv(envMap, p),
-				ContainerPort: *ctrPort, Path: *ctrPath, Network: netMode}
-			plans = append(plans, runner.Plan{Name: p, Target: ct, Profile: p})
-		}
+		return []runner.Plan{{Name: p, Target: &runner.URLTarget{URL: *f.target}, Profile: p}}, cleanup, nil
+	case *f.image != "" || *f.dockerfile != "":
+		return f.containerPlans(s)
 	default:
-		for _, p := range profilesFor(*profile) {
-			cfg := reference.Config{Profile: p, Faults: faults, DBPath: *db, Readings: readingsFor(readings, p), Policies: policies, AdmittedKeys: admitted, CreatorKeys: creators}
+		for _, p := range profilesFor(*f.profile) {
+			cfg := reference.Config{Profile: p, Faults: f.faults, DBPath: *f.db, Readings: readingsFor(s.readings, p), Policies: f.policies, AdmittedKeys: s.admitted, CreatorKeys: s.creators}
 			plans = append(plans, runner.Plan{Name: p, Target: &runner.ReferenceTarget{Config: cfg}, Profile: p})
 		}
+		return plans, cleanup, nil
 	}
+}
 
-	if *simRTT < 0 {
-		return usageError(stderr, "--simulate-rtt must not be negative, got %s", *simRTT)
+// containerPlans checks that a Docker engine answers, stages the binary
+// for --dockerfile, and returns one container plan per profile.
+func (f *runFlags) containerPlans(s *runSettings) (plans []runner.Plan, cleanup func(), err error) {
+	cleanup = func() {}
+	dctx, dcancel := context.WithTimeout(context.Background(), *f.timeout)
+	err = runner.DockerAvailable(dctx)
+	dcancel()
+	if err != nil {
+		return nil, cleanup, err
 	}
-	if *simRTT > 0 && worker == nil {
-		if strings.HasPrefix(*target, "wss://") {
-			return usageError(stderr, "--simulate-rtt works on ws:// targets only (the proxy does not speak TLS)")
+	var stage map[string]string
+	if *f.dockerfile != "" {
+		files, clean, err := stageBinary(context.Background(), *f.dockerfile)
+		if err != nil {
+			return nil, cleanup, err
+		}
+		cleanup = clean
+		stage = files
+	}
+	netMode := *f.network
+	if netMode == "bridge" {
+		netMode = ""
+	}
+	for _, p := range profilesFor(*f.profile) {
+		ct := &runner.ContainerTarget{Image: *f.image, Dockerfile: *f.dockerfile, StageFiles: stage, Env: copyEnv(s.envMap, p),
+			ContainerPort: *f.ctrPort, Path: *f.ctrPath, Network: netMode}
+		plans = append(plans, runner.Plan{Name: p, Target: ct, Profile: p})
+	}
+	return plans, cleanup, nil
+}
+
+// simulateRTT checks --simulate-rtt and, when set (and this is not a
+// worker, whose parent already did), puts a delay proxy in front of every
+// plan's target.
+func (f *runFlags) simulateRTT(plans []runner.Plan, worker *workerSpec) ([]runner.Plan, error) {
+	if *f.simRTT < 0 {
+		return nil, usagef("--simulate-rtt must not be negative, got %s", *f.simRTT)
+	}
+	if *f.simRTT > 0 && worker == nil {
+		if strings.HasPrefix(*f.target, "wss://") {
+			return nil, usagef("--simulate-rtt works on ws:// targets only (the proxy does not speak TLS)")
 		}
 		for i := range plans {
-			plans[i].Target = &runner.DelayedTarget{Inner: plans[i].Target, RTT: *simRTT}
+			plans[i].Target = &runner.DelayedTarget{Inner: plans[i].Target, RTT: *f.simRTT}
 		}
 	}
+	return plans, nil
+}
 
+// execute runs the plans until done or interrupted (SIGINT, SIGTERM):
+// in a worker, with the parent's case queue; with --parallel (or a
+// measured round trip that calls for it), by starting the relays once
+// and handing the cases to worker processes; otherwise in this process.
+func (f *runFlags) execute(fs *flag.FlagSet, s *runSettings, plans []runner.Plan, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	started := time.Now()
 	var claim func(plan, caseID string) bool
 	var caseDone func(plan, caseID string, failed bool)
-	if worker != nil {
-		claim, caseDone = worker.claimer(), worker.doneReporter()
-	} else if *parallel > 1 || (*parallel == 0 && !onThisMachine(plans)) {
+	if s.worker != nil {
+		claim, caseDone = s.worker.claimer(), s.worker.doneReporter()
+	} else if *f.parallel > 1 || (*f.parallel == 0 && !onThisMachine(plans)) {
 		// The relays are started once, here; the workers (or this
 		// process, when one is enough) share them.
-		startedPlans, err := startPlans(ctx, plans, *timeout)
+		startedPlans, err := startPlans(ctx, plans, *f.timeout)
 		defer stopPlans(plans)
 		if err != nil {
 			fmt.Fprintf(stderr, "nipcl-conform: %v\n", err)
 			return reports.ExitHarness
 		}
-		n := *parallel
-		if n == 0 {
-			var why string
-			if n, why = autoParallel(ctx, startedPlans, *timeout); why != "" {
-				fmt.Fprintf(stderr, "nipcl-conform: --parallel %d (%s)\n", n, why)
-			}
-		}
-		if n > 1 {
-			id := *runID
-			if id == "" {
-				id = runner.NewRunID()
-			}
-			pr := &parallelRun{fs: fs, n: n, reportDir: *reportDir, junitPath: *junit, runID: id, deadline: *deadline, stderr: stderr}
-			if isTerminal(stdout) {
-				pr.progress = stdout
-			}
-			res, err := pr.run(ctx, startedPlans)
-			return conclude(res, err, *strict, started, stdout, stderr)
+		if n := f.workerCount(ctx, startedPlans, stderr); n > 1 {
+			res, err := f.runParallel(ctx, fs, n, startedPlans, stdout, stderr)
+			return conclude(res, err, *f.strict, started, stdout, stderr)
 		}
 		shared := (&workerSpec{Plans: startedPlans}).plans()
 		for i := range shared {
@@ -310,18 +443,50 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		}
 		plans = shared
 	}
-	res, err := runner.Run(ctx, runner.Options{
-		Plans: plans, RelayPubKey: *relayPubKey, RelayURL: *relayURL, ActorKeys: actorKeys, Hosts: hosts, Header: header,
-		StepTimeout: *timeout, Deadline: *deadline, ReportDir: *reportDir, JUnitPath: *junit,
-		Force: *force, Focus: focus, Skip: skip, Scale: *scale, Out: stdout, Baseline: base,
-		Safe: *safe, Rate: *rate, AllowHeavy: *allowHeavy, Slow: *slow, Progress: isTerminal(stdout),
-		Shard: sh, RunID: *runID, RoleMap: roles, LabelFilter: *labelFilter, Claim: claim, CaseDone: caseDone, Seed: *seed,
-	})
-	if worker != nil {
+	res, err := runner.Run(ctx, f.runnerOptions(s, plans, claim, caseDone, stdout))
+	if s.worker != nil {
 		// A worker's results go to its parent, which prints the summary.
 		stdout = io.Discard
 	}
-	return conclude(res, err, *strict, started, stdout, stderr)
+	return conclude(res, err, *f.strict, started, stdout, stderr)
+}
+
+// workerCount is --parallel, or when it is 0 the count the measured round
+// trip to the started relays calls for (said on stderr).
+func (f *runFlags) workerCount(ctx context.Context, startedPlans []workerPlan, stderr io.Writer) int {
+	n := *f.parallel
+	if n == 0 {
+		var why string
+		if n, why = autoParallel(ctx, startedPlans, *f.timeout); why != "" {
+			fmt.Fprintf(stderr, "nipcl-conform: --parallel %d (%s)\n", n, why)
+		}
+	}
+	return n
+}
+
+// runParallel runs the started plans in n worker processes sharing one
+// case queue and merges their reports.
+func (f *runFlags) runParallel(ctx context.Context, fs *flag.FlagSet, n int, startedPlans []workerPlan, stdout, stderr io.Writer) (*reports.Results, error) {
+	id := *f.runID
+	if id == "" {
+		id = runner.NewRunID()
+	}
+	pr := &parallelRun{fs: fs, n: n, reportDir: *f.reportDir, junitPath: *f.junit, runID: id, deadline: *f.deadline, stderr: stderr}
+	if isTerminal(stdout) {
+		pr.progress = stdout
+	}
+	return pr.run(ctx, startedPlans)
+}
+
+// runnerOptions are the options of one in-process runner.Run.
+func (f *runFlags) runnerOptions(s *runSettings, plans []runner.Plan, claim func(plan, caseID string) bool, caseDone func(plan, caseID string, failed bool), stdout io.Writer) runner.Options {
+	return runner.Options{
+		Plans: plans, RelayPubKey: *f.relayPubKey, RelayURL: *f.relayURL, ActorKeys: f.actorKeys, Hosts: f.hosts, Header: s.header, CommandTags: s.commandTags,
+		StepTimeout: *f.timeout, Deadline: *f.deadline, ReportDir: *f.reportDir, JUnitPath: *f.junit,
+		Force: *f.force, Focus: f.focus, Skip: f.skip, Scale: *f.scale, Out: stdout, Baseline: s.base,
+		Safe: *f.safe, Rate: *f.rate, AllowHeavy: *f.allowHeavy, Slow: *f.slow, Progress: isTerminal(stdout),
+		Shard: s.shard, RunID: *f.runID, RoleMap: s.roles, LabelFilter: *f.labelFilter, Claim: claim, CaseDone: caseDone, Seed: *f.seed,
+	}
 }
 
 // conclude prints a run's summary and what follows it (baseline entries
@@ -523,14 +688,14 @@ func printSummary(w io.Writer, res *reports.Results, took time.Duration) {
 				break
 			}
 			fmt.Fprintf(w, "  %2d. %d × %s [%s] %s\n      cases: %s\n      learn more: %s\n", i+1, len(k.Cases), k.Outcome, k.Level,
-				firstLine(strings.TrimPrefix(k.Example, "incompatible: ")), causeCases(k.Cases), k.Explain)
+				summaryLine(strings.TrimPrefix(k.Example, "incompatible: ")), causeCases(k.Cases), k.Explain)
 		}
 	}
 	sort.SliceStable(bad, func(i, j int) bool { return bad[i].ID < bad[j].ID })
 	if len(bad) > 0 && len(bad) <= 12 {
 		fmt.Fprintln(w, "\nnot passing:")
 		for _, c := range bad {
-			fmt.Fprintf(w, "  %-13s %-22s %s [%s %s] %s\n", c.Outcome, c.ID, c.Plan, c.Level, c.Section, firstLine(c.Message))
+			fmt.Fprintf(w, "  %-13s %-22s %s [%s %s] %s\n", c.Outcome, c.ID, c.Plan, c.Level, c.Section, summaryLine(c.Message))
 		}
 	}
 	fmt.Fprintf(w, "\n%d cases in %s; reports in %s\n", len(res.Cases), took.Round(time.Millisecond), reportDirOf(res))
@@ -552,16 +717,9 @@ func reportDirOf(*reports.Results) string {
 	return "the report directory (junit.xml, results.json, summary.md)"
 }
 
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	if len(s) > 160 {
-		s = s[:160] + "…"
-	}
-	return s
-}
+// summaryLine is the first line of a message, clipped to 160 bytes: one
+// row of the summary or of a usage error.
+func summaryLine(s string) string { return text.Clip(text.FirstLine(s), 160) }
 
 // causeCases names up to five of a cause's cases.
 func causeCases(ids []string) string {

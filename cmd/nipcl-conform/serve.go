@@ -26,6 +26,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	contact := fs.String("nip11-pubkey", "", "publish this key (hex) as the NIP-11 pubkey, the operator contact, instead of the relay key; self stays the relay key (tests clients that confuse the two)")
 	simRTT := fs.Duration("simulate-rtt", 0, "serve through a delay proxy that adds this round trip (e.g. 50ms); the relay itself listens on a free port")
 	var faults, readingArgs, policies, admitKeys, creatorKeys listFlag
+	requireTag := fs.String("require-command-tag", "", "K=V: refuse (restricted:) every group command (9000-9022) without the tag [\"K\",\"V\"], as a deployment with its own admission tag does (test the harness's --command-tag)")
 	fs.Var(&faults, "fault", "fault switch to turn on (repeatable; env NIPCL_FAULTS, comma-separated)")
 	fs.Var(&readingArgs, "reading", "ID=VALUE: take this careful reading of a point the specs leave open (repeatable; env NIPCL_READINGS, comma-separated; see `nipcl-conform list --readings`)")
 	fs.Var(&policies, "policy", "relay policy switch to turn on (repeatable; env NIPCL_POLICIES, comma-separated; see `nipcl-conform faults`)")
@@ -86,7 +87,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		relayAddr = "127.0.0.1:0"
 	}
 	r, err := reference.New(reference.Config{Addr: relayAddr, DBPath: *db, Profile: *profile, Faults: faults, Readings: readings, SecretKey: *key, MinPrevious: *minPrevious, ContactPubKey: *contact,
-		Policies: policies, AdmittedKeys: admitted, CreatorKeys: creators,
+		Policies: policies, AdmittedKeys: admitted, CreatorKeys: creators, RequireCommandTag: *requireTag,
 		Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
 	if err != nil {
 		fmt.Fprintf(stderr, "nipcl-conform serve: %v\n", err)

@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/nbd-wtf/go-nostr"
+
 	"github.com/nipcl/nipcl-conform/capability"
 	"github.com/nipcl/nipcl-conform/fixtures"
 )
@@ -43,6 +45,10 @@ type Env struct {
 	// Header holds extra HTTP headers (--header) sent on every WebSocket
 	// upgrade and NIP-11 request; never written to reports in clear.
 	Header http.Header
+	// CommandTags are extra tags the deployment requires on every group
+	// command (--command-tag; outside NIP-29 and NIP-CL): every case actor
+	// adds them to the commands it signs (fixtures.Actor.CommandTags).
+	CommandTags nostr.Tags
 	// Scale is the distractor count for limit-ordering cases.
 	Scale int
 	// Rounds is how many times race scenarios repeat.

@@ -139,6 +139,7 @@ func (t *T) rememberActor(a *fixtures.Actor) {
 	}
 	t.actors[a.PubKey] = a
 	a.Clock = t.actorClockLocked()
+	a.CommandTags = t.Env.CommandTags
 }
 
 // Unique returns a run-scoped unique token usable in names and labels

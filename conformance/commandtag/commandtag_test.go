@@ -1,0 +1,74 @@
+// Package commandtag checks that the harness can drive a deployment that
+// requires a tag of its own on every group command (kinds 9000-9022),
+// outside NIP-29 and NIP-CL: given --command-tag the suites pass; without
+// the tag the relay wants, the run reports one incompatible line that
+// names --command-tag, and no case fails.
+package commandtag
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/nipcl/nipcl-conform/reference"
+	"github.com/nipcl/nipcl-conform/reports"
+	"github.com/nipcl/nipcl-conform/runner"
+	"github.com/nipcl/nipcl-conform/suites/framework"
+)
+
+// TestRequiredCommandTag runs, in one run (a process runs the suites
+// once) that passes --command-tag x-tenant=acme, every profile against a
+// reference relay requiring that tag (every case passes or is not
+// applicable), and the labels profile against one requiring another tag
+// (no case fails; one incompatible line, naming --command-tag).
+func TestRequiredCommandTag(t *testing.T) {
+	ref := func(name, profile, tag string) runner.Plan {
+		cfg := reference.Config{Profile: profile, RequireCommandTag: tag}
+		return runner.Plan{Name: name, Profile: profile, Target: &runner.ReferenceTarget{Config: cfg}}
+	}
+	res, err := runner.Run(context.Background(), runner.Options{
+		Plans: []runner.Plan{
+			ref("nip29", framework.ProfileNIP29, "x-tenant=acme"),
+			ref("identity", framework.ProfileIdentity, "x-tenant=acme"),
+			ref("labels", framework.ProfileLabels, "x-tenant=acme"),
+			ref("other-tag", framework.ProfileLabels, "x-other=1"),
+		},
+		ReportDir: t.TempDir(), StepTimeout: 5 * time.Second, Deadline: 8 * time.Minute,
+		CommandTags: nostr.Tags{{"x-tenant", "acme"}},
+	})
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	passed := map[string]int{}
+	for _, c := range res.Cases {
+		switch {
+		case c.Outcome == reports.Pass:
+			passed[c.Plan]++
+		case c.Plan == "other-tag" && c.Outcome == reports.Fail:
+			t.Errorf("without the tag: %s failed (want blocked, not failures): %s", c.ID, c.Message)
+		case c.Plan != "other-tag" && c.Outcome != reports.Skipped && c.Outcome != reports.Unsupported:
+			t.Errorf("%s with the tag: %s is %s: %s", c.Plan, c.ID, c.Outcome, c.Message)
+		}
+	}
+	for _, p := range []string{"nip29", "identity", "labels"} {
+		if passed[p] == 0 {
+			t.Errorf("%s with the tag: no case passed", p)
+		}
+	}
+	var lines []reports.Incompatibility
+	for _, in := range res.Incompatibilities() {
+		if in.Plan == "other-tag" {
+			lines = append(lines, in)
+		}
+	}
+	if len(lines) != 1 {
+		t.Fatalf("without the tag: %d incompatible lines, want 1: %+v", len(lines), lines)
+	}
+	t.Logf("passed %v; incompatible: %d cases: %s", passed, len(lines[0].Cases), lines[0].Message)
+	if !strings.Contains(lines[0].Message, "--command-tag") {
+		t.Errorf("without the tag: the incompatible line does not name --command-tag: %s", lines[0].Message)
+	}
+}
