@@ -50,6 +50,7 @@ const (
 	faultLiveKitStatus200       FaultName = "livekit-status-200"
 	faultLiveKitSubUppercase    FaultName = "livekit-sub-uppercase"
 	faultLiveKitAccessUnchecked FaultName = "livekit-access-unchecked"
+	faultLiveKitSubNoSuffix     FaultName = "livekit-sub-no-suffix"
 
 	// nip29/membership (NIP-29 Group management: put-user / remove-user, 39001 and 39002).
 	faultSameSecondRemovalLost FaultName = "same-second-removal-lost"
@@ -103,6 +104,7 @@ const (
 	faultSubgroupDetachIgnored        FaultName = "subgroup-detach-ignored"
 	faultSubgroupOrphansKept          FaultName = "subgroup-orphans-kept"
 	faultSubgroupAdminInherited       FaultName = "subgroup-admin-inherited"
+	faultSubgroupMoveDropsHistory     FaultName = "subgroup-move-drops-history"
 
 	// nip29/timeline (NIP-29 Timeline references (previous)).
 	faultPreviousUnchecked FaultName = "previous-unchecked"
@@ -177,6 +179,8 @@ var nip29Faults = []faultSpec{
 		Breaks: "/.well-known/nip29/livekit answers 200 with a body instead of 204"},
 	{Name: faultLiveKitSubUppercase, Section: "nip29/livekit", Clause: "nip29/livekit.2", In: "Relay.mintLiveKitJWT",
 		Breaks: "the issued JWT's sub starts with the caller's pubkey in uppercase hex"},
+	{Name: faultLiveKitSubNoSuffix, Section: "nip29/livekit", Clause: "nip29/livekit.4", In: "Relay.mintLiveKitJWT",
+		Breaks: "the JWT's sub is the bare pubkey, the same for every token a user gets (no random identifier after the 64 hex characters)"},
 	{Name: faultLiveKitAccessUnchecked, Section: "nip29/livekit", Clause: "nip29/livekit.3", In: "Relay.serveLiveKit",
 		Breaks: "the token endpoint issues tokens for a private group to callers who are not members"},
 
@@ -267,6 +271,8 @@ var nip29Faults = []faultSpec{
 		Breaks: "when a parent is deleted, its children's 39000 keep the parent tag"},
 	{Name: faultSubgroupAdminInherited, Section: "nip29/subgroups", Clause: "nip29/subgroups.11", In: "Relay.putUser",
 		Breaks: "an admin of a parent group may put users into its children (roles are inherited)"},
+	{Name: faultSubgroupMoveDropsHistory, Section: "nip29/subgroups", Clause: "nip29/subgroups.13", In: "Relay.editTree",
+		Breaks: "when a group gains, changes or loses a parent, its stored kind 9 messages are deleted"},
 
 	// nip29/timeline (NIP-29 Timeline references (previous)).
 	{Name: faultPreviousUnchecked, Section: "nip29/timeline", Clause: "nip29/timeline.1", In: "Relay.checkTimeline",

@@ -155,10 +155,15 @@ func (r *Relay) mintLiveKitJWT(pubkey, group string) (string, error) {
 	if r.fault(faultLiveKitSubUppercase) {
 		sub = strings.ToUpper(sub)
 	}
+	suffix := "-" + hex.EncodeToString(nonce[:])
+	// Fault livekit-sub-no-suffix: every token of a user has the same sub.
+	if r.fault(faultLiveKitSubNoSuffix) {
+		suffix = ""
+	}
 	now := r.now()
 	claims := map[string]any{
 		"iss":   "nipcl-reference",
-		"sub":   sub + "-" + hex.EncodeToString(nonce[:]),
+		"sub":   sub + suffix,
 		"nbf":   now.Unix(),
 		"exp":   now.Add(time.Hour).Unix(),
 		"video": map[string]any{"room": group, "roomJoin": true},

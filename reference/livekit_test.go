@@ -79,6 +79,12 @@ var livekitProbes = map[FaultName]faultProbe{
 		sub, _ := claims["sub"].(string)
 		return !strings.HasPrefix(sub, owner.pk)
 	},
+	faultLiveKitSubNoSuffix: func(t *testing.T, r *Relay, url string) bool {
+		owner, id := avGroup(t, url, false)
+		_, first := livekitToken(t, url, owner, id, "")
+		_, second := livekitToken(t, url, owner, id, "")
+		return first["sub"] == second["sub"]
+	},
 	faultLiveKitAccessUnchecked: func(t *testing.T, r *Relay, url string) bool {
 		_, id := avGroup(t, url, true)
 		status, _ := livekitToken(t, url, newActor(t), id, "")

@@ -181,6 +181,13 @@ func (r *Relay) editTree(t *txn, ev *nostr.Event, ch *Channel) error {
 	if parent == prev {
 		return nil
 	}
+	// Fault subgroup-move-drops-history: the group's messages go with
+	// its old place in the tree.
+	if r.fault(faultSubgroupMoveDropsHistory) {
+		if err := t.deleteWhere(condStateOfKind, kindChatMessage, ch.UUID); err != nil {
+			return err
+		}
+	}
 	if prev != "" {
 		if err := r.updateChildren(t, prev, func(cs []string) []string {
 			return slices.DeleteFunc(cs, func(c string) bool { return c == ch.UUID })

@@ -115,6 +115,16 @@ var subgroupProbes = map[FaultName]faultProbe{
 		x.c.mustPublish(x.owner.edit(t, c1, nostr.Tag{"name", "root now"}))
 		return len(x.parent(c1)) != 0 || slices.Contains(x.children(p), c1)
 	},
+	faultSubgroupMoveDropsHistory: func(t *testing.T, r *Relay, url string) bool {
+		x := newTree(t, url)
+		p, g := x.group("parent"), x.group("history")
+		m := x.owner.msg(t, g, "before the move", 0)
+		x.c.mustPublish(m)
+		if ok := x.adopt(g, p); !ok.OK {
+			t.Fatalf("adopt %s: %q", g, ok.Reason)
+		}
+		return len(x.c.query(nostr.Filter{IDs: []string{m.ID}})) == 0
+	},
 	faultSubgroupOrphansKept: func(t *testing.T, r *Relay, url string) bool {
 		x := newTree(t, url)
 		p, c1, _ := x.family()
