@@ -52,6 +52,9 @@ const (
 	faultLiveKitAccessUnchecked FaultName = "livekit-access-unchecked"
 	faultLiveKitSubNoSuffix     FaultName = "livekit-sub-no-suffix"
 
+	// nip29/state-events (the 39004 a token holder joins).
+	faultLiveKitParticipantsUppercase FaultName = "livekit-participants-uppercase"
+
 	// nip29/membership (NIP-29 Group management: put-user / remove-user, 39001 and 39002).
 	faultSameSecondRemovalLost FaultName = "same-second-removal-lost"
 
@@ -179,6 +182,8 @@ var nip29Faults = []faultSpec{
 		Breaks: "/.well-known/nip29/livekit answers 200 with a body instead of 204"},
 	{Name: faultLiveKitSubUppercase, Section: "nip29/livekit", Clause: "nip29/livekit.2", In: "Relay.mintLiveKitJWT",
 		Breaks: "the issued JWT's sub starts with the caller's pubkey in uppercase hex"},
+	{Name: faultLiveKitParticipantsUppercase, Section: "nip29/state-events", Clause: "nip29/state-events.7", In: "Relay.publishParticipants",
+		Breaks: "the 39004 lists a participant as uppercase hex instead of lowercase"},
 	{Name: faultLiveKitSubNoSuffix, Section: "nip29/livekit", Clause: "nip29/livekit.4", In: "Relay.mintLiveKitJWT",
 		Breaks: "the JWT's sub is the bare pubkey, the same for every token a user gets (no random identifier after the 64 hex characters)"},
 	{Name: faultLiveKitAccessUnchecked, Section: "nip29/livekit", Clause: "nip29/livekit.3", In: "Relay.serveLiveKit",

@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -99,6 +100,12 @@ func (r *Relay) serveLiveKit(w http.ResponseWriter, req *http.Request) {
 		http.Error(w, "error: "+err.Error(), http.StatusInternalServerError)
 		return
 	}
+	// The reference runs no LiveKit server: a token holder stands for a
+	// participant of the group's AV room, listed in its 39004.
+	if err := r.write(communityOf(req), func(t *txn) error { return r.publishParticipants(t, ch.UUID, pubkey) }); err != nil {
+		http.Error(w, "error: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusCreated)
 	_ = json.NewEncoder(w).Encode(map[string]string{"server_url": livekitServerURL, "participant_token": token})
@@ -178,4 +185,48 @@ func (r *Relay) mintLiveKitJWT(pubkey, group string) (string, error) {
 	mac := hmac.New(sha256.New, []byte("nipcl-livekit:"+r.secretKey))
 	mac.Write([]byte(signing))
 	return signing + "." + enc.EncodeToString(mac.Sum(nil)), nil
+}
+
+// kindGroupParticipants is NIP-29's 39004: the participants of a group's
+// live AV room, relay-signed.
+const kindGroupParticipants = 39004
+
+// publishParticipants (re)publishes the group's 39004 with pubkey among its
+// participant tags (NIP-29: "zero or more participant tags with the
+// participant's public key as lowercase hex").
+func (r *Relay) publishParticipants(t *txn, group, pubkey string) error {
+	prev, err := t.currentState(kindGroupParticipants, group)
+	if err != nil {
+		return err
+	}
+	tags := nostr.Tags{{"d", group}}
+	listed := false
+	if prev != nil {
+		for _, tag := range prev.Tags {
+			if len(tag) >= 2 && tag[0] == "participant" {
+				tags = append(tags, nostr.Tag{"participant", tag[1]})
+				listed = listed || strings.EqualFold(tag[1], pubkey)
+			}
+		}
+	}
+	if !listed {
+		p := pubkey
+		// Fault livekit-participants-uppercase.
+		if r.fault(faultLiveKitParticipantsUppercase) {
+			p = strings.ToUpper(p)
+		}
+		tags = append(tags, nostr.Tag{"participant", p})
+	}
+	ts := nostr.Timestamp(r.now().Unix())
+	if prev != nil && ts <= prev.CreatedAt {
+		ts = prev.CreatedAt + 1
+	}
+	ev := &nostr.Event{Kind: kindGroupParticipants, CreatedAt: ts, Tags: tags, Content: ""}
+	if err := r.signer.sign(ev, r.stateKey()); err != nil {
+		return fmt.Errorf("sign 39004: %w", err)
+	}
+	if err := t.deleteWhere(condStateOfKind, kindGroupParticipants, group); err != nil {
+		return err
+	}
+	return t.insert(ev, group)
 }

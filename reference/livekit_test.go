@@ -79,6 +79,14 @@ var livekitProbes = map[FaultName]faultProbe{
 		sub, _ := claims["sub"].(string)
 		return !strings.HasPrefix(sub, owner.pk)
 	},
+	faultLiveKitParticipantsUppercase: func(t *testing.T, r *Relay, url string) bool {
+		owner, id := avGroup(t, url, false)
+		livekitToken(t, url, owner, id, "")
+		c := dial(t, url)
+		c.auth(owner)
+		ev := c.state(kindGroupParticipants, id)
+		return ev != nil && strings.Contains(ev.String(), strings.ToUpper(owner.pk))
+	},
 	faultLiveKitSubNoSuffix: func(t *testing.T, r *Relay, url string) bool {
 		owner, id := avGroup(t, url, false)
 		_, first := livekitToken(t, url, owner, id, "")
