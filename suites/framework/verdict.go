@@ -83,12 +83,12 @@ func (t *T) Violates(clauseID, format string, args ...any) {
 	Failf(format, args...)
 }
 
-// violatedClause is the clause a failed case breaks: the case's only
-// clause, or else the one of its clauses its failure message cites.
+// violatedClause is the clause a failed case breaks: the one of its
+// clauses its failure message cites. A message citing none names no
+// clause: a shared step (a snapshot's sort order, say) may have failed on
+// a rule other than the case's own, and guessing would split one broken
+// sentence into many causes.
 func violatedClause(c Case, message string) string {
-	if len(c.Clauses) == 1 {
-		return c.Clauses[0]
-	}
 	for _, id := range ClausesInOrder(c) {
 		if strings.Contains(message, "("+id+")") || strings.Contains(message, id+":") {
 			return id
