@@ -40,10 +40,17 @@ type Config struct {
 	// must carry (a deployment's own admission tag); without it the relay
 	// answers "restricted:" (see commandtag.go).
 	RequireCommandTag string
-	SecretKey         string           // relay key hex; generated when empty
-	Name              string           // NIP-11 name
-	Now               func() time.Time // clock; nil = time.Now
-	Logf              func(format string, args ...any)
+	// HostAdmittedKeys admits writes per community: in the community a
+	// host name (the Host header without its port) resolves to, only the
+	// listed public keys (hex) may write, as a multi-tenant deployment
+	// whose communities admit different keys does; others are answered
+	// "restricted:" (see tenancy.go). Communities not listed admit every
+	// key.
+	HostAdmittedKeys map[string][]string
+	SecretKey        string           // relay key hex; generated when empty
+	Name             string           // NIP-11 name
+	Now              func() time.Time // clock; nil = time.Now
+	Logf             func(format string, args ...any)
 
 	// Optional limits (0 = default).
 	MaxMessageSize int // bytes per WebSocket message, default 512 KiB
@@ -172,6 +179,16 @@ func New(cfg Config) (*Relay, error) {
 	}
 	if _, err := fixtures.ParseCommandTag(cfg.RequireCommandTag); cfg.RequireCommandTag != "" && err != nil {
 		return nil, fmt.Errorf("reference: RequireCommandTag: %w", err)
+	}
+	for host, keys := range cfg.HostAdmittedKeys {
+		if host == "" || strings.ContainsAny(host, ":/") {
+			return nil, fmt.Errorf("reference: HostAdmittedKeys: %q is not a host name without a port", host)
+		}
+		for _, k := range keys {
+			if !nostr.IsValid32ByteHex(k) {
+				return nil, fmt.Errorf("reference: HostAdmittedKeys[%s]: %q is not a 64-character lowercase hex public key", host, k)
+			}
+		}
 	}
 	r := &Relay{
 		cfg:            cfg,

@@ -2,6 +2,7 @@ package reference
 
 import (
 	"net/http"
+	"slices"
 
 	"github.com/nbd-wtf/go-nostr"
 
@@ -9,9 +10,10 @@ import (
 )
 
 // Tenancy switches: what a real multi-tenant deployment asks of its
-// clients beyond NIP-29 and NIP-CL (a proxy's header). They break no NIP
-// sentence; they let the tests check that the harness can be configured
-// to meet them (--header) and says so clearly when it is not.
+// clients beyond NIP-29 and NIP-CL (a proxy's header, per-community keys).
+// They break no NIP sentence; they let the tests check that the harness
+// can be configured to meet them (--header, --host-key) and says so
+// clearly when it is not.
 
 // headerRefused answers 401 to a request (NIP-11 or WebSocket upgrade)
 // without Config.RequireHeader, as a proxy in front of a deployment does,
@@ -31,8 +33,12 @@ func (r *Relay) headerRefused(w http.ResponseWriter, req *http.Request) bool {
 }
 
 // tenancyRefusal is the refusal of an authenticated author's event by a
-// tenancy switch (a command without the required tag), nil when none
-// applies. community is the connection's Host.
+// tenancy switch (a key the community does not admit, a command without
+// the required tag), nil when none applies. community is the connection's
+// Host without its port.
 func (r *Relay) tenancyRefusal(community string, ev *nostr.Event) error {
+	if keys, listed := r.cfg.HostAdmittedKeys[community]; listed && !slices.Contains(keys, ev.PubKey) {
+		return reject("restricted", "community %s does not admit this key", community)
+	}
 	return r.commandTagRefusal(ev)
 }

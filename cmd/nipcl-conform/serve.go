@@ -25,8 +25,9 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	minPrevious := fs.Int("min-previous", 0, "refuse group events with fewer NIP-29 previous (timeline) references than this (NIP-29 recommends 3); 0 = any number. References present are always checked against stored events")
 	contact := fs.String("nip11-pubkey", "", "publish this key (hex) as the NIP-11 pubkey, the operator contact, instead of the relay key; self stays the relay key (tests clients that confuse the two)")
 	simRTT := fs.Duration("simulate-rtt", 0, "serve through a delay proxy that adds this round trip (e.g. 50ms); the relay itself listens on a free port")
-	var faults, readingArgs, policies, admitKeys, creatorKeys listFlag
+	var faults, readingArgs, policies, admitKeys, creatorKeys, hostAdmit listFlag
 	requireTag := fs.String("require-command-tag", "", "K=V: refuse (restricted:) every group command (9000-9022) without the tag [\"K\",\"V\"], as a deployment with its own admission tag does (test the harness's --command-tag)")
+	fs.Var(&hostAdmit, "host-admit", "HOST=PUBKEY: in the community HOST names (a Host header without its port) admit writes only from the listed public keys (repeatable), as a deployment whose communities admit different keys does (test the harness's --host-key)")
 	fs.Var(&faults, "fault", "fault switch to turn on (repeatable; env NIPCL_FAULTS, comma-separated)")
 	fs.Var(&readingArgs, "reading", "ID=VALUE: take this careful reading of a point the specs leave open (repeatable; env NIPCL_READINGS, comma-separated; see `nipcl-conform list --readings`)")
 	fs.Var(&policies, "policy", "relay policy switch to turn on (repeatable; env NIPCL_POLICIES, comma-separated; see `nipcl-conform faults`)")
@@ -61,6 +62,10 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "--creator-key: %v", err)
 	}
+	hostAdmitted, err := parseHostAdmit(hostAdmit)
+	if err != nil {
+		return usageError(stderr, "--host-admit: %v", err)
+	}
 	p, err := framework.ParseProfile(*profile)
 	if err != nil {
 		return usageError(stderr, "--profile: %v", err)
@@ -88,7 +93,8 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	}
 	r, err := reference.New(reference.Config{Addr: relayAddr, DBPath: *db, Profile: *profile, Faults: faults, Readings: readings, SecretKey: *key, MinPrevious: *minPrevious, ContactPubKey: *contact,
 		Policies: policies, AdmittedKeys: admitted, CreatorKeys: creators, RequireCommandTag: *requireTag,
-		Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
+		HostAdmittedKeys: hostAdmitted,
+		Logf:             func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
 	if err != nil {
 		fmt.Fprintf(stderr, "nipcl-conform serve: %v\n", err)
 		return 2
@@ -130,4 +136,25 @@ func envOr(k, def string) string {
 		return v
 	}
 	return def
+}
+
+// parseHostAdmit reads --host-admit HOST=PUBKEY values into the reference
+// relay's per-community admitted keys.
+func parseHostAdmit(values []string) (map[string][]string, error) {
+	if len(values) == 0 {
+		return nil, nil
+	}
+	out := map[string][]string{}
+	for _, v := range values {
+		host, key, ok := strings.Cut(v, "=")
+		host = strings.ToLower(strings.TrimSpace(host))
+		if !ok || host == "" || strings.ContainsAny(host, ":/") {
+			return nil, fmt.Errorf("%q: want HOST=PUBKEY, HOST a host name without a port", v)
+		}
+		if !nostr.IsValid32ByteHex(key) {
+			return nil, fmt.Errorf("%q: %q is not a 64-character lowercase hex public key", v, key)
+		}
+		out[host] = append(out[host], key)
+	}
+	return out, nil
 }
