@@ -3,9 +3,12 @@ package runner
 import (
 	"context"
 	"fmt"
+	"net"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/nbd-wtf/go-nostr"
 
 	"github.com/nipcl/nipcl-conform/capability"
 	"github.com/nipcl/nipcl-conform/fixtures"
@@ -33,6 +36,58 @@ func parseActorKeys(values []string) ([]*capability.Key, error) {
 			return nil, err
 		}
 		out = append(out, &capability.Key{Actor: a, Label: label, Declared: role})
+	}
+	return out, nil
+}
+
+// CheckHostKeys checks the form of --host-key values (HOST=HEX, HEX a
+// secret key) before a run starts; which community each names is matched
+// once the targets' hosts are known.
+func CheckHostKeys(values []string) error {
+	_, err := hostKeys(values, nil, nil)
+	return err
+}
+
+// hostKeys reads --host-key HOST=HEX values into the actors the harness
+// signs with per community, keyed by the Hosts entry HOST names: the entry
+// itself, or the entry whose host name is HOST when HOST has no port.
+// hosts nil checks the form only.
+func hostKeys(values, hosts []string, commandTags nostr.Tags) (map[string]*fixtures.Actor, error) {
+	if len(values) == 0 {
+		return nil, nil
+	}
+	out := map[string]*fixtures.Actor{}
+	for _, v := range values {
+		host, hex, ok := strings.Cut(v, "=")
+		if !ok || host == "" {
+			return nil, fmt.Errorf("--host-key: want HOST=HEX (HOST as given to --host), got a value with no HOST")
+		}
+		a, err := fixtures.ActorFromKey("host-key", hex)
+		if err != nil {
+			return nil, fmt.Errorf("--host-key %s=…: %w", host, err)
+		}
+		a.CommandTags = commandTags
+		if hosts == nil {
+			continue
+		}
+		match := ""
+		for _, h := range hosts {
+			name := h
+			if n, _, err := net.SplitHostPort(h); err == nil {
+				name = n
+			}
+			if strings.EqualFold(h, host) || strings.EqualFold(name, host) {
+				match = h
+				break
+			}
+		}
+		if match == "" {
+			return nil, fmt.Errorf("--host-key %s=…: no second community is named %s (the --host values: %s)", host, host, strings.Join(hosts, ", "))
+		}
+		if out[match] != nil {
+			return nil, fmt.Errorf("--host-key %s=…: community %s already has a key", host, match)
+		}
+		out[match] = a
 	}
 	return out, nil
 }

@@ -25,3 +25,36 @@ func TestParseActorKeys(t *testing.T) {
 		t.Error("a bad key was accepted")
 	}
 }
+
+func TestHostKeys(t *testing.T) {
+	a, b := fixtures.NewActor("a"), fixtures.NewActor("b")
+	hosts := []string{"localhost:7447", "tenant-b.example:443"}
+	got, err := hostKeys([]string{"localhost=" + a.SecretKey, "tenant-b.example:443=" + b.SecretKey}, hosts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got["localhost:7447"].PubKey != a.PubKey || got["tenant-b.example:443"].PubKey != b.PubKey {
+		t.Fatalf("matched %+v", got)
+	}
+	for _, tc := range []struct {
+		values []string
+		want   string
+	}{
+		{[]string{a.SecretKey}, "want HOST=HEX"},
+		{[]string{"=" + a.SecretKey}, "want HOST=HEX"},
+		{[]string{"localhost=zz"}, "invalid secret key"},
+		{[]string{"elsewhere=" + a.SecretKey}, "no second community is named elsewhere"},
+		{[]string{"localhost=" + a.SecretKey, "localhost:7447=" + b.SecretKey}, "already has a key"},
+	} {
+		_, err := hostKeys(tc.values, hosts, nil)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: err %v, want one saying %q", tc.values[0][:min(len(tc.values[0]), 12)], err, tc.want)
+		}
+		if err != nil && strings.Contains(err.Error(), a.SecretKey) {
+			t.Errorf("the error carries the secret key: %v", err)
+		}
+	}
+	if err := CheckHostKeys([]string{"anything=" + a.SecretKey}); err != nil {
+		t.Errorf("the form check matched hosts: %v", err)
+	}
+}

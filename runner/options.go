@@ -32,6 +32,11 @@ type Options struct {
 	RelayURL  string
 	ActorKeys []string // secret keys (hex) for relays that only admit known keys
 	Hosts     []string // extra Host header values naming other communities
+	// HostKeys are --host-key HOST=HEX values: the secret key the harness
+	// signs with in the community HOST names (a Hosts entry, or its host
+	// name without the port), for deployments whose communities admit
+	// different keys.
+	HostKeys []string
 	// Header holds extra HTTP headers (--header) sent on the NIP-11 request
 	// and every WebSocket upgrade; reports never carry their values.
 	Header http.Header

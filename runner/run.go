@@ -234,6 +234,10 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 	if len(env.Hosts) == 0 {
 		env.Hosts = ep.Hosts
 	}
+	if env.HostKeys, err = hostKeys(opts.HostKeys, env.Hosts, opts.CommandTags); err != nil {
+		setupFailed(p, err, false)
+		return p
+	}
 
 	infoCtx, cancel := context.WithTimeout(ctx, opts.StepTimeout)
 	info, err := fixtures.FetchInfoWith(infoCtx, ep.URL, "", opts.Header)

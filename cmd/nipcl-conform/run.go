@@ -76,7 +76,7 @@ type runFlags struct {
 	actorKeys, hosts, headers, faults       listFlag
 	focus, skip, envs, roleMap, readingArgs listFlag
 	policies, admitKeys, creatorKeys        listFlag
-	commandTags                             listFlag
+	commandTags, hostKeys                   listFlag
 }
 
 // defineRunFlags declares run's flags on fs (their names, defaults and
@@ -120,6 +120,7 @@ func defineRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.Var(&f.headers, "header", "'Name: value': an HTTP header sent on the NIP-11 request and every WebSocket upgrade (repeatable; a proxy's credentials); reports and repro commands show only its name")
 	fs.Var(&f.commandTags, "command-tag", "K=V: a tag [\"K\",\"V\"] added to every group command (kinds 9000-9022) the harness signs, for a deployment that requires tags of its own (repeatable; outside NIP-29 and NIP-CL)")
 	fs.Var(&f.hosts, "host", "another Host header value that names a second community of the same relay (repeatable)")
+	fs.Var(&f.hostKeys, "host-key", "HOST=HEX: the secret key the harness signs with in the community HOST names (a --host value, or its host name without the port), for a deployment whose communities admit different keys (repeatable; without it the first community's keys are used there)")
 	fs.Var(&f.faults, "fault", "break the built-in reference relay with this fault switch (repeatable; see `nipcl-conform faults`)")
 	fs.Var(&f.readingArgs, "reading", "ID=VALUE: the built-in reference relay takes this careful reading of a point the specs leave open (repeatable; see `nipcl-conform list --readings`)")
 	fs.Var(&f.focus, "focus", "run only cases whose ID, area or section matches (repeatable; a trailing * or / matches a prefix)")
@@ -178,6 +179,9 @@ func (f *runFlags) settle() (*runSettings, error) {
 	}
 	if s.commandTags, err = fixtures.ParseCommandTags(f.commandTags); err != nil {
 		return nil, usagef("--command-tag: %v", err)
+	}
+	if err := runner.CheckHostKeys(f.hostKeys); err != nil {
+		return nil, usagef("%v", err)
 	}
 	if err := f.settleWorkers(s); err != nil {
 		return nil, err
@@ -481,7 +485,7 @@ func (f *runFlags) runParallel(ctx context.Context, fs *flag.FlagSet, n int, sta
 // runnerOptions are the options of one in-process runner.Run.
 func (f *runFlags) runnerOptions(s *runSettings, plans []runner.Plan, claim func(plan, caseID string) bool, caseDone func(plan, caseID string, failed bool), stdout io.Writer) runner.Options {
 	return runner.Options{
-		Plans: plans, RelayPubKey: *f.relayPubKey, RelayURL: *f.relayURL, ActorKeys: f.actorKeys, Hosts: f.hosts, Header: s.header, CommandTags: s.commandTags,
+		Plans: plans, RelayPubKey: *f.relayPubKey, RelayURL: *f.relayURL, ActorKeys: f.actorKeys, Hosts: f.hosts, HostKeys: f.hostKeys, Header: s.header, CommandTags: s.commandTags,
 		StepTimeout: *f.timeout, Deadline: *f.deadline, ReportDir: *f.reportDir, JUnitPath: *f.junit,
 		Force: *f.force, Focus: f.focus, Skip: f.skip, Scale: *f.scale, Out: stdout, Baseline: s.base,
 		Safe: *f.safe, Rate: *f.rate, AllowHeavy: *f.allowHeavy, Slow: *f.slow, Progress: isTerminal(stdout),

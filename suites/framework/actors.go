@@ -216,3 +216,18 @@ func (e *Env) generatedCaps() *capability.Key {
 	}
 	return nil
 }
+
+// HostActor returns the actor that signs in the community host names: the
+// key --host-key gave for it (Env.HostKeys), or fallback, the case's own
+// actor of the first community, when none was given.
+func (t *T) HostActor(host string, fallback *fixtures.Actor) *fixtures.Actor {
+	k := t.Env.HostKeys[host]
+	if k == nil {
+		return fallback
+	}
+	a := &fixtures.Actor{Name: fallback.Name + "@" + host, SecretKey: k.SecretKey, PubKey: k.PubKey}
+	t.mu.Lock()
+	t.rememberActor(a)
+	t.mu.Unlock()
+	return a
+}

@@ -42,6 +42,11 @@ type Env struct {
 	// Hosts are extra Host header values that address other communities of
 	// the same relay (empty: community isolation cases are unsupported).
 	Hosts []string
+	// HostKeys are the keys the harness signs with in another community
+	// (--host-key HOST=HEX), by Hosts entry, for deployments whose
+	// communities admit different keys. A community without one is
+	// written to with the same actor as the first (T.HostActor).
+	HostKeys map[string]*fixtures.Actor
 	// Header holds extra HTTP headers (--header) sent on every WebSocket
 	// upgrade and NIP-11 request; never written to reports in clear.
 	Header http.Header

@@ -53,6 +53,9 @@ var (
 	PreDeleteGroup = Precondition{"delete-group",
 		"a group's creator can delete it with 9008",
 		"accept 9008 from the group's creator (safe mode needs it to clean up)"}
+	PreHostKey = Precondition{"host-key",
+		"a second community (--host) that admits the key the harness signs with there (a fresh channel created there is accepted)",
+		"pass --host-key HOST=HEX with a key that community admits (communities that admit different keys), or name a second community that admits the harness's keys"}
 	PreAuth = Precondition{"auth",
 		"the relay answers the harness's NIP-42 AUTH",
 		"send a challenge on connect or with auth-required:, and accept kind 22242 answers whose relay tag is the relay's URL (the --target URL, or the one --relay-url names)"}

@@ -1,6 +1,7 @@
 package labels
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -19,16 +20,14 @@ func communitySpecs() []framework.Spec {
 			"A 9002 committed in one community and replayed in another never recovers the first community's evidence, even where the other community has a channel with the same UUID and the same owner: it is a new application there (OK true \"\") or refused, never duplicate: nip-cl-committed."),
 			"Where the second community refuses the UUID (reading labels-uuid-across-communities \"refused\"), the replayed 9002 names a channel the community does not have and may be refused in any form community admission uses; each outcome is noted."),
 			Run: func(t *framework.T) {
-				if len(t.Env.Hosts) == 0 {
-					t.Unsupported(needHost)
-				}
 				owner := t.Actor("owner")
-				a, b := t.Connect(owner), t.ConnectHost(owner, t.Env.Hosts[0])
+				b, signer, _ := secondCommunity(t, owner)
+				a := t.Connect(owner)
 				x := lbl(t, "replayed")
 				ch := createLabeled(t, a, "", fixtures.Open)
 				m := mutationEv(owner, ch, []string{x}, nil)
 				acceptNew(t, a, m, "mutation in community A")
-				okB := t.Publish(b, fixtures.CreateChannel(owner, &fixtures.ChannelSpec{ID: ch, Type: fixtures.TypeStream, Name: "same uuid in b"}))
+				okB := t.Publish(b, fixtures.CreateChannel(signer, &fixtures.ChannelSpec{ID: ch, Type: fixtures.TypeStream, Name: "same uuid in b"}))
 				sameUUID := okB.Accepted
 				t.Note("creating the same UUID in community B: %s", okB)
 				ok := t.Publish(b, m)
@@ -50,23 +49,52 @@ func communitySpecs() []framework.Spec {
 				expectLabels(t, a, ch, x)
 			}},
 		{Case: lcase("labels/community/5", []string{"labels/community.1"}, "community", "labels/community", framework.MUST,
-			"NIP-45 COUNT from a second community does not count the first community's labeled snapshots: COUNT {\"kinds\":[39000],\"#L\":[\"nip-cl\"],\"#l\":[x]} is 1 in the community that holds the channel and 0 in the other."),
+			"NIP-45 COUNT from a second community does not count the first community's labeled snapshots: with one channel labeled x in each community, COUNT {\"kinds\":[39000],\"#L\":[\"nip-cl\"],\"#l\":[x]} is 1 in each (0 in the second would be no count at all, 2 a leak)."),
 			Run: func(t *framework.T) {
-				if len(t.Env.Hosts) == 0 {
-					t.Unsupported(needHost)
-				}
 				owner := t.Actor("owner")
-				a, b := t.Connect(owner), t.ConnectHost(owner, t.Env.Hosts[0])
 				x := lbl(t, "counted")
+				b, _, _ := secondCommunity(t, owner, x)
+				a := t.Connect(owner)
 				createLabeled(t, a, "", fixtures.Open, x)
 				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"L": {labelNS}, "l": {x}}}
-				t.Expect(t.Count(a, f)).To(Equal(int64(1)), "COUNT in the community that holds the labeled channel")
-				t.Expect(t.Count(b, f)).To(Equal(int64(0)), "COUNT from the second community (%s) must not count the first community's snapshot", t.Env.Hosts[0])
+				t.Expect(t.Count(a, f)).To(Equal(int64(1)), "COUNT in the first community, which holds one channel labeled %s (the second community holds the other)", x)
+				t.Expect(t.Count(b, f)).To(Equal(int64(1)), "COUNT from the second community (%s), which holds its own channel labeled %s: it must count that one and not the first community's", t.Env.Hosts[0], x)
 			}},
 	}
 }
 
 const needHost = "community isolation needs a second Host of the same relay (--host)"
+
+// secondCommunity opens the second community (the first --host) as the
+// key the harness signs with there (--host-key, else owner) and first
+// observes that the community admits that key: a fresh channel the key
+// creates there, with labels, must be accepted. That control keeps every
+// refusal the case sees in the second community about isolation, never
+// about admission. A refusal blocks the case on the host-key precondition
+// (no sentence makes a community admit a key); an answer other than the
+// new-application OK true "" fails as any create does.
+func secondCommunity(t *framework.T, owner *fixtures.Actor, labels ...string) (b *fixtures.Client, signer *fixtures.Actor, control string) {
+	GinkgoHelper()
+	if len(t.Env.Hosts) == 0 {
+		t.Unsupported(needHost)
+	}
+	host := t.Env.Hosts[0]
+	signer = t.HostActor(host, owner)
+	b = t.ConnectHost(signer, host)
+	ev, control := createEv(signer, "", fixtures.Open, labels...)
+	ok := t.Publish(b, ev)
+	if !ok.Accepted {
+		framework.CheckPrefix("OK", ok.Reason)
+		t.RefusedWrite(framework.PreHostKey, ok, fmt.Sprintf("a fresh channel created in community %s with key %s", host, signer.PubKey))
+	}
+	if ok.Reason != "" {
+		framework.Failf(`the control create in community %s: expected ["OK",…,true,""] (new committed application), got %s`, host, ok)
+	}
+	if signer != owner {
+		t.Note("community %s: the harness signs with the --host-key key %s there", host, signer.PubKey)
+	}
+	return b, signer, control
+}
 
 // labelsCommunitySpecs: "Authorization and visibility: community scope".
 func labelsCommunitySpecs() []framework.Spec {
@@ -75,32 +103,27 @@ func labelsCommunitySpecs() []framework.Spec {
 		{Case: framework.WithReading(lcase("labels/community/1", []string{"labels/authorization.9", "labels/community.1"}, "community", sec, framework.MUST, "Labels set in one community (Host) are not visible from another: #L/#l and #d find nothing there, and a mutation sent there is refused."),
 			"Reads in the other community may come back empty or be refused (CLOSED); the mutation may be refused with nip-cl-rejected (invalid: or restricted:), an ordinary NIP-01 refusal from community admission, or a closed connection. Each form is noted."),
 			Run: func(t *framework.T) {
-				if len(t.Env.Hosts) == 0 {
-					t.Unsupported(needHost)
-				}
 				owner := t.Actor("owner")
+				b, signer, _ := secondCommunity(t, owner)
 				a := t.Connect(owner)
 				x := lbl(t, "tenant")
 				ch := createLabeled(t, a, "", fixtures.Open, x)
-				b := t.ConnectHost(owner, t.Env.Hosts[0])
 				t.Note("#L+#l from the other community: %s", absentL(t, b, []string{x}, nil, "#L+#l from the other community"))
 				t.Note("#d from the other community: %s", t.QueryAbsent(b, "#d from the other community", nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}}))
-				t.Note("mutation of the other community's channel: %s", admissionRefusal(t, b, mutationEv(owner, ch, []string{lbl(t, "y")}, nil),
+				t.Note("mutation of the other community's channel: %s", admissionRefusal(t, b, mutationEv(signer, ch, []string{lbl(t, "y")}, nil),
 					"mutation of the other community's channel", []string{"invalid", "restricted"}, nil))
 				expectLabels(t, a, ch, x)
 			}},
 		{Case: framework.WithReading(lcase("labels/community/2", []string{"labels/community.1"}, "community", sec, framework.MUST, "A channel UUID used in one community never carries that community's labels into another: a create of the same UUID there is either a separate channel with its own label set, or refused without disclosing anything of the first."),
 			"The draft scopes label state, evidence and delivery to the community but does not say whether a UUID used in one community may be created in another. Both readings are accepted and noted: OK true \"\" with an independent channel, or a refusal that names neither the first channel's labels nor its name: nip-cl-rejected (e.g. duplicate: for a UUID the relay treats as taken) or an ordinary NIP-01 refusal from community admission."),
 			Run: func(t *framework.T) {
-				if len(t.Env.Hosts) == 0 {
-					t.Unsupported(needHost)
-				}
 				owner := t.Actor("owner")
-				a, b := t.Connect(owner), t.ConnectHost(owner, t.Env.Hosts[0])
+				b, signer, _ := secondCommunity(t, owner)
+				a := t.Connect(owner)
 				x, y := lbl(t, "in-a"), lbl(t, "in-b")
 				evA, ch := createEv(owner, "", fixtures.Open, x)
 				acceptNew(t, a, evA, "create in community A")
-				evB := fixtures.CreateChannel(owner, &fixtures.ChannelSpec{ID: ch, Type: fixtures.TypeStream, Name: "in b", Extra: labelTags(y)})
+				evB := fixtures.CreateChannel(signer, &fixtures.ChannelSpec{ID: ch, Type: fixtures.TypeStream, Name: "in b", Extra: labelTags(y)})
 				ok := t.Publish(b, evB)
 				if !ok.Accepted {
 					otherCommunityRefusal(ok, "the same UUID created in community B")
@@ -120,18 +143,16 @@ func labelsCommunitySpecs() []framework.Spec {
 				expectLabels(t, a, ch, x)
 				t.Expect(findL(t, b, []string{x}, nil, 50)).To(BeEmpty(), "A's label from B")
 				t.Expect(findL(t, a, []string{y}, nil, 50)).To(BeEmpty(), "B's label from A")
-				acceptNew(t, b, mutationEv(owner, ch, []string{x}, nil), "add A's value in B")
+				acceptNew(t, b, mutationEv(signer, ch, []string{x}, nil), "add A's value in B")
 				expectLabels(t, a, ch, x)
 				expectLabels(t, b, ch, x, y)
 			}},
 		{Case: framework.WithReading(lcase("labels/community/3", []string{"labels/community.2"}, "community", sec, framework.MUST, "The same signed 9007 submitted in another community does not recover the first community's evidence: it is never answered duplicate: nip-cl-committed there."),
 			"Submitted in another community, the event is a new command there: OK true \"\" with its own channel, or a refusal if that community refuses it (nip-cl-rejected, or an ordinary NIP-01 refusal from community admission); each is accepted and noted. Never duplicate: nip-cl-committed."),
 			Run: func(t *framework.T) {
-				if len(t.Env.Hosts) == 0 {
-					t.Unsupported(needHost)
-				}
 				owner := t.Actor("owner")
-				a, b := t.Connect(owner), t.ConnectHost(owner, t.Env.Hosts[0])
+				b, _, _ := secondCommunity(t, owner)
+				a := t.Connect(owner)
 				x := lbl(t, "evidence")
 				ev, ch := createEv(owner, "", fixtures.Open, x)
 				acceptNew(t, a, ev, "create in community A")
