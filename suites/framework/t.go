@@ -54,7 +54,9 @@ type T struct {
 	clock *fixtures.Clock
 }
 
-type createdChannel struct{ id, creator string }
+// createdChannel is a channel the case created: its id, its creator's
+// key and the community (Host, "" for the relay URL's own) it lives in.
+type createdChannel struct{ id, creator, host string }
 
 type stateKey struct {
 	kind   int
@@ -244,7 +246,7 @@ func (t *T) Send(c *fixtures.Client, ev *nostr.Event) (fixtures.OK, error) {
 			continue
 		}
 		if err == nil && ok.Accepted {
-			t.Track(ev)
+			t.track(c.Host(), ev)
 		}
 		if err == nil && !ok.Accepted {
 			t.noteLimitRefusal(ev, ok)
@@ -256,7 +258,10 @@ func (t *T) Send(c *fixtures.Client, ev *nostr.Event) (fixtures.OK, error) {
 // Track records accepted creates (once per channel: an accepted exact
 // retry of a create is the same channel), and forgets channels the case
 // deleted.
-func (t *T) Track(ev *nostr.Event) {
+func (t *T) Track(ev *nostr.Event) { t.track("", ev) }
+
+// track is Track for an event accepted in the community host names.
+func (t *T) track(host string, ev *nostr.Event) {
 	h, found := fixtures.TagValue(ev, "h")
 	if !found {
 		return
@@ -272,11 +277,11 @@ func (t *T) Track(ev *nostr.Event) {
 			t.creators[h] = ev.PubKey
 		}
 		for _, c := range t.created {
-			if c.id == h {
+			if c.id == h && c.host == host {
 				return
 			}
 		}
-		t.created = append(t.created, createdChannel{id: h, creator: ev.PubKey})
+		t.created = append(t.created, createdChannel{id: h, creator: ev.PubKey, host: host})
 	case fixtures.KindRemoveUser, fixtures.KindLeaveRequest:
 		if t.gone == nil {
 			t.gone = map[string]map[string]bool{}
@@ -296,7 +301,7 @@ func (t *T) Track(ev *nostr.Event) {
 		}
 		t.deleted[h] = true
 		for i, c := range t.created {
-			if c.id == h {
+			if c.id == h && c.host == host {
 				t.created = append(t.created[:i:i], t.created[i+1:]...)
 				break
 			}
@@ -324,6 +329,9 @@ func (t *T) deleteCreated() {
 	}()
 	for _, ch := range created {
 		what := fmt.Sprintf("%s %s", t.Case.ID, ch.id)
+		if ch.host != "" {
+			what += " in community " + ch.host
+		}
 		// The creator first; ownership may have moved to another actor of the case.
 		order := []*fixtures.Actor{actors[ch.creator]}
 		for pk, a := range actors {
@@ -337,14 +345,15 @@ func (t *T) deleteCreated() {
 			if a == nil {
 				continue
 			}
-			c := conns[a.PubKey]
+			key := ch.host + " " + a.PubKey
+			c := conns[key]
 			if c == nil {
 				var err error
-				if c, err = fixtures.Dial(ctx, t.Env.URL, t.DialOptions(a, "")); err != nil {
+				if c, err = fixtures.Dial(ctx, t.Env.URL, t.DialOptions(a, ch.host)); err != nil {
 					last = err.Error()
 					continue
 				}
-				conns[a.PubKey] = c
+				conns[key] = c
 			}
 			if t.Env.Pace != nil {
 				_ = t.Env.Pace(ctx)
