@@ -1,6 +1,10 @@
 package nip29
 
 import (
+	"fmt"
+	"slices"
+
+	"github.com/nipcl/nipcl-conform/clause"
 	"github.com/nipcl/nipcl-conform/fixtures"
 	"github.com/nipcl/nipcl-conform/suites/framework"
 )
@@ -42,6 +46,75 @@ func membershipSpecs() []framework.Spec {
 					t.Note("reading seen: %s — the user is still listed at the first read after the removal", tieReadingLowID)
 				} else {
 					t.Note("reading seen: %s", tieReadingArrival)
+				}
+			}},
+		{Case: framework.Case{ID: "base/membership/1", Clauses: []string{"nip29/membership.1", "nip29/membership.2"}, Area: "membership", Section: "nip29/membership", Level: framework.SHOULD,
+			Requirement: "9000 adds a user to 39002 and 9001 takes the user out again."},
+			Run: func(t *framework.T) {
+				owner, member, ch := framework.ChannelWithMember(t, fixtures.Open, "member")
+				pk := member.Actor().PubKey
+				// The precondition, judged by its own read: the relay publishes 39002.
+				t.MustStateEvent(owner, fixtures.KindMembers, ch)
+				framework.AwaitListed(t, owner, ch, pk, true, "NIP-29 (nip29/membership.1): the user put by the 9000")
+				t.Accept(owner, fixtures.RemoveUser(owner.Actor(), ch, pk), "remove user")
+				// After the step nothing blocks: a lost removal is a failure.
+				framework.AwaitListed(t, owner, ch, pk, false, "NIP-29 (nip29/membership.2): the user removed by the 9001")
+			}},
+		{Case: framework.Case{ID: "base/membership/4", Clauses: []string{"nip29/membership.3"}, Area: "membership", Section: "nip29/membership", Level: framework.MUST,
+			Requirement: "A 9000 naming an existing member with a role updates the member's roles: 39001 then lists the role."},
+			Run: func(t *framework.T) {
+				owner, member, ch := framework.ChannelWithMember(t, fixtures.Open, "member")
+				role := t.PutRole(owner, ch, "admin")
+				t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, member.Actor().PubKey, role), "put the existing member again with role "+role)
+				found, roles := framework.HasP(t.MustStateEvent(owner, fixtures.KindAdmins, ch), member.Actor().PubKey)
+				if !found || !slices.Contains(roles, role) {
+					framework.Failf("NIP-29 (nip29/membership.3): a 9000 on an existing member must update its roles; 39001 entry after giving %q: found=%v roles=%q", role, found, roles)
+				}
+			}},
+		{Case: framework.Case{ID: "base/membership/5", Clauses: []string{"nip29/membership.4"}, Area: "membership", Section: "nip29/membership", Level: framework.SHOULD,
+			Requirement: "A user given the moderating role by 9000 is listed in 39001 with that role."},
+			Run: func(t *framework.T) {
+				owner, admin, ch := framework.ChannelWithMember(t, fixtures.Open, "admin")
+				role := t.PutRole(owner, ch, "admin")
+				found, roles := framework.HasP(t.MustStateEvent(owner, fixtures.KindAdmins, ch), admin.Actor().PubKey)
+				if !found || !slices.Contains(roles, role) {
+					framework.Failf("NIP-29 (nip29/membership.4): the new %q is not listed in 39001 with that role (found=%v roles=%q)", role, found, roles)
+				}
+			}},
+		{Case: framework.Case{ID: "base/membership/6", Clauses: []string{"nip29/membership.5"}, Area: "membership", Section: "nip29/membership", Level: framework.SHOULD,
+			Requirement: "A 9000 without roles naming an existing member who holds the moderating role leaves the user a member; its role is either kept or cleared.",
+			Reading:     "NIP-29: on an existing member \"the user roles must just be updated\"; a 9000 with no roles may keep them (nothing to update) or reset them to none. Both pass, noted as reading nip29-roleless-put-user=keep or reset. A relay may also refuse the no-op 9000; the user must then be unchanged."},
+			Run: func(t *framework.T) {
+				owner, admin, ch := framework.ChannelWithMember(t, fixtures.Open, "admin")
+				pk := admin.Actor().PubKey
+				role := t.PutRole(owner, ch, "admin")
+				if found, roles := framework.HasP(t.MustStateEvent(owner, fixtures.KindAdmins, ch), pk); !found || !slices.Contains(roles, role) {
+					t.Blocked(framework.PreModerator, fmt.Sprintf("the user put with role %q is not listed with it in 39001 (found=%v roles=%q; see base/membership/5)", role, found, roles))
+				}
+				// Preconditions judged before the step: 39001 (above) and 39002.
+				t.MustStateEvent(owner, fixtures.KindMembers, ch)
+				ok := t.Publish(owner, fixtures.PutUser(owner.Actor(), ch, pk, ""))
+				if !ok.Accepted {
+					framework.CheckPrefix("OK", ok.Reason)
+					t.Note("the role-less 9000 on an existing member was refused: %s", ok)
+				}
+				framework.AwaitListed(t, owner, ch, pk, true, "NIP-29 (nip29/membership.5): the existing member named by a role-less 9000")
+				admins := t.StateEvent(owner, fixtures.KindAdmins, ch)
+				if admins == nil {
+					framework.Failf("NIP-29 (nip29/membership.5): the 39001 listing %s before the role-less 9000 is gone after it", pk)
+				}
+				found, roles := framework.HasP(admins, pk)
+				switch {
+				case found && slices.Contains(roles, role):
+					if ok.Accepted {
+						t.Reading(clause.ReadingNIP29RolelessPut, "keep")
+					}
+				case !ok.Accepted:
+					framework.Failf("NIP-29 (nip29/membership.5): the refused 9000 still changed the user's roles: 39001 found=%v roles=%q, was %q", found, roles, role)
+				case !found || len(roles) == 0:
+					t.Reading(clause.ReadingNIP29RolelessPut, "reset")
+				default:
+					t.Note("the role-less 9000 changed the user's roles from %q to %q", role, roles)
 				}
 			}},
 	}

@@ -1,8 +1,11 @@
 package nip29
 
 import (
+	"fmt"
+
 	"github.com/nbd-wtf/go-nostr"
 
+	"github.com/nipcl/nipcl-conform/clause"
 	"github.com/nipcl/nipcl-conform/fixtures"
 	"github.com/nipcl/nipcl-conform/suites/framework"
 )
@@ -48,5 +51,84 @@ func metadataSpecs() []framework.Spec {
 					t.Note("reading seen: %s", tieReadingLowID)
 				}
 			}},
+		{Case: framework.Case{ID: "base/edit/1", Clauses: []string{"nip29/metadata.1"}, Area: "groups", Section: "nip29/metadata", Level: framework.SHOULD,
+			Requirement: "After the creator's 9002 with name, about and picture, the 39000 carries all three."},
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				ch := t.CreateChannel(c, fixtures.ChannelSpec{})
+				m := fixtures.GroupMetadata{Name: t.Unique("renamed"), About: "about " + t.Unique("a"), Picture: "https://example.invalid/" + t.Unique("p") + ".png"}
+				t.Accept(c, fixtures.EditGroup(c.Actor(), ch, m), "edit with every field")
+				meta := t.GroupMetadata(c, ch)
+				for _, f := range [][2]string{{"name", m.Name}, {"about", m.About}, {"picture", m.Picture}} {
+					if got := framework.TagOf(meta, f[0]); got != f[1] {
+						framework.Failf("NIP-29 (nip29/metadata.1): the 39000 should reflect the 9002: %s is %q, want %q (39000 tags: %s)", f[0], got, f[1], framework.TagsOf(meta))
+					}
+				}
+			}},
+		{Case: framework.Case{ID: "base/edit/2", Clauses: []string{"nip29/metadata.1"}, Area: "groups", Section: "nip29/metadata", Level: framework.SHOULD,
+			Requirement: "After a 9002 carrying only a new name, the 39000 has that name, and the about and picture set before are kept or cleared, never replaced.",
+			Reading:     "edit-metadata carries \"all the fields of group-metadata\": a 9002 may be a patch (what it leaves out is kept) or the whole new metadata (what it leaves out is cleared, flags unset). Both pass, noted as reading nip29-edit-metadata=patch or replace; a relay that keeps some and clears others passes with a note."},
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				ch := t.CreateChannel(c, fixtures.ChannelSpec{})
+				full := fixtures.GroupMetadata{Name: t.Unique("full"), About: "about " + t.Unique("a"), Picture: "https://example.invalid/" + t.Unique("p") + ".png",
+					Flags: []string{fixtures.FlagClosed}}
+				t.Accept(c, fixtures.EditGroup(c.Actor(), ch, full), "edit with every field and the closed flag")
+				before := t.RequireFlags(c, ch, fixtures.FlagClosed)
+				name := t.Unique("renamed")
+				t.Accept(c, fixtures.EditGroup(c.Actor(), ch, fixtures.GroupMetadata{Name: name}), "edit with the name only")
+				meta := t.GroupMetadata(c, ch)
+				if got := framework.TagOf(meta, "name"); got != name {
+					framework.Failf("NIP-29 (nip29/metadata.1): the 39000 should reflect the 9002's name: it is %q, want %q (39000 tags: %s)", got, name, framework.TagsOf(meta))
+				}
+				kept := map[string]bool{}
+				for _, f := range []string{"about", "picture"} {
+					if framework.TagOf(before, f) != "" {
+						kept[f] = framework.TagOf(meta, f) == framework.TagOf(before, f)
+						if v := framework.TagOf(meta, f); v != "" && !kept[f] {
+							framework.Failf("NIP-29 (nip29/metadata.1): the name-only 9002 changed %s to %q (was %q); it may keep or clear it, not replace it", f, v, framework.TagOf(before, f))
+						}
+					}
+				}
+				kept["closed"] = fixtures.HasFlag(meta, fixtures.FlagClosed)
+				all, none := true, true
+				for _, k := range kept {
+					all, none = all && k, none && !k
+				}
+				switch {
+				case all:
+					t.Reading(clause.ReadingNIP29EditMetadata, "patch")
+				case none:
+					t.Reading(clause.ReadingNIP29EditMetadata, "replace")
+				default:
+					t.Note("the name-only 9002 kept some fields and cleared others: %v", kept)
+				}
+			}},
 	}
+}
+
+// groupFlags are NIP-29's 39000 flags a 9002 sets, one case each.
+var groupFlags = []struct {
+	id      string
+	clauses []string
+	flag    string
+}{{"base/flags/1", []string{"nip29/metadata.2"}, fixtures.FlagPrivate}, {"base/flags/2", []string{"nip29/metadata.2"}, fixtures.FlagClosed}, {"base/flags/3", []string{"nip29/metadata.2"}, fixtures.FlagHidden}, {"base/flags/4", []string{"nip29/metadata.2"}, fixtures.FlagRestricted}}
+
+// flagSpecs: a 9002 carrying a flag makes the 39000 carry it.
+func flagSpecs() []framework.Spec {
+	var out []framework.Spec
+	for _, f := range groupFlags {
+		flag := f.flag
+		out = append(out, framework.Spec{Case: framework.Case{ID: f.id, Clauses: f.clauses, Area: "groups", Section: "nip29/metadata", Level: framework.SHOULD,
+			Requirement: fmt.Sprintf("After the creator's 9002 with every field and the %s flag, the 39000 carries %s.", flag, flag)},
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				ch := t.CreateChannel(c, fixtures.ChannelSpec{Flags: []string{flag}})
+				meta := t.GroupMetadata(c, ch)
+				if !fixtures.HasFlag(meta, flag) {
+					framework.Failf("NIP-29 (nip29/metadata.2): the 39000 should reflect the 9002's [%q] flag; its tags: %s", flag, framework.TagsOf(meta))
+				}
+			}})
+	}
+	return out
 }

@@ -6,12 +6,20 @@ import (
 	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
-// nip29Specs returns the NIP-29 cases (base/...), which run in every
+// Specs returns the NIP-29 cases (base/...), which run in every
 // profile, in catalogue order.
 func Specs() []framework.Spec {
 	return slices.Concat(
-		baselineGroupSpecs(),
-		baselineModerationSpecs(),
+		createSpecs(),
+		adminsSpecs(),
+		stateEventsSpecs(),
+		permissionsSpecs(),
+		rolesSpecs(),
+		deleteSpecs(),
+		flagSpecs(),
+		moderationSpecs(),
+		deleteEventSpecs(),
+		timelineSpecs(),
 		baselineLiveKitSpecs(),
 		readsBaselineSpecs(),
 		nip01EventValidationSpecs(),

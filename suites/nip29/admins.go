@@ -1,0 +1,39 @@
+package nip29
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/suites/framework"
+)
+
+// adminsSpecs are the cases of nip29/admins: the 39001 admin list: every admin listed with its roles.
+func adminsSpecs() []framework.Spec {
+	return []framework.Spec{
+		{Case: framework.Case{ID: "base/admins/1", Clauses: []string{"nip29/admins.1"}, Area: "groups", Section: "nip29/admins", Level: framework.MUST,
+			Requirement: "Every admin a group's 39001 lists carries one or more role names in its p tag."},
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				ch := t.CreateChannel(c, fixtures.ChannelSpec{})
+				admins := t.StateEvent(c, fixtures.KindAdmins, ch)
+				if admins == nil {
+					t.Unsupported(fmt.Sprintf("no 39001 published for #d %s: NIP-29 marks group admins optional, so there is no admin entry to check", ch))
+				}
+				entries := 0
+				for _, tg := range admins.Tags {
+					if len(tg) < 2 || tg[0] != "p" {
+						continue
+					}
+					entries++
+					if !slices.ContainsFunc(tg[2:], func(r string) bool { return r != "" }) {
+						framework.Failf("NIP-29 (nip29/admins.1): each admin in 39001 is listed with one or more roles; expected a role name after the pubkey, got %q in the 39001 of %s: %s", []string(tg), ch, framework.TagsOf(admins))
+					}
+				}
+				if entries == 0 {
+					t.Blocked(framework.PreModerator, fmt.Sprintf("the 39001 of %s lists no admin at all, not even the creator: %s", ch, framework.TagsOf(admins)))
+				}
+				t.Note("39001 of a fresh group: %d admin entr%s, each with a role", entries, map[bool]string{true: "y", false: "ies"}[entries == 1])
+			}},
+	}
+}

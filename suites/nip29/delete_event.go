@@ -1,0 +1,58 @@
+package nip29
+
+import (
+	"slices"
+
+	"github.com/nbd-wtf/go-nostr"
+	. "github.com/onsi/gomega" //nolint:revive // Gomega DSL
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/suites/framework"
+)
+
+// deleteEventSpecs are the cases of nip29/delete-event: 9005 delete-event: the event is gone from every read path.
+func deleteEventSpecs() []framework.Spec {
+	return []framework.Spec{
+		{Case: framework.Case{ID: "base/delete-event/1", Clauses: []string{"nip29/delete-event.1"}, Area: "moderation", Section: "nip29/delete-event", Level: framework.MUST,
+			Requirement: "After the creator's accepted 9005, the event is served by no read: #h, ids, authors, kinds, nor a subscription opened afterwards; the group's other messages still are.",
+			Reading:     "9005 is optional (moderation events are): a refused 9005 from the creator makes the case unsupported, quoting the refusal."},
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				ch := t.CreateChannel(owner, fixtures.ChannelSpec{})
+				gone := fixtures.Message(owner.Actor(), ch, "delete me "+t.Unique("m"))
+				kept := fixtures.Message(owner.Actor(), ch, "keep me "+t.Unique("m"))
+				t.Accept(owner, gone, "the message to delete")
+				t.Accept(owner, kept, "a message that stays")
+				requireServed(t, owner, gone, "the message before the 9005")
+				ok := t.Publish(owner, deleteEvent(owner.Actor(), ch, gone.ID))
+				if !ok.Accepted {
+					framework.CheckPrefix("OK", ok.Reason)
+					t.Unsupported("the creator's 9005 delete-event was refused (moderation events are optional): " + ok.String())
+				}
+				reader := t.Connect(t.Actor("reader"))
+				paths := []nostr.Filter{
+					{IDs: []string{gone.ID}},
+					{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {ch}}},
+					{Authors: []string{owner.Actor().PubKey}, Kinds: []int{fixtures.KindMessage}},
+					{Kinds: []int{fixtures.KindMessage}, Since: &gone.CreatedAt},
+				}
+				for _, c := range []*fixtures.Client{owner, reader} {
+					t.Eventually(func(g Gomega) {
+						for _, f := range paths {
+							r, err := c.Query(t.Ctx(), f)
+							g.Expect(err).NotTo(HaveOccurred())
+							g.Expect(framework.IDs(r.Events)).NotTo(ContainElement(gone.ID), "REQ %s as %s still serves the deleted %s", framework.FilterString([]nostr.Filter{f}), framework.ActorName(c), gone.ID)
+						}
+					}, "NIP-29 (nip29/delete-event.1): the event named by the accepted 9005 is no longer served")
+				}
+				sub := t.Subscribe(reader, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {ch}}})
+				stored := framework.IDs(sub.Stored())
+				if slices.Contains(stored, gone.ID) {
+					framework.Failf("NIP-29 (nip29/delete-event.1): a subscription opened after the 9005 still receives the deleted %s", gone.ID)
+				}
+				if !slices.Contains(stored, kept.ID) {
+					framework.Failf("the group's other message %s is not served after the 9005 either (stored part: %v), so the deletion cannot be told from an empty read", kept.ID, stored)
+				}
+			}},
+	}
+}
