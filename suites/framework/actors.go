@@ -99,7 +99,7 @@ func (t *T) ActorAs(kind ActorKind, name string) *fixtures.Actor {
 	defer t.mu.Unlock()
 	if len(t.Env.Keys) == 0 {
 		if gen := t.Env.generatedCaps(); gen != nil {
-			t.requireFit(gen, kind)
+			t.requireFit(gen, kind, name)
 		}
 		a := fixtures.NewActor(name)
 		t.rememberActor(a)
@@ -169,8 +169,9 @@ func spare(k *capability.Key, kind ActorKind) int {
 	return s
 }
 
-// requireFit blocks the case when fresh keys do not fit kind.
-func (t *T) requireFit(gen *capability.Key, kind ActorKind) {
+// requireFit blocks the case when fresh keys do not fit kind, the kind of
+// the case's actor name.
+func (t *T) requireFit(gen *capability.Key, kind ActorKind, name string) {
 	GinkgoHelper()
 	if fits(gen, kind) {
 		return
@@ -182,7 +183,7 @@ func (t *T) requireFit(gen *capability.Key, kind ActorKind) {
 	case kind == KindCreator:
 		t.Blocked(PreCreateGroup, "the capability probe's fresh key: "+evidence)
 	default:
-		t.Blocked(PreUnprivilegedKey, "every fresh key may moderate groups it does not administer (the relay lets any authenticated key moderate); the capability probe: "+evidence+"; pass --actor-key unprivileged=HEX with a key the relay admits without moderation power")
+		t.Blocked(PreUnprivilegedKey, "the case's "+name+" needs a key without moderation power, and every fresh key may moderate groups it does not administer (the relay lets any authenticated key moderate); the capability probe: "+evidence+"; pass --actor-key unprivileged=HEX with a key the relay admits without moderation power")
 	}
 }
 

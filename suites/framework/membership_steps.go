@@ -71,8 +71,15 @@ func ListedNow(t *T, reader *fixtures.Client, ch, pubkey string) bool {
 // member with the given role word ("member": no role; "admin"/"owner": the
 // relay's moderating role). It returns both connections and the group id.
 func ChannelWithMember(t *T, visibility, role string) (owner, member *fixtures.Client, ch string) {
+	return ChannelWithMemberKind(t, visibility, role, ActorKindOf(role))
+}
+
+// ChannelWithMemberKind is ChannelWithMember with the kind of key the
+// member needs stated by the case (a member who only reads as a member
+// needs no particular power: KindAny).
+func ChannelWithMemberKind(t *T, visibility, role string, kind ActorKind) (owner, member *fixtures.Client, ch string) {
 	owner = t.Connect(t.Actor("owner"))
-	member = t.Connect(t.Actor(role))
+	member = t.Connect(t.ActorAs(kind, role))
 	ch = t.CreateChannel(owner, fixtures.ChannelSpec{Visibility: visibility})
 	t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, member.Actor().PubKey, t.PutRole(owner, ch, role)), "put user as "+role)
 	return owner, member, ch

@@ -97,7 +97,7 @@ func identitySystemRule() readmatrix.ReadRule {
 func buildIdentitySystem(t *framework.T, viewer, _ string) *readmatrix.ReadFx {
 	t0 := nostr.Timestamp(time.Now().Add(-5 * time.Second).Unix())
 	owner := t.Connect(t.Actor("creator"))
-	member := t.Connect(t.Actor("member"))
+	member := t.Connect(t.ActorAs(readmatrix.MemberKind(viewer), "member"))
 	label := idLabel(t)
 	open := idChannel(t, owner, idChanOpts{Visibility: fixtures.Open, Labels: []string{label}})
 	openMeta := t.MustStateEvent(owner, fixtures.KindMetadata, open)

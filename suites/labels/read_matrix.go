@@ -88,7 +88,7 @@ func labelsSupersededRule() readmatrix.ReadRule {
 func buildLabelsSuperseded(t *framework.T, viewer, _ string) *readmatrix.ReadFx {
 	t0 := nostr.Timestamp(time.Now().Add(-5 * time.Second).Unix())
 	owner := t.Connect(t.Actor("owner"))
-	member := t.Connect(t.Actor("member"))
+	member := t.Connect(t.ActorAs(readmatrix.MemberKind(viewer), "member"))
 	x := lbl(t, "gone")
 	readable := createLabeled(t, owner, "", fixtures.Open, x)
 	ch := createLabeled(t, owner, "", fixtures.Open, x)
@@ -162,7 +162,7 @@ func labelsInaccessibleRule() readmatrix.ReadRule {
 func buildLabelsPrivate(t *framework.T, viewer, _ string) *readmatrix.ReadFx {
 	t0 := nostr.Timestamp(time.Now().Add(-5 * time.Second).Unix())
 	owner := t.Connect(t.Actor("owner"))
-	member := t.Connect(t.Actor("member"))
+	member := t.Connect(t.ActorAs(readmatrix.MemberKind(viewer), "member"))
 	x := lbl(t, "priv")
 	readable := createLabeled(t, owner, "", fixtures.Open, x)
 	// The channel is made private and hidden with NIP-29's flags and its

@@ -137,7 +137,7 @@ func buildBasePrivate(t *framework.T, viewer, shape string, flip bool) *readmatr
 	if flip {
 		vis = ""
 	}
-	owner, member, ch := framework.ChannelWithMember(t, vis, "member")
+	owner, member, ch := framework.ChannelWithMemberKind(t, vis, "member", readmatrix.MemberKind(viewer))
 	var open string
 	var older *nostr.Event
 	if shape == "multi" || shape == "limit" || shape == "live" {

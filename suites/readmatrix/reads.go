@@ -383,6 +383,19 @@ func ViewerClient(t *framework.T, viewer string, member *fixtures.Client) *fixtu
 	return t.Connect(nil)
 }
 
+// MemberKind is the kind of key the rule's member needs for a row's
+// viewer: a removed member then reads as an outsider, so it needs a key
+// without moderation power over groups it does not administer; a member
+// who reads as a member, or who is not the row's viewer, needs only an
+// admitted key (which a relay where every key moderates still gives, so
+// those rows run there).
+func MemberKind(viewer string) framework.ActorKind {
+	if viewer == ViewRemoved {
+		return framework.KindUnprivileged
+	}
+	return framework.KindAny
+}
+
 // RemoveViewer removes the member from ch with a 9001 when the row's viewer
 // is the removed member.
 func RemoveViewer(t *framework.T, viewer string, owner, member *fixtures.Client, ch string) {
