@@ -36,8 +36,10 @@ const (
 	faultLabelsEvidenceCommunity FaultName = "labels-evidence-cross-community"
 
 	// labels/events (nip-cl-labels.md Events (command shape, misplaced tags, h tag)).
-	faultLabelsMisplacedIgnored FaultName = "labels-misplaced-ignored"
-	faultLabelsHTagLenient      FaultName = "labels-h-tag-lenient"
+	faultLabelsMisplacedIgnored  FaultName = "labels-misplaced-ignored"
+	faultLabelsHTagLenient       FaultName = "labels-h-tag-lenient"
+	faultLabelsForeignNSIgnored  FaultName = "labels-foreign-namespace-ignored"
+	faultLabelsUnlabeledHLenient FaultName = "labels-unlabeled-h-lenient"
 
 	// labels/finding-channels (nip-cl-labels.md Finding channels).
 	faultLabelsMixedKindsRead    FaultName = "labels-mixed-kinds-read-empty"
@@ -144,6 +146,10 @@ var labelsFaults = []faultSpec{
 		Breaks: "misplaced tags (add-label/remove-label on 9007, label on 9002, l/L/t on either) are ignored instead of rejected"},
 	{Name: faultLabelsHTagLenient, Section: "labels/events", Clause: "labels/events.7", In: "labelsProfile.parseMutation",
 		Breaks: "a label command with several h tags is applied to the first one"},
+	{Name: faultLabelsForeignNSIgnored, Section: "labels/events", Clause: "labels/events.5", In: "labelsProfile.misplaced",
+		Breaks: `only nip-cl-marked l and L tags count as misplaced on a 9007 or 9002: an unmarked ["l",v], a foreign-namespace ["l",v,"ugc"] or ["L","ugc"] is ignored and the command applies`},
+	{Name: faultLabelsUnlabeledHLenient, Section: "labels/events", Clause: "labels/events.8", In: "labelsProfile.create",
+		Breaks: "an h-tagged 9007 without label tags skips the channel-UUID rule: an h value that is not a UUID, or the nil UUID, creates a channel"},
 
 	// labels/finding-channels (nip-cl-labels.md Finding channels).
 	{Name: faultLabelsMixedKindsRead, Section: "labels/finding-channels", Clause: "labels/finding-channels.1", In: "Relay.queryFilter",
@@ -410,3 +416,15 @@ func (p *labelsProfile) prepare(r *Relay, community string, ev *nostr.Event) {
 }
 
 func (p *labelsProfile) takeStale(id string) *Channel { return p.stale.take(id) }
+
+// nipCLMarked reports whether an l or L tag carries the nip-cl namespace
+// (the labels-foreign-namespace-ignored fault counts only those).
+func nipCLMarked(tag nostr.Tag) bool {
+	switch tag[0] {
+	case "L":
+		return len(tag) >= 2 && tag[1] == labelNamespace
+	case "l":
+		return len(tag) >= 3 && tag[2] == labelNamespace
+	}
+	return true
+}

@@ -135,9 +135,15 @@ func (p *labelsProfile) misplaced(ev *nostr.Event, names ...string) error {
 		return nil
 	}
 	for _, tag := range ev.Tags {
-		if slices.Contains(names, tag[0]) {
-			return reject("invalid", "%q tags do not belong on kind %d", truncate(tag[0], 16), ev.Kind)
+		if !slices.Contains(names, tag[0]) {
+			continue
 		}
+		// Fault labels-foreign-namespace-ignored: l and L tags of another
+		// namespace (or none) pass as foreign NIP-32 labels.
+		if !nipCLMarked(tag) && p.faults.on(faultLabelsForeignNSIgnored) {
+			continue
+		}
+		return reject("invalid", "%q tags do not belong on kind %d", truncate(tag[0], 16), ev.Kind)
 	}
 	return nil
 }
@@ -213,8 +219,9 @@ func dedupSorted(vs []string) []string {
 // create applies an h-tagged 9007: the core creates the channel (onCreate
 // validated the labels) in this transaction; faults post-process.
 func (p *labelsProfile) create(t *txn, ev *nostr.Event) error {
-	// The draft's UUID rule covers every h-tagged creation.
-	if _, err := channelUUID(ev); err != nil {
+	// The draft's UUID rule covers every h-tagged creation (fault
+	// labels-unlabeled-h-lenient: only labeled ones).
+	if _, err := channelUUID(ev); err != nil && !(!hasTag(ev, "label") && p.faults.on(faultLabelsUnlabeledHLenient)) {
 		return err
 	}
 	if id, err := channelID(ev); err == nil && p.faults.on(faultLabelsConflictDiscloses) {
