@@ -57,8 +57,10 @@ const (
 	faultLabelsConflictDiscloses FaultName = "labels-conflict-discloses"
 
 	// labels/responses (nip-cl-labels.md Acknowledgements, retries and recovery: Responses and client outcomes).
-	faultLabelsNoMarker         FaultName = "labels-no-marker"
-	faultLabelsRetryEmptyReason FaultName = "labels-retry-empty-reason"
+	faultLabelsNoMarker             FaultName = "labels-no-marker"
+	faultLabelsRetryEmptyReason     FaultName = "labels-retry-empty-reason"
+	faultLabelsRefusedMutationKept  FaultName = "labels-refused-mutation-stored"
+	faultLabelsLimitBeforeAuthority FaultName = "labels-limit-before-authority"
 
 	// labels/retention (nip-cl-labels.md Retention).
 	faultLabelsEvidenceDeletable     FaultName = "labels-evidence-deletable"
@@ -182,6 +184,10 @@ var labelsFaults = []faultSpec{
 		Breaks: "rejections of covered commands carry only the NIP-01 prefix, without nip-cl-rejected"},
 	{Name: faultLabelsRetryEmptyReason, Section: "labels/responses", Clause: "labels/responses.9", In: "labelsProfile.duplicate",
 		Breaks: `an exact retry of a committed command is answered OK true "" instead of "duplicate: nip-cl-committed"`},
+	{Name: faultLabelsRefusedMutationKept, Section: "labels/responses", Clause: "labels/responses.2", In: "labelsProfile.storeRefused",
+		Breaks: "a label mutation refused for its author's role or the channel's archive state is stored anyway, so once the cause is gone its exact re-send finds it and is answered duplicate: nip-cl-committed although it never applied"},
+	{Name: faultLabelsLimitBeforeAuthority, Section: "labels/responses", Clause: "labels/responses.17", In: "labelsProfile.mutate",
+		Breaks: "a label mutation's stored-label limit is checked before its author's authority: an outsider's mutation that would overflow a private channel is refused as invalid: with the channel's label count, other outsider mutations as restricted:, so the answer reveals the hidden label set"},
 
 	// labels/retention (nip-cl-labels.md Retention).
 	{Name: faultLabelsEvidenceDeletable, Section: "labels/retention", Clause: "labels/retention.1", In: "labelsProfile.command",
@@ -416,6 +422,23 @@ func (p *labelsProfile) prepare(r *Relay, community string, ev *nostr.Event) {
 }
 
 func (p *labelsProfile) takeStale(id string) *Channel { return p.stale.take(id) }
+
+// storeRefused is the labels-refused-mutation-stored fault: a label
+// mutation refused for its author's role or the channel's archive state is
+// stored anyway (committed beside the refusal), so the relay's duplicate
+// detection finds it later. Without the fault it returns err unchanged.
+func (p *labelsProfile) storeRefused(t *txn, ev *nostr.Event, channel string, err error) error {
+	if !p.faults.on(faultLabelsRefusedMutationKept) {
+		return err
+	}
+	if ierr := t.insert(ev, channel); ierr != nil {
+		return ierr
+	}
+	if cerr := commitPartial(t); cerr != nil {
+		return cerr
+	}
+	return err
+}
 
 // nipCLMarked reports whether an l or L tag carries the nip-cl namespace
 // (the labels-foreign-namespace-ignored fault counts only those).

@@ -489,12 +489,19 @@ func (p *labelsProfile) mutate(t *txn, ev *nostr.Event) error {
 	case base.Deleted && !p.faults.on(faultLabelsDeletedMutable):
 		return p.deletedRejection(m.channel)
 	}
+	set := append(slices.Clone(base.Labels), m.add...)
+	set = slices.DeleteFunc(dedupSorted(set), func(v string) bool { return slices.Contains(m.remove, v) })
+	// Fault labels-limit-before-authority: the state limit is judged (and
+	// explained) before the author's authority.
+	if p.faults.on(faultLabelsLimitBeforeAuthority) && p.storedLimitExceeded(len(set)) {
+		return reject("invalid", "the channel has %d labels; the result would have %d", len(base.Labels), len(set))
+	}
 	role := base.roleOf(ev.PubKey)
 	if useStaleRole {
 		role = staleRole
 	}
 	if !mayModerate(role) && !(p.faults.on(faultLabelsMemberCanLabel) && role == roleMember) {
-		return reject("restricted", "only a channel owner or admin may change labels")
+		return p.storeRefused(t, ev, m.channel, reject("restricted", "only a channel owner or admin may change labels"))
 	}
 	if !labelTypeAllowed(base.Type) && !p.faults.on(faultLabelsDMAccepted) {
 		// Reading labels-scope-mutation-prefix: labels not permitted on
@@ -506,7 +513,7 @@ func (p *labelsProfile) mutate(t *txn, ev *nostr.Event) error {
 		return reject(prefix, "labels apply to stream and forum channels only, not %q", base.Type)
 	}
 	if base.Archived && !p.faults.on(faultLabelsArchivedMutable) {
-		return reject("restricted", "channel %s is archived; unarchive it before changing labels", m.channel)
+		return p.storeRefused(t, ev, m.channel, reject("restricted", "channel %s is archived; unarchive it before changing labels", m.channel))
 	}
 	next := base.clone()
 	if p.faults.on(faultLabelsMixedEdit) {
@@ -523,8 +530,6 @@ func (p *labelsProfile) mutate(t *txn, ev *nostr.Event) error {
 	if v, ok := lastTag(ev, "channel_type"); ok && p.faults.on(faultLabelsMutationRetypes) && labelTypeAllowed(v) {
 		next.Type = v
 	}
-	set := append(slices.Clone(base.Labels), m.add...)
-	set = slices.DeleteFunc(dedupSorted(set), func(v string) bool { return slices.Contains(m.remove, v) })
 	// Fault labels-stored-limit-before-apply: the current set is counted.
 	counted := len(set)
 	if p.faults.on(faultLabelsLimitBeforeApply) {
