@@ -75,6 +75,8 @@ const (
 	faultLabelsDMAccepted      FaultName = "labels-dm-accepted"
 	faultLabelsArchivedMutable FaultName = "labels-archived-mutable"
 	faultLabelsDeletedMutable  FaultName = "labels-deleted-mutable"
+	faultLabelsUnarchiveInMut  FaultName = "labels-unarchive-in-mutation"
+	faultLabelsPrefixReserved  FaultName = "labels-namespace-prefix-reserved"
 
 	// labels/serialization (nip-cl-labels.md Application and publication guarantees: serialized mutations and publication).
 	faultLabelsLostUpdate        FaultName = "labels-lost-update"
@@ -210,6 +212,10 @@ var labelsFaults = []faultSpec{
 		Breaks: "archived channels accept label mutations"},
 	{Name: faultLabelsDeletedMutable, Section: "labels/scope", Clause: "labels/scope.8", In: "labelsProfile.mutate",
 		Breaks: "label mutations on a deleted channel are acknowledged (and applied to the deleted record)"},
+	{Name: faultLabelsUnarchiveInMut, Section: "labels/scope", Clause: "labels/scope.7", In: "labelsProfile.mutate, labelsProfile.parseMutation",
+		Breaks: `a label mutation carrying ["archived","false"] on an archived channel unarchives it and applies its labels in the same command`},
+	{Name: faultLabelsPrefixReserved, Section: "labels/scope", Clause: "labels/scope.3", In: "labelsProfile.checkLabel",
+		Breaks: "label values equal to or starting with the namespace (nip-cl, nip-cl:…) are reserved and refused with restricted:"},
 
 	// labels/serialization (nip-cl-labels.md Application and publication guarantees: serialized mutations and publication).
 	{Name: faultLabelsLostUpdate, Section: "labels/serialization", Clause: "labels/serialization.1", In: "labelsProfile.mutate, labelsProfile.prepare",

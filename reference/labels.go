@@ -111,6 +111,10 @@ func (p *labelsProfile) checkLabel(v string) (string, error) {
 		return "", reject("invalid", "label %q must match ^[a-z0-9][a-z0-9._:/-]*$ and be at most %d bytes",
 			truncate(v, 80), maxLabelBytes)
 	}
+	// Fault labels-namespace-prefix-reserved.
+	if strings.HasPrefix(v, labelNamespace) && p.faults.on(faultLabelsPrefixReserved) {
+		return "", reject("restricted", "label values starting with %q are reserved", labelNamespace)
+	}
 	return v, nil
 }
 
@@ -399,6 +403,10 @@ func (p *labelsProfile) parseMutation(ev *nostr.Event) (*mutation, error) {
 			if tag[0] == "channel_type" && p.faults.on(faultLabelsMutationRetypes) {
 				continue
 			}
+			// Fault labels-unarchive-in-mutation: ["archived","false"] rides along.
+			if len(tag) >= 2 && tag[0] == "archived" && tag[1] == "false" && p.faults.on(faultLabelsUnarchiveInMut) {
+				continue
+			}
 			if slices.Contains(metadataTags, tag[0]) && !(p.readings.is(clause.ReadingLabelsMixedExtended, "ignored") && slices.Contains(extendedMetadataTags, tag[0])) {
 				return nil, reject("invalid", "a label mutation must be label-only; %q is not allowed with add-label/remove-label", truncate(tag[0], 16))
 			}
@@ -512,10 +520,19 @@ func (p *labelsProfile) mutate(t *txn, ev *nostr.Event) error {
 		}
 		return reject(prefix, "labels apply to stream and forum channels only, not %q", base.Type)
 	}
-	if base.Archived && !p.faults.on(faultLabelsArchivedMutable) {
+	// Fault labels-unarchive-in-mutation: the command's ["archived","false"]
+	// unarchives the channel first.
+	unarchive := false
+	if v, ok := lastTag(ev, "archived"); ok && v == "false" && p.faults.on(faultLabelsUnarchiveInMut) {
+		unarchive = true
+	}
+	if base.Archived && !unarchive && !p.faults.on(faultLabelsArchivedMutable) {
 		return p.storeRefused(t, ev, m.channel, reject("restricted", "channel %s is archived; unarchive it before changing labels", m.channel))
 	}
 	next := base.clone()
+	if unarchive {
+		next.Archived = false
+	}
 	if p.faults.on(faultLabelsMixedEdit) {
 		if v, ok := lastTag(ev, "name"); ok {
 			next.Name = v
