@@ -99,6 +99,7 @@ const (
 	faultLabelsRawLimitDedup    FaultName = "labels-raw-limit-after-dedup"
 	faultLabelsRepeatsStored    FaultName = "labels-repeats-count-as-stored"
 	faultLabelsShortTagsSkipped FaultName = "labels-short-tags-skipped"
+	faultLabelsRemoveUnchecked  FaultName = "labels-remove-values-unchecked"
 
 	// nip01/filters (NIP-01 Communication between clients and relays: filters and limit).
 	faultReadsLaterValuesIndexed FaultName = "labels-tag-later-values-indexed"
@@ -254,6 +255,8 @@ var labelsFaults = []faultSpec{
 		Breaks: "the stored-label limit counts a mutation's raw add-label tags, repeats included: 64 copies of one value are refused as 64 labels"},
 	{Name: faultLabelsShortTagsSkipped, Section: "labels/values-and-limits", Clause: "labels/values-and-limits.8", In: "labelsProfile.parseMutation",
 		Breaks: "a 9002's add-label and remove-label tags with fewer than two elements are skipped instead of rejected"},
+	{Name: faultLabelsRemoveUnchecked, Section: "labels/values-and-limits", Clause: "labels/values-and-limits.1", In: "labelsProfile.parseMutation",
+		Breaks: "remove-label values are not validated: a noncanonical value is taken as an absent one and the mutation is a no-op answered OK true"},
 
 	// nip01/filters (NIP-01 Communication between clients and relays: filters and limit).
 	{Name: faultReadsLaterValuesIndexed, Section: "nip01/filters", Clause: "nip01/filters.1", In: "txn.insert",

@@ -427,6 +427,11 @@ func (p *labelsProfile) parseMutation(ev *nostr.Event) (*mutation, error) {
 			return nil, reject("invalid", `%s tags must be exactly [%q, <value>]`, tag[0], tag[0])
 		}
 		v, err := p.checkLabel(tag[1])
+		// Fault labels-remove-values-unchecked: a remove-label value is
+		// taken as it is (a noncanonical one is merely absent).
+		if err != nil && tag[0] == "remove-label" && p.faults.on(faultLabelsRemoveUnchecked) {
+			v, err = tag[1], nil
+		}
 		if err != nil {
 			// Fault labels-partial-apply: skip the bad value, apply the rest,
 			// then answer the rejection.
