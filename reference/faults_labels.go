@@ -36,8 +36,10 @@ const (
 	faultLabelsEvidenceCommunity FaultName = "labels-evidence-cross-community"
 
 	// labels/events (nip-cl-labels.md Events (command shape, misplaced tags, h tag)).
-	faultLabelsMisplacedIgnored FaultName = "labels-misplaced-ignored"
-	faultLabelsHTagLenient      FaultName = "labels-h-tag-lenient"
+	faultLabelsMisplacedIgnored  FaultName = "labels-misplaced-ignored"
+	faultLabelsHTagLenient       FaultName = "labels-h-tag-lenient"
+	faultLabelsForeignNSIgnored  FaultName = "labels-foreign-namespace-ignored"
+	faultLabelsUnlabeledHLenient FaultName = "labels-unlabeled-h-lenient"
 
 	// labels/finding-channels (nip-cl-labels.md Finding channels).
 	faultLabelsMixedKindsRead    FaultName = "labels-mixed-kinds-read-empty"
@@ -55,8 +57,10 @@ const (
 	faultLabelsConflictDiscloses FaultName = "labels-conflict-discloses"
 
 	// labels/responses (nip-cl-labels.md Acknowledgements, retries and recovery: Responses and client outcomes).
-	faultLabelsNoMarker         FaultName = "labels-no-marker"
-	faultLabelsRetryEmptyReason FaultName = "labels-retry-empty-reason"
+	faultLabelsNoMarker             FaultName = "labels-no-marker"
+	faultLabelsRetryEmptyReason     FaultName = "labels-retry-empty-reason"
+	faultLabelsRefusedMutationKept  FaultName = "labels-refused-mutation-stored"
+	faultLabelsLimitBeforeAuthority FaultName = "labels-limit-before-authority"
 
 	// labels/retention (nip-cl-labels.md Retention).
 	faultLabelsEvidenceDeletable     FaultName = "labels-evidence-deletable"
@@ -71,6 +75,8 @@ const (
 	faultLabelsDMAccepted      FaultName = "labels-dm-accepted"
 	faultLabelsArchivedMutable FaultName = "labels-archived-mutable"
 	faultLabelsDeletedMutable  FaultName = "labels-deleted-mutable"
+	faultLabelsUnarchiveInMut  FaultName = "labels-unarchive-in-mutation"
+	faultLabelsPrefixReserved  FaultName = "labels-namespace-prefix-reserved"
 
 	// labels/serialization (nip-cl-labels.md Application and publication guarantees: serialized mutations and publication).
 	faultLabelsLostUpdate        FaultName = "labels-lost-update"
@@ -93,6 +99,7 @@ const (
 	faultLabelsRawLimitDedup    FaultName = "labels-raw-limit-after-dedup"
 	faultLabelsRepeatsStored    FaultName = "labels-repeats-count-as-stored"
 	faultLabelsShortTagsSkipped FaultName = "labels-short-tags-skipped"
+	faultLabelsRemoveUnchecked  FaultName = "labels-remove-values-unchecked"
 
 	// nip01/filters (NIP-01 Communication between clients and relays: filters and limit).
 	faultReadsLaterValuesIndexed FaultName = "labels-tag-later-values-indexed"
@@ -144,6 +151,10 @@ var labelsFaults = []faultSpec{
 		Breaks: "misplaced tags (add-label/remove-label on 9007, label on 9002, l/L/t on either) are ignored instead of rejected"},
 	{Name: faultLabelsHTagLenient, Section: "labels/events", Clause: "labels/events.7", In: "labelsProfile.parseMutation",
 		Breaks: "a label command with several h tags is applied to the first one"},
+	{Name: faultLabelsForeignNSIgnored, Section: "labels/events", Clause: "labels/events.5", In: "labelsProfile.misplaced",
+		Breaks: `only nip-cl-marked l and L tags count as misplaced on a 9007 or 9002: an unmarked ["l",v], a foreign-namespace ["l",v,"ugc"] or ["L","ugc"] is ignored and the command applies`},
+	{Name: faultLabelsUnlabeledHLenient, Section: "labels/events", Clause: "labels/events.8", In: "labelsProfile.create",
+		Breaks: "an h-tagged 9007 without label tags skips the channel-UUID rule: an h value that is not a UUID, or the nil UUID, creates a channel"},
 
 	// labels/finding-channels (nip-cl-labels.md Finding channels).
 	{Name: faultLabelsMixedKindsRead, Section: "labels/finding-channels", Clause: "labels/finding-channels.1", In: "Relay.queryFilter",
@@ -176,6 +187,10 @@ var labelsFaults = []faultSpec{
 		Breaks: "rejections of covered commands carry only the NIP-01 prefix, without nip-cl-rejected"},
 	{Name: faultLabelsRetryEmptyReason, Section: "labels/responses", Clause: "labels/responses.9", In: "labelsProfile.duplicate",
 		Breaks: `an exact retry of a committed command is answered OK true "" instead of "duplicate: nip-cl-committed"`},
+	{Name: faultLabelsRefusedMutationKept, Section: "labels/responses", Clause: "labels/responses.2", In: "labelsProfile.storeRefused",
+		Breaks: "a label mutation refused for its author's role or the channel's archive state is stored anyway, so once the cause is gone its exact re-send finds it and is answered duplicate: nip-cl-committed although it never applied"},
+	{Name: faultLabelsLimitBeforeAuthority, Section: "labels/responses", Clause: "labels/responses.17", In: "labelsProfile.mutate",
+		Breaks: "a label mutation's stored-label limit is checked before its author's authority: an outsider's mutation that would overflow a private channel is refused as invalid: with the channel's label count, other outsider mutations as restricted:, so the answer reveals the hidden label set"},
 
 	// labels/retention (nip-cl-labels.md Retention).
 	{Name: faultLabelsEvidenceDeletable, Section: "labels/retention", Clause: "labels/retention.1", In: "labelsProfile.command",
@@ -198,6 +213,10 @@ var labelsFaults = []faultSpec{
 		Breaks: "archived channels accept label mutations"},
 	{Name: faultLabelsDeletedMutable, Section: "labels/scope", Clause: "labels/scope.8", In: "labelsProfile.mutate",
 		Breaks: "label mutations on a deleted channel are acknowledged (and applied to the deleted record)"},
+	{Name: faultLabelsUnarchiveInMut, Section: "labels/scope", Clause: "labels/scope.7", In: "labelsProfile.mutate, labelsProfile.parseMutation",
+		Breaks: `a label mutation carrying ["archived","false"] on an archived channel unarchives it and applies its labels in the same command`},
+	{Name: faultLabelsPrefixReserved, Section: "labels/scope", Clause: "labels/scope.3", In: "labelsProfile.checkLabel",
+		Breaks: "label values equal to or starting with the namespace (nip-cl, nip-cl:…) are reserved and refused with restricted:"},
 
 	// labels/serialization (nip-cl-labels.md Application and publication guarantees: serialized mutations and publication).
 	{Name: faultLabelsLostUpdate, Section: "labels/serialization", Clause: "labels/serialization.1", In: "labelsProfile.mutate, labelsProfile.prepare",
@@ -236,6 +255,8 @@ var labelsFaults = []faultSpec{
 		Breaks: "the stored-label limit counts a mutation's raw add-label tags, repeats included: 64 copies of one value are refused as 64 labels"},
 	{Name: faultLabelsShortTagsSkipped, Section: "labels/values-and-limits", Clause: "labels/values-and-limits.8", In: "labelsProfile.parseMutation",
 		Breaks: "a 9002's add-label and remove-label tags with fewer than two elements are skipped instead of rejected"},
+	{Name: faultLabelsRemoveUnchecked, Section: "labels/values-and-limits", Clause: "labels/values-and-limits.1", In: "labelsProfile.parseMutation",
+		Breaks: "remove-label values are not validated: a noncanonical value is taken as an absent one and the mutation is a no-op answered OK true"},
 
 	// nip01/filters (NIP-01 Communication between clients and relays: filters and limit).
 	{Name: faultReadsLaterValuesIndexed, Section: "nip01/filters", Clause: "nip01/filters.1", In: "txn.insert",
@@ -410,3 +431,32 @@ func (p *labelsProfile) prepare(r *Relay, community string, ev *nostr.Event) {
 }
 
 func (p *labelsProfile) takeStale(id string) *Channel { return p.stale.take(id) }
+
+// storeRefused is the labels-refused-mutation-stored fault: a label
+// mutation refused for its author's role or the channel's archive state is
+// stored anyway (committed beside the refusal), so the relay's duplicate
+// detection finds it later. Without the fault it returns err unchanged.
+func (p *labelsProfile) storeRefused(t *txn, ev *nostr.Event, channel string, err error) error {
+	if !p.faults.on(faultLabelsRefusedMutationKept) {
+		return err
+	}
+	if ierr := t.insert(ev, channel); ierr != nil {
+		return ierr
+	}
+	if cerr := commitPartial(t); cerr != nil {
+		return cerr
+	}
+	return err
+}
+
+// nipCLMarked reports whether an l or L tag carries the nip-cl namespace
+// (the labels-foreign-namespace-ignored fault counts only those).
+func nipCLMarked(tag nostr.Tag) bool {
+	switch tag[0] {
+	case "L":
+		return len(tag) >= 2 && tag[1] == labelNamespace
+	case "l":
+		return len(tag) >= 3 && tag[2] == labelNamespace
+	}
+	return true
+}

@@ -111,6 +111,10 @@ func (p *labelsProfile) checkLabel(v string) (string, error) {
 		return "", reject("invalid", "label %q must match ^[a-z0-9][a-z0-9._:/-]*$ and be at most %d bytes",
 			truncate(v, 80), maxLabelBytes)
 	}
+	// Fault labels-namespace-prefix-reserved.
+	if strings.HasPrefix(v, labelNamespace) && p.faults.on(faultLabelsPrefixReserved) {
+		return "", reject("restricted", "label values starting with %q are reserved", labelNamespace)
+	}
 	return v, nil
 }
 
@@ -135,9 +139,15 @@ func (p *labelsProfile) misplaced(ev *nostr.Event, names ...string) error {
 		return nil
 	}
 	for _, tag := range ev.Tags {
-		if slices.Contains(names, tag[0]) {
-			return reject("invalid", "%q tags do not belong on kind %d", truncate(tag[0], 16), ev.Kind)
+		if !slices.Contains(names, tag[0]) {
+			continue
 		}
+		// Fault labels-foreign-namespace-ignored: l and L tags of another
+		// namespace (or none) pass as foreign NIP-32 labels.
+		if !nipCLMarked(tag) && p.faults.on(faultLabelsForeignNSIgnored) {
+			continue
+		}
+		return reject("invalid", "%q tags do not belong on kind %d", truncate(tag[0], 16), ev.Kind)
 	}
 	return nil
 }
@@ -213,8 +223,9 @@ func dedupSorted(vs []string) []string {
 // create applies an h-tagged 9007: the core creates the channel (onCreate
 // validated the labels) in this transaction; faults post-process.
 func (p *labelsProfile) create(t *txn, ev *nostr.Event) error {
-	// The draft's UUID rule covers every h-tagged creation.
-	if _, err := channelUUID(ev); err != nil {
+	// The draft's UUID rule covers every h-tagged creation (fault
+	// labels-unlabeled-h-lenient: only labeled ones).
+	if _, err := channelUUID(ev); err != nil && !(!hasTag(ev, "label") && p.faults.on(faultLabelsUnlabeledHLenient)) {
 		return err
 	}
 	if id, err := channelID(ev); err == nil && p.faults.on(faultLabelsConflictDiscloses) {
@@ -392,6 +403,10 @@ func (p *labelsProfile) parseMutation(ev *nostr.Event) (*mutation, error) {
 			if tag[0] == "channel_type" && p.faults.on(faultLabelsMutationRetypes) {
 				continue
 			}
+			// Fault labels-unarchive-in-mutation: ["archived","false"] rides along.
+			if len(tag) >= 2 && tag[0] == "archived" && tag[1] == "false" && p.faults.on(faultLabelsUnarchiveInMut) {
+				continue
+			}
 			if slices.Contains(metadataTags, tag[0]) && !(p.readings.is(clause.ReadingLabelsMixedExtended, "ignored") && slices.Contains(extendedMetadataTags, tag[0])) {
 				return nil, reject("invalid", "a label mutation must be label-only; %q is not allowed with add-label/remove-label", truncate(tag[0], 16))
 			}
@@ -412,6 +427,11 @@ func (p *labelsProfile) parseMutation(ev *nostr.Event) (*mutation, error) {
 			return nil, reject("invalid", `%s tags must be exactly [%q, <value>]`, tag[0], tag[0])
 		}
 		v, err := p.checkLabel(tag[1])
+		// Fault labels-remove-values-unchecked: a remove-label value is
+		// taken as it is (a noncanonical one is merely absent).
+		if err != nil && tag[0] == "remove-label" && p.faults.on(faultLabelsRemoveUnchecked) {
+			v, err = tag[1], nil
+		}
 		if err != nil {
 			// Fault labels-partial-apply: skip the bad value, apply the rest,
 			// then answer the rejection.
@@ -482,12 +502,19 @@ func (p *labelsProfile) mutate(t *txn, ev *nostr.Event) error {
 	case base.Deleted && !p.faults.on(faultLabelsDeletedMutable):
 		return p.deletedRejection(m.channel)
 	}
+	set := append(slices.Clone(base.Labels), m.add...)
+	set = slices.DeleteFunc(dedupSorted(set), func(v string) bool { return slices.Contains(m.remove, v) })
+	// Fault labels-limit-before-authority: the state limit is judged (and
+	// explained) before the author's authority.
+	if p.faults.on(faultLabelsLimitBeforeAuthority) && p.storedLimitExceeded(len(set)) {
+		return reject("invalid", "the channel has %d labels; the result would have %d", len(base.Labels), len(set))
+	}
 	role := base.roleOf(ev.PubKey)
 	if useStaleRole {
 		role = staleRole
 	}
 	if !mayModerate(role) && !(p.faults.on(faultLabelsMemberCanLabel) && role == roleMember) {
-		return reject("restricted", "only a channel owner or admin may change labels")
+		return p.storeRefused(t, ev, m.channel, reject("restricted", "only a channel owner or admin may change labels"))
 	}
 	if !labelTypeAllowed(base.Type) && !p.faults.on(faultLabelsDMAccepted) {
 		// Reading labels-scope-mutation-prefix: labels not permitted on
@@ -498,10 +525,19 @@ func (p *labelsProfile) mutate(t *txn, ev *nostr.Event) error {
 		}
 		return reject(prefix, "labels apply to stream and forum channels only, not %q", base.Type)
 	}
-	if base.Archived && !p.faults.on(faultLabelsArchivedMutable) {
-		return reject("restricted", "channel %s is archived; unarchive it before changing labels", m.channel)
+	// Fault labels-unarchive-in-mutation: the command's ["archived","false"]
+	// unarchives the channel first.
+	unarchive := false
+	if v, ok := lastTag(ev, "archived"); ok && v == "false" && p.faults.on(faultLabelsUnarchiveInMut) {
+		unarchive = true
+	}
+	if base.Archived && !unarchive && !p.faults.on(faultLabelsArchivedMutable) {
+		return p.storeRefused(t, ev, m.channel, reject("restricted", "channel %s is archived; unarchive it before changing labels", m.channel))
 	}
 	next := base.clone()
+	if unarchive {
+		next.Archived = false
+	}
 	if p.faults.on(faultLabelsMixedEdit) {
 		if v, ok := lastTag(ev, "name"); ok {
 			next.Name = v
@@ -516,8 +552,6 @@ func (p *labelsProfile) mutate(t *txn, ev *nostr.Event) error {
 	if v, ok := lastTag(ev, "channel_type"); ok && p.faults.on(faultLabelsMutationRetypes) && labelTypeAllowed(v) {
 		next.Type = v
 	}
-	set := append(slices.Clone(base.Labels), m.add...)
-	set = slices.DeleteFunc(dedupSorted(set), func(v string) bool { return slices.Contains(m.remove, v) })
 	// Fault labels-stored-limit-before-apply: the current set is counted.
 	counted := len(set)
 	if p.faults.on(faultLabelsLimitBeforeApply) {

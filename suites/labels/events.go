@@ -89,6 +89,90 @@ func eventsSpecs() []framework.Spec {
 				expectUnchanged(t, c, ch, before, "rejected malformed mutations")
 				t.Expect(findL(t, c, []string{v}, nil, 10)).To(BeEmpty(), "no channel carries the value of a rejected command")
 			}},
+		{Case: lcase("labels/commands/18", []string{"labels/events.5", "labels/events.6"}, "command-shape", "labels/events", framework.MUST,
+			"l and L are misplaced on a command whatever their namespace: an unmarked [\"l\",v], a foreign [\"l\",v,\"ugc\"], a differently cased [\"l\",v,\"NIP-CL\"], a foreign [\"L\",\"ugc\"] (alone or with its l) and a repeated [\"L\",\"nip-cl\"], on a labeled and an unlabeled 9007 and on a 9002 (beside add-label and alone), are each rejected with invalid: nip-cl-rejected and apply nothing."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				keep := lbl(t, "keep")
+				ch := createLabeled(t, c, "", fixtures.Open, keep)
+				before := snapshot(t, c, ch)
+				v := lbl(t, "ns")
+				var wrong []string
+				created := map[string]string{} // the 9007s' ids, by what they carried
+				check := func(what string, ev *nostr.Event) {
+					if ok := t.Publish(c, ev); ok.Accepted || !hasFixedPrefix(ok.Reason, "invalid: "+markRejected) {
+						wrong = append(wrong, fmt.Sprintf("%s: %s", what, ok))
+					}
+				}
+				for _, extra := range [][]nostr.Tag{
+					{{"l", v}},
+					{{"l", v, "ugc"}},
+					{{"l", v, "NIP-CL"}},
+					{{"L", "ugc"}},
+					{{"L", "ugc"}, {"l", v, "ugc"}},
+					{{"L", labelNS}, {"L", labelNS}},
+				} {
+					name := fmt.Sprintf("%q", extra)
+					labeled, id := createEv(c.Actor(), "", fixtures.Open, lbl(t, "ok"))
+					check("labeled 9007 with "+name, resign(c.Actor(), labeled, extra...))
+					created[id] = "labeled 9007 with " + name
+					bare, id2 := createEv(c.Actor(), "", fixtures.Open)
+					check("unlabeled 9007 with "+name, resign(c.Actor(), bare, extra...))
+					created[id2] = "unlabeled 9007 with " + name
+					check("9002 add-label with "+name, fixtures.EditChannel(c.Actor(), ch, append([]nostr.Tag{{"add-label", lbl(t, "ok")}}, extra...)...))
+					check("9002 with only "+name, fixtures.EditChannel(c.Actor(), ch, extra...))
+				}
+				if len(wrong) > 0 {
+					t.Violates("labels/events.5", "%d commands carrying an l or L tag were not rejected with invalid: %s; l, L and t are misplaced on 9007 and 9002 whatever their namespace (labels/events.5):\n  %s",
+						len(wrong), markRejected, strings.Join(wrong, "\n  "))
+				}
+				for id, what := range created {
+					goneChannel(t, c, id, what)
+				}
+				expectUnchanged(t, c, ch, before, "rejected mutations")
+				t.Expect(findL(t, c, []string{v}, nil, 10)).To(BeEmpty(), "no channel carries the value of a rejected command")
+			}},
+		{Case: lcase("labels/commands/19", []string{"labels/events.7", "labels/events.8", "labels/scope.1"}, "command-shape", "labels/events", framework.MUST,
+			"The channel-identifier rule covers every h-tagged 9007, labels or not: an unlabeled 9007 whose h value is not a UUID or is the nil UUID, whose h tag has three elements, or that carries two h tags, is rejected with invalid: nip-cl-rejected and creates no channel under any id it names (an unlabeled 9007 with one valid UUID is the control)."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				// The control: the relay takes unlabeled h-tagged creation at all.
+				expectLabels(t, c, createLabeled(t, c, "", fixtures.Open))
+				notUUID := t.Unique("not-a-uuid")
+				nilUUID := "00000000-0000-0000-0000-000000000000"
+				long, first, second := fixtures.NewChannelID(), fixtures.NewChannelID(), fixtures.NewChannelID()
+				var wrong []string
+				created := map[string]string{} // the ids the 9007s named, by what they carried
+				broken := ""                   // the clause of the first wrongly answered row
+				for _, row := range []struct {
+					what, clause string
+					h            nostr.Tags
+					ids          []string
+				}{
+					{"an h value that is not a UUID", "labels/events.8", nostr.Tags{{"h", notUUID}}, []string{notUUID}},
+					{"the nil UUID", "labels/events.8", nostr.Tags{{"h", nilUUID}}, []string{nilUUID}},
+					{"a three-element h tag", "labels/events.8", nostr.Tags{{"h", long, "extra"}}, []string{long}},
+					{"two h tags", "labels/events.7", nostr.Tags{{"h", first}, {"h", second}}, []string{first, second}},
+				} {
+					tags := append(append(nostr.Tags{}, row.h...), nostr.Tag{"name", "unlabeled bad h"}, nostr.Tag{"channel_type", fixtures.TypeStream})
+					if ok := t.Publish(c, c.Actor().Event(fixtures.KindCreateGroup, tags, "")); ok.Accepted || !hasFixedPrefix(ok.Reason, "invalid: "+markRejected) {
+						wrong = append(wrong, fmt.Sprintf("unlabeled 9007 with %s %q (%s): %s", row.what, []nostr.Tag(row.h), row.clause, ok))
+						if broken == "" {
+							broken = row.clause
+						}
+					}
+					for _, id := range row.ids {
+						created[id] = "unlabeled 9007 with " + row.what
+					}
+				}
+				if len(wrong) > 0 {
+					t.Violates(broken, "%d unlabeled h-tagged creations with a malformed channel identifier were not rejected with invalid: %s; the rule covers every h-tagged 9007:\n  %s",
+						len(wrong), markRejected, strings.Join(wrong, "\n  "))
+				}
+				for id, what := range created {
+					goneChannel(t, c, id, what)
+				}
+			}},
 		{Case: lcase("labels/commands/16", []string{"labels/events.9"}, "command-shape", "labels/events", framework.MUST, "A label mutation without an h tag is rejected with invalid: nip-cl-rejected."),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))

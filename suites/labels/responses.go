@@ -1,6 +1,9 @@
 package labels
 
 import (
+	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -132,7 +135,108 @@ func labelsResponsesSpecs() []framework.Spec {
 				acceptCommitted(t, direct, m, "second resend")
 				expectUnchanged(t, direct, ch, after, "resends publish nothing")
 			}},
+		{Case: framework.WithReading(lcase("labels/responses/10", []string{"labels/authorization.4", "labels/responses.17"}, "responses", sec, framework.MUST,
+			"An outsider's refusals reveal nothing of a private, hidden channel's labels: the same label mutations sent to two such channels, one holding 31 labels and one holding 1 — adding two new values (over the 32-label limit on the first only), adding a value only the first holds, removing a value only the first holds — are each refused with nip-cl-rejected and the same prefix on both channels, no refusal names a label the outsider did not send, and nothing is applied."),
+			"A relay may refuse an outsider's command on an inaccessible channel as a permission denial (restricted:) or as an unknown channel (invalid:); either is accepted. An answer that depends on the hidden label set — a different prefix for the same command on the two channels — tells the outsider something it may not read."),
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				outsider := t.Connect(t.Actor("outsider"))
+				base := lbl(t, "hidden")
+				full := make([]string, maxLabels-1)
+				for i := range full {
+					full[i] = fmt.Sprintf("%s-%02d", base, i)
+				}
+				lone := lbl(t, "lone")
+				chFull := createWithheld(t, owner, outsider, full...)
+				chLone := createWithheld(t, owner, outsider, lone)
+				hidden := append(slices.Clone(full), lone)
+				for _, p := range []struct {
+					what        string
+					add, remove []string
+				}{
+					{"add two new values", []string{lbl(t, "new"), lbl(t, "new")}, nil},
+					{"add a value only the first channel holds", []string{full[0]}, nil},
+					{"remove a value only the first channel holds", nil, []string{full[1]}},
+				} {
+					sent := append(slices.Clone(p.add), p.remove...)
+					var answers []fixtures.OK
+					for _, ch := range []string{chFull, chLone} {
+						ok := t.Publish(outsider, mutationEv(outsider.Actor(), ch, p.add, p.remove))
+						if ok.Accepted {
+							t.Violates("labels/authorization.4", "the outsider's mutation (%s) on a private channel was accepted: %s (labels/authorization.4)", p.what, ok)
+						}
+						requireRejected(ok, "the outsider's mutation ("+p.what+")", "restricted", "invalid")
+						for _, v := range hidden {
+							if !slices.Contains(sent, v) && strings.Contains(ok.Reason, v) {
+								t.Violates("labels/responses.17", "the refusal of the outsider's mutation (%s) names the hidden label %q, which the outsider did not send: %s (labels/responses.17)", p.what, v, ok)
+							}
+						}
+						answers = append(answers, ok)
+					}
+					if a, b := prefixOf(answers[0].Reason), prefixOf(answers[1].Reason); a != b {
+						t.Violates("labels/responses.17", "the outsider's same mutation (%s) was refused with %s: on the private channel holding %d labels and with %s: on the one holding 1 (%s / %s): the answer reveals the hidden label set (labels/responses.17)",
+							p.what, a, len(full), b, answers[0], answers[1])
+					}
+					t.Note("outsider, %s: %s", p.what, prefixOf(answers[0].Reason))
+				}
+				expectLabels(t, owner, chFull, full...)
+				expectLabels(t, owner, chLone, lone)
+			}},
+		{Case: framework.WithReading(lcase("labels/responses/11", []string{"labels/responses.2", "labels/responses.8"}, "retry", sec, framework.MUST,
+			"A refused mutation never turns into a committed one: a member's add-label refused with restricted: nip-cl-rejected and re-sent exactly once the member is an admin, and an owner's add-label refused on an archived channel and re-sent exactly after the unarchive, are each applied now as new (OK true \"\", the label readable at once) or refused again with nip-cl-rejected (nothing applied); never answered duplicate: nip-cl-committed, never OK true without the label."),
+			"The first submission did not apply (nip-cl-rejected), so the exact re-send is a new command once the refusal's cause is gone; the exact-retry rules cover committed commands only. A relay may apply it as new or refuse it again (as a replay of a refused event, say); both are accepted and noted. A positive answer must mean application, and duplicate: nip-cl-committed claims an application that never happened."),
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				a := lbl(t, "a")
+				ch := createLabeled(t, owner, "", fixtures.Open, a)
+				member := withRoles(t, owner, ch, "member")[0]
+				x := lbl(t, "x")
+				denied := mutationEv(member.Actor(), ch, []string{x}, nil)
+				rejectCL(t, member, denied, "a member's add-label", "restricted")
+				t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, member.Actor().PubKey, "admin"), "make the member an admin")
+				cur := resendRefused(t, member, owner, ch, denied, x, []string{a}, "the member's refused add-label, re-sent after the promotion")
+				y := lbl(t, "y")
+				t.Accept(owner, fixtures.EditChannel(owner.Actor(), ch, nostr.Tag{"archived", "true"}), "archive")
+				archived := mutationEv(owner.Actor(), ch, []string{y}, nil)
+				rejectCL(t, owner, archived, "add-label on the archived channel", "restricted")
+				t.Accept(owner, fixtures.EditChannel(owner.Actor(), ch, nostr.Tag{"archived", "false"}), "unarchive")
+				resendRefused(t, owner, owner, ch, archived, y, cur, "the owner's add-label refused while archived, re-sent after the unarchive")
+			}},
 	}
+}
+
+// refusalPrefixes are the NIP-01 prefixes the draft pairs with
+// nip-cl-rejected, by cause.
+var refusalPrefixes = []string{"invalid", "auth-required", "restricted", "duplicate", "rate-limited", "error"}
+
+// resendRefused re-sends ev, a label mutation adding label whose first
+// send was refused, over c and judges the answer: applied as new (OK true
+// "", the label now in the snapshot reader reads) or refused again with
+// nip-cl-rejected (the snapshot unchanged). cur is the label set before;
+// it returns the set after.
+func resendRefused(t *framework.T, c, reader *fixtures.Client, ch string, ev *nostr.Event, label string, cur []string, why string) []string {
+	GinkgoHelper()
+	before := expectLabels(t, reader, ch, cur...)
+	ok := t.Publish(c, ev)
+	switch {
+	case ok.Accepted && hasFixedPrefix(ok.Reason, markCommitted):
+		t.Violates("labels/responses.2", "%s: answered %s, but its only earlier send was refused with nip-cl-rejected, so nothing was ever committed (labels now %v) (labels/responses.2)", why, ok, labelsOf(snapshot(t, reader, ch)))
+	case ok.Accepted:
+		after := snapshot(t, reader, ch)
+		if !slices.Contains(labelsOf(after), label) {
+			t.Violates("labels/responses.2", "%s: answered %s, yet %s is not in the snapshot (labels %v): a positive answer means application (labels/responses.2)", why, ok, label, labelsOf(after))
+		}
+		if ok.Reason != "" {
+			t.Violates("labels/responses.8", `%s: applied as a new command, it must be answered ["OK",…,true,""], got %s (labels/responses.8)`, why, ok)
+		}
+		t.Note("%s: applied as new", why)
+		return labelsOf(expectLabels(t, reader, ch, append(slices.Clone(cur), label)...))
+	default:
+		requireRejected(ok, why, refusalPrefixes...)
+		expectUnchanged(t, reader, ch, before, why+" (refused again)")
+		t.Note("%s: refused again (%s)", why, prefixOf(ok.Reason))
+	}
+	return cur
 }
 
 // lossyConnect starts an acknowledgement-dropping proxy for the case and

@@ -1,6 +1,9 @@
 package labels
 
 import (
+	"fmt"
+	"slices"
+
 	"github.com/nbd-wtf/go-nostr"
 	. "github.com/onsi/gomega" //nolint:revive // Gomega DSL
 
@@ -39,6 +42,62 @@ func scopeSpecs() []framework.Spec {
 					}
 				}
 				t.Expect(framework.IDs(t.Query(owner, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {ch}}}))).To(Equal([]string{msg.ID}), "messages unchanged")
+			}},
+		{Case: framework.WithReading(lcase("labels/scope/9", []string{"labels/add-remove.2", "labels/scope.7"}, "lifecycle", "labels/scope", framework.MUST,
+			"An archived channel is unarchived separately: a label mutation that also carries [\"archived\",\"false\"] (after or before its add-label, or with a remove-label) is refused with nip-cl-rejected and applies nothing — the snapshot stays the same event and the channel stays archived (a label-only mutation is still refused with restricted:); after a separate unarchive the label change is accepted."),
+			"The command is both a mixed edit (invalid:) and a label mutation of an archived channel (restricted:); the draft does not order the two checks, so either prefix is accepted with the nip-cl-rejected marker and noted."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				a, x := lbl(t, "a"), lbl(t, "x")
+				ch := createLabeled(t, c, "", fixtures.Open, a)
+				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"archived", "true"}), "archive")
+				before := expectLabels(t, c, ch, a)
+				unarchive := nostr.Tag{"archived", "false"}
+				for _, tags := range [][]nostr.Tag{
+					{{"add-label", x}, unarchive},
+					{unarchive, {"add-label", x}},
+					{unarchive, {"remove-label", a}},
+				} {
+					what := fmt.Sprintf("a label mutation with %q on the archived channel", tags)
+					ok := t.Publish(c, fixtures.EditChannel(c.Actor(), ch, tags...))
+					if ok.Accepted {
+						t.Violates("labels/scope.7", "%s was accepted (%s): an archived channel refuses new label mutations and is unarchived separately, before one (labels/scope.7)", what, ok)
+					}
+					requireRejected(ok, what, "restricted", "invalid")
+					t.Note("%s: %s", what, prefixOf(ok.Reason))
+				}
+				expectUnchanged(t, c, ch, before, "refused mutations that also unarchive")
+				if ok := t.Publish(c, mutationEv(c.Actor(), ch, []string{x}, nil)); ok.Accepted {
+					t.Violates("labels/scope.7", "after the refused commands, a label-only mutation was accepted (%s): one of them unarchived the channel (labels/scope.7)", ok)
+				} else {
+					requireRejected(ok, "a label-only mutation on the channel that must still be archived", "restricted")
+				}
+				expectUnchanged(t, c, ch, before, "the channel still archived")
+				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, unarchive), "unarchive, separately")
+				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{x}, []string{a}), "the label change after the unarchive")
+				expectLabels(t, c, ch, x)
+			}},
+		{Case: lcase("labels/scope/10", []string{"labels/finding-channels.1", "labels/scope.3"}, "scope", "labels/scope", framework.MUST,
+			"No value or prefix is reserved: values spelled like the namespace or an authority (\"nip-cl\", \"nip-cl:verified\", \"system:pinned\", \"relay:official\", \"mod:approved\") are accepted on a 9007 and by an admin's add-label (OK true \"\"), published as ordinary [\"l\",v,\"nip-cl\"] tags, found by #l, and removed by an admin like any other value."),
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				created := []string{"nip-cl", "system:pinned"}
+				added := []string{"nip-cl:verified", "relay:official", "mod:approved"}
+				ev, ch := createEv(owner.Actor(), "", fixtures.Open, created...)
+				if ok := t.Publish(owner, ev); !ok.Accepted || ok.Reason != "" {
+					t.Violates("labels/scope.3", "a 9007 labeled %q: expected [\"OK\",…,true,\"\"], got %s; no value or prefix is reserved (labels/scope.3)", created, ok)
+				}
+				admin := withRoles(t, owner, ch, "admin")[0]
+				if ok := t.Publish(admin, mutationEv(admin.Actor(), ch, added, nil)); !ok.Accepted || ok.Reason != "" {
+					t.Violates("labels/scope.3", "an admin's add-label of %q: expected [\"OK\",…,true,\"\"], got %s; no value or prefix is reserved (labels/scope.3)", added, ok)
+				}
+				all := append(slices.Clone(created), added...)
+				expectLabels(t, owner, ch, all...)
+				for _, v := range all {
+					t.Expect(framework.DTags(findL(t, owner, []string{v}, nostr.TagMap{"d": {ch}}, 10))).To(Equal([]string{ch}), "#L nip-cl, #l %q and #d find the channel (labels/finding-channels.1)", v)
+				}
+				acceptNew(t, admin, mutationEv(admin.Actor(), ch, nil, []string{"nip-cl", "nip-cl:verified"}), "the admin removes the namespace-like values")
+				expectLabels(t, owner, ch, "system:pinned", "relay:official", "mod:approved")
 			}},
 	}
 }
