@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nipcl/nipcl-conform/internal/text"
 	"github.com/nipcl/nipcl-conform/reference"
 	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/runner"
@@ -60,29 +59,18 @@ func TestKill(t *testing.T) {
 		t.Logf("reports in %s", dir)
 	}
 
-	byPlan := map[string][]reports.CaseResult{}
-	for _, c := range res.Cases {
-		byPlan[c.Plan] = append(byPlan[c.Plan], c)
-	}
+	byPlan := ByPlan(res.Cases)
 	for _, p := range profiles {
 		cases := byPlan[p]
 		if len(cases) == 0 {
 			t.Errorf("clean %s relay: no cases ran", p)
 		}
 		for _, c := range cases {
-			// The reference relay lacks optional features it does not
-			// advertise (e.g. NIP-50 search); those cases say so.
-			if c.Outcome == reports.Unsupported {
-				t.Logf("clean %s relay: %s is unsupported: %s", p, c.ID, text.FirstLine(c.Message))
-				continue
-			}
-			// Slow cases (they wait on the relay's clock) run only with --slow.
-			if sc, ok := suites.Lookup(c.ID); ok && sc.Slow && c.Outcome == reports.Skipped {
-				t.Logf("clean %s relay: %s skipped (slow)", p, c.ID)
-				continue
-			}
-			if c.Outcome != reports.Pass {
-				t.Errorf("clean %s relay: %s is %s: %s", p, c.ID, c.Outcome, text.FirstLine(c.Message))
+			switch {
+			case !CleanOutcome(c):
+				t.Errorf("clean %s relay: %s", p, Describe(c))
+			case c.Outcome != reports.Pass:
+				t.Logf("clean %s relay: %s", p, Describe(c))
 			}
 		}
 	}

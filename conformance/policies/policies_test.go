@@ -2,11 +2,11 @@ package policies
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/nipcl/nipcl-conform/conformance"
 	"github.com/nipcl/nipcl-conform/reference"
 	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/runner"
@@ -78,10 +78,7 @@ func TestPolicies(t *testing.T) {
 	if err != nil {
 		t.Fatalf("run: %v", err)
 	}
-	byPlan := map[string][]reports.CaseResult{}
-	for _, c := range res.Cases {
-		byPlan[c.Plan] = append(byPlan[c.Plan], c)
-	}
+	byPlan := conformance.ByPlan(res.Cases)
 	incompat := map[string][]reports.Incompatibility{}
 	for _, in := range res.Incompatibilities() {
 		incompat[in.Plan] = append(incompat[in.Plan], in)
@@ -122,29 +119,14 @@ func check(t *testing.T, pl plan, cases []reports.CaseResult) (failed, blocked i
 	t.Helper()
 	for _, c := range cases {
 		switch {
-		case c.Outcome == reports.Pass, c.Outcome == reports.Unsupported, c.Outcome == reports.Skipped:
+		case conformance.CleanOutcome(c):
 		case c.Outcome == reports.Blocked && c.Precondition == pl.exp.precondition:
 			blocked++
 		case c.Outcome == reports.Fail && pl.fault != "":
 			failed++
 		default:
-			t.Errorf("%s: %s is %s%s: %s", pl.name, c.ID, c.Outcome, pre(c), firstLine(c.Message))
+			t.Errorf("%s: %s", pl.name, conformance.Describe(c))
 		}
 	}
 	return failed, blocked
-}
-
-func pre(c reports.CaseResult) string {
-	if c.Precondition == "" {
-		return ""
-	}
-	return fmt.Sprintf(" (%s)", c.Precondition)
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nipcl/nipcl-conform/conformance"
 	"github.com/nipcl/nipcl-conform/fixtures"
 	"github.com/nipcl/nipcl-conform/reference"
 	"github.com/nipcl/nipcl-conform/reports"
@@ -101,11 +102,11 @@ func TestPoliciesWithActorKeys(t *testing.T) {
 		blocked := map[string]int{}
 		for _, c := range cases {
 			switch {
-			case c.Outcome == reports.Pass, c.Outcome == reports.Unsupported, c.Outcome == reports.Skipped:
+			case conformance.CleanOutcome(c):
 			case c.Outcome == reports.Blocked && pl.allowed[c.Precondition]:
 				blocked[c.Precondition]++
 			default:
-				t.Errorf("%s: %s is %s (%s): %s", pl.name, c.ID, c.Outcome, c.Precondition, firstLine(c.Message))
+				t.Errorf("%s: %s", pl.name, conformance.Describe(c))
 			}
 		}
 		if pl.must != "" {
@@ -119,7 +120,7 @@ func TestPoliciesWithActorKeys(t *testing.T) {
 		}
 		for _, id := range pl.passes {
 			if c := cases[id]; c.Outcome != reports.Pass {
-				t.Errorf("%s: %s is %s, want pass (the probe should have found it a fitting key): %s", pl.name, id, c.Outcome, firstLine(c.Message))
+				t.Errorf("%s: %s, want pass (the probe should have found it a fitting key)", pl.name, conformance.Describe(c))
 			}
 		}
 		t.Logf("%-40s %3d cases, blocked %v", pl.name, len(cases), blocked)
@@ -129,12 +130,4 @@ func TestPoliciesWithActorKeys(t *testing.T) {
 			t.Errorf("%s: the report lists %d probed keys, want %d", p.Name, len(p.Keys), len(secrets))
 		}
 	}
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }

@@ -10,9 +10,8 @@ import (
 	"time"
 
 	"github.com/nipcl/nipcl-conform/clause"
-	"github.com/nipcl/nipcl-conform/internal/text"
+	"github.com/nipcl/nipcl-conform/conformance"
 	"github.com/nipcl/nipcl-conform/reference"
-	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/runner"
 	"github.com/nipcl/nipcl-conform/suites"
 	"github.com/nipcl/nipcl-conform/suites/framework"
@@ -91,10 +90,7 @@ func TestEveryReadingPasses(t *testing.T) {
 	if os.Getenv("NIPCL_KEEP_REPORT") != "" {
 		t.Logf("reports in %s", dir)
 	}
-	byPlan := map[string][]reports.CaseResult{}
-	for _, c := range res.Cases {
-		byPlan[c.Plan] = append(byPlan[c.Plan], c)
-	}
+	byPlan := conformance.ByPlan(res.Cases)
 	var table []string
 	for _, pl := range plans {
 		cases := byPlan[pl.name]
@@ -104,12 +100,8 @@ func TestEveryReadingPasses(t *testing.T) {
 		}
 		noted := map[string]map[string][]string{} // reading -> value -> cases
 		for _, c := range cases {
-			switch {
-			case c.Outcome == reports.Pass:
-			case c.Outcome == reports.Unsupported:
-			case c.Outcome == reports.Skipped && isSlow(c.ID):
-			default:
-				t.Errorf("%s: %s is %s: %s", pl.name, c.ID, c.Outcome, text.FirstLine(c.Message))
+			if !conformance.CleanOutcome(c) {
+				t.Errorf("%s: %s", pl.name, conformance.Describe(c))
 			}
 			for _, n := range c.Notes {
 				id, v, ok := parseNote(n)
@@ -187,9 +179,4 @@ func parseNote(n string) (id, value string, ok bool) {
 		return "", "", false
 	}
 	return strings.Cut(rest, "=")
-}
-
-func isSlow(id string) bool {
-	c, ok := suites.Lookup(id)
-	return ok && c.Slow
 }

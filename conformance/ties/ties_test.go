@@ -6,14 +6,12 @@ package ties
 import (
 	"context"
 	"os"
-	"strings"
 	"testing"
 	"time"
 
+	"github.com/nipcl/nipcl-conform/conformance"
 	"github.com/nipcl/nipcl-conform/reference"
-	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/runner"
-	"github.com/nipcl/nipcl-conform/suites"
 	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
@@ -55,11 +53,8 @@ func TestEveryProfilePassesUnderEachTieOrder(t *testing.T) {
 	ran := map[string]int{}
 	for _, c := range res.Cases {
 		ran[c.Plan]++
-		switch {
-		case c.Outcome == reports.Pass, c.Outcome == reports.Unsupported:
-		case c.Outcome == reports.Skipped && isSlow(c.ID):
-		default:
-			t.Errorf("%s: %s is %s: %s", c.Plan, c.ID, c.Outcome, firstLine(c.Message))
+		if !conformance.CleanOutcome(c) {
+			t.Errorf("%s: %s", c.Plan, conformance.Describe(c))
 		}
 	}
 	for _, p := range plans {
@@ -68,17 +63,4 @@ func TestEveryProfilePassesUnderEachTieOrder(t *testing.T) {
 		}
 	}
 	t.Logf("%d cases over %d plans in %s", len(res.Cases), len(plans), res.Finished.Sub(res.Started).Round(time.Millisecond))
-}
-
-func isSlow(id string) bool {
-	c, ok := suites.Lookup(id)
-	return ok && c.Slow
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }

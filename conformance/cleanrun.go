@@ -1,0 +1,46 @@
+package conformance
+
+import (
+	"fmt"
+
+	"github.com/nipcl/nipcl-conform/internal/text"
+	"github.com/nipcl/nipcl-conform/reports"
+	"github.com/nipcl/nipcl-conform/suites"
+)
+
+// CleanOutcome reports whether a case ended as a case run against a
+// relay that breaks nothing may end: it passed; it is unsupported (the
+// relay lacks an optional feature it does not advertise, such as NIP-50
+// search, and the case said so); or it was skipped because it is slow (it
+// waits on the relay's clock and runs only with --slow). Every other
+// outcome, a skip for any other reason included, is a finding.
+func CleanOutcome(c reports.CaseResult) bool {
+	switch c.Outcome {
+	case reports.Pass, reports.Unsupported:
+		return true
+	case reports.Skipped:
+		sc, ok := suites.Lookup(c.ID)
+		return ok && sc.Slow
+	}
+	return false
+}
+
+// ByPlan groups a run's case results by plan name, each plan's in run
+// order.
+func ByPlan(cases []reports.CaseResult) map[string][]reports.CaseResult {
+	out := map[string][]reports.CaseResult{}
+	for _, c := range cases {
+		out[c.Plan] = append(out[c.Plan], c)
+	}
+	return out
+}
+
+// Describe is one line for a case's outcome, as a self-test reports an
+// unexpected one: "ID is OUTCOME (precondition): first line of message".
+func Describe(c reports.CaseResult) string {
+	pre := ""
+	if c.Precondition != "" {
+		pre = fmt.Sprintf(" (%s)", c.Precondition)
+	}
+	return fmt.Sprintf("%s is %s%s: %s", c.ID, c.Outcome, pre, text.FirstLine(c.Message))
+}
