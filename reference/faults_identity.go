@@ -80,6 +80,10 @@ const (
 	// identity/system-channels (nip-cl-identity.md System channels).
 	faultIDSystemOpenByDefault FaultName = "identity-system-open-by-default"
 	faultIDHiddenMissing       FaultName = "identity-system-hidden-missing"
+
+	// Appended (identity sentence walk).
+	faultIDClientCreatedAtOnCreate FaultName = "identity-client-created-at-on-create"
+	faultIDClientCreatedAtOnEdit   FaultName = "identity-client-created-at-on-edit"
 )
 
 // identityFaults is the identity fault table, grouped by the section each row
@@ -210,6 +214,12 @@ var identityFaults = []faultSpec{
 		Breaks: "a system channel created without a visibility tag is open"},
 	{Name: faultIDHiddenMissing, Section: "identity/system-channels", Clause: "identity/system-channels.3", In: "identityProfile.stateTags",
 		Breaks: "a private system channel's 39000 lacks the hidden tag"},
+
+	// Appended (identity sentence walk). identity/creation-time.
+	{Name: faultIDClientCreatedAtOnCreate, Section: "identity/creation-time", Clause: "identity/creation-time.1", In: "identityProfile.onCreate",
+		Breaks: `a client ["created_at", <seconds>] tag on the 9007 sets the 39000's created_at tag, which is then not the channel's creation time`},
+	{Name: faultIDClientCreatedAtOnEdit, Section: "identity/creation-time", Clause: "identity/creation-time.2", In: "identityProfile.onEdit",
+		Breaks: `a client ["created_at", <seconds>] tag on a 9002 rewrites the 39000's created_at tag`},
 }
 
 // createdAtBackdate is how far the identity-created-at-backdated fault

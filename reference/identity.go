@@ -215,7 +215,22 @@ func (p identityProfile) onCreate(ev *nostr.Event, ch *Channel) error {
 	if p.readings.is(clause.ReadingIdentityCreatedAt, "command") {
 		ch.CreatedAt = int64(ev.CreatedAt)
 	}
+	// Fault identity-client-created-at-on-create.
+	if at, ok := clientCreatedAt(ev); ok && p.faults.on(faultIDClientCreatedAtOnCreate) {
+		ch.CreatedAt = at
+	}
 	return nil
+}
+
+// clientCreatedAt returns a client ["created_at", <seconds>] tag's value
+// (only the client-created-at faults use it).
+func clientCreatedAt(ev *nostr.Event) (int64, bool) {
+	if tag := ev.Tags.Find("created_at"); tag != nil {
+		if at, err := strconv.ParseInt(tag[1], 10, 64); err == nil {
+			return at, true
+		}
+	}
+	return 0, false
 }
 
 // onEdit: t tags replace the label set (only owners and admins); no t tag
@@ -265,6 +280,10 @@ func (p identityProfile) onEdit(ev *nostr.Event, prev, ch *Channel) error {
 	// Fault identity-created-at-follows-edit.
 	if p.faults.on(faultIDCreatedAtFollowsEdit) {
 		ch.CreatedAt = int64(ev.CreatedAt)
+	}
+	// Fault identity-client-created-at-on-edit.
+	if at, ok := clientCreatedAt(ev); ok && p.faults.on(faultIDClientCreatedAtOnEdit) {
+		ch.CreatedAt = at
 	}
 	return nil
 }
