@@ -81,9 +81,10 @@ const (
 	faultIDSystemOpenByDefault FaultName = "identity-system-open-by-default"
 	faultIDHiddenMissing       FaultName = "identity-system-hidden-missing"
 
-	// Appended (identity sentence walk).
+	// Appended (identity sentence walk): created_at tag, notices, live naming and opt-in.
 	faultIDClientCreatedAtOnCreate FaultName = "identity-client-created-at-on-create"
 	faultIDClientCreatedAtOnEdit   FaultName = "identity-client-created-at-on-edit"
+	faultIDNoticeRuleNeedsKinds    FaultName = "identity-notice-rule-only-on-notice-kinds"
 )
 
 // identityFaults is the identity fault table, grouped by the section each row
@@ -220,6 +221,9 @@ var identityFaults = []faultSpec{
 		Breaks: `a client ["created_at", <seconds>] tag on the 9007 sets the 39000's created_at tag, which is then not the channel's creation time`},
 	{Name: faultIDClientCreatedAtOnEdit, Section: "identity/creation-time", Clause: "identity/creation-time.2", In: "identityProfile.onEdit",
 		Breaks: `a client ["created_at", <seconds>] tag on a 9002 rewrites the 39000's created_at tag`},
+	// identity/notices.
+	{Name: faultIDNoticeRuleNeedsKinds, Section: "identity/notices", Clause: "identity/notices.4", In: "identityProfile.readMatch, identityProfile.readSQL",
+		Breaks: "the without-#t notice rule is applied only to filters whose kinds are all 44100/44101: a filter without kinds, or with another kind too, returns, counts and delivers system-channel notices"},
 }
 
 // createdAtBackdate is how far the identity-created-at-backdated fault

@@ -448,6 +448,21 @@ type filterScope struct {
 	hasT  bool     // the filter has #t (notice rule)
 }
 
+// noticeKindsOnly reports whether the filter has kinds and all of them are
+// 44100/44101 (only the identity-notice-rule-only-on-notice-kinds fault
+// asks).
+func noticeKindsOnly(f *nostr.Filter) bool {
+	if len(f.Kinds) == 0 {
+		return false
+	}
+	for _, k := range f.Kinds {
+		if !isNoticeKind(k) {
+			return false
+		}
+	}
+	return true
+}
+
 // stateKindsOnly reports whether the filter has kinds and all of them are
 // 39000-39003. A filter without kinds does not qualify.
 func stateKindsOnly(f *nostr.Filter) bool {
@@ -571,7 +586,9 @@ func (p identityProfile) readSQL(f *nostr.Filter, rd *reader) (string, []any) {
 		pCond, nargs = "1", nil
 	}
 	typeCond := "1" // with #t the core's tag match is the rule
-	if !s.hasT && !p.faults.on(faultIDUntypedGetsSystem) {
+	// Fault identity-notice-rule-only-on-notice-kinds.
+	kindsSkipRule := p.faults.on(faultIDNoticeRuleNeedsKinds) && !noticeKindsOnly(f)
+	if !s.hasT && !p.faults.on(faultIDUntypedGetsSystem) && !kindsSkipRule {
 		typeCond = "(NOT EXISTS (SELECT 1 FROM event_tags nt WHERE nt.event_seq = e.seq AND nt.name = 't')" +
 			" OR EXISTS (SELECT 1 FROM event_tags nt WHERE nt.event_seq = e.seq AND nt.name = 't' AND nt.value IN (" +
 			placeholders(len(legacyTypes)) + ")))"
@@ -626,6 +643,10 @@ func (p identityProfile) readMatch(f *nostr.Filter, rd *reader, ev *nostr.Event,
 		}
 		// Fault identity-live-notices-ignore-type.
 		if s.hasT || p.faults.on(faultIDLiveNoticesUntyped) {
+			return true
+		}
+		// Fault identity-notice-rule-only-on-notice-kinds.
+		if p.faults.on(faultIDNoticeRuleNeedsKinds) && !noticeKindsOnly(f) {
 			return true
 		}
 		typ, ok := noticeType(ev)
