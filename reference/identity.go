@@ -517,6 +517,12 @@ func (p identityProfile) scope(f *nostr.Filter, rd *reader) filterScope {
 		askT = true
 	}
 	s.optIn = stateOnly && (askT || hasP)
+	// Fault identity-opt-in-spans-request: once a filter of the request
+	// opted in, every later filter counts as opted in.
+	if p.faults.on(faultIDOptInSpansRequest) {
+		s.optIn = s.optIn || rd.faulty.optedIn
+		rd.faulty.optedIn = s.optIn
+	}
 	return s
 }
 
@@ -652,10 +658,20 @@ func (p identityProfile) readMatch(f *nostr.Filter, rd *reader, ev *nostr.Event,
 		typ, ok := noticeType(ev)
 		return !ok || slices.Contains(legacyTypes, typ)
 	}
-	if ch == nil || slices.Contains(legacyTypes, ch.Type) || slices.Contains(s.named, ch.UUID) {
+	named := s.named
+	// Fault identity-live-naming-ignored.
+	if p.faults.on(faultIDLiveNamingIgnored) {
+		named = nil
+	}
+	// Fault identity-live-d-names-with-any-kinds.
+	if p.faults.on(faultIDLiveDNamesAnyKinds) {
+		named = append(slices.Clone(named), f.Tags["d"]...)
+	}
+	if ch == nil || slices.Contains(legacyTypes, ch.Type) || slices.Contains(named, ch.UUID) {
 		return true
 	}
-	if s.optIn && ch.Type == typeSystem {
+	// Fault identity-live-opt-in-ignored.
+	if s.optIn && ch.Type == typeSystem && !p.faults.on(faultIDLiveOptInIgnored) {
 		return true
 	}
 	return p.leaksSystem(f, rd, true)
