@@ -124,6 +124,9 @@ type readFaults struct {
 	// named collects channels that earlier filters of the same request
 	// named (identity-naming-leaks-across-filters).
 	named map[string]bool
+	// optedIn is set once a filter of the request opted in to system
+	// channels (identity-opt-in-spans-request).
+	optedIn bool
 	// skipAccess leaves the read-access rule out of a stored read
 	// (reads-later-filters-skip-access).
 	skipAccess bool

@@ -80,6 +80,15 @@ const (
 	// identity/system-channels (nip-cl-identity.md System channels).
 	faultIDSystemOpenByDefault FaultName = "identity-system-open-by-default"
 	faultIDHiddenMissing       FaultName = "identity-system-hidden-missing"
+
+	// Appended by the identity sentence walk; the rows below name their sections.
+	faultIDClientCreatedAtOnCreate FaultName = "identity-client-created-at-on-create"
+	faultIDClientCreatedAtOnEdit   FaultName = "identity-client-created-at-on-edit"
+	faultIDNoticeRuleNeedsKinds    FaultName = "identity-notice-rule-only-on-notice-kinds"
+	faultIDLiveNamingIgnored       FaultName = "identity-live-naming-ignored"
+	faultIDLiveDNamesAnyKinds      FaultName = "identity-live-d-names-with-any-kinds"
+	faultIDLiveOptInIgnored        FaultName = "identity-live-opt-in-ignored"
+	faultIDOptInSpansRequest       FaultName = "identity-opt-in-spans-request"
 )
 
 // identityFaults is the identity fault table, grouped by the section each row
@@ -210,6 +219,26 @@ var identityFaults = []faultSpec{
 		Breaks: "a system channel created without a visibility tag is open"},
 	{Name: faultIDHiddenMissing, Section: "identity/system-channels", Clause: "identity/system-channels.3", In: "identityProfile.stateTags",
 		Breaks: "a private system channel's 39000 lacks the hidden tag"},
+
+	// Appended (identity sentence walk). identity/creation-time.
+	{Name: faultIDClientCreatedAtOnCreate, Section: "identity/creation-time", Clause: "identity/creation-time.1", In: "identityProfile.onCreate",
+		Breaks: `a client ["created_at", <seconds>] tag on the 9007 sets the 39000's created_at tag, which is then not the channel's creation time`},
+	{Name: faultIDClientCreatedAtOnEdit, Section: "identity/creation-time", Clause: "identity/creation-time.2", In: "identityProfile.onEdit",
+		Breaks: `a client ["created_at", <seconds>] tag on a 9002 rewrites the 39000's created_at tag`},
+	// identity/notices.
+	{Name: faultIDNoticeRuleNeedsKinds, Section: "identity/notices", Clause: "identity/notices.4", In: "identityProfile.readMatch, identityProfile.readSQL",
+		Breaks: "the without-#t notice rule is applied only to filters whose kinds are all 44100/44101: a filter without kinds, or with another kind too, returns, counts and delivers system-channel notices"},
+	// identity/naming.
+	{Name: faultIDLiveNamingIgnored, Section: "identity/naming", Clause: "identity/naming.1", In: "identityProfile.readMatch",
+		Breaks: "live delivery ignores naming: a subscription naming a system channel by #h (or by #d on 39000-39003 kinds) receives none of its new events"},
+	{Name: faultIDLiveDNamesAnyKinds, Section: "identity/naming", Clause: "identity/naming.3", In: "identityProfile.readMatch",
+		Breaks: "live delivery takes #d as naming whatever the filter's kinds: a subscription with kinds [39000, 9] and #d receives a system channel's new state"},
+	// identity/asking-for-system.
+	{Name: faultIDLiveOptInIgnored, Section: "identity/asking-for-system", Clause: "identity/asking-for-system.1", In: "identityProfile.readMatch",
+		Breaks: `live delivery ignores the opt-in: a 39000 subscription with #t:["system"] (or #P) receives no new state of the system channels its reader may read`},
+	// identity/reads-leave-out.
+	{Name: faultIDOptInSpansRequest, Section: "identity/reads-leave-out", Clause: "identity/reads-leave-out.2", In: "identityProfile.scope",
+		Breaks: "an opt-in (#t system or #P on a 39000-39003 filter) in one filter of a REQ or COUNT opts the later filters of the request in too: a kind 9 filter after it returns and counts system-channel messages"},
 }
 
 // createdAtBackdate is how far the identity-created-at-backdated fault

@@ -215,7 +215,22 @@ func (p identityProfile) onCreate(ev *nostr.Event, ch *Channel) error {
 	if p.readings.is(clause.ReadingIdentityCreatedAt, "command") {
 		ch.CreatedAt = int64(ev.CreatedAt)
 	}
+	// Fault identity-client-created-at-on-create.
+	if at, ok := clientCreatedAt(ev); ok && p.faults.on(faultIDClientCreatedAtOnCreate) {
+		ch.CreatedAt = at
+	}
 	return nil
+}
+
+// clientCreatedAt returns a client ["created_at", <seconds>] tag's value
+// (only the client-created-at faults use it).
+func clientCreatedAt(ev *nostr.Event) (int64, bool) {
+	if tag := ev.Tags.Find("created_at"); tag != nil {
+		if at, err := strconv.ParseInt(tag[1], 10, 64); err == nil {
+			return at, true
+		}
+	}
+	return 0, false
 }
 
 // onEdit: t tags replace the label set (only owners and admins); no t tag
@@ -265,6 +280,10 @@ func (p identityProfile) onEdit(ev *nostr.Event, prev, ch *Channel) error {
 	// Fault identity-created-at-follows-edit.
 	if p.faults.on(faultIDCreatedAtFollowsEdit) {
 		ch.CreatedAt = int64(ev.CreatedAt)
+	}
+	// Fault identity-client-created-at-on-edit.
+	if at, ok := clientCreatedAt(ev); ok && p.faults.on(faultIDClientCreatedAtOnEdit) {
+		ch.CreatedAt = at
 	}
 	return nil
 }
@@ -429,6 +448,21 @@ type filterScope struct {
 	hasT  bool     // the filter has #t (notice rule)
 }
 
+// noticeKindsOnly reports whether the filter has kinds and all of them are
+// 44100/44101 (only the identity-notice-rule-only-on-notice-kinds fault
+// asks).
+func noticeKindsOnly(f *nostr.Filter) bool {
+	if len(f.Kinds) == 0 {
+		return false
+	}
+	for _, k := range f.Kinds {
+		if !isNoticeKind(k) {
+			return false
+		}
+	}
+	return true
+}
+
 // stateKindsOnly reports whether the filter has kinds and all of them are
 // 39000-39003. A filter without kinds does not qualify.
 func stateKindsOnly(f *nostr.Filter) bool {
@@ -483,6 +517,12 @@ func (p identityProfile) scope(f *nostr.Filter, rd *reader) filterScope {
 		askT = true
 	}
 	s.optIn = stateOnly && (askT || hasP)
+	// Fault identity-opt-in-spans-request: once a filter of the request
+	// opted in, every later filter counts as opted in.
+	if p.faults.on(faultIDOptInSpansRequest) {
+		s.optIn = s.optIn || rd.faulty.optedIn
+		rd.faulty.optedIn = s.optIn
+	}
 	return s
 }
 
@@ -552,7 +592,9 @@ func (p identityProfile) readSQL(f *nostr.Filter, rd *reader) (string, []any) {
 		pCond, nargs = "1", nil
 	}
 	typeCond := "1" // with #t the core's tag match is the rule
-	if !s.hasT && !p.faults.on(faultIDUntypedGetsSystem) {
+	// Fault identity-notice-rule-only-on-notice-kinds.
+	kindsSkipRule := p.faults.on(faultIDNoticeRuleNeedsKinds) && !noticeKindsOnly(f)
+	if !s.hasT && !p.faults.on(faultIDUntypedGetsSystem) && !kindsSkipRule {
 		typeCond = "(NOT EXISTS (SELECT 1 FROM event_tags nt WHERE nt.event_seq = e.seq AND nt.name = 't')" +
 			" OR EXISTS (SELECT 1 FROM event_tags nt WHERE nt.event_seq = e.seq AND nt.name = 't' AND nt.value IN (" +
 			placeholders(len(legacyTypes)) + ")))"
@@ -609,13 +651,27 @@ func (p identityProfile) readMatch(f *nostr.Filter, rd *reader, ev *nostr.Event,
 		if s.hasT || p.faults.on(faultIDLiveNoticesUntyped) {
 			return true
 		}
+		// Fault identity-notice-rule-only-on-notice-kinds.
+		if p.faults.on(faultIDNoticeRuleNeedsKinds) && !noticeKindsOnly(f) {
+			return true
+		}
 		typ, ok := noticeType(ev)
 		return !ok || slices.Contains(legacyTypes, typ)
 	}
-	if ch == nil || slices.Contains(legacyTypes, ch.Type) || slices.Contains(s.named, ch.UUID) {
+	named := s.named
+	// Fault identity-live-naming-ignored.
+	if p.faults.on(faultIDLiveNamingIgnored) {
+		named = nil
+	}
+	// Fault identity-live-d-names-with-any-kinds.
+	if p.faults.on(faultIDLiveDNamesAnyKinds) {
+		named = append(slices.Clone(named), f.Tags["d"]...)
+	}
+	if ch == nil || slices.Contains(legacyTypes, ch.Type) || slices.Contains(named, ch.UUID) {
 		return true
 	}
-	if s.optIn && ch.Type == typeSystem {
+	// Fault identity-live-opt-in-ignored.
+	if s.optIn && ch.Type == typeSystem && !p.faults.on(faultIDLiveOptInIgnored) {
 		return true
 	}
 	return p.leaksSystem(f, rd, true)

@@ -1,6 +1,9 @@
 package identity
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/nbd-wtf/go-nostr"
 	. "github.com/onsi/gomega"
 
@@ -125,6 +128,75 @@ func askingForSystemSpecs() []framework.Spec {
 				w := newSysWorld(t)
 				t.Expect(idFindOf(t, w.M, fixtures.KindMembers, nostr.TagMap{"p": {w.M.Actor().PubKey}, "t": {fixtures.TypeSystem}})).To(Equal(idSorted(w.Sys, w.SysOpen)), "member")
 				t.Expect(idFindOf(t, w.X, fixtures.KindMembers, nostr.TagMap{"p": {w.X.Actor().PubKey}, "t": {fixtures.TypeSystem}})).To(Equal([]string{w.SysOpen}), "outsider (member of the open one)")
+			}},
+		{Case: idCase("identity/optin/9", []string{"identity/asking-for-system.1", "identity/asking-for-system.2", "identity/asking-for-system.7"}, "identity/asking-for-system", framework.MUST,
+			`The opt-in holds on live subscriptions: kinds:[39000] with #t:["system"], or with #P:[creator], receives the new 39000 of each system channel the reader may read (a member: both; a member of the open one only: that one), and never the private one's to an outsider.`,
+			"A message posted in the open stream, matched by a second filter of each subscription, is the marker that ends the observation."),
+			Run: func(t *framework.T) {
+				w := newSysWorld(t)
+				marker := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {w.Stream}}}
+				optIns := []struct {
+					clause string
+					f      nostr.Filter
+				}{
+					{"identity/asking-for-system.1", nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}}}},
+					{"identity/asking-for-system.2", nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"P": {w.O.Actor().PubKey}}}},
+				}
+				type watch struct {
+					name, clause string
+					c            *fixtures.Client
+					f            nostr.Filter
+					sub          *fixtures.Subscription
+				}
+				var watches []watch
+				for _, r := range w.readers() {
+					for _, o := range optIns {
+						watches = append(watches, watch{r.name, o.clause, r.c, o.f, t.Subscribe(r.c, o.f, marker)})
+					}
+				}
+				for _, ch := range w.system() {
+					t.Accept(w.O, fixtures.EditChannel(w.O.Actor(), ch, nostr.Tag{"name", t.Unique("renamed")}), "rename a system channel")
+				}
+				last := w.post(t, w.Stream)
+				for _, wa := range watches {
+					what := fmt.Sprintf("%s, live %s", wa.name, framework.FilterString([]nostr.Filter{wa.f}))
+					seen, err := wa.sub.WaitFor(t.Ctx(), func(ev *nostr.Event) bool { return ev.ID == last.ID })
+					t.Must(err, what+": the marker message (control)")
+					seen = append(seen, wa.sub.Drain()...)
+					var metas []*nostr.Event
+					for _, ev := range seen {
+						if ev.Kind == fixtures.KindMetadata {
+							metas = append(metas, ev)
+						}
+					}
+					t.Expect(idOnly(idChannelSet(metas), w.all())).To(Equal(w.systemFor(wa.c)), "%s: %s: the renamed system channels it may read", wa.clause, what)
+				}
+			}},
+		{Case: idCase("identity/optin/10", []string{"identity/asking-for-system.1", "identity/reads-leave-out.2"}, "identity/asking-for-system", framework.MUST,
+			`An opt-in stays in its filter: in one REQ (and one COUNT) holding kinds:[39000] #t:["system"] #P:[creator] and a kind 9 filter by label, the first returns the readable system channels and the kind 9 filter still no system-channel message, whichever comes first.`),
+			Run: func(t *framework.T) {
+				w := newSysWorld(t)
+				optIn := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}, "P": {w.O.Actor().PubKey}}}
+				msgs := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"t": {w.L}}}
+				for _, r := range w.readers() {
+					want := idSorted(append(idPairsOf(fixtures.KindMetadata, w.systemFor(r.c)...), idPairsOf(fixtures.KindMessage, w.legacyFor(r.c)...)...)...)
+					t.Expect(t.Count(r.c, optIn)).To(Equal(int64(len(w.systemFor(r.c)))), "identity/asking-for-system.1: %s: COUNT of the opt-in filter alone", r.name)
+					for _, fs := range [][]nostr.Filter{{optIn, msgs}, {msgs, optIn}} {
+						what := fmt.Sprintf("%s: %s", r.name, framework.FilterString(fs))
+						got := idPairs(t.Query(r.c, fs...), w.all())
+						var meta, chat []string
+						for _, p := range got {
+							if strings.HasSuffix(p, fmt.Sprintf("/%d", fixtures.KindMessage)) {
+								chat = append(chat, p)
+							} else {
+								meta = append(meta, p)
+							}
+						}
+						t.Expect(idSorted(meta...)).To(Equal(idSorted(idPairsOf(fixtures.KindMetadata, w.systemFor(r.c)...)...)), "identity/asking-for-system.1: REQ %s: the opt-in filter's system channels", what)
+						t.Expect(idSorted(chat...)).To(Equal(idSorted(idPairsOf(fixtures.KindMessage, w.legacyFor(r.c)...)...)), "identity/reads-leave-out.2: REQ %s: the kind 9 filter's messages (no system channel)", what)
+						t.Expect(t.Count(r.c, fs...)).To(Equal(int64(len(want))), "identity/reads-leave-out.2: COUNT %s: the opt-in does not reach the kind 9 filter", what)
+					}
+				}
 			}},
 	}
 }

@@ -227,6 +227,46 @@ func identityTagSpecs() []framework.Spec {
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, nil, c.Actor().PubKey)
 				idNoForgedP(t, c, ch, impostor.PubKey, "after the 9002")
 			}},
+		{Case: idCase("identity/tags/10", []string{"identity/creation-time.1", "identity/creation-time.2"}, "identity/creation-time", framework.MUST,
+			`A client ["created_at", <seconds>] tag sets nothing: after a 9007 carrying one, the 39000's created_at tag is the channel's creation time; after a 9002 carrying one, the tag keeps its value.`,
+			"The draft gives the created_at tag no client form. A 9007 or 9002 carrying one may be refused (any NIP-01 prefix) or accepted with the tag ignored; both are accepted and noted. "+idReadingCreatedAt),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("creator"))
+				// A month back: far from the relay clock and from the 9007's
+				// own created_at, so neither reading can produce it.
+				forged := strconv.FormatInt(time.Now().Add(-30*24*time.Hour).Unix(), 10)
+				ev, ch := idCreateEvent(t, c.Actor(), idChanOpts{Visibility: fixtures.Open, Extra: nostr.Tags{{"created_at", forged}}})
+				before := time.Now().Unix()
+				ok := t.Publish(c, ev)
+				after := time.Now().Unix()
+				if ok.Accepted {
+					meta := t.MustStateEvent(c, fixtures.KindMetadata, ch)
+					v, n := idCreatedAtTag(meta)
+					t.Expect(n).To(Equal(1), "identity/creation-time.1: 39000 after a 9007 with a client created_at tag must carry one created_at tag, tags %v", meta.Tags)
+					t.Expect(v).NotTo(Equal(forged), "identity/creation-time.1: the created_at tag is the client's %s, not the channel's creation time", forged)
+					at, err := strconv.ParseInt(v, 10, 64)
+					t.Must(err, "identity/creation-time.1: created_at tag "+v+" is not decimal unix seconds")
+					near := func(x, y int64) bool { return x >= y-2 && x <= y+2 }
+					creation := at == int64(ev.CreatedAt) || (at >= before-2 && at <= after+2) || near(at, int64(meta.CreatedAt))
+					t.Expect(creation).To(BeTrue(), "identity/creation-time.1: created_at tag %d is not the creation time: neither the 9007's created_at (%d) nor the relay clock at the create (harness %d..%d, 39000 dated %d)", at, ev.CreatedAt, before, after, meta.CreatedAt)
+					t.Note("9007 with a client created_at tag accepted; the tag was ignored (%s)", v)
+				} else {
+					framework.CheckPrefix("OK", ok.Reason)
+					t.Note("9007 with a client created_at tag refused: %s", ok)
+					ch = idChannel(t, c, idChanOpts{Visibility: fixtures.Open})
+				}
+				want, n := idCreatedAtTag(t.MustStateEvent(c, fixtures.KindMetadata, ch))
+				t.Expect(n).To(Equal(1), "39000 must carry one created_at tag")
+				ok = t.Publish(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"name", t.Unique("renamed")}, nostr.Tag{"created_at", forged}))
+				if ok.Accepted {
+					t.Note("9002 with a client created_at tag accepted")
+				} else {
+					framework.CheckPrefix("OK", ok.Reason)
+					t.Note("9002 with a client created_at tag refused: %s", ok)
+				}
+				got, _ := idCreatedAtTag(t.MustStateEvent(c, fixtures.KindMetadata, ch))
+				t.Expect(got).To(Equal(want), "identity/creation-time.2: created_at tag after a 9002 carrying [\"created_at\", %s]", forged)
+			}},
 	}
 }
 

@@ -203,7 +203,69 @@ func noticesSpecs() []framework.Spec {
 					t.Expect(fixtures.TagValues(ev, "t")).To(Equal([]string{fixtures.TypeSystem}), "notice %s type after the attempted change", ev.ID)
 				}
 			}},
+		{Case: idCase("identity/notices/8", []string{"identity/notices.3", "identity/notices.4", "identity/notices.6", "identity/notices.7"}, "identity/notices", framework.MUST,
+			"The notice type rule holds whatever else a filter asks for: the member's #p filter without kinds, or with kind 9 beside 44100/44101, returns, counts and delivers live only stream notices without #t, and only system notices with #t:[system].",
+			idReadingNoNotices, idReadingSysNotices),
+			Run: func(t *framework.T) {
+				w := newNoticeActors(t)
+				w.channels(t)
+				me := w.M.Actor().PubKey
+				noKinds := nostr.Filter{Tags: nostr.TagMap{"p": {me}}}
+				mixed := nostr.Filter{Kinds: []int{fixtures.KindMemberAdded, fixtures.KindMemberGone, fixtures.KindMessage}, Tags: nostr.TagMap{"p": {me}}}
+				live := t.Subscribe(w.M, noKinds, w.markerFilter())
+				w.put(t, w.System)
+				w.put(t, w.Stream)
+				w.remove(t, w.System)
+				w.remove(t, w.Stream)
+				delivered, markerSeen := untilMarker(t, live, w.postMarker(t))
+				w.All = w.stored(t, w.M)
+				if len(w.All) == 0 && len(delivered) == 0 {
+					t.Unsupported("the relay sends no 44100/44101 membership notices: none stored or delivered live for a member added to and removed from a stream and a system channel")
+				}
+				stream, system := noticeKeys(w.of(w.Stream)), noticeKeys(w.of(w.System))
+				for _, f := range []nostr.Filter{noKinds, mixed} {
+					what := framework.FilterString([]nostr.Filter{f})
+					t.Expect(noticeKeys(idNoticesOf(t.Query(w.M, f)))).To(Equal(stream), "identity/notices.4: %s (no #t): exactly the stream notices", what)
+					typed := idWithT(f, fixtures.TypeSystem)
+					t.Expect(noticeKeys(idNoticesOf(t.Query(w.M, typed)))).To(Equal(system), "identity/notices.3: %s: exactly the system notices", framework.FilterString([]nostr.Filter{typed}))
+				}
+				// Kind 9 events p-tagging a fresh key are none: the count is the notices'.
+				t.Expect(t.Count(w.M, mixed)).To(Equal(int64(len(stream))), "identity/notices.7: COUNT kinds [44100, 44101, 9] #p:[me] (no #t)")
+				t.Expect(t.Count(w.M, idWithT(mixed, fixtures.TypeSystem))).To(Equal(int64(len(system))), "identity/notices.7: COUNT kinds [44100, 44101, 9] #p:[me] #t:[system]")
+				for _, ev := range idNoticesOf(delivered) {
+					t.Expect(framework.TagOf(ev, "h")).NotTo(Equal(w.System), "identity/notices.6: live {\"#p\":[me]} without kinds or #t: the system channel's notice %s was delivered (t %v)", ev.ID, fixtures.TagValues(ev, "t"))
+				}
+				switch {
+				case !markerSeen:
+					t.Note("the marker message was not delivered live; live delivery was not observed")
+				default:
+					t.Note("delivered live on {\"#p\":[me]}: %v", noticeKeys(idNoticesOf(delivered)))
+				}
+				w.noteSystem(t)
+			}},
 	}
+}
+
+// idNoticesOf keeps the 44100/44101 events.
+func idNoticesOf(evs []*nostr.Event) []*nostr.Event {
+	var out []*nostr.Event
+	for _, ev := range evs {
+		if ev.Kind == fixtures.KindMemberAdded || ev.Kind == fixtures.KindMemberGone {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+// idWithT returns a copy of f with #t set to types.
+func idWithT(f nostr.Filter, types ...string) nostr.Filter {
+	tags := nostr.TagMap{}
+	for k, v := range f.Tags {
+		tags[k] = v
+	}
+	tags["t"] = types
+	f.Tags = tags
+	return f
 }
 
 var (
