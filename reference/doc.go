@@ -105,5 +105,7 @@
 //     subscription id also gets CLOSED "invalid: ...", an EVENT with a
 //     readable id also gets OK false "invalid: ...". The connection stays open.
 //   - Tag filters: single letters only (others are invalid); an empty value
-//     list matches nothing; "search" is ignored.
+//     list matches nothing. NIP-50 "search" (search.go): every term not of
+//     the form key:value (extensions, all ignored) must occur in content,
+//     ASCII case-insensitively; the same read rules and limit apply.
 package reference

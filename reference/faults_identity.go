@@ -239,7 +239,19 @@ var identityFaults = []faultSpec{
 	// identity/reads-leave-out.
 	{Name: faultIDOptInSpansRequest, Section: "identity/reads-leave-out", Clause: "identity/reads-leave-out.2", In: "identityProfile.scope",
 		Breaks: "an opt-in (#t system or #P on a 39000-39003 filter) in one filter of a REQ or COUNT opts the later filters of the request in too: a kind 9 filter after it returns and counts system-channel messages"},
+	// NIP-50 search (search.go): identity/reads-leave-out and identity/naming.
+	{Name: faultIDSearchLeaksSystem, Section: "identity/reads-leave-out", Clause: "identity/reads-leave-out.5", In: "Relay.profileReadMatch, Relay.profileReadSQL",
+		Breaks: "a NIP-50 search filter returns system channels' events whether or not it names them"},
+	{Name: faultIDSearchDropsNamedH, Section: "identity/naming", Clause: "identity/naming.1", In: "Relay.searchProfileView",
+		Breaks: "a NIP-50 search filter that names a system channel by #h does not count as naming it, so its member's search returns nothing of it"},
 }
+
+// Fault switches of NIP-50 search under the identity profile (their rows
+// close identityFaults).
+const (
+	faultIDSearchLeaksSystem FaultName = "identity-search-leaks-system"
+	faultIDSearchDropsNamedH FaultName = "identity-search-drops-named-h"
+)
 
 // createdAtBackdate is how far the identity-created-at-backdated fault
 // moves the created_at tag before the channel's creation: inside the

@@ -49,7 +49,7 @@ func (r *Relay) Info() Info {
 			Name:          name,
 			Description:   "Reference NIP-29 relay for the NIP-CL conformance harness, profile " + r.profile.name() + ".",
 			PubKey:        contact,
-			SupportedNIPs: r.profile.supportedNIPs([]any{1, 11, 29, 42, 45}),
+			SupportedNIPs: r.profile.supportedNIPs([]any{1, 11, 29, 42, 45, 50}),
 			Software:      Software,
 			Version:       Version,
 		},

@@ -145,6 +145,10 @@ func (r *Relay) filterSQL(f *nostr.Filter, rd *reader, withTags, withAccess, for
 	if f.Until != nil {
 		b.add("e.created_at <= ?", int64(*f.Until))
 	}
+	// NIP-50 search (search.go): one more predicate, before LIMIT.
+	if cond, args := searchSQL(f); cond != "" {
+		b.add(cond, args...)
+	}
 	if withTags {
 		names := make([]string, 0, len(f.Tags))
 		for name := range f.Tags {
@@ -181,7 +185,7 @@ func (r *Relay) filterSQL(f *nostr.Filter, rd *reader, withTags, withAccess, for
 		cond, args := r.accessSQL(rd, forCount)
 		b.add(cond, args...)
 	}
-	if cond, args := r.profile.readSQL(f, rd); cond != "" && !rd.faulty.raw {
+	if cond, args := r.profileReadSQL(f, rd); cond != "" && !rd.faulty.raw {
 		b.add("("+cond+")", args...)
 	}
 	return b
@@ -492,7 +496,7 @@ func (r *Relay) liveMatch(f *nostr.Filter, rd *reader, ev *nostr.Event, ch *Chan
 	// Fault labels-live-namespace-skips-acl: a #L subscription without #l
 	// is treated as a public feed.
 	nsFeed := r.fault(faultLabelsLiveNSSkipsACL) && f.Tags["L"] != nil && f.Tags["l"] == nil
-	return f.Matches(ev) && (nsFeed || r.canRead(rd, ev, ch)) && r.profile.readMatch(f, rd, ev, ch)
+	return f.Matches(ev) && searchMatches(f, ev) && (nsFeed || r.canRead(rd, ev, ch)) && r.profileReadMatch(f, rd, ev, ch)
 }
 
 func keep(evs []*nostr.Event, pred func(*nostr.Event) bool) []*nostr.Event {

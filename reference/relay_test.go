@@ -141,7 +141,7 @@ func TestNIP11(t *testing.T) {
 				}
 				nips = append(nips, int(f))
 			}
-			if !slices.Equal(nips, []int{1, 11, 29, 42, 45}) {
+			if !slices.Equal(nips, []int{1, 11, 29, 42, 45, 50}) {
 				t.Errorf("supported_nips = %v", nips)
 			}
 			l := doc.Limitation

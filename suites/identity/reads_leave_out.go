@@ -8,9 +8,10 @@ import (
 	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
-// readsLeaveOutSpecs are the cases of identity/reads-leave-out.
+// readsLeaveOutSpecs are the cases of identity/reads-leave-out; the NIP-50
+// search cases beyond identity/leave/6 are in search.go.
 func readsLeaveOutSpecs() []framework.Spec {
-	return []framework.Spec{
+	return append([]framework.Spec{
 		{Case: idCase("identity/leave/1", []string{"identity/asking-for-system.5", "identity/reads-leave-out.1"}, "identity/reads-leave-out", framework.MUST,
 			"A 39000 REQ that does not name a channel (generic, or by label) returns no system channel to a member or an outsider, but does return the readable stream channels (control)."),
 			Run: func(t *framework.T) {
@@ -100,16 +101,16 @@ func readsLeaveOutSpecs() []framework.Spec {
 		{Case: idCase("identity/leave/6", []string{"identity/reads-leave-out.5"}, "identity/reads-leave-out", framework.MUST,
 			"NIP-50 search leaves system channels out (checked only when the relay advertises NIP-50)."),
 			Run: func(t *framework.T) {
-				if t.Env.Info == nil || !t.Env.Info.Supports(50) {
-					t.Unsupported("the relay does not advertise NIP-50 search")
-				}
+				idNeedSearch(t)
 				w := newSysWorld(t)
 				for _, r := range w.readers() {
-					got := t.Query(r.c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Search: w.Msg[w.SysOpen].Content})
-					t.Expect(w.ours(got)).To(BeEmpty(), "%s: search for the open system channel's message", r.name)
-					got = t.Query(r.c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Search: w.Msg[w.Stream].Content})
-					t.Expect(w.ours(got)).To(Equal([]string{w.Stream}), "%s: search for the stream message (control)", r.name)
+					// Control first: the search finds the stream message by its content.
+					got := idSearch(t, r.c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Search: w.Msg[w.Stream].Content})
+					idSearchControl(t, r.name, got, w.Msg, []string{w.Stream})
+					t.Expect(idOnly(w.ours(got), w.system())).To(BeEmpty(), "%s: search for the stream message returned a system channel's message", r.name)
+					got = idSearch(t, r.c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Search: w.Msg[w.SysOpen].Content})
+					t.Expect(idOnly(w.ours(got), w.system())).To(BeEmpty(), "%s: search for the open system channel's message", r.name)
 				}
 			}},
-	}
+	}, searchSpecs()...)
 }
