@@ -118,7 +118,7 @@ var readings = []Reading{
 			{"sent", "a system channel's membership changes produce 44100/44101 like any channel's"},
 			{"not-sent", "a system channel's membership changes produce no notices"},
 		},
-		Cases: []string{"identity/notices/1", "identity/notices/2", "identity/notices/4"}},
+		Cases: []string{"identity/notices/1", "identity/notices/2", "identity/notices/4", "identity/notices/8"}},
 	{ID: ReadingIdentityLabelOrder, Profile: "identity", Section: "identity/identity-tags", Ref: refIdentityTags,
 		Open: `The label t tags come "in stored order"; the draft does not define the stored order beyond that repeated labels are stored once.`,
 		Values: []ReadingValue{
