@@ -89,6 +89,7 @@ const (
 	faultIDLiveDNamesAnyKinds      FaultName = "identity-live-d-names-with-any-kinds"
 	faultIDLiveOptInIgnored        FaultName = "identity-live-opt-in-ignored"
 	faultIDOptInSpansRequest       FaultName = "identity-opt-in-spans-request"
+	faultIDOptInMetadataOnly       FaultName = "identity-opt-in-metadata-only"
 )
 
 // identityFaults is the identity fault table, grouped by the section each row
@@ -244,6 +245,9 @@ var identityFaults = []faultSpec{
 		Breaks: "a NIP-50 search filter returns system channels' events whether or not it names them"},
 	{Name: faultIDSearchDropsNamedH, Section: "identity/naming", Clause: "identity/naming.1", In: "Relay.searchProfileView",
 		Breaks: "a NIP-50 search filter that names a system channel by #h does not count as naming it, so its member's search returns nothing of it"},
+	// identity/asking-for-system: the opt-in on the other state kinds.
+	{Name: faultIDOptInMetadataOnly, Section: "identity/asking-for-system", Clause: "identity/asking-for-system.2", In: "identityProfile.scope",
+		Breaks: "the opt-in (#t system or #P) is honoured only on filters that include kind 39000: a 39001 or 39002 filter with #P returns no system channel's state"},
 }
 
 // Fault switches of NIP-50 search under the identity profile (their rows

@@ -517,6 +517,10 @@ func (p identityProfile) scope(f *nostr.Filter, rd *reader) filterScope {
 		askT = true
 	}
 	s.optIn = stateOnly && (askT || hasP)
+	// Fault identity-opt-in-metadata-only.
+	if p.faults.on(faultIDOptInMetadataOnly) && !slices.Contains(f.Kinds, nostr.KindSimpleGroupMetadata) {
+		s.optIn = false
+	}
 	// Fault identity-opt-in-spans-request: once a filter of the request
 	// opted in, every later filter counts as opted in.
 	if p.faults.on(faultIDOptInSpansRequest) {

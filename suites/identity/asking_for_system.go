@@ -198,5 +198,39 @@ func askingForSystemSpecs() []framework.Spec {
 					}
 				}
 			}},
+		{Case: idCase("identity/optin/11", []string{"identity/asking-for-system.2", "identity/asking-for-system.7"}, "identity/asking-for-system", framework.MUST,
+			`The #P opt-in holds on every state kind, not only 39000: kinds:[39001] and kinds:[39002] with #P:[creator], and kinds:[39001,39002] with #t:["system"] and #P, return the state of the creator's system channels the reader may read (a member: both, beside both streams; a member of the open one only: the open one, beside the open stream), and never the private system channel's to an outsider; COUNT agrees for the member.`),
+			Run: func(t *framework.T) {
+				w := newSysWorld(t)
+				o := w.O.Actor().PubKey
+				filters := []nostr.Filter{
+					{Kinds: []int{fixtures.KindAdmins}, Tags: nostr.TagMap{"P": {o}}},
+					{Kinds: []int{fixtures.KindMembers}, Tags: nostr.TagMap{"P": {o}}},
+					{Kinds: []int{fixtures.KindAdmins, fixtures.KindMembers}, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}, "P": {o}}},
+				}
+				for _, f := range filters {
+					what := framework.FilterString([]nostr.Filter{f})
+					_, tSystem := f.Tags["t"]
+					// The member reads every channel of the world.
+					want := w.systemFor(w.M)
+					if !tSystem {
+						want = idSorted(append(w.legacyFor(w.M), want...)...)
+					}
+					got := t.Query(w.M, f)
+					t.Expect(w.ours(got)).To(Equal(want), "identity/asking-for-system.2: member: %s", what)
+					t.Expect(t.Count(w.M, f)).To(Equal(int64(len(want)*len(f.Kinds))), "identity/asking-for-system.2: member: COUNT %s", what)
+					// The outsider: the open system channel comes back (and the
+					// open stream, the control, unless #t asks for system
+					// only); the private system channel never does. Whether a
+					// private stream's 39001/39002 reach an outsider is NIP-29's
+					// metadata visibility, not this case's sentence.
+					seen := w.ours(t.Query(w.X, f))
+					t.Expect(seen).To(ContainElement(w.SysOpen), "identity/asking-for-system.2: outsider: %s: the open system channel", what)
+					if !tSystem {
+						t.Expect(seen).To(ContainElement(w.Stream), "outsider: %s: the open stream (control)", what)
+					}
+					t.Expect(seen).NotTo(ContainElement(w.Sys), "identity/asking-for-system.7: outsider: %s: the private system channel", what)
+				}
+			}},
 	}
 }
