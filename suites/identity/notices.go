@@ -213,15 +213,7 @@ func noticesSpecs() []framework.Spec {
 				noKinds := nostr.Filter{Tags: nostr.TagMap{"p": {me}}}
 				mixed := nostr.Filter{Kinds: []int{fixtures.KindMemberAdded, fixtures.KindMemberGone, fixtures.KindMessage}, Tags: nostr.TagMap{"p": {me}}}
 				live := t.Subscribe(w.M, noKinds, w.markerFilter())
-				w.put(t, w.System)
-				w.put(t, w.Stream)
-				w.remove(t, w.System)
-				w.remove(t, w.Stream)
-				delivered, markerSeen := untilMarker(t, live, w.postMarker(t))
-				w.All = w.stored(t, w.M)
-				if len(w.All) == 0 && len(delivered) == 0 {
-					t.Unsupported("the relay sends no 44100/44101 membership notices: none stored or delivered live for a member added to and removed from a stream and a system channel")
-				}
+				delivered, markerSeen := w.churn(t, live)
 				stream, system := noticeKeys(w.of(w.Stream)), noticeKeys(w.of(w.System))
 				for _, f := range []nostr.Filter{noKinds, mixed} {
 					what := framework.FilterString([]nostr.Filter{f})
@@ -347,15 +339,7 @@ func newNoticeWorld(t *framework.T) *noticeWorld {
 	w := newNoticeActors(t)
 	w.channels(t)
 	live := t.Subscribe(w.M, w.mine(idAllTypes), w.mine(nil), w.markerFilter())
-	w.put(t, w.System)
-	w.put(t, w.Stream)
-	w.remove(t, w.System)
-	w.remove(t, w.Stream)
-	delivered, markerSeen := untilMarker(t, live, w.postMarker(t))
-	w.All = w.stored(t, w.M)
-	if len(w.All) == 0 && len(delivered) == 0 {
-		t.Unsupported("the relay sends no 44100/44101 membership notices: none stored or delivered live for a member added to and removed from a stream and a system channel")
-	}
+	delivered, markerSeen := w.churn(t, live)
 	stored := map[string]bool{}
 	for _, ev := range w.All {
 		stored[ev.ID] = true
@@ -367,6 +351,25 @@ func newNoticeWorld(t *framework.T) *noticeWorld {
 		t.Note("the marker message was not delivered live; the notices were observed in stored history only")
 	}
 	return w
+}
+
+// churn adds and removes M in the system channel, then in the stream,
+// while live (M's subscription, with the marker filter) watches; it reads
+// M's stored notices into w.All and returns what live delivered up to the
+// marker and whether the marker came. A relay that sends no notice at all
+// makes the case unsupported.
+func (w *noticeWorld) churn(t *framework.T, live *fixtures.Subscription) (delivered []*nostr.Event, markerSeen bool) {
+	GinkgoHelper()
+	w.put(t, w.System)
+	w.put(t, w.Stream)
+	w.remove(t, w.System)
+	w.remove(t, w.Stream)
+	delivered, markerSeen = untilMarker(t, live, w.postMarker(t))
+	w.All = w.stored(t, w.M)
+	if len(w.All) == 0 && len(delivered) == 0 {
+		t.Unsupported("the relay sends no 44100/44101 membership notices: none stored or delivered live for a member added to and removed from a stream and a system channel")
+	}
+	return delivered, markerSeen
 }
 
 // stored reads M's stored notices (as c, M's own connection) with #t of

@@ -27,13 +27,7 @@ func searchSpecs() []framework.Spec {
 		{Case: idCase("identity/leave/7", []string{"identity/reads-leave-out.5", "identity/naming.1", "identity/naming.4"}, "identity/reads-leave-out", framework.MUST,
 			"A NIP-50 search that names a system channel by #h finds its matching message for a member (an open one for anyone, a private one never for an outsider); the same search without #h leaves system channels out and finds the legacy channels' matches (control). Checked only when the relay advertises NIP-50."),
 			Run: func(t *framework.T) {
-				idNeedSearch(t)
-				w := newSysWorld(t)
-				word := idSearchWord(t)
-				msg := map[string]*nostr.Event{}
-				for _, ch := range w.all() {
-					msg[ch] = idPostWord(t, w.O, ch, word)
-				}
+				w, word, msg := idSearchWorld(t)
 				find := func(tags nostr.TagMap) nostr.Filter {
 					return nostr.Filter{Kinds: []int{fixtures.KindMessage}, Search: word, Tags: tags}
 				}
@@ -55,13 +49,7 @@ func searchSpecs() []framework.Spec {
 		{Case: idCase("identity/leave/8", []string{"identity/reads-leave-out.5", "identity/naming.1", "identity/naming.5"}, "identity/reads-leave-out", framework.MUST,
 			"Naming is per filter for NIP-50 search too: in one REQ, a search naming the private system channel by #h (its creator's messages only) and the same search without #h, in either order, the filter without #h gains nothing of the system channel (the member's own message there stays out). Checked only when the relay advertises NIP-50."),
 			Run: func(t *framework.T) {
-				idNeedSearch(t)
-				w := newSysWorld(t)
-				word := idSearchWord(t)
-				msg := map[string]*nostr.Event{}
-				for _, ch := range w.all() {
-					msg[ch] = idPostWord(t, w.O, ch, word)
-				}
+				w, word, msg := idSearchWorld(t)
 				// The member's own message in the private system channel: the
 				// named filter (authors: creator) never matches it, so only a
 				// filter without #h that gained the channel could return it.
@@ -101,6 +89,22 @@ func idNeedSearch(t *framework.T) {
 	if t.Env.Info == nil || !t.Env.Info.Supports(50) {
 		t.Unsupported("the relay does not advertise NIP-50 search (optional) in supported_nips")
 	}
+}
+
+// idSearchWorld checks that the relay advertises NIP-50, builds a
+// sysWorld and posts, as its creator, one message carrying a fresh word
+// in each of its channels: the world, the word and the message per
+// channel.
+func idSearchWorld(t *framework.T) (*sysWorld, string, map[string]*nostr.Event) {
+	GinkgoHelper()
+	idNeedSearch(t)
+	w := newSysWorld(t)
+	word := idSearchWord(t)
+	msg := map[string]*nostr.Event{}
+	for _, ch := range w.all() {
+		msg[ch] = idPostWord(t, w.O, ch, word)
+	}
+	return w, word, msg
 }
 
 // idSearchWord is a fresh word (lowercase letters and digits only, so any
