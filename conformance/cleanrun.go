@@ -2,6 +2,8 @@ package conformance
 
 import (
 	"fmt"
+	"strings"
+	"testing"
 
 	"github.com/nipcl/nipcl-conform/internal/text"
 	"github.com/nipcl/nipcl-conform/reports"
@@ -43,4 +45,25 @@ func Describe(c reports.CaseResult) string {
 		pre = fmt.Sprintf(" (%s)", c.Precondition)
 	}
 	return fmt.Sprintf("%s is %s%s: %s", c.ID, c.Outcome, pre, text.FirstLine(c.Message))
+}
+
+// OneIncompatibleLine is the one incompatible line of plan in res, the
+// way a run reports a deployment requirement the harness was not given:
+// it stops the test when plan has none or several, and fails it when the
+// line does not name flag, the flag that would have met the requirement.
+func OneIncompatibleLine(t testing.TB, res *reports.Results, plan, flag string) reports.Incompatibility {
+	t.Helper()
+	var lines []reports.Incompatibility
+	for _, in := range res.Incompatibilities() {
+		if in.Plan == plan {
+			lines = append(lines, in)
+		}
+	}
+	if len(lines) != 1 {
+		t.Fatalf("%s: %d incompatible lines, want 1: %+v", plan, len(lines), lines)
+	}
+	if !strings.Contains(lines[0].Message, flag) {
+		t.Errorf("%s: the incompatible line does not name %s: %s", plan, flag, lines[0].Message)
+	}
+	return lines[0]
 }

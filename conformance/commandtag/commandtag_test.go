@@ -7,12 +7,12 @@ package commandtag
 
 import (
 	"context"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
 
+	"github.com/nipcl/nipcl-conform/conformance"
 	"github.com/nipcl/nipcl-conform/reference"
 	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/runner"
@@ -58,17 +58,6 @@ func TestRequiredCommandTag(t *testing.T) {
 			t.Errorf("%s with the tag: no case passed", p)
 		}
 	}
-	var lines []reports.Incompatibility
-	for _, in := range res.Incompatibilities() {
-		if in.Plan == "other-tag" {
-			lines = append(lines, in)
-		}
-	}
-	if len(lines) != 1 {
-		t.Fatalf("without the tag: %d incompatible lines, want 1: %+v", len(lines), lines)
-	}
-	t.Logf("passed %v; incompatible: %d cases: %s", passed, len(lines[0].Cases), lines[0].Message)
-	if !strings.Contains(lines[0].Message, "--command-tag") {
-		t.Errorf("without the tag: the incompatible line does not name --command-tag: %s", lines[0].Message)
-	}
+	line := conformance.OneIncompatibleLine(t, res, "other-tag", "--command-tag")
+	t.Logf("passed %v; incompatible: %d cases: %s", passed, len(line.Cases), line.Message)
 }

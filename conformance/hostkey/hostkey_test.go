@@ -14,6 +14,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 
+	"github.com/nipcl/nipcl-conform/conformance"
 	"github.com/nipcl/nipcl-conform/reference"
 	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/runner"
@@ -54,18 +55,10 @@ func TestHostKey(t *testing.T) {
 	if passed["with-key"] < 6 {
 		t.Errorf("with --host-key: %d cases passed, want the 5 community cases and labels/snapshot/1", passed["with-key"])
 	}
-	var lines []reports.Incompatibility
-	for _, in := range res.Incompatibilities() {
-		if in.Plan == "other-key" {
-			lines = append(lines, in)
-		}
-	}
-	if len(lines) != 1 {
-		t.Fatalf("another community's key: %d incompatible lines, want 1: %+v", len(lines), lines)
-	}
-	t.Logf("passed %v; incompatible: %d cases: %s", passed, len(lines[0].Cases), lines[0].Message)
-	if !strings.Contains(lines[0].Message, "--host-key") || len(lines[0].Cases) != 5 {
-		t.Errorf("another community's key: the incompatible line should name --host-key over the 5 community cases: %+v", lines[0])
+	line := conformance.OneIncompatibleLine(t, res, "other-key", "--host-key")
+	t.Logf("passed %v; incompatible: %d cases: %s", passed, len(line.Cases), line.Message)
+	if len(line.Cases) != 5 {
+		t.Errorf("another community's key: the incompatible line should stand for the 5 community cases: %+v", line)
 	}
 	for _, c := range res.Cases {
 		if strings.Contains(c.Message, sk) {
