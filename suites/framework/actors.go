@@ -57,6 +57,7 @@ var HistoryFreeCases = map[string]bool{
 	"identity/leave/3": true, "identity/leave/4": true,
 	"identity/notices/1": true, "identity/notices/2": true, "identity/notices/4": true, "identity/notices/6": true,
 	"identity/optin/1": true, "identity/optin/2": true, "identity/optin/3": true, "identity/optin/5": true, "identity/optin/6": true,
+	"identity/optin/10": true, "identity/optin/11": true, "identity/notices/8": true,
 }
 
 // ActorKindOf is the declared kind of an actor name.

@@ -155,7 +155,7 @@ func askingForSystemSpecs() []framework.Spec {
 					}
 				}
 				for _, ch := range w.system() {
-					t.Accept(w.O, fixtures.EditChannel(w.O.Actor(), ch, nostr.Tag{"name", t.Unique("renamed")}), "rename a system channel")
+					w.rename(t, ch)
 				}
 				last := w.post(t, w.Stream)
 				for _, wa := range watches {

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
+	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
 
 	"github.com/nipcl/nipcl-conform/fixtures"
 	"github.com/nipcl/nipcl-conform/suites/framework"
@@ -73,6 +74,24 @@ func (w *sysWorld) post(t *framework.T, ch string) *nostr.Event {
 	t.Accept(w.O, m, "message")
 	w.Msg[ch] = m
 	return m
+}
+
+// rename renames ch as O with one 9002 carrying the new name, the about
+// and picture, and every NIP-29 flag the channel's current 39000 shows, so
+// the edit changes nothing but the name whether the relay reads a 9002 as
+// a patch or as the whole new metadata (reading nip29-edit-metadata).
+func (w *sysWorld) rename(t *framework.T, ch string) {
+	GinkgoHelper()
+	meta := t.GroupMetadata(w.O, ch)
+	m := fixtures.GroupMetadata{Name: t.Unique("renamed")}
+	m.About, _ = fixtures.TagValue(meta, "about")
+	m.Picture, _ = fixtures.TagValue(meta, "picture")
+	for _, f := range []string{fixtures.FlagPrivate, fixtures.FlagClosed, fixtures.FlagHidden, fixtures.FlagRestricted} {
+		if fixtures.HasFlag(meta, f) {
+			m.Flags = append(m.Flags, f)
+		}
+	}
+	t.Accept(w.O, fixtures.EditGroup(w.O.Actor(), ch, m), "rename a system channel (with its current about, picture and flags)")
 }
 
 // sinceOwn is the oldest created_at among the world's current events of
