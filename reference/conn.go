@@ -31,8 +31,11 @@ type conn struct {
 	ws        *websocket.Conn
 	community string
 	challenge string
-	ctx       context.Context
-	cancel    context.CancelFunc
+	// challengeSent: the challenge went out (on connect, or with the
+	// first auth-required answer under auth-on-demand); guarded by mu.
+	challengeSent bool
+	ctx           context.Context
+	cancel        context.CancelFunc
 
 	mu     sync.Mutex // authed, subs, subSeq
 	authed []string
@@ -92,7 +95,9 @@ func (r *Relay) serveWS(w http.ResponseWriter, req *http.Request) {
 		c.writeLoop()
 	}()
 
-	c.send(nostr.AuthEnvelope{Challenge: &c.challenge})
+	if r.challengeOnConnect() {
+		c.sendChallenge()
+	}
 	c.readLoop()
 	cancel()
 	<-writerDone
@@ -169,7 +174,51 @@ func (c *conn) send(env interface{ MarshalJSON() ([]byte, error) }) {
 func (c *conn) notice(msg string) { c.send(nostr.NoticeEnvelope(msg)) }
 
 func (c *conn) closed(subID, reason string) {
-	c.send(nostr.ClosedEnvelope{SubscriptionID: subID, Reason: reason})
+	c.beforeRefusal(reason)
+	c.send(nostr.ClosedEnvelope{SubscriptionID: subID, Reason: c.r.refusal(reason)})
+}
+
+// sendChallenge sends the connection's NIP-42 challenge once.
+func (c *conn) sendChallenge() {
+	c.mu.Lock()
+	sent := c.challengeSent
+	c.challengeSent = true
+	c.mu.Unlock()
+	if !sent {
+		c.send(nostr.AuthEnvelope{Challenge: &c.challenge})
+	}
+}
+
+// beforeRefusal sends the challenge ahead of the connection's first
+// "auth-required:" answer when the challenge was not sent on connect.
+func (c *conn) beforeRefusal(reason string) {
+	if strings.HasPrefix(reason, "auth-required") {
+		c.sendChallenge()
+	}
+}
+
+// anyAuthed reports whether the connection authenticated any key.
+func (c *conn) anyAuthed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.authed) > 0
+}
+
+// readRefusal is the CLOSED reason a variant gives a REQ or COUNT before
+// it is read ("" = read it). A relay without search reads a filter as if
+// it had no search field.
+func (c *conn) readRefusal(verb string, filters nostr.Filters) string {
+	for _, h := range c.r.hooks.refuseRead {
+		if reason := h(c, verb, filters); reason != "" {
+			return reason
+		}
+	}
+	if c.r.lacks(featureSearch) {
+		for i := range filters {
+			filters[i].Search = ""
+		}
+	}
+	return ""
 }
 
 func (c *conn) ok(ev *nostr.Event, accepted bool, reason string) {
@@ -179,6 +228,10 @@ func (c *conn) ok(ev *nostr.Event, accepted bool, reason string) {
 		if _, rest, found := strings.Cut(reason, ":"); found {
 			reason = strings.TrimSpace(rest)
 		}
+	}
+	if !accepted {
+		c.beforeRefusal(reason)
+		reason = c.r.refusal(reason)
 	}
 	c.send(nostr.OKEnvelope{EventID: ev.ID, OK: accepted, Reason: reason})
 }
@@ -407,6 +460,10 @@ func isHex64(s string) bool { return text.IsHex64(s) }
 // --- REQ / COUNT / CLOSE ----------------------------------------------------
 
 func (c *conn) handleReq(subID string, filters nostr.Filters) {
+	if reason := c.readRefusal("REQ", filters); reason != "" {
+		c.closed(subID, reason)
+		return
+	}
 	c.mu.Lock()
 	_, exists := c.subs[subID]
 	full := !exists && len(c.subs) >= c.r.maxSubs
@@ -445,6 +502,10 @@ func (c *conn) handleReq(subID string, filters nostr.Filters) {
 }
 
 func (c *conn) handleCount(subID string, filters nostr.Filters) {
+	if reason := c.readRefusal("COUNT", filters); reason != "" {
+		c.closed(subID, reason)
+		return
+	}
 	c.r.wmu.RLock()
 	n, err := c.r.count(c.reader(), filters)
 	c.r.wmu.RUnlock()

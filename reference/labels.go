@@ -682,7 +682,7 @@ func emittedSnapshot(t *txn, uuid string) *nostr.Event {
 
 // republish replaces the channel's 39000 with one created at ts (faults only).
 func (p *labelsProfile) republish(t *txn, ch *Channel, ts nostr.Timestamp) (*nostr.Event, error) {
-	ev := &nostr.Event{Kind: kindGroupMetadata, CreatedAt: ts, Tags: t.r.stateTags(kindGroupMetadata, ch), Content: ""}
+	ev := &nostr.Event{Kind: kindGroupMetadata, CreatedAt: ts, Tags: t.r.stateTags(t, kindGroupMetadata, ch), Content: ""}
 	if err := t.r.signer.sign(ev, t.r.stateKey()); err != nil {
 		return nil, fmt.Errorf("sign state: %w", err)
 	}

@@ -195,6 +195,9 @@ const kindGroupParticipants = 39004
 // participant tags (NIP-29: "zero or more participant tags with the
 // participant's public key as lowercase hex").
 func (r *Relay) publishParticipants(t *txn, group, pubkey string) error {
+	if r.stateOmitted(kindGroupParticipants) {
+		return nil
+	}
 	prev, err := t.currentState(kindGroupParticipants, group)
 	if err != nil {
 		return err

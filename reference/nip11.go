@@ -62,8 +62,8 @@ func (r *Relay) Info() Info {
 				MaxLimit:            r.maxLimit,
 				DefaultLimit:        r.defaultLimit,
 				MaxSubidLength:      MaxSubIDLength,
-				CreatedAtLowerLimit: CreatedAtWindow,
-				CreatedAtUpperLimit: CreatedAtWindow,
+				CreatedAtLowerLimit: r.createdAtPast,
+				CreatedAtUpperLimit: r.createdAtFuture,
 				AuthRequired:        true,
 				RestrictedWrites:    true,
 			},
@@ -72,6 +72,9 @@ func (r *Relay) Info() Info {
 		},
 	}
 	doc.NIP29 = r.nip29Info()
+	for _, h := range r.hooks.editInfo {
+		h(&doc)
+	}
 	return doc
 }
 
@@ -87,7 +90,7 @@ func (r *Relay) serveHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	default:
 	}
-	if strings.HasPrefix(req.URL.Path, livekitPath) {
+	if strings.HasPrefix(req.URL.Path, livekitPath) && !r.policy(policyNoLiveKit) {
 		r.serveLiveKit(w, req)
 		return
 	}
@@ -108,6 +111,15 @@ func (r *Relay) serveHTTP(w http.ResponseWriter, req *http.Request) {
 	if strings.Contains(req.Header.Get("Accept"), "application/nostr+json") {
 		w.Header().Set("Content-Type", "application/nostr+json")
 		_ = json.NewEncoder(w).Encode(r.Info())
+		return
+	}
+	for _, h := range r.hooks.answerHTTP {
+		if h(w, req) {
+			return
+		}
+	}
+	if strings.HasPrefix(req.URL.Path, livekitPath) { // no-livekit
+		http.NotFound(w, req)
 		return
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")

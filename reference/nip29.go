@@ -59,6 +59,12 @@ func (c *conn) handleEvent(ev *nostr.Event) {
 		c.ok(ev, false, c.r.rate.rateLimited())
 		return
 	}
+	for _, h := range c.r.hooks.refuseEvent {
+		if reason := h(c, ev); reason != "" {
+			c.ok(ev, false, reason)
+			return
+		}
+	}
 	accepted, reason := c.r.apply(c.community, ev)
 	c.ok(ev, accepted, reason)
 }
@@ -77,8 +83,8 @@ func (r *Relay) validateEvent(ev *nostr.Event) error {
 		return reject("invalid", "bad signature")
 	}
 	now := r.now().Unix()
-	if d := int64(ev.CreatedAt) - now; d > CreatedAtWindow || d < -CreatedAtWindow {
-		return reject("invalid", "created_at must be within %d seconds of the relay clock (%d)", CreatedAtWindow, now)
+	if d := int64(ev.CreatedAt) - now; d > r.createdAtFuture || d < -r.createdAtPast {
+		return reject("invalid", "created_at must lie between %d seconds before and %d seconds after the relay clock (%d)", r.createdAtPast, r.createdAtFuture, now)
 	}
 	return nil
 }
@@ -104,6 +110,7 @@ func (r *Relay) apply(community string, ev *nostr.Event) (bool, string) {
 		hooks.prepare(r, community, ev)
 	}
 	err := r.write(community, func(t *txn) error {
+		t.command = ev
 		dup, err := t.hasEvent(ev.ID)
 		if err != nil {
 			return err
@@ -596,7 +603,7 @@ func (r *Relay) postToChannel(t *txn, ev *nostr.Event, id string) error {
 
 // stateTags builds the tags of a state event: the core NIP-29 tags, then the
 // profile's.
-func (r *Relay) stateTags(kind int, ch *Channel) nostr.Tags {
+func (r *Relay) stateTags(t *txn, kind int, ch *Channel) nostr.Tags {
 	tags := nostr.Tags{{"d", ch.UUID}}
 	switch kind {
 	case kindGroupMetadata:
@@ -624,7 +631,11 @@ func (r *Relay) stateTags(kind int, ch *Channel) nostr.Tags {
 			tags = append(tags, nostr.Tag{"role", rd[0], rd[1]})
 		}
 	}
-	return append(tags, r.profile.stateTags(kind, ch)...)
+	tags = append(tags, r.profile.stateTags(kind, ch)...)
+	for _, h := range r.hooks.stateTags {
+		tags = append(tags, h(t, kind, ch)...)
+	}
+	return tags
 }
 
 // sortedMembers orders members by role (owner, admin, member) then pubkey.
@@ -653,7 +664,10 @@ func (r *Relay) publishState(t *txn, ch *Channel) error {
 		return err
 	}
 	for _, kind := range []int{kindGroupMetadata, kindGroupAdmins, kindGroupMembers, kindGroupRoles} {
-		tags := r.stateTags(kind, ch)
+		if r.stateOmitted(kind) {
+			continue
+		}
+		tags := r.stateTags(t, kind, ch)
 		if kind == kindGroupMetadata {
 			// Subgroups: parent and child tags (nip29_subgroups.go).
 			tree, err := t.treeTags(ch.UUID)

@@ -56,6 +56,9 @@ type nip29Info struct {
 
 // nip29Info returns the relay's NIP-11 "nip29" object (nil: none).
 func (r *Relay) nip29Info() *nip29Info {
+	if r.lacks(featureSubgroups) {
+		return nil
+	}
 	// Fault subgroups-not-advertised: the NIP-11 document says nothing.
 	if r.fault(faultSubgroupsNotAdvertised) {
 		return nil
@@ -121,6 +124,9 @@ func (t *txn) treeTags(id string) (nostr.Tags, error) {
 // (see the reading above) and republishes the other groups it changes;
 // the caller republishes ch itself.
 func (r *Relay) editTree(t *txn, ev *nostr.Event, ch *Channel) error {
+	if r.lacks(featureSubgroups) { // parent and child tags are not implemented
+		return nil
+	}
 	var parents []string
 	for _, tag := range ev.Tags {
 		if len(tag) > 0 && tag[0] == "parent" {

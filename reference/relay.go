@@ -26,6 +26,9 @@ type Config struct {
 	Faults   []string          // fault switch names (see Faults)
 	Readings map[string]string // reading ID -> value (see Readings); absent = the default
 	Policies []string          // relay policy switch names (see Policies)
+	// Variants are lawful switches (see Variants): variants, policy names
+	// and "READING=VALUE" readings, at most one per dimension.
+	Variants []string
 	// AdmittedKeys are the public keys (hex) admitted under the
 	// listed-keys-only policy.
 	AdmittedKeys []string
@@ -99,9 +102,13 @@ type Relay struct {
 	faults   faultSet
 	readings readingSet
 	policies map[string]bool
-	db       *sql.DB
-	stmts    *statements // the write path's prepared statements
-	now      func() time.Time
+	hooks    hooks // what the variants installed (variants.go)
+	// createdAtPast and createdAtFuture bound an event's created_at around
+	// the relay clock (seconds; CreatedAtWindow unless a variant narrows).
+	createdAtPast, createdAtFuture int64
+	db                             *sql.DB
+	stmts                          *statements // the write path's prepared statements
+	now                            func() time.Time
 
 	secretKey string // signs the relay's state events and notices (see stateKey)
 	pubKey    string
@@ -172,6 +179,10 @@ func New(cfg Config) (*Relay, error) {
 	if err != nil {
 		return nil, err
 	}
+	variants, err := applyVariants(cfg.Variants, cfg.Profile, policies, readings)
+	if err != nil {
+		return nil, err
+	}
 	if cfg.RequireHeader != "" {
 		if _, _, err := fixtures.ParseHeaderLine(cfg.RequireHeader); err != nil {
 			return nil, fmt.Errorf("reference: RequireHeader: %w", err)
@@ -219,6 +230,14 @@ func New(cfg Config) (*Relay, error) {
 		r.defaultLimit = r.maxLimit
 	}
 	r.initLimits()
+	r.createdAtPast, r.createdAtFuture = CreatedAtWindow, CreatedAtWindow
+	r.hooks.absent = map[feature]bool{}
+	for _, v := range variants {
+		v.install(r)
+	}
+	if r.defaultLimit > r.maxLimit {
+		r.defaultLimit = r.maxLimit
+	}
 
 	r.secretKey = strings.ToLower(strings.TrimSpace(cfg.SecretKey))
 	if r.secretKey == "" {

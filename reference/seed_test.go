@@ -139,7 +139,7 @@ func (s *seeded) generate(r *Relay, rng *rand.Rand, labelZipf, creatorZipf *rand
 		CreatedAt: nostr.Timestamp(ch.CreatedAt), Tags: create, Content: ""})
 	for _, kind := range []int{kindGroupMetadata, kindGroupAdmins, kindGroupMembers} {
 		sc.events = append(sc.events, &nostr.Event{PubKey: r.stateKey(), Kind: kind,
-			CreatedAt: nostr.Timestamp(ch.CreatedAt), Tags: r.stateTags(kind, ch), Content: ""})
+			CreatedAt: nostr.Timestamp(ch.CreatedAt), Tags: r.stateTags(nil, kind, ch), Content: ""})
 	}
 	return sc
 }

@@ -236,6 +236,7 @@ type txn struct {
 	tx        *sql.Tx
 	q         runner // tx through the prepared statements
 	community string
+	command   *nostr.Event // the client event the transaction applies (nil for none)
 	emitted   []*nostr.Event
 	// saved is each channel as this transaction last wrote it; live
 	// delivery after commit reads it instead of the database.
@@ -295,6 +296,9 @@ func (r *Relay) write(community string, fn func(t *txn) error) (err error) {
 				}
 			}
 			loaded[id] = ch
+		}
+		if !r.deliveredLive(ev) {
+			continue
 		}
 		// Fault labels-live-stale-labels: the live copy carries the
 		// previous live snapshot's labels.

@@ -117,6 +117,9 @@ func (t *ReferenceTarget) String() string {
 	for _, p := range t.Config.Policies {
 		s += " policy=" + p
 	}
+	for _, v := range t.Config.Variants {
+		s += " variant=" + v
+	}
 	ids := make([]string, 0, len(t.Config.Readings))
 	for id := range t.Config.Readings {
 		ids = append(ids, id)

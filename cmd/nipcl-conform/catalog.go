@@ -34,6 +34,16 @@ func cmdFaults(args []string, stdout, stderr io.Writer) int {
 	for _, p := range reference.Policies() {
 		fmt.Fprintf(tw, "%s\tany\t-\t%s\n", p.Name, p.Describes)
 	}
+	// Variants: every freedom the NIP texts give a relay, as a switch of
+	// the reference relay (policies and readings included); a conformant
+	// relay passes under every combination (serve/run --variant, --lawful).
+	fmt.Fprintln(tw, "\nVARIANT\tKIND\tDIMENSION\tDOES (lawful; serve/run --variant NAME, --lawful SEED draws a combination)")
+	for _, v := range reference.Variants() {
+		if v.Kind == "reading" {
+			continue // listed by `list --readings`
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", v.Name, v.Kind, v.Dimension, v.Describes)
+	}
 	return flushCode(tw, stderr)
 }
 

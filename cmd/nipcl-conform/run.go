@@ -76,6 +76,8 @@ type runFlags struct {
 	actorKeys, hosts, headers, faults       listFlag
 	focus, skip, envs, roleMap, readingArgs listFlag
 	policies, admitKeys, creatorKeys        listFlag
+	variants                                listFlag
+	lawful                                  *string
 	commandTags, hostKeys                   listFlag
 }
 
@@ -114,6 +116,8 @@ func defineRunFlags(fs *flag.FlagSet) *runFlags {
 	f.labelFilter = fs.String("label-filter", "", "select cases by their Ginkgo labels: profile (nip29, identity, labels), level (MUST, SHOULD, MAY), source (nip, draft, contract), area:X, section:X.Y, slow, heavy; e.g. 'labels && MUST && !slow'")
 	fs.Var(&f.roleMap, "role-map", "WORD=ROLE: the relay's role name for the harness's role word admin, owner or member (repeatable; default: learned from the creator's 39001 entry)")
 	fs.Var(&f.actorKeys, "actor-key", "[ROLE=]HEX: a secret key the suites may act with (repeatable); ROLE creator (may create groups) or unprivileged (may not moderate groups it does not administer) says which is which; every key is probed before the cases either way")
+	fs.Var(&f.variants, "variant", "run the built-in reference relay under this lawful variant (repeatable or comma-separated; see `nipcl-conform faults`)")
+	f.lawful = fs.String("lawful", "", "SEED: run the built-in reference relay under a random lawful combination of variants drawn from SEED for each profile (printed in the plan name)")
 	fs.Var(&f.policies, "policy", "run the built-in reference relay under this relay policy switch (repeatable; see `nipcl-conform faults`)")
 	fs.Var(&f.creatorKeys, "creator-key", "public key (hex) that may create groups on the built-in reference relay under --policy listed-creators (repeatable)")
 	fs.Var(&f.admitKeys, "admit-key", "public key (hex) the built-in reference relay admits under --policy listed-keys-only (repeatable; the --actor-key keys are admitted too)")
@@ -286,6 +290,12 @@ func (f *runFlags) settleReferenceSwitches(s *runSettings) error {
 	if err := validFaults(f.faults); err != nil {
 		return usagef("%v", err)
 	}
+	if (len(f.variants) > 0 || *f.lawful != "") && s.sources > 0 {
+		return usagef("--variant and --lawful apply to the built-in reference relay only")
+	}
+	if _, err := withLawful(f.variants, *f.lawful, "nip29"); err != nil {
+		return usagef("%v", err)
+	}
 	if (len(f.policies) > 0 || len(f.admitKeys) > 0 || len(f.creatorKeys) > 0) && s.sources > 0 {
 		return usagef("--policy, --admit-key and --creator-key apply to the built-in reference relay only")
 	}
@@ -360,8 +370,16 @@ func (f *runFlags) resolvePlans(s *runSettings) (plans []runner.Plan, cleanup fu
 		return f.containerPlans(s)
 	default:
 		for _, p := range profilesFor(*f.profile) {
-			cfg := reference.Config{Profile: p, Faults: f.faults, DBPath: *f.db, Readings: readingsFor(s.readings, p), Policies: f.policies, AdmittedKeys: s.admitted, CreatorKeys: s.creators}
-			plans = append(plans, runner.Plan{Name: p, Target: &runner.ReferenceTarget{Config: cfg}, Profile: p})
+			variants, err := withLawful(f.variants, *f.lawful, p)
+			if err != nil {
+				return nil, cleanup, usagef("%v", err)
+			}
+			cfg := reference.Config{Profile: p, Faults: f.faults, DBPath: *f.db, Readings: readingsFor(s.readings, p), Policies: f.policies, AdmittedKeys: s.admitted, CreatorKeys: s.creators, Variants: variants}
+			name := p
+			if len(variants) > 0 {
+				name = p + " variants=" + strings.Join(variants, ",")
+			}
+			plans = append(plans, runner.Plan{Name: name, Target: &runner.ReferenceTarget{Config: cfg}, Profile: p})
 		}
 		return plans, cleanup, nil
 	}

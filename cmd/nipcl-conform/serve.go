@@ -31,6 +31,9 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&faults, "fault", "fault switch to turn on (repeatable; env NIPCL_FAULTS, comma-separated)")
 	fs.Var(&readingArgs, "reading", "ID=VALUE: take this careful reading of a point the specs leave open (repeatable; env NIPCL_READINGS, comma-separated; see `nipcl-conform list --readings`)")
 	fs.Var(&policies, "policy", "relay policy switch to turn on (repeatable; env NIPCL_POLICIES, comma-separated; see `nipcl-conform faults`)")
+	var variants listFlag
+	fs.Var(&variants, "variant", "lawful variant to turn on: a freedom the NIP texts give a relay (repeatable or comma-separated; env NIPCL_VARIANTS; see `nipcl-conform faults`)")
+	lawful := fs.String("lawful", os.Getenv("NIPCL_LAWFUL"), "SEED: turn on a random lawful combination of variants drawn from SEED (printed at start; the same seed gives the same combination; env NIPCL_LAWFUL)")
 	fs.Var(&creatorKeys, "creator-key", "public key (hex) that may create groups under --policy listed-creators (repeatable; env NIPCL_CREATOR_KEYS, comma-separated)")
 	fs.Var(&admitKeys, "admit-key", "public key (hex) admitted under --policy listed-keys-only (repeatable; env NIPCL_ADMIT_KEYS, comma-separated)")
 	if code, done := parse(fs, args); done {
@@ -78,6 +81,16 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "--reading: %v", err)
 	}
+	if len(variants) == 0 && os.Getenv("NIPCL_VARIANTS") != "" {
+		variants = strings.Split(os.Getenv("NIPCL_VARIANTS"), ",")
+	}
+	variants, err = withLawful(variants, *lawful, *profile)
+	if err != nil {
+		return usageError(stderr, "%v", err)
+	}
+	if len(variants) > 0 {
+		fmt.Fprintf(stderr, "variants: %s\n", strings.Join(variants, ","))
+	}
 	if *minPrevious < 0 {
 		return usageError(stderr, "--min-previous must not be negative, got %d", *minPrevious)
 	}
@@ -93,8 +106,8 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	}
 	r, err := reference.New(reference.Config{Addr: relayAddr, DBPath: *db, Profile: *profile, Faults: faults, Readings: readings, SecretKey: *key, MinPrevious: *minPrevious, ContactPubKey: *contact,
 		Policies: policies, AdmittedKeys: admitted, CreatorKeys: creators, RequireCommandTag: *requireTag,
-		HostAdmittedKeys: hostAdmitted,
-		Logf:             func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
+		HostAdmittedKeys: hostAdmitted, Variants: variants,
+		Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
 	if err != nil {
 		fmt.Fprintf(stderr, "nipcl-conform serve: %v\n", err)
 		return 2

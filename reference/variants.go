@@ -1,0 +1,536 @@
+package reference
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/nipcl/nipcl-conform/clause"
+)
+
+// A Variant is one freedom the NIP texts give a relay, made a named hook
+// set of the reference relay. Under every combination of variants (one per
+// Dimension at most) the relay still breaks no sentence, so the harness
+// must give it 0 failing cases and only true blocked/unsupported lines
+// (conformance/lawful holds it to that, drawing combinations with rapid).
+//
+// Variants, relay policies (policies.go) and readings (readings.go) are
+// the three kinds of lawful switch; Variants lists all three, so
+// `serve --variant`, `serve --lawful SEED` and the lawful-relay property
+// draw from one catalogue. A variant installs hooks (hooks below); the
+// conforming code calls the hook slices at the place of the behaviour,
+// never a variant's name.
+type Variant struct {
+	Name string // switch name, as passed in Config.Variants
+	// Dimension groups variants that exclude each other (two answers to
+	// unknown HTTP paths, two clocks); one combination takes at most one
+	// variant of each dimension.
+	Dimension string
+	// Profiles the variant applies to; nil = every profile.
+	Profiles []string
+	// Freedom is the sentence (or the silence) that leaves the choice to
+	// the relay: "NIP-01: …". Kind "policy" and "reading" rows say why in
+	// their own catalogue.
+	Freedom string
+	// Describes is what the relay does under the variant, in our words.
+	Describes string
+	// Kind is "variant", "policy" or "reading".
+	Kind string
+	// Drawn reports whether the lawful draw (Lawful, the property test)
+	// may pick the variant; switches that need keys the harness is not
+	// given (listed-keys-only) are left to their own tests.
+	Drawn bool
+
+	install func(r *Relay)
+}
+
+// hooks are the slices the reference relay's behaviour is composed from:
+// a variant appends to them, and the conforming code calls every hook of a
+// slice at the place of the behaviour (as khatru composes a relay from
+// RejectEvent, QueryEvents, … slices). Empty slices leave the relay as the
+// NIP texts' most common reading has it.
+type hooks struct {
+	// answerHTTP answers a plain HTTP request for anything but NIP-11 at
+	// "/", the WebSocket upgrade and (when offered) the AV endpoints; the
+	// first hook that returns true wrote the answer.
+	answerHTTP []func(w http.ResponseWriter, req *http.Request) bool
+	// challengeOnDemand: the NIP-42 challenge is not sent on connect, only
+	// with the first "auth-required:" answer (NIP-42: "The relay MAY send
+	// … at any moment").
+	challengeOnDemand []func() bool
+	// refuseRead returns the CLOSED reason for a REQ or COUNT refused
+	// before it is read ("" = read it).
+	refuseRead []func(c *conn, verb string, filters nostr.Filters) string
+	// refuseEvent returns the OK reason for an authenticated event
+	// refused before it is applied ("" = apply it).
+	refuseEvent []func(c *conn, ev *nostr.Event) string
+	// reword rewrites the text of a refusal (OK false, CLOSED).
+	reword []func(reason string) string
+	// omitState reports that a relay-signed state kind is not published.
+	omitState []func(kind int) bool
+	// notLive reports that a committed event is stored but not delivered
+	// to live subscriptions (NIP-01: new events "SHOULD be sent").
+	notLive []func(r *Relay, ev *nostr.Event) bool
+	// editInfo edits the NIP-11 document.
+	editInfo []func(info *Info)
+	// stateTags adds tags to a state event the relay publishes from the
+	// transaction t (nil outside one; t.command is the event it applies).
+	stateTags []func(t *txn, kind int, ch *Channel) nostr.Tags
+	// absent lists optional features the relay lacks.
+	absent map[feature]bool
+}
+
+// feature is an optional part of the NIP texts a variant may take away.
+type feature string
+
+const (
+	featureSubgroups feature = "subgroups"
+	featureSearch    feature = "search"
+	featureCount     feature = "count"
+)
+
+// lacks reports whether a variant took the optional feature away.
+func (r *Relay) lacks(f feature) bool { return r.hooks.absent[f] }
+
+// refusal rewrites a refusal's text through the reword hooks.
+func (r *Relay) refusal(reason string) string {
+	for _, h := range r.hooks.reword {
+		reason = h(reason)
+	}
+	return reason
+}
+
+// stateOmitted reports whether a variant keeps the relay from publishing
+// the state kind.
+func (r *Relay) stateOmitted(kind int) bool {
+	for _, h := range r.hooks.omitState {
+		if h(kind) {
+			return true
+		}
+	}
+	return false
+}
+
+// deliveredLive reports whether a committed event goes to live
+// subscriptions.
+func (r *Relay) deliveredLive(ev *nostr.Event) bool {
+	for _, h := range r.hooks.notLive {
+		if h(r, ev) {
+			return false
+		}
+	}
+	return true
+}
+
+// challengeOnConnect reports whether the challenge goes out on connect.
+func (r *Relay) challengeOnConnect() bool {
+	for _, h := range r.hooks.challengeOnDemand {
+		if h() {
+			return false
+		}
+	}
+	return true
+}
+
+// Variant names (kind "variant"; policies and readings keep their own).
+const (
+	variantHTTP404          = "http-unknown-404"
+	variantHTTPCatchAll     = "http-catch-all-html"
+	variantHTTPRedirect     = "http-unknown-redirect"
+	variantAuthOnDemand     = "auth-on-demand"
+	variantAuthForReads     = "auth-for-reads"
+	variantNo39001          = "no-39001"
+	variantNo39002          = "no-39002"
+	variantNo39003          = "no-39003"
+	variantNo39004          = "no-39004"
+	variantRelaySignedStore = "relay-signed-not-live"
+	variantClockBehind      = "relay-clock-behind"
+	variantClockAhead       = "relay-clock-ahead"
+	variantErrorPrefix      = "refusals-error-prefix"
+	variantMaxLimit20       = "max-limit-20"
+	variantMaxSubs8         = "max-subscriptions-8"
+	variantNoCount          = "no-count"
+	variantNoSearch         = "no-search"
+	variantNoSubgroups      = "no-subgroups"
+	variantUnknownTags      = "metadata-keeps-unknown-tags"
+	variantNarrowWindow     = "created-at-60s-past-30s-future"
+)
+
+// relayClockSkew is how far relay-clock-behind and relay-clock-ahead set
+// the relay's clock from the machine's: a few seconds, as an unsynchronised
+// server runs.
+const relayClockSkew = 3 * time.Second
+
+// notFoundHTML, catchAllPage: what a relay's HTTP side says at a path it
+// does not serve (relay29's basic-khatru example answers the catch-all
+// text at every path).
+const catchAllPage = "nothing to see here, you must use a nip-29 powered client"
+
+// variantCatalogue is every variant of kind "variant".
+var variantCatalogue = []Variant{
+	{Name: variantHTTP404, Dimension: "http-unknown-path", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-11 defines only the answer to Accept: application/nostr+json; other HTTP answers are the relay's own",
+		Describes: "every plain HTTP request that is not NIP-11 is answered 404 Not Found (the AV paths too, where AV is not offered)",
+		install: func(r *Relay) {
+			r.hooks.answerHTTP = append(r.hooks.answerHTTP, func(w http.ResponseWriter, req *http.Request) bool {
+				http.NotFound(w, req)
+				return true
+			})
+		}},
+	{Name: variantHTTPCatchAll, Dimension: "http-unknown-path", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-11 defines only the answer to Accept: application/nostr+json; other HTTP answers are the relay's own",
+		Describes: "every plain HTTP request that is not NIP-11, at any path (the AV paths too, where AV is not offered), is answered 200 text/html with a catch-all page, as relay29's basic-khatru example does",
+		install: func(r *Relay) {
+			r.hooks.answerHTTP = append(r.hooks.answerHTTP, func(w http.ResponseWriter, req *http.Request) bool {
+				w.Header().Set("Content-Type", "text/html; charset=utf-8")
+				fmt.Fprint(w, catchAllPage)
+				return true
+			})
+		}},
+	{Name: variantHTTPRedirect, Dimension: "http-unknown-path", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-11 defines only the answer to Accept: application/nostr+json; other HTTP answers are the relay's own",
+		Describes: "every plain HTTP request that is not NIP-11 is redirected (302) to a web client page at /app",
+		install: func(r *Relay) {
+			r.hooks.answerHTTP = append(r.hooks.answerHTTP, func(w http.ResponseWriter, req *http.Request) bool {
+				if req.URL.Path == "/app" {
+					w.Header().Set("Content-Type", "text/html; charset=utf-8")
+					fmt.Fprint(w, "<html><body>web client</body></html>")
+					return true
+				}
+				http.Redirect(w, req, "/app", http.StatusFound)
+				return true
+			})
+		}},
+	{Name: variantAuthOnDemand, Dimension: "nip42-challenge", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-42: \"Relays MAY send an AUTH message … at any time\"; a relay may send its challenge only when it first needs it",
+		Describes: "no challenge on connect; the challenge is sent with the connection's first \"auth-required:\" answer: to an EVENT, or to a REQ or COUNT naming (#h, #d) a private or hidden group before AUTH, as khatru-based relays ask",
+		install: func(r *Relay) {
+			r.hooks.challengeOnDemand = append(r.hooks.challengeOnDemand, func() bool { return true })
+			r.hooks.refuseRead = append(r.hooks.refuseRead, namesClosedGroup)
+		}},
+	{Name: variantAuthForReads, Dimension: "nip42-reads", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-42: a relay may require authentication for reads (\"auth-required:\" on CLOSED)",
+		Describes: "every REQ and COUNT before AUTH is answered CLOSED \"auth-required: …\"",
+		install: func(r *Relay) {
+			r.hooks.refuseRead = append(r.hooks.refuseRead, func(c *conn, verb string, _ nostr.Filters) string {
+				if c.anyAuthed() {
+					return ""
+				}
+				return "auth-required: this relay serves " + verb + " to authenticated clients only"
+			})
+		}},
+	{Name: variantNo39001, Dimension: "state-39001", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-29: \"a single instance of each (or none) should exist at all times for each group\"",
+		Describes: "no kind 39001 (group admins) is ever published",
+		install:   omitStateKind(kindGroupAdmins)},
+	{Name: variantNo39002, Dimension: "state-39002", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-29: \"a single instance of each (or none) should exist at all times for each group\"",
+		Describes: "no kind 39002 (group members) is ever published",
+		install:   omitStateKind(kindGroupMembers)},
+	{Name: variantNo39003, Dimension: "state-39003", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-29: \"a single instance of each (or none) should exist at all times for each group\"",
+		Describes: "no kind 39003 (group roles) is ever published",
+		install:   omitStateKind(kindGroupRoles)},
+	{Name: variantNo39004, Dimension: "state-39004", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-29: 39004 lists the participants of a live room where the relay offers one; publishing it is the relay's choice",
+		Describes: "no kind 39004 (live participants) is ever published",
+		install:   omitStateKind(kindGroupParticipants)},
+	{Name: variantRelaySignedStore, Dimension: "relay-signed-live", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-01: new events matching an open subscription \"SHOULD be sent\"; NIP-29 says nothing of live delivery of state",
+		Describes: "events the relay signs itself (state events, notices) are stored and served by REQ, but never delivered to open subscriptions",
+		install: func(r *Relay) {
+			r.hooks.notLive = append(r.hooks.notLive, func(r *Relay, ev *nostr.Event) bool { return ev.PubKey == r.pubKey })
+		}},
+	{Name: variantClockBehind, Dimension: "relay-clock", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-01 asks no relay to keep its clock exact; a relay stamps the events it signs with its own clock",
+		Describes: "the relay's clock runs 3 s behind the machine's (its state events, notices and admission window follow it)",
+		install:   skewClock(-relayClockSkew)},
+	{Name: variantClockAhead, Dimension: "relay-clock", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-01 asks no relay to keep its clock exact; a relay stamps the events it signs with its own clock",
+		Describes: "the relay's clock runs 3 s ahead of the machine's (its state events, notices and admission window follow it)",
+		install:   skewClock(relayClockSkew)},
+	{Name: variantErrorPrefix, Dimension: "refusal-prefix", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-01: the prefix \"error\" is for \"when none of that fits\", and the words after it are the relay's; relays built on khatru wrap every policy's text in \"error:\"",
+		Describes: "every refusal of an OK or CLOSED says \"error: \" followed by its text, except the prefixes a draft or NIP-42 fixes (auth-required, duplicate, the labels draft's nip-cl markers)",
+		install: func(r *Relay) {
+			r.hooks.reword = append(r.hooks.reword, rewordAsError)
+		}},
+	{Name: variantMaxLimit20, Dimension: "max-limit", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-01: \"Returning fewer events is acceptable\"; NIP-11 limitation.max_limit caps a filter's limit",
+		Describes: "a filter's limit is capped at 20 (limitation.max_limit = 20, default_limit 20)",
+		install: func(r *Relay) {
+			r.maxLimit, r.defaultLimit = 20, 20
+		}},
+	{Name: variantMaxSubs8, Dimension: "max-subscriptions", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-11 limitation.max_subscriptions: a relay bounds the open subscriptions of a connection",
+		Describes: "at most 8 open subscriptions per connection (a ninth REQ is CLOSED \"restricted:\")",
+		install: func(r *Relay) {
+			r.maxSubs = 8
+		}},
+	{Name: variantNoCount, Dimension: "nip45", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-45 is optional: a relay that does not support COUNT leaves 45 out of supported_nips and refuses it with CLOSED",
+		Describes: "COUNT is answered CLOSED \"unsupported: …\" and 45 is not in supported_nips",
+		install: func(r *Relay) {
+			r.hooks.absent[featureCount] = true
+			r.hooks.refuseRead = append(r.hooks.refuseRead, func(_ *conn, verb string, _ nostr.Filters) string {
+				if verb == "COUNT" {
+					return "unsupported: COUNT is not supported by this relay"
+				}
+				return ""
+			})
+			r.hooks.editInfo = append(r.hooks.editInfo, dropNIP(45))
+		}},
+	{Name: variantNoSearch, Dimension: "nip50", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-50 is optional: a relay that does not support search leaves 50 out of supported_nips",
+		Describes: "no search: 50 is not in supported_nips and a filter's search field is ignored (the filter matches as if it had none)",
+		install: func(r *Relay) {
+			r.hooks.absent[featureSearch] = true
+			r.hooks.editInfo = append(r.hooks.editInfo, dropNIP(50))
+		}},
+	{Name: variantNoSubgroups, Dimension: "subgroups", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-29: \"Groups MAY be organized hierarchically\"",
+		Describes: "no subgroups: NIP-11 says nothing of them, and parent/child tags of a 9002 or 9007 are ignored",
+		install: func(r *Relay) {
+			r.hooks.absent[featureSubgroups] = true
+		}},
+	{Name: variantUnknownTags, Dimension: "metadata-unknown-tags", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-29 lists the 39000 tags it defines; it does not forbid a relay to keep others a 9002 carried",
+		Describes: "tags of a 9002 the relay does not implement (for example parent and child where it has no subgroups) are copied into the group's 39000 as the last 9002 gave them",
+		install:   keepUnknownMetadataTags},
+	{Name: variantNarrowWindow, Dimension: "created-at-window", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-11 limitation.created_at_lower_limit / created_at_upper_limit: a relay bounds how far an event's created_at may lie from its clock",
+		Describes: "events more than 60 s in the past or 30 s in the future are refused \"invalid:\" (advertised in limitation), as relay29's example policies do",
+		install: func(r *Relay) {
+			r.createdAtPast, r.createdAtFuture = 60, 30
+		}},
+}
+
+// namesClosedGroup is auth-on-demand's read rule: before AUTH, a REQ or
+// COUNT naming a private or hidden group by #h or #d is answered
+// "auth-required:" (with the challenge), so a member learns it must
+// authenticate; other reads are answered from the anonymous view.
+func namesClosedGroup(c *conn, verb string, filters nostr.Filters) string {
+	if c.anyAuthed() {
+		return ""
+	}
+	for _, f := range filters {
+		for _, name := range []string{"h", "d"} {
+			for _, id := range f.Tags[name] {
+				ch, err := loadChannel(c.r.sqlDB(), c.community, id)
+				if err == nil && ch != nil && !ch.Deleted && (ch.Visibility == "private" || ch.Hidden) {
+					return "auth-required: " + verb + " names a group whose members only may read it"
+				}
+			}
+		}
+	}
+	return ""
+}
+
+func omitStateKind(kind int) func(r *Relay) {
+	return func(r *Relay) {
+		r.hooks.omitState = append(r.hooks.omitState, func(k int) bool { return k == kind })
+	}
+}
+
+func skewClock(d time.Duration) func(r *Relay) {
+	return func(r *Relay) {
+		base := r.now
+		r.now = func() time.Time { return base().Add(d) }
+	}
+}
+
+func dropNIP(n int) func(info *Info) {
+	return func(info *Info) {
+		info.SupportedNIPs = slices.DeleteFunc(info.SupportedNIPs, func(v any) bool { return v == n })
+	}
+}
+
+// rewordAsError is refusals-error-prefix: "restricted: text" becomes
+// "error: text"; auth-required, duplicate and the labels draft's fixed
+// markers keep their words.
+func rewordAsError(reason string) string {
+	prefix, rest, found := strings.Cut(reason, ":")
+	if !found || prefix == "error" || prefix == "auth-required" || prefix == "duplicate" || strings.Contains(reason, "nip-cl-") {
+		return reason
+	}
+	return "error:" + rest
+}
+
+// keepUnknownMetadataTags installs metadata-keeps-unknown-tags: the
+// tags of a group's last accepted 9002 that the relay does not implement
+// ride along in its 39000.
+func keepUnknownMetadataTags(r *Relay) {
+	var mu sync.Mutex
+	kept := map[string]nostr.Tags{} // community + "\x00" + group id -> tags
+	known := map[string]bool{"h": true, "name": true, "picture": true, "about": true, "private": true, "public": true,
+		"closed": true, "open": true, "hidden": true, "visible": true, "restricted": true, "unrestricted": true,
+		"previous": true, "livekit": true, "no-text": true, "no-livekit": true}
+	implemented := func(name string) bool {
+		if known[name] || (len(name) == 1 && name != "t") {
+			return true
+		}
+		return (name == "parent" || name == "child") && !r.lacks(featureSubgroups)
+	}
+	r.hooks.stateTags = append(r.hooks.stateTags, func(t *txn, kind int, ch *Channel) nostr.Tags {
+		if kind != kindGroupMetadata {
+			return nil
+		}
+		key := ch.Community + "\x00" + ch.UUID
+		mu.Lock()
+		defer mu.Unlock()
+		// The 9002 this transaction applies to ch sets the kept tags.
+		if t != nil && t.command != nil && t.command.Kind == kindEditMetadata {
+			if id, ok := lastTag(t.command, "h"); ok && id == ch.UUID {
+				var extra nostr.Tags
+				for _, tag := range t.command.Tags {
+					if len(tag) >= 1 && !implemented(tag[0]) {
+						extra = append(extra, tag)
+					}
+				}
+				kept[key] = extra
+			}
+		}
+		return kept[key]
+	})
+}
+
+// Variants returns every lawful switch — variants, policies and readings —
+// sorted by kind then name. A reading value is named "READING=VALUE".
+func Variants() []Variant {
+	out := append([]Variant(nil), variantCatalogue...)
+	for _, p := range policyCatalogue {
+		p := p
+		dim, drawn := "policy:"+p.Name, true
+		switch p.Name {
+		case policyTiesNewestStoredFirst, policyTiesFirstStoredFirst:
+			dim = "ties"
+		case policyListedKeysOnly, policyListedCreators:
+			drawn = false // need keys the harness is given by flag
+		case policyNoLiveKit:
+			dim = "av"
+		}
+		out = append(out, Variant{Name: p.Name, Dimension: dim, Kind: "policy", Drawn: drawn, Describes: p.Describes,
+			install: func(r *Relay) { r.policies[p.Name] = true }})
+	}
+	for _, rd := range clause.Readings() {
+		for _, v := range rd.Values[1:] {
+			var profiles []string
+			if rd.Profile != "" {
+				profiles = []string{rd.Profile}
+			}
+			out = append(out, Variant{Name: rd.ID + "=" + v.Name, Dimension: "reading:" + rd.ID, Kind: "reading", Drawn: true,
+				Profiles: profiles, Freedom: rd.Open, Describes: v.Meaning})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Kind != out[j].Kind {
+			return kindRank(out[i].Kind) < kindRank(out[j].Kind)
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+func kindRank(k string) int {
+	switch k {
+	case "variant":
+		return 0
+	case "policy":
+		return 1
+	}
+	return 2
+}
+
+// AppliesTo reports whether the variant applies to a relay of profile.
+func (v Variant) AppliesTo(profile string) bool {
+	if profile == "none" {
+		profile = "nip29"
+	}
+	return len(v.Profiles) == 0 || slices.Contains(v.Profiles, profile)
+}
+
+// LookupVariant finds a lawful switch by name.
+func LookupVariant(name string) (Variant, bool) {
+	for _, v := range Variants() {
+		if v.Name == name {
+			return v, true
+		}
+	}
+	return Variant{}, false
+}
+
+// Dimensions lists, for profile, every dimension the lawful draw may take a
+// value of and its variants (the conforming default is "no variant").
+func Dimensions(profile string) map[string][]Variant {
+	out := map[string][]Variant{}
+	for _, v := range Variants() {
+		if v.Drawn && v.AppliesTo(profile) {
+			out[v.Dimension] = append(out[v.Dimension], v)
+		}
+	}
+	return out
+}
+
+// Lawful draws a random lawful combination for profile from seed: each
+// dimension keeps the default with probability 1/2, else takes one of its
+// variants. The same seed and profile give the same combination.
+func Lawful(seed uint64, profile string) []string {
+	rng := rand.New(rand.NewPCG(seed, 0x6e6970636c))
+	dims := Dimensions(profile)
+	names := make([]string, 0, len(dims))
+	for d := range dims {
+		names = append(names, d)
+	}
+	sort.Strings(names)
+	var out []string
+	for _, d := range names {
+		if rng.IntN(2) == 0 {
+			continue
+		}
+		vs := dims[d]
+		out = append(out, vs[rng.IntN(len(vs))].Name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// applyVariants validates names for profile and splits them: policies and
+// readings go to their own sets, variants are returned to be installed.
+func applyVariants(names []string, profile string, policies map[string]bool, readings readingSet) ([]Variant, error) {
+	var out []Variant
+	dims := map[string]string{}
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		if n == "" {
+			continue
+		}
+		v, ok := LookupVariant(n)
+		if !ok {
+			return nil, fmt.Errorf("reference: unknown variant %q (see `nipcl-conform faults`)", n)
+		}
+		if !v.AppliesTo(profile) {
+			return nil, fmt.Errorf("reference: variant %q applies only to profile %s, not %q", n, strings.Join(v.Profiles, ", "), profile)
+		}
+		if other, dup := dims[v.Dimension]; dup && other != n {
+			return nil, fmt.Errorf("reference: variants %q and %q exclude each other (both answer %s)", other, n, v.Dimension)
+		}
+		dims[v.Dimension] = n
+		switch v.Kind {
+		case "policy":
+			policies[n] = true
+		case "reading":
+			id, val, _ := strings.Cut(n, "=")
+			readings[id] = val
+		default:
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}
