@@ -131,7 +131,7 @@ func askingForSystemSpecs() []framework.Spec {
 			}},
 		{Case: idCase("identity/optin/9", []string{"identity/asking-for-system.1", "identity/asking-for-system.2", "identity/asking-for-system.7"}, "identity/asking-for-system", framework.MUST,
 			`The opt-in holds on live subscriptions: kinds:[39000] with #t:["system"], or with #P:[creator], receives the new 39000 of each system channel the reader may read (a member: both; a member of the open one only: that one), and never the private one's to an outsider.`,
-			"A message posted in the open stream, matched by a second filter of each subscription, is the marker that ends the observation."),
+			"A message posted in the open stream, matched by a second filter of each subscription, is the marker that ends the observation. "+framework.LiveDeliveryReading),
 			Run: func(t *framework.T) {
 				w := newSysWorld(t)
 				marker := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {w.Stream}}}
@@ -158,18 +158,31 @@ func askingForSystemSpecs() []framework.Spec {
 					w.rename(t, ch)
 				}
 				last := w.post(t, w.Stream)
-				for _, wa := range watches {
+				metasOf := make([][]*nostr.Event, len(watches))
+				delivered := 0
+				for i, wa := range watches {
 					what := fmt.Sprintf("%s, live %s", wa.name, framework.FilterString([]nostr.Filter{wa.f}))
 					seen, err := wa.sub.WaitFor(t.Ctx(), func(ev *nostr.Event) bool { return ev.ID == last.ID })
 					t.Must(err, what+": the marker message (control)")
 					seen = append(seen, wa.sub.Drain()...)
-					var metas []*nostr.Event
 					for _, ev := range seen {
 						if ev.Kind == fixtures.KindMetadata {
-							metas = append(metas, ev)
+							metasOf[i] = append(metasOf[i], ev)
+							delivered++
 						}
 					}
-					t.Expect(idOnly(idChannelSet(metas), w.all())).To(Equal(w.systemFor(wa.c)), "%s: %s: the renamed system channels it may read", wa.clause, what)
+				}
+				if delivered == 0 {
+					// Not one renamed 39000 live, the member's included: the
+					// relay delivers the state it signs to reads only.
+					stored := t.Query(w.O, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": w.system()}})
+					if len(stored) > 0 {
+						t.Unsupported(fmt.Sprintf("no renamed system channel's 39000 was delivered live to any reader (the stored read finds %d): %s", len(stored), framework.LiveDeliveryReading))
+					}
+				}
+				for i, wa := range watches {
+					what := fmt.Sprintf("%s, live %s", wa.name, framework.FilterString([]nostr.Filter{wa.f}))
+					t.Expect(idOnly(idChannelSet(metasOf[i]), w.all())).To(Equal(w.systemFor(wa.c)), "%s: %s: the renamed system channels it may read", wa.clause, what)
 				}
 			}},
 		{Case: idCase("identity/optin/10", []string{"identity/asking-for-system.1", "identity/reads-leave-out.2"}, "identity/asking-for-system", framework.MUST,

@@ -110,7 +110,8 @@ func namingSpecs() []framework.Spec {
 				t.Expect(t.Count(w.M, named, generic)).To(Equal(int64(len(want))), "member: COUNT [named #h, generic 39000 #t]")
 			}},
 		{Case: idCase("identity/naming/5", []string{"identity/naming.1", "identity/naming.2", "identity/naming.3"}, "identity/naming", framework.MUST,
-			"Naming holds on live subscriptions: a member's subscription naming a private system channel by #h receives its new message, one with #d on kinds [39000] its new 39000; one with the same #d on kinds [39000, 9] receives the named stream's new 39000 but nothing of the system channel."),
+			"Naming holds on live subscriptions: a member's subscription naming a private system channel by #h receives its new message, one with #d on kinds [39000] its new 39000; one with the same #d on kinds [39000, 9] receives the named stream's new 39000 but nothing of the system channel.",
+			framework.LiveDeliveryReading),
 			Run: func(t *framework.T) {
 				w := newSysWorld(t)
 				d := nostr.TagMap{"d": {w.Sys, w.StreamPriv}}
@@ -127,10 +128,11 @@ func namingSpecs() []framework.Spec {
 				}
 				_, err := byH.WaitFor(t.Ctx(), func(ev *nostr.Event) bool { return ev.ID == msg.ID })
 				t.Must(err, "identity/naming.1: live {\"kinds\":[9],\"#h\":[system channel]}: the member receives the new message (the filter names the channel)")
-				_, err = byD.WaitFor(t.Ctx(), metaOf(w.Sys))
-				t.Must(err, "identity/naming.2: live {\"kinds\":[39000],\"#d\":[system channel, private stream]}: the member receives the system channel's new 39000 (the filter names it)")
-				seen, err := mixed.WaitFor(t.Ctx(), metaOf(w.StreamPriv))
-				t.Must(err, "live {\"kinds\":[39000,9],\"#d\":[...]}: the private stream's new 39000 (control)")
+				metaFilter := func(ch string) nostr.Filter {
+					return nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}}
+				}
+				t.WaitLiveSigned(w.M, byD, metaOf(w.Sys), metaFilter(w.Sys), "identity/naming.2: live {\"kinds\":[39000],\"#d\":[system channel, private stream]}: the member receives the system channel's new 39000 (the filter names it)")
+				seen := t.WaitLiveSigned(w.M, mixed, metaOf(w.StreamPriv), metaFilter(w.StreamPriv), "live {\"kinds\":[39000,9],\"#d\":[...]}: the private stream's new 39000 (control)")
 				seen = append(seen, mixed.Drain()...)
 				for _, ev := range seen {
 					t.Expect(idChannelOf(ev)).NotTo(Equal(w.Sys), "identity/naming.3: live {\"kinds\":[39000,9],\"#d\":[system channel, ...]} does not name the system channel, yet its kind %d %s was delivered", ev.Kind, ev.ID)
