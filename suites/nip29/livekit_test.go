@@ -17,15 +17,33 @@ import (
 	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
-// catchAllBody is the page the front serves at every plain HTTP path, as
+// catchAllBody is the page a front serves at every plain HTTP path, as
 // relay29's basic-khatru example does.
 const catchAllBody = "<html><body>nothing to see here, you must use a nip-29 powered client</body></html>"
 
-// catchAllFront starts an HTTP front for the relay at upstream (ws://): it
-// proxies WebSocket upgrades and NIP-11 requests to the relay and answers
-// every other request 200 text/html with catchAllBody, except the paths
-// under passThrough, which it proxies too. It returns the front's ws:// URL.
-func catchAllFront(t *testing.T, upstream string, passThrough string) string {
+// plainAnswer is how a front answers a plain HTTP request (neither a
+// WebSocket upgrade nor a NIP-11 request).
+type plainAnswer func(w http.ResponseWriter, r *http.Request)
+
+var (
+	// pageAnswer is a 200 text/html catch-all page.
+	pageAnswer plainAnswer = func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, catchAllBody)
+	}
+	// redirectAnswer sends every plain request to a landing page elsewhere.
+	redirectAnswer plainAnswer = func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "https://landing.example.invalid/", http.StatusFound)
+	}
+	// notFoundAnswer is a 404.
+	notFoundAnswer plainAnswer = http.NotFound
+)
+
+// front starts an HTTP front for the relay at upstream (ws://): it proxies
+// WebSocket upgrades and NIP-11 requests to the relay, and the paths under
+// passThrough when it is not empty; it answers every other request with
+// plain. It returns the front's ws:// URL.
+func front(t *testing.T, upstream string, plain plainAnswer, passThrough string) string {
 	t.Helper()
 	u, err := url.Parse(upstream)
 	if err != nil {
@@ -33,7 +51,7 @@ func catchAllFront(t *testing.T, upstream string, passThrough string) string {
 	}
 	u.Scheme = "http"
 	proxy := httputil.NewSingleHostReverseProxy(u)
-	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ws := strings.EqualFold(r.Header.Get("Upgrade"), "websocket")
 		nip11 := strings.Contains(r.Header.Get("Accept"), "application/nostr+json")
 		through := passThrough != "" && strings.HasPrefix(r.URL.Path, passThrough)
@@ -41,11 +59,10 @@ func catchAllFront(t *testing.T, upstream string, passThrough string) string {
 			proxy.ServeHTTP(w, r)
 			return
 		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, catchAllBody)
+		plain(w, r)
 	}))
-	t.Cleanup(front.Close)
-	return "ws://" + strings.TrimPrefix(front.URL, "http://")
+	t.Cleanup(srv.Close)
+	return "ws://" + strings.TrimPrefix(srv.URL, "http://")
 }
 
 // startReference starts the in-process reference relay (profile nip29)
@@ -101,32 +118,49 @@ func runLiveKit(t *testing.T, targets map[string]string) map[string]map[string]r
 
 var liveKitCases = []string{"base/livekit/1", "base/livekit/2", "base/livekit/3", "base/livekit/4"}
 
-// TestLiveKitCatchAllIsNoEvidence: a relay without AV support behind a front
-// that answers 200 text/html at every HTTP path (relay29's basic-khatru
-// example) gets base/livekit/1-4 unsupported, each saying what it saw; the
-// same front passing the AV paths through to a relay that offers AV lets
-// every case pass, so the front itself hides nothing.
-func TestLiveKitCatchAllIsNoEvidence(t *testing.T) {
+// TestLiveKitNeedsPositiveEvidence: a relay without AV support behind a
+// front that answers every plain HTTP path with a 200 text/html page
+// (relay29's basic-khatru example), a redirect or a 404 gets base/livekit/1-4
+// unsupported, each saying what it saw; the page front passing the AV paths
+// through to a relay that offers AV lets every case pass, so the front
+// itself hides nothing.
+func TestLiveKitNeedsPositiveEvidence(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs the livekit cases against the reference relay twice")
+		t.Skip("runs the livekit cases against the reference relay behind four fronts")
 	}
-	const catchAll, through = "catch-all page, no AV", "AV paths passed through"
+	noEvidence := []struct {
+		plan  string
+		plain plainAnswer
+		seen  []string // what the unsupported message must quote
+	}{
+		{"catch-all page, no AV", pageAnswer, []string{"HTTP 200", "text/html", "nothing to see here"}},
+		{"redirect, no AV", redirectAnswer, []string{"HTTP 302", "Location https://landing.example.invalid/"}},
+		{"404, no AV", notFoundAnswer, []string{"HTTP 404"}},
+	}
+	const through = "AV paths passed through"
 	noAV, _ := startReference(t, "no-livekit")
 	av, _ := startReference(t)
-	got := runLiveKit(t, map[string]string{
-		catchAll: catchAllFront(t, noAV, ""),
-		through:  catchAllFront(t, av, "/.well-known/nip29/livekit"),
-	})
+	targets := map[string]string{through: front(t, av, pageAnswer, "/.well-known/nip29/livekit")}
+	for _, n := range noEvidence {
+		targets[n.plan] = front(t, noAV, n.plain, "")
+	}
+	got := runLiveKit(t, targets)
 	for _, id := range liveKitCases {
-		c, ok := got[catchAll][id]
-		t.Logf("%s: %s %s: %s", catchAll, id, c.Outcome, c.Message)
-		switch {
-		case !ok:
-			t.Errorf("%s: %s did not run", catchAll, id)
-		case c.Outcome != reports.Unsupported:
-			t.Errorf("%s: %s is %s, want unsupported (a 200 page is no evidence of AV support): %s", catchAll, id, c.Outcome, c.Message)
-		case !strings.Contains(c.Message, "HTTP 200") || !strings.Contains(c.Message, "text/html"):
-			t.Errorf("%s: %s is unsupported without saying what it saw (HTTP 200 text/html): %s", catchAll, id, c.Message)
+		for _, n := range noEvidence {
+			c, ok := got[n.plan][id]
+			switch {
+			case !ok:
+				t.Errorf("%s: %s did not run", n.plan, id)
+				continue
+			case c.Outcome != reports.Unsupported:
+				t.Errorf("%s: %s is %s, want unsupported (no evidence of AV support): %s", n.plan, id, c.Outcome, c.Message)
+				continue
+			}
+			for _, s := range n.seen {
+				if !strings.Contains(c.Message, s) {
+					t.Errorf("%s: %s is unsupported without saying what it saw (%q): %s", n.plan, id, s, c.Message)
+				}
+			}
 		}
 		if c, ok := got[through][id]; !ok || c.Outcome != reports.Pass {
 			t.Errorf("%s: %s is %s, want pass (the relay behind the front issues tokens): %s", through, id, c.Outcome, c.Message)
