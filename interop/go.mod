@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/fiatjaf/eventstore v0.9.0
+	github.com/fiatjaf/khatru v0.8.1
 	github.com/fiatjaf/relay29 v0.5.1
 	github.com/nbd-wtf/go-nostr v0.42.1
 )
@@ -16,7 +17,6 @@ require (
 	github.com/decred/dcrd/crypto/blake256 v1.1.0 // indirect
 	github.com/decred/dcrd/dcrec/secp256k1/v4 v4.3.0 // indirect
 	github.com/fasthttp/websocket v1.5.9 // indirect
-	github.com/fiatjaf/khatru v0.8.1 // indirect
 	github.com/fiatjaf/set v0.0.3 // indirect
 	github.com/gobwas/httphead v0.1.0 // indirect
 	github.com/gobwas/pool v0.2.1 // indirect

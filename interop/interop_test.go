@@ -45,7 +45,9 @@ const (
 	relay29Module  = "github.com/fiatjaf/relay29"
 	relay29Version = "v0.5.1"
 	expectedFile   = "expected/relay29-v0.5.1.json"
-	todoWhy        = "TODO: justify"
+	// expectedBasicKhatru is relay29 configured as its basic-khatru example.
+	expectedBasicKhatru = "expected/relay29-v0.5.1-basic-khatru.json"
+	todoWhy             = "TODO: justify"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected-results files' outcomes (keeps existing why texts)")
@@ -85,13 +87,50 @@ type caseResult struct {
 	Transcript string `json:"transcript"`
 }
 
-func TestRelay29(t *testing.T) {
+// relay29Deployment is one way interop/relay29 runs relay29 (its -deploy
+// value) with the expected file of that deployment.
+type relay29Deployment struct {
+	deploy   string // -deploy
+	expected string // expected-results file
+	label    string // the relay as reports and expected files name it
+}
+
+var (
+	// relay29Wrapper is relay29 alone: no policies, no HTTP routes.
+	relay29Wrapper = relay29Deployment{"wrapper", expectedFile, relay29Module + " " + relay29Version + " (khatru29, slicestore; interop/relay29)"}
+	// relay29BasicKhatru is relay29 as its examples/basic-khatru deploys
+	// it: five RejectEvent policies, a catch-all HTTP page, and any member
+	// with a role may put users.
+	relay29BasicKhatru = relay29Deployment{"basic-khatru", expectedBasicKhatru, relay29Module + " " + relay29Version + " (khatru29, slicestore; configured as its examples/basic-khatru; interop/relay29 -deploy basic-khatru)"}
+)
+
+// reportSubdir is the deployment's directory under
+// $NIPCL_INTEROP_REPORT_DIR: "relay29" for the wrapper, as before
+// deployments existed, "relay29-DEPLOY" for the others.
+func (d relay29Deployment) reportSubdir() string {
+	if d.deploy == relay29Wrapper.deploy {
+		return "relay29"
+	}
+	return "relay29-" + d.deploy
+}
+
+// TestRelay29 runs the harness against relay29 alone (interop/relay29's
+// default deployment).
+func TestRelay29(t *testing.T) { testRelay29(t, relay29Wrapper) }
+
+// TestRelay29BasicKhatru runs the harness against relay29 configured as its
+// examples/basic-khatru: a deployment people run, with a 200 text page at
+// every HTTP path, a created_at window of 60 s past and 30 s future, a list
+// of accepted kinds and tag limits.
+func TestRelay29BasicKhatru(t *testing.T) { testRelay29(t, relay29BasicKhatru) }
+
+func testRelay29(t *testing.T, d relay29Deployment) {
 	if testing.Short() {
 		t.Skip("builds and runs relay29 and the harness")
 	}
 	goBin := goTool(t)
 	if v := moduleVersion(t, goBin, relay29Module); v != relay29Version {
-		t.Fatalf("go.mod has %s %s but the expected file is for %s: add expected/relay29-%s.json", relay29Module, v, relay29Version, v)
+		t.Fatalf("go.mod has %s %s but the expected file is for %s: add expected/relay29-%s*.json", relay29Module, v, relay29Version, v)
 	}
 	tmp := t.TempDir()
 	relayBin := filepath.Join(tmp, "relay29")
@@ -104,12 +143,12 @@ func TestRelay29(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	url, relayExited := startRelay(t, relayBin, secKey, pubKey)
+	url, relayExited := startRelay(t, relayBin, secKey, pubKey, "-deploy", d.deploy)
 
 	reportDir := os.Getenv("NIPCL_INTEROP_REPORT_DIR")
 	if reportDir == "" {
 		reportDir = filepath.Join(tmp, "report")
-	} else if reportDir, err = filepath.Abs(filepath.Join(reportDir, "relay29")); err != nil {
+	} else if reportDir, err = filepath.Abs(filepath.Join(reportDir, d.reportSubdir())); err != nil {
 		t.Fatal(err)
 	}
 	res := runHarness(t, harnessBin, reportDir,
@@ -120,7 +159,7 @@ func TestRelay29(t *testing.T) {
 	default:
 	}
 
-	check(t, expectedFile, relay29Module+" "+relay29Version+" (khatru29, slicestore; interop/relay29)", res)
+	check(t, d.expected, d.label, res)
 }
 
 // TestRelay29SimulatedRTT runs relay29 behind the harness's delay proxy
@@ -361,10 +400,11 @@ func runHarness(t *testing.T, bin, reportDir string, args ...string) *results {
 
 // startRelay starts the relay binary on a free loopback port, waits until its
 // NIP-11 document names pubKey, and kills it when the test ends. It returns
-// the relay's URL and a channel closed when the relay process exits.
-func startRelay(t *testing.T, bin, secKey, pubKey string) (string, <-chan struct{}) {
+// the relay's URL and a channel closed when the relay process exits. args
+// follow -addr on the relay's command line.
+func startRelay(t *testing.T, bin, secKey, pubKey string, args ...string) (string, <-chan struct{}) {
 	t.Helper()
-	cmd := exec.Command(bin, "-addr", "127.0.0.1:0")
+	cmd := exec.Command(bin, append([]string{"-addr", "127.0.0.1:0"}, args...)...)
 	cmd.Env = append(os.Environ(), "NIPCL_RELAY_SECKEY="+secKey)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

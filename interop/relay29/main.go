@@ -1,14 +1,28 @@
 // Command relay29 runs github.com/fiatjaf/relay29 (its khatru29 flavour, on
-// khatru with the in-memory slicestore) the way an operator following the
-// project's basic-khatru example would, so the harness can be pointed at an
-// independent NIP-29 implementation.
+// khatru with the in-memory slicestore), so the harness can be pointed at an
+// independent NIP-29 implementation. -deploy picks one of two deployments:
 //
-// Configuration: roles "admin" and "moderator", group creators become
-// "admin", private groups allowed; admins may do everything, moderators may
-// remove users and delete events, only admins may put users. No rejection
-// policies are added beyond relay29's own.
+//   - "wrapper" (the default): roles "admin" and "moderator", group creators
+//     become "admin", private groups allowed; admins may do everything,
+//     moderators may remove users and delete events, only admins may put
+//     users. No rejection policies beyond relay29's own and no HTTP routes:
+//     relay29 alone, as the NIPs see it.
 //
-//	relay29 -addr 127.0.0.1:7447 [-seckey HEX]
+//   - "basic-khatru": relay29 v0.5.1's examples/basic-khatru as people deploy
+//     it: the same roles, an AllowAction that lets any member holding a role
+//     put users (admins everything, moderators remove users and delete
+//     events), khatru's RejectEvent policies PreventLargeTags(64),
+//     PreventTooManyIndexableTags(6, [9005], nil), RestrictToSpecifiedKinds(9,
+//     10, 11, 12, 1111, 30023, 31922, 31923, 9802, 9000-9007, 9021, 9022),
+//     PreventTimestampsInThePast(60s) and PreventTimestampsInTheFuture(30s),
+//     and a "/" HTTP route that answers 200 "nothing to see here, you must use
+//     a nip-29 powered client" at every path that is neither a WebSocket
+//     upgrade nor a NIP-11 request. Only the listen address, the key and the
+//     process plumbing below differ from the example.
+//
+// Usage:
+//
+//	relay29 -addr 127.0.0.1:7447 [-seckey HEX] [-deploy wrapper|basic-khatru]
 //
 // -addr defaults to $NIPCL_ADDR (port 0 picks a free port), -seckey to
 // $NIPCL_RELAY_SECKEY, else a fresh key. Once listening, the relay prints
@@ -17,11 +31,13 @@
 // no "self" field, so a harness has to be told the key
 // (nipcl-conform run --relay-pubkey).
 //
-// One change to relay29 v0.5.1's behaviour, to keep the process alive: its
-// OnEventSaved hook AddToPreviousChecking dereferences the event's group,
-// which a 9008 (delete-group) has just removed, and the nil-pointer panic in
-// khatru's per-message goroutine kills the whole relay. The hook is wrapped to
-// skip events of groups that no longer exist (see guardPreviousChecking).
+// One change to relay29 v0.5.1's behaviour in both deployments, to keep the
+// process alive: its OnEventSaved hook AddToPreviousChecking dereferences the
+// event's group, which a 9008 (delete-group) has just removed, and the
+// nil-pointer panic in khatru's per-message goroutine kills the whole relay.
+// The hook is wrapped to skip events of groups that no longer exist (see
+// guardPreviousChecking). basic-khatru refuses kind 9008 (it is not in the
+// example's kind list), so the guard never acts there.
 package main
 
 import (
@@ -39,6 +55,8 @@ import (
 	"time"
 
 	"github.com/fiatjaf/eventstore/slicestore"
+	"github.com/fiatjaf/khatru"
+	"github.com/fiatjaf/khatru/policies"
 	"github.com/fiatjaf/relay29"
 	"github.com/fiatjaf/relay29/khatru29"
 	"github.com/nbd-wtf/go-nostr"
@@ -53,7 +71,11 @@ var (
 func main() {
 	addr := flag.String("addr", os.Getenv("NIPCL_ADDR"), "listen address host:port (default $NIPCL_ADDR)")
 	secKey := flag.String("seckey", os.Getenv("NIPCL_RELAY_SECKEY"), "relay secret key, 64 hex (default $NIPCL_RELAY_SECKEY, else a fresh key)")
+	deploy := flag.String("deploy", deployWrapper, "deployment: "+deployWrapper+" (relay29 alone) or "+deployBasicKhatru+" (relay29's examples/basic-khatru: policies and HTTP route)")
 	flag.Parse()
+	if *deploy != deployWrapper && *deploy != deployBasicKhatru {
+		log.Fatalf("relay29: -deploy %q: want %s or %s", *deploy, deployWrapper, deployBasicKhatru)
+	}
 	if *addr == "" {
 		log.Fatal("relay29: no listen address: pass -addr host:port or set NIPCL_ADDR")
 	}
@@ -86,23 +108,13 @@ func main() {
 		GroupCreatorDefaultRole: adminRole,
 	})
 	state.AllowPrivateGroups = true
-	state.AllowAction = func(ctx context.Context, group nip29.Group, role *nip29.Role, action relay29.Action) bool {
-		switch role {
-		case adminRole:
-			return true
-		case moderatorRole:
-			switch action.(type) {
-			case relay29.RemoveUser, relay29.DeleteEvent:
-				return true
-			}
-		}
-		return false
+	if *deploy == deployBasicKhatru {
+		configureBasicKhatru(relay, state)
+	} else {
+		configureWrapper(relay, state)
 	}
 
 	guardPreviousChecking(relay.OnEventSaved, state)
-
-	relay.Info.Name = "relay29 interop"
-	relay.Info.Description = "github.com/fiatjaf/relay29 khatru29 with an in-memory store, for nipcl-conform interop tests"
 
 	srv := &http.Server{Handler: relay, ReadHeaderTimeout: 10 * time.Second}
 
@@ -119,6 +131,70 @@ func main() {
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		log.Fatalf("relay29: serve: %v", err)
 	}
+}
+
+// The deployments -deploy selects.
+const (
+	deployWrapper     = "wrapper"
+	deployBasicKhatru = "basic-khatru"
+)
+
+// configureWrapper sets the default deployment's permissions: admins may do
+// everything, moderators may remove users and delete events; nothing else.
+func configureWrapper(relay *khatru.Relay, state *relay29.State) {
+	state.AllowAction = func(ctx context.Context, group nip29.Group, role *nip29.Role, action relay29.Action) bool {
+		switch role {
+		case adminRole:
+			return true
+		case moderatorRole:
+			switch action.(type) {
+			case relay29.RemoveUser, relay29.DeleteEvent:
+				return true
+			}
+		}
+		return false
+	}
+	relay.Info.Name = "relay29 interop"
+	relay.Info.Description = "github.com/fiatjaf/relay29 khatru29 with an in-memory store, for nipcl-conform interop tests"
+}
+
+// configureBasicKhatru configures relay and state as relay29 v0.5.1's
+// examples/basic-khatru/main.go does: its AllowAction, its five RejectEvent
+// policies and its catch-all "/" HTTP route (relay29 calls AllowAction once
+// per role the author holds, so "anyone" there is any member with a role).
+func configureBasicKhatru(relay *khatru.Relay, state *relay29.State) {
+	state.AllowAction = func(ctx context.Context, group nip29.Group, role *nip29.Role, action relay29.Action) bool {
+		if _, ok := action.(relay29.PutUser); ok {
+			return true
+		}
+		switch role {
+		case adminRole:
+			return true
+		case moderatorRole:
+			switch action.(type) {
+			case relay29.RemoveUser, relay29.DeleteEvent:
+				return true
+			}
+		}
+		return false
+	}
+	relay.Info.Name = "relay29 interop (basic-khatru)"
+	relay.Info.Description = "github.com/fiatjaf/relay29 configured as its examples/basic-khatru, for nipcl-conform interop tests"
+	relay.RejectEvent = append(relay.RejectEvent,
+		policies.PreventLargeTags(64),
+		policies.PreventTooManyIndexableTags(6, []int{9005}, nil),
+		policies.RestrictToSpecifiedKinds(
+			9, 10, 11, 12, 1111,
+			30023, 31922, 31923, 9802,
+			9000, 9001, 9002, 9003, 9004, 9005, 9006, 9007,
+			9021, 9022,
+		),
+		policies.PreventTimestampsInThePast(60*time.Second),
+		policies.PreventTimestampsInTheFuture(30*time.Second),
+	)
+	relay.Router().HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "nothing to see here, you must use a nip-29 powered client")
+	})
 }
 
 // guardPreviousChecking replaces relay29's AddToPreviousChecking hook in

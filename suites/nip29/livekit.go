@@ -21,12 +21,21 @@ const livekitPath = "/.well-known/nip29/livekit"
 
 // httpAnswer is one HTTP exchange with the relay: status and body.
 type httpAnswer struct {
-	status int
-	body   string
+	status      int
+	body        string
+	contentType string
+	location    string // a redirect's Location
 }
 
 func (a httpAnswer) String() string {
-	return fmt.Sprintf("HTTP %d %q", a.status, truncateText(a.body, 200))
+	s := fmt.Sprintf("HTTP %d", a.status)
+	if a.location != "" {
+		s += " Location " + a.location
+	}
+	if a.contentType != "" {
+		s += " (" + a.contentType + ")"
+	}
+	return s + fmt.Sprintf(" %q", truncateText(a.body, 200))
 }
 
 func truncateText(s string, n int) string {
@@ -46,9 +55,24 @@ func livekitURL(t *framework.T, path string) string {
 	return u.String()
 }
 
-// httpDo sends one request to the relay within the step deadline; a
-// transport error or timeout fails the case through t.Must.
+// noRedirects is the HTTP client of the AV cases: it reports a redirect as
+// the answer instead of following it (a redirect is not the 204 or the token
+// NIP-29 asks the relay to serve at its path).
+var noRedirects = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+
+// followRedirects is the client that follows a redirect (base/livekit/1
+// judges where the well-known path leads when it redirects).
+var followRedirects = &http.Client{}
+
+// httpDo sends one request to the relay within the step deadline, without
+// following redirects; a transport error or timeout fails the case through
+// t.Must.
 func httpDo(t *framework.T, method, target string, header http.Header, body string) httpAnswer {
+	return httpVia(t, noRedirects, method, target, header, body)
+}
+
+// httpVia is httpDo with the given client.
+func httpVia(t *framework.T, client *http.Client, method, target string, header http.Header, body string) httpAnswer {
 	ctx, cancel := context.WithTimeout(t.Ctx(), t.Env.StepTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, method, target, strings.NewReader(body))
@@ -56,11 +80,11 @@ func httpDo(t *framework.T, method, target string, header http.Header, body stri
 	for k, vs := range header {
 		req.Header[k] = vs
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
 	t.Must(err, method+" "+target)
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	return httpAnswer{resp.StatusCode, string(b)}
+	return httpAnswer{resp.StatusCode, string(b), resp.Header.Get("Content-Type"), resp.Header.Get("Location")}
 }
 
 // livekitStatus asks /.well-known/nip29/livekit.
@@ -114,26 +138,75 @@ func jwtOf(a httpAnswer) (token string, claims map[string]any, err error) {
 
 func ok2xx(a httpAnswer) bool { return a.status >= 200 && a.status < 300 }
 
-// requireLiveKit observes AV support: the 204 status path or a token for
-// the owner of an open group. Neither makes the case unsupported.
+// issuesJWT reports whether a token endpoint's answer issues a LiveKit
+// token: a 2xx whose body is a JSON object carrying a JWT. Anything else (a
+// refusal, a redirect, an HTML or text page, JSON without a token) issues
+// none; why says what the answer lacks.
+func issuesJWT(a httpAnswer) (ok bool, why string) {
+	if !ok2xx(a) {
+		return false, "not a 2xx answer"
+	}
+	if _, _, err := jwtOf(a); err != nil {
+		return false, err.Error()
+	}
+	return true, ""
+}
+
+// tokenIssued is issuesJWT without the reason.
+func tokenIssued(a httpAnswer) bool {
+	ok, _ := issuesJWT(a)
+	return ok
+}
+
+// requireLiveKit observes AV support, by positive evidence only (NIP-29 §
+// Live audio/video (AV) spaces, which is optional): a 204 at
+// /.well-known/nip29/livekit, or a token endpoint that answers the owner of
+// an open group with a JSON object carrying a JWT. A status code alone (a
+// 200 catch-all page, a redirect, a 404) or silence is no evidence: the case
+// is unsupported, saying what was seen. A relay that answers 204 but issues
+// the owner no JWT makes it unsupported too (a group may lack AV).
 func requireLiveKit(t *framework.T, owner *fixtures.Client, group string) (status, token httpAnswer) {
 	status = livekitStatus(t)
 	token = livekitToken(t, owner, group)
-	if status.status != http.StatusNoContent && !ok2xx(token) {
-		t.Unsupported("the relay shows no live audio/video support: /.well-known/nip29/livekit answered " + status.String() + " and the token endpoint " + token.String() + " (NIP-29 AV spaces are optional)")
+	issued, why := issuesJWT(token)
+	if status.status != http.StatusNoContent && !issued {
+		t.Unsupported("the relay shows no live audio/video support (NIP-29 AV spaces are optional; the evidence would be a 204 at /.well-known/nip29/livekit or a token endpoint answering a JSON object with a JWT): /.well-known/nip29/livekit answered " + status.String() + " and the group owner's token request " + token.String() + " (" + why + ")")
 	}
-	if !ok2xx(token) {
-		t.Unsupported("the relay answers 204 at /.well-known/nip29/livekit but refused the group owner's token request (" + token.String() + "); a group may lack AV support")
+	if !issued {
+		t.Unsupported("the relay answers 204 at /.well-known/nip29/livekit but issued the group owner no LiveKit JWT (" + token.String() + ": " + why + "); a group may lack AV support")
 	}
 	return status, token
 }
 
+// avMetadata is the 9002 that gives an AV case's group the livekit tag: all
+// the group's metadata as the case created it (name, about, the private flag
+// of a private spec) and ["livekit"], so a relay reading 9002 as a put (NIP-29:
+// "all the fields of group-metadata") keeps the group as it was.
+func avMetadata(owner *fixtures.Client, ch string, spec fixtures.ChannelSpec) *nostr.Event {
+	tags := nostr.Tags{{"name", spec.Name}, {"about", avAbout}}
+	if spec.Visibility == fixtures.Private {
+		tags = append(tags, nostr.Tag{fixtures.FlagPrivate})
+	}
+	for _, f := range spec.Flags {
+		tags = append(tags, nostr.Tag{f})
+	}
+	return fixtures.EditChannel(owner.Actor(), ch, append(tags, nostr.Tag{"livekit"})...)
+}
+
+// avAbout is the about of the AV cases' groups: the one the case framework
+// gives every group it creates with metadata.
+const avAbout = "nipcl-conform test group"
+
 // baselineLiveKitSpecs: NIP-29 live audio/video endpoints (optional). The
-// group gets a 9002 ["livekit"] first (a relay may ignore the tag).
+// group gets a 9002 with its metadata and ["livekit"] first (a relay may
+// ignore the tag).
 func baselineLiveKitSpecs() []framework.Spec {
 	avGroup := func(t *framework.T, owner *fixtures.Client, spec fixtures.ChannelSpec) string {
+		if spec.Name == "" {
+			spec.Name = t.Unique("av")
+		}
 		ch := t.CreateChannel(owner, spec)
-		if ok := t.Publish(owner, fixtures.EditChannel(owner.Actor(), ch, nostr.Tag{"livekit"})); !ok.Accepted {
+		if ok := t.Publish(owner, avMetadata(owner, ch, spec)); !ok.Accepted {
 			framework.CheckPrefix("OK", ok.Reason)
 			t.Note("the 9002 setting the livekit tag was refused: %s", ok)
 		}
@@ -146,6 +219,11 @@ func baselineLiveKitSpecs() []framework.Spec {
 				owner := t.Connect(t.Actor("owner"))
 				ch := avGroup(t, owner, fixtures.ChannelSpec{})
 				status, _ := requireLiveKit(t, owner, ch)
+				if status.status >= 300 && status.status < 400 {
+					followed := httpVia(t, followRedirects, http.MethodGet, livekitURL(t, livekitPath), nil, "")
+					t.Note("/.well-known/nip29/livekit redirects (%s); followed: %s", status, followed)
+					status = followed
+				}
 				if status.status != http.StatusNoContent {
 					framework.Failf("NIP-29 (nip29/livekit.1): relays should serve status 204 at /.well-known/nip29/livekit to announce AV support; the relay issues tokens but answered %s", status)
 				}
@@ -177,11 +255,11 @@ func baselineLiveKitSpecs() []framework.Spec {
 				t.RequireFlags(owner, ch, fixtures.FlagPrivate)
 				requireLiveKit(t, owner, ch)
 				outsider := t.Connect(t.Actor("outsider"))
-				if a := livekitToken(t, outsider, ch); ok2xx(a) {
+				a := livekitToken(t, outsider, ch)
+				if tokenIssued(a) {
 					framework.Failf("NIP-29 (nip29/livekit.3): relays should enforce access control at JWT creation according to the group settings; a non-member got a token for the private group: %s", a)
-				} else {
-					t.Note("the non-member's token request: %s", a)
 				}
+				t.Note("the non-member's token request issued no JWT: %s", a)
 			}},
 		{Case: framework.Case{ID: "base/livekit/4", Clauses: []string{"nip29/livekit.4"}, Area: "livekit", Section: "nip29/livekit", Level: framework.SHOULD,
 			Requirement: "Two tokens the endpoint issues to the same caller for the same group have different subs, each starting with the caller's pubkey: the relay appends an identifier after the 64 hex characters.",
@@ -191,8 +269,8 @@ func baselineLiveKitSpecs() []framework.Spec {
 				ch := avGroup(t, owner, fixtures.ChannelSpec{})
 				_, first := requireLiveKit(t, owner, ch)
 				second := livekitToken(t, owner, ch)
-				if !ok2xx(second) {
-					framework.Failf("NIP-29 (nip29/livekit.4): the same user can be issued multiple JWTs for one room; the owner's second token request was refused: %s", second)
+				if ok, why := issuesJWT(second); !ok {
+					framework.Failf("NIP-29 (nip29/livekit.4): the same user can be issued multiple JWTs for one room; the owner's first token request got a JWT, the second none (%s): %s", why, second)
 				}
 				pk := owner.Actor().PubKey
 				var subs []string
