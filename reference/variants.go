@@ -300,7 +300,7 @@ var variantCatalogue = []Variant{
 		install: func(r *Relay) {
 			r.hooks.absent[featureSubgroups] = true
 		}},
-	{Name: variantUnknownTags, Dimension: "metadata-unknown-tags", Kind: "variant", Drawn: true,
+	{Name: variantUnknownTags, Dimension: "metadata-unknown-tags", Kind: "variant", Drawn: true, Profiles: []string{"nip29", "identity"},
 		Freedom:   "NIP-29 lists the 39000 tags it defines; it does not forbid a relay to keep others a 9002 carried",
 		Describes: "tags of a 9002 the relay does not implement (for example parent and child where it has no subgroups) are copied into the group's 39000 as the last 9002 gave them",
 		install:   keepUnknownMetadataTags},

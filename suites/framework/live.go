@@ -7,6 +7,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
 
+	"github.com/nipcl/nipcl-conform/capability"
 	"github.com/nipcl/nipcl-conform/fixtures"
 )
 
@@ -39,4 +40,31 @@ func (t *T) WaitLiveSigned(c *fixtures.Client, sub *fixtures.Subscription, pred 
 	}
 	t.Must(err, what)
 	return seen
+}
+
+// StateKinds keeps, of kinds, the state kinds the relay publishes: a kind
+// of which the capability probe read no instance for its own new group is
+// left out (NIP-29: "a single instance of each (or none) should exist"),
+// so a case expects only what this relay publishes. Without a probe every
+// kind is kept.
+func (t *T) StateKinds(kinds ...int) []int {
+	var out []int
+	for _, k := range kinds {
+		if a, probed := t.Env.StatePublished[k]; probed && a == capability.No {
+			continue
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+// RequireStateKinds is StateKinds for a case about those kinds: when the
+// relay publishes none of them the case is unsupported, saying so.
+func (t *T) RequireStateKinds(kinds ...int) []int {
+	GinkgoHelper()
+	out := t.StateKinds(kinds...)
+	if len(out) == 0 {
+		t.Unsupported(fmt.Sprintf("the relay publishes none of kinds %v for a new group (the capability probe read none; NIP-29: \"a single instance of each (or none)\"), so the rule about them cannot be observed", kinds))
+	}
+	return out
 }

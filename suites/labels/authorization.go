@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"sync"
-	"time"
 
 	"github.com/nbd-wtf/go-nostr"
 	. "github.com/onsi/gomega" //nolint:revive // Gomega DSL
@@ -199,7 +198,6 @@ func labelsAuthorizationSpecs() []framework.Spec {
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				x, more := lbl(t, "private"), lbl(t, "more")
-				since := nostr.Timestamp(time.Now().Add(-2 * time.Second).Unix())
 				outsider := t.Connect(t.Actor("outsider"))
 				ch := createWithheld(t, owner, outsider, x)
 				member := withRoles(t, owner, ch, "member")[0]
@@ -215,6 +213,11 @@ func labelsAuthorizationSpecs() []framework.Spec {
 				// served (Query); what it reads must not include the private one.
 				// Anonymous reads and the exact read of the private channel may
 				// also be refused (QueryAbsent).
+				// since is read off the relay's clock (the older of the two
+				// channels' current snapshots, both relay-signed), never the
+				// harness's: a relay whose clock runs behind stamps them
+				// earlier than the harness's "now".
+				since := min(snapshot(t, owner, ch).CreatedAt, snapshot(t, owner, open).CreatedAt)
 				nsOnly := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"L": {labelNS}}, Since: &since, Limit: 500}
 				for _, v := range []string{x, more} {
 					t.Expect(framework.DTags(findL(t, outsider, []string{v}, nil, 50))).To(Equal([]string{open}), "outsider: #L+#l %s finds the open channel only", v)
