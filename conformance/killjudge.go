@@ -7,6 +7,8 @@ import (
 
 	"github.com/nipcl/nipcl-conform/reference"
 	"github.com/nipcl/nipcl-conform/reports"
+	"github.com/nipcl/nipcl-conform/runner"
+	"github.com/nipcl/nipcl-conform/suites"
 )
 
 // killVerdict is the kill test's judgement of one fault in one profile.
@@ -82,3 +84,27 @@ func killSections(f reference.Fault, index map[string][]string, sectionOf func(c
 	sort.Strings(out)
 	return out
 }
+
+// KillPlan is the plan that runs the reference relay of profile with
+// fault f (and the lawful variants given) on, restricted to the sections
+// whose cases can kill it.
+func KillPlan(name, profile string, f reference.Fault, variants []string) runner.Plan {
+	index := suites.ClauseIndex()
+	sectionOf := func(id string) string {
+		c, _ := suites.Lookup(id)
+		return c.Section
+	}
+	return runner.Plan{Name: name, Profile: profile, Sections: killSections(f, index, sectionOf),
+		Target: &runner.ReferenceTarget{Config: reference.Config{Profile: profile, Faults: []string{f.Name}, Variants: variants}}}
+}
+
+// Killed judges a kill plan's results as the kill test does: a case citing
+// the fault's clause failed or timed out. why says what was missing.
+func Killed(f reference.Fault, profile string, results []reports.CaseResult) (killed bool, why string) {
+	v := judgeKill(f, profile, results, suites.ClauseIndex())
+	return !v.Survived, v.Why
+}
+
+// CitingCases lists the cases whose clauses include clause: the cases
+// that can kill a fault breaking it.
+func CitingCases(clause string) []string { return suites.ClauseIndex()[clause] }

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"github.com/nipcl/nipcl-conform/suites/framework"
 	"io"
 	"net/http"
 	"time"
@@ -51,7 +52,12 @@ type Options struct {
 	Force       bool          // run NIP-CL cases even when the relay does not advertise nip-cl
 	Focus, Skip []string      // case ID / area / section patterns
 	Scale       int           // distractor count for limit-ordering cases
-	Out         io.Writer     // progress and summary; nil = io.Discard
+	// Override replaces the body of the named cases for this run: the
+	// harness's own self-tests plant a deliberately wrong judgement
+	// (conformance/lawful) and require the lawful-relay property to catch
+	// it. Never set by the CLI.
+	Override map[string]func(*framework.T)
+	Out      io.Writer // progress and summary; nil = io.Discard
 	// Baseline lists expected failures; listed failures do not fail the
 	// run and listed cases that pass are reported as fixed.
 	Baseline *reports.Baseline

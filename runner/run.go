@@ -197,7 +197,7 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 		Plan: plan.Name, Profile: plan.Profile, StepTimeout: opts.StepTimeout,
 		Hosts: opts.Hosts, Header: opts.Header, Scale: opts.Scale, RunID: runID, Instance: NewRunID(),
 		Slow: opts.Slow, Safe: opts.Safe, AllowHeavy: opts.AllowHeavy, Cleanup: &framework.CleanupLog{},
-		RoleMap: opts.RoleMap, CommandTags: opts.CommandTags,
+		RoleMap: opts.RoleMap, CommandTags: opts.CommandTags, Override: opts.Override,
 	}
 	if plan.Profile == "none" {
 		env.Profile = framework.ProfileNIP29
@@ -327,9 +327,8 @@ type linkProbe struct {
 }
 
 // probeLink measures the round trip to the relay (measureRTT) and whether
-// it sends an AUTH challenge on connect. A challenge sent on connect
-// arrives before the pings' answers; the probe waits a few more round
-// trips for a late one. Not receiving one is not an error: clients then
+// it sends an AUTH challenge on connect, on a second connection that sends
+// nothing; the probe waits a few round trips for it. Not receiving one is not an error: clients then
 // authenticate when the relay asks ("auth-required:").
 func probeLink(ctx context.Context, url string, step time.Duration, header http.Header) (linkProbe, error) {
 	var lp linkProbe
@@ -337,11 +336,19 @@ func probeLink(ctx context.Context, url string, step time.Duration, header http.
 	if err != nil {
 		return lp, err
 	}
-	defer c.Close()
+	c.Close()
 	lp.rtt = rtt
+	// A challenge counts as sent on connect only on a connection that has
+	// sent nothing: the measuring REQs may themselves draw one from a relay
+	// that asks on demand (AUTH required for reads).
+	quiet, err := fixtures.Dial(ctx, url, fixtures.DialOptions{StepTimeout: step, Header: header})
+	if err != nil {
+		return lp, fmt.Errorf("cannot open a WebSocket: %w", err)
+	}
+	defer quiet.Close()
 	wctx, cancel := context.WithTimeout(ctx, min(step, 4*lp.rtt+250*time.Millisecond))
 	defer cancel()
-	lp.challenge = c.WaitChallenge(wctx)
+	lp.challenge = quiet.WaitChallenge(wctx)
 	return lp, nil
 }
 

@@ -29,6 +29,9 @@ func DefineSpecs(env *Env, specs []Spec) {
 				continue
 			}
 			s := s
+			if run := env.Override[s.ID]; run != nil {
+				s.Run = run
+			}
 			args := []any{CaseLabels(s.Case), func(ctx SpecContext) { runSpec(ctx, env, s) }, SpecTimeout(env.CaseTimeout)}
 			if env.Priority != nil {
 				args = append(args, SpecPriority(env.Priority(s.Case)))

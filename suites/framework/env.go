@@ -81,6 +81,10 @@ type Env struct {
 	// ("admin", "owner", "member"): --role-map admin=moderator. Empty: the
 	// NIP-29 cases learn the moderating role from 39001.
 	RoleMap map[string]string
+	// Override, when set, replaces the body of the named cases (the
+	// harness's self-tests plant a wrong judgement to prove a property
+	// catches it); the case keeps its ID, clauses and level.
+	Override map[string]func(*T)
 	// Include, when set, selects the cases this plan registers.
 	Include func(Case) bool
 	// Claim, when set, makes this process one worker of a queue shared

@@ -1,0 +1,455 @@
+package lawful
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+
+	"github.com/nipcl/nipcl-conform/conformance"
+	"github.com/nipcl/nipcl-conform/reference"
+	"github.com/nipcl/nipcl-conform/reports"
+	"github.com/nipcl/nipcl-conform/runner"
+	"github.com/nipcl/nipcl-conform/suites/framework"
+)
+
+var (
+	combos = flag.Int("lawful.n", 3, "lawful combinations drawn per profile (CI: 3; a deep run: -lawful.n=500)")
+	seed   = flag.Uint64("lawful.seed", 20261206, "seed of the draw (0: a random one, printed on failure as -rapid.seed)")
+)
+
+var profiles = []string{framework.ProfileNIP29, framework.ProfileIdentity, framework.ProfileLabels}
+
+// TestLawful is the lawful-relay property, per profile: for combinations
+// of lawful variants drawn by rapid (reference.Dimensions: at most one
+// variant per dimension, shrinking towards the plain relay), the clean
+// reference relay gets no failing case, and every blocked or unsupported
+// line beyond the plain relay's own is explained by a variant of the
+// combination (explains); and a fault drawn beside the variants is caught
+// by a case citing its clause, or every case that could catch it is
+// blocked or unsupported by the combination (the fault is not observable
+// there). A counterexample is a minimal combination, replayed by the seed
+// rapid prints.
+func TestLawful(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the suite once per drawn combination and profile")
+	}
+	base := baselines(t, profiles, nil)
+	for _, p := range profiles {
+		t.Run(p, func(t *testing.T) {
+			configureRapid(t, *combos)
+			rapid.Check(t, property(p, base[p], nil, false, true))
+		})
+	}
+}
+
+// TestLawfulCatchesAPlantedWrongCase plants the mistake the issue names —
+// a case that takes a catch-all HTTP page for AV support — in place of
+// base/livekit/1, and requires the property to fail with a combination
+// that shows it (no AV, and an HTTP variant answering the well-known path
+// with something other than 404).
+func TestLawfulCatchesAPlantedWrongCase(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the livekit section once per drawn combination")
+	}
+	sections := []string{"nip29/livekit"}
+	base := baselines(t, []string{framework.ProfileNIP29}, sections)
+	rec := &recordingTB{name: t.Name()}
+	configureRapid(t, 40)
+	func() {
+		defer func() {
+			if r := recover(); r != nil && r != errStop {
+				panic(r)
+			}
+		}()
+		rapid.Check(rec, property(framework.ProfileNIP29, base[framework.ProfileNIP29], sections, true, false))
+	}()
+	if !rec.Failed() {
+		t.Fatalf("the property held with a case that reads any non-404 answer at %s as AV support: the lawful draw did not catch it", "/.well-known/nip29/livekit")
+	}
+	msg := rec.String()
+	if !strings.Contains(msg, "base/livekit/1") || !strings.Contains(msg, "no-livekit") {
+		t.Errorf("the property failed, but its counterexample does not name the planted case and the no-livekit variant:\n%s", msg)
+	}
+	t.Logf("caught as expected:\n%s", firstLines(msg, 8))
+}
+
+// plantedAVCase is the wrong judgement TestLawfulCatchesAPlantedWrongCase
+// plants: any answer at the well-known path but a 404 is taken as "the
+// relay offers AV", and NIP-29's 204 is then required.
+func plantedAVCase(t *framework.T) {
+	u := strings.Replace(strings.Replace(t.Env.URL, "ws://", "http://", 1), "wss://", "https://", 1)
+	u = strings.TrimSuffix(u, "/") + "/.well-known/nip29/livekit"
+	client := &http.Client{Timeout: t.Env.StepTimeout, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Get(u)
+	t.Must(err, "GET "+u)
+	resp.Body.Close()
+	if resp.StatusCode == http.StatusNotFound {
+		t.Unsupported("no AV: 404")
+	}
+	if resp.StatusCode != http.StatusNoContent {
+		framework.Failf("NIP-29 (nip29/livekit.1): the relay answered the well-known path, so it offers AV, and must answer 204; got %d", resp.StatusCode)
+	}
+}
+
+// property returns the property of profile against the plain relay's own
+// outcomes base; sections and override narrow and plant cases (the
+// self-test); withFault draws a fault beside the variants.
+func property(profile string, base map[string]reports.CaseResult, sections []string, planted, withFault bool) func(*rapid.T) {
+	dims := reference.Dimensions(profile)
+	names := make([]string, 0, len(dims))
+	for d := range dims {
+		names = append(names, d)
+	}
+	sort.Strings(names)
+	faults := faultsOf(profile)
+	return func(rt *rapid.T) {
+		var variants []string
+		for _, d := range names {
+			// 0 is the plain relay's answer: shrinking goes there.
+			if i := rapid.IntRange(0, len(dims[d])).Draw(rt, d); i > 0 {
+				variants = append(variants, dims[d][i-1].Name)
+			}
+		}
+		var fault *reference.Fault
+		if withFault {
+			f := rapid.SampledFrom(faults).Draw(rt, "fault")
+			fault = &f
+		}
+		findings := runCombination(profile, variants, fault, base, sections, planted)
+		if len(findings) > 0 {
+			rt.Fatalf("profile %s, variants %s:\n  %s", profile, strings.Join(variants, ","), strings.Join(findings, "\n  "))
+		}
+	}
+}
+
+// runCombination runs the suite against the reference relay of profile
+// under variants (and, in a second plan, with fault on) and returns what
+// breaks the property.
+func runCombination(profile string, variants []string, fault *reference.Fault, base map[string]reports.CaseResult, sections []string, planted bool) []string {
+	spec := childSpec{Profiles: []string{profile}, Variants: variants, Sections: sections, Planted: planted}
+	if fault != nil {
+		spec.Fault = fault.Name
+	}
+	res, err := runChild(spec)
+	if err != nil {
+		return []string{"run: " + err.Error()}
+	}
+	byPlan := conformance.ByPlan(res.Cases)
+	findings := judgeClean(variants, base, byPlan["clean"])
+	if fault != nil {
+		findings = append(findings, judgeFault(*fault, profile, variants, base, byPlan["fault"])...)
+	}
+	return findings
+}
+
+// judgeClean holds a clean run to the property: no case fails, and every
+// blocked or unsupported case the plain relay passes is explained by a
+// variant of the combination.
+func judgeClean(variants []string, base map[string]reports.CaseResult, cases []reports.CaseResult) []string {
+	var out []string
+	if len(cases) == 0 {
+		return []string{"no case ran"}
+	}
+	for _, c := range cases {
+		if c.Outcome == reports.Pass {
+			continue
+		}
+		if b, ok := base[c.ID]; ok && b.Outcome == c.Outcome && conformance.CleanOutcome(b) {
+			continue // the plain relay's own unsupported or slow case
+		}
+		switch c.Outcome {
+		case reports.Blocked, reports.Unsupported:
+			if explained(variants, c) {
+				continue
+			}
+			out = append(out, "not explained by any variant of the combination: "+conformance.Describe(c))
+		default:
+			if c.Outcome == reports.Skipped && conformance.CleanOutcome(c) {
+				continue
+			}
+			out = append(out, "false verdict: "+conformance.Describe(c))
+		}
+	}
+	return out
+}
+
+// judgeFault requires the fault to be killed, or every case that could
+// kill it to be blocked or unsupported for a reason a variant explains.
+func judgeFault(f reference.Fault, profile string, variants []string, base map[string]reports.CaseResult, cases []reports.CaseResult) []string {
+	if killed, _ := conformance.Killed(f, profile, cases); killed {
+		return nil
+	}
+	for _, c := range cases {
+		if c.Outcome == reports.Pass && slices.Contains(conformance.CitingCases(f.Clause), c.ID) {
+			return []string{fmt.Sprintf("fault %s (clause %s) survived: %s passed under the fault although it ran", f.Name, f.Clause, c.ID)}
+		}
+	}
+	return nil // every citing case was blocked, unsupported or left out: not observable here
+}
+
+// explains maps a variant to the lines it may lawfully cause: an outcome,
+// the precondition of a blocked case ("" = any), and words the message
+// holds ("" = any) or a case ID prefix.
+var explains = map[string][]allowance{
+	"auth-on-demand":        {{reports.Blocked, "read-served", "auth-required", ""}},
+	"auth-for-reads":        {{reports.Blocked, "read-served", "auth-required", ""}, {reports.Unsupported, "", "auth-required", ""}},
+	"no-39001":              {{reports.Blocked, "admins-list", "", ""}, {reports.Unsupported, "", "39001", ""}},
+	"no-39002":              {{reports.Blocked, "members-list", "", ""}, {reports.Unsupported, "", "39002", ""}},
+	"no-39003":              {{reports.Unsupported, "", "39003", ""}},
+	"no-39004":              {{reports.Unsupported, "", "39004", ""}},
+	"relay-signed-not-live": {{reports.Blocked, "live-state", "", ""}, {reports.Unsupported, "", "live", ""}},
+	"max-limit-20":          {{reports.Unsupported, "", "limit", ""}},
+	"max-subscriptions-8":   {{reports.Unsupported, "", "subscription", ""}},
+	"no-count":              {{reports.Unsupported, "", "COUNT", ""}},
+	"no-search":             {{reports.Unsupported, "", "NIP-50", ""}, {reports.Unsupported, "", "search", ""}},
+	"no-subgroups":          {{reports.Unsupported, "", "subgroups", ""}},
+	"no-livekit":            {{reports.Unsupported, "", "", "base/livekit/"}, {reports.Unsupported, "", "39004", ""}},
+	"every-key-moderates":   {{reports.Blocked, "unprivileged-key", "", ""}},
+}
+
+type allowance struct {
+	outcome      reports.Outcome
+	precondition string
+	mentions     string
+	casePrefix   string
+}
+
+// explained reports whether a variant of the combination explains c.
+func explained(variants []string, c reports.CaseResult) bool {
+	for _, v := range variants {
+		for _, a := range explains[v] {
+			if a.outcome == c.Outcome && (a.precondition == "" || a.precondition == c.Precondition) &&
+				(a.mentions == "" || strings.Contains(c.Message, a.mentions)) &&
+				(a.casePrefix == "" || strings.HasPrefix(c.ID, a.casePrefix)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// baselines runs the plain reference relay of each profile once and
+// returns each case's outcome there.
+func baselines(t *testing.T, ps []string, sections []string) map[string]map[string]reports.CaseResult {
+	t.Helper()
+	res, err := runChild(childSpec{Profiles: ps, Sections: sections})
+	if err != nil {
+		t.Fatalf("baseline run: %v", err)
+	}
+	out := map[string]map[string]reports.CaseResult{}
+	for plan, cases := range conformance.ByPlan(res.Cases) {
+		out[plan] = map[string]reports.CaseResult{}
+		for _, c := range cases {
+			if !conformance.CleanOutcome(c) {
+				t.Fatalf("the plain reference relay (%s) is not clean: %s", plan, conformance.Describe(c))
+			}
+			out[plan][c.ID] = c
+		}
+	}
+	return out
+}
+
+// faultsOf lists the faults that apply to profile.
+func faultsOf(profile string) []reference.Fault {
+	var out []reference.Fault
+	for _, f := range reference.Faults() {
+		if f.Profile == "" || f.Profile == profile {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// configureRapid sets rapid's number of checks and seed from -lawful.n and
+// -lawful.seed, unless -rapid.checks or -rapid.seed were given, and keeps
+// rapid from writing fail files into the tree.
+func configureRapid(t *testing.T, checks int) {
+	t.Helper()
+	given := map[string]bool{}
+	flag.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	set := func(name, v string) {
+		if !given[name] {
+			if err := flag.Set(name, v); err != nil {
+				t.Fatalf("flag %s: %v", name, err)
+			}
+		}
+	}
+	set("rapid.checks", strconv.Itoa(checks))
+	set("rapid.seed", strconv.FormatUint(*seed, 10))
+	set("rapid.nofailfile", "true")
+}
+
+var (
+	tmpOnce sync.Once
+	tmpRoot string
+)
+
+// tempDir is a fresh report directory under one test-wide root (rapid's
+// property has no *testing.T of its own).
+func tempDir() string {
+	tmpOnce.Do(func() { tmpRoot = mustTemp("", "nipcl-lawful-") })
+	return mustTemp(tmpRoot, "run-")
+}
+
+// errStop ends a recorded property run at its first Fatal.
+var errStop = fmt.Errorf("lawful: stop")
+
+// recordingTB is a rapid.TB that records instead of failing the test: the
+// self-test asserts that the property fails.
+type recordingTB struct {
+	name   string
+	mu     sync.Mutex
+	lines  []string
+	failed bool
+}
+
+func (r *recordingTB) Helper()                 {}
+func (r *recordingTB) Name() string            { return r.name }
+func (r *recordingTB) Logf(f string, a ...any) { r.add(fmt.Sprintf(f, a...)) }
+func (r *recordingTB) Log(a ...any)            { r.add(fmt.Sprint(a...)) }
+func (r *recordingTB) Skipf(f string, a ...any) {
+	r.add("skip: " + fmt.Sprintf(f, a...))
+	panic(errStop)
+}
+func (r *recordingTB) Skip(a ...any)             { r.Skipf("%s", fmt.Sprint(a...)) }
+func (r *recordingTB) SkipNow()                  { panic(errStop) }
+func (r *recordingTB) Errorf(f string, a ...any) { r.fail(fmt.Sprintf(f, a...)) }
+func (r *recordingTB) Error(a ...any)            { r.fail(fmt.Sprint(a...)) }
+func (r *recordingTB) Fatalf(f string, a ...any) { r.fail(fmt.Sprintf(f, a...)); panic(errStop) }
+func (r *recordingTB) Fatal(a ...any)            { r.fail(fmt.Sprint(a...)); panic(errStop) }
+func (r *recordingTB) FailNow()                  { r.fail("FailNow"); panic(errStop) }
+func (r *recordingTB) Fail()                     { r.fail("Fail") }
+func (r *recordingTB) Failed() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.failed
+}
+
+func (r *recordingTB) add(s string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.lines = append(r.lines, s)
+}
+
+func (r *recordingTB) fail(s string) {
+	r.mu.Lock()
+	r.failed = true
+	r.mu.Unlock()
+	r.add(s)
+}
+
+func (r *recordingTB) String() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return strings.Join(r.lines, "\n")
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func mustTemp(dir, pattern string) string {
+	d, err := os.MkdirTemp(dir, pattern)
+	if err != nil {
+		panic(fmt.Sprintf("lawful: temporary directory: %v", err))
+	}
+	return d
+}
+
+// childEnv carries a childSpec to TestLawfulChild: Ginkgo allows one run
+// of the suites per process, so every combination runs in a child process
+// of this test binary.
+const childEnv = "NIPCL_LAWFUL_CHILD"
+
+// childSpec is one run of the suites: a plan per profile under the
+// variants ("clean", or the profile's name for a baseline), and a kill
+// plan ("fault") when Fault is set.
+type childSpec struct {
+	Profiles  []string
+	Variants  []string
+	Fault     string
+	Sections  []string
+	Planted   bool // plantedAVCase replaces base/livekit/1
+	ReportDir string
+}
+
+// TestLawfulChild is the child process of the property (skipped unless
+// NIPCL_LAWFUL_CHILD holds its spec).
+func TestLawfulChild(t *testing.T) {
+	raw := os.Getenv(childEnv)
+	if raw == "" {
+		t.Skip("the child process of the lawful-relay property; runs only when TestLawful starts it")
+	}
+	var spec childSpec
+	if err := json.Unmarshal([]byte(raw), &spec); err != nil {
+		t.Fatalf("%s: %v", childEnv, err)
+	}
+	var plans []runner.Plan
+	for _, p := range spec.Profiles {
+		name := p
+		if len(spec.Profiles) == 1 {
+			name = "clean"
+		}
+		plans = append(plans, runner.Plan{Name: name, Profile: p, Sections: spec.Sections,
+			Target: &runner.ReferenceTarget{Config: reference.Config{Profile: p, Variants: spec.Variants}}})
+	}
+	if spec.Fault != "" {
+		for _, f := range reference.Faults() {
+			if f.Name == spec.Fault {
+				plans = append(plans, conformance.KillPlan("fault", spec.Profiles[0], f, spec.Variants))
+			}
+		}
+	}
+	var override map[string]func(*framework.T)
+	if spec.Planted {
+		override = map[string]func(*framework.T){"base/livekit/1": plantedAVCase}
+	}
+	if _, err := runner.Run(context.Background(), runner.Options{
+		Plans: plans, ReportDir: spec.ReportDir, StepTimeout: 5 * time.Second, Deadline: 10 * time.Minute, Scale: 25, Override: override,
+	}); err != nil {
+		t.Fatalf("run: %v", err)
+	}
+}
+
+// runChild runs spec in a child process and reads its results.
+func runChild(spec childSpec) (*reports.Results, error) {
+	spec.ReportDir = tempDir()
+	raw, err := json.Marshal(spec)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 12*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestLawfulChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), childEnv+"="+string(raw))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("child run %s: %w\n%s", raw, err, lastLines(string(out), 20))
+	}
+	return reports.ReadJSON(filepath.Join(spec.ReportDir, "results.json"))
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
