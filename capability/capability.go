@@ -136,6 +136,10 @@ type Findings struct {
 	// new group), no, or absent (not observed: no group, or a read failed).
 	State         map[int]Answer
 	StateEvidence []string
+	// CreatorRole is the first role the probe's own 39001 gave the group's
+	// creator ("" when none was seen): the relay's moderating role, for
+	// cases whose own group's 39001 is gone (NIP-29 allows none).
+	CreatorRole string
 }
 
 // Target is how the probe reaches the relay.

@@ -57,7 +57,7 @@ func Probe(ctx context.Context, tg Target, keys []*Key) *Findings {
 	}
 	f := &Findings{Keys: keys}
 	if len(p.groups) > 0 {
-		f.State, f.StateEvidence = p.stateKinds(ctx, p.groups[0])
+		f.State, f.StateEvidence, f.CreatorRole = p.stateKinds(ctx, p.groups[0])
 	}
 	p.deleteGroups(ctx)
 	return f
@@ -70,12 +70,11 @@ var StateKinds = []int{fixtures.KindMetadata, fixtures.KindAdmins, fixtures.Kind
 // stateKinds reads, as the group's creator, which state kinds the relay
 // publishes for a new group: each is polled for a short while (a relay may
 // publish after its OK), then recorded as yes or no.
-func (p *prober) stateKinds(ctx context.Context, g probeGroup) (map[int]Answer, []string) {
-	out := map[int]Answer{}
-	var evidence []string
+func (p *prober) stateKinds(ctx context.Context, g probeGroup) (out map[int]Answer, evidence []string, creatorRole string) {
+	out = map[int]Answer{}
 	c, err := p.conn(ctx, g.owner)
 	if err != nil {
-		return out, []string{"state events: " + err.Error()}
+		return out, []string{"state events: " + err.Error()}, ""
 	}
 	wait := p.tg.StepTimeout / 5
 	for _, kind := range StateKinds {
@@ -90,6 +89,13 @@ func (p *prober) stateKinds(ctx context.Context, g probeGroup) (map[int]Answer, 
 			case len(r.Events) > 0:
 				out[kind] = Yes
 				evidence = append(evidence, fmt.Sprintf("kind %d: published (%s)", kind, r.Events[0].ID))
+				if kind == fixtures.KindAdmins {
+					for _, tag := range r.Events[0].Tags {
+						if len(tag) >= 3 && tag[0] == "p" && tag[1] == g.owner.PubKey && creatorRole == "" {
+							creatorRole = tag[2]
+						}
+					}
+				}
 			}
 			if err != nil || r.Closed || out[kind] == Yes {
 				break
@@ -104,7 +110,7 @@ func (p *prober) stateKinds(ctx context.Context, g probeGroup) (map[int]Answer, 
 			}
 		}
 	}
-	return out, evidence
+	return out, evidence, creatorRole
 }
 
 // pause waits d or until ctx ends (a poll interval, not a sleep: the

@@ -680,6 +680,14 @@ func (r *Relay) publishState(t *txn, ch *Channel) error {
 		prevAt := prev.createdAt
 		// The stored tags are tagsJSON of the event's tags: equal JSON,
 		// equal tags.
+		if found && prev.tags == tagsJSON(tags) && r.dropsIdenticalState(kind, prevAt) {
+			// Variant state-lost-on-regeneration: the relay deletes the old
+			// instance to write an identical one, and loses both.
+			if err := t.deleteWhere(condStateOfKind, kind, ch.UUID); err != nil {
+				return err
+			}
+			continue
+		}
 		if found && prev.tags == tagsJSON(tags) {
 			// Fault identical-state-duplicated: store another instance
 			// beside the current one.

@@ -83,6 +83,9 @@ type hooks struct {
 	// stateTags adds tags to a state event the relay publishes from the
 	// transaction t (nil outside one; t.command is the event it applies).
 	stateTags []func(t *txn, kind int, ch *Channel) nostr.Tags
+	// dropIdentical reports that regenerating an unchanged state event of
+	// kind, whose current instance was signed at prevAt, loses it.
+	dropIdentical []func(r *Relay, kind int, prevAt int64) bool
 	// absent lists optional features the relay lacks.
 	absent map[feature]bool
 }
@@ -112,6 +115,17 @@ func (r *Relay) refusal(reason string) string {
 func (r *Relay) stateOmitted(kind int) bool {
 	for _, h := range r.hooks.omitState {
 		if h(kind) {
+			return true
+		}
+	}
+	return false
+}
+
+// dropsIdenticalState reports whether a variant loses an unchanged state
+// event when the relay regenerates it.
+func (r *Relay) dropsIdenticalState(kind int, prevAt int64) bool {
+	for _, h := range r.hooks.dropIdentical {
+		if h(r, kind, prevAt) {
 			return true
 		}
 	}
@@ -161,6 +175,7 @@ const (
 	variantNoSubgroups      = "no-subgroups"
 	variantUnknownTags      = "metadata-keeps-unknown-tags"
 	variantNarrowWindow     = "created-at-60s-past-30s-future"
+	variantStateLost        = "state-lost-on-regeneration"
 )
 
 // relayClockSkew is how far relay-clock-behind and relay-clock-ahead set
@@ -242,6 +257,14 @@ var variantCatalogue = []Variant{
 		Freedom:   "NIP-29: 39004 lists the participants of a live room where the relay offers one; publishing it is the relay's choice",
 		Describes: "no kind 39004 (live participants) is ever published",
 		install:   omitStateKind(kindGroupParticipants)},
+	{Name: variantStateLost, Dimension: "state-39001", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-29: \"a single instance of each (or none) should exist at all times for each group\": none is lawful, for a while too",
+		Describes: "when a command makes the relay regenerate an unchanged 39001 within the second its current one was signed, the relay loses it: the group has no 39001 until a later change republishes one (as an independent relay that deletes before it rewrites does)",
+		install: func(r *Relay) {
+			r.hooks.dropIdentical = append(r.hooks.dropIdentical, func(r *Relay, kind int, prevAt int64) bool {
+				return kind == kindGroupAdmins && r.now().Unix() <= prevAt
+			})
+		}},
 	{Name: variantRelaySignedStore, Dimension: "relay-signed-live", Kind: "variant", Drawn: true,
 		Freedom:   "NIP-01: new events matching an open subscription \"SHOULD be sent\"; NIP-29 says nothing of live delivery of state",
 		Describes: "events the relay signs itself (state events, notices) are stored and served by REQ, but never delivered to open subscriptions",

@@ -109,7 +109,7 @@ func probeKeys(ctx context.Context, env *suites.Env, keys []*capability.Key, res
 	found := capability.Probe(pctx, capability.Target{
 		URL: env.URL, AuthRelayURL: env.RelayURL, Header: env.Header, CommandTags: env.CommandTags, AuthOnConnect: env.AuthOnConnect, StepTimeout: env.StepTimeout, Pace: env.Pace,
 	}, keys)
-	env.KeyCaps, env.StatePublished = found.Keys, found.State
+	env.KeyCaps, env.StatePublished, env.ProbedCreatorRole = found.Keys, found.State, found.CreatorRole
 	for kind, a := range found.State {
 		if result.StateEvents == nil {
 			result.StateEvents = map[string]string{}

@@ -205,20 +205,23 @@ func judgeFault(f reference.Fault, profile string, variants []string, base map[s
 // the precondition of a blocked case ("" = any), and words the message
 // holds ("" = any) or a case ID prefix.
 var explains = map[string][]allowance{
-	"auth-on-demand":        {{reports.Blocked, "read-served", "auth-required", ""}},
-	"auth-for-reads":        {{reports.Blocked, "read-served", "auth-required", ""}, {reports.Unsupported, "", "auth-required", ""}},
-	"no-39001":              {{reports.Blocked, "admins-list", "", ""}, {reports.Unsupported, "", "39001", ""}},
-	"no-39002":              {{reports.Blocked, "members-list", "", ""}, {reports.Unsupported, "", "39002", ""}},
-	"no-39003":              {{reports.Unsupported, "", "39003", ""}},
-	"no-39004":              {{reports.Unsupported, "", "39004", ""}},
-	"relay-signed-not-live": {{reports.Blocked, "live-state", "", ""}, {reports.Unsupported, "", "live", ""}},
-	"max-limit-20":          {{reports.Unsupported, "", "limit", ""}},
-	"max-subscriptions-8":   {{reports.Unsupported, "", "subscription", ""}},
-	"no-count":              {{reports.Unsupported, "", "COUNT", ""}},
-	"no-search":             {{reports.Unsupported, "", "NIP-50", ""}, {reports.Unsupported, "", "search", ""}},
-	"no-subgroups":          {{reports.Unsupported, "", "subgroups", ""}},
-	"no-livekit":            {{reports.Unsupported, "", "", "base/livekit/"}, {reports.Unsupported, "", "39004", ""}},
-	"every-key-moderates":   {{reports.Blocked, "unprivileged-key", "", ""}},
+	"auth-on-demand":             {{reports.Blocked, "read-served", "auth-required", ""}},
+	"auth-for-reads":             {{reports.Blocked, "read-served", "auth-required", ""}, {reports.Unsupported, "", "auth-required", ""}},
+	"no-39001":                   {{reports.Blocked, "admins-list", "", ""}, {reports.Unsupported, "", "39001", ""}},
+	"no-39002":                   {{reports.Blocked, "members-list", "", ""}, {reports.Unsupported, "", "39002", ""}},
+	"no-39003":                   {{reports.Unsupported, "", "39003", ""}},
+	"no-39004":                   {{reports.Unsupported, "", "39004", ""}},
+	"relay-signed-not-live":      {{reports.Blocked, "live-state", "", ""}, {reports.Unsupported, "", "live", ""}},
+	"max-limit-20":               {{reports.Unsupported, "", "limit", ""}},
+	"max-subscriptions-8":        {{reports.Unsupported, "", "subscription", ""}},
+	"no-count":                   {{reports.Unsupported, "", "COUNT", ""}},
+	"no-search":                  {{reports.Unsupported, "", "NIP-50", ""}, {reports.Unsupported, "", "search", ""}},
+	"no-subgroups":               {{reports.Unsupported, "", "subgroups", ""}},
+	"no-livekit":                 {{reports.Unsupported, "", "", "base/livekit/"}, {reports.Unsupported, "", "39004", ""}},
+	"every-key-moderates":        {{reports.Blocked, "unprivileged-key", "", ""}},
+	"state-lost-on-regeneration": {{reports.Blocked, "admins-list", "", ""}, {reports.Unsupported, "", "39001", ""}},
+	// A case that needs a created_at outside the relay's published window.
+	"created-at-60s-past-30s-future": {{reports.Unsupported, "", "created_at", ""}},
 }
 
 type allowance struct {
@@ -291,6 +294,9 @@ func configureRapid(t *testing.T, checks int) {
 	set("rapid.checks", strconv.Itoa(checks))
 	set("rapid.seed", strconv.FormatUint(*seed, 10))
 	set("rapid.nofailfile", "true")
+	// Each check is a run of the suite: give shrinking time to reach a
+	// minimal combination.
+	set("rapid.shrinktime", "3m")
 }
 
 var (

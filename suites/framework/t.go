@@ -46,6 +46,9 @@ type T struct {
 	// group: a kind seen earlier in the case and gone later is a finding
 	// about the case's steps, never a missing feature.
 	seenState map[stateKey]string
+	// lastState is the last instance of each state event the case read,
+	// by kind, group and reader (see LastState).
+	lastState map[stateKey]*nostr.Event
 	// readings are the "id=value" readings noted so far (see Reading).
 	readings map[string]bool
 	// limitRefusals are refused events that left a published limit.
@@ -550,6 +553,10 @@ func (t *T) StateEvent(c *fixtures.Client, kind int, channel string) *nostr.Even
 			t.seenState = map[stateKey]string{}
 		}
 		t.seenState[stateKey{kind, channel, c.Actor().PubKey}] = head.ID
+		if t.lastState == nil {
+			t.lastState = map[stateKey]*nostr.Event{}
+		}
+		t.lastState[stateKey{kind, channel, c.Actor().PubKey}] = head
 		t.mu.Unlock()
 	}
 	return head
