@@ -176,6 +176,8 @@ const (
 	variantUnknownTags      = "metadata-keeps-unknown-tags"
 	variantNarrowWindow     = "created-at-60s-past-30s-future"
 	variantStateLost        = "state-lost-on-regeneration"
+	variantRateLimited      = "rate-limited-5-per-key"
+	variantRateLimitError   = "rate-limit-error-5-per-key"
 )
 
 // relayClockSkew is how far relay-clock-behind and relay-clock-ahead set
@@ -263,6 +265,24 @@ var variantCatalogue = []Variant{
 		install: func(r *Relay) {
 			r.hooks.dropIdentical = append(r.hooks.dropIdentical, func(r *Relay, kind int, prevAt int64) bool {
 				return kind == kindGroupAdmins && r.now().Unix() <= prevAt
+			})
+		}},
+	{Name: variantRateLimited, Dimension: "rate-limit", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-01 lists \"rate-limited\" among the OK prefixes: a relay bounds how fast a key may write",
+		Describes: "each key may write 5 events per second (bursts of 10); more are answered \"rate-limited: …\"",
+		install: func(r *Relay) {
+			r.rate = newRateLimiter(5, 10, r.now)
+		}},
+	{Name: variantRateLimitError, Dimension: "rate-limit", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-01: \"error\" is for when none of the other prefixes fits, and the words are the relay's: khatru-based relays answer \"error: rate limit exceeded\"",
+		Describes: "each key may write 5 events per second (bursts of 10); more are answered \"error: rate limit exceeded\"",
+		install: func(r *Relay) {
+			r.rate = newRateLimiter(5, 10, r.now)
+			r.hooks.reword = append(r.hooks.reword, func(reason string) string {
+				if strings.HasPrefix(reason, "rate-limited:") {
+					return "error: rate limit exceeded"
+				}
+				return reason
 			})
 		}},
 	{Name: variantRelaySignedStore, Dimension: "relay-signed-live", Kind: "variant", Drawn: true,

@@ -220,6 +220,8 @@ var explains = map[string][]allowance{
 	"no-livekit":                 {{reports.Unsupported, "", "", "base/livekit/"}, {reports.Unsupported, "", "39004", ""}},
 	"every-key-moderates":        {{reports.Blocked, "unprivileged-key", "", ""}},
 	"state-lost-on-regeneration": {{reports.Blocked, "admins-list", "", ""}, {reports.Unsupported, "", "39001", ""}},
+	"rate-limited-5-per-key":     {{reports.Blocked, "rate-limit", "", ""}},
+	"rate-limit-error-5-per-key": {{reports.Blocked, "rate-limit", "", ""}},
 	// A case that needs a created_at outside the relay's published window.
 	"created-at-60s-past-30s-future": {{reports.Unsupported, "", "created_at", ""}},
 }

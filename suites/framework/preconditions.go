@@ -56,6 +56,12 @@ var (
 	PreHostKey = Precondition{"host-key",
 		"a second community (--host) that admits the key the harness signs with there (a fresh channel created there is accepted)",
 		"pass --host-key HOST=HEX with a key that community admits (communities that admit different keys), or name a second community that admits the harness's keys"}
+	PreRateLimit = Precondition{"rate-limit",
+		"the relay accepts the harness's writes at the pace it sends them",
+		"the relay answered a write with a rate limit (rate-limited:, or words of a rate limit): run again with --rate N below the relay's limit (writes per second, global across workers), and --parallel 1"}
+	PreProofOfWork = Precondition{"proof-of-work",
+		"the relay accepts writes without NIP-13 proof of work",
+		"the relay requires NIP-13 proof of work on the harness's writes (pow:, or words of proof of work), which the harness does not mine; no --actor-key can satisfy it"}
 	PreAuth = Precondition{"auth",
 		"the relay answers the harness's NIP-42 AUTH",
 		"send a challenge on connect or with auth-required:, and accept kind 22242 answers whose relay tag is the relay's URL (the --target URL, or the one --relay-url names)"}
@@ -123,12 +129,29 @@ func (t *T) RefusedWrite(p Precondition, ok fixtures.OK, what string) {
 	GinkgoHelper()
 	observed := what + ": " + ok.String()
 	switch {
+	case paceRefusal(ok.Reason) != nil:
+		t.Blocked(*paceRefusal(ok.Reason), observed)
 	case strings.HasPrefix(ok.Reason, "auth-required:"):
 		t.Blocked(PreAuth, observed)
 	case strings.HasPrefix(ok.Reason, "restricted:") && !t.keysConfigured() && p.ID == PreCreateGroup.ID:
 		t.Blocked(PreAdmitKeys, observed)
 	}
 	t.Blocked(p, observed)
+}
+
+// paceRefusal classifies a refusal by what it asks of the sender rather
+// than of the event: a rate limit (NIP-01's "rate-limited:", or "error:"
+// with words of one, as khatru-based relays say it) or NIP-13 proof of
+// work ("pow:", or words of it). Nil for any other refusal.
+func paceRefusal(reason string) *Precondition {
+	lower := strings.ToLower(reason)
+	switch {
+	case strings.HasPrefix(lower, "rate-limited:") || strings.Contains(lower, "rate limit") || strings.Contains(lower, "too many events") || strings.Contains(lower, "slow down"):
+		return &PreRateLimit
+	case strings.HasPrefix(lower, "pow:") || strings.Contains(lower, "proof of work") || strings.Contains(lower, "insufficient pow") || strings.Contains(lower, "difficulty"):
+		return &PreProofOfWork
+	}
+	return nil
 }
 
 func (t *T) keysConfigured() bool { return len(t.Env.Keys) > 0 }

@@ -381,6 +381,11 @@ func (t *T) Accept(c *fixtures.Client, ev *nostr.Event, why string) fixtures.OK 
 				fmt.Sprintf("the relay accepts the kind %d writes the scenario makes (%s)", ev.Kind, why),
 				"accept that write from the group's creator or members; the refusal is quoted"}, ok, why)
 		}
+		if pre := paceRefusal(ok.Reason); pre != nil {
+			// A rate limit or a proof-of-work demand refuses the sender's
+			// pace, not the write: no NIP sentence is at stake.
+			t.RefusedWrite(*pre, ok, why)
+		}
 		if ev.Kind == fixtures.KindCreateGroup && keyRefusal(ok.Reason) {
 			// No draft obliges a relay to let any key create channels: a
 			// key-admission refusal is a precondition, not a failure.
