@@ -1,6 +1,7 @@
 package identity
 
 import (
+	"slices"
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -159,4 +160,20 @@ func (w *sysWorld) ours(evs []*nostr.Event) []string {
 // findOf returns the distinct channels of one kind matching tags.
 func idFindOf(t *framework.T, c *fixtures.Client, kind int, tags nostr.TagMap) []string {
 	return idChannelSet(t.Query(c, nostr.Filter{Kinds: []int{kind}, Tags: tags}))
+}
+
+// present keeps, of pairs ("channel/kind", see idPairsOf), those whose
+// state event the relay serves the world's creator now: NIP-29 lets a
+// relay have none of a state kind ("a single instance of each (or none)"),
+// for a while too, so a case expects of a reader only what exists.
+func (w *sysWorld) present(t *framework.T, pairs []string) []string {
+	GinkgoHelper()
+	have := idPairs(t.Query(w.O, nostr.Filter{Kinds: []int{fixtures.KindMetadata, fixtures.KindAdmins, fixtures.KindMembers}, Tags: nostr.TagMap{"d": w.all()}}), w.all())
+	out := []string{}
+	for _, p := range pairs {
+		if slices.Contains(have, p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
