@@ -195,3 +195,52 @@ func TestSpecOnBundledDrafts(t *testing.T) {
 		t.Errorf("diff r1 → current: exit %d\n%.800s", code, out)
 	}
 }
+
+// TestSpecNIP29Repros: the three edits of issue 39 to the bundled NIP-29
+// (moderation from any member, the subgroup lead-in's parent tag renamed,
+// an item label changed) each give the change, the clauses it makes stale
+// and exit 1 from diff; check on the first fails on its stale MUST
+// clauses unless --allow-stale; and check on NIP-29 itself counts the
+// client-mode cases.
+func TestSpecNIP29Repros(t *testing.T) {
+	const nip29 = "../../spec/testdata/nips/29.md"
+	src, err := os.ReadFile(nip29)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, c := range []struct {
+		find, repl string
+		stale      []string
+	}{
+		{"or by group admins -- and relays should reject them if they don't come from an authorized admin", "or by any group member -- and relays should accept them from any member",
+			[]string{"nip29/create.3", "nip29/moderation.1", "nip29/permissions.1"}},
+		{"whose metadata carries a `parent` tag pointing", "whose metadata carries an `up` tag pointing", []string{"nip29/clients.8", "nip29/subgroups.2"}},
+		{"- *group roles* (`kind:39003`) (optional)", "- *group roles* (`kind:39003`)", []string{"nip29/state-events.9"}},
+	} {
+		if !strings.Contains(string(src), c.find) {
+			t.Fatalf("29.md lacks %q", c.find)
+		}
+		p := writeFile(t, dir, "edited.md", strings.Replace(string(src), c.find, c.repl, 1))
+		code, out, errs := runDispatch(t, "spec", "diff", nip29, p)
+		if code != 1 || !strings.Contains(out, "**reworded**") || !strings.Contains(out, "Needs attention: yes") || !strings.Contains(errs, "needs attention") {
+			t.Errorf("%q: exit %d\n%s\n%s", c.repl, code, out, errs)
+		}
+		for _, id := range c.stale {
+			if !strings.Contains(out, "made stale: "+id) && !strings.Contains(out, ", "+id) {
+				t.Errorf("%q: %s not named stale\n%s", c.repl, id, out)
+			}
+		}
+	}
+	p := writeFile(t, dir, "d1.md", strings.Replace(string(src), "or by group admins -- and relays should reject them if they don't come from an authorized admin", "or by any group member -- and relays should accept them from any member", 1))
+	if code, out, errs := runDispatch(t, "spec", "check", p); code != 1 || !strings.Contains(errs, "clause(s) are stale") || !strings.Contains(out, "nip29/permissions.1 [MUST]") {
+		t.Errorf("check after the role-based access edit: exit %d\n%.500s\n%s", code, out, errs)
+	}
+	if code, out, errs := runDispatch(t, "spec", "check", p, "--allow-stale"); code != 0 || !strings.Contains(out, "Clauses not yet anchored") {
+		t.Errorf("check --allow-stale: exit %d\n%.500s\n%s", code, out, errs)
+	}
+	code, out, errs := runDispatch(t, "spec", "check", nip29)
+	if code != 0 || !strings.Contains(out, "| MUST NOT | 1 | 1 | 1 |") || !strings.Contains(out, "client/nip29/subgroup-membership-not-inherited") || !strings.Contains(out, "not testable: ") {
+		t.Errorf("check 29.md: exit %d\n%.1500s\n%s", code, out, errs)
+	}
+}
