@@ -201,7 +201,7 @@ var diffCorpus = []corpusEntry{
 	{Name: "a typo fixed in an explanatory sentence",
 		Edits: []corpusEdit{ed("from being broadcasted to external relays", "from being broadcast to external relays")}},
 	{Name: "a rule moved to another section",
-		Edits: []corpusEdit{ed("\n\nClients may display these events at the top of the group view.", ""), ed("## Group referencing\n\n", "## Group referencing\n\nClients may display these events at the top of the group view.\n\n")},
+		Edits:   []corpusEdit{ed("\n\nClients may display these events at the top of the group view.", ""), ed("## Group referencing\n\n", "## Group referencing\n\nClients may display these events at the top of the group view.\n\n")},
 		Changes: []corpusChange{chg(Moved, "Clients may display", "Clients may display")}},
 }
 
