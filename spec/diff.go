@@ -100,20 +100,20 @@ func Diff(old, new *Doc, cat *Catalog, profile string) *DiffReport {
 	r.SectionsAdded, r.SectionsRemoved = headingDiff(old, new)
 	anchored := cat.byHash("")
 	hints := newHintIndex(cat.ProfileClauses(profile))
-	os := promoteAll(old.Sentences, anchored)
-	ns := promoteAll(new.Sentences, anchored)
+	olds := promoteAll(old.Sentences, anchored)
+	news := promoteAll(new.Sentences, anchored)
 
-	usedOld := make([]bool, len(os))
-	usedNew := make([]bool, len(ns))
+	usedOld := make([]bool, len(olds))
+	usedNew := make([]bool, len(news))
 	// along[j]: for a new sentence paired by fingerprint, its old index;
 	// the others find their place from the nearest such neighbour.
-	along := make([]int, len(ns))
+	along := make([]int, len(news))
 	// 1. Identical sentences, paired in order.
 	byHash := map[string][]int{}
-	for i, s := range os {
+	for i, s := range olds {
 		byHash[s.Hash] = append(byHash[s.Hash], i)
 	}
-	for j, s := range ns {
+	for j, s := range news {
 		along[j] = -1
 		list := byHash[s.Hash]
 		if len(list) == 0 {
@@ -123,7 +123,7 @@ func Diff(old, new *Doc, cat *Catalog, profile string) *DiffReport {
 		byHash[s.Hash] = list[1:]
 		usedOld[i], usedNew[j] = true, true
 		along[j] = i
-		o := os[i]
+		o := olds[i]
 		switch {
 		case o.Level != s.Level:
 			r.add(Change{Kind: LevelChanged, Old: refp(o), New: refp(s), Similarity: 1, LevelChange: levelName(o.Level) + " → " + levelName(s.Level)}, cat, anchored, hints)
@@ -132,7 +132,7 @@ func Diff(old, new *Doc, cat *Catalog, profile string) *DiffReport {
 		}
 	}
 	// 2. Rewordings: candidate pairs from the word index, best first.
-	pairs := candidatePairs(os, ns, usedOld, usedNew, along)
+	pairs := candidatePairs(olds, news, usedOld, usedNew, along)
 	sort.SliceStable(pairs, func(a, b int) bool {
 		if pairs[a].score != pairs[b].score {
 			return pairs[a].score > pairs[b].score
@@ -147,7 +147,7 @@ func Diff(old, new *Doc, cat *Catalog, profile string) *DiffReport {
 			continue
 		}
 		usedOld[p.i], usedNew[p.j] = true, true
-		o, s := os[p.i], ns[p.j]
+		o, s := olds[p.i], news[p.j]
 		if !s.Normative() && promotedByAnchor(o) {
 			// The new wording of a sentence a clause is anchored to is
 			// read as that rule, reworded.
@@ -168,12 +168,12 @@ func Diff(old, new *Doc, cat *Catalog, profile string) *DiffReport {
 		r.add(c, cat, anchored, hints)
 	}
 	// 3. What is left.
-	for i, o := range os {
+	for i, o := range olds {
 		if !usedOld[i] && o.Normative() {
 			r.add(Change{Kind: Removed, Old: refp(o)}, cat, anchored, hints)
 		}
 	}
-	for j, s := range ns {
+	for j, s := range news {
 		if !usedNew[j] && s.Normative() {
 			r.add(Change{Kind: Added, New: refp(s)}, cat, anchored, hints)
 		}
@@ -215,10 +215,10 @@ type candidate struct {
 // candidatePairs scores each unpaired new sentence against the unpaired
 // old sentences sharing the most content words with it, and returns the
 // pairs similar enough to be one sentence reworded.
-func candidatePairs(os, ns []Sentence, usedOld, usedNew []bool, along []int) []candidate {
-	oldTok := make([][]string, len(os))
+func candidatePairs(olds, news []Sentence, usedOld, usedNew []bool, along []int) []candidate {
+	oldTok := make([][]string, len(olds))
 	postings := map[string][]int{} // word → unpaired old sentences, ascending
-	for i, s := range os {
+	for i, s := range olds {
 		if usedOld[i] {
 			continue
 		}
@@ -232,9 +232,9 @@ func candidatePairs(os, ns []Sentence, usedOld, usedNew []bool, along []int) []c
 	}
 	// place[j]: the old index the new sentence j would sit at, from the
 	// nearest fingerprint-paired new sentence before it.
-	place := make([]int, len(ns))
+	place := make([]int, len(news))
 	last, lastJ := -1, -1
-	for j := range ns {
+	for j := range news {
 		if along[j] >= 0 {
 			last, lastJ = along[j], j
 		}
@@ -257,11 +257,11 @@ func candidatePairs(os, ns []Sentence, usedOld, usedNew []bool, along []int) []c
 	// count[i]: words old sentence i shares with the new sentence at
 	// hand; touched lists the i to reset, so each new sentence costs what
 	// it looks up, not the size of the old draft.
-	count := make([]int, len(os))
+	count := make([]int, len(olds))
 	var touched []int
 	type hit struct{ i, n int }
 	var hits []hit
-	for j, s := range ns {
+	for j, s := range news {
 		if usedNew[j] {
 			continue
 		}
@@ -301,7 +301,7 @@ func candidatePairs(os, ns []Sentence, usedOld, usedNew []bool, along []int) []c
 			hits = hits[:maxCandidates]
 		}
 		for _, h := range hits {
-			o := os[h.i]
+			o := olds[h.i]
 			if usedOld[h.i] || (!o.Normative() && !s.Normative()) {
 				continue
 			}

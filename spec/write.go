@@ -195,7 +195,7 @@ func (r *DiffReport) GateLines() []string {
 		for _, s := range g.NewMustWithoutClause {
 			w = append(w, fmt.Sprintf("L%d", s.Line))
 		}
-		out = append(out, fmt.Sprintf("New MUST / MUST NOT without a clause: %d (%s)", n, strings.Join(w, ", ")))
+		out = append(out, fmt.Sprintf("New MUST / MUST NOT without a clause: %d (%s)", n, list(w, 12)))
 	} else {
 		out = append(out, "New MUST / MUST NOT without a clause: 0")
 	}
