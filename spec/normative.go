@@ -218,7 +218,7 @@ var (
 	// reRationale: sentences that say why a rule is there or what it
 	// buys ("This ensures …", "This allows …", "The goal is …", "Forks are
 	// not bugs."), not what an implementation does.
-	reRationale = regexp.MustCompile(`^((this|that|which|it)( setup| rule| design| approach| tag| field| event)? (ensures?|allows?|lets|makes it|enables?|prevents?|avoids?|helps?|guarantees?|keeps|gives|protects|exists so|is (done|needed|meant|intended|there|why|so|what|how|useful|important))\b|the (goal|purpose|point|intent|intention|rationale|benefit|advantage) (of|is|here)\b|[a-z]+ (is|are) not (a )?bugs?\b|(it'?s|it is|this is) a feature\b)`)
+	reRationale = regexp.MustCompile(`^((this|that)( setup| rule| design| approach| tag| field| event)? (ensures?|allows?|lets|makes it|enables?|prevents?|avoids?|helps?|keeps|gives|protects|exists so|is (done|needed|meant|intended|there|why|so|what|how|useful|important))\b|the (goal|purpose|point|intent|intention|rationale|benefit|advantage) (of|is|here)\b|[a-z]+ (is|are) not (a )?bugs?\b|(it'?s|it is|this is) a feature\b)`)
 	// reAnnounce: a lead-in that only announces what follows ("…
 	// defined in the following table:", "… these tags, in this order:",
 	// "… like this:", a label of at most four words), as opposed to
