@@ -137,7 +137,8 @@ const minClauseHint = 0.45
 // lost their sentence. A sentence a clause is anchored to counts as
 // normative even where the extractor read it as informative.
 func Check(d *Doc, cat *Catalog, profile, profileBy string) *CheckReport {
-	r := &CheckReport{Draft: d.Name, Title: d.Title, Profile: profile, ProfileBy: profileBy, ByLevel: map[string]LevelCount{}}
+	r := &CheckReport{Draft: d.Name, Title: d.Title, Profile: profile, ProfileBy: profileBy, ByLevel: map[string]LevelCount{},
+		Sentences: []Checked{}, Stale: []Stale{}}
 	anchored := cat.byHash(profile)
 	clauses := cat.ProfileClauses(profile)
 	have := map[string]bool{}
