@@ -429,7 +429,6 @@ var nipAnchors = map[string][]Anchor{
 	"nip29/timeline.4": {
 		{DocNIP29, "Timeline references", "d02fec82b71e174f"},
 		{DocNIP29, "Timeline references", "57b45aa6ec756c45"},
-		{DocNIP29, "Timeline references", "5f5d06664abd3c6c"},
 	},
 	"nip42/auth.1": {
 		{DocNIP42, "New client-relay protocol messages", "695e04f20521b7cb"},

@@ -59,7 +59,7 @@ var nip29ModerationClauses = []Clause{
 		Text:   "Relays enforce that clients include at least three previous references.",
 		Reason: "the same sentence allows any number of references (including zero); a relay that enforces three refuses the harness's group writes, which carry none, and the scenarios would be blocked rather than observe it (serve --min-previous shows a client such a relay)"},
 	{ID: "nip29/timeline.4", Section: "nip29/timeline", Level: LevelRule, Subject: SubjectClient, Testable: false, Source: SourceNIP, Ref: refNIP29Timeline,
-		Text:   "Clients pick the references (first 8 hex digits of events among the last 50 they saw on the relay, not their own) and check other events' references.",
+		Text:   "Clients pick the references (first 8 hex digits of events among the last 50 they saw on the relay, not their own); checking other events' references is nip29/clients.4.",
 		Reason: reasonClient},
 	{ID: "nip29/state-events.10", Section: "nip29/state-events", Level: LevelMay, Subject: SubjectRelay, Testable: false, Source: SourceNIP, Ref: refNIP29MetaGen + ": supported_kinds; and § Normal user-created events",
 		Text:   "Groups may accept any event kind; a supported_kinds tag in the 39000 lists the kinds the group supports (absent: all kinds; empty: none, as for AV-only groups).",
