@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 
@@ -133,14 +134,14 @@ func Diff(old, new *Doc, cat *Catalog, profile string) *DiffReport {
 	}
 	// 2. Rewordings: candidate pairs from the word index, best first.
 	pairs := candidatePairs(olds, news, usedOld, usedNew, along)
-	sort.SliceStable(pairs, func(a, b int) bool {
-		if pairs[a].score != pairs[b].score {
-			return pairs[a].score > pairs[b].score
+	slices.SortFunc(pairs, func(a, b candidate) int {
+		switch {
+		case a.score != b.score:
+			return cmp.Compare(b.score, a.score)
+		case a.j != b.j:
+			return cmp.Compare(a.j, b.j)
 		}
-		if pairs[a].j != pairs[b].j {
-			return pairs[a].j < pairs[b].j
-		}
-		return pairs[a].i < pairs[b].i
+		return cmp.Compare(a.i, b.i)
 	})
 	for _, p := range pairs {
 		if usedOld[p.i] || usedNew[p.j] {
@@ -178,8 +179,18 @@ func Diff(old, new *Doc, cat *Catalog, profile string) *DiffReport {
 			r.add(Change{Kind: Added, New: refp(s)}, cat, anchored, hints)
 		}
 	}
-	// Report in the new draft's order; removals at their old place.
-	sort.SliceStable(r.Changes, func(a, b int) bool { return changeLine(r.Changes[a]) < changeLine(r.Changes[b]) })
+	// Report in the new draft's order; removals at their old place. (The
+	// order is sorted as indices, then applied once: a change is large.)
+	order := make([]int, len(r.Changes))
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(changeLine(r.Changes[a]), changeLine(r.Changes[b])) })
+	sorted := make([]Change, len(order))
+	for k, i := range order {
+		sorted[k] = r.Changes[i]
+	}
+	r.Changes = sorted
 	r.gate(old, new, cat, profile)
 	return r
 }
@@ -486,17 +497,27 @@ func (r *DiffReport) gate(old, new *Doc, cat *Catalog, profile string) {
 }
 
 // hintIndex finds the clause whose text is closest to a sentence, with
-// the clauses' tokens computed once.
+// the clauses' tokens computed once and indexed by word, so that a
+// sentence is scored only against the clauses sharing the most words with
+// it (maxCandidates), as Diff pairs sentences.
 type hintIndex struct {
-	ids    []string
-	tokens [][]string
+	ids      []string
+	tokens   [][]string
+	postings map[string][]int
+	count    []int
 }
 
 func newHintIndex(cls []clause.Clause) *hintIndex {
-	h := &hintIndex{}
-	for _, cl := range cls {
+	h := &hintIndex{postings: map[string][]int{}, count: make([]int, len(cls))}
+	for k, cl := range cls {
 		h.ids = append(h.ids, cl.ID)
-		h.tokens = append(h.tokens, sortedTokens(cl.Text))
+		t := sortedTokens(cl.Text)
+		h.tokens = append(h.tokens, t)
+		for x, w := range t {
+			if x == 0 || t[x-1] != w {
+				h.postings[w] = append(h.postings[w], k)
+			}
+		}
 	}
 	return h
 }
@@ -505,11 +526,34 @@ func newHintIndex(cls []clause.Clause) *hintIndex {
 // when there is none).
 func (h *hintIndex) closest(text string) (string, float64) {
 	t := sortedTokens(text)
-	best, bestScore := "", 0.0
-	for k, ct := range h.tokens {
-		if sc := sortedSimilarity(ct, t); sc > bestScore {
-			best, bestScore = h.ids[k], sc
+	var touched []int
+	for x, w := range t {
+		if x > 0 && t[x-1] == w {
+			continue
 		}
+		for _, k := range h.postings[w] {
+			if h.count[k] == 0 {
+				touched = append(touched, k)
+			}
+			h.count[k]++
+		}
+	}
+	slices.SortFunc(touched, func(a, b int) int {
+		if c := cmp.Compare(h.count[b], h.count[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	best, bestScore := "", 0.0
+	for n, k := range touched {
+		if n < maxCandidates {
+			if sc := sortedSimilarity(h.tokens[k], t); sc > bestScore {
+				best, bestScore = h.ids[k], sc
+			}
+		}
+	}
+	for _, k := range touched {
+		h.count[k] = 0
 	}
 	return best, bestScore
 }
