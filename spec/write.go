@@ -258,7 +258,7 @@ func writeChangeMD(b *strings.Builder, c Change) {
 		case LevelChanged:
 			what = "level " + c.LevelChange
 		case Typo:
-			what = "typo fixed (no rule changed)"
+			what = "typo: spelling only, no rule changed"
 		}
 		fmt.Fprintf(b, "- **%s** (similarity %.2f) L%d → L%d\n", what, c.Similarity, c.Old.Line, c.New.Line)
 		fmt.Fprintf(b, "  - old [%s]: %s\n", levelName(c.Old.Level), quote(c.Old.Text))
@@ -358,7 +358,7 @@ func writeDiffHTML(w io.Writer, r *DiffReport) error {
 				kind = "level " + c.LevelChange
 			}
 			if c.Kind == Typo {
-				kind = "typo fixed"
+				kind = "typo (spelling only)"
 			}
 			if c.Similarity > 0 && c.Kind != Moved {
 				kind += fmt.Sprintf(" (%.2f)", c.Similarity)
