@@ -83,9 +83,11 @@ var nipAnchors = map[string][]Anchor{
 	},
 	"nip29/clients.8": {
 		{DocNIP29, "Subgroups", "b8af3fba2da0a707"},
+		{DocNIP29, "Subgroups", "ef46d8b4a30ada44"},
 	},
 	"nip29/clients.9": {
 		{DocNIP29, "Group referencing", "35f58fe2c477aa9a"},
+		{DocNIP29, "Group referencing", "009f00d4d1ed3274"},
 	},
 	"nip29/clients.10": {
 		{DocNIP29, "Detecting migrations and forks", "516d2f801c20b931"},
@@ -344,7 +346,6 @@ var nipAnchors = map[string][]Anchor{
 		{DocNIP29, "Group metadata events", "aa94ea7792e567fd"},
 	},
 	"nip29/state-events.8": {
-		{DocNIP29, "Group metadata events", "074e6e7ec17a2261"},
 		{DocNIP29, "Group metadata events", "a749213f5bd1701b"},
 		{DocNIP29, "Group metadata events", "638112c1dc327880"},
 	},
@@ -361,6 +362,9 @@ var nipAnchors = map[string][]Anchor{
 		{DocNIP29, "Group metadata events", "3d939e629c44b961"},
 		{DocNIP29, "Group metadata events", "87212e92deaf1bd4"},
 	},
+	"nip29/state-events.11": {
+		{DocNIP29, "Group metadata events", "074e6e7ec17a2261"},
+	},
 	"nip29/subgroups.1": {
 		{DocNIP29, "Relay support detection", "05f5c076295ab094"},
 	},
@@ -368,6 +372,7 @@ var nipAnchors = map[string][]Anchor{
 		{DocNIP29, "Rules", "a9a969ba7834c119"},
 		{DocNIP29, "Rules", "48f94bf29bdf17e8"},
 		{DocNIP29, "Rules", "901100c99f765393"},
+		{DocNIP29, "Subgroups", "ef46d8b4a30ada44"},
 	},
 	"nip29/subgroups.3": {
 		{DocNIP29, "Rules", "a53d359d8e479f33"},
@@ -424,7 +429,6 @@ var nipAnchors = map[string][]Anchor{
 	"nip29/timeline.4": {
 		{DocNIP29, "Timeline references", "d02fec82b71e174f"},
 		{DocNIP29, "Timeline references", "57b45aa6ec756c45"},
-		{DocNIP29, "Timeline references", "5f5d06664abd3c6c"},
 	},
 	"nip42/auth.1": {
 		{DocNIP42, "New client-relay protocol messages", "695e04f20521b7cb"},

@@ -43,7 +43,7 @@ var nip29ModerationClauses = []Clause{
 	{ID: "nip29/state-events.7", Section: "nip29/state-events", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Live,
 		Text: "A 39004 the relay publishes carries participants only as participant tags, each a 64-character lowercase hex public key."},
 	{ID: "nip29/state-events.8", Section: "nip29/state-events", Level: LevelMay, Subject: SubjectRelay, Testable: false, Source: SourceNIP, Ref: refNIP29Live,
-		Text:   "A relay may publish 39003 roles and 39004 participants, and updates 39004 whenever someone joins or leaves the AV room.",
+		Text:   "A relay may publish 39004 participants, and updates it whenever someone joins or leaves the AV room.",
 		Reason: "a permission and an update that needs a live AV room, which the harness cannot join (no LiveKit server); a published 39004 is checked by base/state/8"},
 
 	{ID: "nip29/state-events.9", Section: "nip29/state-events", Level: LevelRule, Subject: SubjectRelay, Testable: false, Source: SourceNIP, Ref: refNIP29Meta,
@@ -59,9 +59,12 @@ var nip29ModerationClauses = []Clause{
 		Text:   "Relays enforce that clients include at least three previous references.",
 		Reason: "the same sentence allows any number of references (including zero); a relay that enforces three refuses the harness's group writes, which carry none, and the scenarios would be blocked rather than observe it (serve --min-previous shows a client such a relay)"},
 	{ID: "nip29/timeline.4", Section: "nip29/timeline", Level: LevelRule, Subject: SubjectClient, Testable: false, Source: SourceNIP, Ref: refNIP29Timeline,
-		Text:   "Clients pick the references (first 8 hex digits of events among the last 50 they saw on the relay, not their own) and check other events' references.",
+		Text:   "Clients pick the references (first 8 hex digits of events among the last 50 they saw on the relay, not their own); checking other events' references is nip29/clients.4.",
 		Reason: reasonClient},
 	{ID: "nip29/state-events.10", Section: "nip29/state-events", Level: LevelMay, Subject: SubjectRelay, Testable: false, Source: SourceNIP, Ref: refNIP29MetaGen + ": supported_kinds; and § Normal user-created events",
 		Text:   "Groups may accept any event kind; a supported_kinds tag in the 39000 lists the kinds the group supports (absent: all kinds; empty: none, as for AV-only groups).",
 		Reason: "permission: the text says what the tag means to clients but not that a relay refuses kinds outside it, so every behaviour satisfies it"},
+	{ID: "nip29/state-events.11", Section: "nip29/state-events", Level: LevelMay, Subject: SubjectRelay, Testable: false, Source: SourceNIP, Ref: refNIP29Meta + ": group roles (kind:39003)",
+		Text:   "A relay may publish a 39003 listing the roles it supports.",
+		Reason: "a permission: a relay that publishes no 39003 conforms as well as one that does, and which roles it lists is relay policy (the NIP leaves them and their powers unspecified)"},
 }

@@ -6,13 +6,12 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-
-	"github.com/nipcl/nipcl-conform/clause"
 )
 
 // Sentence statuses in an annotated draft, from an editor's point of view.
 const (
-	StatusNoTest        = "no-test"       // no case covers the sentence
+	StatusNoTest        = "no-test"       // no case covers the sentence yet
+	StatusNotTestable   = "not-testable"  // no case can: none of its clauses is testable
 	StatusUnimplemented = "unimplemented" // cases ran, no implementation passes them
 	StatusContested     = "contested"     // implementations disagree (outcome or reading)
 	StatusAgreed        = "agreed"        // every implementation that ran them passes
@@ -20,14 +19,15 @@ const (
 )
 
 var statusText = map[string]string{
-	StatusNoTest:        "no test",
+	StatusNoTest:        "no case yet",
+	StatusNotTestable:   "not testable",
 	StatusUnimplemented: "nobody implements",
 	StatusContested:     "contested",
 	StatusAgreed:        "all pass",
 	StatusNotRun:        "not run",
 }
 
-var statusOrder = []string{StatusUnimplemented, StatusContested, StatusNoTest, StatusNotRun, StatusAgreed}
+var statusOrder = []string{StatusUnimplemented, StatusContested, StatusNoTest, StatusNotTestable, StatusNotRun, StatusAgreed}
 
 // Annotation is what the annotated draft says about one sentence.
 type Annotation struct {
@@ -37,6 +37,8 @@ type Annotation struct {
 	Cases    []string
 	Verdicts []Verdict
 	Status   string
+	// NotTestable: why no case can cover the sentence (StatusNotTestable).
+	NotTestable string
 }
 
 // Annotations computes the annotation of every normative (or anchored)
@@ -46,13 +48,12 @@ func Annotations(d *Doc, cat *Catalog, profile string, impls []*Impl) map[int]*A
 	out := map[int]*Annotation{}
 	for _, s := range d.Sentences {
 		ids := anchored[s.Hash]
-		if !s.Normative() && len(ids) == 0 {
+		s = promote(s, ids)
+		if !s.Normative() {
 			continue
 		}
 		a := &Annotation{Sentence: s, Level: s.Level, Clauses: ids, Cases: cat.casesOfAll(ids)}
-		if a.Level == "" {
-			a.Level = clause.LevelRule
-		}
+		a.NotTestable = cat.notTestable(ids, a.Cases)
 		if len(a.Cases) > 0 {
 			for _, im := range impls {
 				a.Verdicts = append(a.Verdicts, im.Verdict(a.Cases))
@@ -65,6 +66,9 @@ func Annotations(d *Doc, cat *Catalog, profile string, impls []*Impl) map[int]*A
 }
 
 func statusOf(a *Annotation) string {
+	if a.NotTestable != "" {
+		return StatusNotTestable
+	}
 	if len(a.Cases) == 0 {
 		return StatusNoTest
 	}
@@ -99,7 +103,7 @@ func statusOf(a *Annotation) string {
 
 const annotateCSS = pageCSS + `
 .s{border-bottom:2px solid transparent}.st-no-test{background:#fff4c2}.st-unimplemented{background:#ffd9d9}
-.st-contested{background:#ffe3c2}.st-agreed{background:#e3f5e3}.st-not-run{background:#eceff7}
+.st-contested{background:#ffe3c2}.st-not-testable{background:#f0f0f0}.st-agreed{background:#e3f5e3}.st-not-run{background:#eceff7}
 sup.m a{text-decoration:none;font-size:.75em;color:#555}.notes{margin:.2em 0 1em 1em;font-size:.85em;border-left:3px solid #ddd;padding-left:.6em}
 .note{margin:.15em 0}.chip{display:inline-block;border-radius:3px;padding:0 .35em;margin:0 .15em;font-size:.9em;border:1px solid #ccc}
 .o-pass{background:#d7f0d7}.o-fail{background:#f7caca}.o-blocked{background:#e4e4e4}.o-unsupported{background:#f3e6c4}.o-skipped,.o-not-run{background:#f5f5f5;color:#777}
@@ -147,7 +151,7 @@ func Annotate(w io.Writer, d *Doc, cat *Catalog, profile, profileBy string, impl
 		fmt.Fprintf(&b, "<span class=st-%s>%s: %d</span>", st, statusText[st], count[st])
 	}
 	b.WriteString("</p>\n")
-	for _, st := range []string{StatusUnimplemented, StatusContested, StatusNoTest} {
+	for _, st := range []string{StatusUnimplemented, StatusContested, StatusNoTest, StatusNotTestable} {
 		if count[st] == 0 {
 			continue
 		}
@@ -301,6 +305,10 @@ func writeNote(b *strings.Builder, i int, a *Annotation) {
 	}
 	if len(a.Cases) > 0 {
 		fmt.Fprintf(b, " · cases %s", esc(strings.Join(a.Cases, ", ")))
+	} else if a.NotTestable != "" {
+		fmt.Fprintf(b, " · not testable: %s", esc(a.NotTestable))
+	} else if len(a.Clauses) > 0 {
+		b.WriteString(" · no case yet")
 	}
 	for _, v := range a.Verdicts {
 		fmt.Fprintf(b, " <span class=\"chip o-%s\" title=\"%s\">%s: %s", strings.ReplaceAll(v.Outcome, " ", "-"), esc(byCaseText(v)), esc(v.Impl), esc(v.Outcome))

@@ -51,6 +51,41 @@ func (c *Catalog) casesOfAll(ids []string) []string {
 	return out
 }
 
+// notTestable says why sentences with these clauses have no case when
+// that is because none of the clauses can be tested ("" when a case
+// exists, or when some clause is testable and merely lacks one — "no case
+// yet"): the clauses' reasons, each once.
+func (c *Catalog) notTestable(ids, cases []string) string {
+	if len(ids) == 0 || len(cases) > 0 {
+		return ""
+	}
+	var reasons []string
+	for _, id := range ids {
+		cl, ok := c.clause(id)
+		if !ok || cl.Testable {
+			return ""
+		}
+		r := cl.Reason
+		if r == "" {
+			r = "not testable against a relay"
+		}
+		if !slices.Contains(reasons, r) {
+			reasons = append(reasons, r)
+		}
+	}
+	return strings.Join(reasons, "; ")
+}
+
+// clause returns the clause with this ID.
+func (c *Catalog) clause(id string) (clause.Clause, bool) {
+	for _, cl := range c.Clauses {
+		if cl.ID == id {
+			return cl, true
+		}
+	}
+	return clause.Clause{}, false
+}
+
 // ProfileClauses returns the anchored clauses of a spec profile ("" →
 // none): those of the sections of its document (clause.SpecProfiles).
 func (c *Catalog) ProfileClauses(profile string) []clause.Clause {
@@ -175,11 +210,5 @@ func SpecDir() string {
 	}
 }
 
-// ParseFile reads and parses a draft.
-func ParseFile(path string) (*Doc, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return Parse(filepath.Base(path), b), nil
-}
+// ParseFile reads and parses a draft: ReadDraft.
+func ParseFile(path string) (*Doc, error) { return ReadDraft(path) }

@@ -15,7 +15,8 @@ type SentenceRef struct {
 	Heading string `json:"heading"`
 	Lead    string `json:"lead,omitempty"`
 	Kind    string `json:"kind"`
-	Level   string `json:"level"` // "" informative
+	Level   string `json:"level"`           // "" informative
+	Modal   string `json:"modal,omitempty"` // RULE: its lower-case requirement word
 	Why     string `json:"why"`
 	Unsure  string `json:"unsure,omitempty"`
 	Text    string `json:"text"`
@@ -24,7 +25,7 @@ type SentenceRef struct {
 
 // Ref returns the report form of s.
 func (s Sentence) Ref() SentenceRef {
-	return SentenceRef{Line: s.Line, Heading: s.Heading, Lead: s.Lead, Kind: s.Kind.String(), Level: s.Level, Why: s.Why, Unsure: s.Unsure, Text: s.Text, Hash: s.Hash}
+	return SentenceRef{Line: s.Line, Heading: s.Heading, Lead: s.Lead, Kind: s.Kind.String(), Level: s.Level, Modal: s.Modal, Why: s.Why, Unsure: s.Unsure, Text: s.Text, Hash: s.Hash}
 }
 
 // Where is "L<line> § heading › lead".
@@ -38,6 +39,9 @@ type Checked struct {
 	Covered bool     `json:"covered"`
 	Clauses []string `json:"clauses,omitempty"`
 	Cases   []string `json:"cases,omitempty"`
+	// NotTestable says why a covered sentence has no case when none of
+	// its clauses can be tested ("" when it has cases, or none yet).
+	NotTestable string `json:"not_testable,omitempty"`
 	// Note: the sentence replaces a stale clause's wording, or the
 	// closest clause for a sentence without one.
 	Note string `json:"note,omitempty"`
@@ -60,9 +64,10 @@ type Stale struct {
 
 // LevelCount counts normative sentences and those with a clause.
 type LevelCount struct {
-	Total     int `json:"total"`
-	Covered   int `json:"covered"`
-	WithCases int `json:"with_cases"`
+	Total       int `json:"total"`
+	Covered     int `json:"covered"`
+	WithCases   int `json:"with_cases"`
+	NotTestable int `json:"not_testable"` // covered, no case, and no clause testable
 }
 
 // CheckReport is the result of Check.
@@ -78,6 +83,22 @@ type CheckReport struct {
 	// Unsure lists the normative sentences whose reading is doubtful or
 	// whose wording is ambiguous.
 	Unsure []SentenceRef `json:"unsure,omitempty"`
+	// AllowStale: the draft is an older revision (--allow-stale), so a
+	// clause whose sentence it lacks is "not yet anchored" rather than
+	// stale, and fails nothing.
+	AllowStale bool `json:"allow_stale,omitempty"`
+}
+
+// StaleMust counts the stale clauses at MUST or MUST NOT: an editor's CI
+// fails on them unless the draft is an older revision (AllowStale).
+func (r *CheckReport) StaleMust() int {
+	n := 0
+	for _, s := range r.Stale {
+		if s.Level == clause.LevelMust || s.Level == clause.LevelMustNot {
+			n++
+		}
+	}
+	return n
 }
 
 // Uncovered returns the normative sentences without a clause.
@@ -116,7 +137,8 @@ const minClauseHint = 0.45
 // lost their sentence. A sentence a clause is anchored to counts as
 // normative even where the extractor read it as informative.
 func Check(d *Doc, cat *Catalog, profile, profileBy string) *CheckReport {
-	r := &CheckReport{Draft: d.Name, Title: d.Title, Profile: profile, ProfileBy: profileBy, ByLevel: map[string]LevelCount{}}
+	r := &CheckReport{Draft: d.Name, Title: d.Title, Profile: profile, ProfileBy: profileBy, ByLevel: map[string]LevelCount{},
+		Sentences: []Checked{}, Stale: []Stale{}}
 	anchored := cat.byHash(profile)
 	clauses := cat.ProfileClauses(profile)
 	have := map[string]bool{}
@@ -126,15 +148,13 @@ func Check(d *Doc, cat *Catalog, profile, profileBy string) *CheckReport {
 	idx := map[string]int{} // hash → index in r.Sentences
 	for _, s := range d.Sentences {
 		ids := anchored[s.Hash]
-		if !s.Normative() && len(ids) == 0 {
+		s = promote(s, ids)
+		if !s.Normative() {
 			continue
 		}
 		ref := s.Ref()
-		if ref.Level == "" {
-			ref.Level = clause.LevelRule
-			ref.Why = "anchored by a clause (read as " + s.Why + ")"
-		}
 		c := Checked{SentenceRef: ref, Covered: len(ids) > 0, Clauses: ids, Cases: cat.casesOfAll(ids)}
+		c.NotTestable = cat.notTestable(ids, c.Cases)
 		if _, dup := idx[s.Hash]; !dup {
 			idx[s.Hash] = len(r.Sentences)
 		}
@@ -144,6 +164,11 @@ func Check(d *Doc, cat *Catalog, profile, profileBy string) *CheckReport {
 		}
 	}
 	// Stale clauses, and the uncovered sentence each may have become.
+	sentTok := make([][]string, len(r.Sentences))
+	for i, s := range r.Sentences {
+		sentTok[i] = sortedTokens(s.Text)
+	}
+	hints := newHintIndex(clauses)
 	for _, cl := range clauses {
 		missing := 0
 		for _, a := range cl.Anchors {
@@ -156,11 +181,12 @@ func Check(d *Doc, cat *Catalog, profile, profileBy string) *CheckReport {
 		}
 		st := Stale{Clause: cl.ID, Level: cl.Level, Text: cl.Text, Cases: cat.CasesOf(cl.ID), Missing: missing, Anchors: len(cl.Anchors)}
 		best, bestScore := -1, 0.0
+		clTok := sortedTokens(cl.Text)
 		for i, s := range r.Sentences {
 			if s.Covered && missing == len(cl.Anchors) {
 				continue
 			}
-			if sc := Similarity(cl.Text, s.Text); sc > bestScore {
+			if sc := sortedSimilarity(clTok, sentTok[i]); sc > bestScore {
 				best, bestScore = i, sc
 			}
 		}
@@ -179,13 +205,7 @@ func Check(d *Doc, cat *Catalog, profile, profileBy string) *CheckReport {
 			continue
 		}
 		r.Sentences[i].Note = "no clause"
-		bestID, bestScore := "", 0.0
-		for _, cl := range clauses {
-			if sc := Similarity(cl.Text, s.Text); sc > bestScore {
-				bestID, bestScore = cl.ID, sc
-			}
-		}
-		if bestScore >= minClauseHint {
+		if bestID, bestScore := hints.closest(s.Text); bestScore >= minClauseHint {
 			r.Sentences[i].Note = "closest clause " + bestID + " (" + fmt2(bestScore) + ")"
 		}
 	}
@@ -200,6 +220,10 @@ func Check(d *Doc, cat *Catalog, profile, profileBy string) *CheckReport {
 		if len(s.Cases) > 0 {
 			lc.WithCases++
 			r.Coverage.WithCases++
+		}
+		if s.NotTestable != "" {
+			lc.NotTestable++
+			r.Coverage.NotTestable++
 		}
 		r.ByLevel[s.Level] = lc
 	}

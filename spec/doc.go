@@ -15,6 +15,11 @@
 //   - Annotate: the draft as one self-contained HTML page, each normative
 //     sentence marked with its cases and every implementation's outcome.
 //
+// The three read a sentence alike (model.go): a sentence a clause is
+// anchored to is a rule whatever its wording, on both sides of a diff.
+// Diff closes with a gate (DiffGate) an editor's CI can act on, and
+// ReadDraft refuses a file that is not a draft before any of them runs.
+//
 // A clause records the sentences it derives from as fingerprints
 // (clause.Anchor): the section heading plus a hash of the sentence after
 // Normalize, never the sentence itself. Nothing here knows the text of a

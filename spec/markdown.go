@@ -85,7 +85,8 @@ var (
 // lines between them, tab-separated tables, unfenced JSON, and plain-text
 // drafts whose headings are bare lines.
 func Parse(name string, src []byte) *Doc {
-	text := strings.ReplaceAll(string(src), "\r\n", "\n")
+	text := strings.TrimPrefix(string(src), "\ufeff")
+	text = strings.ReplaceAll(text, "\r\n", "\n")
 	text = strings.ReplaceAll(text, "\r", "\n")
 	lines := strings.Split(text, "\n")
 	p := &parser{lines: lines, plain: !hasMarkdownHeadings(lines), table: -1}

@@ -82,7 +82,9 @@ func TestCheckNIP29(t *testing.T) {
 	// Floors: every normative sentence of 29.md has a clause (129 of 129
 	// since issue 26: the sentences no case can observe carry untestable
 	// clauses with their reason, and the item labels such as "*join
-	// request* (`kind:9021`)" are no longer counted as rules).
+	// request* (`kind:9021`)" are no longer counted as rules; 131 of 131
+	// since issue 39 reads the invite-code and subgroup lead-ins as the
+	// rules they state).
 	if r.Coverage.Total < 129 || r.Coverage.Covered < 129 {
 		t.Errorf("coverage %d of %d normative sentences; want at least 129 of 129 or more", r.Coverage.Covered, r.Coverage.Total)
 	}
@@ -103,5 +105,43 @@ func TestCheckNIP29(t *testing.T) {
 		if p, how := cat.DetectProfile(nd); clause.SpecProfileDoc(p) != doc {
 			t.Errorf("%s detected as %q (%s)", doc, p, how)
 		}
+	}
+}
+
+// TestNotTestableReasons: a covered sentence without a case says why no
+// case can exist, with its own clause's reason ("not testable"), apart
+// from one whose clause merely has no case yet; the 39003 sentence no
+// longer borrows the 39004 clause's LiveKit reason.
+func TestNotTestableReasons(t *testing.T) {
+	d := nipText(t, clause.DocNIP29)
+	cases := map[string][]string{"nip29/state-events.7": {"base/state/8"}}
+	cat := &Catalog{Clauses: clause.Clauses(), Cases: func(id string) []string { return cases[id] }}
+	r := Check(d, cat, "nip29", "test")
+	byText := map[string]Checked{}
+	for _, s := range r.Sentences {
+		byText[s.Text] = s
+	}
+	roles := findSentence(t, d, "what are the roles supported by this relay")
+	c := byText[roles.Text]
+	if !strings.Contains(c.NotTestable, "permission") || strings.Contains(c.NotTestable, "LiveKit") || strings.Join(c.Clauses, ",") != "nip29/state-events.11" {
+		t.Errorf("39003 sentence: clauses %v, not testable %q", c.Clauses, c.NotTestable)
+	}
+	live := byText[findSentence(t, d, "who is live in an AV room").Text]
+	if !strings.Contains(live.NotTestable, "LiveKit") {
+		t.Errorf("39004 sentence: not testable %q", live.NotTestable)
+	}
+	if s := byText[findSentence(t, d, "participant tags with the participant's public key").Text]; s.NotTestable != "" || len(s.Cases) == 0 {
+		t.Errorf("a sentence with a case says not testable: %+v", s)
+	}
+	// A testable clause without a case is "no case yet", not "not testable".
+	if s := byText[findSentence(t, d, "If a user is already a member").Text]; s.NotTestable != "" || len(s.Cases) != 0 {
+		t.Errorf("testable clause without a case: %+v", s)
+	}
+	ann := Annotations(d, cat, "nip29", nil)
+	if st := ann[roles.Index].Status; st != StatusNotTestable {
+		t.Errorf("annotate: 39003 sentence %q, want %q", st, StatusNotTestable)
+	}
+	if st := ann[findSentence(t, d, "If a user is already a member").Index].Status; st != StatusNoTest {
+		t.Errorf("annotate: a testable sentence without a case %q, want %q", st, StatusNoTest)
 	}
 }

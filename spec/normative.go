@@ -30,11 +30,19 @@ type Sentence struct {
 	// stated without a keyword) or "" (informative).
 	Level    string
 	Keywords []string // the capitalised RFC 2119 keywords, in order
-	Why      string   // how the level was decided
+	// Modal is the strongest requirement word of a RULE sentence written
+	// in lower case ("must", "must not", "should", "should not", "may"),
+	// "" if none: RFC 8174 gives it no weight, but an edit from "may" to
+	// "must" still changes the rule (diff reports it as a level change).
+	Modal string
+	Why   string // how the level was decided
 	// Unsure says why the reading may be wrong, or why the sentence is
 	// ambiguous ("lowercase 'must'", "mixes MUST and MAY", …); "" if clear.
 	Unsure string
 	raw    string // markdown of the sentence, only while it is classified
+	// code is the content of the sentence's code spans, joined by NUL: a
+	// tag or kind written as code is never a typo.
+	code string
 }
 
 // Normative reports whether the sentence states a requirement or rule.
@@ -154,6 +162,7 @@ func (d *Doc) finish(s Sentence, bi int, first bool) Sentence {
 		s.Kind = KindParagraph
 	}
 	s.raw = raw
+	s.code = codeContent(raw)
 	classify(&s, prose(raw), d.informative(bi))
 	s.raw = ""
 	s.Kind = kind
@@ -198,15 +207,27 @@ var (
 	reKeyword = regexp.MustCompile(`\b(MUST NOT|MUST|SHALL NOT|SHALL|REQUIRED|SHOULD NOT|SHOULD|NOT RECOMMENDED|RECOMMENDED|MAY|OPTIONAL)\b`)
 	// reLowerModal finds RFC 2119 words written in lowercase, which RFC 8174
 	// says carry no normative weight.
-	reLowerModal = regexp.MustCompile(`(?i)\b(must not|must|shall not|shall|should not|should|required|may not|may)\b`)
-	reVague      = regexp.MustCompile(`(?i)\b(appropriate(ly)?|reasonabl[ey]|if possible|where possible|as needed|etc\.?|and so on|usually|normally|typically|generally|ideally|or similar|sufficient(ly)?|in a timely manner|as soon as possible)\b`)
+	//
+	// This expression and the ones below are matched against the
+	// lower-cased sentence (case folding in the expression costs more).
+	reLowerModal = regexp.MustCompile(`\b(must not|must|shall not|shall|should not|should|required|may not|may)\b`)
+	reVague      = regexp.MustCompile(`\b(appropriate(ly)?|reasonabl[ey]|if possible|where possible|as needed|etc\.?|and so on|usually|normally|typically|generally|ideally|or similar|sufficient(ly)?|in a timely manner|as soon as possible)\b`)
 	// reExplains: sentences that explain, illustrate or justify rather than
 	// state a rule.
-	reExplains     = regexp.MustCompile(`(?i)^(for example|for instance|e\.g\.|example|so\b|thus|hence|therefore|this means|that is|in other words|because|since\b|note\b|note that|this is\b|these are\b|this rule\b|this list\b|this way|as a result|in practice|otherwise stated|here\b|see\b|the idea|the reason|the motivation|why\b|(the )?examples?\b)`)
-	reHypothetical = regexp.MustCompile(`(?i)\b(would|could|might)\b`)
-	reSelfRef      = regexp.MustCompile(`(?i)^(this|the) (nip|specification|spec|draft|document|section|proposal)\b`)
-	reBoilerplate  = regexp.MustCompile(`(?i)(rfc ?2119|rfc ?8174|bcp ?14|key ?words|are to be interpreted)`)
-	reCan          = regexp.MustCompile(`(?i)\b(can|cannot|can't|need not|needn't)\b`)
+	reExplains = regexp.MustCompile(`^(for example|for instance|e\.g\.|example|so\b|thus|hence|therefore|this means|that is|in other words|because|since\b|note\b|note that|this is\b|these are\b|this rule\b|this list\b|this way|as a result|in practice|otherwise stated|here\b|see\b|the idea|the reason|the motivation|why\b|(the )?examples?\b)`)
+	// reRationale: sentences that say why a rule is there or what it
+	// buys ("This ensures …", "This allows …", "The goal is …", "Forks are
+	// not bugs."), not what an implementation does.
+	reRationale = regexp.MustCompile(`^((this|that)( setup| rule| design| approach| tag| field| event)? (ensures?|allows?|lets|makes it|enables?|prevents?|avoids?|helps?|keeps|gives|protects|exists so|is (done|needed|meant|intended|there|why|so|what|how|useful|important))\b|the (goal|purpose|point|intent|intention|rationale|benefit|advantage) (of|is|here)\b|[a-z]+ (is|are) not (a )?bugs?\b|(it'?s|it is|this is) a feature\b)`)
+	// reAnnounce: a lead-in that only announces what follows ("…
+	// defined in the following table:", "… these tags, in this order:",
+	// "… like this:", a label of at most four words), as opposed to
+	// one that states a rule and then shows its form.
+	reAnnounce     = regexp.MustCompile(`(\b(the following|as follows|below|like this|like so|such as|for instance|e\.g\.|examples?|looks? like|as shown|shown here|these|this order|this form|this shape|here)\b|^[^ ]+( [^ ]+){0,3}:$)`)
+	reHypothetical = regexp.MustCompile(`\b(would|could|might)\b`)
+	reSelfRef      = regexp.MustCompile(`^(this|the) (nip|specification|spec|draft|document|section|proposal)\b`)
+	reBoilerplate  = regexp.MustCompile(`(rfc ?2119|rfc ?8174|bcp ?14|key ?words|are to be interpreted)`)
+	reCan          = regexp.MustCompile(`\b(can|cannot|can't|need not|needn't)\b`)
 )
 
 var strength = map[string]int{
@@ -253,14 +274,17 @@ func keywordLevel(k string) string {
 // mixed levels.
 func classify(s *Sentence, p string, informative bool) {
 	var unsure []string
-	for _, m := range reKeyword.FindAllString(p, -1) {
-		s.Keywords = append(s.Keywords, m)
+	lp := strings.ToLower(p)
+	if hasCapitalWord(p) {
+		for _, m := range reKeyword.FindAllString(p, -1) {
+			s.Keywords = append(s.Keywords, m)
+		}
 	}
-	if vague := reVague.FindString(p); vague != "" {
+	if vague := reVague.FindString(lp); vague != "" {
 		unsure = append(unsure, "vague wording '"+strings.ToLower(vague)+"'")
 	}
 	if len(s.Keywords) > 0 {
-		if reBoilerplate.MatchString(p) && len(distinct(s.Keywords)) >= 3 {
+		if reBoilerplate.MatchString(lp) && len(distinct(s.Keywords)) >= 3 {
 			s.Why = "RFC 2119 boilerplate"
 			s.Keywords = nil
 			return
@@ -305,31 +329,44 @@ func classify(s *Sentence, p string, informative bool) {
 		s.Level, s.Why = clause.LevelRule, "list item"
 	default:
 		t := strings.TrimSpace(p)
+		lt := strings.TrimSpace(lp)
 		switch {
 		case words < 3:
 			s.Why = "fragment"
 			return
-		case strings.HasSuffix(t, ":"):
+		case strings.HasSuffix(t, ":") && reAnnounce.MatchString(lt):
 			s.Why = "lead-in"
 			return
 		case strings.HasSuffix(t, "?"):
 			s.Why = "question"
 			return
-		case reExplains.MatchString(t):
+		case reExplains.MatchString(lt):
 			s.Why = "explanation or example"
 			return
-		case reSelfRef.MatchString(t):
+		case reRationale.MatchString(lt):
+			s.Why = "rationale"
+			return
+		case reSelfRef.MatchString(lt):
 			s.Why = "about the document"
 			return
-		case reHypothetical.MatchString(t):
+		case reHypothetical.MatchString(lt):
 			s.Why = "hypothetical (would/could/might)"
 			return
 		}
 		s.Level, s.Why = clause.LevelRule, "declarative sentence"
+		if strings.HasSuffix(t, ":") {
+			// A lead-in that states the rule the list, table or code
+			// below it shows ("An invite code may be appended to the
+			// group identifier:").
+			s.Why = "lead-in stating a rule"
+		}
 	}
-	if m := reLowerModal.FindString(p); m != "" {
+	if strings.Contains(lp, "must") || strings.Contains(lp, "shall") || strings.Contains(lp, "should") || strings.Contains(lp, "may") || strings.Contains(lp, "required") {
+		s.Modal = lowerModal(p)
+	}
+	if m := reLowerModal.FindString(lp); m != "" {
 		unsure = append(unsure, "lowercase '"+strings.ToLower(m)+"' (RFC 8174: only capitals are normative)")
-	} else if m := reCan.FindString(p); m != "" && s.Kind == KindParagraph {
+	} else if m := reCan.FindString(lp); m != "" && s.Kind == KindParagraph {
 		unsure = append(unsure, "'"+strings.ToLower(m)+"' may state a possibility, not a rule")
 	}
 	s.Unsure = strings.Join(unsure, "; ")
@@ -345,4 +382,59 @@ func distinct(in []string) []string {
 		}
 	}
 	return out
+}
+
+// reModalWord finds requirement words written in lower case, with their
+// contracted negations.
+var reModalWord = regexp.MustCompile(`(?i)\b(must not|mustn't|must|shall not|shan't|shall|should not|shouldn't|should|required|may not|may)\b`)
+
+// lowerModal returns the strongest lower-case requirement word of p as a
+// lower-case level ("must", "must not", "should", "should not", "may"),
+// or "".
+func lowerModal(p string) string {
+	best, bestRank := "", 0
+	for _, m := range reModalWord.FindAllString(p, -1) {
+		if m != strings.ToLower(m) {
+			continue // capitals: a keyword, read as such
+		}
+		var l string
+		switch m {
+		case "must not", "mustn't", "shall not", "shan't":
+			l = "must not"
+		case "must", "shall", "required":
+			l = "must"
+		case "should not", "shouldn't":
+			l = "should not"
+		case "should":
+			l = "should"
+		case "may", "may not":
+			l = "may"
+		}
+		if r := strength[strings.ToUpper(l)]; r > bestRank {
+			best, bestRank = l, r
+		}
+	}
+	return best
+}
+
+// codeContent returns the contents of the code spans of inline Markdown s,
+// joined by NUL.
+func codeContent(s string) string {
+	var parts []string
+	for _, sp := range codeSpans(s) {
+		parts = append(parts, strings.Trim(s[sp[0]:sp[1]], "`"))
+	}
+	return strings.Join(parts, "\x00")
+}
+
+// hasCapitalWord reports whether p has two capital ASCII letters in a
+// row, as every RFC 2119 keyword in capitals does (a cheap test before the
+// keyword expression).
+func hasCapitalWord(p string) bool {
+	for i := 1; i < len(p); i++ {
+		if p[i] >= 'A' && p[i] <= 'Z' && p[i-1] >= 'A' && p[i-1] <= 'Z' {
+			return true
+		}
+	}
+	return false
 }

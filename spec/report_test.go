@@ -228,7 +228,7 @@ func TestAnnotateMarksOutcomes(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := h.String()
-	for _, want := range []string{"<!doctype html>", "st-contested", "st-unimplemented", "st-no-test", "beta: fail", "reading: relay clock", "<strong>Renaming.</strong>", "<code>name</code>", "<table>", "nobody implements"} {
+	for _, want := range []string{"<!doctype html>", "st-contested", "st-unimplemented", "st-no-test", "beta: fail", "reading: w/1: relay clock", "<strong>Renaming.</strong>", "<code>name</code>", "<table>", "nobody implements"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("annotated page lacks %q", want)
 		}

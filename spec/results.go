@@ -50,12 +50,17 @@ func NewImpl(name string, r *reports.Results) *Impl {
 	return im
 }
 
+// Cases counts the distinct cases the run has results for.
+func (im *Impl) Cases() int { return len(im.cases) }
+
 // Verdict is one implementation's aggregated outcome over some cases.
 type Verdict struct {
-	Impl     string            `json:"impl"`
-	Outcome  string            `json:"outcome"`
-	ByCase   map[string]string `json:"by_case,omitempty"`
-	Readings []string          `json:"readings,omitempty"` // readings the relay was seen to take
+	Impl    string            `json:"impl"`
+	Outcome string            `json:"outcome"`
+	ByCase  map[string]string `json:"by_case,omitempty"`
+	// Readings: the reading each case took, as "CASE: reading", so that a
+	// reading is never shown as another case's.
+	Readings []string `json:"readings,omitempty"`
 }
 
 // Verdict aggregates the outcomes of cases: fail if any case failed (or
@@ -72,9 +77,9 @@ func (im *Impl) Verdict(caseIDs []string) Verdict {
 			if caseOutcome == "" || rank[o] > rank[caseOutcome] {
 				caseOutcome = o
 			}
-			if c.Reading != "" && !seen[c.Reading] {
-				seen[c.Reading] = true
-				v.Readings = append(v.Readings, c.Reading)
+			if r := id + ": " + c.Reading; c.Reading != "" && !seen[r] {
+				seen[r] = true
+				v.Readings = append(v.Readings, r)
 			}
 		}
 		if caseOutcome == "" {

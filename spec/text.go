@@ -90,13 +90,22 @@ func plain(s string, hideCode bool) string {
 	return strings.Join(strings.Fields(b.String()), " ")
 }
 
+// emphasisMarks are the paired emphasis and strike-through markers.
+var emphasisMarks = strings.NewReplacer("**", "", "__", "", "~~", "")
+
 // plainText strips the Markdown of text outside code spans.
 func plainText(s string) string {
-	s = reImage.ReplaceAllString(s, "$1")
-	s = reLink.ReplaceAllString(s, "$1")
-	s = reAutolink.ReplaceAllString(s, "$1")
-	s = reHTMLTag.ReplaceAllString(s, "")
-	s = strings.NewReplacer("**", "", "__", "", "~~", "").Replace(s)
+	// The expressions only match around '[' or '<': most sentences
+	// have neither, and skip them.
+	if strings.IndexByte(s, '[') >= 0 {
+		s = reImage.ReplaceAllString(s, "$1")
+		s = reLink.ReplaceAllString(s, "$1")
+	}
+	if strings.IndexByte(s, '<') >= 0 {
+		s = reAutolink.ReplaceAllString(s, "$1")
+		s = reHTMLTag.ReplaceAllString(s, "")
+	}
+	s = emphasisMarks.Replace(s)
 	rs := []rune(s)
 	var b strings.Builder
 	for i := 0; i < len(rs); i++ {
@@ -123,11 +132,16 @@ func plainText(s string) string {
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
-var quoteFolder = strings.NewReplacer("\u2018", "'", "\u2019", "'", "\u201c", `"`, "\u201d", `"`, "\u00a0", " ", "\u2009", " ", "\u202f", " ")
+// quoteFolder folds what a word processor makes of ASCII punctuation back
+// to it: typographic quotes, non-breaking and thin spaces, and dashes (an
+// em dash, or an en dash between spaces, is the " -- " of a Markdown
+// draft; an en dash inside a range such as 9000–9020 stays).
+var quoteFolder = strings.NewReplacer("\u2018", "'", "\u2019", "'", "\u201c", `"`, "\u201d", `"`, "\u00a0", " ", "\u2009", " ", "\u202f", " ",
+	"\u2014", " -- ", " \u2013 ", " -- ")
 
 // Normalize is the form a sentence is fingerprinted in: Markdown emphasis,
-// links and backticks stripped, typographic quotes folded to ASCII,
-// lowercase, runs of white space folded to one space.
+// links and backticks stripped, typographic quotes and dashes folded to
+// ASCII, lowercase, runs of white space folded to one space.
 func Normalize(s string) string {
 	s = Plain(s)
 	s = quoteFolder.Replace(s)
@@ -158,13 +172,14 @@ var abbreviations = map[string]bool{"e.g": true, "i.e": true, "cf": true, "vs": 
 // an abbreviation ("e.g."), or "etc." before a lowercase word.
 func sentenceSpans(s string) [][2]int {
 	code := codeSpans(s)
+	// inCode is asked about increasing offsets only, so one pointer into
+	// the ordered spans keeps the split linear in the length of s.
+	ci := 0
 	inCode := func(i int) bool {
-		for _, c := range code {
-			if i >= c[0] && i < c[1] {
-				return true
-			}
+		for ci < len(code) && code[ci][1] <= i {
+			ci++
 		}
-		return false
+		return ci < len(code) && i >= code[ci][0]
 	}
 	var out [][2]int
 	start := 0

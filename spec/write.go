@@ -87,11 +87,11 @@ func writeCheckMD(w io.Writer, r *CheckReport) error {
 	fmt.Fprintf(&b, "Profile: %s (%s)  \n", prof, r.ProfileBy)
 	fmt.Fprintf(&b, "Coverage: %s  \n", r.CoverageLine())
 	un := r.Uncovered()
-	fmt.Fprintf(&b, "Uncovered: %d (MUST/MUST NOT: %d) · Stale clauses: %d · Unsure or ambiguous: %d\n\n", len(un), r.UncoveredMust(), len(r.Stale), len(r.Unsure))
-	b.WriteString("| level | sentences | with clause | with cases |\n| --- | --- | --- | --- |\n")
+	fmt.Fprintf(&b, "Uncovered: %d (MUST/MUST NOT: %d) · %s: %d (MUST/MUST NOT: %d) · Unsure or ambiguous: %d\n\n", len(un), r.UncoveredMust(), r.staleWord(), len(r.Stale), r.StaleMust(), len(r.Unsure))
+	b.WriteString("| level | sentences | with clause | with cases | not testable |\n| --- | --- | --- | --- | --- |\n")
 	for _, l := range Levels {
 		if lc, ok := r.ByLevel[l]; ok {
-			fmt.Fprintf(&b, "| %s | %d | %d | %d |\n", l, lc.Total, lc.Covered, lc.WithCases)
+			fmt.Fprintf(&b, "| %s | %d | %d | %d | %d |\n", l, lc.Total, lc.Covered, lc.WithCases, lc.NotTestable)
 		}
 	}
 	fmt.Fprintf(&b, "\n## Sentences with no clause (%d)\n\n", len(un))
@@ -101,9 +101,11 @@ func writeCheckMD(w io.Writer, r *CheckReport) error {
 	for _, s := range un {
 		fmt.Fprintf(&b, "- %s — **%s** — %s — %s\n", s.Where(), s.Level, quote(s.Text), s.Note)
 	}
-	fmt.Fprintf(&b, "\n## Stale clauses (%d)\n\n", len(r.Stale))
+	fmt.Fprintf(&b, "\n## %s (%d)\n\n", r.staleWord(), len(r.Stale))
 	if len(r.Stale) == 0 {
 		b.WriteString("None: every clause of the profile finds its sentence.\n")
+	} else if r.AllowStale {
+		b.WriteString("An older revision (--allow-stale): these clauses derive from sentences written after it.\n\n")
 	}
 	for _, s := range r.Stale {
 		gone := "sentence not in this draft"
@@ -131,11 +133,7 @@ func writeCheckMD(w io.Writer, r *CheckReport) error {
 			continue
 		}
 		fmt.Fprintf(&b, "- %s — **%s** — %s → %s", s.Where(), s.Level, quote(s.Text), strings.Join(s.Clauses, ", "))
-		if len(s.Cases) > 0 {
-			fmt.Fprintf(&b, " → cases %s", list(s.Cases, 8))
-		} else {
-			b.WriteString(" → no case")
-		}
+		b.WriteString(" → " + casesText(s.Cases, s.NotTestable, 8))
 		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "\n## Unsure or ambiguous sentences (%d)\n\n", len(r.Unsure))
@@ -144,6 +142,26 @@ func writeCheckMD(w io.Writer, r *CheckReport) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// staleWord names the clauses whose sentence the draft lacks: stale, or,
+// in an older revision, not yet anchored.
+func (r *CheckReport) staleWord() string {
+	if r.AllowStale {
+		return "Clauses not yet anchored"
+	}
+	return "Stale clauses"
+}
+
+// casesText is "cases A, B", "not testable: why" or "no case yet".
+func casesText(cases []string, notTestable string, max int) string {
+	switch {
+	case len(cases) > 0:
+		return "cases " + list(cases, max)
+	case notTestable != "":
+		return "not testable: " + notTestable
+	}
+	return "no case yet"
 }
 
 // groupByHeading keeps the order of first appearance.
@@ -161,8 +179,37 @@ func groupByHeading(cs []Change) (heads []string, by map[string][]Change) {
 
 // Summary is the one-line count of a diff.
 func (r *DiffReport) Summary() string {
-	return fmt.Sprintf("%d added, %d removed, %d reworded, %d level changes, %d moved",
-		r.Counts[Added], r.Counts[Removed], r.Counts[Reworded], r.Counts[LevelChanged], r.Counts[Moved])
+	return fmt.Sprintf("%d added, %d removed, %d reworded, %d level changes, %d moved, %d typos",
+		r.Counts[Added], r.Counts[Removed], r.Counts[Reworded], r.Counts[LevelChanged], r.Counts[Moved], r.Counts[Typo])
+}
+
+// GateLines is the closing summary of a diff: what an editor must look
+// at before merging, one line each, and the verdict.
+func (r *DiffReport) GateLines() []string {
+	g := r.Gate
+	out := []string{
+		fmt.Sprintf("New normative sentences: %d; changed or removed: %d; typo fixes: %d", g.NewNormative, g.ChangedNormative, g.Typos),
+	}
+	if n := len(g.NewMustWithoutClause); n > 0 {
+		var w []string
+		for _, s := range g.NewMustWithoutClause {
+			w = append(w, fmt.Sprintf("L%d", s.Line))
+		}
+		out = append(out, fmt.Sprintf("New MUST / MUST NOT without a clause: %d (%s)", n, list(w, 12)))
+	} else {
+		out = append(out, "New MUST / MUST NOT without a clause: 0")
+	}
+	if n := len(g.StaleClauses); n > 0 {
+		out = append(out, fmt.Sprintf("Clauses made stale: %d (%s)", n, list(g.StaleClauses, 12)))
+	} else {
+		out = append(out, "Clauses made stale: 0")
+	}
+	if g.NeedsAttention {
+		out = append(out, "Needs attention: yes (exit status 1)")
+	} else {
+		out = append(out, "Needs attention: no")
+	}
+	return out
 }
 
 func writeDiffMD(w io.Writer, r *DiffReport) error {
@@ -189,6 +236,10 @@ func writeDiffMD(w io.Writer, r *DiffReport) error {
 			writeChangeMD(&b, c)
 		}
 	}
+	b.WriteString("\n## Summary\n\n")
+	for _, l := range r.GateLines() {
+		fmt.Fprintf(&b, "- %s\n", l)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -203,8 +254,11 @@ func writeChangeMD(b *strings.Builder, c Change) {
 		fmt.Fprintf(b, "- **moved** from § %s to § %s (L%d) [%s] %s\n", c.Old.Heading, c.New.Heading, c.New.Line, c.New.Level, quote(c.New.Text))
 	default:
 		what := "reworded"
-		if c.Kind == LevelChanged {
+		switch c.Kind {
+		case LevelChanged:
 			what = "level " + c.LevelChange
+		case Typo:
+			what = "typo: spelling only, no rule changed"
 		}
 		fmt.Fprintf(b, "- **%s** (similarity %.2f) L%d → L%d\n", what, c.Similarity, c.Old.Line, c.New.Line)
 		fmt.Fprintf(b, "  - old [%s]: %s\n", levelName(c.Old.Level), quote(c.Old.Text))
@@ -213,10 +267,9 @@ func writeChangeMD(b *strings.Builder, c Change) {
 	switch {
 	case len(c.Clauses) > 0:
 		fmt.Fprintf(b, "  - clauses: %s", strings.Join(c.Clauses, ", "))
-		if len(c.Cases) > 0 {
-			fmt.Fprintf(b, " → cases: %s", list(c.Cases, 10))
-		} else {
-			b.WriteString(" → no case")
+		b.WriteString(" → " + casesText(c.Cases, c.NotTestable, 10))
+		if len(c.Stale) > 0 {
+			fmt.Fprintf(b, " — made stale: %s", strings.Join(c.Stale, ", "))
 		}
 		b.WriteString("\n")
 	case c.Kind == Added || c.Kind == Reworded || c.Kind == LevelChanged:
@@ -250,10 +303,10 @@ func writeCheckHTML(w io.Writer, r *CheckReport) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "<!doctype html><html><head><meta charset=\"utf-8\"><title>spec check: %s</title><style>%s</style></head><body>\n", esc(r.Draft), pageCSS)
 	fmt.Fprintf(&b, "<h1>spec check: %s</h1>\n<p>%s<br>Profile: <b>%s</b> (%s)<br>Coverage: %s</p>\n", esc(r.Draft), esc(r.Title), esc(r.Profile), esc(r.ProfileBy), esc(r.CoverageLine()))
-	b.WriteString("<table><tr><th>level</th><th>sentences</th><th>with clause</th><th>with cases</th></tr>")
+	b.WriteString("<table><tr><th>level</th><th>sentences</th><th>with clause</th><th>with cases</th><th>not testable</th></tr>")
 	for _, l := range Levels {
 		if lc, ok := r.ByLevel[l]; ok {
-			fmt.Fprintf(&b, "<tr><td>%s</td><td>%d</td><td>%d</td><td>%d</td></tr>", l, lc.Total, lc.Covered, lc.WithCases)
+			fmt.Fprintf(&b, "<tr><td>%s</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td></tr>", l, lc.Total, lc.Covered, lc.WithCases, lc.NotTestable)
 		}
 	}
 	b.WriteString("</table>\n")
@@ -262,7 +315,7 @@ func writeCheckHTML(w io.Writer, r *CheckReport) error {
 	for _, s := range un {
 		fmt.Fprintf(&b, "<tr><td>%s</td><td class=lvl>%s</td><td>%s</td><td>%s</td></tr>", esc(s.Where()), s.Level, esc(s.Text), esc(s.Note))
 	}
-	fmt.Fprintf(&b, "</table>\n<h2>Stale clauses (%d)</h2><table><tr><th>clause</th><th>level</th><th>clause text</th><th>missing</th><th>cases</th><th>closest sentence</th></tr>", len(r.Stale))
+	fmt.Fprintf(&b, "</table>\n<h2>%s (%d)</h2><table><tr><th>clause</th><th>level</th><th>clause text</th><th>missing</th><th>cases</th><th>closest sentence</th></tr>", r.staleWord(), len(r.Stale))
 	for _, s := range r.Stale {
 		closest := ""
 		if s.Closest != nil {
@@ -273,7 +326,7 @@ func writeCheckHTML(w io.Writer, r *CheckReport) error {
 	b.WriteString("</table>\n<h2>Covered sentences</h2><table><tr><th>where</th><th>level</th><th>sentence</th><th>clauses</th><th>cases</th></tr>")
 	for _, s := range r.Sentences {
 		if s.Covered {
-			fmt.Fprintf(&b, "<tr><td>%s</td><td class=lvl>%s</td><td>%s</td><td class=small>%s</td><td class=small>%s</td></tr>", esc(s.Where()), s.Level, esc(s.Text), esc(strings.Join(s.Clauses, ", ")), esc(strings.Join(s.Cases, ", ")))
+			fmt.Fprintf(&b, "<tr><td>%s</td><td class=lvl>%s</td><td>%s</td><td class=small>%s</td><td class=small>%s</td></tr>", esc(s.Where()), s.Level, esc(s.Text), esc(strings.Join(s.Clauses, ", ")), esc(casesText(s.Cases, s.NotTestable, 0)))
 		}
 	}
 	fmt.Fprintf(&b, "</table>\n<h2>Unsure or ambiguous sentences (%d)</h2><table><tr><th>where</th><th>level</th><th>sentence</th><th>why</th></tr>", len(r.Unsure))
@@ -304,6 +357,9 @@ func writeDiffHTML(w io.Writer, r *DiffReport) error {
 			if c.Kind == LevelChanged {
 				kind = "level " + c.LevelChange
 			}
+			if c.Kind == Typo {
+				kind = "typo (spelling only)"
+			}
 			if c.Similarity > 0 && c.Kind != Moved {
 				kind += fmt.Sprintf(" (%.2f)", c.Similarity)
 			}
@@ -315,8 +371,8 @@ func writeDiffHTML(w io.Writer, r *DiffReport) error {
 				newT = fmt.Sprintf("<span class=muted>L%d %s</span> %s", c.New.Line, levelName(c.New.Level), esc(c.New.Text))
 			}
 			aff := esc(strings.Join(c.Clauses, ", "))
-			if len(c.Cases) > 0 {
-				aff += " → " + esc(strings.Join(c.Cases, ", "))
+			if len(c.Clauses) > 0 {
+				aff += " → " + esc(casesText(c.Cases, c.NotTestable, 0))
 			}
 			if aff == "" {
 				aff = "no clause"
@@ -331,7 +387,11 @@ func writeDiffHTML(w io.Writer, r *DiffReport) error {
 		}
 		b.WriteString("</table>\n")
 	}
-	b.WriteString("</body></html>\n")
+	b.WriteString("<h2>Summary</h2><ul>")
+	for _, l := range r.GateLines() {
+		fmt.Fprintf(&b, "<li>%s</li>", esc(l))
+	}
+	b.WriteString("</ul></body></html>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -51,6 +51,13 @@ var docExitCodes = []struct {
 	{"--fault snapshot-rollback", 1, "", "a broken adapter: exits 1"},
 	// `spec check 29.md` exits 0: every MUST / MUST NOT sentence of NIP-29
 	// at db5fe3de has a clause (spec.TestCheckNIP29 holds it there).
+	// `spec diff` exits 1 when normative sentences changed: every
+	// documented pair of revisions differs.
+	{"spec diff nip-cl-identity-r1.md nip-cl-identity.md", 1, "", "two revisions of the identity draft: the change needs attention"},
+	{"spec diff old.md new.md", 1, "", "two revisions of the identity draft: the change needs attention"},
+	{"spec diff 29-before.md 29.md", 1, "", "a sentence added to NIP-29: the change needs attention"},
+	// `spec check 29-older.md --allow-stale` exits 0: the older revision
+	// lacks a MUST sentence whose clause is then not yet anchored.
 }
 
 var inlineCode = regexp.MustCompile("`([^`]+)`")
@@ -178,6 +185,7 @@ func docFixture(t *testing.T, root string) (dir string, haveDrafts bool) {
 	}
 	writeFixture(t, dir, "29.md", nip29)
 	writeFixture(t, dir, "29-before.md", bytes.Replace(nip29, []byte(" Relays are expected to reject any events that contain timeline references to events not found in their own database."), nil, 1))
+	writeFixture(t, dir, "29-older.md", bytes.Replace(nip29, []byte("- Relays MUST reject a `kind:9002` whose `parent` value would create a cycle, including self-reference.\n"), nil, 1))
 	return dir, haveDrafts
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/nipcl/nipcl-conform/clause"
+	"github.com/nipcl/nipcl-conform/clientmode"
 	"github.com/nipcl/nipcl-conform/spec"
 	"github.com/nipcl/nipcl-conform/suites"
 )
@@ -17,26 +18,42 @@ const specUsage = `Usage: nipcl-conform spec COMMAND [flags]
 Tools for spec editors: relate a draft's normative sentences to the clause
 catalogue and the conformance cases.
 
-  spec check DRAFT.md [--profile P] [--format md|json|html] [--out FILE]
-      every normative sentence: covered (→ clauses → cases), with no clause
-      (new or changed), and clauses whose sentence is gone (stale); a
-      coverage figure. Exit 1 when a MUST / MUST NOT sentence has no clause.
+  spec check DRAFT.md [--profile P] [--allow-stale] [--format md|json|html] [--out FILE]
+      every normative sentence: covered (→ clauses → cases, "not testable:
+      why" or "no case yet"), with no clause (new or changed), and clauses
+      whose sentence is gone (stale); a coverage figure. Exit 1 when a
+      MUST / MUST NOT sentence has no clause or a MUST / MUST NOT clause is
+      stale. --allow-stale: DRAFT is an older revision; clauses whose
+      sentence came later are "not yet anchored" and fail nothing.
   spec diff OLD.md NEW.md [--profile P] [--results [NAME=]FILE ...] [--format md|json|html] [--out FILE]
       normative changes between two revisions: added, removed, reworded
-      (old and new wording side by side), level changes (SHOULD → MUST),
-      each with the clauses and cases it affects and, with --results, each
-      implementation's earlier outcome on those cases.
+      (old and new wording side by side), level changes (SHOULD → MUST,
+      or a lower-case may → must), typo fixes, each with the clauses and
+      cases it affects and, with --results, each implementation's earlier
+      outcome on those cases; then a summary: new and changed normative
+      sentences, new MUSTs without a clause, clauses made stale. Exit 1
+      when any of these needs attention.
   spec annotate DRAFT.md --results [NAME=]FILE [--results ...] [--profile P] [--out FILE]
       the draft as one self-contained HTML page, each normative sentence
       marked with its cases and every implementation's outcome.
+
+The three read a sentence alike: a sentence with a capitalised RFC 2119
+keyword, or a rule stated without one, is normative, and so is every
+sentence a clause is anchored to (a lead-in, an item label, an
+explanatory opener). Cases are those of the relay suites and of client
+mode (client/...).
 
 The profile is detected from the document's title, else from how many of
 a profile's anchored sentences it contains: identity or labels (the NIP-CL
 drafts), nip29 (NIP-29 itself, e.g. 29.md of a nostr-protocol/nips pull
 request), or nip01, nip11, nip42, nip45 (the NIPs the baseline rests on).
 
-Exit codes: 0 done (check: no uncovered MUST sentence), 1 check found an
-uncovered MUST / MUST NOT sentence, 2 bad input (unreadable file, flags).
+Exit codes: 0 done, nothing to act on; 1 needs attention (check: a MUST /
+MUST NOT sentence without a clause, or a stale MUST / MUST NOT clause;
+diff: a normative sentence added, changed or removed, a new MUST without a
+clause, or a clause made stale); 2 bad input, one line on stderr (flags, an
+unreadable file, or a file that is not a draft: empty or blank, not UTF-8
+text, UTF-16, binary, JSON, over 16 MiB, or without a sentence of prose).
 `
 
 func cmdSpec(args []string, stdout, stderr io.Writer) int {
@@ -99,8 +116,20 @@ func specProfile(flagValue string, d *spec.Doc, cat *spec.Catalog, stderr io.Wri
 	return p, how, 0
 }
 
+// specCases is the clause → case index the spec tools use: the cases of
+// the relay suites and the client-mode cases, by the clause they cite.
+func specCases() func(string) []string {
+	client := map[string][]string{}
+	for _, c := range clientmode.Cases {
+		client[c.Clause] = append(client[c.Clause], c.ID)
+	}
+	return func(id string) []string {
+		return append(suites.ClauseCases(id), client[id]...)
+	}
+}
+
 func readDraft(path string, stderr io.Writer) (*spec.Doc, int) {
-	d, err := spec.ParseFile(path)
+	d, err := spec.ReadDraft(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "nipcl-conform spec: %v\n", err)
 		return nil, 2
@@ -153,6 +182,7 @@ func cmdSpecCheck(args []string, stdout, stderr io.Writer) int {
 	profile := fs.String("profile", "", "the document's spec profile (identity, labels, nip29, nip01, nip11, nip42, nip45); default: detected")
 	format := fs.String("format", "md", "report format: md, json or html")
 	out := fs.String("out", "", "write the report to FILE instead of stdout")
+	allowStale := fs.Bool("allow-stale", false, "the draft is an older revision: clauses whose sentence it lacks are not yet anchored, not stale, and fail nothing")
 	flags, pos := splitArgs(args, specValued)
 	if code, done := parse(fs, flags); done {
 		return code
@@ -167,20 +197,26 @@ func cmdSpecCheck(args []string, stdout, stderr io.Writer) int {
 	if d == nil {
 		return code
 	}
-	cat := spec.NewCatalog(suites.ClauseCases)
+	cat := spec.NewCatalog(specCases())
 	p, how, code := specProfile(*profile, d, cat, stderr)
 	if code != 0 {
 		return code
 	}
 	r := spec.Check(d, cat, p, how)
+	r.AllowStale = *allowStale
 	if code := writeOut(*out, stdout, stderr, func(w io.Writer) error { return spec.WriteCheck(w, r, *format) }); code != 0 {
 		return code
 	}
+	code = 0
 	if n := r.UncoveredMust(); n > 0 {
 		fmt.Fprintf(stderr, "nipcl-conform spec check: %d MUST / MUST NOT sentence(s) of %s have no clause\n", n, d.Name)
-		return 1
+		code = 1
 	}
-	return 0
+	if n := r.StaleMust(); n > 0 && !r.AllowStale {
+		fmt.Fprintf(stderr, "nipcl-conform spec check: %d MUST / MUST NOT clause(s) are stale: their sentence is not in %s (re-anchor them, or pass --allow-stale for an older revision)\n", n, d.Name)
+		code = 1
+	}
+	return code
 }
 
 func cmdSpecDiff(args []string, stdout, stderr io.Writer) int {
@@ -212,14 +248,22 @@ func cmdSpecDiff(args []string, stdout, stderr io.Writer) int {
 	if code != 0 {
 		return code
 	}
-	cat := spec.NewCatalog(suites.ClauseCases)
+	cat := spec.NewCatalog(specCases())
 	p, _, code := specProfile(*profile, nw, cat, stderr)
 	if code != 0 {
 		return code
 	}
 	r := spec.Diff(old, nw, cat, p)
 	r.AttachResults(impls)
-	return writeOut(*out, stdout, stderr, func(w io.Writer) error { return spec.WriteDiff(w, r, *format) })
+	if code := writeOut(*out, stdout, stderr, func(w io.Writer) error { return spec.WriteDiff(w, r, *format) }); code != 0 {
+		return code
+	}
+	if r.Gate.NeedsAttention {
+		fmt.Fprintf(stderr, "nipcl-conform spec diff: needs attention: %d new and %d changed normative sentence(s), %d new MUST without a clause, %d clause(s) made stale\n",
+			r.Gate.NewNormative, r.Gate.ChangedNormative, len(r.Gate.NewMustWithoutClause), len(r.Gate.StaleClauses))
+		return 1
+	}
+	return 0
 }
 
 func cmdSpecAnnotate(args []string, stdout, stderr io.Writer) int {
@@ -235,6 +279,9 @@ func cmdSpecAnnotate(args []string, stdout, stderr io.Writer) int {
 	if len(pos) != 1 {
 		return usageError(stderr, "spec annotate takes one draft, got %d arguments", len(pos))
 	}
+	if len(results) == 0 {
+		return usageError(stderr, "spec annotate needs --results [NAME=]FILE (a results.json of a run), at least once")
+	}
 	d, code := readDraft(pos[0], stderr)
 	if d == nil {
 		return code
@@ -243,7 +290,12 @@ func cmdSpecAnnotate(args []string, stdout, stderr io.Writer) int {
 	if code != 0 {
 		return code
 	}
-	cat := spec.NewCatalog(suites.ClauseCases)
+	for i, im := range impls {
+		if im.Cases() == 0 {
+			return usageError(stderr, "--results %s: no case results in it (a results.json of a run lists its cases)", results[i])
+		}
+	}
+	cat := spec.NewCatalog(specCases())
 	p, how, code := specProfile(*profile, d, cat, stderr)
 	if code != 0 {
 		return code
