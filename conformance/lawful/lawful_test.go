@@ -190,7 +190,7 @@ func judgeClean(variants []string, base map[string]reports.CaseResult, cases []r
 // judgeFault requires the fault to be killed, or every case that could
 // kill it to be blocked or unsupported for a reason a variant explains.
 func judgeFault(f reference.Fault, profile string, variants []string, base map[string]reports.CaseResult, cases []reports.CaseResult) []string {
-	if killed, _ := conformance.Killed(f, profile, cases); killed {
+	if killed, _ := conformance.Killed(f, profile, cases); killed || masked(f, variants) {
 		return nil
 	}
 	for _, c := range cases {
@@ -199,6 +199,53 @@ func judgeFault(f reference.Fault, profile string, variants []string, base map[s
 		}
 	}
 	return nil // every citing case was blocked, unsupported or left out: not observable here
+}
+
+// masks lists lawful variants that take away what a fault breaks: under
+// all of a row's variants the fault changes nothing a client can see (a
+// relay without 39001 and 39002 cannot leave identity tags off them), so
+// its survival is no finding. A fault of a section whose optional feature
+// a variant removes is masked too (maskedSections).
+var masks = []struct {
+	fault string
+	allOf []string
+}{
+	{"identity-tags-only-on-39000", []string{"no-39001", "no-39002"}},
+	{"admins-without-roles", []string{"no-39001"}},
+	{"admins-without-roles", []string{"state-lost-on-regeneration"}},
+	{"roles-not-relay-signed", []string{"no-39003"}},
+	{"livekit-participants-uppercase", []string{"no-39004"}},
+}
+
+// maskedSections: a variant that removes an optional feature masks the
+// faults of the feature's section.
+var maskedSections = map[string][]string{
+	"no-subgroups": {"nip29/subgroups"},
+	"no-livekit":   {"nip29/livekit"},
+	"no-count":     {"nip45/count"},
+	"no-39003":     {"nip29/roles"},
+}
+
+// masked reports whether the combination takes away what f breaks.
+func masked(f reference.Fault, variants []string) bool {
+	for _, m := range masks {
+		if m.fault != f.Name {
+			continue
+		}
+		all := true
+		for _, v := range m.allOf {
+			all = all && slices.Contains(variants, v)
+		}
+		if all {
+			return true
+		}
+	}
+	for _, v := range variants {
+		if slices.Contains(maskedSections[v], f.Section) {
+			return true
+		}
+	}
+	return false
 }
 
 // explains maps a variant to the lines it may lawfully cause: an outcome,

@@ -146,7 +146,9 @@ func (t *T) RefusedWrite(p Precondition, ok fixtures.OK, what string) {
 func paceRefusal(reason string) *Precondition {
 	lower := strings.ToLower(reason)
 	switch {
-	case strings.HasPrefix(lower, "rate-limited:") || strings.Contains(lower, "rate limit") || strings.Contains(lower, "too many events") || strings.Contains(lower, "slow down"):
+	case strings.HasPrefix(lower, "rate-limited:") || strings.Contains(lower, "rate limit") || strings.Contains(lower, "rate-limit") ||
+		strings.Contains(lower, "too many events") || strings.Contains(lower, "slow down") || strings.Contains(lower, "too fast") ||
+		strings.Contains(lower, "events per second") || strings.Contains(lower, "per minute"):
 		return &PreRateLimit
 	case strings.HasPrefix(lower, "pow:") || strings.Contains(lower, "proof of work") || strings.Contains(lower, "insufficient pow") || strings.Contains(lower, "difficulty"):
 		return &PreProofOfWork
