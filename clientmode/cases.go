@@ -31,6 +31,10 @@ type Case struct {
 	// Reading, when set, says how the case reads a sentence that leaves a
 	// choice open (shown in the report).
 	Reading string
+	// Runs, when above one, is how many times the case runs by default
+	// (--repeat raises it, never lowers it): the rule under test is about
+	// a race, which one run may miss; runs that disagree fail as flaky.
+	Runs int
 }
 
 // Judging is what a case's judgement looks at.

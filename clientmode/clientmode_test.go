@@ -180,3 +180,25 @@ func TestRepeatFlaky(t *testing.T) {
 		t.Errorf("steady client: %s: %s %q", r.Outcome, r.Message, r.Notes)
 	}
 }
+
+// TestRunCasesParallelOrder: cases run at once report in the order of the
+// case table, each result handed to the callback in that order, and every
+// result says how long the harness waited for the client.
+func TestRunCasesParallelOrder(t *testing.T) {
+	cases := Selected("labels")[:8]
+	var seen []string
+	res := RunCases(context.Background(), cases, Options{Parallel: 4, Timeout: 5 * time.Second, Wait: 300 * time.Millisecond}, func(r reports.CaseResult) {
+		seen = append(seen, r.ID)
+	})
+	if len(res) != len(cases) || len(seen) != len(cases) {
+		t.Fatalf("%d results, %d callbacks, want %d", len(res), len(seen), len(cases))
+	}
+	for i, c := range cases {
+		if res[i].ID != c.ID || seen[i] != c.ID {
+			t.Errorf("result %d: %s (callback %s), want %s", i, res[i].ID, seen[i], c.ID)
+		}
+		if !slices.ContainsFunc(res[i].Notes, func(n string) bool { return strings.HasPrefix(n, "waited for the client: ") }) {
+			t.Errorf("%s: no waiting time in the notes: %q", c.ID, res[i].Notes)
+		}
+	}
+}

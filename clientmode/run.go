@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -26,10 +27,20 @@ type Options struct {
 	// Wait is how long the built-in reference client waits for an OK
 	// before it counts the attempt as Unknown; zero means DefaultWait.
 	Wait time.Duration
-	// Repeat runs each case this many times (zero or one: once); a case
-	// whose runs disagree is reported as a flaky failure with the tally.
+	// Repeat runs each case this many times (zero or one: once, or the
+	// case's own Runs when it has more); a case whose runs disagree is
+	// reported as a flaky failure with the tally.
 	Repeat int
+	// Parallel is how many cases run at once (zero: DefaultParallel()).
+	// Each case has its own scripted relays and its own client process,
+	// so cases never share state; results keep the order of the cases.
+	Parallel int
 }
+
+// DefaultParallel is the number of cases run at once when
+// Options.Parallel is zero: twice the number of cores, since a case
+// spends most of its time waiting on sockets and on the client.
+func DefaultParallel() int { return 2 * runtime.NumCPU() }
 
 // Profiles are the client case profiles: nip29 (the client sentences of
 // NIP-29), labels and identity (the NIP-CL drafts).
@@ -73,12 +84,48 @@ func Selected(profile string) []Case {
 // Run runs the selected cases, each against a fresh scripted relay and a
 // fresh client, and returns one result per case.
 func Run(ctx context.Context, o Options) []reports.CaseResult {
-	var out []reports.CaseResult
-	for _, c := range Selected(o.Profile) {
-		if ctx.Err() != nil {
-			break
+	return RunCases(ctx, Selected(o.Profile), o, nil)
+}
+
+// RunCases runs cases, Options.Parallel at a time, and returns their
+// results in the order of cases. each, when not nil, is called with every
+// result in that order as soon as it and all before it are done (so a
+// caller can print progress deterministically). Cases not started when
+// ctx ends are left out.
+func RunCases(ctx context.Context, cases []Case, o Options, each func(reports.CaseResult)) []reports.CaseResult {
+	n := o.Parallel
+	if n <= 0 {
+		n = DefaultParallel()
+	}
+	results := make([]*reports.CaseResult, len(cases))
+	done := make([]chan struct{}, len(cases))
+	for i := range done {
+		done[i] = make(chan struct{})
+	}
+	sem := make(chan struct{}, n)
+	go func() {
+		for i, c := range cases {
+			sem <- struct{}{}
+			go func() {
+				defer func() { <-sem; close(done[i]) }()
+				if ctx.Err() != nil {
+					return
+				}
+				r := RunCase(ctx, c, o)
+				results[i] = &r
+			}()
 		}
-		out = append(out, RunCase(ctx, c, o))
+	}()
+	var out []reports.CaseResult
+	for i := range cases {
+		<-done[i]
+		if results[i] == nil {
+			continue
+		}
+		out = append(out, *results[i])
+		if each != nil {
+			each(*results[i])
+		}
 	}
 	return out
 }
@@ -106,7 +153,10 @@ func RunCase(ctx context.Context, c Case, o Options) reports.CaseResult {
 	} else {
 		res.Repro = fmt.Sprintf("nipcl-conform client --profile %s --case %s%s", c.Profile, c.ID, repeat)
 	}
-	runs := max(o.Repeat, 1)
+	runs := max(o.Repeat, c.Runs, 1)
+	if c.Runs > 1 && o.Repeat <= 1 {
+		res.Notes = append(res.Notes, fmt.Sprintf("runs %d times by default: the rule under test is about a race", c.Runs))
+	}
 	var all []runResult
 	tally := map[reports.Outcome]int{}
 	for i := 0; i < runs && ctx.Err() == nil; i++ {
@@ -179,7 +229,14 @@ func runCase(ctx context.Context, c Case, o Options) runResult {
 	} else {
 		cl = NewInProcess(o.Fault, o.Wait)
 	}
-	var log, notes []string
+	var log, notes, waits []string
+	var waited time.Duration
+	// waitNote says how long the harness waited for the client's answers:
+	// the time the library (and its adapter) took, apart from the case's
+	// own setup.
+	waitNote := func() string {
+		return fmt.Sprintf("waited for the client: %.2f s (%s)", waited.Seconds(), strings.Join(waits, ", "))
+	}
 	transcript := func() string {
 		t := strings.Join(log, "\n")
 		if w := relay.Wire.Transcript(); w != "" {
@@ -194,7 +251,7 @@ func runCase(ctx context.Context, c Case, o Options) runResult {
 	}
 	end := func(oc reports.Outcome, msg string) runResult {
 		cl.Close()
-		return runResult{outcome: oc, msg: msg, transcript: transcript(), notes: notes}
+		return runResult{outcome: oc, msg: msg, transcript: transcript(), notes: append(notes, waitNote())}
 	}
 	group := c.Group
 	if group == "" {
@@ -246,8 +303,12 @@ func runCase(ctx context.Context, c Case, o Options) runResult {
 			}
 		}
 		ictx, cancel := context.WithTimeout(ctx, timeout)
+		asked := time.Now()
 		a, err := cl.Do(ictx, in)
 		cancel()
+		took := time.Since(asked)
+		waited += took
+		waits = append(waits, fmt.Sprintf("%s %.2f s", in.Op, took.Seconds()))
 		if in.Op == OpInit {
 			log = append(log, fmt.Sprintf("intent %d init (user %s, protocol %d)", in.ID, keys.UserPK, ProtocolVersion))
 		} else {
@@ -287,7 +348,7 @@ func runCase(ctx context.Context, c Case, o Options) runResult {
 		j.SecondURL = second.URL
 	}
 	err = c.Judge(j)
-	res := runResult{outcome: reports.Pass, transcript: transcript(), notes: notes}
+	res := runResult{outcome: reports.Pass, transcript: transcript(), notes: append(notes, waitNote())}
 	if err != nil {
 		res.outcome, res.msg = reports.Fail, err.Error()
 	}
