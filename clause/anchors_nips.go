@@ -114,6 +114,14 @@ var nipAnchors = map[string][]Anchor{
 	"nip29/clients.17": {
 		{DocNIP29, "Storing your list of groups", "9cdbfe9257986117"},
 	},
+	"nip29/clients.18": {
+		{DocNIP29, "Group metadata events", "85e1c462afaaa563"},
+		{DocNIP29, "Group metadata events", "af0d1844dcc0fa10"},
+	},
+	"nip29/clients.19": {
+		{DocNIP29, "Group metadata events", "8cf1abdeef353231"},
+		{DocNIP29, "Group metadata events", "206d6c064f3d0c47"},
+	},
 	"nip29/create.3": {
 		{DocNIP29, "Group state -- or moderation", "8cd65503b1606274"},
 		{DocNIP29, "Group state -- or moderation", "5af3b7019ff1e3e7"},
