@@ -444,6 +444,10 @@ var nipAnchors = map[string][]Anchor{
 		{DocNIP42, "OK and CLOSED machine-readable prefixes", "766174ba9c545765"},
 		{DocNIP42, "OK and CLOSED machine-readable prefixes", "035c53c4561251cf"},
 	},
+	"nip42/auth.4": {
+		{DocNIP42, "Canonical authentication event", "9a26d16cb4a2c890"},
+		{DocNIP42, "Protocol flow", "ffe1108c520bb868"},
+	},
 	"nip45/count.1": {
 		{DocNIP45, "Filters and return values", "e667e960fad8b875"},
 		{DocNIP45, "Filters and return values", "4b2f7906a2174313"},
