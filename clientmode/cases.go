@@ -50,7 +50,10 @@ type Judging struct {
 	// case has one.
 	SecondURL     string
 	SecondFilters []json.RawMessage
-	readings      []string
+	// Auths are the client's AUTH events on the (first) scripted relay
+	// and what it made of them.
+	Auths    []AuthCheck
+	readings []string
 }
 
 // Saw records which careful reading a client took (shown in the report).

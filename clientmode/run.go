@@ -1,6 +1,7 @@
 package clientmode
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -35,6 +36,10 @@ type Options struct {
 	// Each case has its own scripted relays and its own client process,
 	// so cases never share state; results keep the order of the cases.
 	Parallel int
+	// IgnoreLimit makes every scripted relay ignore the limit of a REQ
+	// filter (Script.IgnoreLimit): a lawful relay, since NIP-01 says
+	// relays SHOULD use limit, not MUST.
+	IgnoreLimit bool
 }
 
 // DefaultParallel is the number of cases run at once when
@@ -205,6 +210,14 @@ func runCase(ctx context.Context, c Case, o Options) runResult {
 		timeout = 20 * time.Second
 	}
 	keys := NewKeys()
+	if o.IgnoreLimit {
+		c.Script.IgnoreLimit = true
+		if c.Second != nil {
+			second := *c.Second
+			second.IgnoreLimit = true
+			c.Second = &second
+		}
+	}
 	relay, err := StartRelay(c.Script, keys)
 	if err != nil {
 		return runResult{outcome: reports.HarnessError, msg: "start scripted relay: " + err.Error()}
@@ -277,6 +290,8 @@ func runCase(ctx context.Context, c Case, o Options) runResult {
 			in.Creator, in.Label, in.Channel = keys.UserPK, FindLabel, NewChannel
 		case OpCreateGroup, OpLeave, OpReadGroup, OpMember, OpReadMessages:
 			in.Group = group
+		case OpRemoveUser:
+			in.Group, in.User = group, keys.Stranger
 		case OpJoin:
 			in.Group, in.Code = group, c.Code
 		case OpPost:
@@ -292,9 +307,9 @@ func runCase(ctx context.Context, c Case, o Options) runResult {
 	version := 1
 	var answers []Answer
 	for n, in := range intents {
-		if in.Op != OpInit && version < 2 && !slices.Contains(v1Ops, in.Op) {
-			log = append(log, fmt.Sprintf("intent %d %s: not in protocol version 1", in.ID, in.Op))
-			return end(reports.Unsupported, fmt.Sprintf("intent %d (%s) is a protocol version 2 intent and the adapter answered init as version 1 (no \"protocol\":2)", in.ID, in.Op))
+		if need := opVersion(in.Op); in.Op != OpInit && version < need {
+			log = append(log, fmt.Sprintf("intent %d %s: not in protocol version %d", in.ID, in.Op, version))
+			return end(reports.Unsupported, fmt.Sprintf("intent %d (%s) is a protocol version %d intent and the adapter answered init as version %d", in.ID, in.Op, need, version))
 		}
 		if n > 0 {
 			relay.SetRound(n - 1)
@@ -310,9 +325,9 @@ func runCase(ctx context.Context, c Case, o Options) runResult {
 		waited += took
 		waits = append(waits, fmt.Sprintf("%s %.2f s", in.Op, took.Seconds()))
 		if in.Op == OpInit {
-			log = append(log, fmt.Sprintf("intent %d init (user %s, protocol %d)", in.ID, keys.UserPK, ProtocolVersion))
+			log = append(log, fmt.Sprintf("intent %d init (user %s, protocol %d; the client speaks %d)", in.ID, keys.UserPK, ProtocolVersion, max(a.Protocol, 1)))
 		} else {
-			b, _ := json.Marshal(a)
+			b := marshal(a)
 			log = append(log, fmt.Sprintf("intent %d %s -> %s", in.ID, in.Op, b))
 		}
 		if len(a.Evidence) > 0 {
@@ -330,10 +345,11 @@ func runCase(ctx context.Context, c Case, o Options) runResult {
 		if a.Error != "" {
 			return end(reports.HarnessError, fmt.Sprintf("intent %d (%s): the client could not carry it out: %s", in.ID, in.Op, a.Error))
 		}
+		if err := checkFields(a); err != nil {
+			return end(reports.HarnessError, fmt.Sprintf("intent %d (%s): %v", in.ID, in.Op, err))
+		}
 		if in.Op == OpInit {
-			if a.Protocol >= 2 {
-				version = 2
-			}
+			version = min(max(a.Protocol, 1), ProtocolVersion)
 			continue
 		}
 		answers = append(answers, a)
@@ -341,7 +357,7 @@ func runCase(ctx context.Context, c Case, o Options) runResult {
 	cl.Close()
 	relay.Close()
 	evs, filters, _ := relay.Wire.Snapshot()
-	j := &Judging{Keys: keys, Channel: Channel, Group: group, Answers: answers, Events: evs, Filters: filters, Script: c.Script}
+	j := &Judging{Keys: keys, Channel: Channel, Group: group, Answers: answers, Events: evs, Filters: filters, Script: c.Script, Auths: relay.Wire.AuthChecks()}
 	if second != nil {
 		second.Close()
 		_, j.SecondFilters, _ = second.Wire.Snapshot()
@@ -349,7 +365,11 @@ func runCase(ctx context.Context, c Case, o Options) runResult {
 	}
 	err = c.Judge(j)
 	res := runResult{outcome: reports.Pass, transcript: transcript(), notes: append(notes, waitNote())}
-	if err != nil {
+	var unread unsupportedError
+	switch {
+	case errors.As(err, &unread):
+		res.outcome, res.msg = reports.Unsupported, unread.Error()
+	case err != nil:
 		res.outcome, res.msg = reports.Fail, err.Error()
 	}
 	for _, r := range j.readings {
@@ -358,12 +378,47 @@ func runCase(ctx context.Context, c Case, o Options) runResult {
 	return res
 }
 
+// opVersion is the protocol version that introduced op.
+func opVersion(op string) int {
+	switch {
+	case slices.Contains(v1Ops, op):
+		return 1
+	case slices.Contains(v2Ops, op):
+		return 2
+	}
+	return 3
+}
+
+// checkFields rejects a read-group answer's field statuses that are not
+// in the protocol (an unknown field name or status).
+func checkFields(a Answer) error {
+	for f, st := range a.Fields {
+		if !slices.Contains(GroupFields, f) {
+			return fmt.Errorf("the answer's fields names %q, which is no read-group field (%s)", f, strings.Join(GroupFields, ", "))
+		}
+		switch st {
+		case FieldShown, FieldUnknown, FieldUnsupported:
+		default:
+			return fmt.Errorf("the answer's fields says %q for %s: the statuses are shown, unknown and unsupported", st, f)
+		}
+	}
+	return nil
+}
+
 // evidenceText renders an answer's evidence: a JSON string as its text,
 // any other JSON value compact.
 func evidenceText(raw json.RawMessage) string {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
 		return truncate(s, 2000)
+	}
+	// Decoded and encoded again without HTML escaping: an adapter's
+	// encoder may have written "<nil>" as "\u003cnil\u003e".
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if dec.Decode(&v) == nil {
+		return truncate(string(marshal(v)), 2000)
 	}
 	return truncate(string(compact(raw)), 2000)
 }
