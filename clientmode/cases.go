@@ -223,7 +223,7 @@ var draftCases = []Case{
 		Script:      Script{Replies: replies(Reply{Drop: true}, Reply{OK: true, Msg: "duplicate: nip-cl-committed"}, Reply{Msg: "restricted: nip-cl-rejected"})},
 		Ops:         []string{OpAddLabel},
 		Judge:       all(sameEvent(2), wantOutcome(Committed))},
-	{ID: "client/labels/no-downgrade", Profile: "labels", Clause: "labels/responses.20", Level: "MUST",
+	{ID: "client/labels/no-downgrade", Profile: "labels", Clause: "labels/responses.20", Level: "MUST", Runs: 5,
 		Requirement: "A refusal arriving after a positive OK for the same event does not demote Committed.",
 		Script:      Script{Replies: replies(Reply{OK: true, Then: &Reply{Msg: "restricted: nip-cl-rejected"}})},
 		Ops:         []string{OpAddLabel},
