@@ -14,7 +14,11 @@ const groups = new Map()
 async function open(relay) {
   if (!ndks.has(relay)) {
     const ndk = new NDK({ explicitRelayUrls: [relay], signer })
-    await ndk.connect(5000)
+    // Not awaited: NDK's fetches and publishes wait for the relay
+    // themselves, and ndk.connect() would wait out its whole timeout here,
+    // since NDK does not count a relay that sent an AUTH challenge as
+    // connected.
+    ndk.connect(5000)
     ndks.set(relay, ndk)
   }
   const ndk = ndks.get(relay)
