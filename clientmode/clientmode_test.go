@@ -65,7 +65,9 @@ func TestKill(t *testing.T) {
 // a timeout or harness error, and a case citing the clause the fault
 // breaks must fail.
 func killOne(t *testing.T, fault, breaks string) {
-	o := Options{Fault: fault, Timeout: 10 * time.Second, Wait: 500 * time.Millisecond}
+	// One case at a time per fault: the faults already run in parallel,
+	// and the 500 ms OK wait must not starve.
+	o := Options{Fault: fault, Timeout: 10 * time.Second, Wait: 500 * time.Millisecond, Parallel: 1}
 	caught := false
 	for _, r := range Run(context.Background(), o) {
 		switch r.Outcome {
