@@ -116,6 +116,14 @@ var nipAnchors = map[string][]Anchor{
 	"nip29/clients.17": {
 		{DocNIP29, "Storing your list of groups", "9cdbfe9257986117"},
 	},
+	"nip29/clients.18": {
+		{DocNIP29, "Group metadata events", "85e1c462afaaa563"},
+		{DocNIP29, "Group metadata events", "af0d1844dcc0fa10"},
+	},
+	"nip29/clients.19": {
+		{DocNIP29, "Group metadata events", "8cf1abdeef353231"},
+		{DocNIP29, "Group metadata events", "206d6c064f3d0c47"},
+	},
 	"nip29/create.3": {
 		{DocNIP29, "Group state -- or moderation", "8cd65503b1606274"},
 		{DocNIP29, "Group state -- or moderation", "5af3b7019ff1e3e7"},
@@ -439,6 +447,10 @@ var nipAnchors = map[string][]Anchor{
 	"nip42/auth.3": {
 		{DocNIP42, "OK and CLOSED machine-readable prefixes", "766174ba9c545765"},
 		{DocNIP42, "OK and CLOSED machine-readable prefixes", "035c53c4561251cf"},
+	},
+	"nip42/auth.4": {
+		{DocNIP42, "Canonical authentication event", "9a26d16cb4a2c890"},
+		{DocNIP42, "Protocol flow", "ffe1108c520bb868"},
 	},
 	"nip45/count.1": {
 		{DocNIP45, "Filters and return values", "e667e960fad8b875"},

@@ -80,6 +80,9 @@ var baselineClauses = []Clause{
 		Text: "Kind 22242 events are never broadcast to any client."},
 	{ID: "nip42/auth.3", Section: "nip42/auth", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP42Prefixes,
 		Text: "A write refused because the connection has not authenticated says auth-required:; one refused for an authenticated key that is not allowed says restricted:."},
+	{ID: "nip42/auth.4", Section: "nip42/auth", Level: LevelShould, Subject: SubjectClient, Source: SourceNIP, Ref: refNIP42AuthEvent,
+		Text:   "A client's AUTH event carries a relay tag naming the relay and the challenge the relay sent on this connection (a challenge is valid only for the connection it came on), and a current created_at.",
+		Reason: "client obligation: judged by client mode (nipcl-conform client --profile nip29), whose scripted relay verifies AUTH events as NIP-42 tells relays to"},
 
 	// NIP-45 (optional: checked when advertised or answered).
 	{ID: "nip45/count.1", Section: "nip45/count", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP45,
@@ -235,3 +238,7 @@ var baselineClauses = []Clause{
 		Text:   "A group that offers LiveKit audio/video carries a livekit tag in its 39000; an AV-only group carries an empty supported_kinds tag.",
 		Reason: "permission: whether a group offers AV is the operator's choice, so every 39000 satisfies it; the token endpoint itself is checked by nip29/livekit.1-3"},
 }
+
+// refNIP42AuthEvent: the sentences of NIP-42 that bind a client's AUTH
+// event (nip42/auth.4).
+const refNIP42AuthEvent = `NIP-42 § Canonical authentication event: "it should have at least two tags, one for the relay URL and one for the challenge string as received from the relay" and § Protocol flow: "The challenge is valid for the duration of the connection"`

@@ -13,6 +13,9 @@ const (
 	refNIP29ClientsMoved      = `NIP-29 § Group identity, migration and forking / Detecting migrations and forks: "If a kind:10009 entry for a group now points to a different relay hint … the client SHOULD notify the user"`
 	refNIP29ClientsInherit    = `NIP-29 § Subgroups / Membership: "clients MUST NOT assume it: the absence of a kind:9000 in a child means the user is not a member of that child"`
 	refNIP29ClientsTree       = `NIP-29 § Subgroups: "To build the tree, clients fetch {"kinds":[39000]} and assemble it locally"`
+	refNIP29ClientsLatest     = `NIP-29 § Event definitions / Group metadata events: "a single instance of each (or none) should exist at all times for each group. They are merely informative but should reflect the latest group state"`
+	refNIP29ClientsRoles      = `NIP-29 § Group metadata events / group admins (kind:39001): "Each admin is listed along with one or more roles" and group roles (kind:39003): "the exact role name is not relevant"`
+	refNIP29ClientsOK         = `NIP-01 § From relay to client: "OK messages MUST be sent in response to EVENT messages received from clients, they must have the 3rd parameter set to true when an event has been accepted by the relay, false otherwise" (the acknowledgement of NIP-29's commands)`
 	refNIP29ClientsCode       = `NIP-29 § Group referencing: "Clients should use this code in the code tag of the kind:9021 join request."`
 )
 
@@ -70,4 +73,10 @@ var nip29ClientClauses = []Clause{
 	{ID: "nip29/clients.17", Section: "nip29/clients", Level: LevelRule, Subject: SubjectClient, Source: SourceNIP, Ref: `NIP-29 § Implementation quirks / Storing your list of groups: "A definition for kind:10009 was included in NIP-51"`,
 		Text:   "A client stores the list of groups the user wants to remember in a kind 10009 list (NIP-51).",
 		Reason: "client-side: the user's list lives in the user's own events on any relay; no group relay behaviour depends on it"},
+	{ID: "nip29/clients.18", Section: "nip29/clients", Level: LevelShould, Subject: SubjectClient, Reason: reasonNIP29Client, Source: SourceNIP, Ref: refNIP29ClientsLatest,
+		Text: "A client shows the group's state from the newest relay-signed event of each kind 39000-39003 alone, not merged with older versions: a member or admin the newest 39002 or 39001 no longer lists is no longer shown."},
+	{ID: "nip29/clients.19", Section: "nip29/clients", Level: LevelRule, Subject: SubjectClient, Reason: reasonNIP29Client, Source: SourceNIP, Ref: refNIP29ClientsRoles,
+		Text: "A client reads every role on an admin's p tag of the 39001 (one or more, named as the relay chooses) and the roles of the 39003 as the relay names them: several roles on one p tag, or a role name the client never heard of, do not make the event unreadable."},
+	{ID: "nip29/clients.20", Section: "nip29/clients", Level: LevelRule, Subject: SubjectClient, Reason: reasonNIP29Client, Source: SourceNIP, Ref: refNIP29ClientsOK,
+		Text: "A client reports a NIP-29 command (create-group, join, leave, a message, a moderation command) accepted only on an OK true for its event and refused on an OK false; a connection that closes, or stays silent, before any OK leaves it unknown, and a later OK for the same event does not replace the first."},
 }

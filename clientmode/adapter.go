@@ -2,6 +2,7 @@ package clientmode
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -85,7 +86,7 @@ func StartProcess(command string, env []string) (Client, error) {
 }
 
 func (p *process) Do(ctx context.Context, in Intent) (Answer, error) {
-	b, _ := json.Marshal(in)
+	b := marshal(in)
 	p.note("harness> %s", b)
 	werr := make(chan error, 1)
 	go func() { _, err := p.stdin.Write(append(b, '\n')); werr <- err }()
@@ -146,6 +147,18 @@ func (p *process) stderrTail() string {
 		return "; stderr: " + truncate(s, 500)
 	}
 	return ""
+}
+
+// marshal encodes v as JSON without escaping <, > and & (so that a
+// library's "<nil>" reads as such in reports), without a trailing newline.
+func marshal(v any) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return []byte(fmt.Sprintf("%q", err.Error()))
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
 
 func truncate(s string, n int) string {

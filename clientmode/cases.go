@@ -31,6 +31,10 @@ type Case struct {
 	// Reading, when set, says how the case reads a sentence that leaves a
 	// choice open (shown in the report).
 	Reading string
+	// Runs, when above one, is how many times the case runs by default
+	// (--repeat raises it, never lowers it): the rule under test is about
+	// a race, which one run may miss; runs that disagree fail as flaky.
+	Runs int
 }
 
 // Judging is what a case's judgement looks at.
@@ -46,7 +50,10 @@ type Judging struct {
 	// case has one.
 	SecondURL     string
 	SecondFilters []json.RawMessage
-	readings      []string
+	// Auths are the client's AUTH events on the (first) scripted relay
+	// and what it made of them.
+	Auths    []AuthCheck
+	readings []string
 }
 
 // Saw records which careful reading a client took (shown in the report).
@@ -216,7 +223,7 @@ var draftCases = []Case{
 		Script:      Script{Replies: replies(Reply{Drop: true}, Reply{OK: true, Msg: "duplicate: nip-cl-committed"}, Reply{Msg: "restricted: nip-cl-rejected"})},
 		Ops:         []string{OpAddLabel},
 		Judge:       all(sameEvent(2), wantOutcome(Committed))},
-	{ID: "client/labels/no-downgrade", Profile: "labels", Clause: "labels/responses.20", Level: "MUST",
+	{ID: "client/labels/no-downgrade", Profile: "labels", Clause: "labels/responses.20", Level: "MUST", Runs: 5,
 		Requirement: "A refusal arriving after a positive OK for the same event does not demote Committed.",
 		Script:      Script{Replies: replies(Reply{OK: true, Then: &Reply{Msg: "restricted: nip-cl-rejected"}})},
 		Ops:         []string{OpAddLabel},

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/nbd-wtf/go-nostr"
 )
@@ -35,19 +36,55 @@ func moderation(k Keys, kind int, group, user string, created int64) nostr.Event
 	return ev
 }
 
+// unsupportedError ends a case unsupported, not failed: the client says
+// it does not read what the case judges (a read-group field it marks
+// unsupported), or shows nothing the case can judge its rule on.
+type unsupportedError struct{ msg string }
+
+func (e unsupportedError) Error() string { return e.msg }
+
+// fieldStatus is what the client knows of a read-group field in a:
+// FieldShown, FieldUnknown or FieldUnsupported.
+func fieldStatus(a Answer, field string) string {
+	if st := a.Fields[field]; st != "" {
+		return st
+	}
+	return FieldShown
+}
+
+// reads wraps the judgement of a case about read-group fields: when any
+// answer marks one of them unsupported (the library does not read it, or
+// the kind that carries it), the case ends unsupported and judges
+// nothing; the adapter's evidence is in the report.
+func reads(fields []string, judge func(*Judging) error) func(*Judging) error {
+	return func(j *Judging) error {
+		for i, a := range j.Answers {
+			for _, f := range fields {
+				if fieldStatus(a, f) == FieldUnsupported {
+					return unsupportedError{fmt.Sprintf("answer %d: the client does not read %s (from kind %d), which this case judges (see the adapter's evidence)", i+1, f, fieldKind[f])}
+				}
+			}
+		}
+		return judge(j)
+	}
+}
+
 // wantGroupName: the client knows the group and shows the name of the
 // relay-signed 39000.
 func wantGroupName(want string) func(*Judging) error {
-	return func(j *Judging) error {
+	return reads([]string{"name"}, func(j *Judging) error {
 		a := j.Answers[0]
 		if !a.Known || a.Group == nil {
 			return fmt.Errorf("client knows no group %q, expected the one the relay's self key signed (name %q)", j.Group, want)
+		}
+		if fieldStatus(a, "name") == FieldUnknown {
+			return unsupportedError{"the client knows the group but has no name for it (name unknown), so the case cannot tell which 39000 it took"}
 		}
 		if a.Group.Name != want {
 			return fmt.Errorf("client shows the group named %q, expected %q from the 39000 the relay's self key signed", a.Group.Name, want)
 		}
 		return nil
-	}
+	})
 }
 
 // wantMember: the client answers am-member with a known membership.
@@ -96,7 +133,7 @@ var nip29Cases = []Case{
 		Script: Script{NIP11: NIP11PubkeyOnly, Match: true, Events: func(k Keys) []nostr.Event {
 			return []nostr.Event{meta(k.RelaySK, baseTime, "Build Systems"), meta(k.StrangerSK, baseTime+10, "Stranger copy")}
 		}},
-		Ops: []string{OpReadGroup}, Judge: func(j *Judging) error {
+		Ops: []string{OpReadGroup}, Judge: reads([]string{"name"}, func(j *Judging) error {
 			a := j.Answers[0]
 			switch {
 			case !a.Known || a.Group == nil:
@@ -107,7 +144,7 @@ var nip29Cases = []Case{
 				return fmt.Errorf("client shows the group named %q, from a 39000 signed by neither self (absent) nor pubkey; expected no group or %q", a.Group.Name, "Build Systems")
 			}
 			return nil
-		}},
+		})},
 	{ID: "client/nip29/state-foreign-signer", Profile: "nip29", Clause: "nip29/clients.1", Level: "MUST",
 		Requirement: "A newer 39000 validly signed by a stranger does not replace the one the relay's self key signed.",
 		Script: Script{Match: true, Events: func(k Keys) []nostr.Event {
@@ -128,23 +165,30 @@ var nip29Cases = []Case{
 				state(k.StrangerSK, 39001, GroupID, baseTime+10, nostr.Tag{"p", k.Stranger, "admin"}),
 				state(k.RelaySK, 39003, GroupID, baseTime, nostr.Tag{"role", "admin"}, nostr.Tag{"role", "moderator"})}
 		}},
-		Ops: []string{OpReadGroup}, Judge: func(j *Judging) error {
+		Ops: []string{OpReadGroup}, Judge: reads([]string{"admins"}, func(j *Judging) error {
 			a := j.Answers[0]
 			if !a.Known || a.Group == nil {
-				return fmt.Errorf("client knows no group, expected admins from the relay-signed 39001")
+				j.Saw("the client knows no group: it took no admin list")
+				return nil
+			}
+			if fieldStatus(a, "admins") == FieldUnknown {
+				j.Saw("admins unknown: the client took no admin list")
+				return nil
 			}
 			var got []string
 			for _, ad := range a.Group.Admins {
 				got = append(got, ad.Pubkey)
 			}
-			if !slices.Equal(got, []string{j.Keys.AdminPK}) {
+			if slices.ContainsFunc(got, func(pk string) bool { return pk != j.Keys.AdminPK }) {
 				return fmt.Errorf("client shows admins %v, expected only %s (the relay-signed 39001; %s signed the newer one)", got, j.Keys.AdminPK, j.Keys.Stranger)
 			}
-			if !slices.Contains(a.Group.Admins[0].Roles, "admin") {
+			if len(got) == 0 {
+				j.Saw("the client shows no admins: it took neither 39001")
+			} else if !slices.Contains(a.Group.Admins[0].Roles, "admin") && fieldStatus(a, "admin-roles") == FieldShown {
 				j.Saw(fmt.Sprintf("admin roles shown: %v (the 39001 gives [admin])", a.Group.Admins[0].Roles))
 			}
 			return nil
-		}},
+		})},
 	{ID: "client/nip29/members-foreign-signer", Profile: "nip29", Clause: "nip29/clients.1", Level: "MUST",
 		Requirement: "Members come from the 39002 the relay's self key signed; a newer stranger-signed 39002 is not relied on.",
 		Script: Script{Match: true, Events: func(k Keys) []nostr.Event {
@@ -152,18 +196,22 @@ var nip29Cases = []Case{
 				state(k.RelaySK, 39002, GroupID, baseTime, nostr.Tag{"p", k.AdminPK}, nostr.Tag{"p", k.UserPK}),
 				state(k.StrangerSK, 39002, GroupID, baseTime+10, nostr.Tag{"p", k.Stranger})}
 		}},
-		Ops: []string{OpReadGroup}, Judge: func(j *Judging) error {
+		Ops: []string{OpReadGroup}, Judge: reads([]string{"members"}, func(j *Judging) error {
 			a := j.Answers[0]
-			if !a.Known || a.Group == nil {
-				return fmt.Errorf("client knows no group, expected members from the relay-signed 39002")
+			if !a.Known || a.Group == nil || fieldStatus(a, "members") == FieldUnknown {
+				j.Saw("the client shows no member list")
+				return nil
+			}
+			if slices.Contains(a.Group.Members, j.Keys.Stranger) {
+				return fmt.Errorf("client shows members %v, which include %s from the 39002 a stranger signed; expected %v from the relay-signed 39002", a.Group.Members, j.Keys.Stranger, []string{j.Keys.AdminPK, j.Keys.UserPK})
 			}
 			got := slices.Sorted(slices.Values(a.Group.Members))
 			want := slices.Sorted(slices.Values([]string{j.Keys.AdminPK, j.Keys.UserPK}))
 			if !slices.Equal(got, want) {
-				return fmt.Errorf("client shows members %v, expected %v from the relay-signed 39002 (a stranger signed the newer one)", got, want)
+				j.Saw(fmt.Sprintf("members shown: %v (the relay-signed 39002 lists %v)", got, want))
 			}
 			return nil
-		}},
+		})},
 	{ID: "client/nip29/flags-dropped-mean-open", Profile: "nip29", Clause: "nip29/clients.2", Level: "MUST",
 		Requirement: "Read once the relay-signed 39000 is private and closed; read again only a newer one without those tags is served: the group is now public and open.",
 		Script: Script{Match: true, Rounds: []func(Keys) []nostr.Event{
@@ -172,20 +220,23 @@ var nip29Cases = []Case{
 			},
 			func(k Keys) []nostr.Event { return []nostr.Event{meta(k.RelaySK, baseTime+10, "Build Systems")} },
 		}},
-		Ops: []string{OpReadGroup, OpReadGroup}, Judge: func(j *Judging) error {
+		Ops: []string{OpReadGroup, OpReadGroup}, Judge: reads([]string{"private", "closed"}, func(j *Judging) error {
 			for i, a := range j.Answers {
 				if !a.Known || a.Group == nil {
 					return fmt.Errorf("read %d: client knows no group, expected the relay-signed 39000", i+1)
 				}
+				if fieldStatus(a, "private") == FieldUnknown || fieldStatus(a, "closed") == FieldUnknown {
+					return unsupportedError{fmt.Sprintf("read %d: the client holds no value for private or closed (unknown), so the case cannot tell what it makes of their absence", i+1)}
+				}
 			}
 			if g := j.Answers[0].Group; !g.Private || !g.Closed {
-				return fmt.Errorf("read 1: client shows private=%v closed=%v for a 39000 carrying both tags, so the case cannot tell what it makes of their absence", g.Private, g.Closed)
+				return unsupportedError{fmt.Sprintf("read 1: client shows private=%v closed=%v for a 39000 carrying both tags: it does not show these flags as the tags say, so the case cannot tell what it makes of their absence (not a nip29/clients.2 failure)", g.Private, g.Closed)}
 			}
 			if g := j.Answers[1].Group; g.Private || g.Closed {
 				return fmt.Errorf("read 2: the current 39000 omits private and closed (public, join requests honored) but the client shows private=%v closed=%v", g.Private, g.Closed)
 			}
 			return nil
-		}},
+		})},
 	{ID: "client/nip29/membership-latest-removal", Profile: "nip29", Clause: "nip29/clients.3", Level: "SHOULD",
 		Requirement: "A put-user (9000) then a later remove-user (9001) for the user: the client says the user is not a member.",
 		Script: Script{Match: true, Events: func(k Keys) []nostr.Event {
@@ -243,7 +294,16 @@ var nip29Cases = []Case{
 				meta(k.RelaySK, baseTime, "Build Systems", nostr.Tag{"parent", "tech"}),
 				moderation(k, 9000, "tech", k.UserPK, baseTime)}
 		}},
-		Ops: []string{OpMember}, Judge: wantMember(false)},
+		Ops: []string{OpMember}, Judge: func(j *Judging) error {
+			if !j.Answers[0].Known {
+				j.Saw("the client does not know whether the user is a member of the subgroup: it assumed nothing")
+				return nil
+			}
+			if j.Answers[0].Member {
+				return fmt.Errorf("client says the user is a member of the subgroup, where no kind 9000 names them (only the parent has one)")
+			}
+			return nil
+		}},
 	{ID: "client/nip29/subgroup-tree-from-parent", Profile: "nip29", Clause: "nip29/clients.8", Level: "MUST",
 		Requirement: "The group's children are the groups whose 39000 names it as parent (two here), though its own child list names only one; its parent is its parent tag.",
 		Reading:     "the relay's child list is stale on purpose (it lists ci only); NIP-29 tells clients to assemble the tree from parent tags",
@@ -253,10 +313,13 @@ var nip29Cases = []Case{
 				state(k.RelaySK, 39000, "ci", baseTime, nostr.Tag{"name", "CI"}, nostr.Tag{"parent", GroupID}),
 				state(k.RelaySK, 39000, "release", baseTime, nostr.Tag{"name", "Release"}, nostr.Tag{"parent", GroupID})}
 		}},
-		Ops: []string{OpReadGroup}, Judge: func(j *Judging) error {
+		Ops: []string{OpReadGroup}, Judge: reads([]string{"parent", "children"}, func(j *Judging) error {
 			a := j.Answers[0]
 			if !a.Known || a.Group == nil {
 				return fmt.Errorf("client knows no group, expected the relay-signed 39000")
+			}
+			if fieldStatus(a, "parent") == FieldUnknown || fieldStatus(a, "children") == FieldUnknown {
+				return fmt.Errorf("client holds no parent or children for the group (unknown), though the relay's 39000 events give both")
 			}
 			if a.Group.Parent != "tech" {
 				return fmt.Errorf("client shows parent %q, expected tech (the group's parent tag)", a.Group.Parent)
@@ -265,7 +328,7 @@ var nip29Cases = []Case{
 				return fmt.Errorf("client shows children %v, expected ci and release (both name the group in their parent tag)", a.Group.Children)
 			}
 			return nil
-		}},
+		})},
 	{ID: "client/nip29/join-with-code", Profile: "nip29", Clause: "nip29/clients.9", Level: "SHOULD",
 		Requirement: "Joining with an invite code, the client's kind 9021 carries it in a code tag.",
 		Code:        InviteCode, Script: Script{Match: true},
@@ -281,6 +344,158 @@ var nip29Cases = []Case{
 			}
 			return fmt.Errorf("client sent no kind 9021 join request (%d event(s) on the wire)", len(j.Events))
 		}},
+
+	{ID: "client/nip29/members-shrink-after-leave", Profile: "nip29", Clause: "nip29/clients.18", Level: "SHOULD",
+		Requirement: "Read once the relay-signed 39002 lists a third member; then that member leaves (their 9022) and the relay serves only a newer 39002 without them: the client no longer lists them.",
+		Script: Script{Match: true, Rounds: shrinking(func(k Keys) nostr.Event {
+			ev := nostr.Event{Kind: 9022, CreatedAt: baseTime + 5, Tags: nostr.Tags{{"h", GroupID}}}
+			ev.Sign(k.StrangerSK)
+			return ev
+		})},
+		Ops: []string{OpReadGroup, OpReadGroup}, Judge: reads([]string{"members"}, judgeShrink("left (kind 9022)"))},
+	{ID: "client/nip29/members-shrink-after-removal", Profile: "nip29", Clause: "nip29/clients.18", Level: "SHOULD",
+		Requirement: "Read once the relay-signed 39002 lists a third member; then an admin removes them (9001) and the relay serves only a newer 39002 without them: the client no longer lists them.",
+		Script:      Script{Match: true, Rounds: shrinking(func(k Keys) nostr.Event { return moderation(k, 9001, GroupID, k.Stranger, baseTime+5) })},
+		Ops:         []string{OpReadGroup, OpReadGroup}, Judge: reads([]string{"members"}, judgeShrink("was removed (kind 9001)"))},
+	{ID: "client/nip29/admins-several-roles", Profile: "nip29", Clause: "nip29/clients.19", Level: "MUST",
+		Requirement: "NIP-29's own 39001 example: one admin with one role (ceo), another with two (secretary, gardener): the client shows both admins, the second with both roles.",
+		Script: Script{Match: true, Events: func(k Keys) []nostr.Event {
+			return []nostr.Event{meta(k.RelaySK, baseTime, "Build Systems"),
+				state(k.RelaySK, 39001, GroupID, baseTime, nostr.Tag{"p", k.OperatorPK, "ceo"}, nostr.Tag{"p", k.AdminPK, "secretary", "gardener"}),
+				state(k.RelaySK, 39003, GroupID, baseTime, nostr.Tag{"role", "ceo"}, nostr.Tag{"role", "secretary"}, nostr.Tag{"role", "gardener"})}
+		}},
+		Ops: []string{OpReadGroup}, Judge: reads([]string{"admins"}, func(j *Judging) error {
+			a := j.Answers[0]
+			if !a.Known || a.Group == nil {
+				return fmt.Errorf("client knows no group, expected the relay-signed 39000 and its 39001")
+			}
+			if fieldStatus(a, "admins") == FieldUnknown {
+				return fmt.Errorf("client holds no admin list (admins unknown) for a relay-signed 39001 in NIP-29's own shape: an admin with two roles on one p tag (see the adapter's evidence)")
+			}
+			var admin *AdminView
+			var got []string
+			for i, ad := range a.Group.Admins {
+				got = append(got, ad.Pubkey)
+				if ad.Pubkey == j.Keys.AdminPK {
+					admin = &a.Group.Admins[i]
+				}
+			}
+			if admin == nil || !slices.Contains(got, j.Keys.OperatorPK) {
+				return fmt.Errorf("client shows admins %v, expected %s (ceo) and %s (secretary, gardener) from the relay-signed 39001", got, j.Keys.OperatorPK, j.Keys.AdminPK)
+			}
+			switch fieldStatus(a, "admin-roles") {
+			case FieldUnsupported:
+				j.Saw("the client does not read admin roles: only the admin list is judged")
+			case FieldUnknown:
+				return fmt.Errorf("client holds no roles for the admin with two roles (admin-roles unknown)")
+			default:
+				if !slices.Contains(admin.Roles, "secretary") || !slices.Contains(admin.Roles, "gardener") {
+					return fmt.Errorf("client shows roles %v for %s, whose p tag gives [secretary gardener]", admin.Roles, j.Keys.AdminPK)
+				}
+			}
+			return nil
+		})},
+	{ID: "client/nip29/roles-unknown-names", Profile: "nip29", Clause: "nip29/clients.19", Level: "MUST",
+		Requirement: "The relay's 39003 names roles the client never heard of (ceo, secretary with a description, gardener): the client shows all three.",
+		Script: Script{Match: true, Events: func(k Keys) []nostr.Event {
+			return []nostr.Event{meta(k.RelaySK, baseTime, "Build Systems"),
+				state(k.RelaySK, 39003, GroupID, baseTime, nostr.Tag{"role", "ceo"}, nostr.Tag{"role", "secretary", "keeps the minutes"}, nostr.Tag{"role", "gardener"})}
+		}},
+		Ops: []string{OpReadGroup}, Judge: reads([]string{"roles"}, func(j *Judging) error {
+			a := j.Answers[0]
+			if !a.Known || a.Group == nil {
+				return fmt.Errorf("client knows no group, expected the relay-signed 39000 and its 39003")
+			}
+			if fieldStatus(a, "roles") == FieldUnknown {
+				return fmt.Errorf("client holds no roles (unknown) for a relay-signed 39003 naming ceo, secretary and gardener")
+			}
+			for _, r := range []string{"ceo", "secretary", "gardener"} {
+				if !slices.Contains(a.Group.Roles, r) {
+					return fmt.Errorf("client shows roles %v, expected ceo, secretary and gardener from the relay-signed 39003", a.Group.Roles)
+				}
+			}
+			return nil
+		})},
+	{ID: "client/nip29/join-ok-dropped", Profile: "nip29", Clause: "nip29/clients.20", Level: "MUST",
+		Requirement: "Every join request (9021) is dropped before an OK (the connection closes): the client does not report it accepted; the outcome is unknown.",
+		Script:      Script{Match: true, Replies: replies(Reply{Drop: true})},
+		Ops:         []string{OpJoin}, Judge: all(wantKind(9021), wantOutcome(Unknown))},
+	{ID: "client/nip29/leave-ok-dropped", Profile: "nip29", Clause: "nip29/clients.20", Level: "MUST",
+		Requirement: "Every leave request (9022) is dropped before an OK (the connection closes): the client does not report it accepted; the outcome is unknown.",
+		Script:      Script{Match: true, Replies: replies(Reply{Drop: true})},
+		Ops:         []string{OpLeave}, Judge: all(wantKind(9022), wantOutcome(Unknown))},
+	{ID: "client/nip29/create-group-ok-false", Profile: "nip29", Clause: "nip29/clients.20", Level: "MUST",
+		Requirement: "The create-group command (9007) is answered OK false (blocked: …): the client reports it rejected.",
+		Script:      Script{Match: true, Replies: replies(Reply{Msg: "blocked: this group id is taken"})},
+		Ops:         []string{OpCreateGroup}, Judge: all(wantKind(9007), wantOutcome(Rejected))},
+	{ID: "client/nip29/post-ok-duplicate", Profile: "nip29", Clause: "nip29/clients.20", Level: "MUST", Runs: 5,
+		Requirement: "A chat message (kind 9) is answered OK true, then a second OK false for the same event, then the connection closes: the client reports it accepted (the first OK answered the EVENT). Runs five times: the rule is about a race.",
+		Script:      Script{Match: true, Replies: replies(Reply{OK: true, Then: &Reply{Msg: "invalid: rejected after all"}})},
+		Ops:         []string{OpPost}, Judge: all(wantKind(9), wantOutcome(Committed))},
+	{ID: "client/nip29/remove-user-ok-delayed-false", Profile: "nip29", Clause: "nip29/clients.20", Level: "MUST",
+		Requirement: "A moderation command (remove-user, 9001) is answered OK false after a second's wait: the client does not report it accepted (rejected once the OK came, unknown if it stopped waiting).",
+		Script:      Script{Match: true, Replies: replies(Reply{Delay: time.Second, Msg: "restricted: you are not an admin here"})},
+		Ops:         []string{OpRemoveUser}, Judge: all(wantKind(9001), func(j *Judging) error {
+			if got := j.Answers[0].Outcome; got != Rejected && got != Unknown {
+				return fmt.Errorf("client reported %q for a command the relay answered OK false (after a second)", got)
+			}
+			return nil
+		})},
+	{ID: "client/nip29/auth-challenge-per-connection", Profile: "nip29", Clause: "nip42/auth.4", Level: "SHOULD",
+		Requirement: "Each connection gets its own AUTH challenge; the first command's connection is closed before an OK, so the client connects again for the next: every AUTH it sends carries this connection's challenge, a relay tag naming the relay and a current created_at.",
+		Script:      Script{Match: true, Replies: replies(Reply{Drop: true}, Reply{OK: true})},
+		Ops:         []string{OpJoin, OpPost}, Judge: func(j *Judging) error {
+			conns := map[int]bool{}
+			for _, a := range j.Auths {
+				conns[a.Conn] = true
+				if a.Refused != "" {
+					return fmt.Errorf("AUTH on connection %d refused: %s: %s", a.Conn, a.Refused, a.Event)
+				}
+			}
+			switch {
+			case len(j.Auths) == 0:
+				j.Saw("the client sent no AUTH (nothing to judge)")
+			case len(conns) < 2:
+				j.Saw("the client authenticated on one connection only")
+			}
+			return nil
+		}},
+}
+
+// shrinking is the script of the members-shrink cases: read 1 serves a
+// relay-signed 39002 listing the admin, the user and a third member (the
+// stranger); read 2 serves what made the third member go (gone) and only
+// a newer 39002 without them, as a relay keeps only the latest.
+func shrinking(gone func(Keys) nostr.Event) []func(Keys) []nostr.Event {
+	return []func(Keys) []nostr.Event{
+		func(k Keys) []nostr.Event {
+			return []nostr.Event{meta(k.RelaySK, baseTime, "Build Systems"),
+				state(k.RelaySK, 39002, GroupID, baseTime, nostr.Tag{"p", k.AdminPK}, nostr.Tag{"p", k.UserPK}, nostr.Tag{"p", k.Stranger})}
+		},
+		func(k Keys) []nostr.Event {
+			return []nostr.Event{meta(k.RelaySK, baseTime, "Build Systems"), gone(k),
+				state(k.RelaySK, 39002, GroupID, baseTime+10, nostr.Tag{"p", k.AdminPK}, nostr.Tag{"p", k.UserPK})}
+		},
+	}
+}
+
+// judgeShrink judges the members-shrink cases: read 1 lists the third
+// member (else the case cannot tell), read 2 does not.
+func judgeShrink(how string) func(*Judging) error {
+	return func(j *Judging) error {
+		a1, a2 := j.Answers[0], j.Answers[1]
+		if !a1.Known || a1.Group == nil || fieldStatus(a1, "members") == FieldUnknown || !slices.Contains(a1.Group.Members, j.Keys.Stranger) {
+			return unsupportedError{fmt.Sprintf("read 1: the client does not list %s from the relay-signed 39002, so the case cannot tell whether it drops them later", j.Keys.Stranger)}
+		}
+		if !a2.Known || a2.Group == nil || fieldStatus(a2, "members") == FieldUnknown {
+			j.Saw("read 2: the client shows no member list")
+			return nil
+		}
+		if slices.Contains(a2.Group.Members, j.Keys.Stranger) {
+			return fmt.Errorf("read 2: client still lists %s, who %s and whom the newest relay-signed 39002 no longer lists (members shown: %v)", j.Keys.Stranger, how, a2.Group.Members)
+		}
+		return nil
+	}
 }
 
 // timeline is the messages of the previous-reference case: m1 has no

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nbd-wtf/go-nostr"
 	"github.com/nipcl/nipcl-conform/clause"
 	"github.com/nipcl/nipcl-conform/reports"
 )
@@ -64,7 +65,9 @@ func TestKill(t *testing.T) {
 // a timeout or harness error, and a case citing the clause the fault
 // breaks must fail.
 func killOne(t *testing.T, fault, breaks string) {
-	o := Options{Fault: fault, Timeout: 10 * time.Second, Wait: 500 * time.Millisecond}
+	// One case at a time per fault: the faults already run in parallel,
+	// and the 500 ms OK wait must not starve.
+	o := Options{Fault: fault, Timeout: 10 * time.Second, Wait: 500 * time.Millisecond, Parallel: 1}
 	caught := false
 	for _, r := range Run(context.Background(), o) {
 		switch r.Outcome {
@@ -122,7 +125,7 @@ func TestServeAdapter(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if len(lines) != 3 || lines[0] != `{"id":1,"protocol":2}` || !strings.Contains(lines[1], `"error":"not an intent`) || !strings.Contains(lines[2], `"id":3,"error":"unknown op`) {
+	if len(lines) != 3 || lines[0] != `{"id":1,"protocol":3}` || !strings.Contains(lines[1], `"error":"not an intent`) || !strings.Contains(lines[2], `"id":3,"error":"unknown op`) {
 		t.Errorf("answers: %q", lines)
 	}
 }
@@ -178,5 +181,111 @@ func TestRepeatFlaky(t *testing.T) {
 	r = RunCase(context.Background(), lc, Options{Timeout: 5 * time.Second, Command: shAdapter(`{"id":ID}`, `{"id":ID,"outcome":"rejected"}`), Repeat: 3})
 	if r.Outcome != reports.Pass || !slices.Contains(r.Notes, "repeated 3 times, every run pass") {
 		t.Errorf("steady client: %s: %s %q", r.Outcome, r.Message, r.Notes)
+	}
+}
+
+// TestRunCasesParallelOrder: cases run at once report in the order of the
+// case table, each result handed to the callback in that order, and every
+// result says how long the harness waited for the client.
+func TestRunCasesParallelOrder(t *testing.T) {
+	cases := Selected("labels")[:8]
+	var seen []string
+	res := RunCases(context.Background(), cases, Options{Parallel: 4, Timeout: 5 * time.Second, Wait: 300 * time.Millisecond}, func(r reports.CaseResult) {
+		seen = append(seen, r.ID)
+	})
+	if len(res) != len(cases) || len(seen) != len(cases) {
+		t.Fatalf("%d results, %d callbacks, want %d", len(res), len(seen), len(cases))
+	}
+	for i, c := range cases {
+		if res[i].ID != c.ID || seen[i] != c.ID {
+			t.Errorf("result %d: %s (callback %s), want %s", i, res[i].ID, seen[i], c.ID)
+		}
+		if !slices.ContainsFunc(res[i].Notes, func(n string) bool { return strings.HasPrefix(n, "waited for the client: ") }) {
+			t.Errorf("%s: no waiting time in the notes: %q", c.ID, res[i].Notes)
+		}
+	}
+}
+
+// TestFieldKnowledge: a read-group field the adapter marks unsupported
+// ends the case unsupported (never a failure); one marked unknown is
+// judged as showing nothing; a field status outside the protocol is a
+// harness error; evidence prints "<nil>" as such.
+func TestFieldKnowledge(t *testing.T) {
+	run := func(id, answer string) reports.CaseResult {
+		c, _ := Lookup(id)
+		return RunCase(context.Background(), c, Options{Timeout: 5 * time.Second, Command: shAdapter(`{"id":ID,"protocol":3}`, answer)})
+	}
+	group := `"known":true,"group":{"name":"Build Systems"}`
+	if r := run("client/nip29/admins-foreign-signer", `{"id":ID,`+group+`,"fields":{"admins":"unsupported"},"evidence":"\u003cnil\u003e: no 39001 reader"}`); r.Outcome != reports.Unsupported || !strings.Contains(r.Message, "does not read admins") {
+		t.Errorf("admins unsupported: %s: %s", r.Outcome, r.Message)
+	} else if !slices.ContainsFunc(r.Notes, func(n string) bool { return strings.Contains(n, "<nil>: no 39001 reader") }) {
+		t.Errorf("evidence not unescaped: %q", r.Notes)
+	}
+	// Unknown admins: the client took no admin list, which breaks no
+	// trust rule; the same unknown fails the several-roles case.
+	if r := run("client/nip29/admins-foreign-signer", `{"id":ID,`+group+`,"fields":{"admins":"unknown"}}`); r.Outcome != reports.Pass {
+		t.Errorf("admins unknown, trust case: %s: %s", r.Outcome, r.Message)
+	}
+	if r := run("client/nip29/admins-several-roles", `{"id":ID,`+group+`,"fields":{"admins":"unknown"}}`); r.Outcome != reports.Fail || !strings.Contains(r.Message, "admins unknown") {
+		t.Errorf("admins unknown, several-roles case: %s: %s", r.Outcome, r.Message)
+	}
+	if r := run("client/nip29/admins-foreign-signer", `{"id":ID,`+group+`,"fields":{"admins":"maybe"}}`); r.Outcome != reports.HarnessError {
+		t.Errorf("bad field status: %s: %s", r.Outcome, r.Message)
+	}
+	// An honest "do not know" about membership is no assumption.
+	if r := run("client/nip29/subgroup-membership-not-inherited", `{"id":ID}`); r.Outcome != reports.Pass {
+		t.Errorf("am-member unknown, not-inherited case: %s: %s", r.Outcome, r.Message)
+	}
+	// A v2 adapter does not get the v3 remove-user intent.
+	c, _ := Lookup("client/nip29/remove-user-ok-delayed-false")
+	r := RunCase(context.Background(), c, Options{Timeout: 5 * time.Second, Command: shAdapter(`{"id":ID,"protocol":2}`, `{"id":ID,"outcome":"committed"}`)})
+	if r.Outcome != reports.Unsupported || !strings.Contains(r.Message, "protocol version 3") {
+		t.Errorf("v2 adapter, v3 intent: %s: %s", r.Outcome, r.Message)
+	}
+}
+
+// TestScriptedRelayChecks: the scripted relay keeps the newest events up
+// to a filter's limit (unless it ignores limit) and verifies AUTH events
+// as NIP-42 tells relays to.
+func TestScriptedRelayChecks(t *testing.T) {
+	k := NewKeys()
+	old := meta(k.RelaySK, baseTime, "old")
+	mid := meta(k.RelaySK, baseTime+5, "mid")
+	newest := meta(k.RelaySK, baseTime+10, "new")
+	s := Script{Match: true, Events: func(Keys) []nostr.Event { return []nostr.Event{old, newest, mid} }}
+	r := &Relay{Keys: k, script: s, URL: "ws://127.0.0.1:4242"}
+	names := func(evs []nostr.Event) (out []string) {
+		for _, ev := range evs {
+			out = append(out, ev.Tags.Find("name")[1])
+		}
+		return out
+	}
+	if got := names(r.answer([]nostr.Filter{{Kinds: []int{39000}, Limit: 2}})); !slices.Equal(got, []string{"new", "mid"}) {
+		t.Errorf("limit 2: %v, want the two newest in script order [new mid]", got)
+	}
+	r.script.IgnoreLimit = true
+	if got := names(r.answer([]nostr.Filter{{Kinds: []int{39000}, Limit: 1}})); len(got) != 3 {
+		t.Errorf("ignoring limit: %v, want all three", got)
+	}
+	r.challenges = []string{"c1", "c2"}
+	auth := func(challenge, relay string, at nostr.Timestamp) nostr.Event {
+		ev := nostr.Event{Kind: 22242, CreatedAt: at, Tags: nostr.Tags{{"relay", relay}, {"challenge", challenge}}}
+		ev.Sign(k.UserSK)
+		return ev
+	}
+	for _, c := range []struct {
+		ev     nostr.Event
+		refuse string
+		stale  bool
+	}{
+		{auth("c2", "ws://127.0.0.1:4242/", nostr.Now()), "", false},
+		{auth("c1", "ws://127.0.0.1:4242", nostr.Now()), "earlier connection", true},
+		{auth("c2", "ws://example.com", nostr.Now()), "relay tag", false},
+		{auth("c2", "ws://127.0.0.1:4242", nostr.Now()-3600), "ten minutes", false},
+	} {
+		got := r.checkAuth(c.ev, 2, "c2")
+		if (c.refuse == "") != (got.Refused == "") || !strings.Contains(got.Refused, c.refuse) || got.Stale != c.stale {
+			t.Errorf("AUTH %v: refused %q stale %v, want %q stale %v", c.ev.Tags, got.Refused, got.Stale, c.refuse, c.stale)
+		}
 	}
 }

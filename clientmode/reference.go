@@ -47,6 +47,13 @@ var Faults = []struct{ Name, Clause, What string }{
 	{"inherit-membership", "nip29/clients.7", "takes membership of the parent group as membership of a subgroup"},
 	{"children-from-child-tags", "nip29/clients.8", "takes a group's children from its child tags only, not from the parent tags of the others"},
 	{"join-without-code", "nip29/clients.9", "sends the join request without the invite code"},
+	{"members-merge", "nip29/clients.18", "merges each 39002 into the members it already knows, so a member who left or was removed stays listed"},
+	{"roles-first-only", "nip29/clients.19", "reads only the first role of an admin's p tag in the 39001"},
+	{"roles-known-only", "nip29/clients.19", "shows only the roles it knows (admin, moderator) of the 39003"},
+	{"nip29-ok-optimistic", "nip29/clients.20", "reports a NIP-29 command committed when the connection closes before any OK"},
+	{"nip29-last-ok-wins", "nip29/clients.20", "lets a later OK for the same NIP-29 command replace the first"},
+	{"nip29-commit-on-send", "nip29/clients.20", "reports a NIP-29 command committed once it is sent, without waiting for the OK"},
+	{"auth-stale-challenge", "nip42/auth.4", "answers the AUTH challenge of a new connection with the first challenge it got from that relay"},
 }
 
 // FaultNames lists the fault switch names.
@@ -75,6 +82,12 @@ type Reference struct {
 	// flagsSeen remembers flags of earlier 39000 versions (only the
 	// flags-sticky fault reads it).
 	flagsSeen map[string]bool
+	// members remembers every member listed so far, by relay and group
+	// (only the members-merge fault reads it).
+	members map[string][]string
+	// challenges is the first AUTH challenge of each relay (only the
+	// auth-stale-challenge fault reads it).
+	challenges map[string]string
 }
 
 // Do carries out one intent.
@@ -96,7 +109,7 @@ func (c *Reference) Do(ctx context.Context, in Intent) Answer {
 		a.Channel, err = c.ensure(ctx, in)
 	case OpChannel:
 		err = c.readChannel(ctx, in, &a)
-	case OpCreateGroup, OpJoin, OpLeave, OpPost:
+	case OpCreateGroup, OpJoin, OpLeave, OpPost, OpRemoveUser:
 		a.Outcome, err = c.groupCommand(ctx, in)
 	case OpReadGroup:
 		a.Group, a.Known, err = c.readGroup(ctx, in)
@@ -191,6 +204,16 @@ func (k *conn) next(ctx context.Context, relay string) ([]json.RawMessage, error
 		if typ == "AUTH" && len(f) > 1 {
 			var challenge string
 			json.Unmarshal(f[1], &challenge)
+			if k.ref.Fault == "auth-stale-challenge" {
+				if k.ref.challenges == nil {
+					k.ref.challenges = map[string]string{}
+				}
+				if first, ok := k.ref.challenges[relay]; ok {
+					challenge = first // the fault: the first connection's challenge
+				} else {
+					k.ref.challenges[relay] = challenge
+				}
+			}
 			ev := nostr.Event{Kind: 22242, CreatedAt: nostr.Now(), Tags: nostr.Tags{{"relay", relay}, {"challenge", challenge}}}
 			if err := ev.Sign(k.ref.secret); err == nil {
 				k.send(ctx, "AUTH", ev)
@@ -254,7 +277,7 @@ func (c *Reference) command(ctx context.Context, in Intent) (string, error) {
 			ev.CreatedAt++
 			ev.Sign(c.secret)
 		}
-		class := c.submit(ctx, in.Relay, ev)
+		class := c.submit(ctx, in.Relay, ev, false)
 		if class == "generic" {
 			if c.Fault == "generic-rejection-rejected" {
 				class = Rejected
@@ -278,8 +301,9 @@ func (c *Reference) command(ctx context.Context, in Intent) (string, error) {
 
 // submit sends ev once on a fresh connection and classifies the answer:
 // Committed, Rejected, Unknown, or "generic" for a refusal without a
-// recognized NIP-CL marker.
-func (c *Reference) submit(ctx context.Context, relay string, ev nostr.Event) string {
+// recognized NIP-CL marker. nip29 says ev is a NIP-29 command (the
+// nip29-* faults apply to those only).
+func (c *Reference) submit(ctx context.Context, relay string, ev nostr.Event, nip29 bool) string {
 	k, err := c.dial(ctx, relay)
 	if err != nil {
 		return Unknown
@@ -294,9 +318,16 @@ func (c *Reference) submit(ctx context.Context, relay string, ev nostr.Event) st
 	if k.send(wctx, "EVENT", ev) != nil {
 		return Unknown
 	}
+	if nip29 && c.Fault == "nip29-commit-on-send" {
+		k.next(wctx, relay) // whatever the relay answers, or nothing
+		return Committed    // the fault: sent counts as accepted
+	}
 	for {
 		f, err := k.next(wctx, relay)
 		if err != nil {
+			if nip29 && c.Fault == "nip29-ok-optimistic" && wctx.Err() == nil {
+				return Committed // the fault: a closed connection counts as accepted
+			}
 			return Unknown // disconnect or silence
 		}
 		var typ, id string
@@ -316,7 +347,8 @@ func (c *Reference) submit(ctx context.Context, relay string, ev nostr.Event) st
 		if class == Unknown && !ok && !strings.Contains(msg, ": nip-cl-unknown") {
 			class = "generic"
 		}
-		if c.Fault != "downgrade-committed" || class != Committed {
+		lastWins := (!nip29 && c.Fault == "downgrade-committed") || (nip29 && c.Fault == "nip29-last-ok-wins")
+		if !lastWins || class != Committed {
 			return class
 		}
 		// The fault: keep listening a moment and let the last OK for the ID win.
@@ -605,7 +637,7 @@ func (c *Reference) ensure(ctx context.Context, in Intent) (string, error) {
 	if err := ev.Sign(c.secret); err != nil {
 		return "", err
 	}
-	switch c.submit(ctx, in.Relay, ev) {
+	switch c.submit(ctx, in.Relay, ev, false) {
 	case Committed:
 		return in.Channel, nil
 	default:

@@ -41,6 +41,9 @@ func (c *Reference) groupCommand(ctx context.Context, in Intent) (string, error)
 		}
 	case OpLeave:
 		kind = 9022
+	case OpRemoveUser:
+		kind = 9001
+		tags = append(tags, nostr.Tag{"p", in.User})
 	case OpPost:
 		kind = 9
 		prev, err := c.previousRefs(ctx, in)
@@ -60,7 +63,7 @@ func (c *Reference) groupCommand(ctx context.Context, in Intent) (string, error)
 		attempts = 3
 	}
 	for i := 0; i < attempts; i++ {
-		switch class := c.submit(ctx, in.Relay, ev); class {
+		switch class := c.submit(ctx, in.Relay, ev, true); class {
 		case Committed:
 			return Committed, nil
 		case Rejected, "generic":
@@ -182,7 +185,11 @@ func (c *Reference) readGroup(ctx context.Context, in Intent) (*GroupView, bool,
 	if ev, ok := st[in.Group+"\x0039001"]; ok {
 		for _, t := range ev.Tags {
 			if len(t) > 1 && t[0] == "p" {
-				g.Admins = append(g.Admins, AdminView{Pubkey: t[1], Roles: append([]string(nil), t[2:]...)})
+				roles := append([]string(nil), t[2:]...)
+				if c.Fault == "roles-first-only" && len(roles) > 1 {
+					roles = roles[:1]
+				}
+				g.Admins = append(g.Admins, AdminView{Pubkey: t[1], Roles: roles})
 			}
 		}
 	}
@@ -192,10 +199,22 @@ func (c *Reference) readGroup(ctx context.Context, in Intent) (*GroupView, bool,
 				g.Members = append(g.Members, t[1])
 			}
 		}
+		if c.Fault == "members-merge" {
+			if c.members == nil {
+				c.members = map[string][]string{}
+			}
+			mk := in.Relay + "\x00" + in.Group
+			for _, m := range c.members[mk] {
+				if !slices.Contains(g.Members, m) {
+					g.Members = append(g.Members, m) // the fault: nobody ever leaves
+				}
+			}
+			c.members[mk] = g.Members
+		}
 	}
 	if ev, ok := st[in.Group+"\x0039003"]; ok {
 		for _, t := range ev.Tags {
-			if len(t) > 1 && t[0] == "role" {
+			if len(t) > 1 && t[0] == "role" && (c.Fault != "roles-known-only" || t[1] == "admin" || t[1] == "moderator") {
 				g.Roles = append(g.Roles, t[1])
 			}
 		}

@@ -27,6 +27,8 @@ type Reply struct {
 	// Then, when set, is a second OK for the same event sent right after
 	// the first one, after which the relay closes the connection.
 	Then *Reply
+	// Delay holds the OK back this long (the connection stays open).
+	Delay time.Duration
 }
 
 // Script is what the scripted relay does in one case.
@@ -53,6 +55,12 @@ type Script struct {
 	Match bool
 	// Offline: the relay is down (its address refuses connections).
 	Offline bool
+	// IgnoreLimit: the relay answers a REQ with every matching event,
+	// whatever its limit (NIP-01: relays SHOULD use limit, so ignoring it
+	// is a lawful variant). By default a filter's limit n keeps the
+	// newest n matching events (created_at, then lowest id), sent in the
+	// script's order.
+	IgnoreLimit bool
 }
 
 // NIP-11 modes of the scripted relay (Script.NIP11).
@@ -97,7 +105,21 @@ type Wire struct {
 	Events  []json.RawMessage // EVENT payloads, exact bytes as received
 	Filters []json.RawMessage // REQ filters
 	NIP11   int               // NIP-11 fetches
-	log     []string
+	// Auths are the client's AUTH events, each with the relay's verdict
+	// (NIP-42 § Signed Event Verification).
+	Auths []AuthCheck
+	log   []string
+}
+
+// AuthCheck is one AUTH event the client sent and what the scripted relay
+// made of it.
+type AuthCheck struct {
+	Conn    int // the connection it came on (1 = the first)
+	Event   json.RawMessage
+	Refused string // "" accepted; else why (also the OK false message)
+	// Stale: its challenge is one the relay sent on an earlier
+	// connection, not on this one.
+	Stale bool
 }
 
 func (w *Wire) note(format string, a ...any) {
@@ -120,6 +142,13 @@ func (w *Wire) Snapshot() (events, filters []json.RawMessage, nip11 int) {
 	return append([]json.RawMessage(nil), w.Events...), append([]json.RawMessage(nil), w.Filters...), w.NIP11
 }
 
+// AuthChecks copies the recorded AUTH events and verdicts.
+func (w *Wire) AuthChecks() []AuthCheck {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]AuthCheck(nil), w.Auths...)
+}
+
 // Relay is a running scripted relay.
 type Relay struct {
 	URL    string
@@ -131,6 +160,9 @@ type Relay struct {
 	mu     sync.Mutex
 	n      int // EVENT submissions so far
 	round  int // Script.Rounds index for the next REQs
+	conns  int // WebSocket connections so far
+	// challenges are the AUTH challenges sent, one per connection.
+	challenges []string
 }
 
 // SetRound selects which of Script.Rounds the next REQs are answered with.
@@ -212,7 +244,13 @@ func (r *Relay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		r.Wire.note("relay> %s", b)
 		return c.Write(ctx, websocket.MessageText, b)
 	}
-	if send("AUTH", "challenge-"+fmt.Sprint(time.Now().UnixNano())) != nil {
+	r.mu.Lock()
+	r.conns++
+	conn := r.conns
+	challenge := fmt.Sprintf("challenge-%d-%d", conn, time.Now().UnixNano())
+	r.challenges = append(r.challenges, challenge)
+	r.mu.Unlock()
+	if send("AUTH", challenge) != nil {
 		return
 	}
 	for {
@@ -232,6 +270,15 @@ func (r *Relay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		case "AUTH":
 			var ev nostr.Event
 			json.Unmarshal(frame[1], &ev)
+			check := r.checkAuth(ev, conn, challenge)
+			check.Event = append(json.RawMessage(nil), frame[1]...)
+			r.Wire.mu.Lock()
+			r.Wire.Auths = append(r.Wire.Auths, check)
+			r.Wire.mu.Unlock()
+			if check.Refused != "" {
+				send("OK", ev.ID, false, "invalid: "+check.Refused)
+				continue
+			}
 			send("OK", ev.ID, true, "")
 		case "EVENT":
 			var ev nostr.Event
@@ -248,6 +295,14 @@ func (r *Relay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			if reply.Silent {
 				r.Wire.note("relay: (no OK; connection kept open)")
 				continue
+			}
+			if reply.Delay > 0 {
+				r.Wire.note("relay: (OK held back %s)", reply.Delay)
+				select {
+				case <-time.After(reply.Delay):
+				case <-ctx.Done():
+					return
+				}
 			}
 			send("OK", ev.ID, reply.OK, reply.Msg)
 			if t := reply.Then; t != nil {
@@ -269,10 +324,8 @@ func (r *Relay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 				}
 			}
 			r.Wire.mu.Unlock()
-			for _, ev := range r.stored() {
-				if !r.script.Match || slices.ContainsFunc(filters, func(f nostr.Filter) bool { return f.Matches(&ev) }) {
-					send("EVENT", sub, ev)
-				}
+			for _, ev := range r.answer(filters) {
+				send("EVENT", sub, ev)
 			}
 			send("EOSE", sub)
 		case "CLOSE":
@@ -280,6 +333,94 @@ func (r *Relay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			send("NOTICE", "unknown frame "+typ)
 		}
 	}
+}
+
+// answer is what a REQ with filters gets: the stored events matching one
+// of the filters (all of them without Script.Match), in the script's
+// order; a filter's limit keeps its newest matches only, unless the
+// script ignores limit.
+func (r *Relay) answer(filters []nostr.Filter) []nostr.Event {
+	stored := r.stored()
+	keep := make([]bool, len(stored))
+	for _, f := range filters {
+		var idx []int
+		for i, ev := range stored {
+			if !r.script.Match || f.Matches(&ev) {
+				idx = append(idx, i)
+			}
+		}
+		if f.LimitZero {
+			continue
+		}
+		if f.Limit > 0 && !r.script.IgnoreLimit && len(idx) > f.Limit {
+			slices.SortStableFunc(idx, func(a, b int) int {
+				if newer(stored[a], stored[b]) {
+					return -1
+				}
+				if newer(stored[b], stored[a]) {
+					return 1
+				}
+				return 0
+			})
+			idx = idx[:f.Limit]
+		}
+		for _, i := range idx {
+			keep[i] = true
+		}
+	}
+	if len(filters) == 0 {
+		return nil
+	}
+	var out []nostr.Event
+	for i, ev := range stored {
+		if keep[i] {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+// checkAuth verifies an AUTH event as NIP-42 § Signed Event Verification
+// tells a relay to: kind 22242, a valid signature, created_at within ten
+// minutes of now, the challenge sent on this connection, and a relay tag
+// naming this relay (host and port; scheme and trailing slash aside).
+func (r *Relay) checkAuth(ev nostr.Event, conn int, challenge string) AuthCheck {
+	c := AuthCheck{Conn: conn}
+	refuse := func(f string, a ...any) AuthCheck { c.Refused = fmt.Sprintf(f, a...); return c }
+	if ev.Kind != 22242 {
+		return refuse("AUTH event of kind %d, not 22242", ev.Kind)
+	}
+	if ok, _ := ev.CheckSignature(); !ok || !ev.CheckID() {
+		return refuse("AUTH event whose id or signature does not verify")
+	}
+	if d := time.Since(ev.CreatedAt.Time()); d > 10*time.Minute || d < -10*time.Minute {
+		return refuse("AUTH created_at %d is not within ten minutes of now", ev.CreatedAt)
+	}
+	got := ""
+	if t := ev.Tags.Find("challenge"); len(t) > 1 {
+		got = t[1]
+	}
+	if got != challenge {
+		r.mu.Lock()
+		c.Stale = got != "" && slices.Contains(r.challenges, got)
+		r.mu.Unlock()
+		if c.Stale {
+			return refuse("AUTH challenge %q was sent on an earlier connection; this connection's challenge is %q", got, challenge)
+		}
+		return refuse("AUTH challenge %q is not this connection's challenge %q", got, challenge)
+	}
+	host := func(u string) string {
+		for _, p := range []string{"wss://", "ws://", "https://", "http://"} {
+			u = strings.TrimPrefix(u, p)
+		}
+		h, _, _ := strings.Cut(strings.TrimSuffix(u, "/"), "/")
+		return strings.ToLower(h)
+	}
+	rt := ev.Tags.Find("relay")
+	if len(rt) < 2 || host(rt[1]) != host(r.URL) {
+		return refuse("AUTH relay tag %v does not name this relay (%s)", rt, r.URL)
+	}
+	return c
 }
 
 func (r *Relay) nextReply() Reply {

@@ -1,6 +1,7 @@
 package clientmode
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -8,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -26,10 +28,24 @@ type Options struct {
 	// Wait is how long the built-in reference client waits for an OK
 	// before it counts the attempt as Unknown; zero means DefaultWait.
 	Wait time.Duration
-	// Repeat runs each case this many times (zero or one: once); a case
-	// whose runs disagree is reported as a flaky failure with the tally.
+	// Repeat runs each case this many times (zero or one: once, or the
+	// case's own Runs when it has more); a case whose runs disagree is
+	// reported as a flaky failure with the tally.
 	Repeat int
+	// Parallel is how many cases run at once (zero: DefaultParallel()).
+	// Each case has its own scripted relays and its own client process,
+	// so cases never share state; results keep the order of the cases.
+	Parallel int
+	// IgnoreLimit makes every scripted relay ignore the limit of a REQ
+	// filter (Script.IgnoreLimit): a lawful relay, since NIP-01 says
+	// relays SHOULD use limit, not MUST.
+	IgnoreLimit bool
 }
+
+// DefaultParallel is the number of cases run at once when
+// Options.Parallel is zero: twice the number of cores, since a case
+// spends most of its time waiting on sockets and on the client.
+func DefaultParallel() int { return 2 * runtime.NumCPU() }
 
 // Profiles are the client case profiles: nip29 (the client sentences of
 // NIP-29), labels and identity (the NIP-CL drafts).
@@ -73,12 +89,48 @@ func Selected(profile string) []Case {
 // Run runs the selected cases, each against a fresh scripted relay and a
 // fresh client, and returns one result per case.
 func Run(ctx context.Context, o Options) []reports.CaseResult {
-	var out []reports.CaseResult
-	for _, c := range Selected(o.Profile) {
-		if ctx.Err() != nil {
-			break
+	return RunCases(ctx, Selected(o.Profile), o, nil)
+}
+
+// RunCases runs cases, Options.Parallel at a time, and returns their
+// results in the order of cases. each, when not nil, is called with every
+// result in that order as soon as it and all before it are done (so a
+// caller can print progress deterministically). Cases not started when
+// ctx ends are left out.
+func RunCases(ctx context.Context, cases []Case, o Options, each func(reports.CaseResult)) []reports.CaseResult {
+	n := o.Parallel
+	if n <= 0 {
+		n = DefaultParallel()
+	}
+	results := make([]*reports.CaseResult, len(cases))
+	done := make([]chan struct{}, len(cases))
+	for i := range done {
+		done[i] = make(chan struct{})
+	}
+	sem := make(chan struct{}, n)
+	go func() {
+		for i, c := range cases {
+			sem <- struct{}{}
+			go func() {
+				defer func() { <-sem; close(done[i]) }()
+				if ctx.Err() != nil {
+					return
+				}
+				r := RunCase(ctx, c, o)
+				results[i] = &r
+			}()
 		}
-		out = append(out, RunCase(ctx, c, o))
+	}()
+	var out []reports.CaseResult
+	for i := range cases {
+		<-done[i]
+		if results[i] == nil {
+			continue
+		}
+		out = append(out, *results[i])
+		if each != nil {
+			each(*results[i])
+		}
 	}
 	return out
 }
@@ -106,7 +158,10 @@ func RunCase(ctx context.Context, c Case, o Options) reports.CaseResult {
 	} else {
 		res.Repro = fmt.Sprintf("nipcl-conform client --profile %s --case %s%s", c.Profile, c.ID, repeat)
 	}
-	runs := max(o.Repeat, 1)
+	runs := max(o.Repeat, c.Runs, 1)
+	if c.Runs > 1 && o.Repeat <= 1 {
+		res.Notes = append(res.Notes, fmt.Sprintf("runs %d times by default: the rule under test is about a race", c.Runs))
+	}
 	var all []runResult
 	tally := map[reports.Outcome]int{}
 	for i := 0; i < runs && ctx.Err() == nil; i++ {
@@ -155,6 +210,14 @@ func runCase(ctx context.Context, c Case, o Options) runResult {
 		timeout = 20 * time.Second
 	}
 	keys := NewKeys()
+	if o.IgnoreLimit {
+		c.Script.IgnoreLimit = true
+		if c.Second != nil {
+			second := *c.Second
+			second.IgnoreLimit = true
+			c.Second = &second
+		}
+	}
 	relay, err := StartRelay(c.Script, keys)
 	if err != nil {
 		return runResult{outcome: reports.HarnessError, msg: "start scripted relay: " + err.Error()}
@@ -179,7 +242,14 @@ func runCase(ctx context.Context, c Case, o Options) runResult {
 	} else {
 		cl = NewInProcess(o.Fault, o.Wait)
 	}
-	var log, notes []string
+	var log, notes, waits []string
+	var waited time.Duration
+	// waitNote says how long the harness waited for the client's answers:
+	// the time the library (and its adapter) took, apart from the case's
+	// own setup.
+	waitNote := func() string {
+		return fmt.Sprintf("waited for the client: %.2f s (%s)", waited.Seconds(), strings.Join(waits, ", "))
+	}
 	transcript := func() string {
 		t := strings.Join(log, "\n")
 		if w := relay.Wire.Transcript(); w != "" {
@@ -194,7 +264,7 @@ func runCase(ctx context.Context, c Case, o Options) runResult {
 	}
 	end := func(oc reports.Outcome, msg string) runResult {
 		cl.Close()
-		return runResult{outcome: oc, msg: msg, transcript: transcript(), notes: notes}
+		return runResult{outcome: oc, msg: msg, transcript: transcript(), notes: append(notes, waitNote())}
 	}
 	group := c.Group
 	if group == "" {
@@ -220,6 +290,8 @@ func runCase(ctx context.Context, c Case, o Options) runResult {
 			in.Creator, in.Label, in.Channel = keys.UserPK, FindLabel, NewChannel
 		case OpCreateGroup, OpLeave, OpReadGroup, OpMember, OpReadMessages:
 			in.Group = group
+		case OpRemoveUser:
+			in.Group, in.User = group, keys.Stranger
 		case OpJoin:
 			in.Group, in.Code = group, c.Code
 		case OpPost:
@@ -235,9 +307,9 @@ func runCase(ctx context.Context, c Case, o Options) runResult {
 	version := 1
 	var answers []Answer
 	for n, in := range intents {
-		if in.Op != OpInit && version < 2 && !slices.Contains(v1Ops, in.Op) {
-			log = append(log, fmt.Sprintf("intent %d %s: not in protocol version 1", in.ID, in.Op))
-			return end(reports.Unsupported, fmt.Sprintf("intent %d (%s) is a protocol version 2 intent and the adapter answered init as version 1 (no \"protocol\":2)", in.ID, in.Op))
+		if need := opVersion(in.Op); in.Op != OpInit && version < need {
+			log = append(log, fmt.Sprintf("intent %d %s: not in protocol version %d", in.ID, in.Op, version))
+			return end(reports.Unsupported, fmt.Sprintf("intent %d (%s) is a protocol version %d intent and the adapter answered init as version %d", in.ID, in.Op, need, version))
 		}
 		if n > 0 {
 			relay.SetRound(n - 1)
@@ -246,12 +318,16 @@ func runCase(ctx context.Context, c Case, o Options) runResult {
 			}
 		}
 		ictx, cancel := context.WithTimeout(ctx, timeout)
+		asked := time.Now()
 		a, err := cl.Do(ictx, in)
 		cancel()
+		took := time.Since(asked)
+		waited += took
+		waits = append(waits, fmt.Sprintf("%s %.2f s", in.Op, took.Seconds()))
 		if in.Op == OpInit {
-			log = append(log, fmt.Sprintf("intent %d init (user %s, protocol %d)", in.ID, keys.UserPK, ProtocolVersion))
+			log = append(log, fmt.Sprintf("intent %d init (user %s, protocol %d; the client speaks %d)", in.ID, keys.UserPK, ProtocolVersion, max(a.Protocol, 1)))
 		} else {
-			b, _ := json.Marshal(a)
+			b := marshal(a)
 			log = append(log, fmt.Sprintf("intent %d %s -> %s", in.ID, in.Op, b))
 		}
 		if len(a.Evidence) > 0 {
@@ -269,10 +345,11 @@ func runCase(ctx context.Context, c Case, o Options) runResult {
 		if a.Error != "" {
 			return end(reports.HarnessError, fmt.Sprintf("intent %d (%s): the client could not carry it out: %s", in.ID, in.Op, a.Error))
 		}
+		if err := checkFields(a); err != nil {
+			return end(reports.HarnessError, fmt.Sprintf("intent %d (%s): %v", in.ID, in.Op, err))
+		}
 		if in.Op == OpInit {
-			if a.Protocol >= 2 {
-				version = 2
-			}
+			version = min(max(a.Protocol, 1), ProtocolVersion)
 			continue
 		}
 		answers = append(answers, a)
@@ -280,15 +357,19 @@ func runCase(ctx context.Context, c Case, o Options) runResult {
 	cl.Close()
 	relay.Close()
 	evs, filters, _ := relay.Wire.Snapshot()
-	j := &Judging{Keys: keys, Channel: Channel, Group: group, Answers: answers, Events: evs, Filters: filters, Script: c.Script}
+	j := &Judging{Keys: keys, Channel: Channel, Group: group, Answers: answers, Events: evs, Filters: filters, Script: c.Script, Auths: relay.Wire.AuthChecks()}
 	if second != nil {
 		second.Close()
 		_, j.SecondFilters, _ = second.Wire.Snapshot()
 		j.SecondURL = second.URL
 	}
 	err = c.Judge(j)
-	res := runResult{outcome: reports.Pass, transcript: transcript(), notes: notes}
-	if err != nil {
+	res := runResult{outcome: reports.Pass, transcript: transcript(), notes: append(notes, waitNote())}
+	var unread unsupportedError
+	switch {
+	case errors.As(err, &unread):
+		res.outcome, res.msg = reports.Unsupported, unread.Error()
+	case err != nil:
 		res.outcome, res.msg = reports.Fail, err.Error()
 	}
 	for _, r := range j.readings {
@@ -297,12 +378,47 @@ func runCase(ctx context.Context, c Case, o Options) runResult {
 	return res
 }
 
+// opVersion is the protocol version that introduced op.
+func opVersion(op string) int {
+	switch {
+	case slices.Contains(v1Ops, op):
+		return 1
+	case slices.Contains(v2Ops, op):
+		return 2
+	}
+	return 3
+}
+
+// checkFields rejects a read-group answer's field statuses that are not
+// in the protocol (an unknown field name or status).
+func checkFields(a Answer) error {
+	for f, st := range a.Fields {
+		if !slices.Contains(GroupFields, f) {
+			return fmt.Errorf("the answer's fields names %q, which is no read-group field (%s)", f, strings.Join(GroupFields, ", "))
+		}
+		switch st {
+		case FieldShown, FieldUnknown, FieldUnsupported:
+		default:
+			return fmt.Errorf("the answer's fields says %q for %s: the statuses are shown, unknown and unsupported", st, f)
+		}
+	}
+	return nil
+}
+
 // evidenceText renders an answer's evidence: a JSON string as its text,
 // any other JSON value compact.
 func evidenceText(raw json.RawMessage) string {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
 		return truncate(s, 2000)
+	}
+	// Decoded and encoded again without HTML escaping: an adapter's
+	// encoder may have written "<nil>" as "\u003cnil\u003e".
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if dec.Decode(&v) == nil {
+		return truncate(string(marshal(v)), 2000)
 	}
 	return truncate(string(compact(raw)), 2000)
 }

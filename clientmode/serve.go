@@ -14,6 +14,7 @@ func ServeAdapter(ctx context.Context, in io.Reader, out io.Writer, ref *Referen
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
 	for sc.Scan() {
 		var it Intent
 		if err := json.Unmarshal(sc.Bytes(), &it); err != nil {

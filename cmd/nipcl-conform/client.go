@@ -23,7 +23,7 @@ import (
 // scripted, misbehaving relay and judges the client under test (by
 // default the built-in reference client).
 func cmdClient(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("client", "client [--profile nip29|labels|identity] [--client-cmd CMD] [--client-fault NAME] [--report-dir DIR] [--timeout D] [--case ID] [--repeat N] [--strict] [--faults] [--list]", stderr)
+	fs := newFlagSet("client", "client [--profile nip29|labels|identity] [--client-cmd CMD] [--client-fault NAME] [--report-dir DIR] [--timeout D] [--case ID] [--repeat N] [--parallel N] [--relay-ignores-limit] [--strict] [--faults] [--list]", stderr)
 	var (
 		profile   = fs.String("profile", "", "nip29, labels or identity (default: all three)")
 		command   = fs.String("client-cmd", "", "adapter command for the client under test, run with sh -c once per case, speaking JSON lines (docs/client-mode.md); default: the built-in reference client")
@@ -32,6 +32,8 @@ func cmdClient(args []string, stdout, stderr io.Writer) int {
 		timeout   = fs.Duration("timeout", 20*time.Second, "deadline for the client's answer to each intent")
 		wait      = fs.Duration("reference-wait", clientmode.DefaultWait, "how long the built-in reference client waits for an OK before counting the attempt as Unknown")
 		repeat    = fs.Int("repeat", 1, "run each case N times; a case whose runs disagree fails as flaky, with the tally")
+		parallel  = fs.Int("parallel", clientmode.DefaultParallel(), "run this many cases at once (each has its own scripted relays and client process; the report order does not change)")
+		noLimit   = fs.Bool("relay-ignores-limit", false, "the scripted relays answer every matching event whatever a filter's limit (lawful: NIP-01 says relays SHOULD use limit)")
 		strict    = fs.Bool("strict", false, "SHOULD cases also fail the run (exit 1)")
 		only      listFlag
 		faults    = fs.Bool("faults", false, "list the reference client's fault switches and exit")
@@ -58,6 +60,10 @@ func cmdClient(args []string, stdout, stderr io.Writer) int {
 	}
 	if *repeat < 1 {
 		fmt.Fprintf(stderr, "nipcl-conform client: --repeat must be at least 1, not %d\n", *repeat)
+		return reports.ExitHarness
+	}
+	if *parallel < 1 {
+		fmt.Fprintf(stderr, "nipcl-conform client: --parallel must be at least 1, not %d\n", *parallel)
 		return reports.ExitHarness
 	}
 	if *list {
@@ -123,18 +129,19 @@ func cmdClient(args []string, stdout, stderr io.Writer) int {
 				Note: "client mode: the harness plays a scripted relay on 127.0.0.1 and judges the client"})
 		}
 	}
-	o := clientmode.Options{Profile: *profile, Command: *command, Fault: *fault, Timeout: *timeout, Wait: *wait, Repeat: *repeat}
-	for _, c := range cases {
-		if ctx.Err() != nil {
-			res.Interrupted = "interrupted"
-			break
-		}
-		r := clientmode.RunCase(ctx, c, o)
-		res.Cases = append(res.Cases, r)
+	o := clientmode.Options{Profile: *profile, Command: *command, Fault: *fault, Timeout: *timeout, Wait: *wait, Repeat: *repeat, Parallel: *parallel, IgnoreLimit: *noLimit}
+	res.Settings["parallel"] = fmt.Sprint(*parallel)
+	if *noLimit {
+		res.Settings["relay_ignores_limit"] = "true"
+	}
+	res.Cases = clientmode.RunCases(ctx, cases, o, func(r reports.CaseResult) {
 		fmt.Fprintf(stdout, "%-13s %-45s %s\n", r.Outcome, r.ID, r.Clauses[0])
 		if r.Outcome != reports.Pass && r.Message != "" {
 			fmt.Fprintf(stdout, "              %s\n", r.Message)
 		}
+	})
+	if ctx.Err() != nil {
+		res.Interrupted = "interrupted"
 	}
 	res.Finished = time.Now().UTC()
 	res.Sort()

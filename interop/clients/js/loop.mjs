@@ -1,4 +1,4 @@
-// The JSON-lines loop of the nipcl-conform adapter protocol (v2,
+// The JSON-lines loop of the nipcl-conform adapter protocol (v3,
 // docs/client-mode.md), shared by the JavaScript adapters: one intent a
 // line in, one answer a line out, intents handled one at a time. An
 // exception becomes an "error" answer (a harness error: the adapter broke).
@@ -26,8 +26,14 @@ export function serve(handle) {
   rl.on('close', () => chain.then(() => process.exit(0)))
 }
 
-// okRefusal: the adapter's own reading of a library error, since neither
+// okRefusal: the adapter's own reading of a library error, since no
 // library says whether an error came from an OK false: a message in
 // NIP-01's "prefix: text" form is the relay's refusal; anything else
-// (timeout, closed connection) leaves the outcome unknown.
+// (timeout, closed connection, failed AUTH) leaves the outcome unknown.
 export const okRefusal = msg => /^[a-z-]+: /.test(String(msg))
+
+// outcomeOf maps a publish error to an outcome with the error as evidence.
+export const outcomeOf = (e, msgs = []) => {
+  const all = [String(e?.message ?? e), ...msgs]
+  return { outcome: all.some(okRefusal) ? 'rejected' : 'unknown', evidence: all }
+}

@@ -1,20 +1,24 @@
-// nipcl-conform client-mode adapter for @nostr-dev-kit/ndk 3.0.3
-// (NDKSimpleGroup). The library decides: NDKSimpleGroup fetches and keeps
-// the group's metadata and member list, NDKEvent.publish sends commands.
-// The adapter only translates (see loop.mjs for its one decision). It
-// keeps one NDK per relay and one NDKSimpleGroup per group across the
-// intents of a case, as an app holding a group view would.
+// nipcl-conform client-mode adapter (protocol 3) for @nostr-dev-kit/ndk
+// 3.0.3 (NDKSimpleGroup). The library decides: NDKSimpleGroup fetches and
+// keeps the group's metadata and member list, NDKEvent.publish sends
+// commands. The adapter only translates (see loop.mjs for how it reads a
+// library error). It keeps one NDK per relay and one NDKSimpleGroup per
+// group across the intents of a case, as an app holding a group view would.
 import NDK, { NDKEvent, NDKPrivateKeySigner, NDKRelaySet, NDKSimpleGroup } from '@nostr-dev-kit/ndk'
-import { serve, okRefusal } from './loop.mjs'
+import { serve, outcomeOf } from './loop.mjs'
 
-let signer
+let signer, pk
 const ndks = new Map()
 const groups = new Map()
 
 async function open(relay) {
   if (!ndks.has(relay)) {
     const ndk = new NDK({ explicitRelayUrls: [relay], signer })
-    await ndk.connect(5000)
+    // Not awaited: NDK's fetches and publishes wait for the relay
+    // themselves, and ndk.connect() would wait out its whole timeout here,
+    // since NDK does not count a relay that sent an AUTH challenge as
+    // connected.
+    ndk.connect(5000)
     ndks.set(relay, ndk)
   }
   const ndk = ndks.get(relay)
@@ -30,46 +34,85 @@ async function group(i) {
   return groups.get(key)
 }
 
+// NDKSimpleGroup has methods for create-group and join only; the other
+// commands are plain NDKEvents with the h tag (and p for remove-user),
+// published to the group's relay set as NDKSimpleGroup does.
+const plain = {
+  leave: i => ({ kind: 9022, tags: [['h', i.group]] }),
+  post: i => ({ kind: 9, content: i.content ?? '', tags: [['h', i.group]] }),
+  'remove-user': i => ({ kind: 9001, tags: [['h', i.group], ['p', i.user]] }),
+  'add-label': i => ({ kind: 9002, tags: [['h', i.channel], ['add-label', i.label]] }),
+  create: i => ({ kind: 9007, tags: [['h', i.channel], ['label', i.label]] }),
+}
+
 async function command(i) {
-  const g = await group(i)
+  const g = await group({ ...i, group: i.group ?? i.channel })
   try {
     switch (i.op) {
       case 'create-group': await g.createGroup(); break
       case 'join': await g.requestToJoin(undefined, ''); break // NDK takes no invite code
-      default: { // leave and post: NDKSimpleGroup has no method; a plain NDKEvent with h
-        const ev = new NDKEvent(g.ndk, { kind: i.op === 'leave' ? 9022 : 9, content: i.content ?? '', tags: [['h', i.group]] })
-        await ev.publish(g.relaySet)
-      }
+      default: await new NDKEvent(g.ndk, { content: '', ...plain[i.op](i) }).publish(g.relaySet)
     }
-    return { outcome: 'committed' }
+    return { outcome: 'committed', evidence: 'publish resolved' }
   } catch (e) {
-    const msgs = [...(e?.errors?.values?.() ?? [])].map(x => String(x?.message ?? x))
-    return { outcome: msgs.some(okRefusal) ? 'rejected' : 'unknown', evidence: [String(e?.message ?? e), ...msgs] }
+    // NDKPublishError carries the per-relay errors; NDK reports a dropped
+    // connection as a failed publish ("Not enough relays received the
+    // event", or an authentication failure), which is no OK false.
+    return outcomeOf(e, [...(e?.errors?.values?.() ?? [])].map(x => String(x?.message ?? x)))
   }
 }
+
+// NDK never asks for 39001 or 39003 (NDKSimpleGroup.admins reads an
+// adminList nothing fills) and has no restricted, hidden, parent,
+// children or pins: those fields are unsupported.
+const unread = { admins: 'unsupported', 'admin-roles': 'unsupported', roles: 'unsupported', restricted: 'unsupported',
+  hidden: 'unsupported', parent: 'unsupported', children: 'unsupported', pins: 'unsupported' }
 
 async function readGroup(i) {
   const g = await group(i)
   const meta = await g.getMetadata()
-  if (!meta?.id) return { evidence: 'NDKSimpleGroup found no metadata event' }
+  if (!meta?.created_at) return { evidence: 'NDKSimpleGroup found no metadata event' }
   const members = await g.getMemberListEvent()
-  const view = {
-    name: meta.name, private: meta.scope === 'private', closed: meta.access === 'closed',
-    members: members?.members, admins: g.admins.map(pubkey => ({ pubkey })),
-  }
-  return { known: true, group: view, evidence: { signer: meta.pubkey, scope: meta.scope ?? null, access: meta.access ?? null } }
+  const fields = { ...unread }
+  if (!members) fields.members = 'unknown' // no 39002 fetched: NDK holds no member list
+  // NDK's scope getter answers "public" or undefined (it looks for a
+  // public tag twice), so private shows what NDK says: never true.
+  const view = { name: meta.name, private: meta.scope === 'private', closed: meta.access === 'closed', members: members?.members }
+  return { known: true, group: view, fields, evidence: { signer: meta.pubkey, scope: meta.scope ?? null, access: meta.access ?? null } }
+}
+
+// amMember answers from NDK's member list (the 39002): NDK has no other
+// notion of membership and never reads kinds 9000/9001.
+async function amMember(i) {
+  const g = await group(i)
+  const members = await g.getMemberListEvent()
+  if (!members) return { evidence: 'NDKSimpleGroup.getMemberListEvent found no 39002' }
+  return { known: true, member: members.members.includes(pk), evidence: `${members.members.length} member(s) in the 39002` }
+}
+
+// readMessages shows the group's kind 9 messages as NDK.fetchEvents
+// returns them: NDK has no check of previous references.
+async function readMessages(i) {
+  const { ndk, set } = await open(i.relay)
+  const evs = await ndk.fetchEvents({ kinds: [9], '#h': [i.group] }, { closeOnEose: true }, set)
+  return { messages: [...evs].map(e => e.id), evidence: 'NDK 3.0.3 has no previous-reference check: every message is shown' }
 }
 
 serve(async i => {
   switch (i.op) {
     case 'init':
       signer = new NDKPrivateKeySigner(i.secret)
-      return { protocol: 2, evidence: '@nostr-dev-kit/ndk 3.0.3 (NDKSimpleGroup)' }
-    case 'create-group': case 'join': case 'leave': case 'post':
+      pk = (await signer.user()).pubkey
+      return { protocol: 3, evidence: '@nostr-dev-kit/ndk 3.0.3 (NDKSimpleGroup)' }
+    case 'create-group': case 'join': case 'leave': case 'post': case 'remove-user': case 'add-label': case 'create':
       return command(i)
     case 'read-group':
       return readGroup(i)
-    default:
+    case 'am-member':
+      return amMember(i)
+    case 'read-messages':
+      return readMessages(i)
+    default: // read-labels, find, ensure, read-channel, locate-group
       return { unsupported: `NDK 3.0.3 has no API for ${i.op}` }
   }
 })

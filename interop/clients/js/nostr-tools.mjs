@@ -1,72 +1,122 @@
-// nipcl-conform client-mode adapter for nostr-tools 2.25.2 (nip29). The
-// library decides: nip29's fetch*/parse* functions choose and read the
-// group's state events; Relay.publish sends commands. The adapter only
-// translates intents and answers (see loop.mjs for its one decision).
-import { finalizeEvent } from 'nostr-tools/pure'
+// nipcl-conform client-mode adapter (protocol 3) for nostr-tools 2.25.2
+// (nip29). The library decides: nip29's fetch*/parse* functions choose
+// and read the group's state events; Relay.publish sends commands. The
+// adapter only translates intents and answers (see loop.mjs for how it
+// reads a library error); where it decides, a comment says so.
+import { finalizeEvent, getPublicKey } from 'nostr-tools/pure'
 import { Relay } from 'nostr-tools/relay'
 import { SimplePool } from 'nostr-tools/pool'
 import * as nip29 from 'nostr-tools/nip29'
 import { hexToBytes } from '@noble/hashes/utils.js'
-import { serve, okRefusal } from './loop.mjs'
+import { serve, outcomeOf } from './loop.mjs'
 
-let sk
+let sk, pk
 const pool = new SimplePool()
+const now = () => Math.floor(Date.now() / 1000)
 
 const templates = {
   'create-group': i => nip29.generateCreateGroupEventTemplate(i.group),
   join: i => nip29.generateGroupJoinRequestEventTemplate(i.group, i.code),
   leave: i => nip29.generateGroupLeaveRequestEventTemplate(i.group),
-  // nostr-tools has no chat-message template: the adapter writes kind 9 with h, no previous.
-  post: i => ({ kind: 9, created_at: Math.floor(Date.now() / 1000), tags: [['h', i.group]], content: i.content }),
+  'remove-user': i => nip29.generateRemoveUserEventTemplate(i.group, i.user),
+  // nostr-tools has no chat-message or NIP-CL label templates: the adapter
+  // writes kind 9 with h (no previous), kind 9002 with add-label, kind 9007
+  // with label, as an app on nostr-tools would.
+  post: i => ({ kind: 9, created_at: now(), tags: [['h', i.group]], content: i.content }),
+  'add-label': i => ({ kind: 9002, created_at: now(), tags: [['h', i.channel], ['add-label', i.label]], content: '' }),
+  create: i => ({ kind: 9007, created_at: now(), tags: [['h', i.channel], ['label', i.label]], content: '' }),
 }
 
+// publish sends the event once with Relay.publish, which resolves on the
+// first OK true and rejects on an OK false, a closed connection or its
+// own timeout.
 async function publish(i) {
   const ev = finalizeEvent(templates[i.op](i), sk)
-  const relay = await Relay.connect(i.relay)
+  let relay
   try {
-    await relay.publish(ev)
-    return { outcome: 'committed' }
+    relay = await Relay.connect(i.relay)
   } catch (e) {
-    return { outcome: okRefusal(e?.message) ? 'rejected' : 'unknown', evidence: String(e?.message || e) }
+    return { outcome: 'unknown', evidence: `Relay.connect: ${e?.message ?? e}` }
+  }
+  try {
+    const reason = await relay.publish(ev)
+    return { outcome: 'committed', evidence: `Relay.publish resolved: ${JSON.stringify(reason)}` }
+  } catch (e) {
+    return outcomeOf(e)
   } finally {
     relay.close()
   }
 }
 
-// optional: a state event the relay does not have is no group property.
-const optional = p => p.catch(() => null)
+// read runs one fetch-and-parse of the library: its value, or the error
+// it threw (a missing event or an event it refuses to parse).
+const read = p => p.then(value => ({ value }), e => ({ error: String(e?.message ?? e) }))
 
 async function readGroup(i) {
-  const groupReference = { id: i.group, host: i.relay }
-  const args = { pool, groupReference }
-  let meta
-  try {
-    meta = nip29.parseGroupMetadataEvent(await nip29.fetchGroupMetadataEvent(args))
-  } catch (e) {
-    return { evidence: String(e?.message || e) } // known false: the library found no group
-  }
-  const admins = await optional(nip29.fetchGroupAdminsEvent(args).then(nip29.parseGroupAdminsEvent))
-  const members = await optional(nip29.fetchGroupMembersEvent(args).then(nip29.parseGroupMembersEvent))
-  const roles = await optional(nip29.fetchGroupRolesEvent(args).then(nip29.parseGroupRolesEvent))
+  const args = { pool, groupReference: { id: i.group, host: i.relay } }
+  const meta = await read(nip29.fetchGroupMetadataEvent(args).then(nip29.parseGroupMetadataEvent))
+  if (meta.error) return { evidence: meta.error } // known false: the library has no group
+  const [admins, members, roles, pins] = await Promise.all([
+    read(nip29.fetchGroupAdminsEvent(args).then(nip29.parseGroupAdminsEvent)),
+    read(nip29.fetchGroupMembersEvent(args).then(nip29.parseGroupMembersEvent)),
+    read(nip29.fetchGroupRolesEvent(args).then(nip29.parseGroupRolesEvent)),
+    read(nip29.fetchGroupPinnedEventsEvent(args).then(nip29.parseGroupPinnedEventsEvent)),
+  ])
+  const m = meta.value
   const group = {
-    name: meta.name, private: !!meta.isPrivate, restricted: !!meta.isRestricted, hidden: !!meta.isHidden,
-    closed: !!meta.isClosed, parent: meta.parent, children: meta.children,
-    admins: admins?.map(a => ({ pubkey: a.pubkey, roles: [a.label, ...a.permissions].filter(Boolean) })),
-    members: members?.map(m => m.pubkey), roles: roles?.map(r => r.name),
+    name: m.name, private: !!m.isPrivate, restricted: !!m.isRestricted, hidden: !!m.isHidden,
+    closed: !!m.isClosed, parent: m.parent, children: m.children,
+    // GroupAdmin keeps the first role as label and the rest as permissions.
+    admins: admins.value?.map(a => ({ pubkey: a.pubkey, roles: [a.label, ...a.permissions].filter(Boolean) })),
+    members: members.value?.map(x => x.pubkey), roles: roles.value?.map(r => r.name),
+    pins: pins.value?.map(p => p.id ?? p.address ?? p),
   }
-  return { known: true, group, evidence: { signer: meta.pubkey } }
+  // A fetch or parse that threw leaves the field without a value: unknown.
+  const fields = {}
+  const errors = { signer: m.pubkey }
+  for (const [name, r, also] of [['admins', admins, 'admin-roles'], ['members', members], ['roles', roles], ['pins', pins]]) {
+    if (r.error) {
+      fields[name] = 'unknown'
+      if (also) fields[also] = 'unknown'
+      errors[name] = r.error
+    }
+  }
+  return { known: true, group, fields, evidence: errors }
+}
+
+// amMember answers from the library's member list (parseGroupMembersEvent
+// of the 39002): nostr-tools has no other notion of membership and never
+// reads kinds 9000/9001. Without a 39002 it does not know.
+async function amMember(i) {
+  const args = { pool, groupReference: { id: i.group, host: i.relay } }
+  const members = await read(nip29.fetchGroupMembersEvent(args).then(nip29.parseGroupMembersEvent))
+  if (members.error) return { evidence: members.error }
+  return { known: true, member: members.value.some(x => x.pubkey === pk), evidence: `${members.value.length} member(s) in the 39002` }
+}
+
+// readMessages shows the group's kind 9 messages as SimplePool.querySync
+// returns them: nostr-tools has no check of previous references, so none
+// is flagged.
+async function readMessages(i) {
+  const evs = await pool.querySync([i.relay], { kinds: [9], '#h': [i.group] })
+  return { messages: evs.map(e => e.id), evidence: 'nostr-tools 2.25.2 has no previous-reference check: every message is shown' }
 }
 
 serve(async i => {
   switch (i.op) {
     case 'init':
       sk = hexToBytes(i.secret)
-      return { protocol: 2, evidence: 'nostr-tools 2.25.2 (nip29)' }
-    case 'create-group': case 'join': case 'leave': case 'post':
+      pk = getPublicKey(sk)
+      return { protocol: 3, evidence: 'nostr-tools 2.25.2 (nip29)' }
+    case 'create-group': case 'join': case 'leave': case 'post': case 'remove-user': case 'add-label': case 'create':
       return publish(i)
     case 'read-group':
       return readGroup(i)
-    default:
+    case 'am-member':
+      return amMember(i)
+    case 'read-messages':
+      return readMessages(i)
+    default: // read-labels, find, ensure, read-channel, locate-group
       return { unsupported: `nostr-tools 2.25.2 has no API for ${i.op}` }
   }
 })
