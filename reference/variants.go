@@ -176,6 +176,7 @@ const (
 	variantUnknownTags      = "metadata-keeps-unknown-tags"
 	variantNarrowWindow     = "created-at-60s-past-30s-future"
 	variantStateLost        = "state-lost-on-regeneration"
+	variantNarrowUnadvert   = "created-at-60s-past-30s-future-unpublished"
 	variantRateLimited      = "rate-limited-5-per-key"
 	variantRateLimitError   = "rate-limit-error-5-per-key"
 )
@@ -259,6 +260,17 @@ var variantCatalogue = []Variant{
 		Freedom:   "NIP-29: 39004 lists the participants of a live room where the relay offers one; publishing it is the relay's choice",
 		Describes: "no kind 39004 (live participants) is ever published",
 		install:   omitStateKind(kindGroupParticipants)},
+	{Name: variantNarrowUnadvert, Dimension: "created-at-window", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-11's limitation is optional: a relay may bound created_at without publishing the bounds",
+		Describes: "events more than 60 s in the past or 30 s in the future are refused \"invalid:\", and NIP-11 publishes no created_at limits (relay29's example policies)",
+		install: func(r *Relay) {
+			r.createdAtPast, r.createdAtFuture = 60, 30
+			r.hooks.editInfo = append(r.hooks.editInfo, func(info *Info) {
+				if info.Limitation != nil {
+					info.Limitation.CreatedAtLowerLimit, info.Limitation.CreatedAtUpperLimit = 0, 0
+				}
+			})
+		}},
 	{Name: variantStateLost, Dimension: "state-39001", Kind: "variant", Drawn: true,
 		Freedom:   "NIP-29: \"a single instance of each (or none) should exist at all times for each group\": none is lawful, for a while too",
 		Describes: "when a command makes the relay regenerate an unchanged 39001 within the second its current one was signed, the relay loses it: the group has no 39001 until a later change republishes one (as an independent relay that deletes before it rewrites does)",

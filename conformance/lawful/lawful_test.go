@@ -270,7 +270,8 @@ var explains = map[string][]allowance{
 	"rate-limited-5-per-key":     {{reports.Blocked, "rate-limit", "", ""}},
 	"rate-limit-error-5-per-key": {{reports.Blocked, "rate-limit", "", ""}},
 	// A case that needs a created_at outside the relay's published window.
-	"created-at-60s-past-30s-future": {{reports.Unsupported, "", "created_at", ""}},
+	"created-at-60s-past-30s-future":             {{reports.Unsupported, "", "created_at", ""}},
+	"created-at-60s-past-30s-future-unpublished": {{reports.Unsupported, "", "created_at", ""}, {reports.Blocked, "", "created_at", ""}},
 }
 
 type allowance struct {
