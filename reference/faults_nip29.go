@@ -13,7 +13,11 @@ const (
 	faultNoSignatureCheck FaultName = "no-signature-check"
 
 	// nip01/filters (NIP-01 Communication between clients and relays: filters and limit).
-	faultLimitBeforeFilter FaultName = "limit-before-filter"
+	faultLimitBeforeFilter  FaultName = "limit-before-filter"
+	faultFirstValueOnly     FaultName = "filter-first-value-only"
+	faultLastFilterOnly     FaultName = "filter-last-filter-only"
+	faultExclusiveSinceUtil FaultName = "filter-exclusive-since-until"
+	faultEmptyArrayMatchAll FaultName = "filter-empty-array-matches-all"
 
 	// nip01/ok-prefix (NIP-01 From relay to client: OK and CLOSED machine-readable prefixes).
 	faultOKWithoutPrefix FaultName = "ok-without-prefix"
@@ -132,6 +136,14 @@ var nip29Faults = []faultSpec{
 	// nip01/filters (NIP-01 Communication between clients and relays: filters and limit).
 	{Name: faultLimitBeforeFilter, Section: "nip01/filters", Clause: "nip01/filters.2", In: "Relay.queryFilter",
 		Breaks: "tag filters (#x) are applied in Go after the SQL LIMIT, so matching events hide behind newer non-matching ones"},
+	{Name: faultFirstValueOnly, Section: "nip01/filters", Clause: "nip01/filters.5", In: "Relay.filterFaults",
+		Breaks: "a tag filter matches only its first value: {\"#h\":[A,B]} never returns B's events (REQ, COUNT and live)"},
+	{Name: faultLastFilterOnly, Section: "nip01/filters", Clause: "nip01/filters.3", In: "Relay.countIn, Relay.query",
+		Breaks: "of several filters in one REQ or COUNT only the last is answered"},
+	{Name: faultExclusiveSinceUtil, Section: "nip01/filters", Clause: "nip01/filters.6", In: "Relay.filterFaults",
+		Breaks: "since and until are exclusive: an event whose created_at equals since or until does not match"},
+	{Name: faultEmptyArrayMatchAll, Section: "nip01/filters", Clause: "nip01/filters.1", In: "Relay.filterFaults",
+		Breaks: "an empty list (\"ids\":[], \"authors\":[], \"kinds\":[], \"#x\":[]) is read as no condition, so the filter matches every event of its other conditions"},
 
 	// nip01/ok-prefix (NIP-01 From relay to client: OK and CLOSED machine-readable prefixes).
 	{Name: faultOKWithoutPrefix, Section: "nip01/ok-prefix", Clause: "nip01/ok-prefix.1", In: "conn.ok",
