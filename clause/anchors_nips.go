@@ -54,6 +54,10 @@ var nipAnchors = map[string][]Anchor{
 		{DocNIP01, "From relay to client: sending events and notices", "bf338b37556633ac"},
 		{DocNIP01, "From relay to client: sending events and notices", "d4ec078e2d38d901"},
 	},
+	"nip01/ok-prefix.3": {
+		{DocNIP01, "From relay to client: sending events and notices", "0ce97c9f54f3e4dd"},
+		{DocNIP01, "From relay to client: sending events and notices", "6ec594ab4aeca390"},
+	},
 	"nip01/replaceable.1": {
 		{DocNIP01, "Kinds", "d1d21b2828e0a14f"},
 		{DocNIP01, "Kinds", "5a6ea8d2f2922ba6"},

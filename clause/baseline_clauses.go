@@ -64,6 +64,8 @@ var baselineClauses = []Clause{
 		Text: "The message of an OK false is a machine-readable single-word prefix, a colon, then a human-readable text."},
 	{ID: "nip01/ok-prefix.2", Section: "nip01/ok-prefix", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP01FromRel,
 		Text: "A refused REQ is answered with CLOSED, whose message has the same prefix form."},
+	{ID: "nip01/ok-prefix.3", Section: "nip01/ok-prefix", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP01FromRel,
+		Text: "An OK tells the truth: false only for an event the relay did not accept, so a refused event is not stored and served afterwards, nor does it take effect."},
 
 	// NIP-01 replaceable and addressable events (same-second ties).
 	{ID: "nip01/replaceable.1", Section: "nip01/replaceable", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP01Kinds,

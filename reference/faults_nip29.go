@@ -20,7 +20,9 @@ const (
 	faultEmptyArrayMatchAll FaultName = "filter-empty-array-matches-all"
 
 	// nip01/ok-prefix (NIP-01 From relay to client: OK and CLOSED machine-readable prefixes).
-	faultOKWithoutPrefix FaultName = "ok-without-prefix"
+	faultOKWithoutPrefix   FaultName = "ok-without-prefix"
+	faultRefusedButStored  FaultName = "ok-refused-but-stored"
+	faultAppliedButRefused FaultName = "ok-applied-but-refused"
 
 	// nip01/replaceable (NIP-01 Kinds: replaceable and addressable events, equal created_at).
 	faultReplaceableTieLastWins FaultName = "replaceable-tie-last-wins"
@@ -148,6 +150,10 @@ var nip29Faults = []faultSpec{
 	// nip01/ok-prefix (NIP-01 From relay to client: OK and CLOSED machine-readable prefixes).
 	{Name: faultOKWithoutPrefix, Section: "nip01/ok-prefix", Clause: "nip01/ok-prefix.1", In: "conn.ok",
 		Breaks: "OK false messages lose their machine-readable prefix (\"bad signature\" instead of \"invalid: bad signature\")"},
+	{Name: faultRefusedButStored, Section: "nip01/ok-prefix", Clause: "nip01/ok-prefix.3", In: "Relay.commandFaults",
+		Breaks: "a group command (9000-9020) refused with restricted: or blocked: is stored anyway (none of its effects): OK false, yet served by ids and by its kind and #h"},
+	{Name: faultAppliedButRefused, Section: "nip01/ok-prefix", Clause: "nip01/ok-prefix.3", In: "Relay.commandFaults",
+		Breaks: "a 9000 (put-user) is applied and stored, but answered OK false \"error: …\" (the member is added, the command served by ids)"},
 
 	// nip01/replaceable (NIP-01 Kinds: replaceable and addressable events, equal created_at).
 	{Name: faultReplaceableTieLastWins, Section: "nip01/replaceable", Clause: "nip01/replaceable.1", In: "txn.storeUserEvent",

@@ -99,6 +99,7 @@ func (r *Relay) checkAuthor(c *conn, ev *nostr.Event) error {
 // the OK answer.
 func (r *Relay) apply(community string, ev *nostr.Event) (bool, string) {
 	accepted, reason := true, ""
+	var refused error // a refusal the ok-* faults answer for a committed write
 	hooks, _ := r.profile.(commandHooks)
 	if hooks != nil {
 		hooks.prepare(r, community, ev)
@@ -112,13 +113,19 @@ func (r *Relay) apply(community string, ev *nostr.Event) (bool, string) {
 			accepted, reason = r.profile.duplicate(t, ev)
 			return nil
 		}
-		if hooks != nil {
-			if handled, err := hooks.command(t, ev); handled {
-				return err
+		refused, err = r.commandFaults(t, ev, func() error {
+			if hooks != nil {
+				if handled, err := hooks.command(t, ev); handled {
+					return err
+				}
 			}
-		}
-		return r.dispatch(t, ev)
+			return r.dispatch(t, ev)
+		})
+		return err
 	})
+	if err == nil && refused != nil {
+		return false, refused.Error()
+	}
 	if err != nil {
 		var rj *rejection
 		if errors.As(err, &rj) {
