@@ -30,6 +30,9 @@ const (
 	// nip29/admins (NIP-29 Group metadata events: group admins (39001)).
 	faultAdminsWithoutRoles FaultName = "admins-without-roles"
 
+	// nip29/create (NIP-29 Group state -- or moderation: create-group (9007)).
+	faultCreateTakesOver FaultName = "create-takes-over-existing"
+
 	// nip29/delete-event (NIP-29 Moderation events: delete-event (9005)).
 	faultDeleteEventIgnored FaultName = "delete-event-ignored"
 
@@ -162,6 +165,10 @@ var nip29Faults = []faultSpec{
 	// nip29/admins (NIP-29 Group metadata events: group admins (39001)).
 	{Name: faultAdminsWithoutRoles, Section: "nip29/admins", Clause: "nip29/admins.1", In: "Relay.stateTags",
 		Breaks: `39001 lists each admin as ["p", <pubkey>] with no role (NIP-29: "Each admin is listed along with one or more roles"; a fault, not a policy)`},
+
+	// nip29/create (NIP-29 Group state -- or moderation: create-group (9007)).
+	{Name: faultCreateTakesOver, Section: "nip29/create", Clause: "nip29/create.3", In: "Relay.createChannel",
+		Breaks: "a 9007 naming an existing group is accepted from anyone and starts the group over: its sender becomes an owner, the name, about, picture and every flag (private, closed, hidden, restricted) are replaced by the 9007's"},
 
 	// nip29/delete-event (NIP-29 Moderation events: delete-event (9005)).
 	{Name: faultDeleteEventIgnored, Section: "nip29/delete-event", Clause: "nip29/delete-event.1", In: "Relay.deleteEvent",

@@ -309,6 +309,10 @@ func (r *Relay) createChannel(t *txn, ev *nostr.Event, id string) error {
 			return err
 		}
 		if prev != nil && !prev.Deleted {
+			// Fault create-takes-over-existing.
+			if r.fault(faultCreateTakesOver) {
+				return r.takeOver(t, ev, prev)
+			}
 			return reject("duplicate", "channel %s already exists", id)
 		}
 		return reject("duplicate", "channel id %s was used by a deleted channel and is never reused", id)
