@@ -111,6 +111,7 @@ const (
 	faultSubgroupReorderIgnored       FaultName = "subgroup-reorder-ignored"
 	faultSubgroupCycleAccepted        FaultName = "subgroup-cycle-accepted"
 	faultSubgroupUnknownParent        FaultName = "subgroup-unknown-parent-accepted"
+	faultSubgroupDeletedParent        FaultName = "subgroup-deleted-parent-accepted"
 	faultSubgroupParentAdminUnchecked FaultName = "subgroup-parent-admin-unchecked"
 	faultSubgroupChildrenOmitted      FaultName = "subgroup-children-omitted-accepted"
 	faultSubgroupDetachIgnored        FaultName = "subgroup-detach-ignored"
@@ -291,6 +292,8 @@ var nip29Faults = []faultSpec{
 		Breaks: "a 9002 whose parent is the group itself or one of its descendants is accepted"},
 	{Name: faultSubgroupUnknownParent, Section: "nip29/subgroups", Clause: "nip29/subgroups.6", In: "Relay.checkNewParent",
 		Breaks: "a 9002 naming a parent group that does not exist is accepted"},
+	{Name: faultSubgroupDeletedParent, Section: "nip29/subgroups", Clause: "nip29/subgroups.6", In: "Relay.checkNewParent",
+		Breaks: "a group deleted by an accepted 9008 still counts as existing: a 9002 naming it as parent is accepted"},
 	{Name: faultSubgroupParentAdminUnchecked, Section: "nip29/subgroups", Clause: "nip29/subgroups.7", In: "Relay.checkNewParent",
 		Breaks: "a 9002 naming a parent is accepted from a key that is not an admin of that parent"},
 	{Name: faultSubgroupChildrenOmitted, Section: "nip29/subgroups", Clause: "nip29/subgroups.8", In: "Relay.editTree",
