@@ -454,6 +454,10 @@ func (p *labelsProfile) parseMutation(ev *nostr.Event) (*mutation, error) {
 		return nil, reject("invalid", "at most %d labels per channel, got %d", maxStoredLabels, len(m.add))
 	}
 	m.add, m.remove = dedupSorted(m.add), dedupSorted(m.remove)
+	// Fault labels-mutation-distinct-values-capped.
+	if p.faults.on(faultLabelsDistinctCapped) && len(m.add)+len(m.remove) > maxStoredLabels {
+		return nil, reject("invalid", "at most %d distinct values per command, got %d", maxStoredLabels, len(m.add)+len(m.remove))
+	}
 	if p.rawLimitExceeded(raw, len(m.add)+len(m.remove)) {
 		return nil, reject("invalid", "at most %d add-label/remove-label tags per command, got %d", maxRawLabelTags, raw)
 	}

@@ -528,7 +528,15 @@ func (r *Relay) countIn(rd *reader, filters []nostr.Filter) (int64, error) {
 	where := ""
 	var args []any
 	for i := range filters {
-		b := r.filterSQL(r.filterFaults(&filters[i]), rd, true, true, true, "")
+		frd := rd
+		// Faults labels-count-limit-skips-acl, labels-count-d-skips-acl:
+		// the filter is counted raw.
+		if (filters[i].Limit > 0 && r.fault(faultLabelsCountLimitACL)) || (filters[i].Tags["d"] != nil && r.fault(faultLabelsCountDACL)) {
+			raw := *rd
+			raw.faulty.raw = true
+			frd = &raw
+		}
+		b := r.filterSQL(r.filterFaults(&filters[i]), frd, true, true, true, "")
 		if i > 0 {
 			where += " OR "
 		}

@@ -94,6 +94,9 @@ type readObs struct {
 	// (Orders), each judged like the first.
 	order string
 	more  []readObs
+	// countBase, when set, replaces fx.CountBase for a COUNT shape whose
+	// filters match fewer readable events than the rule's (CountShapeBase).
+	countBase *int64
 }
 
 // ReadShape is one way of asking.
@@ -211,12 +214,19 @@ func (rule ReadRule) judge(t *framework.T, fx *ReadFx, row ReadRow, shape ReadSh
 	}
 	if obs.counted != nil {
 		want := fx.CountBase
+		if obs.countBase != nil {
+			want = *obs.countBase
+		}
 		if row.Want == WantSeen {
 			want += fx.CountTargets
 		}
 		if *obs.counted != want {
+			base := fx.CountBase
+			if obs.countBase != nil {
+				base = *obs.countBase
+			}
 			framework.Failf("%s: COUNT %s must count %d (%d readable besides the targets, targets %s), got %d",
-				who, shape.what, want, fx.CountBase, map[readWant]string{WantSeen: "counted", WantWithheld: "not counted"}[row.Want], *obs.counted)
+				who, shape.what, want, base, map[readWant]string{WantSeen: "counted", WantWithheld: "not counted"}[row.Want], *obs.counted)
 		}
 		return
 	}
@@ -347,6 +357,20 @@ func CountShape(name, what string, filters func(fx *ReadFx) []nostr.Filter) Read
 		n := t.Count(fx.Viewer, filters(fx)...)
 		return readObs{counted: &n}
 	}}
+}
+
+// CountShapeBase is CountShape for filters that match base readable
+// events besides the targets, not the rule's CountBase (a COUNT that must
+// be 0 to a withholding viewer has base 0).
+func CountShapeBase(name, what string, base int64, filters func(fx *ReadFx) []nostr.Filter) ReadShape {
+	s := CountShape(name, what, filters)
+	inner := s.run
+	s.run = func(t *framework.T, fx *ReadFx) readObs {
+		o := inner(t, fx)
+		o.countBase = &base
+		return o
+	}
+	return s
 }
 
 // LiveShape opens fx.liveFilter as a subscription, makes one more target
