@@ -94,15 +94,16 @@ const (
 	faultLabelsAsTTags         FaultName = "labels-as-t-tags"
 
 	// labels/values-and-limits (nip-cl-labels.md Label values and limits).
-	faultLabelsNewlineBeforeEnd FaultName = "labels-newline-before-end"
-	faultLabelsValuesRewritten  FaultName = "labels-values-rewritten"
-	faultLabelsLimitBeforeApply FaultName = "labels-stored-limit-before-apply"
-	faultLabelsStoredLimitOff   FaultName = "labels-stored-limit-off"
-	faultLabelsRawLimitDedup    FaultName = "labels-raw-limit-after-dedup"
-	faultLabelsRepeatsStored    FaultName = "labels-repeats-count-as-stored"
-	faultLabelsDistinctCapped   FaultName = "labels-mutation-distinct-values-capped"
-	faultLabelsShortTagsSkipped FaultName = "labels-short-tags-skipped"
-	faultLabelsRemoveUnchecked  FaultName = "labels-remove-values-unchecked"
+	faultLabelsCreateCopiesCapped FaultName = "labels-create-value-copies-capped"
+	faultLabelsNewlineBeforeEnd   FaultName = "labels-newline-before-end"
+	faultLabelsValuesRewritten    FaultName = "labels-values-rewritten"
+	faultLabelsLimitBeforeApply   FaultName = "labels-stored-limit-before-apply"
+	faultLabelsStoredLimitOff     FaultName = "labels-stored-limit-off"
+	faultLabelsRawLimitDedup      FaultName = "labels-raw-limit-after-dedup"
+	faultLabelsRepeatsStored      FaultName = "labels-repeats-count-as-stored"
+	faultLabelsDistinctCapped     FaultName = "labels-mutation-distinct-values-capped"
+	faultLabelsShortTagsSkipped   FaultName = "labels-short-tags-skipped"
+	faultLabelsRemoveUnchecked    FaultName = "labels-remove-values-unchecked"
 
 	// nip01/filters (NIP-01 Communication between clients and relays: filters and limit).
 	faultReadsLaterValuesIndexed FaultName = "labels-tag-later-values-indexed"
@@ -248,6 +249,8 @@ var labelsFaults = []faultSpec{
 		Breaks: "39000 also carries every label as an extra t tag (the competing draft's format)"},
 
 	// labels/values-and-limits (nip-cl-labels.md Label values and limits).
+	{Name: faultLabelsCreateCopiesCapped, Section: "labels/values-and-limits", Clause: "labels/values-and-limits.6", In: "labelsProfile.createLabels",
+		Breaks: "a 9007 that repeats one label value more than 32 times is refused (each value's copies are counted against the 32-label limit), although 64 raw label tags are allowed"},
 	{Name: faultLabelsNewlineBeforeEnd, Section: "labels/values-and-limits", Clause: "labels/values-and-limits.1", In: "labelsProfile.checkLabel",
 		Breaks: `the label validator's end anchor matches before a final newline: "a0\n" is accepted and stored with its newline`},
 	{Name: faultLabelsValuesRewritten, Section: "labels/values-and-limits", Clause: "labels/values-and-limits.3", In: "labelsProfile.checkLabel",

@@ -199,6 +199,15 @@ func (p *labelsProfile) createLabels(ev *nostr.Event) ([]string, error) {
 		}
 		raw = append(raw, v)
 	}
+	// Fault labels-create-value-copies-capped.
+	if p.faults.on(faultLabelsCreateCopiesCapped) {
+		copies := map[string]int{}
+		for _, v := range raw {
+			if copies[v]++; copies[v] > maxStoredLabels {
+				return nil, reject("invalid", "label %q repeated more than %d times", truncate(v, 32), maxStoredLabels)
+			}
+		}
+	}
 	set := dedupSorted(raw)
 	// Fault labels-create-no-dedup: keep every raw value.
 	if p.faults.on(faultLabelsCreateNoDedup) {

@@ -60,6 +60,18 @@ func valuesAndLimitsSpecs() []framework.Spec {
 				expectUnchanged(t, c, ch, before, "64 distinct absent removes")
 				expectLabels(t, c, ch, keep...)
 			}},
+		{Case: lcase("labels/limits/14", []string{"labels/initial-labels.2", "labels/values-and-limits.6"}, "limits", "labels/values-and-limits", framework.MUST,
+			"A 9007 with 64 label tags of one value is within the raw tag limit and creates the channel with that one label."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				v := lbl(t, "one")
+				copies := make([]string, maxRawTags)
+				for i := range copies {
+					copies[i] = v
+				}
+				ch := createLabeled(t, c, "", fixtures.Open, copies...)
+				expectLabels(t, c, ch, v)
+			}},
 	}
 }
 
