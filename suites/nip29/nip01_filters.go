@@ -120,7 +120,7 @@ func nip01FiltersSpecs() []framework.Spec {
 				}
 			}},
 		{Case: framework.Case{ID: "base/filters/8", Clauses: []string{"nip01/filters.1"}, Area: "filters", Section: "nip01/filters", Level: framework.MUST,
-			Requirement: "A filter with an empty list (ids, authors, kinds, #h or #t: []) matches no event: the REQ is refused with CLOSED or returns nothing, never the events its other conditions match.",
+			Requirement: "A filter with an empty list (ids, authors, kinds, #h, #t or #l: []) matches no event: the REQ is refused with CLOSED or returns nothing, never the events its other conditions match.",
 			Reading:     "NIP-01 has clients send lists of one or more values, and a list matches when one of its values does: an empty list has none, so a relay may refuse the filter or answer it with no event. A relay that answers neither (no EOSE, no CLOSED) is noted, not judged here."},
 			Run: func(t *framework.T) {
 				w := newSweepWorld(t)
@@ -131,6 +131,7 @@ func nip01FiltersSpecs() []framework.Spec {
 					`{"#h":[` + h + `],"kinds":[]}`,
 					`{"kinds":[9],"#t":[` + tv + `],"#h":[]}`,
 					`{"kinds":[9],"#h":[` + h + `],"#t":[]}`,
+					`{"kinds":[39000],"#d":[` + h + `],"#l":[]}`,
 				} {
 					c := t.Connect(w.c.Actor())
 					r, err := c.QueryJSON(t.Ctx(), json.RawMessage(raw))
