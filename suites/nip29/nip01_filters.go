@@ -54,21 +54,24 @@ func nip01FiltersSpecs() []framework.Spec {
 				w := newSweepWorld(t)
 				m := w.mid
 				kind9, h := []int{fixtures.KindMessage}, nostr.TagMap{"h": {w.ch}}
+				// A window around mid that holds neither bracket (they are two
+				// seconds away) nor puts mid on a boundary (base/filters/6's).
+				since, until := m.CreatedAt-1, m.CreatedAt+1
 				var reads []nostr.Filter
 				for _, ids := range positions(m.ID, []string{decoyHex(), decoyHex()}) {
 					reads = append(reads, nostr.Filter{IDs: ids})
 				}
 				for _, authors := range positions(m.PubKey, []string{decoyKey(), decoyKey()}) {
-					reads = append(reads, nostr.Filter{Authors: authors, Kinds: kind9, Tags: h, Since: &m.CreatedAt, Until: &m.CreatedAt})
+					reads = append(reads, nostr.Filter{Authors: authors, Kinds: kind9, Tags: h, Since: &since, Until: &until})
 				}
 				for _, kinds := range positions(fixtures.KindMessage, []int{1, 7}) {
-					reads = append(reads, nostr.Filter{Kinds: kinds, Tags: h, Since: &m.CreatedAt, Until: &m.CreatedAt})
+					reads = append(reads, nostr.Filter{Kinds: kinds, Tags: h, Since: &since, Until: &until})
 				}
 				for _, groups := range positions(w.ch, []string{t.NewGroupID(), t.NewGroupID()}) {
-					reads = append(reads, nostr.Filter{Kinds: kind9, Tags: nostr.TagMap{"h": groups}, Since: &m.CreatedAt, Until: &m.CreatedAt})
+					reads = append(reads, nostr.Filter{Kinds: kind9, Tags: nostr.TagMap{"h": groups}, Since: &since, Until: &until})
 				}
 				for _, ts := range positions(framework.TagOf(m, "t"), []string{t.Unique("decoy"), t.Unique("decoy")}) {
-					reads = append(reads, nostr.Filter{Kinds: kind9, Tags: nostr.TagMap{"t": ts}})
+					reads = append(reads, nostr.Filter{Kinds: kind9, Tags: nostr.TagMap{"h": {w.ch}, "t": ts}})
 				}
 				for _, f := range reads {
 					got := t.Query(w.c, f)
@@ -97,11 +100,11 @@ func nip01FiltersSpecs() []framework.Spec {
 				}
 			}},
 		{Case: framework.Case{ID: "base/filters/7", Clauses: []string{"nip01/filters.1", "nip01/filters.3"}, Area: "filters", Section: "nip01/filters", Level: framework.MUST,
-			Requirement: "A REQ with three filters of different shapes (ids; kinds and #t; kinds, #h and since) returns the message each matches, whichever place each filter has in the REQ."},
+			Requirement: "A REQ with three filters of different shapes (ids; kinds, #h and #t; kinds, #h and since) returns the message each matches, whichever place each filter has in the REQ."},
 			Run: func(t *framework.T) {
 				w := newSweepWorld(t)
 				a := nostr.Filter{IDs: []string{w.before.ID}}
-				b := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"t": {framework.TagOf(w.mid, "t")}}}
+				b := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {w.ch}, "t": {framework.TagOf(w.mid, "t")}}}
 				since := w.mid.CreatedAt + 1 // between mid and after, on neither
 				c := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {w.ch}}, Since: &since}
 				want := []string{w.before.ID, w.mid.ID, w.after.ID}
