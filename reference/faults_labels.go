@@ -43,6 +43,7 @@ const (
 	faultLabelsUnlabeledHLenient FaultName = "labels-unlabeled-h-lenient"
 
 	// labels/finding-channels (nip-cl-labels.md Finding channels).
+	faultLabelsUserSnapshot      FaultName = "labels-user-snapshot-matched"
 	faultLabelsCountLimitACL     FaultName = "labels-count-limit-skips-acl"
 	faultLabelsMixedKindsRead    FaultName = "labels-mixed-kinds-read-empty"
 	faultLabelsDiscoveryTLost    FaultName = "labels-discovery-t-ignored"
@@ -163,6 +164,8 @@ var labelsFaults = []faultSpec{
 		Breaks: "an h-tagged 9007 without label tags skips the channel-UUID rule: an h value that is not a UUID, or the nil UUID, creates a channel"},
 
 	// labels/finding-channels (nip-cl-labels.md Finding channels).
+	{Name: faultLabelsUserSnapshot, Section: "labels/finding-channels", Clause: "labels/finding-channels.1", In: "Relay.dispatch",
+		Breaks: "a user-signed kind 39000 carrying L/l tags is stored instead of refused, and label reads match it like a relay-signed snapshot"},
 	{Name: faultLabelsCountLimitACL, Section: "labels/finding-channels", Clause: "labels/finding-channels.7", In: "Relay.countIn",
 		Breaks: "a COUNT filter with a limit counts without the access rule: a private channel's labeled snapshot is counted for outsiders"},
 	{Name: faultLabelsMixedKindsRead, Section: "labels/finding-channels", Clause: "labels/finding-channels.1", In: "Relay.queryFilter",
