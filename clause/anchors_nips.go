@@ -31,6 +31,17 @@ var nipAnchors = map[string][]Anchor{
 	"nip01/filters.4": {
 		{DocNIP01, "From client to relay: sending events and creating subscriptions", "3ffe2e504fb57185"},
 	},
+	"nip01/filters.5": {
+		{DocNIP01, "From client to relay: sending events and creating subscriptions", "970fe2575699504a"},
+		{DocNIP01, "From client to relay: sending events and creating subscriptions", "bc53d3d52e0a9448"},
+		{DocNIP01, "From client to relay: sending events and creating subscriptions", "515bc7267469109c"},
+	},
+	"nip01/filters.6": {
+		{DocNIP01, "From client to relay: sending events and creating subscriptions", "970fe2575699504a"},
+		{DocNIP01, "From client to relay: sending events and creating subscriptions", "d24c7c76352c47b3"},
+		{DocNIP01, "From client to relay: sending events and creating subscriptions", "b36bc3a769b8cdb8"},
+		{DocNIP01, "From client to relay: sending events and creating subscriptions", "868c593dc4a9d1a3"},
+	},
 	"nip01/live.1": {
 		{DocNIP01, "From client to relay: sending events and creating subscriptions", "50f0ee4f1f7e2bb0"},
 		{DocNIP01, "From relay to client: sending events and notices", "0fe0f5d9e8e25842"},
@@ -42,6 +53,10 @@ var nipAnchors = map[string][]Anchor{
 	"nip01/ok-prefix.2": {
 		{DocNIP01, "From relay to client: sending events and notices", "bf338b37556633ac"},
 		{DocNIP01, "From relay to client: sending events and notices", "d4ec078e2d38d901"},
+	},
+	"nip01/ok-prefix.3": {
+		{DocNIP01, "From relay to client: sending events and notices", "0ce97c9f54f3e4dd"},
+		{DocNIP01, "From relay to client: sending events and notices", "6ec594ab4aeca390"},
 	},
 	"nip01/replaceable.1": {
 		{DocNIP01, "Kinds", "d1d21b2828e0a14f"},

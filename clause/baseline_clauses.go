@@ -54,12 +54,18 @@ var baselineClauses = []Clause{
 		Text: "A REQ with several filters returns events matching any of them."},
 	{ID: "nip01/filters.4", Section: "nip01/filters", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP01Filters,
 		Text: "Stored events come newest first."},
+	{ID: "nip01/filters.5", Section: "nip01/filters", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP01Filters,
+		Text: "A list condition (ids, authors, kinds, a tag) holds when any one of its values matches, wherever that value stands in the list: a REQ returns the stored events matching its second or last value as it returns those matching its first."},
+	{ID: "nip01/filters.6", Section: "nip01/filters", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP01Filters,
+		Text: "since and until are inclusive: a stored event whose created_at equals since or until matches and is returned."},
 	{ID: "nip01/live.1", Section: "nip01/live", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP01Filters,
 		Text: "A subscription left open after EOSE receives newly stored events that match it."},
 	{ID: "nip01/ok-prefix.1", Section: "nip01/ok-prefix", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP01FromRel,
 		Text: "The message of an OK false is a machine-readable single-word prefix, a colon, then a human-readable text."},
 	{ID: "nip01/ok-prefix.2", Section: "nip01/ok-prefix", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP01FromRel,
 		Text: "A refused REQ is answered with CLOSED, whose message has the same prefix form."},
+	{ID: "nip01/ok-prefix.3", Section: "nip01/ok-prefix", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP01FromRel,
+		Text: "An OK tells the truth: false only for an event the relay did not accept, so a refused event is not stored and served afterwards, nor does it take effect."},
 
 	// NIP-01 replaceable and addressable events (same-second ties).
 	{ID: "nip01/replaceable.1", Section: "nip01/replaceable", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP01Kinds,

@@ -30,18 +30,25 @@ func faultPlanName(f reference.Fault, profile string) string {
 // each fault must make at least one case citing its clause
 // (reference.Fault.Clause, suites.ClauseIndex) fail: a failure of another
 // clause's case does not count (judgeKill).
+//
+// NIPCL_KILL_FAULTS=name,name runs only those faults' plans and no clean
+// relay (a quick look at a few faults; the full test runs them all), each
+// judged in its own subtest TestKill/<fault>/<profile>.
 func TestKill(t *testing.T) {
 	index := suites.ClauseIndex()
 	sectionOf := func(id string) string {
 		c, _ := suites.Lookup(id)
 		return c.Section
 	}
+	faults, only := killFaults(t, os.Getenv("NIPCL_KILL_FAULTS"))
 	var plans []runner.Plan
 	for _, p := range profiles {
+		if only {
+			break
+		}
 		plans = append(plans, runner.Plan{Name: p, Profile: p,
 			Target: &runner.ReferenceTarget{Config: reference.Config{Profile: p}}})
 	}
-	faults := reference.Faults()
 	for _, f := range faults {
 		for _, p := range faultProfiles(f) {
 			plans = append(plans, runner.Plan{Name: faultPlanName(f, p), Profile: p, Sections: killSections(f, index, sectionOf),
@@ -61,6 +68,9 @@ func TestKill(t *testing.T) {
 
 	byPlan := ByPlan(res.Cases)
 	for _, p := range profiles {
+		if only {
+			break
+		}
 		cases := byPlan[p]
 		if len(cases) == 0 {
 			t.Errorf("clean %s relay: no cases ran", p)
@@ -84,15 +94,40 @@ func TestKill(t *testing.T) {
 				}
 			}
 			v := judgeKill(f, p, byPlan[name], index)
-			if v.Survived {
-				t.Errorf("fault %s (%s, clause %s) survived: %s", f.Name, p, f.Clause, v.Why)
-				continue
+			t.Run(f.Name+"/"+p, func(t *testing.T) {
+				if v.Survived {
+					t.Errorf("fault %s (%s, clause %s) survived: %s", f.Name, p, f.Clause, v.Why)
+				}
+			})
+			if !v.Survived {
+				table = append(table, fmt.Sprintf("%-40s %-9s %-30s killed by %s", f.Name, p, f.Clause, strings.Join(v.Killers, " ")))
 			}
-			table = append(table, fmt.Sprintf("%-40s %-9s %-30s killed by %s", f.Name, p, f.Clause, strings.Join(v.Killers, " ")))
 		}
 	}
 	t.Logf("fault kill table (%d faults, %d cases in %s; fault, profile, clause, the cases citing it that failed):\n%s", len(faults), len(res.Cases),
 		res.Finished.Sub(res.Started).Round(time.Millisecond), strings.Join(table, "\n"))
+}
+
+// killFaults is the faults the kill test runs: every fault, or only the
+// comma-separated names of list (then only is true). An unknown name stops
+// the test.
+func killFaults(t *testing.T, list string) (faults []reference.Fault, only bool) {
+	all := reference.Faults()
+	if strings.TrimSpace(list) == "" {
+		return all, false
+	}
+	byName := map[string]reference.Fault{}
+	for _, f := range all {
+		byName[f.Name] = f
+	}
+	for _, name := range strings.Split(list, ",") {
+		f, ok := byName[strings.TrimSpace(name)]
+		if !ok {
+			t.Fatalf("NIPCL_KILL_FAULTS: unknown fault %q", name)
+		}
+		faults = append(faults, f)
+	}
+	return faults, true
 }
 
 // faultProfiles lists the profiles a fault is exercised in: its own, or

@@ -25,6 +25,7 @@ const (
 	faultLabelsPartialApply    FaultName = "labels-partial-apply"
 
 	// labels/authorization (nip-cl-labels.md Authorization and visibility).
+	faultLabelsCountDACL         FaultName = "labels-count-d-skips-acl"
 	faultLabelsMemberCanLabel    FaultName = "labels-member-can-label"
 	faultLabelsAuthorityUnserial FaultName = "labels-authority-unserialized"
 	faultLabelsNSReadSkipsACL    FaultName = "labels-namespace-read-skips-acl"
@@ -42,6 +43,8 @@ const (
 	faultLabelsUnlabeledHLenient FaultName = "labels-unlabeled-h-lenient"
 
 	// labels/finding-channels (nip-cl-labels.md Finding channels).
+	faultLabelsUserSnapshot      FaultName = "labels-user-snapshot-matched"
+	faultLabelsCountLimitACL     FaultName = "labels-count-limit-skips-acl"
 	faultLabelsMixedKindsRead    FaultName = "labels-mixed-kinds-read-empty"
 	faultLabelsDiscoveryTLost    FaultName = "labels-discovery-t-ignored"
 	faultLabelsSupersededMatched FaultName = "labels-superseded-matched"
@@ -92,14 +95,16 @@ const (
 	faultLabelsAsTTags         FaultName = "labels-as-t-tags"
 
 	// labels/values-and-limits (nip-cl-labels.md Label values and limits).
-	faultLabelsNewlineBeforeEnd FaultName = "labels-newline-before-end"
-	faultLabelsValuesRewritten  FaultName = "labels-values-rewritten"
-	faultLabelsLimitBeforeApply FaultName = "labels-stored-limit-before-apply"
-	faultLabelsStoredLimitOff   FaultName = "labels-stored-limit-off"
-	faultLabelsRawLimitDedup    FaultName = "labels-raw-limit-after-dedup"
-	faultLabelsRepeatsStored    FaultName = "labels-repeats-count-as-stored"
-	faultLabelsShortTagsSkipped FaultName = "labels-short-tags-skipped"
-	faultLabelsRemoveUnchecked  FaultName = "labels-remove-values-unchecked"
+	faultLabelsCreateCopiesCapped FaultName = "labels-create-value-copies-capped"
+	faultLabelsNewlineBeforeEnd   FaultName = "labels-newline-before-end"
+	faultLabelsValuesRewritten    FaultName = "labels-values-rewritten"
+	faultLabelsLimitBeforeApply   FaultName = "labels-stored-limit-before-apply"
+	faultLabelsStoredLimitOff     FaultName = "labels-stored-limit-off"
+	faultLabelsRawLimitDedup      FaultName = "labels-raw-limit-after-dedup"
+	faultLabelsRepeatsStored      FaultName = "labels-repeats-count-as-stored"
+	faultLabelsDistinctCapped     FaultName = "labels-mutation-distinct-values-capped"
+	faultLabelsShortTagsSkipped   FaultName = "labels-short-tags-skipped"
+	faultLabelsRemoveUnchecked    FaultName = "labels-remove-values-unchecked"
 
 	// nip01/filters (NIP-01 Communication between clients and relays: filters and limit).
 	faultReadsLaterValuesIndexed FaultName = "labels-tag-later-values-indexed"
@@ -129,6 +134,8 @@ var labelsFaults = []faultSpec{
 		Breaks: "a label mutation with an invalid value commits its valid values and then answers the rejection"},
 
 	// labels/authorization (nip-cl-labels.md Authorization and visibility).
+	{Name: faultLabelsCountDACL, Section: "labels/authorization", Clause: "labels/authorization.8", In: "Relay.countIn",
+		Breaks: "a COUNT filter with #d counts without the access rule: a private channel's snapshot is counted (1, not 0) for outsiders and anonymous readers"},
 	{Name: faultLabelsMemberCanLabel, Section: "labels/authorization", Clause: "labels/authorization.4", In: "labelsProfile.mutate",
 		Breaks: "plain members may add and remove labels"},
 	{Name: faultLabelsAuthorityUnserial, Section: "labels/authorization", Clause: "labels/authorization.5", In: "labelsProfile.mutate, labelsProfile.prepare",
@@ -157,6 +164,10 @@ var labelsFaults = []faultSpec{
 		Breaks: "an h-tagged 9007 without label tags skips the channel-UUID rule: an h value that is not a UUID, or the nil UUID, creates a channel"},
 
 	// labels/finding-channels (nip-cl-labels.md Finding channels).
+	{Name: faultLabelsUserSnapshot, Section: "labels/finding-channels", Clause: "labels/finding-channels.1", In: "Relay.dispatch",
+		Breaks: "a user-signed kind 39000 carrying L/l tags is stored instead of refused, and label reads match it like a relay-signed snapshot"},
+	{Name: faultLabelsCountLimitACL, Section: "labels/finding-channels", Clause: "labels/finding-channels.7", In: "Relay.countIn",
+		Breaks: "a COUNT filter with a limit counts without the access rule: a private channel's labeled snapshot is counted for outsiders"},
 	{Name: faultLabelsMixedKindsRead, Section: "labels/finding-channels", Clause: "labels/finding-channels.1", In: "Relay.queryFilter",
 		Breaks: "a filter with #l whose kinds name 39000 beside other kinds matches nothing"},
 	{Name: faultLabelsDiscoveryTLost, Section: "labels/finding-channels", Clause: "labels/finding-channels.2", In: "Relay.queryFilter",
@@ -241,6 +252,8 @@ var labelsFaults = []faultSpec{
 		Breaks: "39000 also carries every label as an extra t tag (the competing draft's format)"},
 
 	// labels/values-and-limits (nip-cl-labels.md Label values and limits).
+	{Name: faultLabelsCreateCopiesCapped, Section: "labels/values-and-limits", Clause: "labels/values-and-limits.6", In: "labelsProfile.createLabels",
+		Breaks: "a 9007 that repeats one label value more than 32 times is refused (each value's copies are counted against the 32-label limit), although 64 raw label tags are allowed"},
 	{Name: faultLabelsNewlineBeforeEnd, Section: "labels/values-and-limits", Clause: "labels/values-and-limits.1", In: "labelsProfile.checkLabel",
 		Breaks: `the label validator's end anchor matches before a final newline: "a0\n" is accepted and stored with its newline`},
 	{Name: faultLabelsValuesRewritten, Section: "labels/values-and-limits", Clause: "labels/values-and-limits.3", In: "labelsProfile.checkLabel",
@@ -253,6 +266,8 @@ var labelsFaults = []faultSpec{
 		Breaks: "the 64 raw label tag limit is counted after deduplication"},
 	{Name: faultLabelsRepeatsStored, Section: "labels/values-and-limits", Clause: "labels/values-and-limits.7", In: "labelsProfile.parseMutation",
 		Breaks: "the stored-label limit counts a mutation's raw add-label tags, repeats included: 64 copies of one value are refused as 64 labels"},
+	{Name: faultLabelsDistinctCapped, Section: "labels/values-and-limits", Clause: "labels/values-and-limits.7", In: "labelsProfile.parseMutation",
+		Breaks: "a mutation may name at most 32 distinct values (adds and removes together): 64 remove-label tags of 64 distinct absent values are refused, although 64 tags are allowed"},
 	{Name: faultLabelsShortTagsSkipped, Section: "labels/values-and-limits", Clause: "labels/values-and-limits.8", In: "labelsProfile.parseMutation",
 		Breaks: "a 9002's add-label and remove-label tags with fewer than two elements are skipped instead of rejected"},
 	{Name: faultLabelsRemoveUnchecked, Section: "labels/values-and-limits", Clause: "labels/values-and-limits.1", In: "labelsProfile.parseMutation",

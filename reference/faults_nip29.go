@@ -13,16 +13,25 @@ const (
 	faultNoSignatureCheck FaultName = "no-signature-check"
 
 	// nip01/filters (NIP-01 Communication between clients and relays: filters and limit).
-	faultLimitBeforeFilter FaultName = "limit-before-filter"
+	faultLimitBeforeFilter  FaultName = "limit-before-filter"
+	faultFirstValueOnly     FaultName = "filter-first-value-only"
+	faultLastFilterOnly     FaultName = "filter-last-filter-only"
+	faultExclusiveSinceUtil FaultName = "filter-exclusive-since-until"
+	faultEmptyArrayMatchAll FaultName = "filter-empty-array-matches-all"
 
 	// nip01/ok-prefix (NIP-01 From relay to client: OK and CLOSED machine-readable prefixes).
-	faultOKWithoutPrefix FaultName = "ok-without-prefix"
+	faultOKWithoutPrefix   FaultName = "ok-without-prefix"
+	faultRefusedButStored  FaultName = "ok-refused-but-stored"
+	faultAppliedButRefused FaultName = "ok-applied-but-refused"
 
 	// nip01/replaceable (NIP-01 Kinds: replaceable and addressable events, equal created_at).
 	faultReplaceableTieLastWins FaultName = "replaceable-tie-last-wins"
 
 	// nip29/admins (NIP-29 Group metadata events: group admins (39001)).
 	faultAdminsWithoutRoles FaultName = "admins-without-roles"
+
+	// nip29/create (NIP-29 Group state -- or moderation: create-group (9007)).
+	faultCreateTakesOver FaultName = "create-takes-over-existing"
 
 	// nip29/delete-event (NIP-29 Moderation events: delete-event (9005)).
 	faultDeleteEventIgnored FaultName = "delete-event-ignored"
@@ -102,6 +111,7 @@ const (
 	faultSubgroupReorderIgnored       FaultName = "subgroup-reorder-ignored"
 	faultSubgroupCycleAccepted        FaultName = "subgroup-cycle-accepted"
 	faultSubgroupUnknownParent        FaultName = "subgroup-unknown-parent-accepted"
+	faultSubgroupDeletedParent        FaultName = "subgroup-deleted-parent-accepted"
 	faultSubgroupParentAdminUnchecked FaultName = "subgroup-parent-admin-unchecked"
 	faultSubgroupChildrenOmitted      FaultName = "subgroup-children-omitted-accepted"
 	faultSubgroupDetachIgnored        FaultName = "subgroup-detach-ignored"
@@ -132,10 +142,22 @@ var nip29Faults = []faultSpec{
 	// nip01/filters (NIP-01 Communication between clients and relays: filters and limit).
 	{Name: faultLimitBeforeFilter, Section: "nip01/filters", Clause: "nip01/filters.2", In: "Relay.queryFilter",
 		Breaks: "tag filters (#x) are applied in Go after the SQL LIMIT, so matching events hide behind newer non-matching ones"},
+	{Name: faultFirstValueOnly, Section: "nip01/filters", Clause: "nip01/filters.5", In: "Relay.filterFaults",
+		Breaks: "a tag filter matches only its first value: {\"#h\":[A,B]} never returns B's events (REQ, COUNT and live)"},
+	{Name: faultLastFilterOnly, Section: "nip01/filters", Clause: "nip01/filters.3", In: "Relay.countIn, Relay.query",
+		Breaks: "of several filters in one REQ or COUNT only the last is answered"},
+	{Name: faultExclusiveSinceUtil, Section: "nip01/filters", Clause: "nip01/filters.6", In: "Relay.filterFaults",
+		Breaks: "since and until are exclusive: an event whose created_at equals since or until does not match"},
+	{Name: faultEmptyArrayMatchAll, Section: "nip01/filters", Clause: "nip01/filters.1", In: "Relay.filterFaults",
+		Breaks: "an empty list (\"ids\":[], \"authors\":[], \"kinds\":[], \"#x\":[]) is read as no condition, so the filter matches every event of its other conditions"},
 
 	// nip01/ok-prefix (NIP-01 From relay to client: OK and CLOSED machine-readable prefixes).
 	{Name: faultOKWithoutPrefix, Section: "nip01/ok-prefix", Clause: "nip01/ok-prefix.1", In: "conn.ok",
 		Breaks: "OK false messages lose their machine-readable prefix (\"bad signature\" instead of \"invalid: bad signature\")"},
+	{Name: faultRefusedButStored, Section: "nip01/ok-prefix", Clause: "nip01/ok-prefix.3", In: "Relay.commandFaults",
+		Breaks: "a group command (9000-9020) refused with restricted: or blocked: is stored anyway (none of its effects): OK false, yet served by ids and by its kind and #h"},
+	{Name: faultAppliedButRefused, Section: "nip01/ok-prefix", Clause: "nip01/ok-prefix.3", In: "Relay.commandFaults",
+		Breaks: "a 9000 (put-user) is applied and stored, but answered OK false \"error: …\" (the member is added, the command served by ids)"},
 
 	// nip01/replaceable (NIP-01 Kinds: replaceable and addressable events, equal created_at).
 	{Name: faultReplaceableTieLastWins, Section: "nip01/replaceable", Clause: "nip01/replaceable.1", In: "txn.storeUserEvent",
@@ -144,6 +166,10 @@ var nip29Faults = []faultSpec{
 	// nip29/admins (NIP-29 Group metadata events: group admins (39001)).
 	{Name: faultAdminsWithoutRoles, Section: "nip29/admins", Clause: "nip29/admins.1", In: "Relay.stateTags",
 		Breaks: `39001 lists each admin as ["p", <pubkey>] with no role (NIP-29: "Each admin is listed along with one or more roles"; a fault, not a policy)`},
+
+	// nip29/create (NIP-29 Group state -- or moderation: create-group (9007)).
+	{Name: faultCreateTakesOver, Section: "nip29/create", Clause: "nip29/create.3", In: "Relay.createChannel",
+		Breaks: "a 9007 naming an existing group is accepted from anyone and starts the group over: its sender becomes an owner, the name, about, picture and every flag (private, closed, hidden, restricted) are replaced by the 9007's"},
 
 	// nip29/delete-event (NIP-29 Moderation events: delete-event (9005)).
 	{Name: faultDeleteEventIgnored, Section: "nip29/delete-event", Clause: "nip29/delete-event.1", In: "Relay.deleteEvent",
@@ -266,6 +292,8 @@ var nip29Faults = []faultSpec{
 		Breaks: "a 9002 whose parent is the group itself or one of its descendants is accepted"},
 	{Name: faultSubgroupUnknownParent, Section: "nip29/subgroups", Clause: "nip29/subgroups.6", In: "Relay.checkNewParent",
 		Breaks: "a 9002 naming a parent group that does not exist is accepted"},
+	{Name: faultSubgroupDeletedParent, Section: "nip29/subgroups", Clause: "nip29/subgroups.6", In: "Relay.checkNewParent",
+		Breaks: "a group deleted by an accepted 9008 still counts as existing: a 9002 naming it as parent is accepted"},
 	{Name: faultSubgroupParentAdminUnchecked, Section: "nip29/subgroups", Clause: "nip29/subgroups.7", In: "Relay.checkNewParent",
 		Breaks: "a 9002 naming a parent is accepted from a key that is not an admin of that parent"},
 	{Name: faultSubgroupChildrenOmitted, Section: "nip29/subgroups", Clause: "nip29/subgroups.8", In: "Relay.editTree",

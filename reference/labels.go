@@ -199,6 +199,15 @@ func (p *labelsProfile) createLabels(ev *nostr.Event) ([]string, error) {
 		}
 		raw = append(raw, v)
 	}
+	// Fault labels-create-value-copies-capped.
+	if p.faults.on(faultLabelsCreateCopiesCapped) {
+		copies := map[string]int{}
+		for _, v := range raw {
+			if copies[v]++; copies[v] > maxStoredLabels {
+				return nil, reject("invalid", "label %q repeated more than %d times", truncate(v, 32), maxStoredLabels)
+			}
+		}
+	}
 	set := dedupSorted(raw)
 	// Fault labels-create-no-dedup: keep every raw value.
 	if p.faults.on(faultLabelsCreateNoDedup) {
@@ -454,6 +463,10 @@ func (p *labelsProfile) parseMutation(ev *nostr.Event) (*mutation, error) {
 		return nil, reject("invalid", "at most %d labels per channel, got %d", maxStoredLabels, len(m.add))
 	}
 	m.add, m.remove = dedupSorted(m.add), dedupSorted(m.remove)
+	// Fault labels-mutation-distinct-values-capped.
+	if p.faults.on(faultLabelsDistinctCapped) && len(m.add)+len(m.remove) > maxStoredLabels {
+		return nil, reject("invalid", "at most %d distinct values per command, got %d", maxStoredLabels, len(m.add)+len(m.remove))
+	}
 	if p.rawLimitExceeded(raw, len(m.add)+len(m.remove)) {
 		return nil, reject("invalid", "at most %d add-label/remove-label tags per command, got %d", maxRawLabelTags, raw)
 	}

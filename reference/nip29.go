@@ -105,6 +105,7 @@ func (r *Relay) checkAuthor(c *conn, ev *nostr.Event) error {
 // the OK answer.
 func (r *Relay) apply(community string, ev *nostr.Event) (bool, string) {
 	accepted, reason := true, ""
+	var refused error // a refusal the ok-* faults answer for a committed write
 	hooks, _ := r.profile.(commandHooks)
 	if hooks != nil {
 		hooks.prepare(r, community, ev)
@@ -119,13 +120,19 @@ func (r *Relay) apply(community string, ev *nostr.Event) (bool, string) {
 			accepted, reason = r.profile.duplicate(t, ev)
 			return nil
 		}
-		if hooks != nil {
-			if handled, err := hooks.command(t, ev); handled {
-				return err
+		refused, err = r.commandFaults(t, ev, func() error {
+			if hooks != nil {
+				if handled, err := hooks.command(t, ev); handled {
+					return err
+				}
 			}
-		}
-		return r.dispatch(t, ev)
+			return r.dispatch(t, ev)
+		})
+		return err
 	})
+	if err == nil && refused != nil {
+		return false, refused.Error()
+	}
 	if err != nil {
 		var rj *rejection
 		if errors.As(err, &rj) {
@@ -139,7 +146,7 @@ func (r *Relay) apply(community string, ev *nostr.Event) (bool, string) {
 
 func (r *Relay) dispatch(t *txn, ev *nostr.Event) error {
 	switch {
-	case isGroupState(ev.Kind) && !r.fault(faultUserStateAccepted): // the fault stores it below
+	case isGroupState(ev.Kind) && !r.fault(faultUserStateAccepted) && !r.fault(faultLabelsUserSnapshot): // the faults store it below
 		return reject("restricted", "kinds 39000-39003 are signed by the relay only")
 	case ev.Kind == kindGroupPins:
 		return reject("restricted", "kind 39005 (pinned events) is signed by the relay only")
@@ -309,6 +316,10 @@ func (r *Relay) createChannel(t *txn, ev *nostr.Event, id string) error {
 			return err
 		}
 		if prev != nil && !prev.Deleted {
+			// Fault create-takes-over-existing.
+			if r.fault(faultCreateTakesOver) {
+				return r.takeOver(t, ev, prev)
+			}
 			return reject("duplicate", "channel %s already exists", id)
 		}
 		return reject("duplicate", "channel id %s was used by a deleted channel and is never reused", id)

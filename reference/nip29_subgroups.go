@@ -225,7 +225,9 @@ func (r *Relay) checkNewParent(t *txn, ev *nostr.Event, id, parent string) error
 		return err
 	}
 	// Fault subgroup-unknown-parent-accepted: any id may be a parent.
-	if (pch == nil || pch.Deleted) && !r.fault(faultSubgroupUnknownParent) {
+	// Fault subgroup-deleted-parent-accepted: a deleted group still exists.
+	deleted := pch != nil && pch.Deleted && !r.fault(faultSubgroupDeletedParent)
+	if (pch == nil || deleted) && !r.fault(faultSubgroupUnknownParent) {
 		return reject("invalid", "parent group %s does not exist on this relay", truncate(parent, 64))
 	}
 	// Fault subgroup-parent-admin-unchecked: anyone may name any parent.

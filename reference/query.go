@@ -208,6 +208,7 @@ func (r *Relay) effectiveLimit(f *nostr.Filter) int {
 // (created_at DESC, id ASC), with every predicate and access rule applied
 // before LIMIT.
 func (r *Relay) queryFilter(rd *reader, f *nostr.Filter) ([]*nostr.Event, error) {
+	f = r.filterFaults(f)
 	limit := r.effectiveLimit(f)
 	if limit == 0 {
 		return nil, nil
@@ -427,8 +428,53 @@ func (p *probeCounts) put(key string, n int64, now time.Time) {
 	p.m[key] = probeCount{n: n, at: now}
 }
 
+// filterFaults is f as the filter-matching faults read it (f itself when
+// none is on): filter-first-value-only keeps each tag filter's first value,
+// filter-exclusive-since-until moves since and until one second inwards,
+// filter-empty-array-matches-all drops empty lists.
+func (r *Relay) filterFaults(f *nostr.Filter) *nostr.Filter {
+	first, exclusive, empty := r.fault(faultFirstValueOnly), r.fault(faultExclusiveSinceUtil), r.fault(faultEmptyArrayMatchAll)
+	if !first && !exclusive && !empty {
+		return f
+	}
+	cp := *f
+	cp.Tags = maps.Clone(f.Tags)
+	for name, vals := range cp.Tags {
+		switch {
+		case empty && len(vals) == 0:
+			delete(cp.Tags, name)
+		case first && len(vals) > 1:
+			cp.Tags[name] = vals[:1]
+		}
+	}
+	if empty {
+		if cp.IDs != nil && len(cp.IDs) == 0 {
+			cp.IDs = nil
+		}
+		if cp.Authors != nil && len(cp.Authors) == 0 {
+			cp.Authors = nil
+		}
+		if cp.Kinds != nil && len(cp.Kinds) == 0 {
+			cp.Kinds = nil
+		}
+	}
+	if exclusive && cp.Since != nil {
+		s := *cp.Since + 1
+		cp.Since = &s
+	}
+	if exclusive && cp.Until != nil {
+		u := *cp.Until - 1
+		cp.Until = &u
+	}
+	return &cp
+}
+
 // query runs several filters and merges them newest first without repeats.
 func (r *Relay) query(rd *reader, filters []nostr.Filter) ([]*nostr.Event, error) {
+	// Fault filter-last-filter-only: only the last filter is answered.
+	if len(filters) > 1 && r.fault(faultLastFilterOnly) {
+		filters = filters[len(filters)-1:]
+	}
 	seen := map[string]bool{}
 	var out []*nostr.Event
 	for i := range filters {
@@ -475,10 +521,22 @@ func (r *Relay) countIn(rd *reader, filters []nostr.Filter) (int64, error) {
 	crd := *rd
 	crd.count = true
 	rd = &crd
+	// Fault filter-last-filter-only: only the last filter is counted.
+	if len(filters) > 1 && r.fault(faultLastFilterOnly) {
+		filters = filters[len(filters)-1:]
+	}
 	where := ""
 	var args []any
 	for i := range filters {
-		b := r.filterSQL(&filters[i], rd, true, true, true, "")
+		frd := rd
+		// Faults labels-count-limit-skips-acl, labels-count-d-skips-acl:
+		// the filter is counted raw.
+		if (filters[i].Limit > 0 && r.fault(faultLabelsCountLimitACL)) || (filters[i].Tags["d"] != nil && r.fault(faultLabelsCountDACL)) {
+			raw := *rd
+			raw.faulty.raw = true
+			frd = &raw
+		}
+		b := r.filterSQL(r.filterFaults(&filters[i]), frd, true, true, true, "")
 		if i > 0 {
 			where += " OR "
 		}
@@ -496,7 +554,7 @@ func (r *Relay) liveMatch(f *nostr.Filter, rd *reader, ev *nostr.Event, ch *Chan
 	// Fault labels-live-namespace-skips-acl: a #L subscription without #l
 	// is treated as a public feed.
 	nsFeed := r.fault(faultLabelsLiveNSSkipsACL) && f.Tags["L"] != nil && f.Tags["l"] == nil
-	return f.Matches(ev) && searchMatches(f, ev) && (nsFeed || r.canRead(rd, ev, ch)) && r.profileReadMatch(f, rd, ev, ch)
+	return r.filterFaults(f).Matches(ev) && searchMatches(f, ev) && (nsFeed || r.canRead(rd, ev, ch)) && r.profileReadMatch(f, rd, ev, ch)
 }
 
 func keep(evs []*nostr.Event, pred func(*nostr.Event) bool) []*nostr.Event {

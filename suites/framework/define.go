@@ -73,6 +73,7 @@ func runSpec(ctx SpecContext, env *Env, s Spec) {
 			judgeFailure(t, s.Case)
 		}
 	})
+	DeferCleanup(t.checkOKs) // runs first: the OK postcondition (okpostcondition.go)
 	s.Run(t)
 }
 

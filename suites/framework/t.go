@@ -55,6 +55,8 @@ type T struct {
 	limitRefusals []string
 	// clock stamps the case's group commands (suites/clock.go).
 	clock *fixtures.Clock
+	// oks are the case's sends and their OKs (okpostcondition.go).
+	oks okLog
 }
 
 // createdChannel is a channel the case created: its id, its creator's
@@ -228,6 +230,7 @@ func (t *T) Send(c *fixtures.Client, ev *nostr.Event) (fixtures.OK, error) {
 			}
 		}
 		ok, err := c.Publish(t.ctx, ev)
+		t.logOK(c, ev, ok, err)
 		if err == nil && t.Env.Safe && !ok.Accepted && strings.HasPrefix(ok.Reason, "rate-limited:") && attempt < 5 {
 			t.tr.Note("rate-limited; resending the same event in %s", backoff)
 			timer := time.NewTimer(backoff)

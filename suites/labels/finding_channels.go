@@ -122,6 +122,60 @@ func findingChannelsSpecs() []framework.Spec {
 					framework.Failf("{\"kinds\":[39000,1],\"#L\",\"#l\":[%s],\"limit\":1} must return the newest labeled snapshot %s (channel %s; the older one is %s), got %d event(s): %v", x, want.ID, newer, older, len(got), framework.IDs(got))
 				}
 			}},
+		{Case: lcase("labels/discovery/14", []string{"labels/finding-channels.1", "labels/finding-channels.8"}, "discovery", "labels/finding-channels", framework.MUST,
+			"A mixed-kinds label read ({\"kinds\":[39000,1] and [1,39000],\"#L\":[\"nip-cl\"],\"#l\":[x],\"limit\":1}) made after newer unlabeled channels (and a newer kind 1 event where the relay takes one) returns the labeled snapshot: labels are matched before the limit, whichever kind comes first."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				x := lbl(t, "behind")
+				labeled := createLabeled(t, c, "", fixtures.Open, x)
+				want := snapshot(t, c, labeled)
+				t.RelayClockPast(want.CreatedAt, "the relay's clock past the labeled snapshot")
+				for i := 0; i < 2; i++ {
+					createLabeled(t, c, "", fixtures.Open)
+				}
+				if ok := t.Publish(c, c.Actor().Event(1, nil, "a newer kind 1 event")); !ok.Accepted {
+					framework.CheckPrefix("OK", ok.Reason)
+					t.Note("the relay refused a kind 1 event (%s): only the newer unlabeled snapshots stand in front", ok)
+				}
+				reader := t.Connect(t.Actor("reader"))
+				for _, kinds := range [][]int{{fixtures.KindMetadata, 1}, {1, fixtures.KindMetadata}} {
+					f := nostr.Filter{Kinds: kinds, Tags: nostr.TagMap{"L": {labelNS}, "l": {x}}, Limit: 1}
+					got := t.Query(reader, f)
+					if len(got) != 1 || got[0].ID != want.ID {
+						framework.Failf("labels draft (labels/finding-channels.8): %s must return the labeled snapshot %s behind the newer unlabeled channels, got %d event(s): %v", f, want.ID, len(got), framework.IDs(got))
+					}
+				}
+			}},
+		{Case: lcase("labels/discovery/15", []string{"labels/finding-channels.1"}, "discovery", "labels/finding-channels", framework.MUST,
+			"A user-signed kind 39000 carrying [\"L\",\"nip-cl\"] and [\"l\",x,\"nip-cl\"] (for an existing channel and for an unused id), whatever its OK, is never what a label read returns: {\"kinds\":[39000],\"#L\":[\"nip-cl\"],\"#l\":[x]} returns only relay-signed snapshots, and with limit 1 the channel's relay-signed snapshot, although the user's events are newer."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				x := lbl(t, "forged")
+				ch := createLabeled(t, c, "", fixtures.Open, x)
+				want := snapshot(t, c, ch)
+				t.RelayClockPast(want.CreatedAt, "the relay's clock past the channel's snapshot")
+				user := t.Connect(t.Actor("user"))
+				for _, d := range []string{ch, fixtures.NewChannelID()} {
+					forged := user.Actor().Event(fixtures.KindMetadata, nostr.Tags{{"d", d}, {"name", "forged"}, {"L", labelNS}, {"l", x, labelNS}}, "")
+					if ok := t.Publish(user, forged); ok.Accepted {
+						t.Note("the relay accepted a user-signed 39000 for %s (%s; NIP-29's state-event cases judge that)", d, ok)
+					} else {
+						framework.CheckPrefix("OK", ok.Reason)
+					}
+				}
+				reader := t.Connect(t.Actor("reader"))
+				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"L": {labelNS}, "l": {x}}}
+				for _, ev := range t.Query(reader, f) {
+					if ev.PubKey != t.Env.RelayPubKey {
+						framework.Failf("labels draft (labels/finding-channels.1): %s returned %s, signed by %s, not the relay: label reads match relay-signed snapshots only", f, ev.ID, ev.PubKey)
+					}
+				}
+				f.Limit = 1
+				got := t.Query(reader, f)
+				if len(got) != 1 || got[0].ID != want.ID {
+					framework.Failf("labels draft (labels/finding-channels.1): %s must return the channel's relay-signed snapshot %s, got %v", f, want.ID, framework.IDs(got))
+				}
+			}},
 		{Case: lcase("labels/discovery/12", []string{"labels/finding-channels.1", "labels/finding-channels.2", "labels/finding-channels.5"}, "discovery", "labels/finding-channels", framework.MUST,
 			"A client's whole discovery filter ({\"authors\":[relay],\"kinds\":[39000],\"#L\":[\"nip-cl\"],\"#l\":[x],\"#t\":[\"stream\"],\"limit\":10}) returns exactly the stream channels carrying the label, not a forum carrying it; with the creator as author it returns none."),
 			Run: func(t *framework.T) {

@@ -52,6 +52,15 @@ func labelShapes(x func(fx *readmatrix.ReadFx) string) []readmatrix.ReadShape {
 			return readmatrix.One(nostr.Filter{Kinds: meta, Tags: l(fx)})
 		}),
 		readmatrix.LiveShape(`live {"kinds":[39000],"#l":[x]}: a label change on the target channel, then one on the readable channel`, true),
+		readmatrix.LimitShape("ids-l-limit", `{"ids":[target snapshot, readable snapshot],"#l":[x],"limit":1} with the target newer than the readable match`, func(fx *readmatrix.ReadFx) []nostr.Filter {
+			return readmatrix.One(nostr.Filter{IDs: []string{fx.Ev["target"].ID, fx.Ev["readable"].ID}, Tags: l(fx), Limit: 1})
+		}),
+		readmatrix.CountShape("count-limit", `COUNT {"kinds":[39000],"#l":[x],"limit":2} (two matches at most: whether a limit caps a count or not, the number is the same)`, func(fx *readmatrix.ReadFx) []nostr.Filter {
+			return readmatrix.One(nostr.Filter{Kinds: meta, Tags: l(fx), Limit: 2})
+		}),
+		readmatrix.CountShapeBase("count-d", `COUNT {"kinds":[39000],"#d":[target channel]} (nothing readable besides the target: 0 to a withholding viewer)`, 0, func(fx *readmatrix.ReadFx) []nostr.Filter {
+			return readmatrix.One(nostr.Filter{Kinds: meta, Tags: nostr.TagMap{"d": {fx.Ch}}})
+		}),
 	}
 }
 
@@ -77,6 +86,7 @@ func labelsSupersededRule() readmatrix.ReadRule {
 			{Id: "labels/reads/9", Shape: "count", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
 			{Id: "labels/reads/10", Shape: "l", Viewer: readmatrix.ViewMember, Want: readmatrix.WantWithheld},
 			{Id: "labels/reads/35", Shape: "L", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/44", Shape: "ids-l-limit", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
 		},
 	}
 }
@@ -151,6 +161,12 @@ func labelsInaccessibleRule() readmatrix.ReadRule {
 			{Id: "labels/reads/33", Shape: "count", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld},
 			{Id: "labels/reads/34", Shape: "L", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
 			{Id: "labels/reads/36", Shape: "L", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "labels/reads/38", Shape: "count-limit", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/39", Shape: "count-limit", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "labels/reads/40", Shape: "count-d", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Clause: "labels/authorization.8"},
+			{Id: "labels/reads/41", Shape: "count-d", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld, Clause: "labels/authorization.8"},
+			{Id: "labels/reads/42", Shape: "ids-l-limit", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/43", Shape: "ids-l-limit", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld},
 		},
 	}
 }

@@ -44,6 +44,34 @@ func valuesAndLimitsSpecs() []framework.Spec {
 				t.Reading(clause.ReadingLabelsLimitPrefix, prefixOf(ok.Reason))
 				expectUnchanged(t, c, ch, before, "refused 40-value mutation")
 			}},
+		{Case: lcase("labels/limits/13", []string{"labels/add-remove.10", "labels/add-remove.7", "labels/values-and-limits.7"}, "limits", "labels/values-and-limits", framework.MUST,
+			"64 remove-label tags naming 64 distinct absent values are within the raw tag limit and leave the set as it is: OK true \"\" and the same snapshot (a relay that caps the distinct values of one command refuses them)."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				keep := []string{lbl(t, "keep-a"), lbl(t, "keep-b")}
+				ch := createLabeled(t, c, "", fixtures.Open, keep...)
+				before := snapshot(t, c, ch)
+				base := lbl(t, "absent")
+				rm := make([]string, maxRawTags)
+				for i := range rm {
+					rm[i] = fmt.Sprintf("%s-%02d", base, i)
+				}
+				acceptNew(t, c, mutationEv(c.Actor(), ch, nil, rm), fmt.Sprintf("%d remove-label tags of %d distinct absent values", len(rm), len(rm)))
+				expectUnchanged(t, c, ch, before, "64 distinct absent removes")
+				expectLabels(t, c, ch, keep...)
+			}},
+		{Case: lcase("labels/limits/14", []string{"labels/initial-labels.2", "labels/values-and-limits.6"}, "limits", "labels/values-and-limits", framework.MUST,
+			"A 9007 with 64 label tags of one value is within the raw tag limit and creates the channel with that one label."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				v := lbl(t, "one")
+				copies := make([]string, maxRawTags)
+				for i := range copies {
+					copies[i] = v
+				}
+				ch := createLabeled(t, c, "", fixtures.Open, copies...)
+				expectLabels(t, c, ch, v)
+			}},
 	}
 }
 

@@ -2,6 +2,8 @@ package nip29
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
 	. "github.com/onsi/gomega" //nolint:revive // Gomega DSL
@@ -57,5 +59,87 @@ func createSpecs() []framework.Spec {
 					framework.Failf("NIP-29 (nip29/create.3): the outsider's refused 9007 made it an admin of the existing group")
 				}
 			}},
+		{Case: framework.Case{ID: "base/create/4", Clauses: []string{"nip01/ok-prefix.3", "nip29/read-access.1"}, Area: "groups", Section: "nip29/create", Level: framework.MUST,
+			Requirement: "After an outsider's bare 9007 on an existing private group (closed too, where the relay shows the flag), the outsider still does not read the group's private message, and a refused 9007 changed nothing (name, flags, admins, members).",
+			Reading:     "Follow-through: what a 9007 on an existing id did is read back, whatever the OK said, and judged at the sentence the damage breaks: the outsider reading the private message breaks nip29/read-access.1 (MUST); a change after an OK false breaks nip01/ok-prefix.3 (MUST). A change after an OK true is base/create/5's (nip29/create.3, SHOULD)."},
+			Run: func(t *framework.T) {
+				w := takeOver(t)
+				switch {
+				case w.reads:
+					framework.Failf("NIP-29 (nip29/read-access.1): after its 9007 on the existing private group (answered %s), the outsider reads the group's private message %s", w.ok, w.secret)
+				case len(w.damage) > 0 && !w.ok.Accepted:
+					framework.Failf("NIP-01 (nip01/ok-prefix.3): the outsider's 9007 on the existing group was refused (%s), yet it changed the group: %s", w.ok, strings.Join(w.damage, "; "))
+				}
+			}},
+		{Case: framework.Case{ID: "base/create/5", Clauses: []string{"nip29/create.3"}, Area: "groups", Section: "nip29/create", Level: framework.SHOULD,
+			Requirement: "An outsider's bare 9007 on an existing private group (closed too, where the relay shows the flag) that the relay accepts leaves the group untouched: the name, the flags and the member stay, and the outsider is no admin.",
+			Reading:     "Follow-through on an accepted unauthorized command: the acceptance alone is base/create/3's finding; this case reads what the accepted 9007 did (the outsider reading the private message is base/create/4's, at MUST)."},
+			Run: func(t *framework.T) {
+				w := takeOver(t)
+				switch {
+				case len(w.damage) > 0 && w.ok.Accepted:
+					framework.Failf("NIP-29 (nip29/create.3): the outsider's 9007 on the existing group was accepted (%s) and changed it: %s", w.ok, strings.Join(w.damage, "; "))
+				case w.ok.Accepted:
+					t.Note("the outsider's 9007 on the existing group was accepted (%s; base/create/3 judges that), and nothing about the group changed", w.ok)
+				}
+			}},
 	}
+}
+
+// takenOver is what an outsider's 9007 on an existing group did.
+type takenOver struct {
+	ok     fixtures.OK
+	secret string   // the group's private message
+	reads  bool     // the outsider reads it afterwards
+	damage []string // what changed about the group
+}
+
+// takeOver makes a private group (closed too, where the relay shows the
+// flag) with a member and a private message, sends an outsider's bare 9007 on its id, and reads back the
+// group's metadata, admins and members as its creator.
+func takeOver(t *framework.T) takenOver {
+	owner := t.Connect(t.Actor("owner"))
+	name := t.Unique("taken")
+	ch := t.CreateChannel(owner, fixtures.ChannelSpec{Name: name, Visibility: fixtures.Private, Flags: []string{fixtures.FlagClosed}})
+	before := t.RequireFlags(owner, ch, fixtures.FlagPrivate)
+	flags := []string{fixtures.FlagPrivate}
+	if fixtures.HasFlag(before, fixtures.FlagClosed) {
+		flags = append(flags, fixtures.FlagClosed) // closed is checked where the relay shows it
+	}
+	member := t.Actor("member")
+	t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, member.PubKey, ""), "add a member")
+	secret := fixtures.Message(owner.Actor(), ch, t.Unique("secret"))
+	t.Accept(owner, secret, "a message in the private group")
+	listed, _ := framework.HasP(t.StateEvent(owner, fixtures.KindMembers, ch), member.PubKey)
+
+	outsider := t.Connect(t.Actor("outsider"))
+	w := takenOver{ok: t.Publish(outsider, fixtures.CreateGroup(outsider.Actor(), ch)), secret: secret.ID}
+	if !w.ok.Accepted {
+		framework.CheckPrefix("OK", w.ok.Reason)
+	}
+	r := t.QueryResult(outsider, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {ch}}})
+	w.reads = slices.Contains(framework.IDs(r.Events), secret.ID)
+	meta := t.StateEvent(owner, fixtures.KindMetadata, ch)
+	switch {
+	case meta == nil:
+		w.damage = append(w.damage, "the group's 39000 is gone")
+	default:
+		if got := framework.TagOf(meta, "name"); got != name {
+			w.damage = append(w.damage, fmt.Sprintf("the name is %q, was %q", got, name))
+		}
+		for _, f := range flags {
+			if !fixtures.HasFlag(meta, f) {
+				w.damage = append(w.damage, "the "+f+" flag is gone")
+			}
+		}
+	}
+	if found, _ := framework.HasP(t.StateEvent(owner, fixtures.KindAdmins, ch), outsider.Actor().PubKey); found {
+		w.damage = append(w.damage, "the 39001 lists the outsider")
+	}
+	if listed {
+		if still, _ := framework.HasP(t.StateEvent(owner, fixtures.KindMembers, ch), member.PubKey); !still {
+			w.damage = append(w.damage, "the 39002 no longer lists the member")
+		}
+	}
+	return w
 }

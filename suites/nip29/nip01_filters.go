@@ -1,6 +1,10 @@
 package nip29
 
 import (
+	"encoding/json"
+	"slices"
+	"strconv"
+
 	"github.com/nbd-wtf/go-nostr"
 	. "github.com/onsi/gomega"
 
@@ -42,6 +46,110 @@ func nip01FiltersSpecs() []framework.Spec {
 				c, m1, m2 := twoMessages(t)
 				got := t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {mustH(m1)}}})
 				t.Expect(framework.IDs(got)).To(Equal([]string{m2.ID, m1.ID}), "NIP-01 (nip01/filters.4): newer events should come first")
+			}},
+		{Case: framework.Case{ID: "base/filters/5", Clauses: []string{"nip01/filters.1", "nip01/filters.5"}, Area: "filters", Section: "nip01/filters", Level: framework.SHOULD,
+			Requirement: "A list condition matches by any of its values: ids, authors, kinds, #h and #t lists with the message's value first, second and last among values nothing carries each return the message, and nothing that does not match.",
+			Reading:     "NIP-01: the relay SHOULD return events that match, and a list matches when at least one of its values does; the decoy values match no event, so every order has the same one answer."},
+			Run: func(t *framework.T) {
+				w := newSweepWorld(t)
+				m := w.mid
+				kind9, h := []int{fixtures.KindMessage}, nostr.TagMap{"h": {w.ch}}
+				// A window around mid that holds neither bracket (they are two
+				// seconds away) nor puts mid on a boundary (base/filters/6's).
+				since, until := m.CreatedAt-1, m.CreatedAt+1
+				var reads []nostr.Filter
+				for _, ids := range positions(m.ID, []string{decoyHex(), decoyHex()}) {
+					reads = append(reads, nostr.Filter{IDs: ids})
+				}
+				for _, authors := range positions(m.PubKey, []string{decoyKey(), decoyKey()}) {
+					reads = append(reads, nostr.Filter{Authors: authors, Kinds: kind9, Tags: h, Since: &since, Until: &until})
+				}
+				for _, kinds := range positions(fixtures.KindMessage, []int{1, 7}) {
+					reads = append(reads, nostr.Filter{Kinds: kinds, Tags: h, Since: &since, Until: &until})
+				}
+				for _, groups := range positions(w.ch, []string{t.NewGroupID(), t.NewGroupID()}) {
+					reads = append(reads, nostr.Filter{Kinds: kind9, Tags: nostr.TagMap{"h": groups}, Since: &since, Until: &until})
+				}
+				for _, ts := range positions(framework.TagOf(m, "t"), []string{t.Unique("decoy"), t.Unique("decoy")}) {
+					reads = append(reads, nostr.Filter{Kinds: kind9, Tags: nostr.TagMap{"h": {w.ch}, "t": ts}})
+				}
+				for _, f := range reads {
+					got := t.Query(w.c, f)
+					sweepSound(f, got)
+					if !slices.Contains(framework.IDs(got), m.ID) {
+						framework.Failf("NIP-01 (nip01/filters.5): REQ %s must return %s, which matches one value of each list; got %d event(s): %v", f, m.ID, len(got), framework.IDs(got))
+					}
+				}
+			}},
+		{Case: framework.Case{ID: "base/filters/6", Clauses: []string{"nip01/filters.1", "nip01/filters.6"}, Area: "filters", Section: "nip01/filters", Level: framework.SHOULD,
+			Requirement: "since and until are inclusive: since = t, until = t and both return the message of second t, and none returns the messages one second before or after outside its range."},
+			Run: func(t *framework.T) {
+				w := newSweepWorld(t)
+				at := w.mid.CreatedAt
+				base := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {w.ch}}}
+				since, until, both := base, base, base
+				since.Since = &at
+				until.Until = &at
+				both.Since, both.Until = &at, &at
+				for _, f := range []nostr.Filter{since, until, both} {
+					got := t.Query(w.c, f)
+					sweepSound(f, got)
+					if !slices.Contains(framework.IDs(got), w.mid.ID) {
+						framework.Failf("NIP-01 (nip01/filters.6): REQ %s must return %s, whose created_at %d is on the boundary (since <= created_at <= until); got %v", f, w.mid.ID, at, framework.IDs(got))
+					}
+				}
+			}},
+		{Case: framework.Case{ID: "base/filters/7", Clauses: []string{"nip01/filters.1", "nip01/filters.3"}, Area: "filters", Section: "nip01/filters", Level: framework.MUST,
+			Requirement: "A REQ with three filters of different shapes (ids; kinds, #h and #t; kinds, #h and since) returns the message each matches, whichever place each filter has in the REQ."},
+			Run: func(t *framework.T) {
+				w := newSweepWorld(t)
+				a := nostr.Filter{IDs: []string{w.before.ID}}
+				b := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {w.ch}, "t": {framework.TagOf(w.mid, "t")}}}
+				since := w.mid.CreatedAt + 1 // between mid and after, on neither
+				c := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {w.ch}}, Since: &since}
+				want := []string{w.before.ID, w.mid.ID, w.after.ID}
+				for _, fs := range [][]nostr.Filter{{a, b, c}, {c, a, b}, {b, c, a}} {
+					got := t.Query(w.c, fs...)
+					for _, ev := range got {
+						if !a.Matches(ev) && !b.Matches(ev) && !c.Matches(ev) {
+							framework.Failf("NIP-01 (nip01/filters.1): REQ %s returned %s, which matches none of its filters", framework.FilterString(fs), ev.ID)
+						}
+					}
+					for _, id := range want {
+						if !slices.Contains(framework.IDs(got), id) {
+							framework.Failf("NIP-01 (nip01/filters.3): REQ %s must return every event matching any of its filters (%v); %s is missing from %v", framework.FilterString(fs), want, id, framework.IDs(got))
+						}
+					}
+				}
+			}},
+		{Case: framework.Case{ID: "base/filters/8", Clauses: []string{"nip01/filters.1"}, Area: "filters", Section: "nip01/filters", Level: framework.MUST,
+			Requirement: "A filter with an empty list (ids, authors, kinds, #h, #t or #l: []) matches no event: the REQ is refused with CLOSED or returns nothing, never the events its other conditions match.",
+			Reading:     "NIP-01 has clients send lists of one or more values, and a list matches when one of its values does: an empty list has none, so a relay may refuse the filter or answer it with no event. A relay that answers neither (no EOSE, no CLOSED) is noted, not judged here."},
+			Run: func(t *framework.T) {
+				w := newSweepWorld(t)
+				h, tv := strconv.Quote(w.ch), strconv.Quote(framework.TagOf(w.mid, "t"))
+				for _, raw := range []string{
+					`{"kinds":[9],"#h":[` + h + `],"ids":[]}`,
+					`{"kinds":[9],"#h":[` + h + `],"authors":[]}`,
+					`{"#h":[` + h + `],"kinds":[]}`,
+					`{"kinds":[9],"#t":[` + tv + `],"#h":[]}`,
+					`{"kinds":[9],"#h":[` + h + `],"#t":[]}`,
+					`{"kinds":[39000],"#d":[` + h + `],"#l":[]}`,
+				} {
+					c := t.Connect(w.c.Actor())
+					r, err := c.QueryJSON(t.Ctx(), json.RawMessage(raw))
+					if err != nil {
+						t.Note("REQ %s: no EOSE or CLOSED (%v)", raw, err)
+						continue
+					}
+					if len(r.Events) > 0 {
+						framework.Failf("NIP-01 (nip01/filters.1): REQ %s has an empty list, which no value of any event matches, yet returned %d event(s): %v", raw, len(r.Events), framework.IDs(r.Events))
+					}
+					if r.Closed {
+						framework.CheckPrefix("CLOSED", r.ClosedReason)
+						t.Note("REQ %s refused with CLOSED %q", raw, r.ClosedReason)
+					}
+				}
 			}},
 	}
 }

@@ -55,3 +55,53 @@ func mustH(ev *nostr.Event) string {
 	h, _ := fixtures.TagValue(ev, "h")
 	return h
 }
+
+// sweepWorld is the NIP-01 filter sweep's fixture: an open group with
+// three of the owner's messages two seconds apart, each with its own t
+// value; mid is the one the sweep reads, before and after bracket it.
+type sweepWorld struct {
+	c                  *fixtures.Client
+	ch                 string
+	before, mid, after *nostr.Event
+}
+
+func newSweepWorld(t *framework.T) sweepWorld {
+	c := t.Connect(t.Actor("owner"))
+	ch := t.CreateChannel(c, fixtures.ChannelSpec{})
+	at := time.Now().Add(-20 * time.Second)
+	var evs []*nostr.Event
+	for i, what := range []string{"before", "mid", "after"} {
+		ev := c.Actor().EventAt(at.Add(time.Duration(2*i)*time.Second), fixtures.KindMessage, nostr.Tags{{"h", ch}, {"t", t.Unique("sweep-" + what)}}, "filter sweep: "+what)
+		t.Accept(c, ev, "the sweep's "+what+" message")
+		evs = append(evs, ev)
+	}
+	return sweepWorld{c: c, ch: ch, before: evs[0], mid: evs[1], after: evs[2]}
+}
+
+// positions puts want first, second and last among decoys (two or more).
+func positions[E any](want E, decoys []E) [][]E {
+	return [][]E{
+		append([]E{want}, decoys...),
+		append([]E{decoys[0], want}, decoys[1:]...),
+		append(append([]E(nil), decoys...), want),
+	}
+}
+
+// decoyHex is a 64-character lowercase hex value no event carries.
+func decoyHex() string { return nostr.GeneratePrivateKey() }
+
+// decoyKey is a public key that wrote nothing.
+func decoyKey() string {
+	pk, _ := nostr.GetPublicKey(nostr.GeneratePrivateKey())
+	return pk
+}
+
+// sweepSound fails the case when an event of the answer to f does not
+// match f (nip01/filters.1).
+func sweepSound(f nostr.Filter, got []*nostr.Event) {
+	for _, ev := range got {
+		if !f.Matches(ev) {
+			framework.Failf("NIP-01 (nip01/filters.1): REQ %s returned %s, which does not match it", f, ev.ID)
+		}
+	}
+}

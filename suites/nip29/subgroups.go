@@ -189,6 +189,33 @@ func subgroupsSpecs() []framework.Spec {
 				awaitParents(t, owner, group, nil, "NIP-29 (nip29/subgroups.9): after the 9002 without a parent tag, the group's 39000")
 				requireHistory(t, owner, group, msg.ID, "after the group became a root again")
 			}},
+		{Case: framework.Case{ID: "base/subgroups/13", Clauses: []string{"nip29/subgroups.6"}, Area: "subgroups", Section: "nip29/subgroups", Level: framework.MUST,
+			Requirement: "A group deleted by an accepted 9008 no longer exists: a 9002 declaring it as parent is rejected. What else the deleted group still does (a member's message, an outsider's join request, its 39000 and 39002, its earlier message by #h) is noted.",
+			Reading:     "NIP-29 names 9008 delete-group and gives it one effect in words: when a parent is deleted its children become roots (base/subgroups/10). A deleted group is read as one that no longer exists on the relay, so a 9002 naming it as parent falls under \"if a group's declared parent does not exist on the relay the kind:9002 MUST be rejected\". No sentence says what writes, joins and reads of a deleted group get: they are noted, never judged."},
+			Run: func(t *framework.T) {
+				owner, member, gone := framework.ChannelWithMember(t, fixtures.Open, "member")
+				subgroupFamily(t, owner, 1) // subgroups are optional: unsupported without them
+				old := fixtures.Message(member.Actor(), gone, t.Unique("before the delete"))
+				t.Accept(member, old, "a member's message before the delete")
+				del := fixtures.DeleteChannel(owner.Actor(), gone)
+				if ok := t.Publish(owner, del); !ok.Accepted {
+					t.RefusedWrite(framework.PreDeleteGroup, ok, "the creator's 9008")
+				}
+				t.Track(del)
+				orphan := t.CreateChannel(owner, fixtures.ChannelSpec{Name: t.Unique("orphan")})
+				if ok := adopt(t, owner, orphan, gone); ok.Accepted {
+					framework.Failf("NIP-29 (nip29/subgroups.6): the 9002 declaring the deleted group %s as parent was accepted (%s); a deleted group does not exist on the relay, and a 9002 whose parent does not exist must be rejected", gone, ok)
+				} else {
+					framework.CheckPrefix("OK", ok.Reason)
+				}
+				okMsg := t.Publish(member, fixtures.Message(member.Actor(), gone, t.Unique("after the delete")))
+				outsider := t.Connect(t.Actor("outsider"))
+				okJoin := t.Publish(outsider, fixtures.JoinRequest(outsider.Actor(), gone, ""))
+				meta := t.QueryResult(owner, nostr.Filter{Kinds: []int{fixtures.KindMetadata, fixtures.KindMembers}, Tags: nostr.TagMap{"d": {gone}}})
+				msgs := t.QueryResult(owner, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {gone}}})
+				t.Note("after the accepted 9008 of %s: a member's message got %s; an outsider's join request got %s; 39000/39002 by #d: %d event(s) (CLOSED %v); the earlier message by #h served: %v",
+					gone, okMsg, okJoin, len(meta.Events), meta.Closed, slices.Contains(framework.IDs(msgs.Events), old.ID))
+			}},
 	}
 }
 

@@ -89,6 +89,14 @@ type readObs struct {
 	limited bool
 	// exact marks an exact read: its heads per kind and d are counted.
 	exact bool
+	// order is the filters as asked when they are not in the shape's own
+	// order; more are the observations of the shape's other orders
+	// (Orders), each judged like the first.
+	order string
+	more  []readObs
+	// countBase, when set, replaces fx.CountBase for a COUNT shape whose
+	// filters match fewer readable events than the rule's (CountShapeBase).
+	countBase *int64
 }
 
 // ReadShape is one way of asking.
@@ -174,7 +182,17 @@ func (rule ReadRule) spec(row ReadRow) framework.Spec {
 func (rule ReadRule) run(t *framework.T, row ReadRow, shape ReadShape, cl string) {
 	fx := rule.Build(t, row.Viewer, row.Shape)
 	obs := shape.run(t, fx)
+	for _, o := range append([]readObs{obs}, obs.more...) {
+		rule.judge(t, fx, row, shape, cl, o)
+	}
+}
+
+// judge judges one observation of a row: the read in one order.
+func (rule ReadRule) judge(t *framework.T, fx *ReadFx, row ReadRow, shape ReadShape, cl string, obs readObs) {
 	who := fmt.Sprintf("%s (%s) as %s", rule.caseID(row), cl, row.Viewer)
+	if obs.order != "" {
+		who += ", asked in the order " + obs.order
+	}
 	if obs.refused != "" {
 		framework.CheckPrefix("CLOSED", obs.refused)
 		if row.Want == WantWithheld && obs.limited && len(obs.must) > 0 {
@@ -196,12 +214,19 @@ func (rule ReadRule) run(t *framework.T, row ReadRow, shape ReadShape, cl string
 	}
 	if obs.counted != nil {
 		want := fx.CountBase
+		if obs.countBase != nil {
+			want = *obs.countBase
+		}
 		if row.Want == WantSeen {
 			want += fx.CountTargets
 		}
 		if *obs.counted != want {
+			base := fx.CountBase
+			if obs.countBase != nil {
+				base = *obs.countBase
+			}
 			framework.Failf("%s: COUNT %s must count %d (%d readable besides the targets, targets %s), got %d",
-				who, shape.what, want, fx.CountBase, map[readWant]string{WantSeen: "counted", WantWithheld: "not counted"}[row.Want], *obs.counted)
+				who, shape.what, want, base, map[readWant]string{WantSeen: "counted", WantWithheld: "not counted"}[row.Want], *obs.counted)
 		}
 		return
 	}
@@ -249,24 +274,47 @@ func (rule ReadRule) run(t *framework.T, row ReadRow, shape ReadShape, cl string
 
 // --- shape builders ---------------------------------------------------------
 
-// ReqShape reads filters as a REQ.
+// ReqShape reads filters as a REQ, in each of their Orders.
 func ReqShape(name, what string, filters func(fx *ReadFx) []nostr.Filter) ReadShape {
 	return ReadShape{name: name, what: what, run: func(t *framework.T, fx *ReadFx) readObs {
-		fs := filters(fx)
-		t.FiltersWithinLimits(fs)
-		r := t.QueryResult(fx.Viewer, fs...)
-		if !r.Closed && framework.ResultMayBeCut(t.Limitation(), fs, len(r.Events)) != "" {
-			// An answer cut at a published limit shows neither presence
-			// nor absence: one filter is read whole by paging back with
-			// until; several are not observable.
-			if len(fs) == 1 {
-				r.Events = t.PageBack(fx.Viewer, fs[0], r.Events)
-			} else {
-				t.ResultWithinLimits(fs, len(r.Events))
+		var obs readObs
+		for i, fs := range Orders(filters(fx)) {
+			o := reqOnce(t, fx, fs)
+			if i == 0 {
+				obs = o
+				continue
 			}
+			o.order = framework.FilterString(fs)
+			obs.more = append(obs.more, o)
 		}
-		return readObs{events: r.Events, refused: closedReason(r)}
+		return obs
 	}}
+}
+
+// reqOnce reads fs as one REQ.
+func reqOnce(t *framework.T, fx *ReadFx, fs []nostr.Filter) readObs {
+	t.FiltersWithinLimits(fs)
+	r := t.QueryResult(fx.Viewer, fs...)
+	if !r.Closed && framework.ResultMayBeCut(t.Limitation(), fs, len(r.Events)) != "" {
+		// An answer cut at a published limit shows neither presence
+		// nor absence: one filter is read whole by paging back with
+		// until; several are not observable.
+		if len(fs) == 1 {
+			r.Events = t.PageBack(fx.Viewer, fs[0], r.Events)
+		} else {
+			t.ResultWithinLimits(fs, len(r.Events))
+		}
+	}
+	return readObs{events: r.Events, refused: closedReason(r)}
+}
+
+// eachOrder sets what mark sets on o and on each of its other orders.
+func eachOrder(o readObs, mark func(*readObs)) readObs {
+	mark(&o)
+	for i := range o.more {
+		mark(&o.more[i])
+	}
+	return o
 }
 
 // LimitShape is reqShape whose withholding answer must still hold fx.base.
@@ -274,9 +322,7 @@ func LimitShape(name, what string, filters func(fx *ReadFx) []nostr.Filter) Read
 	s := ReqShape(name, what, filters)
 	inner := s.run
 	s.run = func(t *framework.T, fx *ReadFx) readObs {
-		o := inner(t, fx)
-		o.must, o.limited = fx.Base, true
-		return o
+		return eachOrder(inner(t, fx), func(o *readObs) { o.must, o.limited = fx.Base, true })
 	}
 	return s
 }
@@ -288,9 +334,7 @@ func ControlShape(name, what string, filters func(fx *ReadFx) []nostr.Filter) Re
 	s := ReqShape(name, what, filters)
 	inner := s.run
 	s.run = func(t *framework.T, fx *ReadFx) readObs {
-		o := inner(t, fx)
-		o.must = fx.Base
-		return o
+		return eachOrder(inner(t, fx), func(o *readObs) { o.must = fx.Base })
 	}
 	return s
 }
@@ -301,9 +345,7 @@ func ExactShape(name, what string, filters func(fx *ReadFx) []nostr.Filter) Read
 	s.reading = exactReading
 	inner := s.run
 	s.run = func(t *framework.T, fx *ReadFx) readObs {
-		o := inner(t, fx)
-		o.exact = true
-		return o
+		return eachOrder(inner(t, fx), func(o *readObs) { o.exact = true })
 	}
 	return s
 }
@@ -315,6 +357,20 @@ func CountShape(name, what string, filters func(fx *ReadFx) []nostr.Filter) Read
 		n := t.Count(fx.Viewer, filters(fx)...)
 		return readObs{counted: &n}
 	}}
+}
+
+// CountShapeBase is CountShape for filters that match base readable
+// events besides the targets, not the rule's CountBase (a COUNT that must
+// be 0 to a withholding viewer has base 0).
+func CountShapeBase(name, what string, base int64, filters func(fx *ReadFx) []nostr.Filter) ReadShape {
+	s := CountShape(name, what, filters)
+	inner := s.run
+	s.run = func(t *framework.T, fx *ReadFx) readObs {
+		o := inner(t, fx)
+		o.countBase = &base
+		return o
+	}
+	return s
 }
 
 // LiveShape opens fx.liveFilter as a subscription, makes one more target

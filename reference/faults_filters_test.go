@@ -1,0 +1,64 @@
+package reference
+
+import (
+	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// The NIP-01 filter-matching faults' probes, added to faultProbes
+// (faults_test.go) here so that fault files stay independent.
+func init() {
+	faultProbes[faultFirstValueOnly] = func(t *testing.T, r *Relay, url string) bool {
+		owner := newActor(t)
+		c := dial(t, url)
+		c.auth(owner)
+		a, b := newChannelID(), newChannelID()
+		c.mustPublish(owner.create(t, a))
+		c.mustPublish(owner.create(t, b))
+		m := owner.msg(t, b, "in the second group", 0)
+		c.mustPublish(m)
+		return !hasID(c.query(nostr.Filter{Kinds: []int{9}, Tags: nostr.TagMap{"h": {a, b}}}), m.ID)
+	}
+	faultProbes[faultLastFilterOnly] = func(t *testing.T, r *Relay, url string) bool {
+		owner := newActor(t)
+		c := dial(t, url)
+		c.auth(owner)
+		a := newChannelID()
+		c.mustPublish(owner.create(t, a))
+		m1, m2 := owner.msg(t, a, "one", -1), owner.msg(t, a, "two", 0)
+		c.mustPublish(m1)
+		c.mustPublish(m2)
+		return !hasID(c.query(nostr.Filter{IDs: []string{m1.ID}}, nostr.Filter{IDs: []string{m2.ID}}), m1.ID)
+	}
+	faultProbes[faultExclusiveSinceUtil] = func(t *testing.T, r *Relay, url string) bool {
+		owner := newActor(t)
+		c := dial(t, url)
+		c.auth(owner)
+		a := newChannelID()
+		c.mustPublish(owner.create(t, a))
+		m := owner.msg(t, a, "boundary", -5)
+		c.mustPublish(m)
+		at := m.CreatedAt
+		return !hasID(c.query(nostr.Filter{Kinds: []int{9}, Tags: nostr.TagMap{"h": {a}}, Since: &at, Until: &at}), m.ID)
+	}
+	faultProbes[faultEmptyArrayMatchAll] = func(t *testing.T, r *Relay, url string) bool {
+		owner := newActor(t)
+		c := dial(t, url)
+		c.auth(owner)
+		a := newChannelID()
+		c.mustPublish(owner.create(t, a))
+		c.mustPublish(owner.msg(t, a, "any", 0))
+		return len(c.query(nostr.Filter{Kinds: []int{9}, Tags: nostr.TagMap{"h": {a}, "t": {}}})) > 0
+	}
+}
+
+// hasID reports whether evs holds the event id.
+func hasID(evs []nostr.Event, id string) bool {
+	for _, ev := range evs {
+		if ev.ID == id {
+			return true
+		}
+	}
+	return false
+}
