@@ -103,6 +103,17 @@ func judgeFailure(t *T, c Case) {
 		recordVerdict(v)
 		return
 	}
+	t.mu.Lock()
+	paced := t.paceRefused
+	t.mu.Unlock()
+	if paced != "" {
+		// The relay refused one of the case's writes for its pace (a rate
+		// limit): what failed after it rests on a write the relay never
+		// judged. Blocked, with the fix (--rate), never failed.
+		recordVerdict(Verdict{Outcome: reports.Blocked, Precondition: PreRateLimit.ID})
+		AddReportEntry(EntryNote, "blocked on "+PreRateLimit.ID+": the relay answered a write of this case with a rate limit ("+paced+"); "+PreRateLimit.Adapt, ReportEntryVisibilityNever)
+		return
+	}
 	if prior.Violates == "" {
 		if id := violatedClause(c, report.Failure.Message); id != "" {
 			recordVerdict(Verdict{Violates: id})

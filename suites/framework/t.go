@@ -46,6 +46,9 @@ type T struct {
 	// group: a kind seen earlier in the case and gone later is a finding
 	// about the case's steps, never a missing feature.
 	seenState map[stateKey]string
+	// paceRefused is the first rate-limit refusal any of the case's
+	// connections received ("" = none; see observeRefusal).
+	paceRefused string
 	// lastState is the last instance of each state event the case read,
 	// by kind, group and reader (see LastState).
 	lastState map[stateKey]*nostr.Event
@@ -219,8 +222,8 @@ func (t *T) Publish(c *fixtures.Client, ev *nostr.Event) fixtures.OK {
 	return ok
 }
 
-// Send paces writes, retries "rate-limited:" answers with backoff in safe
-// mode, and records accepted creates for safe-mode cleanup.
+// Send paces writes, resends the same event with backoff after a rate
+// limit, and records accepted creates for safe-mode cleanup.
 func (t *T) Send(c *fixtures.Client, ev *nostr.Event) (fixtures.OK, error) {
 	backoff := 250 * time.Millisecond
 	for attempt := 0; ; attempt++ {
@@ -231,8 +234,12 @@ func (t *T) Send(c *fixtures.Client, ev *nostr.Event) (fixtures.OK, error) {
 		}
 		ok, err := c.Publish(t.ctx, ev)
 		t.logOK(c, ev, ok, err)
-		if err == nil && t.Env.Safe && !ok.Accepted && strings.HasPrefix(ok.Reason, "rate-limited:") && attempt < 5 {
-			t.tr.Note("rate-limited; resending the same event in %s", backoff)
+		// A rate limit refuses the sender's pace, not the event (NIP-01's
+		// "rate-limited:", or an "error:" in words of one): the same signed
+		// event is sent again after a backoff, in every mode; a relay still
+		// refusing it blocks the case on PreRateLimit (Accept, RefusedWrite).
+		if err == nil && !ok.Accepted && paceRefusal(ok.Reason) == &PreRateLimit && attempt < 5 {
+			t.tr.Note("rate-limited (%s); resending the same event in %s", ok.Reason, backoff)
 			timer := time.NewTimer(backoff)
 			select {
 			case <-timer.C:
@@ -407,6 +414,20 @@ func (t *T) Accept(c *fixtures.Client, ev *nostr.Event, why string) fixtures.OK 
 		Failf("%s: expected the relay to accept kind %d, got %s", why, ev.Kind, ok)
 	}
 	return ok
+}
+
+// observeRefusal records the first rate-limit refusal of the case: a case
+// that then fails was refused for its pace, not for what it sent, and is
+// blocked on PreRateLimit instead (judgeFailure).
+func (t *T) observeRefusal(ok fixtures.OK) {
+	if paceRefusal(ok.Reason) != &PreRateLimit {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.paceRefused == "" {
+		t.paceRefused = ok.String()
+	}
 }
 
 // outOfWindow is how far from the wall clock an event's created_at lies
@@ -748,6 +769,9 @@ func (t *T) ConnectURL(u string, o fixtures.DialOptions) *fixtures.Client {
 	}
 	if o.Header == nil {
 		o.Header = t.Env.Header
+	}
+	if o.OnRefusal == nil {
+		o.OnRefusal = t.observeRefusal
 	}
 	c, err := fixtures.Dial(t.Ctx(), u, o)
 	t.Must(err, "connect "+u) // a refused AUTH blocks the case (see Must)
