@@ -17,6 +17,8 @@ const (
 // plan as "PLAN ID" (e.g. "labels labels/grammar/3"). Lines starting with
 // '#' and blank lines are ignored.
 type Baseline struct {
+	// Path is the file it was read from (reports name it).
+	Path    string
 	entries map[string]bool
 }
 
@@ -27,7 +29,7 @@ func LoadBaseline(path string) (*Baseline, error) {
 		return nil, fmt.Errorf("baseline: %w", err)
 	}
 	defer f.Close()
-	b := &Baseline{entries: map[string]bool{}}
+	b := &Baseline{Path: path, entries: map[string]bool{}}
 	sc := bufio.NewScanner(f)
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())

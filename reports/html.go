@@ -120,7 +120,7 @@ body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:1200px}
 h1{font-size:1.5em} h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}
 table{border-collapse:collapse;margin:.5em 0} td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left;vertical-align:top}
 th{background:#f4f4f4} .pass{color:#176e2b} .fail,.timeout,.harness-error{color:#b00020;font-weight:bold}
-.unsupported,.skipped{color:#777} .blocked{color:#8a5a00} pre{background:#f7f7f7;padding:.6em;overflow-x:auto;font-size:12px;white-space:pre-wrap}
+.unsupported,.skipped,.not-run{color:#777} .blocked{color:#8a5a00} pre{background:#f7f7f7;padding:.6em;overflow-x:auto;font-size:12px;white-space:pre-wrap}
 .failure{border-left:4px solid #b00020;padding-left:1em;margin:1.5em 0} details.cause{border-left:4px solid #b00020;padding:.2em 1em;margin:.6em 0} details.cause summary{cursor:pointer}
 .filters input{margin-left:.8em}
 {{range .Outcomes}}#fo-{{.}}:checked ~ table.cases tr[class]:not(.o-{{.}}){display:none}
@@ -131,7 +131,7 @@ th{background:#f4f4f4} .pass{color:#176e2b} .fail,.timeout,.harness-error{color:
 </style></head><body>
 <h1>nipcl-conform: {{.Verdict}}</h1>
 <p>Run <code>{{.R.RunID}}</code>, {{.R.Started.Format "2006-01-02 15:04:05 MST"}} – {{.R.Finished.Format "15:04:05"}}.
-{{if .R.Interrupted}}<strong>{{.R.Interrupted}}</strong>{{end}}</p>
+{{if .R.StoppedBy}}<strong>Stopped by {{.R.StoppedBy}}: the cases marked not-run say nothing about the relay.</strong>{{else if .R.Interrupted}}<strong>{{.R.Interrupted}}</strong>{{end}}</p>
 {{if or .R.Version .R.Catalogue}}<p id="claim">Harness <code>{{.R.Tool}} {{.R.Version}}</code>, commit <code>{{.R.Commit}}</code>{{if .R.Modified}} (modified){{end}}; case catalogue <code>{{.R.Catalogue}}</code>.
 {{if .R.Specs}}Spec revisions targeted: {{range $i, $s := .R.Specs}}{{if $i}}; {{end}}<code>{{$s.Profile}}</code> {{$s.Name}} <code>{{$s.Revision}}</code>{{if $s.Date}} ({{$s.Date}}){{end}}{{end}}.{{end}}
 Check this run's results file with <code>nipcl-conform report verify results.json</code>.</p>{{end}}

@@ -119,7 +119,7 @@ func WriteJUnit(w io.Writer, r *Results) error {
 			case Blocked:
 				tc.Skipped = &junitMessage{Message: "blocked: " + text.FirstLine(c.Message)}
 				s.Skipped++
-			case Skipped, Unsupported:
+			case Skipped, Unsupported, NotRun:
 				tc.Skipped = &junitMessage{Message: string(c.Outcome) + ": " + text.FirstLine(c.Message)}
 				s.Skipped++
 			}
@@ -159,6 +159,7 @@ func suiteProperties(r *Results, p PlanResult) []junitProperty {
 			out = append(out, junitProperty{name, value})
 		}
 	}
+	add("headline", Headline(r))
 	add("tool", r.Tool)
 	add("tool.version", r.Version)
 	add("tool.commit", r.Commit)
@@ -167,6 +168,7 @@ func suiteProperties(r *Results, p PlanResult) []junitProperty {
 	}
 	add("catalogue", r.Catalogue)
 	add("run_id", r.RunID)
+	add("stopped_by", r.StoppedBy)
 	add("plan", p.Name)
 	add("profile", p.Profile)
 	add("target", p.Target)

@@ -85,18 +85,8 @@ func WriteMarkdown(w io.Writer, r *Results) error {
 	return err
 }
 
-func verdict(r *Results) string {
-	switch r.ExitCode(false) {
-	case ExitOK:
-		return "conforms (every MUST case passed)"
-	case ExitFailed:
-		return "does not conform"
-	case ExitBlocked:
-		return "incomplete: no MUST case failed, but the target does not meet preconditions some MUST cases need"
-	default:
-		return "could not complete (setup or harness error)"
-	}
-}
+// verdict is the run's headline (Headline).
+func verdict(r *Results) string { return Headline(r) }
 
 func mdEscape(s string) string {
 	s = strings.ReplaceAll(s, "|", "\\|")

@@ -51,6 +51,15 @@ type preparedPlan struct {
 	env    *suites.Env
 	result reports.PlanResult
 	target Target
+	// stoppedBeforeCases: the run was stopped before any case started.
+	stoppedBeforeCases bool
+}
+
+// stopInfo is what stopped a run early, for convert.
+type stopInfo struct {
+	by       string    // stopReason ("" = every case ran)
+	ginkgo   string    // Ginkgo's special suite failure reasons
+	deadline time.Time // the run context's deadline
 }
 
 func (o *Options) defaults() {
@@ -109,8 +118,9 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 			return nil, fmt.Errorf("label filter %q: %w", opts.LabelFilter, err)
 		}
 	}
-	ctx, cancel := context.WithTimeout(ctx, opts.Deadline)
+	ctx, cancel := context.WithTimeoutCause(ctx, opts.Deadline, StopByDeadline(opts.Deadline))
 	defer cancel()
+	deadline, _ := ctx.Deadline()
 
 	runID := opts.RunID
 	if runID == "" {
@@ -148,23 +158,25 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 	}
 
 	var specReports types.SpecReports
-	stopped := ""
-	if err := ctx.Err(); err != nil {
-		// Interrupted (or out of time) while the targets were prepared:
-		// no case starts, each is reported as not run.
-		why := "interrupted before the cases started"
-		if errors.Is(err, context.DeadlineExceeded) {
-			why = "the run's deadline passed before the cases started"
-		}
+	stop := stopInfo{deadline: deadline}
+	if ctx.Err() != nil {
+		// Stopped (an interrupt, a cancel, the deadline) while the targets
+		// were prepared: no case starts, each is reported as not run, and
+		// a setup step the stop cut short is no setup error.
+		stop.by = stopReason(ctx, "", opts.Deadline)
 		for _, p := range prepared {
-			if p.env.SetupErr == nil {
-				setupFailed(p, errors.New(why), true)
+			if p.env.SetupErr != nil {
+				p.result.Note = joinNotes(p.result.Note, "setup did not finish: "+p.result.SetupError)
+				p.result.SetupError, p.env.SetupErr = "", nil
 			}
+			p.stoppedBeforeCases = true
 		}
-		res.Interrupted = why
+		res.Interrupted = "stopped by " + stop.by + " before the cases started"
 	} else {
-		specReports, stopped = runGinkgo(ctx, &opts, prepared)
+		specReports, stop.ginkgo = runGinkgo(ctx, &opts, prepared)
+		stop.by = stopReason(ctx, stop.ginkgo, opts.Deadline)
 	}
+	res.StoppedBy = stop.by
 	res.Finished = time.Now()
 	for _, p := range prepared {
 		if opts.Safe {
@@ -174,14 +186,20 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 		res.Plans = append(res.Plans, p.result)
 	}
 	var interrupted string
-	res.Cases, interrupted = convert(specReports, prepared, stopped)
+	res.Cases, interrupted = convert(specReports, prepared, stop)
 	if res.Interrupted == "" {
 		res.Interrupted = interrupted
+	}
+	if stop.ginkgo == "" && res.Counts()[reports.NotRun] == 0 {
+		// Every case ran to its end, even if the deadline passed as the
+		// last one finished: the run is complete.
+		res.StoppedBy = ""
 	}
 	attachLogs(prepared, res)
 	res.Sort()
 	if opts.Baseline != nil {
 		opts.Baseline.Apply(res)
+		res.Settings["baseline"] = opts.Baseline.Path
 	}
 	if err := WriteReports(opts.ReportDir, opts.JUnitPath, res); err != nil {
 		return res, err
@@ -488,13 +506,17 @@ func runGinkgo(ctx context.Context, opts *Options, prepared []*preparedPlan) (ty
 		if unclaimed(r) {
 			return // another worker's case
 		}
+		// A case the harness's own stop cut short (an interrupt, the run's
+		// deadline) is not-run, not a failure: it is not printed as one.
+		cutShort := r.State == types.SpecStateInterrupted || (r.State == types.SpecStateTimedout && ctx.Err() != nil)
+		failedCase := r.State.Is(types.SpecStateFailureStates) && !cutShort
 		if opts.CaseDone != nil {
-			opts.CaseDone(planOf(r), r.LeafNodeText, r.State.Is(types.SpecStateFailureStates))
+			opts.CaseDone(planOf(r), r.LeafNodeText, failedCase)
 		}
 		mu.Lock()
 		defer mu.Unlock()
 		done++
-		if r.State.Is(types.SpecStateFailureStates) {
+		if failedCase {
 			failed++
 			if opts.Progress {
 				fmt.Fprint(opts.Out, "\r\033[K")
@@ -569,21 +591,27 @@ func planOf(r SpecReport) string {
 
 // convert maps Ginkgo spec reports (and plans that never ran) to results.
 //
-// stopped is why Ginkgo stopped early; the specs it then never started
-// (skipped without a message) are timeouts, not skips: the run's deadline
-// or an interrupt kept them from running.
-func convert(specs types.SpecReports, prepared []*preparedPlan, stopped string) ([]reports.CaseResult, string) {
+// When the harness stopped the run (stop.by: an interrupt, a cancel, the
+// run's deadline), the specs Ginkgo then never started (skipped without a
+// message), the spec the stop interrupted and a spec the suite deadline
+// cut short are not-run: the stop kept them from running, the relay did
+// not. A case's own timeout (SpecTimeout, a step deadline) stays a timeout.
+func convert(specs types.SpecReports, prepared []*preparedPlan, stop stopInfo) ([]reports.CaseResult, string) {
 	interrupted := ""
-	if stopped != "" {
-		interrupted = "interrupted: " + stopped
+	if stop.ginkgo != "" {
+		interrupted = "interrupted: " + stop.ginkgo
 	}
 	var out []reports.CaseResult
 	byPlan := map[string]*preparedPlan{}
 	for _, p := range prepared {
 		byPlan[p.plan.Name] = p
-		if p.env.SetupErr != nil {
+		if p.env.SetupErr != nil || p.stoppedBeforeCases {
 			outcome := reports.HarnessError
-			if p.env.SetupTimedOut {
+			msg := "not run: setup of " + p.plan.Name + " failed: " + p.result.SetupError
+			switch {
+			case p.stoppedBeforeCases:
+				outcome, msg = reports.NotRun, "not run: the run was stopped by "+stop.by+" before the cases started"
+			case p.env.SetupTimedOut:
 				outcome = reports.Timeout
 			}
 			for _, c := range suites.Catalogue() {
@@ -592,7 +620,7 @@ func convert(specs types.SpecReports, prepared []*preparedPlan, stopped string) 
 				}
 				r := caseResult(c, p)
 				r.Outcome = outcome
-				r.Message = "not run: setup of " + p.plan.Name + " failed: " + p.result.SetupError
+				r.Message = msg
 				out = append(out, r)
 			}
 		}
@@ -619,20 +647,36 @@ func convert(specs types.SpecReports, prepared []*preparedPlan, stopped string) 
 		verdict, _ := framework.VerdictOf(s)
 		r.Precondition, r.Violates = verdict.Precondition, verdict.Violates
 		r.Outcome, r.Message = classify(s, verdict.Outcome)
-		if stopped != "" && s.State == types.SpecStateSkipped && s.Failure.Message == "" && verdict.Outcome == "" {
-			// Ginkgo skips the specs it never started once the run's
-			// deadline passed or an interrupt came: they timed out.
-			r.Outcome, r.Message = reports.Timeout, "not run: the run stopped before this case ("+stopped+")"
-		}
 		if s.Failure.Location.FileName != "" {
 			r.Location = fmt.Sprintf("%s:%d", filepath.Base(s.Failure.Location.FileName), s.Failure.Location.LineNumber)
 		}
 		if s.State == types.SpecStateInterrupted {
 			interrupted = "interrupted: " + s.Failure.Message
 		}
+		if stop.by != "" {
+			if why := notRun(s, verdict, stop); why != "" {
+				r.Outcome, r.Message, r.Precondition, r.Violates = reports.NotRun, why, "", ""
+			}
+		}
 		out = append(out, r)
 	}
 	return out, interrupted
+}
+
+// notRun says why a spec of a run the harness stopped is not-run ("" when
+// it ran to its own end): Ginkgo never started it, the stop interrupted
+// it, or the suite deadline (not the case's own) cut it short.
+func notRun(s types.SpecReport, verdict framework.Verdict, stop stopInfo) string {
+	switch {
+	case s.State == types.SpecStateSkipped && s.Failure.Message == "" && verdict.Outcome == "":
+		return "not run: the run was stopped by " + stop.by + " before this case"
+	case s.State == types.SpecStateInterrupted:
+		return "not run to the end: the run was stopped by " + stop.by + " while this case ran"
+	case s.State == types.SpecStateTimedout && !stop.deadline.IsZero() && !s.Failure.TimelineLocation.Time.IsZero() &&
+		!s.Failure.TimelineLocation.Time.Before(stop.deadline):
+		return "not run to the end: the run was stopped by " + stop.by + " while this case ran"
+	}
+	return ""
 }
 
 // UnreportedCase is the result of a case a worker of a parallel run took
@@ -727,8 +771,11 @@ func classify(s types.SpecReport, override reports.Outcome) (reports.Outcome, st
 		return reports.Skipped, msg
 	case types.SpecStatePanicked:
 		return reports.HarnessError, "panic: " + msg + "\n" + s.Failure.ForwardedPanic
-	case types.SpecStateTimedout, types.SpecStateInterrupted:
+	case types.SpecStateTimedout:
 		return reports.Timeout, msg
+	case types.SpecStateInterrupted:
+		// An interrupt is the harness's own stop, never the relay's doing.
+		return reports.NotRun, msg
 	case types.SpecStateAborted:
 		return reports.HarnessError, msg
 	default: // failed

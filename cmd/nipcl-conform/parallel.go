@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -324,7 +325,7 @@ func (pr *parallelRun) run(ctx context.Context, started []workerPlan) (*reports.
 	claimURL := "http://" + ln.Addr().String() + "/claim"
 
 	base := childArgs(pr.fs)
-	ctx, cancel := context.WithTimeout(ctx, pr.deadline+30*time.Second)
+	ctx, cancel := context.WithTimeoutCause(ctx, pr.deadline+30*time.Second, runner.StopByDeadline(pr.deadline))
 	defer cancel()
 	parts := make([]*reports.Results, pr.n)
 	errs := make([]error, pr.n)
@@ -372,7 +373,12 @@ func (pr *parallelRun) run(ctx context.Context, started []workerPlan) (*reports.
 	if err != nil {
 		return nil, err
 	}
-	addUnreported(merged, claims, errs)
+	addUnreported(merged, claims, errs, stoppedBy(ctx))
+	if by := stoppedBy(ctx); by != "" {
+		// The workers were stopped by this process (with SIGINT): what
+		// stopped this process is what stopped the run.
+		merged.StoppedBy = by
+	}
 	merged.Settings["parallel"] = strconv.Itoa(pr.n)
 	merged.Settings["scheduling"] = "queue, longest cases first"
 	merged.Sort()
@@ -408,7 +414,7 @@ func keepClaimed(parts []*reports.Results, claims []claim) {
 
 // addUnreported adds a harness-error result for every case a worker
 // claimed but did not report (the worker died running it).
-func addUnreported(res *reports.Results, claims []claim, errs []error) {
+func addUnreported(res *reports.Results, claims []claim, errs []error, stopped string) {
 	have := map[[2]string]bool{}
 	for _, c := range res.Cases {
 		have[[2]string{c.Plan, c.ID}] = true
@@ -425,8 +431,23 @@ func addUnreported(res *reports.Results, claims []claim, errs []error) {
 		if i := cl.worker - 1; i >= 0 && i < len(errs) && errs[i] != nil {
 			why += ": " + errs[i].Error()
 		}
-		res.Cases = append(res.Cases, runner.UnreportedCase(cl.plan, c, why))
+		r := runner.UnreportedCase(cl.plan, c, why)
+		if stopped != "" {
+			// The run was stopped while the worker ran it: the stop, not
+			// the worker, ended the case.
+			r.Outcome, r.Message = reports.NotRun, "not run to the end: the run was stopped by "+stopped+" while this case ran"
+		}
+		res.Cases = append(res.Cases, r)
 	}
+}
+
+// stoppedBy says what stopped a parallel run's context ("" = nothing).
+func stoppedBy(ctx context.Context) string {
+	var s *runner.Stop
+	if errors.As(context.Cause(ctx), &s) {
+		return s.By
+	}
+	return ""
 }
 
 // tailJoined returns the last n non-blank lines of s (text.LastLines), each trimmed, joined

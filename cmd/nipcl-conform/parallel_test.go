@@ -73,7 +73,7 @@ func TestUnreachableQueueGrantsNothing(t *testing.T) {
 func TestUnreportedClaimsAreHarnessErrors(t *testing.T) {
 	res := &reports.Results{Cases: []reports.CaseResult{{ID: "labels/grammar/1", Plan: "labels", Outcome: reports.Pass}}}
 	claims := []claim{{"labels", "labels/grammar/1", 1}, {"labels", "labels/grammar/2", 2}}
-	addUnreported(res, claims, []error{nil, errTest("worker 2/2 produced no results: killed")})
+	addUnreported(res, claims, []error{nil, errTest("worker 2/2 produced no results: killed")}, "")
 	if len(res.Cases) != 2 {
 		t.Fatalf("%d cases, want 2", len(res.Cases))
 	}

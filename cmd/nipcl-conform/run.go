@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -421,7 +422,7 @@ func (f *runFlags) simulateRTT(plans []runner.Plan, worker *workerSpec) ([]runne
 // measured round trip that calls for it), by starting the relays once
 // and handing the cases to worker processes; otherwise in this process.
 func (f *runFlags) execute(fs *flag.FlagSet, s *runSettings, plans []runner.Plan, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := stopContext()
 	defer stop()
 	started := time.Now()
 	var claim func(plan, caseID string) bool
@@ -439,7 +440,7 @@ func (f *runFlags) execute(fs *flag.FlagSet, s *runSettings, plans []runner.Plan
 		}
 		if n := f.workerCount(ctx, startedPlans, stderr); n > 1 {
 			res, err := f.runParallel(ctx, fs, n, startedPlans, stdout, stderr)
-			return conclude(res, err, *f.strict, started, stdout, stderr)
+			return conclude(res, err, *f.strict, started, *f.reportDir, stdout, stderr)
 		}
 		shared := (&workerSpec{Plans: startedPlans}).plans()
 		for i := range shared {
@@ -452,7 +453,27 @@ func (f *runFlags) execute(fs *flag.FlagSet, s *runSettings, plans []runner.Plan
 		// A worker's results go to its parent, which prints the summary.
 		stdout = io.Discard
 	}
-	return conclude(res, err, *f.strict, started, stdout, stderr)
+	return conclude(res, err, *f.strict, started, *f.reportDir, stdout, stderr)
+}
+
+// stopContext is a context cancelled by SIGINT or SIGTERM, with the
+// signal as its cause (runner.StopBySignal): the reports then say which
+// stop ended the run. stop releases the signals.
+func stopContext() (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case sig := <-sigs:
+			cancel(runner.StopBySignal(sig))
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		cancel(nil)
+	}
 }
 
 // workerCount is --parallel, or when it is 0 the count the measured round
@@ -494,9 +515,10 @@ func (f *runFlags) runnerOptions(s *runSettings, plans []runner.Plan, claim func
 }
 
 // conclude prints a run's summary and what follows it (baseline entries
-// now fixed, plan setup errors and notes) and returns the exit code; err
-// is the run's (no results) or the reports' (results not all written).
-func conclude(res *reports.Results, err error, strict bool, started time.Time, stdout, stderr io.Writer) int {
+// now fixed, plan setup errors and notes, and last where the reports are)
+// and returns the exit code; err is the run's (no results) or the
+// reports' (results not all written).
+func conclude(res *reports.Results, err error, strict bool, started time.Time, reportDir string, stdout, stderr io.Writer) int {
 	if res == nil {
 		fmt.Fprintf(stderr, "nipcl-conform: %v\n", err)
 		return reports.ExitHarness
@@ -512,6 +534,7 @@ func conclude(res *reports.Results, err error, strict bool, started time.Time, s
 			fmt.Fprintf(stdout, "fixed, remove from baseline: %s %s\n", c.Plan, c.ID)
 		}
 	}
+	defer fmt.Fprintf(stdout, "reports: %s (junit.xml, results.json, summary.md, badge.svg)\n", filepath.Join(reportDir, "report.html"))
 	for _, p := range res.Plans {
 		if p.SetupError != "" {
 			fmt.Fprintf(stderr, "nipcl-conform: %s: %s\n", p.Name, p.SetupError)
@@ -702,7 +725,7 @@ func printSummary(w io.Writer, res *reports.Results, took time.Duration) {
 			fmt.Fprintf(w, "  %-13s %-22s %s [%s %s] %s\n", c.Outcome, c.ID, c.Plan, c.Level, c.Section, summaryLine(c.Message))
 		}
 	}
-	fmt.Fprintf(w, "\n%d cases in %s; reports in %s\n", len(res.Cases), took.Round(time.Millisecond), reportDirOf(res))
+	fmt.Fprintf(w, "\n%d cases in %s\n", len(res.Cases), took.Round(time.Millisecond))
 	for _, p := range res.Plans {
 		if p.Cleanup != nil {
 			fmt.Fprintf(w, "safe mode (%s): deleted %d channels", p.Name, p.Cleanup.Deleted)
@@ -712,13 +735,10 @@ func printSummary(w io.Writer, res *reports.Results, took time.Duration) {
 			fmt.Fprintln(w)
 		}
 	}
-	if res.Interrupted != "" {
+	if res.Interrupted != "" && res.StoppedBy == "" {
 		fmt.Fprintln(w, res.Interrupted)
 	}
-}
-
-func reportDirOf(*reports.Results) string {
-	return "the report directory (junit.xml, results.json, summary.md)"
+	fmt.Fprintln(w, reports.Headline(res))
 }
 
 // summaryLine is the first line of a message, clipped to 160 bytes: one

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nipcl/nipcl-conform/reports"
+)
+
+// checkIncomplete checks the reports of a run the harness stopped: exit 4,
+// no case blamed on the relay as a timeout, the not-run cases counted, and
+// every report leading with the same "incomplete: stopped by …" headline.
+func checkIncomplete(t *testing.T, code int, stdout, dir, by string) {
+	t.Helper()
+	if code != reports.ExitIncomplete {
+		t.Errorf("exit %d, want %d (incomplete)\n%s", code, reports.ExitIncomplete, stdout)
+	}
+	res, err := reports.ReadJSON(filepath.Join(dir, "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.StoppedBy, by) {
+		t.Errorf("stopped_by %q, want it to name %q", res.StoppedBy, by)
+	}
+	counts := res.Counts()
+	if counts[reports.Timeout] != 0 {
+		t.Errorf("%d timeout cases in a run the harness stopped against a healthy relay; outcomes %v", counts[reports.Timeout], counts)
+	}
+	if counts[reports.NotRun] == 0 {
+		t.Errorf("no not-run case; outcomes %v", counts)
+	}
+	head := reports.Headline(res)
+	if !strings.HasPrefix(head, "incomplete: stopped by "+res.StoppedBy+" after ") {
+		t.Errorf("headline %q", head)
+	}
+	for _, f := range []string{"summary.md", "report.html", "junit.xml"} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(b)
+		if f == "report.html" || f == "junit.xml" {
+			text = strings.NewReplacer("&#39;", "'", "&#34;", `"`).Replace(text)
+		}
+		if !strings.Contains(text, head) {
+			t.Errorf("%s does not lead with %q", f, head)
+		}
+		if strings.Contains(text, "does not conform") {
+			t.Errorf("%s says \"does not conform\" of a run the harness stopped", f)
+		}
+	}
+	if !strings.Contains(stdout, head) {
+		t.Errorf("stdout lacks the headline %q:\n%s", head, stdout)
+	}
+	v := cli(t, 30*time.Second, "report", "verify", filepath.Join(dir, "results.json"))
+	if v.code != 0 || !strings.Contains(v.stdout, "verdict  incomplete: stopped by") {
+		t.Errorf("report verify: exit %d\n%s%s", v.code, v.stdout, v.stderr)
+	}
+}
+
+// TestDeadlineStopIsIncomplete: a run whose --deadline passes is
+// incomplete (exit 4), its unfinished cases not-run, never timeouts.
+func TestDeadlineStopIsIncomplete(t *testing.T) {
+	dir := t.TempDir()
+	r := cli(t, time.Minute, "run", "--profile", "nip29", "--deadline", "1500ms", "--report-dir", dir)
+	checkIncomplete(t, r.code, r.stdout, dir, "the run's deadline (--deadline 1.5s)")
+}
+
+// TestSIGTERMStopIsIncomplete: a run cancelled with SIGTERM half-way (a CI
+// job cancelled) is incomplete, stopped by a cancel.
+func TestSIGTERMStopIsIncomplete(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, "run", "--profile", "nip29", "--report-dir", dir)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Ginkgo writes a mark per finished case into ginkgo.log: the run is
+	// under way once it has some.
+	for {
+		if st, err := os.Stat(filepath.Join(dir, "ginkgo.log")); err == nil && st.Size() > 20 {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatal("no case finished within a minute")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	checkIncomplete(t, code, out.String(), dir, "a cancel (SIGTERM)")
+}
