@@ -45,7 +45,11 @@ type Options struct {
 	// admission tags, outside NIP-29 and NIP-CL.
 	CommandTags nostr.Tags
 	StepTimeout time.Duration // per network step, default 10s, plus 20 measured round trips
-	Deadline    time.Duration // whole run, default 5m
+	// Deadline bounds the whole run, setup included; 0 derives one from
+	// the plans once they are prepared (cases × their cost at the
+	// measured round trip, plus pacing at Rate, with a margin) and prints
+	// it to Out.
+	Deadline time.Duration
 	ReportDir   string        // default "nipcl-report"
 	JUnitPath   string        // default <ReportDir>/junit.xml
 	Force       bool          // run NIP-CL cases even when the relay does not advertise nip-cl

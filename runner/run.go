@@ -66,9 +66,6 @@ func (o *Options) defaults() {
 	if o.StepTimeout <= 0 {
 		o.StepTimeout = 10 * time.Second
 	}
-	if o.Deadline <= 0 {
-		o.Deadline = 5 * time.Minute
-	}
 	if o.ReportDir == "" {
 		o.ReportDir = "nipcl-report"
 	}
@@ -118,9 +115,13 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 			return nil, fmt.Errorf("label filter %q: %w", opts.LabelFilter, err)
 		}
 	}
-	ctx, cancel := context.WithTimeoutCause(ctx, opts.Deadline, StopByDeadline(opts.Deadline))
-	defer cancel()
-	deadline, _ := ctx.Deadline()
+	// An explicit deadline covers the whole run, setup included; a derived
+	// one (Options.Deadline 0) starts once the plans are prepared.
+	if opts.Deadline > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, opts.Deadline, StopByDeadline(opts.Deadline))
+		defer cancel()
+	}
 
 	runID := opts.RunID
 	if runID == "" {
@@ -136,7 +137,6 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 		RunID: runID, Started: time.Now(),
 		Settings: map[string]string{
 			"step_timeout": opts.StepTimeout.String(),
-			"deadline":     opts.Deadline.String(),
 			"scale":        fmt.Sprint(opts.Scale),
 			"safe":         fmt.Sprint(opts.Safe),
 			"rate":         fmt.Sprint(opts.Rate),
@@ -157,6 +157,13 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 		prepared = append(prepared, p)
 	}
 
+	est := estimate(prepared, &opts)
+	if ctx.Err() == nil {
+		var cancel context.CancelFunc
+		ctx, cancel = fitDeadline(ctx, &opts, est, res)
+		defer cancel()
+	}
+	deadline, _ := ctx.Deadline()
 	var specReports types.SpecReports
 	stop := stopInfo{deadline: deadline}
 	if ctx.Err() != nil {
@@ -205,6 +212,25 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 		return res, err
 	}
 	return res, nil
+}
+
+// fitDeadline sets a derived deadline on ctx when the run has none
+// (Options.Deadline 0) and says it at start; with an explicit one it says
+// when the run is expected not to fit. It records the deadline in the
+// results' settings.
+func fitDeadline(ctx context.Context, opts *Options, est Estimate, res *reports.Results) (context.Context, context.CancelFunc) {
+	cancel := context.CancelFunc(func() {})
+	if opts.Deadline <= 0 {
+		opts.Deadline = est.Deadline
+		ctx, cancel = context.WithTimeoutCause(ctx, opts.Deadline, &Stop{By: "the run's deadline (" + opts.Deadline.String() + ", derived from the plan; --deadline to change)"})
+		fmt.Fprintf(opts.Out, "deadline %s, derived from the plan (%s); --deadline to change\n", opts.Deadline, est)
+		res.Settings["deadline_derived"] = "true"
+	} else if need := est.Work + est.Pace; need > opts.Deadline {
+		fmt.Fprintf(opts.Out, "warning: --deadline %s is shorter than this run is expected to take (about %s: %s): it will likely stop incomplete (exit %d); pass --deadline %s, or leave it out to have it derived\n",
+			opts.Deadline, need.Round(time.Second), est, reports.ExitIncomplete, est.Deadline)
+	}
+	res.Settings["deadline"] = opts.Deadline.String()
+	return ctx, cancel
 }
 
 // prepare starts a plan's target and probes it. Failures are recorded in
@@ -289,6 +315,9 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 	// A step waits for answers across the link: a slow link gets the same
 	// margin a fast one has, in round trips.
 	env.StepTimeout = opts.StepTimeout + rttSteps*probe.rtt
+	if opts.Rate > 0 {
+		env.CaseTimeout = caseTimeout(env.StepTimeout, opts.Rate)
+	}
 	p.result.RTTMS = float64(probe.rtt.Microseconds()) / 1000
 	p.result.StepTimeout = env.StepTimeout.String()
 	if opts.Claim != nil {

@@ -325,7 +325,12 @@ func (pr *parallelRun) run(ctx context.Context, started []workerPlan) (*reports.
 	claimURL := "http://" + ln.Addr().String() + "/claim"
 
 	base := childArgs(pr.fs)
-	ctx, cancel := context.WithTimeoutCause(ctx, pr.deadline+30*time.Second, runner.StopByDeadline(pr.deadline))
+	// Each worker keeps its own deadline (--deadline, or derived from the
+	// plan); this process gives them a little longer to write reports.
+	cancel := context.CancelFunc(func() {})
+	if pr.deadline > 0 {
+		ctx, cancel = context.WithTimeoutCause(ctx, pr.deadline+30*time.Second, runner.StopByDeadline(pr.deadline))
+	}
 	defer cancel()
 	parts := make([]*reports.Results, pr.n)
 	errs := make([]error, pr.n)

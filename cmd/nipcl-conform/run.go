@@ -89,7 +89,7 @@ func defineRunFlags(fs *flag.FlagSet) *runFlags {
 		relayPubKey: fs.String("relay-pubkey", "", "relay key (hex) when its NIP-11 document lacks \"self\""),
 		relayURL:    fs.String("relay-url", "", "the URL the relay knows itself by, signed into NIP-42 AUTH relay tags, when --target reaches it another way (a tunnel or port forward to wss://relay.example.com); default the --target URL (behind --simulate-rtt: the relay's own, not the proxy's)"),
 		timeout:     fs.Duration("timeout", 10*time.Second, "deadline for each network step"),
-		deadline:    fs.Duration("deadline", 5*time.Minute, "deadline for the whole run"),
+		deadline:    fs.Duration("deadline", 0, "deadline for the whole run (default: derived from the plan — its cases at the measured round trip, plus --rate pacing, with a margin — and printed at start)"),
 		reportDir:   fs.String("report-dir", "nipcl-report", "directory for the reports (junit.xml, results.json, summary.md)"),
 		junit:       fs.String("junit", "", "JUnit XML path (default <report-dir>/junit.xml)"),
 		scale:       fs.Int("scale", 200, "distractor count for limit-ordering cases"),
@@ -199,8 +199,8 @@ func (f *runFlags) settle() (*runSettings, error) {
 // checkRunShape checks the durations, the container network, --profile
 // (normalised to the distinct profile names), --label-filter and --run-id.
 func (f *runFlags) checkRunShape() error {
-	if *f.timeout <= 0 || *f.deadline <= 0 {
-		return usagef("--timeout and --deadline must be positive durations")
+	if *f.timeout <= 0 || *f.deadline < 0 {
+		return usagef("--timeout must be a positive duration and --deadline not negative (0: derived from the plan)")
 	}
 	if *f.network != "host" && *f.network != "bridge" {
 		return usagef("--network must be host or bridge, not %q", *f.network)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nipcl/nipcl-conform/internal/text"
 	"github.com/nipcl/nipcl-conform/reports"
 )
 
@@ -107,4 +108,18 @@ func TestSIGTERMStopIsIncomplete(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkIncomplete(t, code, out.String(), dir, "a cancel (SIGTERM)")
+}
+
+// TestDeadlineIsDerivedAndSaid: without --deadline the run derives one
+// from its plan and says so at start; a --deadline the run cannot fit is
+// said to be too short before the cases begin.
+func TestDeadlineIsDerivedAndSaid(t *testing.T) {
+	r := cli(t, time.Minute, "run", "--profile", "nip29", "--focus", "base/nip11/1", "--report-dir", t.TempDir())
+	if r.code != 0 || !strings.Contains(text.FirstLine(r.stdout), "derived from the plan (1 cases") {
+		t.Errorf("exit %d, stdout:\n%s", r.code, r.stdout)
+	}
+	r = cli(t, time.Minute, "run", "--profile", "nip29", "--focus", "base/nip11/*", "--rate", "0.01", "--deadline", "20s", "--report-dir", t.TempDir())
+	if !strings.HasPrefix(r.stdout, "warning: --deadline 20s is shorter than this run is expected to take") {
+		t.Errorf("exit %d, stdout:\n%s", r.code, r.stdout)
+	}
 }
