@@ -49,13 +49,13 @@ type Options struct {
 	// the plans once they are prepared (cases × their cost at the
 	// measured round trip, plus pacing at Rate, with a margin) and prints
 	// it to Out.
-	Deadline time.Duration
-	ReportDir   string        // default "nipcl-report"
-	JUnitPath   string        // default <ReportDir>/junit.xml
-	Force       bool          // run NIP-CL cases even when the relay does not advertise nip-cl
-	Focus, Skip []string      // case ID / area / section patterns
-	Scale       int           // distractor count for limit-ordering cases
-	Out         io.Writer     // progress and summary; nil = io.Discard
+	Deadline    time.Duration
+	ReportDir   string    // default "nipcl-report"
+	JUnitPath   string    // default <ReportDir>/junit.xml
+	Force       bool      // run NIP-CL cases even when the relay does not advertise nip-cl
+	Focus, Skip []string  // case ID / area / section patterns
+	Scale       int       // distractor count for limit-ordering cases
+	Out         io.Writer // progress and summary; nil = io.Discard
 	// Baseline lists expected failures; listed failures do not fail the
 	// run and listed cases that pass are reported as fixed.
 	Baseline *reports.Baseline
