@@ -43,18 +43,35 @@ type Cause struct {
 	Explain string `json:"explain"`
 }
 
+// setupFailed names the plans whose setup failed: none of their cases
+// ran, and the setup error says why once.
+func (r *Results) setupFailed() map[string]bool {
+	out := map[string]bool{}
+	for _, p := range r.Plans {
+		if p.SetupError != "" {
+			out[p.Name] = true
+		}
+	}
+	return out
+}
+
 // Causes groups every case that did not pass (fail, timeout,
 // harness-error, blocked) into root causes: same plan, same outcome class
 // and the same symptom once run-specific values are masked; blocked cases
 // group by the precondition they lack. Ordered by how many cases each
-// explains.
+// explains. The cases of a plan whose setup failed are left out: the
+// plan's setup error, said once, is their cause.
 func (r *Results) Causes() []Cause {
 	var out []Cause
 	at := map[string]int{}
+	setup := r.setupFailed()
 	for _, c := range r.Cases {
 		switch c.Outcome {
 		case Fail, Timeout, HarnessError, Blocked:
 		default:
+			continue
+		}
+		if setup[c.Plan] {
 			continue
 		}
 		symptom := Symptom(c.Message)

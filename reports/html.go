@@ -68,6 +68,7 @@ func WriteHTML(w io.Writer, r *Results, o HTMLOptions) error {
 		d.Must[p.Name] = fmt.Sprintf("%d/%d", passed, applicable)
 	}
 	idx := map[string]int{}
+	setup := r.setupFailed()
 	for _, c := range r.Cases {
 		k := c.Plan + "\x00" + c.Area
 		i, ok := idx[k]
@@ -77,7 +78,7 @@ func WriteHTML(w io.Writer, r *Results, o HTMLOptions) error {
 			d.Areas = append(d.Areas, areaRow{Plan: c.Plan, Area: c.Area, Counts: map[Outcome]int{}})
 		}
 		d.Areas[i].Counts[c.Outcome]++
-		if c.Outcome == Fail || c.Outcome == Timeout || c.Outcome == HarnessError || c.Outcome == Blocked {
+		if (c.Outcome == Fail || c.Outcome == Timeout || c.Outcome == HarnessError || c.Outcome == Blocked) && !setup[c.Plan] {
 			d.Failures = append(d.Failures, c)
 		}
 	}

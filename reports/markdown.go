@@ -70,7 +70,11 @@ func WriteMarkdown(w io.Writer, r *Results) error {
 		}
 	}
 	var failed []CaseResult
+	setup := r.setupFailed()
 	for _, c := range r.Cases {
+		if setup[c.Plan] {
+			continue // the plan's setup error, in the targets table, says why
+		}
 		if c.Outcome == Fail || c.Outcome == Timeout || c.Outcome == HarnessError {
 			failed = append(failed, c)
 		}

@@ -130,6 +130,14 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 	if !ValidRunID(runID) {
 		return nil, fmt.Errorf("runner: run ID %q: want 1-16 lowercase letters, digits or '-' (it becomes part of labels)", runID)
 	}
+	release, note, err := ClaimReportDir(opts.ReportDir, opts.JUnitPath)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	if note != "" {
+		fmt.Fprintln(opts.Out, note)
+	}
 	build := version.Get()
 	res := &reports.Results{
 		Tool: "nipcl-conform", Version: build.Version, Commit: build.Commit, Modified: build.Modified,
@@ -220,7 +228,9 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 // results' settings.
 func fitDeadline(ctx context.Context, opts *Options, est Estimate, res *reports.Results) (context.Context, context.CancelFunc) {
 	cancel := context.CancelFunc(func() {})
-	if opts.Deadline <= 0 {
+	if opts.Deadline <= 0 && est.Cases == 0 {
+		opts.Deadline = est.Deadline // no case will run: nothing to say
+	} else if opts.Deadline <= 0 {
 		opts.Deadline = est.Deadline
 		ctx, cancel = context.WithTimeoutCause(ctx, opts.Deadline, &Stop{By: "the run's deadline (" + opts.Deadline.String() + ", derived from the plan; --deadline to change)"})
 		fmt.Fprintf(opts.Out, "deadline %s, derived from the plan (%s); --deadline to change\n", opts.Deadline, est)
@@ -332,6 +342,10 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 	}
 	env.Profile, p.result.Profile, p.result.Note = profile, profile, joinNotes(keyNote, note)
 	probeKeys(ctx, env, declared, &p.result)
+	if err, timedOut := observedNothing(p.result, probe); err != nil {
+		setupFailed(p, err, timedOut)
+		return p
+	}
 	if profile == framework.ProfileNIP29 && plan.Profile != framework.ProfileNIP29 && plan.Profile != "none" && !opts.Force {
 		env.Unsupported = note
 	}
@@ -357,6 +371,32 @@ func detect(ctx context.Context, opts *Options, env *suites.Env, runID string) (
 	}
 }
 
+// observedNothing is the setup error of a relay of which the capability
+// probe observed nothing: no key's write answered either way and no group
+// state seen — every connection dropped after the WebSocket upgrade, or
+// every write unanswered. Its cases would only repeat that hundreds of
+// times as failures, so the run stops with one line. timedOut: the relay
+// left steps unanswered (its REQs or writes timed out) rather than
+// dropping the connections.
+func observedNothing(r reports.PlanResult, link linkProbe) (error, bool) {
+	if len(r.Keys) == 0 || len(r.StateEvents) > 0 {
+		return nil, false
+	}
+	var evidence string
+	for _, k := range r.Keys {
+		if k.Admitted != "" || k.MayCreate != "" || k.ModeratesForeign != "" {
+			return nil, false
+		}
+		if evidence == "" && len(k.Evidence) > 0 {
+			evidence = k.Evidence[0]
+		}
+	}
+	if link.pingErr != nil && !errors.Is(link.pingErr, fixtures.ErrTimeout) {
+		return fmt.Errorf("the relay accepted the WebSocket, then dropped every connection before answering anything (first: %v): nothing to judge — is it crashing? (see its logs)", link.pingErr), false
+	}
+	return fmt.Errorf("the capability probe observed nothing: no write was answered in time (%s)", evidence), true
+}
+
 func setupFailed(p *preparedPlan, err error, timedOut bool) {
 	p.result.SetupError = text.OneLine(err.Error())
 	p.env.SetupErr = err
@@ -371,6 +411,7 @@ const rttSteps = 20
 type linkProbe struct {
 	rtt       time.Duration // the link's round trip (see measureRTT)
 	challenge bool          // the relay sent an AUTH challenge on connect
+	pingErr   error         // why the first REQ got no EOSE or CLOSED (nil: answered)
 }
 
 // probeLink measures the round trip to the relay (measureRTT) and whether
@@ -380,12 +421,12 @@ type linkProbe struct {
 // authenticate when the relay asks ("auth-required:").
 func probeLink(ctx context.Context, url string, step time.Duration, header http.Header) (linkProbe, error) {
 	var lp linkProbe
-	c, rtt, err := dialAndMeasure(ctx, url, step, header)
+	c, rtt, pingErr, err := dialAndMeasure(ctx, url, step, header)
 	if err != nil {
 		return lp, err
 	}
 	defer c.Close()
-	lp.rtt = rtt
+	lp.rtt, lp.pingErr = rtt, pingErr
 	wctx, cancel := context.WithTimeout(ctx, min(step, 4*lp.rtt+250*time.Millisecond))
 	defer cancel()
 	lp.challenge = c.WaitChallenge(wctx)
@@ -395,7 +436,7 @@ func probeLink(ctx context.Context, url string, step time.Duration, header http.
 // MeasureRTT opens a WebSocket to the relay and returns the link's round
 // trip (0 when the relay answers no REQ; see dialAndMeasure).
 func MeasureRTT(ctx context.Context, url string, step time.Duration) (time.Duration, error) {
-	c, rtt, err := dialAndMeasure(ctx, url, step, nil)
+	c, rtt, _, err := dialAndMeasure(ctx, url, step, nil)
 	if err != nil {
 		return 0, err
 	}
@@ -407,18 +448,22 @@ func MeasureRTT(ctx context.Context, url string, step time.Duration) (time.Durat
 // fastest of three REQs for an unknown id (answered by EOSE or CLOSED),
 // and at most half the WebSocket handshake (TCP and the HTTP upgrade), so
 // it is the link, not the relay's own slowness, which the cases judge. A
-// relay that answers no such REQ gets 0 (no extra time).
-func dialAndMeasure(ctx context.Context, url string, step time.Duration, header http.Header) (*fixtures.Client, time.Duration, error) {
+// relay that answers no such REQ gets 0 (no extra time); pingErr is why
+// the first REQ went unanswered.
+func dialAndMeasure(ctx context.Context, url string, step time.Duration, header http.Header) (c *fixtures.Client, rtt time.Duration, pingErr, err error) {
 	start := time.Now()
-	c, err := fixtures.Dial(ctx, url, fixtures.DialOptions{StepTimeout: step, Header: header})
+	c, err = fixtures.Dial(ctx, url, fixtures.DialOptions{StepTimeout: step, Header: header})
 	if err != nil {
-		return nil, 0, fmt.Errorf("cannot open a WebSocket: %w", err)
+		return nil, 0, nil, fmt.Errorf("cannot open a WebSocket: %w", err)
 	}
 	handshake := time.Since(start) / 2
 	var best time.Duration
 	for i := 0; i < 3; i++ {
 		t0 := time.Now()
 		if err := c.Ping(ctx); err != nil {
+			if i == 0 {
+				pingErr = err
+			}
 			break
 		}
 		if d := time.Since(t0); best == 0 || d < best {
@@ -426,9 +471,9 @@ func dialAndMeasure(ctx context.Context, url string, step time.Duration, header 
 		}
 	}
 	if best == 0 {
-		return c, 0, nil
+		return c, 0, pingErr, nil
 	}
-	return c, min(best, handshake), nil
+	return c, min(best, handshake), nil, nil
 }
 
 // resolveProfile picks the profile a plan is checked against.

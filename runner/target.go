@@ -227,3 +227,22 @@ func (t *StartedTarget) Logs(ctx context.Context) string {
 }
 
 func (t *StartedTarget) String() string { return t.Desc }
+
+// FailedTarget is a target whose start already failed (run --parallel
+// starts the relays before the run): Start returns that error, so a run
+// reports it as the plan's setup error, in every report.
+type FailedTarget struct {
+	Origin Target // the target that failed to start
+	Err    error
+}
+
+// Start implements Target: it fails as the origin did.
+func (t *FailedTarget) Start(context.Context) (Endpoint, error) { return Endpoint{}, t.Err }
+
+// Stop implements Target: whoever started the origin stops it.
+func (t *FailedTarget) Stop(context.Context) error { return nil }
+
+// Logs implements Target: the origin's logs (a container's last words).
+func (t *FailedTarget) Logs(ctx context.Context) string { return t.Origin.Logs(ctx) }
+
+func (t *FailedTarget) String() string { return t.Origin.String() }

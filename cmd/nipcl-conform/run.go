@@ -46,6 +46,18 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return stopRun(stderr, err)
 	}
+	if s.worker == nil {
+		// Before any relay starts: a run whose reports cannot be written,
+		// or would mix with another run's, does not begin.
+		release, note, err := runner.ClaimReportDir(*f.reportDir, *f.junit)
+		defer release()
+		if err != nil {
+			return stopRun(stderr, err)
+		}
+		if note != "" {
+			fmt.Fprintln(stdout, note)
+		}
+	}
 	plans, cleanup, err := f.resolvePlans(s)
 	defer cleanup()
 	if err != nil {
@@ -435,8 +447,15 @@ func (f *runFlags) execute(fs *flag.FlagSet, s *runSettings, plans []runner.Plan
 		startedPlans, err := startPlans(ctx, plans, *f.timeout)
 		defer stopPlans(plans)
 		if err != nil {
-			fmt.Fprintf(stderr, "nipcl-conform: %v\n", err)
-			return reports.ExitHarness
+			// A relay that did not start (a container that exits at once)
+			// is every plan's setup error, written into the reports too.
+			failed := make([]runner.Plan, len(plans))
+			for i, p := range plans {
+				failed[i] = p
+				failed[i].Target = &runner.FailedTarget{Origin: p.Target, Err: err}
+			}
+			res, rerr := runner.Run(ctx, f.runnerOptions(s, failed, nil, nil, stdout))
+			return conclude(res, rerr, *f.strict, started, *f.reportDir, stdout, stderr)
 		}
 		if n := f.workerCount(ctx, startedPlans, stderr); n > 1 {
 			res, err := f.runParallel(ctx, fs, n, startedPlans, stdout, stderr)
