@@ -59,8 +59,9 @@ func (r *Results) setupFailed() map[string]bool {
 // harness-error, blocked) into root causes: same plan, same outcome class
 // and the same symptom once run-specific values are masked; blocked cases
 // group by the precondition they lack. Ordered by how many cases each
-// explains. The cases of a plan whose setup failed are left out: the
-// plan's setup error, said once, is their cause.
+// explains. The cases of a plan whose setup failed are left out (the
+// plan's setup error, said once, is their cause), and so are known
+// failures (a --baseline lists them; reports list them apart).
 func (r *Results) Causes() []Cause {
 	var out []Cause
 	at := map[string]int{}
@@ -71,8 +72,8 @@ func (r *Results) Causes() []Cause {
 		default:
 			continue
 		}
-		if setup[c.Plan] {
-			continue
+		if setup[c.Plan] || Known(c) {
+			continue // said once by the setup error / listed as known failures
 		}
 		symptom := Symptom(c.Message)
 		key := c.Plan + "\x00" + string(c.Outcome) + "\x00" + symptom

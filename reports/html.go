@@ -40,6 +40,7 @@ type htmlData struct {
 	Headline string
 	Sections []string          // distinct sections of the run's cases, for the filter
 	Must     map[string]string // plan → "passed/applicable" MUST cases
+	Known    string            // how a known failure is marked (KnownWord)
 }
 
 // WriteHTML renders r as one self-contained HTML file (no external assets).
@@ -82,6 +83,8 @@ func WriteHTML(w io.Writer, r *Results, o HTMLOptions) error {
 			d.Failures = append(d.Failures, c)
 		}
 	}
+	d.Failures = NewFirst(d.Failures)
+	d.Known = KnownWord(r)
 	sort.Slice(d.Areas, func(i, j int) bool {
 		if d.Areas[i].Plan != d.Areas[j].Plan {
 			return d.Areas[i].Plan < d.Areas[j].Plan
@@ -102,6 +105,7 @@ func HTMLWriter(o HTMLOptions) func(io.Writer, *Results) error {
 var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"count":       func(m map[Outcome]int, o Outcome) int { return m[o] },
 	"sourceWords": sourceWords,
+	"known":       Known,
 	"slug":        func(s string) string { return strings.NewReplacer("/", "-", ".", "-", " ", "-").Replace(s) },
 	"passPct": func(m map[Outcome]int) int {
 		total := 0
@@ -121,7 +125,7 @@ body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:1200px}
 h1{font-size:1.5em} h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}
 table{border-collapse:collapse;margin:.5em 0} td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left;vertical-align:top}
 th{background:#f4f4f4} .pass{color:#176e2b} .fail,.timeout,.harness-error{color:#b00020;font-weight:bold}
-.unsupported,.skipped,.not-run{color:#777} .blocked{color:#8a5a00} pre{background:#f7f7f7;padding:.6em;overflow-x:auto;font-size:12px;white-space:pre-wrap}
+.unsupported,.skipped,.not-run{color:#777} em.known{color:#8a5a00;font-style:normal;font-weight:normal} .blocked{color:#8a5a00} pre{background:#f7f7f7;padding:.6em;overflow-x:auto;font-size:12px;white-space:pre-wrap}
 .failure{border-left:4px solid #b00020;padding-left:1em;margin:1.5em 0} details.cause{border-left:4px solid #b00020;padding:.2em 1em;margin:.6em 0} details.cause summary{cursor:pointer}
 .filters input{margin-left:.8em}
 {{range .Outcomes}}#fo-{{.}}:checked ~ table.cases tr[class]:not(.o-{{.}}){display:none}
@@ -164,8 +168,9 @@ Check this run's results file with <code>nipcl-conform report verify results.jso
 {{range .Incompat}}<tr><td>{{.Plan}}</td><td><code>{{.Precondition}}</code></td><td>{{len .Cases}}: {{range .Cases}}<code>{{.}}</code> {{end}}</td><td>{{.Message}}</td></tr>{{end}}
 </table>{{end}}
 <h2>Not passing, case by case ({{len .Failures}})</h2>
+{{if .R.KnownFailures}}<p>New failures first; {{.R.KnownFailures}} marked <em class="known">{{.Known}}</em> are listed by the run's baseline and do not fail it.</p>{{end}}
 {{range .Failures}}<div class="failure" id="{{.Plan}}-{{.ID}}">
-<h3><span class="{{.Outcome}}">{{.Outcome}}</span> <code>{{.ID}}</code> ({{.Plan}})</h3>
+<h3><span class="{{.Outcome}}">{{.Outcome}}</span>{{if known .}} <em class="known">{{$.Known}}</em>{{end}} <code>{{.ID}}</code> ({{.Plan}})</h3>
 <p><strong>Requirement</strong> ({{.Level}}, section <code>{{.Section}}</code>): {{.Requirement}}</p>
 {{if .Source}}<p><strong>Source</strong>: {{.Source}} — {{.Ref}}</p>{{end}}
 {{if .Reading}}<p><strong>Reading</strong>: {{.Reading}}</p>{{end}}
@@ -191,7 +196,7 @@ Show: <input type="radio" name="fo" id="fo-all" checked><label for="fo-all">ever
 <br>Section: <input type="radio" name="fx" id="fx-all" checked><label for="fx-all">any</label>
 {{range .Sections}}<input type="radio" name="fx" id="fx-{{slug .}}"><label for="fx-{{slug .}}">{{.}}</label> {{end}}
 <table class="cases"><tr><th>case</th><th>plan</th><th>level</th><th>source</th><th>section</th><th>outcome</th><th>requirement</th></tr>
-{{range .R.Cases}}<tr class="o-{{.Outcome}} s-{{.Source}} x-{{slug .Section}}"><td>{{if or (eq .Outcome "fail") (eq .Outcome "timeout") (eq .Outcome "harness-error") (eq .Outcome "blocked")}}<a href="#{{.Plan}}-{{.ID}}"><code>{{.ID}}</code></a>{{else}}<code>{{.ID}}</code>{{end}}</td><td>{{.Plan}}</td><td>{{.Level}}</td><td title="{{.Ref}}">{{.Source}}</td><td>{{.Section}}</td><td class="{{.Outcome}}">{{.Outcome}}</td><td>{{.Requirement}}</td></tr>{{end}}
+{{range .R.Cases}}<tr class="o-{{.Outcome}} s-{{.Source}} x-{{slug .Section}}"><td>{{if or (eq .Outcome "fail") (eq .Outcome "timeout") (eq .Outcome "harness-error") (eq .Outcome "blocked")}}<a href="#{{.Plan}}-{{.ID}}"><code>{{.ID}}</code></a>{{else}}<code>{{.ID}}</code>{{end}}</td><td>{{.Plan}}</td><td>{{.Level}}</td><td title="{{.Ref}}">{{.Source}}</td><td>{{.Section}}</td><td class="{{.Outcome}}">{{.Outcome}}{{if known .}} <em class="known">(known)</em>{{end}}</td><td>{{.Requirement}}</td></tr>{{end}}
 </table></div>
 </body></html>
 `))

@@ -80,9 +80,17 @@ func WriteMarkdown(w io.Writer, r *Results) error {
 		}
 	}
 	if len(failed) > 0 {
-		b.WriteString("\n### Not passing\n\n| case | level | source | section | outcome | message |\n|---|---|---|---|---|---|\n")
-		for _, c := range failed {
-			fmt.Fprintf(&b, "| `%s` (%s) | %s | %s | %s | %s | %s |\n", c.ID, c.Plan, c.Level, mdEscape(c.Ref), c.Section, c.Outcome, mdEscape(text.FirstLine(c.Message)))
+		b.WriteString("\n### Not passing\n\n")
+		if n := r.KnownFailures(); n > 0 {
+			fmt.Fprintf(&b, "New failures first; %d %s marked as known failures.\n\n", n, plural(n, "case a --baseline lists is", "cases a --baseline lists are"))
+		}
+		b.WriteString("| case | level | source | section | outcome | message |\n|---|---|---|---|---|---|\n")
+		for _, c := range NewFirst(failed) {
+			outcome := string(c.Outcome)
+			if Known(c) {
+				outcome += ", " + KnownWord(r)
+			}
+			fmt.Fprintf(&b, "| `%s` (%s) | %s | %s | %s | %s | %s |\n", c.ID, c.Plan, c.Level, mdEscape(c.Ref), c.Section, outcome, mdEscape(text.FirstLine(c.Message)))
 		}
 	}
 	_, err := io.WriteString(w, b.String())

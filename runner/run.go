@@ -599,6 +599,9 @@ func runGinkgo(ctx context.Context, opts *Options, prepared []*preparedPlan) (ty
 			if v, _ := framework.VerdictOf(r); v.Outcome == reports.Blocked {
 				word = "BLOCKED"
 			}
+			if opts.Baseline.Lists(planOf(r), r.LeafNodeText) {
+				word = "KNOWN " + word + " (baseline)"
+			}
 			fmt.Fprintf(opts.Out, "%s %s %s\n", word, planOf(r), r.LeafNodeText)
 		}
 		if opts.Progress {

@@ -707,10 +707,15 @@ func printSummary(w io.Writer, res *reports.Results, took time.Duration) {
 		}
 	}
 	var bad []reports.CaseResult
+	var known []string
 	notRun := map[string]int{}
 	for _, c := range res.Cases {
 		if strings.HasPrefix(c.Message, "not run: setup") {
 			notRun[c.Plan]++
+			continue
+		}
+		if reports.Known(c) {
+			known = append(known, c.ID)
 			continue
 		}
 		if c.Outcome == reports.Fail || c.Outcome == reports.Timeout || c.Outcome == reports.HarnessError {
@@ -743,6 +748,9 @@ func printSummary(w io.Writer, res *reports.Results, took time.Duration) {
 		for _, c := range bad {
 			fmt.Fprintf(w, "  %-13s %-22s %s [%s %s] %s\n", c.Outcome, c.ID, c.Plan, c.Level, c.Section, summaryLine(c.Message))
 		}
+	}
+	if len(known) > 0 {
+		fmt.Fprintf(w, "\n%d known failures (a --baseline lists them; they do not fail the run): %s\n", len(known), causeCases(known))
 	}
 	fmt.Fprintf(w, "\n%d cases in %s\n", len(res.Cases), took.Round(time.Millisecond))
 	for _, p := range res.Plans {
