@@ -136,6 +136,10 @@ type Findings struct {
 	// new group), no, or absent (not observed: no group, or a read failed).
 	State         map[int]Answer
 	StateEvidence []string
+	// Deleted counts the probe's groups it deleted (9008) before it
+	// returned; Undeleted names those it could not, and why.
+	Deleted   int
+	Undeleted []string
 }
 
 // Target is how the probe reaches the relay.

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"time"
@@ -62,8 +63,12 @@ type Options struct {
 	// Safe mode for live relays: delete created channels, pace writes at
 	// Rate per second, retry rate-limited answers, skip Heavy cases unless
 	// AllowHeavy.
-	Safe       bool
-	Rate       float64
+	Safe bool
+	Rate float64
+	// Pace, when set, is waited on before every write instead of a pacer
+	// of this process's own at Rate: a parallel run's workers share one
+	// pacer (their parent's), so that Rate holds across all of them.
+	Pace       func(ctx context.Context) error
 	AllowHeavy bool
 	// Slow runs cases that wait on the relay's clock.
 	Slow bool

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -53,6 +54,12 @@ type preparedPlan struct {
 	target Target
 	// stoppedBeforeCases: the run was stopped before any case started.
 	stoppedBeforeCases bool
+	// rate is the run's --rate (repro commands repeat it).
+	rate float64
+	// probeDeleted and probeUndeleted: the capability probe's groups it
+	// deleted and could not delete (safe mode reports them).
+	probeDeleted   int
+	probeUndeleted []string
 }
 
 // stopInfo is what stopped a run early, for convert.
@@ -196,7 +203,7 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 	for _, p := range prepared {
 		if opts.Safe {
 			n, failed := p.env.Cleanup.Result()
-			p.result.Cleanup = &reports.Cleanup{Deleted: n, Failed: failed}
+			p.result.Cleanup = &reports.Cleanup{Deleted: n + p.probeDeleted, Failed: append(p.probeUndeleted, failed...)}
 		}
 		res.Plans = append(res.Plans, p.result)
 	}
@@ -246,7 +253,7 @@ func fitDeadline(ctx context.Context, opts *Options, est Estimate, res *reports.
 // prepare starts a plan's target and probes it. Failures are recorded in
 // the plan result and the env (every case then reports the setup error).
 func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *preparedPlan {
-	p := &preparedPlan{plan: plan, target: plan.Target}
+	p := &preparedPlan{plan: plan, target: plan.Target, rate: opts.Rate}
 	env := &suites.Env{
 		Plan: plan.Name, Profile: plan.Profile, StepTimeout: opts.StepTimeout,
 		Hosts: opts.Hosts, Header: opts.Header, Scale: opts.Scale, RunID: runID, Instance: NewRunID(),
@@ -256,7 +263,10 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 	if plan.Profile == "none" {
 		env.Profile = framework.ProfileNIP29
 	}
-	if opts.Rate > 0 {
+	switch {
+	case opts.Pace != nil:
+		env.Pace = opts.Pace
+	case opts.Rate > 0:
 		env.Pace = pace.New(opts.Rate).Wait
 	}
 	p.env = env
@@ -341,7 +351,7 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 		profile, note = detect(ctx, opts, env, runID)
 	}
 	env.Profile, p.result.Profile, p.result.Note = profile, profile, joinNotes(keyNote, note)
-	probeKeys(ctx, env, declared, &p.result)
+	p.probeDeleted, p.probeUndeleted = probeKeys(ctx, env, declared, &p.result)
 	if err, timedOut := observedNothing(p.result, probe); err != nil {
 		setupFailed(p, err, timedOut)
 		return p
@@ -646,6 +656,14 @@ func runGinkgo(ctx context.Context, opts *Options, prepared []*preparedPlan) (ty
 		suiteConfig.RandomizeAllSpecs = true
 	}
 	suiteConfig.GracePeriod = 5 * time.Second
+	if opts.Safe {
+		// A case stopped by an interrupt or the deadline still deletes
+		// what it created (on a context of its own, 3 step deadlines, plus
+		// its pacing): Ginkgo waits that long for it before moving on.
+		for _, p := range prepared {
+			suiteConfig.GracePeriod = max(suiteConfig.GracePeriod, 3*p.env.StepTimeout+10*time.Second)
+		}
+	}
 	suiteConfig.FailFast = false
 	reporterConfig.NoColor = true
 	reporterConfig.Succinct = true
@@ -781,7 +799,20 @@ func baseResult(plan string, c framework.Case) reports.CaseResult {
 }
 
 func reproCommand(p *preparedPlan, c framework.Case) string {
-	return ReproPrefix(p.target, p.env.Profile, p.result.URL) + redactedHeaderFlags(p.env.Header) + commandTagFlags(p.env.CommandTags) + " --focus " + c.ID
+	return ReproPrefix(p.target, p.env.Profile, p.result.URL) + safeFlags(p.env.Safe, p.rate) + redactedHeaderFlags(p.env.Header) + commandTagFlags(p.env.CommandTags) + " --focus " + c.ID
+}
+
+// safeFlags are the --safe and --rate flags of a run: a repro command
+// against a live relay keeps its word to be as careful as the run was.
+func safeFlags(safe bool, rate float64) string {
+	var out string
+	if safe {
+		out += " --safe"
+	}
+	if rate > 0 {
+		out += " --rate " + strconv.FormatFloat(rate, 'g', -1, 64)
+	}
+	return out
 }
 
 // commandTagFlags are the --command-tag flags of a run: the tags are

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/internal/pace"
 	"github.com/nipcl/nipcl-conform/internal/text"
 	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/runner"
@@ -85,6 +86,28 @@ func (w *workerSpec) claimer() func(plan, caseID string) bool {
 	}
 }
 
+// pacer waits for the parent's shared pacer before each write: one write
+// slot of the whole run's --rate.
+func (w *workerSpec) pacer() func(ctx context.Context) error {
+	return func(ctx context.Context) error {
+		q := url.Values{"worker": {strconv.Itoa(w.Worker)}}
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimSuffix(w.ClaimURL, "/claim")+"/pace?"+q.Encode(), nil)
+		if err != nil {
+			return fmt.Errorf("shared pacer: %w", err)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return fmt.Errorf("shared pacer: %w", err)
+		}
+		defer resp.Body.Close()
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64))
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("shared pacer: %s", resp.Status)
+		}
+		return nil
+	}
+}
+
 // doneReporter tells the parent a case ended (for its progress line).
 func (w *workerSpec) doneReporter() func(plan, caseID string, failed bool) {
 	client := &http.Client{Timeout: 10 * time.Second}
@@ -112,6 +135,9 @@ func (w *workerSpec) post(client *http.Client, path string, q url.Values) string
 // claimQueue grants each (plan, case) to the first worker that asks, and
 // counts the cases workers finished.
 type claimQueue struct {
+	// pacer, when set, paces every worker's writes (/pace): --rate holds
+	// for the run, not per worker.
+	pacer   *pace.Pacer
 	mu      sync.Mutex
 	claimed map[[2]string]int // (plan, case) → worker
 	// progress, when set, is called with the counts after each finished case.
@@ -122,6 +148,18 @@ type claimQueue struct {
 func (q *claimQueue) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		http.Error(w, "POST only", http.StatusMethodNotAllowed)
+		return
+	}
+	if strings.HasSuffix(r.URL.Path, "/pace") {
+		if q.pacer == nil {
+			_, _ = io.WriteString(w, "ok")
+			return
+		}
+		if err := q.pacer.Wait(r.Context()); err != nil {
+			http.Error(w, err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		_, _ = io.WriteString(w, "ok")
 		return
 	}
 	if strings.HasSuffix(r.URL.Path, "/done") {
@@ -222,6 +260,7 @@ type parallelRun struct {
 	junitPath string
 	runID     string
 	deadline  time.Duration
+	rate      float64 // --rate, paced for all workers together
 	stderr    io.Writer
 	// progress, when set, receives a live progress line (a terminal).
 	progress io.Writer
@@ -306,6 +345,9 @@ func (pr *parallelRun) run(ctx context.Context, started []workerPlan) (*reports.
 		return nil, fmt.Errorf("--parallel: find own executable: %w", err)
 	}
 	queue := &claimQueue{claimed: map[[2]string]int{}}
+	if pr.rate > 0 {
+		queue.pacer = pace.New(pr.rate)
+	}
 	if pr.progress != nil {
 		var pmu sync.Mutex
 		queue.progress = func(done, failed int, last string) {

@@ -467,7 +467,11 @@ func (f *runFlags) execute(fs *flag.FlagSet, s *runSettings, plans []runner.Plan
 		}
 		plans = shared
 	}
-	res, err := runner.Run(ctx, f.runnerOptions(s, plans, claim, caseDone, stdout))
+	opts := f.runnerOptions(s, plans, claim, caseDone, stdout)
+	if s.worker != nil && *f.rate > 0 {
+		opts.Pace = s.worker.pacer() // --rate for the whole run, not per worker
+	}
+	res, err := runner.Run(ctx, opts)
 	if s.worker != nil {
 		// A worker's results go to its parent, which prints the summary.
 		stdout = io.Discard
@@ -515,7 +519,7 @@ func (f *runFlags) runParallel(ctx context.Context, fs *flag.FlagSet, n int, sta
 	if id == "" {
 		id = runner.NewRunID()
 	}
-	pr := &parallelRun{fs: fs, n: n, reportDir: *f.reportDir, junitPath: *f.junit, runID: id, deadline: *f.deadline, stderr: stderr}
+	pr := &parallelRun{fs: fs, n: n, reportDir: *f.reportDir, junitPath: *f.junit, runID: id, deadline: *f.deadline, rate: *f.rate, stderr: stderr}
 	if isTerminal(stdout) {
 		pr.progress = stdout
 	}

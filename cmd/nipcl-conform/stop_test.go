@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"database/sql"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -122,4 +124,66 @@ func TestDeadlineIsDerivedAndSaid(t *testing.T) {
 	if !strings.HasPrefix(r.stdout, "warning: --deadline 20s is shorter than this run is expected to take") {
 		t.Errorf("exit %d, stdout:\n%s", r.code, r.stdout)
 	}
+}
+
+// TestSafeRunCancelledHalfWayCleansUp: a --safe run against a live relay
+// cancelled with SIGTERM half-way is incomplete, and deletes every channel
+// it created (or names those it could not): nothing is left behind
+// unreported.
+func TestSafeRunCancelledHalfWayCleansUp(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "relay.db")
+	relay := serve(t, "--profile", "labels", "--db", db)
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, "run", "--target", relay, "--profile", "labels", "--safe", "--rate", "200", "--parallel", "1", "--report-dir", dir)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if st, err := os.Stat(filepath.Join(dir, "ginkgo.log")); err == nil && st.Size() > 60 {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("no case finished in time:\n%s", out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	checkIncomplete(t, code, out.String(), dir, "a cancel (SIGTERM)")
+	res, err := reports.ReadJSON(filepath.Join(dir, "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Plans) != 1 || res.Plans[0].Cleanup == nil {
+		t.Fatalf("no cleanup account in results.json: %+v", res.Plans)
+	}
+	cl := res.Plans[0].Cleanup
+	if !strings.Contains(out.String(), fmt.Sprintf("safe mode (labels): deleted %d channels", cl.Deleted)) {
+		t.Errorf("stdout does not report the cleanup:\n%s", out.String())
+	}
+	conn, err := sql.Open("sqlite", "file:"+db+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var alive int
+	if err := conn.QueryRow(`SELECT count(*) FROM channels WHERE deleted = 0`).Scan(&alive); err != nil {
+		t.Fatal(err)
+	}
+	if alive > len(cl.Failed) {
+		t.Errorf("%d channels left behind, %d reported as not deleted (%d deleted): %v", alive, len(cl.Failed), cl.Deleted, cl.Failed)
+	}
+	t.Logf("deleted %d, could not delete %d, left %d", cl.Deleted, len(cl.Failed), alive)
 }
