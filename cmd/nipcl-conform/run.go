@@ -24,6 +24,7 @@ import (
 	"github.com/nipcl/nipcl-conform/clause"
 	"github.com/nipcl/nipcl-conform/fixtures"
 	"github.com/nipcl/nipcl-conform/internal/text"
+	"github.com/nipcl/nipcl-conform/internal/trust"
 	"github.com/nipcl/nipcl-conform/reference"
 	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/runner"
@@ -89,7 +90,7 @@ type runFlags struct {
 	actorKeys, hosts, headers, faults       listFlag
 	focus, skip, envs, roleMap, readingArgs listFlag
 	policies, admitKeys, creatorKeys        listFlag
-	commandTags, hostKeys                   listFlag
+	commandTags, hostKeys, caCerts          listFlag
 }
 
 // defineRunFlags declares run's flags on fs (their names, defaults and
@@ -132,6 +133,7 @@ func defineRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.Var(&f.admitKeys, "admit-key", "public key (hex) the built-in reference relay admits under --policy listed-keys-only (repeatable; the --actor-key keys are admitted too)")
 	fs.Var(&f.headers, "header", "'Name: value': an HTTP header sent on the NIP-11 request and every WebSocket upgrade (repeatable; a proxy's credentials); reports and repro commands show only its name")
 	fs.Var(&f.commandTags, "command-tag", "K=V: a tag [\"K\",\"V\"] added to every group command (kinds 9000-9022) the harness signs, for a deployment that requires tags of its own (repeatable; outside NIP-29 and NIP-CL)")
+	fs.Var(&f.caCerts, "ca-cert", "FILE: also trust the CA certificate(s) in this PEM file for wss:// targets (repeatable; a relay behind a TLS proxy with a private CA or a self-signed certificate); the system roots, or SSL_CERT_FILE / SSL_CERT_DIR, stay trusted")
 	fs.Var(&f.hosts, "host", "another Host header value that names a second community of the same relay (repeatable)")
 	fs.Var(&f.hostKeys, "host-key", "HOST=HEX: the secret key the harness signs with in the community HOST names (a --host value, or its host name without the port), for a deployment whose communities admit different keys (repeatable; without it the first community's keys are used there)")
 	fs.Var(&f.faults, "fault", "break the built-in reference relay with this fault switch (repeatable; see `nipcl-conform faults`)")
@@ -189,6 +191,9 @@ func (f *runFlags) settle() (*runSettings, error) {
 	var err error
 	if s.header, err = fixtures.ParseHeaders(f.headers); err != nil {
 		return nil, usagef("--header: %v", err)
+	}
+	if err := trust.Install(f.caCerts); err != nil {
+		return nil, usagef("%v", err)
 	}
 	if s.commandTags, err = fixtures.ParseCommandTags(f.commandTags); err != nil {
 		return nil, usagef("--command-tag: %v", err)
