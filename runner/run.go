@@ -855,7 +855,14 @@ func ReproPrefix(target Target, profile, url string) string {
 		}
 		return cmd
 	case *DelayedTarget:
-		return ReproPrefix(t.Inner, profile, url) + " --simulate-rtt " + t.RTT.String()
+		cmd := ReproPrefix(t.Inner, profile, url)
+		if t.RTT > 0 {
+			cmd += " --simulate-rtt " + t.RTT.String()
+		}
+		if t.Host != "" {
+			cmd += " --host-header " + t.Host
+		}
+		return cmd
 	case *StartedTarget:
 		if t.Repro != "" {
 			return t.Repro

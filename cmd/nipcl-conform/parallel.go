@@ -233,7 +233,7 @@ func parseShard(s string) (runner.Shard, error) {
 // relay (workers get the started relays instead).
 func childArgs(fs *flag.FlagSet) []string {
 	skip := map[string]bool{"parallel": true, "shard": true, "report-dir": true, "junit": true, "run-id": true,
-		"target": true, "image": true, "dockerfile": true, "fault": true, "db": true, "reading": true, "simulate-rtt": true,
+		"target": true, "image": true, "dockerfile": true, "fault": true, "db": true, "reading": true, "simulate-rtt": true, "host-header": true,
 		"container-port": true, "path": true, "network": true, "env": true, "profile": true}
 	var out []string
 	fs.Visit(func(f *flag.Flag) {

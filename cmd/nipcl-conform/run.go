@@ -86,7 +86,7 @@ type runFlags struct {
 	shard, runID                            *string
 	seed                                    *int64
 	simRTT                                  *time.Duration
-	baseline, labelFilter                   *string
+	baseline, labelFilter, hostHeader       *string
 	actorKeys, hosts, headers, faults       listFlag
 	focus, skip, envs, roleMap, readingArgs listFlag
 	policies, admitKeys, creatorKeys        listFlag
@@ -125,6 +125,7 @@ func defineRunFlags(fs *flag.FlagSet) *runFlags {
 		simRTT:      fs.Duration("simulate-rtt", 0, "put a delay proxy with this round trip (e.g. 50ms) in front of the relay, to see a run as it would go across a network (ws:// targets)"),
 		baseline:    fs.String("baseline", "", "file of expected failures (one case ID, or \"PLAN ID\", per line); they don't fail the run"),
 	}
+	f.hostHeader = fs.String("host-header", "", "HOST: the Host header naming the relay's main community on every request, for a --target reached through a tunnel or port forward (ssh -L, kubectl port-forward) to a relay that routes by Host; ws:// targets (a local proxy sets it). --simulate-rtt already sends the relay's own host")
 	f.labelFilter = fs.String("label-filter", "", "select cases by their Ginkgo labels: profile (nip29, identity, labels), level (MUST, SHOULD, MAY), source (nip, draft, contract), area:X, section:X.Y, slow, heavy; e.g. 'labels && MUST && !slow'")
 	fs.Var(&f.roleMap, "role-map", "WORD=ROLE: the relay's role name for the harness's role word admin, owner or member (repeatable; default: learned from the creator's 39001 entry)")
 	fs.Var(&f.actorKeys, "actor-key", "[ROLE=]HEX: a secret key the suites may act with (repeatable); ROLE creator (may create groups) or unprivileged (may not moderate groups it does not administer) says which is which; every key is probed before the cases either way")
@@ -423,12 +424,12 @@ func (f *runFlags) simulateRTT(plans []runner.Plan, worker *workerSpec) ([]runne
 	if *f.simRTT < 0 {
 		return nil, usagef("--simulate-rtt must not be negative, got %s", *f.simRTT)
 	}
-	if *f.simRTT > 0 && worker == nil {
+	if (*f.simRTT > 0 || *f.hostHeader != "") && worker == nil {
 		if strings.HasPrefix(*f.target, "wss://") {
-			return nil, usagef("--simulate-rtt works on ws:// targets only (the proxy does not speak TLS)")
+			return nil, usagef("--simulate-rtt and --host-header work on ws:// targets only (their proxy does not speak TLS)")
 		}
 		for i := range plans {
-			plans[i].Target = &runner.DelayedTarget{Inner: plans[i].Target, RTT: *f.simRTT}
+			plans[i].Target = &runner.DelayedTarget{Inner: plans[i].Target, RTT: *f.simRTT, Host: *f.hostHeader}
 		}
 	}
 	return plans, nil
