@@ -80,3 +80,30 @@ func TestBaselineIsToldTruthfully(t *testing.T) {
 		t.Errorf("summary.md: want the new failure a/3 before the known a/2, marked:\n%s", s)
 	}
 }
+
+// TestFailureNamesTheClauseItBroke: a failure that recorded the clause it
+// breaks is explained by that clause (its sentence's place and our
+// wording), not by the case's own section, in the root causes, Markdown
+// and JUnit; messages are never cut in Markdown.
+func TestFailureNamesTheClauseItBroke(t *testing.T) {
+	long := "l tags out of order: " + strings.Repeat("x", 300) + " observed END"
+	r := headlineRun(CaseResult{ID: "labels/add-remove/1", Section: "labels/add-remove", Ref: "nip-cl-labels.md § Add and remove labels",
+		Outcome: Fail, Violates: "labels/snapshot.4", Message: long})
+	cl, ok := Broken(r.Cases[0])
+	if !ok {
+		t.Fatal("labels/snapshot.4 is not in the catalogue")
+	}
+	causes := r.Causes()
+	if len(causes) != 1 || causes[0].Ref != cl.Ref || causes[0].Sections[0] != "labels/snapshot" || !strings.Contains(causes[0].Requirement, cl.Text) {
+		t.Errorf("cause %+v, want it explained by %s (%s)", causes, cl.ID, cl.Ref)
+	}
+	var md, x bytes.Buffer
+	_ = WriteMarkdown(&md, r)
+	_ = WriteJUnit(&x, r)
+	if !strings.Contains(md.String(), "breaks labels/snapshot.4") || !strings.Contains(md.String(), "observed END") {
+		t.Errorf("summary.md does not name the broken clause or cuts the message:\n%s", md.String())
+	}
+	if !strings.Contains(x.String(), "Failure: breaks labels/snapshot.4 ("+cl.Level) {
+		t.Errorf("junit does not name the broken clause")
+	}
+}

@@ -106,6 +106,7 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"count":       func(m map[Outcome]int, o Outcome) int { return m[o] },
 	"sourceWords": sourceWords,
 	"known":       Known,
+	"brokenLine":  BrokenLine,
 	"slug":        func(s string) string { return strings.NewReplacer("/", "-", ".", "-", " ", "-").Replace(s) },
 	"passPct": func(m map[Outcome]int) int {
 		total := 0
@@ -173,6 +174,7 @@ Check this run's results file with <code>nipcl-conform report verify results.jso
 <h3><span class="{{.Outcome}}">{{.Outcome}}</span>{{if known .}} <em class="known">{{$.Known}}</em>{{end}} <code>{{.ID}}</code> ({{.Plan}})</h3>
 <p><strong>Requirement</strong> ({{.Level}}, section <code>{{.Section}}</code>): {{.Requirement}}</p>
 {{if .Source}}<p><strong>Source</strong>: {{.Source}} — {{.Ref}}</p>{{end}}
+{{with brokenLine .}}<p><strong>The failure</strong> {{.}}</p>{{end}}
 {{if .Reading}}<p><strong>Reading</strong>: {{.Reading}}</p>{{end}}
 <p><strong>Expected vs actual</strong>:</p><pre>{{.Message}}</pre>
 {{if .Location}}<p>at <code>{{.Location}}</code></p>{{end}}

@@ -204,6 +204,9 @@ func failureBody(c CaseResult) string {
 	if c.Source != "" {
 		fmt.Fprintf(&b, "Source: %s — %s\n", c.Source, c.Ref)
 	}
+	if line := BrokenLine(c); line != "" {
+		fmt.Fprintf(&b, "Failure: %s\n", line)
+	}
 	if c.Reading != "" {
 		fmt.Fprintf(&b, "Reading: %s\n", c.Reading)
 	}

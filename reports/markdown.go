@@ -90,7 +90,11 @@ func WriteMarkdown(w io.Writer, r *Results) error {
 			if Known(c) {
 				outcome += ", " + KnownWord(r)
 			}
-			fmt.Fprintf(&b, "| `%s` (%s) | %s | %s | %s | %s | %s |\n", c.ID, c.Plan, c.Level, mdEscape(c.Ref), c.Section, outcome, mdEscape(text.FirstLine(c.Message)))
+			ref, section := c.Ref, c.Section
+			if cl, ok := Broken(c); ok {
+				ref, section = cl.Ref, "breaks "+cl.ID
+			}
+			fmt.Fprintf(&b, "| `%s` (%s) | %s | %s | %s | %s | %s |\n", c.ID, c.Plan, c.Level, mdEscape(ref), section, outcome, mdEscape(text.FirstLine(c.Message)))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -100,12 +104,11 @@ func WriteMarkdown(w io.Writer, r *Results) error {
 // verdict is the run's headline (Headline).
 func verdict(r *Results) string { return Headline(r) }
 
+// mdEscape makes s safe in a Markdown table cell; it never cuts it (a
+// message cut before its observed value says nothing).
 func mdEscape(s string) string {
 	s = strings.ReplaceAll(s, "|", "\\|")
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	return s
+	return strings.ReplaceAll(s, "\n", " ")
 }
 
 // claimLine names the harness build, catalogue and the spec revisions the

@@ -621,6 +621,27 @@ func runGinkgo(ctx context.Context, opts *Options, prepared []*preparedPlan) (ty
 			}
 		}
 	})
+	if !opts.Progress && opts.Out != io.Discard {
+		// Without a terminal (a CI log) a line every few seconds, so a
+		// long run shows it lives.
+		stopTicker := make(chan struct{})
+		defer close(stopTicker)
+		go func() {
+			tick := time.NewTicker(ProgressEvery)
+			defer tick.Stop()
+			for {
+				select {
+				case <-tick.C:
+					mu.Lock()
+					d, f := done, failed
+					mu.Unlock()
+					fmt.Fprintf(opts.Out, "progress: %d/%d cases done, %d not passing so far\n", d, specs, f)
+				case <-stopTicker:
+					return
+				}
+			}
+		}()
+	}
 	ReportAfterSuite("nipcl-conform capture", func(r Report) {
 		captured, stopped = r.SpecReports, strings.Join(r.SpecialSuiteFailureReasons, "; ")
 	})
@@ -670,6 +691,16 @@ func runGinkgo(ctx context.Context, opts *Options, prepared []*preparedPlan) (ty
 	RunSpecs(&failer{}, "nipcl-conform", suiteConfig, reporterConfig)
 	return captured, stopped
 }
+
+// ProgressEvery is how often a run without a terminal prints a progress
+// line (cases done of the total, not passing so far): 5 s, or the
+// duration in $NIPCL_PROGRESS_EVERY.
+var ProgressEvery = func() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("NIPCL_PROGRESS_EVERY")); err == nil && d > 0 {
+		return d
+	}
+	return 5 * time.Second
+}()
 
 // unclaimed reports whether a spec was another worker's case (Env.Claim).
 func unclaimed(r SpecReport) bool {

@@ -262,8 +262,9 @@ type parallelRun struct {
 	deadline  time.Duration
 	rate      float64 // --rate, paced for all workers together
 	stderr    io.Writer
-	// progress, when set, receives a live progress line (a terminal).
-	progress io.Writer
+	// progress, when set, receives a live progress line (a terminal);
+	// else out, when set, a progress line every few seconds.
+	progress, out io.Writer
 }
 
 // startPlans starts every plan's relay once; the caller stops them.
@@ -356,6 +357,25 @@ func (pr *parallelRun) run(ctx context.Context, started []workerPlan) (*reports.
 			fmt.Fprintf(pr.progress, "\r\033[K[%d done, %d workers] %d not passing  %s", done, pr.n, failed, last)
 		}
 		defer fmt.Fprintln(pr.progress)
+	} else if pr.out != nil {
+		// Without a terminal (a CI log): a line every few seconds.
+		stop := make(chan struct{})
+		defer close(stop)
+		go func() {
+			tick := time.NewTicker(runner.ProgressEvery)
+			defer tick.Stop()
+			for {
+				select {
+				case <-tick.C:
+					queue.mu.Lock()
+					done, failed := queue.done, queue.failed
+					queue.mu.Unlock()
+					fmt.Fprintf(pr.out, "progress: %d cases done by %d workers, %d not passing so far\n", done, pr.n, failed)
+				case <-stop:
+					return
+				}
+			}
+		}()
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -528,6 +529,8 @@ func (f *runFlags) runParallel(ctx context.Context, fs *flag.FlagSet, n int, sta
 	pr := &parallelRun{fs: fs, n: n, reportDir: *f.reportDir, junitPath: *f.junit, runID: id, deadline: *f.deadline, rate: *f.rate, stderr: stderr}
 	if isTerminal(stdout) {
 		pr.progress = stdout
+	} else {
+		pr.out = stdout
 	}
 	return pr.run(ctx, startedPlans)
 }
@@ -709,6 +712,7 @@ func readingsFor(readings map[string]string, p string) map[string]string {
 }
 
 func printSummary(w io.Writer, res *reports.Results, took time.Duration) {
+	line := lineFor(w)
 	counts := res.Counts()
 	fmt.Fprintf(w, "\n%-14s %s\n", "outcome", "cases")
 	for _, o := range reports.Outcomes {
@@ -748,15 +752,22 @@ func printSummary(w io.Writer, res *reports.Results, took time.Duration) {
 				fmt.Fprintf(w, "  … %d more in summary.md and report.html\n", len(causes)-10)
 				break
 			}
-			fmt.Fprintf(w, "  %2d. %d × %s [%s] %s\n      cases: %s\n      learn more: %s\n", i+1, len(k.Cases), k.Outcome, k.Level,
-				summaryLine(strings.TrimPrefix(k.Example, "incompatible: ")), causeCases(k.Cases), k.Explain)
+			fmt.Fprintf(w, "  %2d. %d × %s [%s] %s\n", i+1, len(k.Cases), k.Outcome, k.Level, line(strings.TrimPrefix(k.Example, "incompatible: ")))
+			if b := reports.BrokenLine(reports.CaseResult{Violates: k.Violates}); b != "" {
+				fmt.Fprintf(w, "      %s\n", line(b))
+			}
+			fmt.Fprintf(w, "      cases: %s\n      learn more: %s\n", causeCases(k.Cases), k.Explain)
 		}
 	}
 	sort.SliceStable(bad, func(i, j int) bool { return bad[i].ID < bad[j].ID })
 	if len(bad) > 0 && len(bad) <= 12 {
 		fmt.Fprintln(w, "\nnot passing:")
 		for _, c := range bad {
-			fmt.Fprintf(w, "  %-13s %-22s %s [%s %s] %s\n", c.Outcome, c.ID, c.Plan, c.Level, c.Section, summaryLine(c.Message))
+			where := c.Section
+			if c.Violates != "" {
+				where = "breaks " + c.Violates
+			}
+			fmt.Fprintf(w, "  %-13s %-22s %s [%s %s] %s\n", c.Outcome, c.ID, c.Plan, c.Level, where, line(c.Message))
 		}
 	}
 	if len(known) > 0 {
@@ -779,8 +790,22 @@ func printSummary(w io.Writer, res *reports.Results, took time.Duration) {
 }
 
 // summaryLine is the first line of a message, clipped to 160 bytes: one
-// row of the summary or of a usage error.
+// row of a usage error.
 func summaryLine(s string) string { return text.Clip(text.FirstLine(s), 160) }
+
+// lineFor returns how a summary row is cut for w: at the terminal's width
+// ($COLUMNS, else 160) on a terminal, never in a file or pipe (a CI log
+// keeps the observed value at the end of a message).
+func lineFor(w io.Writer) func(string) string {
+	if !isTerminal(w) {
+		return text.FirstLine
+	}
+	width := 160
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 40 {
+		width = n - 10
+	}
+	return func(s string) string { return text.Clip(text.FirstLine(s), width) }
+}
 
 // causeCases names up to five of a cause's cases.
 func causeCases(ids []string) string {

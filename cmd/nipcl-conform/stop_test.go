@@ -187,3 +187,23 @@ func TestSafeRunCancelledHalfWayCleansUp(t *testing.T) {
 	}
 	t.Logf("deleted %d, could not delete %d, left %d", cl.Deleted, len(cl.Failed), alive)
 }
+
+// TestProgressWithoutATerminal: a run whose output is a file (a CI log)
+// prints a progress line every few seconds, and its messages whole.
+func TestProgressWithoutATerminal(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, "run", "--profile", "labels", "--fault", "labels-unsorted", "--focus", "labels/snapshot/*", "--focus", "base/*", "--report-dir", t.TempDir())
+	cmd.Env = append(os.Environ(), "NIPCL_PROGRESS_EVERY=200ms")
+	out, _ := cmd.Output()
+	s := string(out)
+	if !strings.Contains(s, "progress: ") || !strings.Contains(s, " cases done, ") {
+		t.Errorf("no progress line:\n%s", s)
+	}
+	// The messages end with what was observed: never cut in a file.
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasSuffix(l, "…") {
+			t.Errorf("a line cut in a file: %s", l)
+		}
+	}
+}
