@@ -41,7 +41,7 @@ type Cause struct {
 	// Violates is the clause the cause's failures break, when they
 	// recorded one (BrokenLine says it in words).
 	Violates string `json:"violates,omitempty"`
-	Excerpt string `json:"excerpt,omitempty"`
+	Excerpt  string `json:"excerpt,omitempty"`
 	// Explain is the command that says more about the first case.
 	Explain string `json:"explain"`
 }
