@@ -129,6 +129,8 @@ th{background:#f4f4f4} .pass{color:#176e2b} .fail,.timeout,.harness-error{color:
 .unsupported,.skipped,.not-run{color:#777} em.known{color:#8a5a00;font-style:normal;font-weight:normal} .blocked{color:#8a5a00} pre{background:#f7f7f7;padding:.6em;overflow-x:auto;font-size:12px;white-space:pre-wrap}
 .failure{border-left:4px solid #b00020;padding-left:1em;margin:1.5em 0} details.cause{border-left:4px solid #b00020;padding:.2em 1em;margin:.6em 0} details.cause summary{cursor:pointer}
 .filters input{margin-left:.8em}
+table.targets{width:100%;table-layout:fixed} table.targets td{overflow-wrap:anywhere}
+pre.wire{white-space:pre;overflow-x:auto}
 {{range .Outcomes}}#fo-{{.}}:checked ~ table.cases tr[class]:not(.o-{{.}}){display:none}
 {{end}}{{range .Sections}}#fx-{{slug .}}:checked ~ table.cases tr[class]:not(.x-{{slug .}}){display:none}
 {{end}}#fs-nip:checked ~ table.cases tr[class]:not(.s-nip),#fs-draft:checked ~ table.cases tr[class]:not(.s-draft),#fs-contract:checked ~ table.cases tr[class]:not(.s-contract){display:none}
@@ -147,11 +149,11 @@ Check this run's results file with <code>nipcl-conform report verify results.jso
 <p><strong>Requirement</strong>: {{$k.Requirement}}</p>
 <p><strong>Whose rule</strong>: {{sourceWords $k.Source $k.Ref}}; sections {{range $k.Sections}}<code>{{.}}</code> {{end}}</p>
 <p><strong>Cases</strong> ({{$k.Plan}}): {{range $k.Cases}}<a href="#{{$k.Plan}}-{{.}}"><code>{{.}}</code></a> {{end}}</p>
-{{if $k.Excerpt}}<p><strong>Wire excerpt</strong> (first case):</p><pre>{{$k.Excerpt}}</pre>{{end}}
+{{if $k.Excerpt}}<p><strong>Wire excerpt</strong> (first case):</p><pre class="wire">{{$k.Excerpt}}</pre>{{end}}
 <p>Learn more: <code>{{$k.Explain}}</code></p></details>
 {{end}}{{end}}
 <h2>Targets</h2>
-<table><tr><th>plan</th><th>target</th><th>profile</th><th>relay (NIP-11)</th><th>relay key</th><th>MUST passed</th><th>notes</th></tr>
+<table class="targets"><tr><th>plan</th><th>target</th><th>profile</th><th>relay (NIP-11)</th><th>relay key</th><th>MUST passed</th><th>notes</th></tr>
 {{$must := .Must}}{{range .R.Plans}}<tr><td>{{.Name}}</td><td>{{.Target}}{{if .URL}}<br><code>{{.URL}}</code>{{end}}</td><td>{{.Profile}}</td>
 <td>{{with .Relay}}{{.Software}} {{.Version}}{{if .Name}} ({{.Name}}){{end}}{{if .Self}}<br>self <code>{{.Self}}</code>{{end}}{{end}}</td><td><code>{{.RelayPubKey}}</code></td><td>{{index $must .Name}}</td>
 <td>{{if .SetupError}}<span class="fail">setup failed: {{.SetupError}}</span>{{end}}{{.Note}}{{with .Cleanup}}<br>safe mode: deleted {{.Deleted}} channels{{if .Failed}}; <span class="fail">could not delete {{len .Failed}}</span>:<ul>{{range .Failed}}<li>{{.}}</li>{{end}}</ul>{{end}}{{end}}{{if .Keys}}<details><summary>keys: what each may do ({{len .Keys}})</summary><ul>{{range .Keys}}<li>{{.String}}{{if .Evidence}}<br><small>{{range .Evidence}}{{.}}; {{end}}</small>{{end}}</li>{{end}}</ul></details>{{end}}{{if .Logs}}<details><summary>relay logs</summary><pre>{{.Logs}}</pre></details>{{end}}</td></tr>{{end}}
@@ -180,7 +182,7 @@ Check this run's results file with <code>nipcl-conform report verify results.jso
 {{if .Location}}<p>at <code>{{.Location}}</code></p>{{end}}
 {{if .Notes}}<p><strong>Notes</strong>:</p><ul>{{range .Notes}}<li>{{.}}</li>{{end}}</ul>{{end}}
 <p><strong>Reproduce</strong>: <code>{{.Repro}}</code> · <strong>Learn more</strong>: <code>nipcl-conform explain {{.ID}}</code></p>
-{{if .Transcript}}<details open><summary>Wire transcript</summary><pre>{{.Transcript}}</pre></details>{{end}}
+{{if .Transcript}}<details open><summary>Wire transcript</summary><pre class="wire">{{.Transcript}}</pre></details>{{end}}
 </div>{{else}}<p>None.</p>{{end}}
 {{if .Coverage}}<h2>Clause coverage</h2>
 <table><tr><th>clause</th><th>title</th><th>cases</th><th>results</th></tr>

@@ -149,3 +149,21 @@ func TestActionBuildStampsTheRef(t *testing.T) {
 		t.Errorf("go %s: want the commit stamped", strings.Join(args, " "))
 	}
 }
+
+// TestHelpNamesArguments: `help run` names each flag's argument as its
+// text does (-shard i/N, -fault NAME), never by the first back-quoted
+// words of the text (-shard report merge).
+func TestHelpNamesArguments(t *testing.T) {
+	_, stdout, stderr := runDispatch(t, "help", "run")
+	out := stdout + stderr
+	for _, want := range []string{"  -shard i/N\n", "  -fault NAME\n", "  -policy NAME\n", "  -header 'Name: value'\n", "  -ca-cert FILE\n", "  -timeout duration\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("help run lacks %q", strings.TrimSpace(want))
+		}
+	}
+	for _, bad := range []string{"-shard report merge", "-fault nipcl-conform faults", "-reading nipcl-conform list"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("help run shows %q", bad)
+		}
+	}
+}

@@ -120,29 +120,29 @@ func defineRunFlags(fs *flag.FlagSet) *runFlags {
 		allowHeavy:  fs.Bool("allow-heavy", false, "in --safe mode, still run cases that need many writes"),
 		slow:        fs.Bool("slow", false, "also run slow cases that wait on the relay's clock (e.g. the ±900 s retry window)"),
 		parallel:    fs.Int("parallel", 0, "run the cases in N worker processes that take them from one queue, longest first, and merge their reports (default from the measured round trip: 1 under 2 ms, 24 from 2 ms, 32 from 100 ms, for every target but the built-in in-process relay; 1 forces one process)"),
-		shard:       fs.String("shard", "", "run only shard i of N (i/N, 1-based), a stable subset; merge with `report merge`"),
+		shard:       fs.String("shard", "", "i/N: run only shard i of N (1-based), a stable subset; merge with `report merge`"),
 		runID:       fs.String("run-id", "", "run identifier (namespaces channels and labels; shards of one run share it)"),
 		seed:        fs.Int64("seed", 0, "run the cases in a random order drawn from this seed (0: the fixed catalogue order); the report records it"),
 		simRTT:      fs.Duration("simulate-rtt", 0, "put a delay proxy with this round trip (e.g. 50ms) in front of the relay, to see a run as it would go across a network (ws:// targets)"),
-		baseline:    fs.String("baseline", "", "file of expected failures (one case ID, or \"PLAN ID\", per line); they don't fail the run"),
+		baseline:    fs.String("baseline", "", "FILE: expected failures (one case ID, or \"PLAN ID\", per line); they don't fail the run and are reported as known failures"),
 	}
 	f.hostHeader = fs.String("host-header", "", "HOST: the Host header naming the relay's main community on every request, for a --target reached through a tunnel or port forward (ssh -L, kubectl port-forward) to a relay that routes by Host; ws:// targets (a local proxy sets it). --simulate-rtt already sends the relay's own host")
 	f.labelFilter = fs.String("label-filter", "", "select cases by their Ginkgo labels: profile (nip29, identity, labels), level (MUST, SHOULD, MAY), source (nip, draft, contract), area:X, section:X.Y, slow, heavy; e.g. 'labels && MUST && !slow'")
 	fs.Var(&f.roleMap, "role-map", "WORD=ROLE: the relay's role name for the harness's role word admin, owner or member (repeatable; default: learned from the creator's 39001 entry)")
 	fs.Var(&f.actorKeys, "actor-key", "[ROLE=]HEX: a secret key the suites may act with (repeatable); ROLE creator (may create groups) or unprivileged (may not moderate groups it does not administer) says which is which; every key is probed before the cases either way")
-	fs.Var(&f.policies, "policy", "run the built-in reference relay under this relay policy switch (repeatable; see `nipcl-conform faults`)")
-	fs.Var(&f.creatorKeys, "creator-key", "public key (hex) that may create groups on the built-in reference relay under --policy listed-creators (repeatable)")
-	fs.Var(&f.admitKeys, "admit-key", "public key (hex) the built-in reference relay admits under --policy listed-keys-only (repeatable; the --actor-key keys are admitted too)")
+	fs.Var(&f.policies, "policy", "NAME: run the built-in reference relay under this relay policy switch (repeatable; see `nipcl-conform faults`)")
+	fs.Var(&f.creatorKeys, "creator-key", "PUBHEX: a public key that may create groups on the built-in reference relay under --policy listed-creators (repeatable)")
+	fs.Var(&f.admitKeys, "admit-key", "PUBHEX: a public key the built-in reference relay admits under --policy listed-keys-only (repeatable; the --actor-key keys are admitted too)")
 	fs.Var(&f.headers, "header", "'Name: value': an HTTP header sent on the NIP-11 request and every WebSocket upgrade (repeatable; a proxy's credentials); reports and repro commands show only its name")
 	fs.Var(&f.commandTags, "command-tag", "K=V: a tag [\"K\",\"V\"] added to every group command (kinds 9000-9022) the harness signs, for a deployment that requires tags of its own (repeatable; outside NIP-29 and NIP-CL)")
 	fs.Var(&f.caCerts, "ca-cert", "FILE: also trust the CA certificate(s) in this PEM file for wss:// targets (repeatable; a relay behind a TLS proxy with a private CA or a self-signed certificate); the system roots, or SSL_CERT_FILE / SSL_CERT_DIR, stay trusted")
-	fs.Var(&f.hosts, "host", "another Host header value that names a second community of the same relay (repeatable)")
+	fs.Var(&f.hosts, "host", "H: another Host header value that names a second community of the same relay (repeatable)")
 	fs.Var(&f.hostKeys, "host-key", "HOST=HEX: the secret key the harness signs with in the community HOST names (a --host value, or its host name without the port), for a deployment whose communities admit different keys (repeatable; without it the first community's keys are used there)")
-	fs.Var(&f.faults, "fault", "break the built-in reference relay with this fault switch (repeatable; see `nipcl-conform faults`)")
+	fs.Var(&f.faults, "fault", "NAME: break the built-in reference relay with this fault switch (repeatable; see `nipcl-conform faults`)")
 	fs.Var(&f.readingArgs, "reading", "ID=VALUE: the built-in reference relay takes this careful reading of a point the specs leave open (repeatable; see `nipcl-conform list --readings`)")
-	fs.Var(&f.focus, "focus", "run only cases whose ID, area or section matches (repeatable; a trailing * or / matches a prefix)")
-	fs.Var(&f.skip, "skip", "skip cases whose ID, area or section matches (repeatable)")
-	fs.Var(&f.envs, "env", "K=V environment variable for the container (repeatable)")
+	fs.Var(&f.focus, "focus", "X: run only cases whose ID, area or section matches X (repeatable; a trailing * or / matches a prefix)")
+	fs.Var(&f.skip, "skip", "X: skip cases whose ID, area or section matches X (repeatable)")
+	fs.Var(&f.envs, "env", "K=V: an environment variable for the container (repeatable)")
 	return f
 }
 
@@ -219,7 +219,7 @@ func (f *runFlags) settle() (*runSettings, error) {
 // (normalised to the distinct profile names), --label-filter and --run-id.
 func (f *runFlags) checkRunShape() error {
 	if *f.timeout <= 0 || *f.deadline < 0 {
-		return usagef("--timeout must be a positive duration and --deadline not negative (0: derived from the plan)")
+		return usagef("--timeout must be positive and --deadline not negative (0: derived from the plan)")
 	}
 	if *f.network != "host" && *f.network != "bridge" {
 		return usagef("--network must be host or bridge, not %q", *f.network)
