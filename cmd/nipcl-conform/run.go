@@ -532,6 +532,9 @@ func (f *runFlags) runParallel(ctx context.Context, fs *flag.FlagSet, n int, sta
 	} else {
 		pr.out = stdout
 	}
+	if *f.deadline == 0 {
+		fmt.Fprintf(stdout, "deadline: each of the %d workers derives one from the plan (the whole plan's cases at the measured round trip, plus pacing); results.json settings.deadline records it; --deadline to set one\n", n)
+	}
 	return pr.run(ctx, startedPlans)
 }
 
