@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/nipcl/nipcl-conform/suites"
+	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
 // Deadline derivation: a run without --deadline gets one from its plan,
@@ -75,6 +76,9 @@ func estimate(prepared []*preparedPlan, opts *Options) Estimate {
 		for _, c := range suites.Catalogue() {
 			if !p.env.Applies(c) || (c.Slow && !opts.Slow) || (c.Heavy && opts.Safe && !opts.AllowHeavy) {
 				continue
+			}
+			if p.env.Unsupported != "" && c.Profile != framework.ProfileBaseline {
+				continue // reported unsupported at once: the relay lacks nip-cl
 			}
 			e.Cases++
 			costMS += int64(casePriority(c))

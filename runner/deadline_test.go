@@ -48,6 +48,13 @@ func TestDerivedDeadlineGrowsWithThePlan(t *testing.T) {
 	if paced.Cases > far.Cases {
 		t.Errorf("safe mode runs %d cases, more than %d", paced.Cases, far.Cases)
 	}
+	// A relay without nip-cl checked with profile auto: its NIP-CL cases
+	// are reported unsupported at once and cost nothing.
+	plain := []*preparedPlan{{env: &suites.Env{Profile: "nip29", Unsupported: "no nip-cl"}, result: reports.PlanResult{RTTMS: 100}}}
+	labels := []*preparedPlan{{env: &suites.Env{Profile: "labels"}, result: reports.PlanResult{RTTMS: 100}}}
+	if p, l := estimate(plain, &Options{}), estimate(labels, &Options{}); p.Cases != far.Cases || l.Cases <= far.Cases {
+		t.Errorf("cases: unsupported nip-cl %d, nip29 %d, labels %d", p.Cases, far.Cases, l.Cases)
+	}
 	// 5 writes/s, 8 writes a case: the pacing alone.
 	if want := time.Duration(paced.Cases*writesPerCase/5) * time.Second; paced.Pace < want || paced.Deadline < 2*want {
 		t.Errorf("paced estimate %+v, want pacing %s, deadline at least twice that", paced, want)
