@@ -56,7 +56,8 @@ func (r *Results) BaselineFile() string { return r.Settings["baseline"] }
 //   - "could not complete (setup or harness error)";
 //   - "incomplete: stopped by … after N of M cases (P passed, F not
 //     passing)" for a run the harness stopped;
-//   - "does not conform";
+//   - "does not conform" (with why, when no MUST case failed: the relay
+//     lacks nip-cl);
 //   - "incomplete: no MUST case failed, but …" when MUST cases were blocked;
 //   - "conforms except N known failures (baseline FILE)" when a baseline
 //     excused failures;
@@ -69,7 +70,12 @@ func Headline(r *Results) string {
 		}
 		return "conforms (every MUST case passed)"
 	case ExitFailed:
-		return "does not conform"
+		for _, c := range r.Cases {
+			if Failing(c, false) {
+				return "does not conform"
+			}
+		}
+		return "does not conform: the relay does not advertise \"nip-cl\" (every MUST case of its NIP-29 baseline passed)"
 	case ExitBlocked:
 		return "incomplete: no MUST case failed, but the target does not meet preconditions some MUST cases need"
 	case ExitIncomplete:

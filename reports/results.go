@@ -282,9 +282,9 @@ func Failing(c CaseResult, strict bool) bool {
 
 // ExitCode applies the exit policy: 2 when any plan could not be set up or
 // a case hit a harness error, 4 when the run was stopped before every case
-// ran (Incomplete), 1 when a required case failed or timed out, 3 when none
-// did but a required case was blocked by an unmet precondition, 0
-// otherwise.
+// ran (Incomplete), 1 when a required case failed or timed out or the
+// relay lacks nip-cl (LacksNIPCL), 3 when none did but a required case was
+// blocked by an unmet precondition, 0 otherwise.
 func (r *Results) ExitCode(strict bool) int {
 	for _, p := range r.Plans {
 		if p.SetupError != "" {
@@ -308,7 +308,22 @@ func (r *Results) ExitCode(strict bool) int {
 			code = ExitBlocked
 		}
 	}
+	if code == ExitOK && r.LacksNIPCL() {
+		code = ExitFailed
+	}
 	return code
+}
+
+// LacksNIPCL reports whether a plan's relay was checked for NIP-CL (an
+// identity, labels or auto profile) and does not advertise "nip-cl": a
+// NIP-CL harness then fails it, whatever its NIP-29 baseline did.
+func (r *Results) LacksNIPCL() bool {
+	for _, p := range r.Plans {
+		if strings.Contains(p.Note, `does not advertise "nip-cl"`) {
+			return true
+		}
+	}
+	return false
 }
 
 // Sort orders cases by plan, then ID.
