@@ -140,6 +140,10 @@ type Findings struct {
 	// creator ("" when none was seen): the relay's moderating role, for
 	// cases whose own group's 39001 is gone (NIP-29 allows none).
 	CreatorRole string
+	// Deleted counts the probe's groups it deleted (9008) before it
+	// returned; Undeleted names those it could not, and why.
+	Deleted   int
+	Undeleted []string
 }
 
 // Target is how the probe reaches the relay.

@@ -59,7 +59,7 @@ func Probe(ctx context.Context, tg Target, keys []*Key) *Findings {
 	if len(p.groups) > 0 {
 		f.State, f.StateEvidence, f.CreatorRole = p.stateKinds(ctx, p.groups[0])
 	}
-	p.deleteGroups(ctx)
+	f.Deleted, f.Undeleted = p.deleteGroups(ctx)
 	return f
 }
 
@@ -311,9 +311,26 @@ func (p *prober) join(ctx context.Context, k *Key, id string) {
 	}
 }
 
-// deleteGroups deletes the probe's groups as their creators.
-func (p *prober) deleteGroups(ctx context.Context) {
-	for _, g := range p.groups {
-		_, _ = p.publish(ctx, g.owner, fixtures.DeleteChannel(g.owner, g.id))
+// deleteGroups deletes the probe's groups as their creators, also when
+// the probe's own time ran out or the run was stopped (on a context of
+// its own, a few steps long), and says which it could not delete.
+func (p *prober) deleteGroups(ctx context.Context) (deleted int, undeleted []string) {
+	step := p.tg.StepTimeout
+	if step <= 0 {
+		step = 10 * time.Second
 	}
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Duration(2+len(p.groups))*step)
+	defer cancel()
+	for _, g := range p.groups {
+		ok, err := p.publish(dctx, g.owner, fixtures.DeleteChannel(g.owner, g.id))
+		switch {
+		case err != nil:
+			undeleted = append(undeleted, "capability probe group "+g.id+": "+err.Error())
+		case !ok.Accepted:
+			undeleted = append(undeleted, "capability probe group "+g.id+": "+ok.String())
+		default:
+			deleted++
+		}
+	}
+	return deleted, undeleted
 }

@@ -38,7 +38,7 @@ type Limitation struct {
 func (r *Relay) Info() Info {
 	name := r.cfg.Name
 	if name == "" {
-		name = "nipcl-conform reference relay (" + r.profile.name() + ")"
+		name = "nipcl-conform reference relay (" + strings.Replace(r.profile.name(), "none", "nip29", 1) + ")" // "none" is nip29's old name
 	}
 	contact := r.pubKey
 	if r.cfg.ContactPubKey != "" {

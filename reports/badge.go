@@ -11,13 +11,14 @@ import (
 
 // MustTally counts the MUST cases a badge and `report verify` cite: passed
 // is the MUST cases that passed, applicable the MUST cases that apply to
-// the target — every outcome but skipped (not run: slow, heavy or filtered)
-// and unsupported (an optional feature the relay does not offer). Failed,
+// the target — every outcome but skipped (not run: slow, heavy or filtered),
+// unsupported (an optional feature the relay does not offer) and not-run
+// (the harness stopped before the case ran to its end). Failed,
 // timed-out, blocked and harness-error cases count against passed; a
 // --baseline does not change the tally.
 func MustTally(cases []CaseResult) (passed, applicable int) {
 	for _, c := range cases {
-		if c.Level != "MUST" || c.Outcome == Skipped || c.Outcome == Unsupported {
+		if c.Level != "MUST" || c.Outcome == Skipped || c.Outcome == Unsupported || c.Outcome == NotRun {
 			continue
 		}
 		applicable++
@@ -68,7 +69,8 @@ const (
 // BadgeOf computes the badge of a run: "nipcl-conform <version>" and
 // "<profiles> <passed>/<applicable> MUST" (MustTally), green when every
 // applicable MUST case passed, red when one failed or timed out, amber when
-// none did but some were blocked, grey after a setup or harness error.
+// none did but some were blocked, grey after a setup or harness error or
+// for a run the harness stopped early ("(incomplete)").
 func BadgeOf(r *Results) Badge {
 	label := "nipcl-conform"
 	if r.Version != "" {
@@ -103,6 +105,8 @@ func BadgeOf(r *Results) Badge {
 	switch {
 	case broken:
 		color, msg = badgeGrey, msg+" (error)"
+	case r.Incomplete():
+		color, msg = badgeGrey, msg+" (incomplete)"
 	case failed:
 		color = badgeRed
 	case blocked:

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -17,6 +18,8 @@ const (
 // plan as "PLAN ID" (e.g. "labels labels/grammar/3"). Lines starting with
 // '#' and blank lines are ignored.
 type Baseline struct {
+	// Path is the file it was read from (reports name it).
+	Path    string
 	entries map[string]bool
 }
 
@@ -27,7 +30,7 @@ func LoadBaseline(path string) (*Baseline, error) {
 		return nil, fmt.Errorf("baseline: %w", err)
 	}
 	defer f.Close()
-	b := &Baseline{entries: map[string]bool{}}
+	b := &Baseline{Path: path, entries: map[string]bool{}}
 	sc := bufio.NewScanner(f)
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
@@ -46,11 +49,46 @@ func LoadBaseline(path string) (*Baseline, error) {
 	return b, nil
 }
 
-func (b *Baseline) lists(c CaseResult) bool {
-	return b.entries[c.ID] || b.entries[c.Plan+" "+c.ID]
+func (b *Baseline) lists(c CaseResult) bool { return b.Lists(c.Plan, c.ID) }
+
+// Lists reports whether the baseline lists case id of plan.
+func (b *Baseline) Lists(plan, id string) bool {
+	return b != nil && (b.entries[id] || b.entries[plan+" "+id])
 }
 
-// Apply marks listed cases: still failing → expected-failure, passing → fixed.
+// Known reports whether c is a known failure: listed by the run's
+// baseline and still not passing.
+func Known(c CaseResult) bool { return c.Baseline == BaselineExpected }
+
+// NewFirst orders cases that did not pass for a reader: new failures
+// first, then the known ones (a baseline lists them), each group in its
+// original order.
+func NewFirst(cases []CaseResult) []CaseResult {
+	out := make([]CaseResult, 0, len(cases))
+	for _, c := range cases {
+		if !Known(c) {
+			out = append(out, c)
+		}
+	}
+	for _, c := range cases {
+		if Known(c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// KnownWord is how reports mark a known failure: "known failure (baseline
+// FILE)".
+func KnownWord(r *Results) string {
+	if f := r.BaselineFile(); f != "" {
+		return "known failure (baseline " + filepath.Base(f) + ")"
+	}
+	return "known failure (baseline)"
+}
+
+// Apply marks listed cases: still failing (fail, timeout, blocked) →
+// expected-failure, passing → fixed.
 // It returns the IDs reported as fixed.
 func (b *Baseline) Apply(r *Results) []string {
 	var fixed []string
@@ -60,7 +98,7 @@ func (b *Baseline) Apply(r *Results) []string {
 			continue
 		}
 		switch c.Outcome {
-		case Fail, Timeout:
+		case Fail, Timeout, Blocked:
 			c.Baseline = BaselineExpected
 		case Pass:
 			c.Baseline = BaselineFixed

@@ -38,24 +38,45 @@ type Cause struct {
 	// Example is the first case's own message, and Excerpt the tail of its
 	// wire transcript (a few frames).
 	Example string `json:"example"`
-	Excerpt string `json:"excerpt,omitempty"`
+	// Violates is the clause the cause's failures break, when they
+	// recorded one (BrokenLine says it in words).
+	Violates string `json:"violates,omitempty"`
+	Excerpt  string `json:"excerpt,omitempty"`
 	// Explain is the command that says more about the first case.
 	Explain string `json:"explain"`
+}
+
+// setupFailed names the plans whose setup failed: none of their cases
+// ran, and the setup error says why once.
+func (r *Results) setupFailed() map[string]bool {
+	out := map[string]bool{}
+	for _, p := range r.Plans {
+		if p.SetupError != "" {
+			out[p.Name] = true
+		}
+	}
+	return out
 }
 
 // Causes groups every case that did not pass (fail, timeout,
 // harness-error, blocked) into root causes: same plan, same outcome class
 // and the same symptom once run-specific values are masked; blocked cases
 // group by the precondition they lack. Ordered by how many cases each
-// explains.
+// explains. The cases of a plan whose setup failed are left out (the
+// plan's setup error, said once, is their cause), and so are known
+// failures (a --baseline lists them; reports list them apart).
 func (r *Results) Causes() []Cause {
 	var out []Cause
 	at := map[string]int{}
+	setup := r.setupFailed()
 	for _, c := range r.Cases {
 		switch c.Outcome {
 		case Fail, Timeout, HarnessError, Blocked:
 		default:
 			continue
+		}
+		if setup[c.Plan] || Known(c) {
+			continue // said once by the setup error / listed as known failures
 		}
 		symptom := Symptom(c.Message)
 		key := c.Plan + "\x00" + string(c.Outcome) + "\x00" + symptom
@@ -72,7 +93,12 @@ func (r *Results) Causes() []Cause {
 			sum := sha256.Sum256([]byte(key))
 			i = len(out)
 			at[key] = i
-			source, ref := c.Source, c.Ref
+			source, ref, requirement, section := c.Source, c.Ref, c.Requirement, c.Section
+			if cl, ok := Broken(c); ok && c.Outcome != Blocked {
+				// The broken sentence, not the case's own section, is the
+				// rule the cause is about.
+				source, ref, requirement, section = cl.Source, cl.Ref, cl.ID+" ("+cl.Level+"): "+cl.Text, cl.Section
+			}
 			if c.Outcome == Blocked {
 				// What blocks is the harness's own need, whatever rule the
 				// case would have checked.
@@ -80,14 +106,17 @@ func (r *Results) Causes() []Cause {
 			}
 			out = append(out, Cause{
 				ID: hex.EncodeToString(sum[:4]), Plan: c.Plan, Outcome: c.Outcome, Precondition: c.Precondition, Symptom: symptom,
-				Requirement: c.Requirement, Level: c.Level, Source: source, Ref: ref,
+				Requirement: requirement, Level: c.Level, Source: source, Ref: ref, Sections: []string{section},
 				Example: text.FirstLine(c.Message), Excerpt: transcriptTail(c.Transcript, 6),
 				Explain: "nipcl-conform explain " + c.ID,
 			})
+			if c.Outcome != Blocked {
+				out[i].Violates = c.Violates
+			}
 		}
 		k := &out[i]
 		k.Cases = append(k.Cases, c.ID)
-		if !slices.Contains(k.Sections, c.Section) {
+		if _, ok := Broken(c); (!ok || c.Outcome == Blocked) && !slices.Contains(k.Sections, c.Section) {
 			k.Sections = append(k.Sections, c.Section)
 		}
 		if rank(c.Level) > rank(k.Level) {

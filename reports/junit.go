@@ -106,25 +106,39 @@ func WriteJUnit(w io.Writer, r *Results) error {
 				tc.Properties = append(tc.Properties, junitProperty{"cause", id})
 			}
 			body := failureBody(c)
+			if c.Baseline != "" {
+				tc.Properties = append(tc.Properties, junitProperty{"baseline", c.Baseline})
+			}
 			switch c.Outcome {
-			case Fail:
-				tc.Failure = &junitMessage{Message: text.FirstLine(c.Message), Type: "fail", Body: body}
-				s.Failures++
-			case Timeout:
-				tc.Failure = &junitMessage{Message: "timeout: " + text.FirstLine(c.Message), Type: "timeout", Body: body}
-				s.Failures++
-			case HarnessError:
-				tc.Error = &junitMessage{Message: text.FirstLine(c.Message), Type: "harness-error", Body: body}
-				s.Errors++
-			case Blocked:
-				tc.Skipped = &junitMessage{Message: "blocked: " + text.FirstLine(c.Message)}
-				s.Skipped++
-			case Skipped, Unsupported:
+			case Fail, Timeout, HarnessError, Blocked:
+				if Known(c) {
+					// Listed by the run's --baseline: it does not fail the
+					// run; skipped with the reason, the failure as output.
+					tc.Skipped = &junitMessage{Message: KnownWord(r) + ", " + string(c.Outcome) + ": " + text.FirstLine(c.Message)}
+					tc.SystemOut = body
+					s.Skipped++
+					break
+				}
+				switch c.Outcome {
+				case Fail:
+					tc.Failure = &junitMessage{Message: text.FirstLine(c.Message), Type: "fail", Body: body}
+					s.Failures++
+				case Timeout:
+					tc.Failure = &junitMessage{Message: "timeout: " + text.FirstLine(c.Message), Type: "timeout", Body: body}
+					s.Failures++
+				case HarnessError:
+					tc.Error = &junitMessage{Message: text.FirstLine(c.Message), Type: "harness-error", Body: body}
+					s.Errors++
+				default: // blocked
+					tc.Skipped = &junitMessage{Message: "blocked: " + text.FirstLine(c.Message)}
+					s.Skipped++
+				}
+			case Skipped, Unsupported, NotRun:
 				tc.Skipped = &junitMessage{Message: string(c.Outcome) + ": " + text.FirstLine(c.Message)}
 				s.Skipped++
 			}
 			if len(c.Notes) > 0 {
-				tc.SystemOut = strings.Join(c.Notes, "\n")
+				tc.SystemOut = strings.TrimPrefix(tc.SystemOut+"\n"+strings.Join(c.Notes, "\n"), "\n")
 			}
 			s.Tests++
 			ms += c.DurationMS
@@ -159,6 +173,7 @@ func suiteProperties(r *Results, p PlanResult) []junitProperty {
 			out = append(out, junitProperty{name, value})
 		}
 	}
+	add("headline", Headline(r))
 	add("tool", r.Tool)
 	add("tool.version", r.Version)
 	add("tool.commit", r.Commit)
@@ -167,6 +182,7 @@ func suiteProperties(r *Results, p PlanResult) []junitProperty {
 	}
 	add("catalogue", r.Catalogue)
 	add("run_id", r.RunID)
+	add("stopped_by", r.StoppedBy)
 	add("plan", p.Name)
 	add("profile", p.Profile)
 	add("target", p.Target)
@@ -187,6 +203,9 @@ func failureBody(c CaseResult) string {
 	fmt.Fprintf(&b, "Requirement (%s %s, %s): %s\n", c.Level, c.ID, c.Section, c.Requirement)
 	if c.Source != "" {
 		fmt.Fprintf(&b, "Source: %s — %s\n", c.Source, c.Ref)
+	}
+	if line := BrokenLine(c); line != "" {
+		fmt.Fprintf(&b, "Failure: %s\n", line)
 	}
 	if c.Reading != "" {
 		fmt.Fprintf(&b, "Reading: %s\n", c.Reading)

@@ -70,40 +70,45 @@ func WriteMarkdown(w io.Writer, r *Results) error {
 		}
 	}
 	var failed []CaseResult
+	setup := r.setupFailed()
 	for _, c := range r.Cases {
+		if setup[c.Plan] {
+			continue // the plan's setup error, in the targets table, says why
+		}
 		if c.Outcome == Fail || c.Outcome == Timeout || c.Outcome == HarnessError {
 			failed = append(failed, c)
 		}
 	}
 	if len(failed) > 0 {
-		b.WriteString("\n### Not passing\n\n| case | level | source | section | outcome | message |\n|---|---|---|---|---|---|\n")
-		for _, c := range failed {
-			fmt.Fprintf(&b, "| `%s` (%s) | %s | %s | %s | %s | %s |\n", c.ID, c.Plan, c.Level, mdEscape(c.Ref), c.Section, c.Outcome, mdEscape(text.FirstLine(c.Message)))
+		b.WriteString("\n### Not passing\n\n")
+		if n := r.KnownFailures(); n > 0 {
+			fmt.Fprintf(&b, "New failures first; %d %s marked as known failures.\n\n", n, plural(n, "case a --baseline lists is", "cases a --baseline lists are"))
+		}
+		b.WriteString("| case | level | source | section | outcome | message |\n|---|---|---|---|---|---|\n")
+		for _, c := range NewFirst(failed) {
+			outcome := string(c.Outcome)
+			if Known(c) {
+				outcome += ", " + KnownWord(r)
+			}
+			ref, section := c.Ref, c.Section
+			if cl, ok := Broken(c); ok {
+				ref, section = cl.Ref, "breaks "+cl.ID
+			}
+			fmt.Fprintf(&b, "| `%s` (%s) | %s | %s | %s | %s | %s |\n", c.ID, c.Plan, c.Level, mdEscape(ref), section, outcome, mdEscape(text.FirstLine(c.Message)))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-func verdict(r *Results) string {
-	switch r.ExitCode(false) {
-	case ExitOK:
-		return "conforms (every MUST case passed)"
-	case ExitFailed:
-		return "does not conform"
-	case ExitBlocked:
-		return "incomplete: no MUST case failed, but the target does not meet preconditions some MUST cases need"
-	default:
-		return "could not complete (setup or harness error)"
-	}
-}
+// verdict is the run's headline (Headline).
+func verdict(r *Results) string { return Headline(r) }
 
+// mdEscape makes s safe in a Markdown table cell; it never cuts it (a
+// message cut before its observed value says nothing).
 func mdEscape(s string) string {
 	s = strings.ReplaceAll(s, "|", "\\|")
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	return s
+	return strings.ReplaceAll(s, "\n", " ")
 }
 
 // claimLine names the harness build, catalogue and the spec revisions the

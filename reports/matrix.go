@@ -317,6 +317,7 @@ var outcomeMeaning = map[Outcome]string{
 	HarnessError: "the harness (or the column's setup) failed; says nothing about the implementation",
 	Blocked:      "the target does not meet a precondition the harness needs to drive the case; says nothing about conformance",
 	Unsupported:  "the implementation lacks an optional feature the case needs",
+	NotRun:       "the harness stopped (an interrupt, a cancel, the run's deadline) before the case ran to its end; says nothing about the implementation",
 	Skipped:      "not applicable to the profile or the run",
 }
 

@@ -36,6 +36,9 @@ func Merge(parts ...*Results) (*Results, error) {
 		if p.Interrupted != "" {
 			out.Interrupted = p.Interrupted
 		}
+		if p.StoppedBy != "" && out.StoppedBy == "" {
+			out.StoppedBy = p.StoppedBy
+		}
 		for _, pl := range p.Plans {
 			j, ok := seenPlan[pl.Name]
 			if !ok {

@@ -25,10 +25,14 @@ const (
 	// drive the case (the target contract); it says nothing about
 	// conformance and is reported once per precondition as "incompatible".
 	Blocked Outcome = "blocked"
+	// NotRun: the harness itself stopped before the case started or while
+	// it ran (an interrupt, a cancel, the run's deadline); it says nothing
+	// about the relay. A relay that did not answer in time is Timeout.
+	NotRun Outcome = "not-run"
 )
 
 // Outcomes lists the classes in report order.
-var Outcomes = []Outcome{Pass, Fail, Timeout, HarnessError, Blocked, Unsupported, Skipped}
+var Outcomes = []Outcome{Pass, Fail, Timeout, HarnessError, Blocked, Unsupported, NotRun, Skipped}
 
 // Exit codes of `nipcl-conform run`; stable, documented in README and --help.
 const (
@@ -36,6 +40,10 @@ const (
 	ExitFailed  = 1 // a required case failed or timed out
 	ExitHarness = 2 // setup or harness error: bad flags, unreachable target, no NIP-11
 	ExitBlocked = 3 // no required case failed, but required cases were blocked by unmet preconditions
+	// ExitIncomplete: the run was stopped by the harness's own stop (an
+	// interrupt, a cancel, the run's deadline) before every case ran; the
+	// reports say "incomplete: stopped by … after N of M cases".
+	ExitIncomplete = 4
 )
 
 // CaseResult is one case run against one plan (target + profile).
@@ -220,6 +228,11 @@ type Results struct {
 	Plans       []PlanResult      `json:"plans"`
 	Cases       []CaseResult      `json:"cases"`
 	Interrupted string            `json:"interrupted,omitempty"`
+	// StoppedBy says what stopped the run before every case ran, in words
+	// ("an interrupt (SIGINT)", "a cancel (SIGTERM)", "the run's deadline
+	// (--deadline 5m0s)"); empty when every case ran. Its cases that never
+	// started or were cut short are NotRun.
+	StoppedBy string `json:"stopped_by,omitempty"`
 	// StoredCounts are the cases per outcome as the file states them:
 	// WriteJSON stores every outcome class (zeros included) so that a
 	// reader can check them against the cases (`nipcl-conform report
@@ -268,20 +281,26 @@ func Failing(c CaseResult, strict bool) bool {
 }
 
 // ExitCode applies the exit policy: 2 when any plan could not be set up or
-// a case hit a harness error, 1 when a required case failed or timed out,
-// 3 when none did but a required case was blocked by an unmet
-// precondition, 0 otherwise.
+// a case hit a harness error, 4 when the run was stopped before every case
+// ran (Incomplete), 1 when a required case failed or timed out or the
+// relay lacks nip-cl (LacksNIPCL), 3 when none did but a required case was
+// blocked by an unmet precondition, 0 otherwise.
 func (r *Results) ExitCode(strict bool) int {
 	for _, p := range r.Plans {
 		if p.SetupError != "" {
 			return ExitHarness
 		}
 	}
-	code := ExitOK
 	for _, c := range r.Cases {
 		if c.Outcome == HarnessError {
 			return ExitHarness
 		}
+	}
+	if r.Incomplete() {
+		return ExitIncomplete
+	}
+	code := ExitOK
+	for _, c := range r.Cases {
 		if Failing(c, strict) {
 			code = ExitFailed
 		}
@@ -289,7 +308,22 @@ func (r *Results) ExitCode(strict bool) int {
 			code = ExitBlocked
 		}
 	}
+	if code == ExitOK && r.LacksNIPCL() {
+		code = ExitFailed
+	}
 	return code
+}
+
+// LacksNIPCL reports whether a plan's relay was checked for NIP-CL (an
+// identity, labels or auto profile) and does not advertise "nip-cl": a
+// NIP-CL harness then fails it, whatever its NIP-29 baseline did.
+func (r *Results) LacksNIPCL() bool {
+	for _, p := range r.Plans {
+		if strings.Contains(p.Note, `does not advertise "nip-cl"`) {
+			return true
+		}
+	}
+	return false
 }
 
 // Sort orders cases by plan, then ID.

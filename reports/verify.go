@@ -136,7 +136,9 @@ func VerifyJSON(data []byte, known *KnownCatalogue) (*Verification, error) {
 	if r.Finished.Before(r.Started) {
 		problem("finished (%s) is before started (%s)", r.Finished.Format("2006-01-02T15:04:05Z07:00"), r.Started.Format("2006-01-02T15:04:05Z07:00"))
 	}
-	if r.Interrupted != "" {
+	if r.StoppedBy != "" {
+		note("the run was stopped by %s before every case ran: its not-run cases say nothing about the relay", r.StoppedBy)
+	} else if r.Interrupted != "" {
 		note("the run was interrupted: %s", r.Interrupted)
 	}
 
@@ -213,7 +215,7 @@ func VerifyJSON(data []byte, known *KnownCatalogue) (*Verification, error) {
 				}
 			}
 		}
-		cl.Verdict = verdict(&Results{Plans: []PlanResult{p}, Cases: cases})
+		cl.Verdict = verdict(&Results{Plans: []PlanResult{p}, Cases: cases, StoppedBy: r.StoppedBy, Settings: r.Settings})
 		if p.SetupError != "" {
 			note("plan %s: setup failed: %s", p.Name, p.SetupError)
 		}

@@ -25,7 +25,7 @@ func TestClassify(t *testing.T) {
 		{"failed setup", types.SpecStateFailed, "setup: no NIP-11", reports.HarnessError, reports.HarnessError},
 		{"panicked", types.SpecStatePanicked, "nil map", "", reports.HarnessError},
 		{"case timeout", types.SpecStateTimedout, "A node timeout occurred", "", reports.Timeout},
-		{"interrupted", types.SpecStateInterrupted, "Interrupted by User", "", reports.Timeout},
+		{"interrupted", types.SpecStateInterrupted, "Interrupted by User", "", reports.NotRun},
 		{"aborted", types.SpecStateAborted, "aborted", "", reports.HarnessError},
 		{"skipped", types.SpecStateSkipped, "slow case", "", reports.Skipped},
 		{"unsupported", types.SpecStateSkipped, "no NIP-50", reports.Unsupported, reports.Unsupported},

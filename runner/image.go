@@ -49,7 +49,63 @@ func BuildCLIImage(ctx context.Context, moduleDir, dockerfileDir, tag string, lo
 	if err := BuildStaticCLI(ctx, moduleDir, bin); err != nil {
 		return fmt.Errorf("build image %s: %w", tag, err)
 	}
-	return BuildImageWithFiles(ctx, dockerfileDir, map[string]string{BinaryName: bin}, tag, logf)
+	stage, err := CLIImageStage(dockerfileDir, bin)
+	if err != nil {
+		return fmt.Errorf("build image %s: %w", tag, err)
+	}
+	return BuildImageWithFiles(ctx, dockerfileDir, stage, tag, logf)
+}
+
+// CABundleName is the CA bundle a FROM scratch image copies from its build
+// context (the root Dockerfile: the harness image trusts the same public
+// CAs the build machine does, so wss:// targets work from it).
+const CABundleName = "ca-certificates.crt"
+
+// caBundlePaths are where Linux distributions and macOS keep the system
+// CA bundle.
+var caBundlePaths = []string{
+	"/etc/ssl/certs/ca-certificates.crt", // Debian, Ubuntu, Alpine, Arch
+	"/etc/pki/tls/certs/ca-bundle.crt",   // Fedora, RHEL
+	"/etc/ssl/ca-bundle.pem",             // openSUSE
+	"/etc/ssl/cert.pem",                  // macOS, Alpine
+}
+
+// HostCABundle returns the path of this machine's CA bundle: SSL_CERT_FILE
+// when set, else the first of the usual places that exists.
+func HostCABundle() (string, error) {
+	if f := os.Getenv("SSL_CERT_FILE"); f != "" {
+		if _, err := os.Stat(f); err != nil {
+			return "", fmt.Errorf("CA bundle: SSL_CERT_FILE: %w", err)
+		}
+		return f, nil
+	}
+	for _, p := range caBundlePaths {
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("CA bundle: none of %s exists (set SSL_CERT_FILE to one)", strings.Join(caBundlePaths, ", "))
+}
+
+// CLIImageStage is what a build of the image in dockerfileDir needs staged
+// beside its Dockerfile: the static binary bin, and the host's CA bundle
+// when the Dockerfile copies CABundleName and the directory has none.
+func CLIImageStage(dockerfileDir, bin string) (map[string]string, error) {
+	stage := map[string]string{BinaryName: bin}
+	df, err := os.ReadFile(filepath.Join(dockerfileDir, "Dockerfile"))
+	if err != nil {
+		return nil, fmt.Errorf("read Dockerfile: %w", err)
+	}
+	if strings.Contains(string(df), CABundleName) {
+		if _, err := os.Stat(filepath.Join(dockerfileDir, CABundleName)); err != nil {
+			bundle, err := HostCABundle()
+			if err != nil {
+				return nil, err
+			}
+			stage[CABundleName] = bundle
+		}
+	}
+	return stage, nil
 }
 
 // IsStaticELF reports whether the file at path is an ELF executable without

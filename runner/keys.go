@@ -94,8 +94,9 @@ func hostKeys(values, hosts []string, commandTags nostr.Tags) (map[string]*fixtu
 
 // probeKeys runs the capability probe once for the plan, before any case:
 // the configured keys, or one fresh key for every generated one. The
-// findings go to the env (actor assignment) and the plan's report.
-func probeKeys(ctx context.Context, env *suites.Env, keys []*capability.Key, result *reports.PlanResult) {
+// findings go to the env (actor assignment) and the plan's report; it
+// returns how many of the probe's groups were deleted and which were not.
+func probeKeys(ctx context.Context, env *suites.Env, keys []*capability.Key, result *reports.PlanResult) (deleted int, undeleted []string) {
 	// A budget of steps, and never more than a third of what is left of
 	// the run: a relay that answers nothing must leave the cases their time.
 	budget := time.Duration(4*len(keys)+6) * env.StepTimeout
@@ -127,4 +128,5 @@ func probeKeys(ctx context.Context, env *suites.Env, keys []*capability.Key, res
 		}
 		result.Keys = append(result.Keys, f)
 	}
+	return found.Deleted, found.Undeleted
 }

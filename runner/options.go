@@ -1,7 +1,7 @@
 package runner
 
 import (
-	"github.com/nipcl/nipcl-conform/suites/framework"
+	"context"
 	"io"
 	"net/http"
 	"time"
@@ -9,6 +9,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 
 	"github.com/nipcl/nipcl-conform/reports"
+	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
 // Plan is one target run with one profile's suites. A run has one or more
@@ -46,12 +47,16 @@ type Options struct {
 	// admission tags, outside NIP-29 and NIP-CL.
 	CommandTags nostr.Tags
 	StepTimeout time.Duration // per network step, default 10s, plus 20 measured round trips
-	Deadline    time.Duration // whole run, default 5m
-	ReportDir   string        // default "nipcl-report"
-	JUnitPath   string        // default <ReportDir>/junit.xml
-	Force       bool          // run NIP-CL cases even when the relay does not advertise nip-cl
-	Focus, Skip []string      // case ID / area / section patterns
-	Scale       int           // distractor count for limit-ordering cases
+	// Deadline bounds the whole run, setup included; 0 derives one from
+	// the plans once they are prepared (cases × their cost at the
+	// measured round trip, plus pacing at Rate, with a margin) and prints
+	// it to Out.
+	Deadline    time.Duration
+	ReportDir   string   // default "nipcl-report"
+	JUnitPath   string   // default <ReportDir>/junit.xml
+	Force       bool     // run NIP-CL cases even when the relay does not advertise nip-cl
+	Focus, Skip []string // case ID / area / section patterns
+	Scale       int      // distractor count for limit-ordering cases
 	// Override replaces the body of the named cases for this run: the
 	// harness's own self-tests plant a deliberately wrong judgement
 	// (conformance/lawful) and require the lawful-relay property to catch
@@ -64,8 +69,12 @@ type Options struct {
 	// Safe mode for live relays: delete created channels, pace writes at
 	// Rate per second, retry rate-limited answers, skip Heavy cases unless
 	// AllowHeavy.
-	Safe       bool
-	Rate       float64
+	Safe bool
+	Rate float64
+	// Pace, when set, is waited on before every write instead of a pacer
+	// of this process's own at Rate: a parallel run's workers share one
+	// pacer (their parent's), so that Rate holds across all of them.
+	Pace       func(ctx context.Context) error
 	AllowHeavy bool
 	// Slow runs cases that wait on the relay's clock.
 	Slow bool

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -51,14 +52,26 @@ type preparedPlan struct {
 	env    *suites.Env
 	result reports.PlanResult
 	target Target
+	// stoppedBeforeCases: the run was stopped before any case started.
+	stoppedBeforeCases bool
+	// rate is the run's --rate (repro commands repeat it).
+	rate float64
+	// probeDeleted and probeUndeleted: the capability probe's groups it
+	// deleted and could not delete (safe mode reports them).
+	probeDeleted   int
+	probeUndeleted []string
+}
+
+// stopInfo is what stopped a run early, for convert.
+type stopInfo struct {
+	by       string    // stopReason ("" = every case ran)
+	ginkgo   string    // Ginkgo's special suite failure reasons
+	deadline time.Time // the run context's deadline
 }
 
 func (o *Options) defaults() {
 	if o.StepTimeout <= 0 {
 		o.StepTimeout = 10 * time.Second
-	}
-	if o.Deadline <= 0 {
-		o.Deadline = 5 * time.Minute
 	}
 	if o.ReportDir == "" {
 		o.ReportDir = "nipcl-report"
@@ -109,8 +122,13 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 			return nil, fmt.Errorf("label filter %q: %w", opts.LabelFilter, err)
 		}
 	}
-	ctx, cancel := context.WithTimeout(ctx, opts.Deadline)
-	defer cancel()
+	// An explicit deadline covers the whole run, setup included; a derived
+	// one (Options.Deadline 0) starts once the plans are prepared.
+	if opts.Deadline > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, opts.Deadline, StopByDeadline(opts.Deadline))
+		defer cancel()
+	}
 
 	runID := opts.RunID
 	if runID == "" {
@@ -119,6 +137,14 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 	if !ValidRunID(runID) {
 		return nil, fmt.Errorf("runner: run ID %q: want 1-16 lowercase letters, digits or '-' (it becomes part of labels)", runID)
 	}
+	release, note, err := ClaimReportDir(opts.ReportDir, opts.JUnitPath)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	if note != "" {
+		fmt.Fprintln(opts.Out, note)
+	}
 	build := version.Get()
 	res := &reports.Results{
 		Tool: "nipcl-conform", Version: build.Version, Commit: build.Commit, Modified: build.Modified,
@@ -126,7 +152,6 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 		RunID: runID, Started: time.Now(),
 		Settings: map[string]string{
 			"step_timeout": opts.StepTimeout.String(),
-			"deadline":     opts.Deadline.String(),
 			"scale":        fmt.Sprint(opts.Scale),
 			"safe":         fmt.Sprint(opts.Safe),
 			"rate":         fmt.Sprint(opts.Rate),
@@ -147,41 +172,56 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 		prepared = append(prepared, p)
 	}
 
-	var specReports types.SpecReports
-	stopped := ""
-	if err := ctx.Err(); err != nil {
-		// Interrupted (or out of time) while the targets were prepared:
-		// no case starts, each is reported as not run.
-		why := "interrupted before the cases started"
-		if errors.Is(err, context.DeadlineExceeded) {
-			why = "the run's deadline passed before the cases started"
-		}
-		for _, p := range prepared {
-			if p.env.SetupErr == nil {
-				setupFailed(p, errors.New(why), true)
-			}
-		}
-		res.Interrupted = why
-	} else {
-		specReports, stopped = runGinkgo(ctx, &opts, prepared)
+	est := estimate(prepared, &opts)
+	if ctx.Err() == nil {
+		var cancel context.CancelFunc
+		ctx, cancel = fitDeadline(ctx, &opts, est, res)
+		defer cancel()
 	}
+	deadline, _ := ctx.Deadline()
+	var specReports types.SpecReports
+	stop := stopInfo{deadline: deadline}
+	if ctx.Err() != nil {
+		// Stopped (an interrupt, a cancel, the deadline) while the targets
+		// were prepared: no case starts, each is reported as not run, and
+		// a setup step the stop cut short is no setup error.
+		stop.by = stopReason(ctx, "", opts.Deadline)
+		for _, p := range prepared {
+			if p.env.SetupErr != nil {
+				p.result.Note = joinNotes(p.result.Note, "setup did not finish: "+p.result.SetupError)
+				p.result.SetupError, p.env.SetupErr = "", nil
+			}
+			p.stoppedBeforeCases = true
+		}
+		res.Interrupted = "stopped by " + stop.by + " before the cases started"
+	} else {
+		specReports, stop.ginkgo = runGinkgo(ctx, &opts, prepared)
+		stop.by = stopReason(ctx, stop.ginkgo, opts.Deadline)
+	}
+	res.StoppedBy = stop.by
 	res.Finished = time.Now()
 	for _, p := range prepared {
 		if opts.Safe {
 			n, failed := p.env.Cleanup.Result()
-			p.result.Cleanup = &reports.Cleanup{Deleted: n, Failed: failed}
+			p.result.Cleanup = &reports.Cleanup{Deleted: n + p.probeDeleted, Failed: append(p.probeUndeleted, failed...)}
 		}
 		res.Plans = append(res.Plans, p.result)
 	}
 	var interrupted string
-	res.Cases, interrupted = convert(specReports, prepared, stopped)
+	res.Cases, interrupted = convert(specReports, prepared, stop)
 	if res.Interrupted == "" {
 		res.Interrupted = interrupted
+	}
+	if stop.ginkgo == "" && res.Counts()[reports.NotRun] == 0 {
+		// Every case ran to its end, even if the deadline passed as the
+		// last one finished: the run is complete.
+		res.StoppedBy = ""
 	}
 	attachLogs(prepared, res)
 	res.Sort()
 	if opts.Baseline != nil {
 		opts.Baseline.Apply(res)
+		res.Settings["baseline"] = opts.Baseline.Path
 	}
 	if err := WriteReports(opts.ReportDir, opts.JUnitPath, res); err != nil {
 		return res, err
@@ -189,10 +229,31 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 	return res, nil
 }
 
+// fitDeadline sets a derived deadline on ctx when the run has none
+// (Options.Deadline 0) and says it at start; with an explicit one it says
+// when the run is expected not to fit. It records the deadline in the
+// results' settings.
+func fitDeadline(ctx context.Context, opts *Options, est Estimate, res *reports.Results) (context.Context, context.CancelFunc) {
+	cancel := context.CancelFunc(func() {})
+	if opts.Deadline <= 0 && est.Cases == 0 {
+		opts.Deadline = est.Deadline // no case will run: nothing to say
+	} else if opts.Deadline <= 0 {
+		opts.Deadline = est.Deadline
+		ctx, cancel = context.WithTimeoutCause(ctx, opts.Deadline, &Stop{By: "the run's deadline (" + opts.Deadline.String() + ", derived from the plan; --deadline to change)"})
+		fmt.Fprintf(opts.Out, "deadline %s, derived from the plan (%s); --deadline to change\n", opts.Deadline, est)
+		res.Settings["deadline_derived"] = "true"
+	} else if need := est.Work + est.Pace; need > opts.Deadline {
+		fmt.Fprintf(opts.Out, "warning: --deadline %s is shorter than this run is expected to take (about %s: %s): it will likely stop incomplete (exit %d); pass --deadline %s, or leave it out to have it derived\n",
+			opts.Deadline, need.Round(time.Second), est, reports.ExitIncomplete, est.Deadline)
+	}
+	res.Settings["deadline"] = opts.Deadline.String()
+	return ctx, cancel
+}
+
 // prepare starts a plan's target and probes it. Failures are recorded in
 // the plan result and the env (every case then reports the setup error).
 func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *preparedPlan {
-	p := &preparedPlan{plan: plan, target: plan.Target}
+	p := &preparedPlan{plan: plan, target: plan.Target, rate: opts.Rate}
 	env := &suites.Env{
 		Plan: plan.Name, Profile: plan.Profile, StepTimeout: opts.StepTimeout,
 		Hosts: opts.Hosts, Header: opts.Header, Scale: opts.Scale, RunID: runID, Instance: NewRunID(),
@@ -202,7 +263,10 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 	if plan.Profile == "none" {
 		env.Profile = framework.ProfileNIP29
 	}
-	if opts.Rate > 0 {
+	switch {
+	case opts.Pace != nil:
+		env.Pace = opts.Pace
+	case opts.Rate > 0:
 		env.Pace = pace.New(opts.Rate).Wait
 	}
 	p.env = env
@@ -271,6 +335,9 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 	// A step waits for answers across the link: a slow link gets the same
 	// margin a fast one has, in round trips.
 	env.StepTimeout = opts.StepTimeout + rttSteps*probe.rtt
+	if opts.Rate > 0 {
+		env.CaseTimeout = caseTimeout(env.StepTimeout, opts.Rate)
+	}
 	p.result.RTTMS = float64(probe.rtt.Microseconds()) / 1000
 	p.result.StepTimeout = env.StepTimeout.String()
 	if opts.Claim != nil {
@@ -284,7 +351,11 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 		profile, note = detect(ctx, opts, env, runID)
 	}
 	env.Profile, p.result.Profile, p.result.Note = profile, profile, joinNotes(keyNote, note)
-	probeKeys(ctx, env, declared, &p.result)
+	p.probeDeleted, p.probeUndeleted = probeKeys(ctx, env, declared, &p.result)
+	if err, timedOut := observedNothing(p.result, probe); err != nil {
+		setupFailed(p, err, timedOut)
+		return p
+	}
 	if profile == framework.ProfileNIP29 && plan.Profile != framework.ProfileNIP29 && plan.Profile != "none" && !opts.Force {
 		env.Unsupported = note
 	}
@@ -310,6 +381,32 @@ func detect(ctx context.Context, opts *Options, env *suites.Env, runID string) (
 	}
 }
 
+// observedNothing is the setup error of a relay of which the capability
+// probe observed nothing: no key's write answered either way and no group
+// state seen — every connection dropped after the WebSocket upgrade, or
+// every write unanswered. Its cases would only repeat that hundreds of
+// times as failures, so the run stops with one line. timedOut: the relay
+// left steps unanswered (its REQs or writes timed out) rather than
+// dropping the connections.
+func observedNothing(r reports.PlanResult, link linkProbe) (error, bool) {
+	if len(r.Keys) == 0 || len(r.StateEvents) > 0 {
+		return nil, false
+	}
+	var evidence string
+	for _, k := range r.Keys {
+		if k.Admitted != "" || k.MayCreate != "" || k.ModeratesForeign != "" {
+			return nil, false
+		}
+		if evidence == "" && len(k.Evidence) > 0 {
+			evidence = k.Evidence[0]
+		}
+	}
+	if link.pingErr != nil && !errors.Is(link.pingErr, fixtures.ErrTimeout) {
+		return fmt.Errorf("the relay accepted the WebSocket, then dropped every connection before answering anything (first: %v): nothing to judge — is it crashing? (see its logs)", link.pingErr), false
+	}
+	return fmt.Errorf("the capability probe observed nothing: no write was answered in time (%s)", evidence), true
+}
+
 func setupFailed(p *preparedPlan, err error, timedOut bool) {
 	p.result.SetupError = text.OneLine(err.Error())
 	p.env.SetupErr = err
@@ -324,6 +421,7 @@ const rttSteps = 20
 type linkProbe struct {
 	rtt       time.Duration // the link's round trip (see measureRTT)
 	challenge bool          // the relay sent an AUTH challenge on connect
+	pingErr   error         // why the first REQ got no EOSE or CLOSED (nil: answered)
 }
 
 // probeLink measures the round trip to the relay (measureRTT) and whether
@@ -332,12 +430,12 @@ type linkProbe struct {
 // authenticate when the relay asks ("auth-required:").
 func probeLink(ctx context.Context, url string, step time.Duration, header http.Header) (linkProbe, error) {
 	var lp linkProbe
-	c, rtt, err := dialAndMeasure(ctx, url, step, header)
+	c, rtt, pingErr, err := dialAndMeasure(ctx, url, step, header)
 	if err != nil {
 		return lp, err
 	}
 	c.Close()
-	lp.rtt = rtt
+	lp.rtt, lp.pingErr = rtt, pingErr
 	// A challenge counts as sent on connect only on a connection that has
 	// sent nothing: the measuring REQs may themselves draw one from a relay
 	// that asks on demand (AUTH required for reads).
@@ -355,7 +453,7 @@ func probeLink(ctx context.Context, url string, step time.Duration, header http.
 // MeasureRTT opens a WebSocket to the relay and returns the link's round
 // trip (0 when the relay answers no REQ; see dialAndMeasure).
 func MeasureRTT(ctx context.Context, url string, step time.Duration) (time.Duration, error) {
-	c, rtt, err := dialAndMeasure(ctx, url, step, nil)
+	c, rtt, _, err := dialAndMeasure(ctx, url, step, nil)
 	if err != nil {
 		return 0, err
 	}
@@ -367,18 +465,22 @@ func MeasureRTT(ctx context.Context, url string, step time.Duration) (time.Durat
 // fastest of three REQs for an unknown id (answered by EOSE or CLOSED),
 // and at most half the WebSocket handshake (TCP and the HTTP upgrade), so
 // it is the link, not the relay's own slowness, which the cases judge. A
-// relay that answers no such REQ gets 0 (no extra time).
-func dialAndMeasure(ctx context.Context, url string, step time.Duration, header http.Header) (*fixtures.Client, time.Duration, error) {
+// relay that answers no such REQ gets 0 (no extra time); pingErr is why
+// the first REQ went unanswered.
+func dialAndMeasure(ctx context.Context, url string, step time.Duration, header http.Header) (c *fixtures.Client, rtt time.Duration, pingErr, err error) {
 	start := time.Now()
-	c, err := fixtures.Dial(ctx, url, fixtures.DialOptions{StepTimeout: step, Header: header})
+	c, err = fixtures.Dial(ctx, url, fixtures.DialOptions{StepTimeout: step, Header: header})
 	if err != nil {
-		return nil, 0, fmt.Errorf("cannot open a WebSocket: %w", err)
+		return nil, 0, nil, fmt.Errorf("cannot open a WebSocket: %w", err)
 	}
 	handshake := time.Since(start) / 2
 	var best time.Duration
 	for i := 0; i < 3; i++ {
 		t0 := time.Now()
 		if err := c.Ping(ctx); err != nil {
+			if i == 0 {
+				pingErr = err
+			}
 			break
 		}
 		if d := time.Since(t0); best == 0 || d < best {
@@ -386,9 +488,9 @@ func dialAndMeasure(ctx context.Context, url string, step time.Duration, header 
 		}
 	}
 	if best == 0 {
-		return c, 0, nil
+		return c, 0, pingErr, nil
 	}
-	return c, min(best, handshake), nil
+	return c, min(best, handshake), nil, nil
 }
 
 // resolveProfile picks the profile a plan is checked against.
@@ -495,13 +597,17 @@ func runGinkgo(ctx context.Context, opts *Options, prepared []*preparedPlan) (ty
 		if unclaimed(r) {
 			return // another worker's case
 		}
+		// A case the harness's own stop cut short (an interrupt, the run's
+		// deadline) is not-run, not a failure: it is not printed as one.
+		cutShort := r.State == types.SpecStateInterrupted || (r.State == types.SpecStateTimedout && ctx.Err() != nil)
+		failedCase := r.State.Is(types.SpecStateFailureStates) && !cutShort
 		if opts.CaseDone != nil {
-			opts.CaseDone(planOf(r), r.LeafNodeText, r.State.Is(types.SpecStateFailureStates))
+			opts.CaseDone(planOf(r), r.LeafNodeText, failedCase)
 		}
 		mu.Lock()
 		defer mu.Unlock()
 		done++
-		if r.State.Is(types.SpecStateFailureStates) {
+		if failedCase {
 			failed++
 			if opts.Progress {
 				fmt.Fprint(opts.Out, "\r\033[K")
@@ -509,6 +615,9 @@ func runGinkgo(ctx context.Context, opts *Options, prepared []*preparedPlan) (ty
 			word := "FAIL"
 			if v, _ := framework.VerdictOf(r); v.Outcome == reports.Blocked {
 				word = "BLOCKED"
+			}
+			if opts.Baseline.Lists(planOf(r), r.LeafNodeText) {
+				word = "KNOWN " + word + " (baseline)"
 			}
 			fmt.Fprintf(opts.Out, "%s %s %s\n", word, planOf(r), r.LeafNodeText)
 		}
@@ -519,6 +628,27 @@ func runGinkgo(ctx context.Context, opts *Options, prepared []*preparedPlan) (ty
 			}
 		}
 	})
+	if !opts.Progress && opts.Out != io.Discard {
+		// Without a terminal (a CI log) a line every few seconds, so a
+		// long run shows it lives.
+		stopTicker := make(chan struct{})
+		defer close(stopTicker)
+		go func() {
+			tick := time.NewTicker(ProgressEvery)
+			defer tick.Stop()
+			for {
+				select {
+				case <-tick.C:
+					mu.Lock()
+					d, f := done, failed
+					mu.Unlock()
+					fmt.Fprintf(opts.Out, "progress: %d/%d cases done, %d not passing so far\n", d, specs, f)
+				case <-stopTicker:
+					return
+				}
+			}
+		}()
+	}
 	ReportAfterSuite("nipcl-conform capture", func(r Report) {
 		captured, stopped = r.SpecReports, strings.Join(r.SpecialSuiteFailureReasons, "; ")
 	})
@@ -554,12 +684,30 @@ func runGinkgo(ctx context.Context, opts *Options, prepared []*preparedPlan) (ty
 		suiteConfig.RandomizeAllSpecs = true
 	}
 	suiteConfig.GracePeriod = 5 * time.Second
+	if opts.Safe {
+		// A case stopped by an interrupt or the deadline still deletes
+		// what it created (on a context of its own, 3 step deadlines, plus
+		// its pacing): Ginkgo waits that long for it before moving on.
+		for _, p := range prepared {
+			suiteConfig.GracePeriod = max(suiteConfig.GracePeriod, 3*p.env.StepTimeout+10*time.Second)
+		}
+	}
 	suiteConfig.FailFast = false
 	reporterConfig.NoColor = true
 	reporterConfig.Succinct = true
 	RunSpecs(&failer{}, "nipcl-conform", suiteConfig, reporterConfig)
 	return captured, stopped
 }
+
+// ProgressEvery is how often a run without a terminal prints a progress
+// line (cases done of the total, not passing so far): 5 s, or the
+// duration in $NIPCL_PROGRESS_EVERY.
+var ProgressEvery = func() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("NIPCL_PROGRESS_EVERY")); err == nil && d > 0 {
+		return d
+	}
+	return 5 * time.Second
+}()
 
 // unclaimed reports whether a spec was another worker's case (Env.Claim).
 func unclaimed(r SpecReport) bool {
@@ -576,21 +724,27 @@ func planOf(r SpecReport) string {
 
 // convert maps Ginkgo spec reports (and plans that never ran) to results.
 //
-// stopped is why Ginkgo stopped early; the specs it then never started
-// (skipped without a message) are timeouts, not skips: the run's deadline
-// or an interrupt kept them from running.
-func convert(specs types.SpecReports, prepared []*preparedPlan, stopped string) ([]reports.CaseResult, string) {
+// When the harness stopped the run (stop.by: an interrupt, a cancel, the
+// run's deadline), the specs Ginkgo then never started (skipped without a
+// message), the spec the stop interrupted and a spec the suite deadline
+// cut short are not-run: the stop kept them from running, the relay did
+// not. A case's own timeout (SpecTimeout, a step deadline) stays a timeout.
+func convert(specs types.SpecReports, prepared []*preparedPlan, stop stopInfo) ([]reports.CaseResult, string) {
 	interrupted := ""
-	if stopped != "" {
-		interrupted = "interrupted: " + stopped
+	if stop.ginkgo != "" {
+		interrupted = "interrupted: " + stop.ginkgo
 	}
 	var out []reports.CaseResult
 	byPlan := map[string]*preparedPlan{}
 	for _, p := range prepared {
 		byPlan[p.plan.Name] = p
-		if p.env.SetupErr != nil {
+		if p.env.SetupErr != nil || p.stoppedBeforeCases {
 			outcome := reports.HarnessError
-			if p.env.SetupTimedOut {
+			msg := "not run: setup of " + p.plan.Name + " failed: " + p.result.SetupError
+			switch {
+			case p.stoppedBeforeCases:
+				outcome, msg = reports.NotRun, "not run: the run was stopped by "+stop.by+" before the cases started"
+			case p.env.SetupTimedOut:
 				outcome = reports.Timeout
 			}
 			for _, c := range suites.Catalogue() {
@@ -599,7 +753,7 @@ func convert(specs types.SpecReports, prepared []*preparedPlan, stopped string) 
 				}
 				r := caseResult(c, p)
 				r.Outcome = outcome
-				r.Message = "not run: setup of " + p.plan.Name + " failed: " + p.result.SetupError
+				r.Message = msg
 				out = append(out, r)
 			}
 		}
@@ -626,20 +780,36 @@ func convert(specs types.SpecReports, prepared []*preparedPlan, stopped string) 
 		verdict, _ := framework.VerdictOf(s)
 		r.Precondition, r.Violates = verdict.Precondition, verdict.Violates
 		r.Outcome, r.Message = classify(s, verdict.Outcome)
-		if stopped != "" && s.State == types.SpecStateSkipped && s.Failure.Message == "" && verdict.Outcome == "" {
-			// Ginkgo skips the specs it never started once the run's
-			// deadline passed or an interrupt came: they timed out.
-			r.Outcome, r.Message = reports.Timeout, "not run: the run stopped before this case ("+stopped+")"
-		}
 		if s.Failure.Location.FileName != "" {
 			r.Location = fmt.Sprintf("%s:%d", filepath.Base(s.Failure.Location.FileName), s.Failure.Location.LineNumber)
 		}
 		if s.State == types.SpecStateInterrupted {
 			interrupted = "interrupted: " + s.Failure.Message
 		}
+		if stop.by != "" {
+			if why := notRun(s, verdict, stop); why != "" {
+				r.Outcome, r.Message, r.Precondition, r.Violates = reports.NotRun, why, "", ""
+			}
+		}
 		out = append(out, r)
 	}
 	return out, interrupted
+}
+
+// notRun says why a spec of a run the harness stopped is not-run ("" when
+// it ran to its own end): Ginkgo never started it, the stop interrupted
+// it, or the suite deadline (not the case's own) cut it short.
+func notRun(s types.SpecReport, verdict framework.Verdict, stop stopInfo) string {
+	switch {
+	case s.State == types.SpecStateSkipped && s.Failure.Message == "" && verdict.Outcome == "":
+		return "not run: the run was stopped by " + stop.by + " before this case"
+	case s.State == types.SpecStateInterrupted:
+		return "not run to the end: the run was stopped by " + stop.by + " while this case ran"
+	case s.State == types.SpecStateTimedout && !stop.deadline.IsZero() && !s.Failure.TimelineLocation.Time.IsZero() &&
+		!s.Failure.TimelineLocation.Time.Before(stop.deadline):
+		return "not run to the end: the run was stopped by " + stop.by + " while this case ran"
+	}
+	return ""
 }
 
 // UnreportedCase is the result of a case a worker of a parallel run took
@@ -667,7 +837,20 @@ func baseResult(plan string, c framework.Case) reports.CaseResult {
 }
 
 func reproCommand(p *preparedPlan, c framework.Case) string {
-	return ReproPrefix(p.target, p.env.Profile, p.result.URL) + redactedHeaderFlags(p.env.Header) + commandTagFlags(p.env.CommandTags) + " --focus " + c.ID
+	return ReproPrefix(p.target, p.env.Profile, p.result.URL) + safeFlags(p.env.Safe, p.rate) + redactedHeaderFlags(p.env.Header) + commandTagFlags(p.env.CommandTags) + " --focus " + c.ID
+}
+
+// safeFlags are the --safe and --rate flags of a run: a repro command
+// against a live relay keeps its word to be as careful as the run was.
+func safeFlags(safe bool, rate float64) string {
+	var out string
+	if safe {
+		out += " --safe"
+	}
+	if rate > 0 {
+		out += " --rate " + strconv.FormatFloat(rate, 'g', -1, 64)
+	}
+	return out
 }
 
 // commandTagFlags are the --command-tag flags of a run: the tags are
@@ -710,7 +893,14 @@ func ReproPrefix(target Target, profile, url string) string {
 		}
 		return cmd
 	case *DelayedTarget:
-		return ReproPrefix(t.Inner, profile, url) + " --simulate-rtt " + t.RTT.String()
+		cmd := ReproPrefix(t.Inner, profile, url)
+		if t.RTT > 0 {
+			cmd += " --simulate-rtt " + t.RTT.String()
+		}
+		if t.Host != "" {
+			cmd += " --host-header " + t.Host
+		}
+		return cmd
 	case *StartedTarget:
 		if t.Repro != "" {
 			return t.Repro
@@ -734,8 +924,11 @@ func classify(s types.SpecReport, override reports.Outcome) (reports.Outcome, st
 		return reports.Skipped, msg
 	case types.SpecStatePanicked:
 		return reports.HarnessError, "panic: " + msg + "\n" + s.Failure.ForwardedPanic
-	case types.SpecStateTimedout, types.SpecStateInterrupted:
+	case types.SpecStateTimedout:
 		return reports.Timeout, msg
+	case types.SpecStateInterrupted:
+		// An interrupt is the harness's own stop, never the relay's doing.
+		return reports.NotRun, msg
 	case types.SpecStateAborted:
 		return reports.HarnessError, msg
 	default: // failed

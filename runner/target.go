@@ -143,10 +143,16 @@ func FreeLoopbackPort() (int, error) {
 
 // DelayedTarget puts a delay proxy in front of another target, so a relay
 // on this machine answers as if it were RTT away (--simulate-rtt). The
-// proxy only adds latency; Host headers and paths pass through unchanged.
+// proxy adds latency, and requests that would name the proxy by Host name
+// the relay instead: its own host (the inner URL's), or Host when set
+// (--host-header, for a tunnel to a relay that routes by Host). Paths and
+// other Host headers (other communities) pass unchanged.
 type DelayedTarget struct {
 	Inner Target
 	RTT   time.Duration
+	// Host, when set, is the Host header of the relay's main community
+	// (--host-header); default the inner URL's host.
+	Host  string
 	proxy *delayproxy.Proxy
 }
 
@@ -160,7 +166,11 @@ func (t *DelayedTarget) Start(ctx context.Context) (Endpoint, error) {
 	if err != nil || u.Scheme != "ws" {
 		return Endpoint{}, fmt.Errorf("simulated RTT: the target URL %q is not a plain ws:// URL", ep.URL)
 	}
-	p, err := delayproxy.Start("127.0.0.1:0", u.Host, t.RTT/2)
+	host := t.Host
+	if host == "" {
+		host = u.Host
+	}
+	p, err := delayproxy.StartHost("127.0.0.1:0", u.Host, t.RTT/2, host)
 	if err != nil {
 		return Endpoint{}, fmt.Errorf("simulated RTT: %w", err)
 	}
@@ -173,7 +183,7 @@ func (t *DelayedTarget) Start(ctx context.Context) (Endpoint, error) {
 	// run itself.
 	if ep.RelayURL == "" {
 		ep.RelayURL = ep.URL
-		_, _ = fixtures.FetchInfo(ctx, ep.URL, "")
+		_, _ = fixtures.FetchInfo(ctx, ep.URL, t.Host)
 	}
 	_, port, _ := net.SplitHostPort(p.Addr())
 	u.Host = p.Addr()
@@ -201,7 +211,14 @@ func (t *DelayedTarget) Stop(ctx context.Context) error {
 func (t *DelayedTarget) Logs(ctx context.Context) string { return t.Inner.Logs(ctx) }
 
 func (t *DelayedTarget) String() string {
-	return t.Inner.String() + " rtt+" + t.RTT.String()
+	s := t.Inner.String()
+	if t.RTT > 0 {
+		s += " rtt+" + t.RTT.String()
+	}
+	if t.Host != "" {
+		s += " host " + t.Host
+	}
+	return s
 }
 
 // StartedTarget is a relay another process started and shares with this
@@ -230,3 +247,22 @@ func (t *StartedTarget) Logs(ctx context.Context) string {
 }
 
 func (t *StartedTarget) String() string { return t.Desc }
+
+// FailedTarget is a target whose start already failed (run --parallel
+// starts the relays before the run): Start returns that error, so a run
+// reports it as the plan's setup error, in every report.
+type FailedTarget struct {
+	Origin Target // the target that failed to start
+	Err    error
+}
+
+// Start implements Target: it fails as the origin did.
+func (t *FailedTarget) Start(context.Context) (Endpoint, error) { return Endpoint{}, t.Err }
+
+// Stop implements Target: whoever started the origin stops it.
+func (t *FailedTarget) Stop(context.Context) error { return nil }
+
+// Logs implements Target: the origin's logs (a container's last words).
+func (t *FailedTarget) Logs(ctx context.Context) string { return t.Origin.Logs(ctx) }
+
+func (t *FailedTarget) String() string { return t.Origin.String() }

@@ -31,11 +31,22 @@ echo "build-images: building static binary"
 (cd "$root" && CGO_ENABLED=0 go build -trimpath -o "$work/nipcl-conform" ./cmd/nipcl-conform)
 echo "build-images: binary built in $((SECONDS - start))s"
 
+# The harness image trusts the CAs this machine trusts (wss:// targets):
+# the host's bundle, or $SSL_CERT_FILE, is copied into its build context.
+ca_bundle="${SSL_CERT_FILE:-}"
+if [ -z "$ca_bundle" ]; then
+  for f in /etc/ssl/certs/ca-certificates.crt /etc/pki/tls/certs/ca-bundle.crt /etc/ssl/ca-bundle.pem /etc/ssl/cert.pem; do
+    if [ -f "$f" ]; then ca_bundle="$f"; break; fi
+  done
+fi
+[ -n "$ca_bundle" ] && [ -f "$ca_bundle" ] || { echo "build-images: no CA bundle found; set SSL_CERT_FILE to one" >&2; exit 1; }
+
 build() { # build TAG DOCKERFILE
   local tag="$1" dockerfile="$2" ctx
   ctx="$(mktemp -d "$work/ctx.XXXXXX")"
   cp "$dockerfile" "$ctx/Dockerfile"
   cp "$work/nipcl-conform" "$ctx/nipcl-conform"
+  if grep -q ca-certificates.crt "$dockerfile"; then cp "$ca_bundle" "$ctx/ca-certificates.crt"; fi
   local t=$SECONDS
   if ! docker build -q -t "$tag" "$ctx" >"$ctx.log" 2>&1; then
     echo "build-images: docker build of $tag failed:" >&2

@@ -36,9 +36,10 @@ const Devel = "(devel)"
 // Unknown stands for a commit the build did not record.
 const Unknown = "unknown"
 
-// release, when set at link time (-ldflags -X), overrides the module
-// version from the build information.
-var release string
+// release and commit, when set at link time (-ldflags -X), override the
+// module version and the VCS commit from the build information (a build
+// from an archive without .git, such as the GitHub Action's).
+var release, commit string
 
 // Build identifies one build of the harness.
 type Build struct {
@@ -59,7 +60,11 @@ type Build struct {
 
 var current = sync.OnceValue(func() Build {
 	bi, ok := debug.ReadBuildInfo()
-	return fromBuildInfo(bi, ok, release)
+	b := fromBuildInfo(bi, ok, release)
+	if commit != "" {
+		b.Commit = commit
+	}
+	return b
 })
 
 // Get returns this binary's build identity.

@@ -18,6 +18,7 @@ import (
 
 	"github.com/nipcl/nipcl-conform/bench"
 	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/internal/trust"
 	"github.com/nipcl/nipcl-conform/reference"
 	"github.com/nipcl/nipcl-conform/runner"
 	"github.com/nipcl/nipcl-conform/suites/framework"
@@ -27,7 +28,8 @@ import (
 // reference relay and any --target, one column per target.
 func cmdBench(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("bench", "bench [flags]", stderr)
-	var targets, headers, commandTags listFlag
+	var targets, headers, commandTags, caCerts listFlag
+	fs.Var(&caCerts, "ca-cert", "FILE: also trust the CA certificate(s) in this PEM file for wss:// targets (repeatable; a private CA or a self-signed certificate); the system roots, or SSL_CERT_FILE / SSL_CERT_DIR, stay trusted")
 	fs.Var(&targets, "target", "[NAME=]URL of a relay to measure (repeatable); measured after the reference relay unless --no-reference")
 	fs.Var(&headers, "header", "'Name: value': an HTTP header sent on the NIP-11 request and every WebSocket upgrade (repeatable; a proxy's credentials)")
 	fs.Var(&commandTags, "command-tag", "K=V: a tag [\"K\",\"V\"] added to every group command (kinds 9000-9022) the bench signs, for a deployment that requires tags of its own (repeatable; outside NIP-29 and NIP-CL)")
@@ -67,6 +69,9 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	header, err := fixtures.ParseHeaders(headers)
 	if err != nil {
 		return usageError(stderr, "--header: %v", err)
+	}
+	if err := trust.Install(caCerts); err != nil {
+		return usageError(stderr, "%v", err)
 	}
 	cmdTags, err := fixtures.ParseCommandTags(commandTags)
 	if err != nil {

@@ -198,6 +198,10 @@ func TestAutoProfileOnPlainRelayIsUnsupported(t *testing.T) {
 	if !strings.Contains(r.stdout, "pass") {
 		t.Errorf("baseline cases should still pass:\n%s", r.stdout)
 	}
+	// The reports say what the exit code says, never "conforms".
+	if b, _ := os.ReadFile(filepath.Join(dir, "summary.md")); !strings.Contains(string(b), `## nipcl-conform: does not conform: the relay does not advertise "nip-cl"`) {
+		t.Errorf("summary.md headline:\n%s", strings.SplitN(string(b), "\n", 2)[0])
+	}
 }
 
 func TestUsageErrors(t *testing.T) {

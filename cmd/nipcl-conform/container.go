@@ -21,23 +21,33 @@ func init() {
 // stageBinary returns the files to stage into a --dockerfile build context
 // whose Dockerfile copies a prebuilt nipcl-conform binary (reference/Dockerfile,
 // the root Dockerfile) that the directory does not hold: this executable when
-// it is static, else a static build of the module in the working directory.
-// The cleanup func removes any temporary build.
+// it is static, else a static build of the module in the working directory
+// — and the host's CA bundle when the Dockerfile copies one it lacks (the
+// root Dockerfile). The cleanup func removes any temporary build.
 func stageBinary(ctx context.Context, dir string) (map[string]string, func(), error) {
 	nothing := func() {}
 	df, err := os.ReadFile(filepath.Join(dir, "Dockerfile"))
 	if err != nil {
 		return nil, nothing, fmt.Errorf("--dockerfile %s: %w", dir, err)
 	}
-	if !strings.Contains(string(df), runner.BinaryName) {
-		return nil, nothing, nil
+	stage := map[string]string{}
+	if needs(dir, string(df), runner.CABundleName) {
+		bundle, err := runner.HostCABundle()
+		if err != nil {
+			return nil, nothing, fmt.Errorf("--dockerfile %s: %w", dir, err)
+		}
+		stage[runner.CABundleName] = bundle
 	}
-	if _, err := os.Stat(filepath.Join(dir, runner.BinaryName)); err == nil {
-		return nil, nothing, nil
+	if !needs(dir, string(df), runner.BinaryName) {
+		if len(stage) == 0 {
+			return nil, nothing, nil
+		}
+		return stage, nothing, nil
 	}
 	if exe, err := os.Executable(); err == nil {
 		if static, _ := runner.IsStaticELF(exe); static {
-			return map[string]string{runner.BinaryName: exe}, nothing, nil
+			stage[runner.BinaryName] = exe
+			return stage, nothing, nil
 		}
 	}
 	if _, err := os.Stat("go.mod"); err != nil {
@@ -54,5 +64,15 @@ func stageBinary(ctx context.Context, dir string) (map[string]string, func(), er
 		cleanup()
 		return nil, nothing, err
 	}
-	return map[string]string{runner.BinaryName: bin}, cleanup, nil
+	stage[runner.BinaryName] = bin
+	return stage, cleanup, nil
+}
+
+// needs reports whether a Dockerfile names a file its directory lacks.
+func needs(dir, dockerfile, name string) bool {
+	if !strings.Contains(dockerfile, name) {
+		return false
+	}
+	_, err := os.Stat(filepath.Join(dir, name))
+	return err != nil
 }

@@ -159,9 +159,10 @@ func docFixture(t *testing.T, root string) (dir string, haveDrafts bool) {
 			t.Fatalf("fixture shard %d exited %d:\n%s\n%s", i, r.code, r.stdout, r.stderr)
 		}
 	}
+	// The drafts as a fresh clone has them (bundled), unless told otherwise.
 	specDir := os.Getenv("NIPCL_SPEC_DIR")
 	if specDir == "" {
-		specDir = filepath.Join(root, "..", "shared", "spec")
+		specDir = filepath.Join(root, "spec", "testdata", "drafts")
 	}
 	drafts := map[string]string{
 		"nip-cl-identity.md": "nip-cl-identity.md", "nip-cl-identity-r1.md": "nip-cl-identity-r1.md",

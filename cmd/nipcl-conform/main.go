@@ -43,8 +43,10 @@ Examples:
 Exit codes (run):
   0  every required (MUST) case passed
   1  a required case failed or timed out (or the relay lacks nip-cl)
-  2  setup or harness error: bad flags, unreachable target, no NIP-11 document
+  2  setup or harness error: bad flags, unreachable target, no NIP-11 document, unwritable or busy report directory,
+     a relay of which the capability probe observed nothing (every connection dropped, every write unanswered)
   3  no required case failed, but required cases were blocked by unmet preconditions (see the incompatible lines)
+  4  incomplete: the run was stopped (SIGINT, SIGTERM or --deadline) before every case ran; its not-run cases say nothing about the relay
 
 Exit codes (report verify): 0 consistent, 1 not (the problems are listed), 2 unreadable input.
 

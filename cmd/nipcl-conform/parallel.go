@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -20,6 +21,7 @@ import (
 	"time"
 
 	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/internal/pace"
 	"github.com/nipcl/nipcl-conform/internal/text"
 	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/runner"
@@ -84,6 +86,28 @@ func (w *workerSpec) claimer() func(plan, caseID string) bool {
 	}
 }
 
+// pacer waits for the parent's shared pacer before each write: one write
+// slot of the whole run's --rate.
+func (w *workerSpec) pacer() func(ctx context.Context) error {
+	return func(ctx context.Context) error {
+		q := url.Values{"worker": {strconv.Itoa(w.Worker)}}
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimSuffix(w.ClaimURL, "/claim")+"/pace?"+q.Encode(), nil)
+		if err != nil {
+			return fmt.Errorf("shared pacer: %w", err)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return fmt.Errorf("shared pacer: %w", err)
+		}
+		defer resp.Body.Close()
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64))
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("shared pacer: %s", resp.Status)
+		}
+		return nil
+	}
+}
+
 // doneReporter tells the parent a case ended (for its progress line).
 func (w *workerSpec) doneReporter() func(plan, caseID string, failed bool) {
 	client := &http.Client{Timeout: 10 * time.Second}
@@ -111,6 +135,9 @@ func (w *workerSpec) post(client *http.Client, path string, q url.Values) string
 // claimQueue grants each (plan, case) to the first worker that asks, and
 // counts the cases workers finished.
 type claimQueue struct {
+	// pacer, when set, paces every worker's writes (/pace): --rate holds
+	// for the run, not per worker.
+	pacer   *pace.Pacer
 	mu      sync.Mutex
 	claimed map[[2]string]int // (plan, case) → worker
 	// progress, when set, is called with the counts after each finished case.
@@ -121,6 +148,18 @@ type claimQueue struct {
 func (q *claimQueue) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		http.Error(w, "POST only", http.StatusMethodNotAllowed)
+		return
+	}
+	if strings.HasSuffix(r.URL.Path, "/pace") {
+		if q.pacer == nil {
+			_, _ = io.WriteString(w, "ok")
+			return
+		}
+		if err := q.pacer.Wait(r.Context()); err != nil {
+			http.Error(w, err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		_, _ = io.WriteString(w, "ok")
 		return
 	}
 	if strings.HasSuffix(r.URL.Path, "/done") {
@@ -194,7 +233,7 @@ func parseShard(s string) (runner.Shard, error) {
 // relay (workers get the started relays instead).
 func childArgs(fs *flag.FlagSet) []string {
 	skip := map[string]bool{"parallel": true, "shard": true, "report-dir": true, "junit": true, "run-id": true,
-		"target": true, "image": true, "dockerfile": true, "fault": true, "db": true, "reading": true, "simulate-rtt": true,
+		"target": true, "image": true, "dockerfile": true, "fault": true, "db": true, "reading": true, "simulate-rtt": true, "host-header": true,
 		"container-port": true, "path": true, "network": true, "env": true, "profile": true}
 	var out []string
 	fs.Visit(func(f *flag.Flag) {
@@ -221,9 +260,11 @@ type parallelRun struct {
 	junitPath string
 	runID     string
 	deadline  time.Duration
+	rate      float64 // --rate, paced for all workers together
 	stderr    io.Writer
-	// progress, when set, receives a live progress line (a terminal).
-	progress io.Writer
+	// progress, when set, receives a live progress line (a terminal);
+	// else out, when set, a progress line every few seconds.
+	progress, out io.Writer
 }
 
 // startPlans starts every plan's relay once; the caller stops them.
@@ -305,6 +346,9 @@ func (pr *parallelRun) run(ctx context.Context, started []workerPlan) (*reports.
 		return nil, fmt.Errorf("--parallel: find own executable: %w", err)
 	}
 	queue := &claimQueue{claimed: map[[2]string]int{}}
+	if pr.rate > 0 {
+		queue.pacer = pace.New(pr.rate)
+	}
 	if pr.progress != nil {
 		var pmu sync.Mutex
 		queue.progress = func(done, failed int, last string) {
@@ -313,6 +357,25 @@ func (pr *parallelRun) run(ctx context.Context, started []workerPlan) (*reports.
 			fmt.Fprintf(pr.progress, "\r\033[K[%d done, %d workers] %d not passing  %s", done, pr.n, failed, last)
 		}
 		defer fmt.Fprintln(pr.progress)
+	} else if pr.out != nil {
+		// Without a terminal (a CI log): a line every few seconds.
+		stop := make(chan struct{})
+		defer close(stop)
+		go func() {
+			tick := time.NewTicker(runner.ProgressEvery)
+			defer tick.Stop()
+			for {
+				select {
+				case <-tick.C:
+					queue.mu.Lock()
+					done, failed := queue.done, queue.failed
+					queue.mu.Unlock()
+					fmt.Fprintf(pr.out, "progress: %d cases done by %d workers, %d not passing so far\n", done, pr.n, failed)
+				case <-stop:
+					return
+				}
+			}
+		}()
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -324,7 +387,12 @@ func (pr *parallelRun) run(ctx context.Context, started []workerPlan) (*reports.
 	claimURL := "http://" + ln.Addr().String() + "/claim"
 
 	base := childArgs(pr.fs)
-	ctx, cancel := context.WithTimeout(ctx, pr.deadline+30*time.Second)
+	// Each worker keeps its own deadline (--deadline, or derived from the
+	// plan); this process gives them a little longer to write reports.
+	cancel := context.CancelFunc(func() {})
+	if pr.deadline > 0 {
+		ctx, cancel = context.WithTimeoutCause(ctx, pr.deadline+30*time.Second, runner.StopByDeadline(pr.deadline))
+	}
 	defer cancel()
 	parts := make([]*reports.Results, pr.n)
 	errs := make([]error, pr.n)
@@ -372,7 +440,12 @@ func (pr *parallelRun) run(ctx context.Context, started []workerPlan) (*reports.
 	if err != nil {
 		return nil, err
 	}
-	addUnreported(merged, claims, errs)
+	addUnreported(merged, claims, errs, stoppedBy(ctx))
+	if by := stoppedBy(ctx); by != "" {
+		// The workers were stopped by this process (with SIGINT): what
+		// stopped this process is what stopped the run.
+		merged.StoppedBy = by
+	}
 	merged.Settings["parallel"] = strconv.Itoa(pr.n)
 	merged.Settings["scheduling"] = "queue, longest cases first"
 	merged.Sort()
@@ -408,7 +481,7 @@ func keepClaimed(parts []*reports.Results, claims []claim) {
 
 // addUnreported adds a harness-error result for every case a worker
 // claimed but did not report (the worker died running it).
-func addUnreported(res *reports.Results, claims []claim, errs []error) {
+func addUnreported(res *reports.Results, claims []claim, errs []error, stopped string) {
 	have := map[[2]string]bool{}
 	for _, c := range res.Cases {
 		have[[2]string{c.Plan, c.ID}] = true
@@ -425,8 +498,23 @@ func addUnreported(res *reports.Results, claims []claim, errs []error) {
 		if i := cl.worker - 1; i >= 0 && i < len(errs) && errs[i] != nil {
 			why += ": " + errs[i].Error()
 		}
-		res.Cases = append(res.Cases, runner.UnreportedCase(cl.plan, c, why))
+		r := runner.UnreportedCase(cl.plan, c, why)
+		if stopped != "" {
+			// The run was stopped while the worker ran it: the stop, not
+			// the worker, ended the case.
+			r.Outcome, r.Message = reports.NotRun, "not run to the end: the run was stopped by "+stopped+" while this case ran"
+		}
+		res.Cases = append(res.Cases, r)
 	}
+}
+
+// stoppedBy says what stopped a parallel run's context ("" = nothing).
+func stoppedBy(ctx context.Context) string {
+	var s *runner.Stop
+	if errors.As(context.Cause(ctx), &s) {
+		return s.By
+	}
+	return ""
 }
 
 // tailJoined returns the last n non-blank lines of s (text.LastLines), each trimmed, joined

@@ -1,13 +1,17 @@
 package main
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/nipcl/nipcl-conform/internal/pace"
 	"github.com/nipcl/nipcl-conform/reports"
 )
 
@@ -73,7 +77,7 @@ func TestUnreachableQueueGrantsNothing(t *testing.T) {
 func TestUnreportedClaimsAreHarnessErrors(t *testing.T) {
 	res := &reports.Results{Cases: []reports.CaseResult{{ID: "labels/grammar/1", Plan: "labels", Outcome: reports.Pass}}}
 	claims := []claim{{"labels", "labels/grammar/1", 1}, {"labels", "labels/grammar/2", 2}}
-	addUnreported(res, claims, []error{nil, errTest("worker 2/2 produced no results: killed")})
+	addUnreported(res, claims, []error{nil, errTest("worker 2/2 produced no results: killed")}, "")
 	if len(res.Cases) != 2 {
 		t.Fatalf("%d cases, want 2", len(res.Cases))
 	}
@@ -86,3 +90,46 @@ func TestUnreportedClaimsAreHarnessErrors(t *testing.T) {
 type errTest string
 
 func (e errTest) Error() string { return string(e) }
+
+// TestRateIsGlobalAcrossWorkers: the workers of a parallel run wait for
+// one pacer, their parent's, so --rate holds for the run as a whole: 4
+// workers writing 5 times each at 20 writes/s take about a second, not a
+// quarter of it.
+func TestRateIsGlobalAcrossWorkers(t *testing.T) {
+	q := &claimQueue{claimed: map[[2]string]int{}, pacer: pace.New(20)}
+	srv := httptest.NewServer(q)
+	defer srv.Close()
+	start := time.Now()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var slots []time.Duration
+	for w := 1; w <= 4; w++ {
+		wait := (&workerSpec{ClaimURL: srv.URL + "/claim", Worker: w}).pacer()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 5; i++ {
+				if err := wait(context.Background()); err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				slots = append(slots, time.Since(start))
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	took := time.Since(start)
+	// 20 slots 50 ms apart: the last at 950 ms at the earliest.
+	if took < 900*time.Millisecond {
+		t.Errorf("20 paced writes by 4 workers took %s at 20/s: the rate is per worker", took)
+	}
+	sort.Slice(slots, func(i, j int) bool { return slots[i] < slots[j] })
+	for i := 10; i < len(slots); i++ {
+		if rate := float64(i-9) / (slots[i] - slots[9]).Seconds(); rate > 22 {
+			t.Errorf("measured %.1f writes/s over slots 10..%d, asked 20", rate, i+1)
+			break
+		}
+	}
+}

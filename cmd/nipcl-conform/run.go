@@ -10,9 +10,11 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -23,6 +25,7 @@ import (
 	"github.com/nipcl/nipcl-conform/clause"
 	"github.com/nipcl/nipcl-conform/fixtures"
 	"github.com/nipcl/nipcl-conform/internal/text"
+	"github.com/nipcl/nipcl-conform/internal/trust"
 	"github.com/nipcl/nipcl-conform/reference"
 	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/runner"
@@ -44,6 +47,18 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	s, err := f.settle()
 	if err != nil {
 		return stopRun(stderr, err)
+	}
+	if s.worker == nil {
+		// Before any relay starts: a run whose reports cannot be written,
+		// or would mix with another run's, does not begin.
+		release, note, err := runner.ClaimReportDir(*f.reportDir, *f.junit)
+		defer release()
+		if err != nil {
+			return stopRun(stderr, err)
+		}
+		if note != "" {
+			fmt.Fprintln(stdout, note)
+		}
 	}
 	plans, cleanup, err := f.resolvePlans(s)
 	defer cleanup()
@@ -72,13 +87,13 @@ type runFlags struct {
 	shard, runID                            *string
 	seed                                    *int64
 	simRTT                                  *time.Duration
-	baseline, labelFilter                   *string
+	baseline, labelFilter, hostHeader       *string
 	actorKeys, hosts, headers, faults       listFlag
 	focus, skip, envs, roleMap, readingArgs listFlag
 	policies, admitKeys, creatorKeys        listFlag
 	variants                                listFlag
 	lawful                                  *string
-	commandTags, hostKeys                   listFlag
+	commandTags, hostKeys, caCerts          listFlag
 }
 
 // defineRunFlags declares run's flags on fs (their names, defaults and
@@ -90,7 +105,7 @@ func defineRunFlags(fs *flag.FlagSet) *runFlags {
 		relayPubKey: fs.String("relay-pubkey", "", "relay key (hex) when its NIP-11 document lacks \"self\""),
 		relayURL:    fs.String("relay-url", "", "the URL the relay knows itself by, signed into NIP-42 AUTH relay tags, when --target reaches it another way (a tunnel or port forward to wss://relay.example.com); default the --target URL (behind --simulate-rtt: the relay's own, not the proxy's)"),
 		timeout:     fs.Duration("timeout", 10*time.Second, "deadline for each network step"),
-		deadline:    fs.Duration("deadline", 5*time.Minute, "deadline for the whole run"),
+		deadline:    fs.Duration("deadline", 0, "deadline for the whole run (default: derived from the plan — its cases at the measured round trip, plus --rate pacing, with a margin — and printed at start)"),
 		reportDir:   fs.String("report-dir", "nipcl-report", "directory for the reports (junit.xml, results.json, summary.md)"),
 		junit:       fs.String("junit", "", "JUnit XML path (default <report-dir>/junit.xml)"),
 		scale:       fs.Int("scale", 200, "distractor count for limit-ordering cases"),
@@ -107,29 +122,31 @@ func defineRunFlags(fs *flag.FlagSet) *runFlags {
 		allowHeavy:  fs.Bool("allow-heavy", false, "in --safe mode, still run cases that need many writes"),
 		slow:        fs.Bool("slow", false, "also run slow cases that wait on the relay's clock (e.g. the ±900 s retry window)"),
 		parallel:    fs.Int("parallel", 0, "run the cases in N worker processes that take them from one queue, longest first, and merge their reports (default from the measured round trip: 1 under 2 ms, 24 from 2 ms, 32 from 100 ms, for every target but the built-in in-process relay; 1 forces one process)"),
-		shard:       fs.String("shard", "", "run only shard i of N (i/N, 1-based), a stable subset; merge with `report merge`"),
+		shard:       fs.String("shard", "", "i/N: run only shard i of N (1-based), a stable subset; merge with `report merge`"),
 		runID:       fs.String("run-id", "", "run identifier (namespaces channels and labels; shards of one run share it)"),
 		seed:        fs.Int64("seed", 0, "run the cases in a random order drawn from this seed (0: the fixed catalogue order); the report records it"),
 		simRTT:      fs.Duration("simulate-rtt", 0, "put a delay proxy with this round trip (e.g. 50ms) in front of the relay, to see a run as it would go across a network (ws:// targets)"),
-		baseline:    fs.String("baseline", "", "file of expected failures (one case ID, or \"PLAN ID\", per line); they don't fail the run"),
+		baseline:    fs.String("baseline", "", "FILE: expected failures (one case ID, or \"PLAN ID\", per line); they don't fail the run and are reported as known failures"),
 	}
+	f.hostHeader = fs.String("host-header", "", "HOST: the Host header naming the relay's main community on every request, for a --target reached through a tunnel or port forward (ssh -L, kubectl port-forward) to a relay that routes by Host; ws:// targets (a local proxy sets it). --simulate-rtt already sends the relay's own host")
 	f.labelFilter = fs.String("label-filter", "", "select cases by their Ginkgo labels: profile (nip29, identity, labels), level (MUST, SHOULD, MAY), source (nip, draft, contract), area:X, section:X.Y, slow, heavy; e.g. 'labels && MUST && !slow'")
 	fs.Var(&f.roleMap, "role-map", "WORD=ROLE: the relay's role name for the harness's role word admin, owner or member (repeatable; default: learned from the creator's 39001 entry)")
 	fs.Var(&f.actorKeys, "actor-key", "[ROLE=]HEX: a secret key the suites may act with (repeatable); ROLE creator (may create groups) or unprivileged (may not moderate groups it does not administer) says which is which; every key is probed before the cases either way")
-	fs.Var(&f.variants, "variant", "run the built-in reference relay under this lawful variant (repeatable or comma-separated; see `nipcl-conform faults`)")
+	fs.Var(&f.variants, "variant", "NAME: run the built-in reference relay under this lawful variant (repeatable or comma-separated; see `nipcl-conform faults`)")
 	f.lawful = fs.String("lawful", "", "SEED: run the built-in reference relay under a random lawful combination of variants drawn from SEED for each profile (printed in the plan name)")
-	fs.Var(&f.policies, "policy", "run the built-in reference relay under this relay policy switch (repeatable; see `nipcl-conform faults`)")
-	fs.Var(&f.creatorKeys, "creator-key", "public key (hex) that may create groups on the built-in reference relay under --policy listed-creators (repeatable)")
-	fs.Var(&f.admitKeys, "admit-key", "public key (hex) the built-in reference relay admits under --policy listed-keys-only (repeatable; the --actor-key keys are admitted too)")
+	fs.Var(&f.policies, "policy", "NAME: run the built-in reference relay under this relay policy switch (repeatable; see `nipcl-conform faults`)")
+	fs.Var(&f.creatorKeys, "creator-key", "PUBHEX: a public key that may create groups on the built-in reference relay under --policy listed-creators (repeatable)")
+	fs.Var(&f.admitKeys, "admit-key", "PUBHEX: a public key the built-in reference relay admits under --policy listed-keys-only (repeatable; the --actor-key keys are admitted too)")
 	fs.Var(&f.headers, "header", "'Name: value': an HTTP header sent on the NIP-11 request and every WebSocket upgrade (repeatable; a proxy's credentials); reports and repro commands show only its name")
 	fs.Var(&f.commandTags, "command-tag", "K=V: a tag [\"K\",\"V\"] added to every group command (kinds 9000-9022) the harness signs, for a deployment that requires tags of its own (repeatable; outside NIP-29 and NIP-CL)")
-	fs.Var(&f.hosts, "host", "another Host header value that names a second community of the same relay (repeatable)")
+	fs.Var(&f.caCerts, "ca-cert", "FILE: also trust the CA certificate(s) in this PEM file for wss:// targets (repeatable; a relay behind a TLS proxy with a private CA or a self-signed certificate); the system roots, or SSL_CERT_FILE / SSL_CERT_DIR, stay trusted")
+	fs.Var(&f.hosts, "host", "H: another Host header value that names a second community of the same relay (repeatable)")
 	fs.Var(&f.hostKeys, "host-key", "HOST=HEX: the secret key the harness signs with in the community HOST names (a --host value, or its host name without the port), for a deployment whose communities admit different keys (repeatable; without it the first community's keys are used there)")
-	fs.Var(&f.faults, "fault", "break the built-in reference relay with this fault switch (repeatable; see `nipcl-conform faults`)")
+	fs.Var(&f.faults, "fault", "NAME: break the built-in reference relay with this fault switch (repeatable; see `nipcl-conform faults`)")
 	fs.Var(&f.readingArgs, "reading", "ID=VALUE: the built-in reference relay takes this careful reading of a point the specs leave open (repeatable; see `nipcl-conform list --readings`)")
-	fs.Var(&f.focus, "focus", "run only cases whose ID, area or section matches (repeatable; a trailing * or / matches a prefix)")
-	fs.Var(&f.skip, "skip", "skip cases whose ID, area or section matches (repeatable)")
-	fs.Var(&f.envs, "env", "K=V environment variable for the container (repeatable)")
+	fs.Var(&f.focus, "focus", "X: run only cases whose ID, area or section matches X (repeatable; a trailing * or / matches a prefix)")
+	fs.Var(&f.skip, "skip", "X: skip cases whose ID, area or section matches X (repeatable)")
+	fs.Var(&f.envs, "env", "K=V: an environment variable for the container (repeatable)")
 	return f
 }
 
@@ -181,6 +198,9 @@ func (f *runFlags) settle() (*runSettings, error) {
 	if s.header, err = fixtures.ParseHeaders(f.headers); err != nil {
 		return nil, usagef("--header: %v", err)
 	}
+	if err := trust.Install(f.caCerts); err != nil {
+		return nil, usagef("%v", err)
+	}
 	if s.commandTags, err = fixtures.ParseCommandTags(f.commandTags); err != nil {
 		return nil, usagef("--command-tag: %v", err)
 	}
@@ -202,8 +222,8 @@ func (f *runFlags) settle() (*runSettings, error) {
 // checkRunShape checks the durations, the container network, --profile
 // (normalised to the distinct profile names), --label-filter and --run-id.
 func (f *runFlags) checkRunShape() error {
-	if *f.timeout <= 0 || *f.deadline <= 0 {
-		return usagef("--timeout and --deadline must be positive durations")
+	if *f.timeout <= 0 || *f.deadline < 0 {
+		return usagef("--timeout must be positive and --deadline not negative (0: derived from the plan)")
 	}
 	if *f.network != "host" && *f.network != "bridge" {
 		return usagef("--network must be host or bridge, not %q", *f.network)
@@ -423,12 +443,12 @@ func (f *runFlags) simulateRTT(plans []runner.Plan, worker *workerSpec) ([]runne
 	if *f.simRTT < 0 {
 		return nil, usagef("--simulate-rtt must not be negative, got %s", *f.simRTT)
 	}
-	if *f.simRTT > 0 && worker == nil {
+	if (*f.simRTT > 0 || *f.hostHeader != "") && worker == nil {
 		if strings.HasPrefix(*f.target, "wss://") {
-			return nil, usagef("--simulate-rtt works on ws:// targets only (the proxy does not speak TLS)")
+			return nil, usagef("--simulate-rtt and --host-header work on ws:// targets only (their proxy does not speak TLS)")
 		}
 		for i := range plans {
-			plans[i].Target = &runner.DelayedTarget{Inner: plans[i].Target, RTT: *f.simRTT}
+			plans[i].Target = &runner.DelayedTarget{Inner: plans[i].Target, RTT: *f.simRTT, Host: *f.hostHeader}
 		}
 	}
 	return plans, nil
@@ -439,7 +459,7 @@ func (f *runFlags) simulateRTT(plans []runner.Plan, worker *workerSpec) ([]runne
 // measured round trip that calls for it), by starting the relays once
 // and handing the cases to worker processes; otherwise in this process.
 func (f *runFlags) execute(fs *flag.FlagSet, s *runSettings, plans []runner.Plan, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := stopContext()
 	defer stop()
 	started := time.Now()
 	var claim func(plan, caseID string) bool
@@ -452,12 +472,19 @@ func (f *runFlags) execute(fs *flag.FlagSet, s *runSettings, plans []runner.Plan
 		startedPlans, err := startPlans(ctx, plans, *f.timeout)
 		defer stopPlans(plans)
 		if err != nil {
-			fmt.Fprintf(stderr, "nipcl-conform: %v\n", err)
-			return reports.ExitHarness
+			// A relay that did not start (a container that exits at once)
+			// is every plan's setup error, written into the reports too.
+			failed := make([]runner.Plan, len(plans))
+			for i, p := range plans {
+				failed[i] = p
+				failed[i].Target = &runner.FailedTarget{Origin: p.Target, Err: err}
+			}
+			res, rerr := runner.Run(ctx, f.runnerOptions(s, failed, nil, nil, stdout))
+			return conclude(res, rerr, *f.strict, started, *f.reportDir, stdout, stderr)
 		}
 		if n := f.workerCount(ctx, startedPlans, stderr); n > 1 {
 			res, err := f.runParallel(ctx, fs, n, startedPlans, stdout, stderr)
-			return conclude(res, err, *f.strict, started, stdout, stderr)
+			return conclude(res, err, *f.strict, started, *f.reportDir, stdout, stderr)
 		}
 		shared := (&workerSpec{Plans: startedPlans}).plans()
 		for i := range shared {
@@ -465,12 +492,36 @@ func (f *runFlags) execute(fs *flag.FlagSet, s *runSettings, plans []runner.Plan
 		}
 		plans = shared
 	}
-	res, err := runner.Run(ctx, f.runnerOptions(s, plans, claim, caseDone, stdout))
+	opts := f.runnerOptions(s, plans, claim, caseDone, stdout)
+	if s.worker != nil && *f.rate > 0 {
+		opts.Pace = s.worker.pacer() // --rate for the whole run, not per worker
+	}
+	res, err := runner.Run(ctx, opts)
 	if s.worker != nil {
 		// A worker's results go to its parent, which prints the summary.
 		stdout = io.Discard
 	}
-	return conclude(res, err, *f.strict, started, stdout, stderr)
+	return conclude(res, err, *f.strict, started, *f.reportDir, stdout, stderr)
+}
+
+// stopContext is a context cancelled by SIGINT or SIGTERM, with the
+// signal as its cause (runner.StopBySignal): the reports then say which
+// stop ended the run. stop releases the signals.
+func stopContext() (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case sig := <-sigs:
+			cancel(runner.StopBySignal(sig))
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		cancel(nil)
+	}
 }
 
 // workerCount is --parallel, or when it is 0 the count the measured round
@@ -493,9 +544,14 @@ func (f *runFlags) runParallel(ctx context.Context, fs *flag.FlagSet, n int, sta
 	if id == "" {
 		id = runner.NewRunID()
 	}
-	pr := &parallelRun{fs: fs, n: n, reportDir: *f.reportDir, junitPath: *f.junit, runID: id, deadline: *f.deadline, stderr: stderr}
+	pr := &parallelRun{fs: fs, n: n, reportDir: *f.reportDir, junitPath: *f.junit, runID: id, deadline: *f.deadline, rate: *f.rate, stderr: stderr}
 	if isTerminal(stdout) {
 		pr.progress = stdout
+	} else {
+		pr.out = stdout
+	}
+	if *f.deadline == 0 {
+		fmt.Fprintf(stdout, "deadline: each of the %d workers derives one from the plan (the whole plan's cases at the measured round trip, plus pacing); results.json settings.deadline records it; --deadline to set one\n", n)
 	}
 	return pr.run(ctx, startedPlans)
 }
@@ -512,9 +568,10 @@ func (f *runFlags) runnerOptions(s *runSettings, plans []runner.Plan, claim func
 }
 
 // conclude prints a run's summary and what follows it (baseline entries
-// now fixed, plan setup errors and notes) and returns the exit code; err
-// is the run's (no results) or the reports' (results not all written).
-func conclude(res *reports.Results, err error, strict bool, started time.Time, stdout, stderr io.Writer) int {
+// now fixed, plan setup errors and notes, and last where the reports are)
+// and returns the exit code; err is the run's (no results) or the
+// reports' (results not all written).
+func conclude(res *reports.Results, err error, strict bool, started time.Time, reportDir string, stdout, stderr io.Writer) int {
 	if res == nil {
 		fmt.Fprintf(stderr, "nipcl-conform: %v\n", err)
 		return reports.ExitHarness
@@ -530,14 +587,12 @@ func conclude(res *reports.Results, err error, strict bool, started time.Time, s
 			fmt.Fprintf(stdout, "fixed, remove from baseline: %s %s\n", c.Plan, c.ID)
 		}
 	}
+	defer fmt.Fprintf(stdout, "reports: %s (junit.xml, results.json, summary.md, badge.svg)\n", filepath.Join(reportDir, "report.html"))
 	for _, p := range res.Plans {
 		if p.SetupError != "" {
 			fmt.Fprintf(stderr, "nipcl-conform: %s: %s\n", p.Name, p.SetupError)
 		} else if p.Note != "" {
 			fmt.Fprintf(stderr, "nipcl-conform: %s: %s\n", p.Name, p.Note)
-			if strings.Contains(p.Note, "does not advertise") && code == reports.ExitOK {
-				code = reports.ExitFailed
-			}
 		}
 	}
 	return code
@@ -675,6 +730,7 @@ func readingsFor(readings map[string]string, p string) map[string]string {
 }
 
 func printSummary(w io.Writer, res *reports.Results, took time.Duration) {
+	line := lineFor(w)
 	counts := res.Counts()
 	fmt.Fprintf(w, "\n%-14s %s\n", "outcome", "cases")
 	for _, o := range reports.Outcomes {
@@ -683,10 +739,15 @@ func printSummary(w io.Writer, res *reports.Results, took time.Duration) {
 		}
 	}
 	var bad []reports.CaseResult
+	var known []string
 	notRun := map[string]int{}
 	for _, c := range res.Cases {
 		if strings.HasPrefix(c.Message, "not run: setup") {
 			notRun[c.Plan]++
+			continue
+		}
+		if reports.Known(c) {
+			known = append(known, c.ID)
 			continue
 		}
 		if c.Outcome == reports.Fail || c.Outcome == reports.Timeout || c.Outcome == reports.HarnessError {
@@ -709,18 +770,28 @@ func printSummary(w io.Writer, res *reports.Results, took time.Duration) {
 				fmt.Fprintf(w, "  … %d more in summary.md and report.html\n", len(causes)-10)
 				break
 			}
-			fmt.Fprintf(w, "  %2d. %d × %s [%s] %s\n      cases: %s\n      learn more: %s\n", i+1, len(k.Cases), k.Outcome, k.Level,
-				summaryLine(strings.TrimPrefix(k.Example, "incompatible: ")), causeCases(k.Cases), k.Explain)
+			fmt.Fprintf(w, "  %2d. %d × %s [%s] %s\n", i+1, len(k.Cases), k.Outcome, k.Level, line(strings.TrimPrefix(k.Example, "incompatible: ")))
+			if b := reports.BrokenLine(reports.CaseResult{Violates: k.Violates}); b != "" {
+				fmt.Fprintf(w, "      %s\n", line(b))
+			}
+			fmt.Fprintf(w, "      cases: %s\n      learn more: %s\n", causeCases(k.Cases), k.Explain)
 		}
 	}
 	sort.SliceStable(bad, func(i, j int) bool { return bad[i].ID < bad[j].ID })
 	if len(bad) > 0 && len(bad) <= 12 {
 		fmt.Fprintln(w, "\nnot passing:")
 		for _, c := range bad {
-			fmt.Fprintf(w, "  %-13s %-22s %s [%s %s] %s\n", c.Outcome, c.ID, c.Plan, c.Level, c.Section, summaryLine(c.Message))
+			where := c.Section
+			if c.Violates != "" {
+				where = "breaks " + c.Violates
+			}
+			fmt.Fprintf(w, "  %-13s %-22s %s [%s %s] %s\n", c.Outcome, c.ID, c.Plan, c.Level, where, line(c.Message))
 		}
 	}
-	fmt.Fprintf(w, "\n%d cases in %s; reports in %s\n", len(res.Cases), took.Round(time.Millisecond), reportDirOf(res))
+	if len(known) > 0 {
+		fmt.Fprintf(w, "\n%d known failures (a --baseline lists them; they do not fail the run): %s\n", len(known), causeCases(known))
+	}
+	fmt.Fprintf(w, "\n%d cases in %s\n", len(res.Cases), took.Round(time.Millisecond))
 	for _, p := range res.Plans {
 		if p.Cleanup != nil {
 			fmt.Fprintf(w, "safe mode (%s): deleted %d channels", p.Name, p.Cleanup.Deleted)
@@ -730,18 +801,29 @@ func printSummary(w io.Writer, res *reports.Results, took time.Duration) {
 			fmt.Fprintln(w)
 		}
 	}
-	if res.Interrupted != "" {
+	if res.Interrupted != "" && res.StoppedBy == "" {
 		fmt.Fprintln(w, res.Interrupted)
 	}
-}
-
-func reportDirOf(*reports.Results) string {
-	return "the report directory (junit.xml, results.json, summary.md)"
+	fmt.Fprintln(w, reports.Headline(res))
 }
 
 // summaryLine is the first line of a message, clipped to 160 bytes: one
-// row of the summary or of a usage error.
+// row of a usage error.
 func summaryLine(s string) string { return text.Clip(text.FirstLine(s), 160) }
+
+// lineFor returns how a summary row is cut for w: at the terminal's width
+// ($COLUMNS, else 160) on a terminal, never in a file or pipe (a CI log
+// keeps the observed value at the end of a message).
+func lineFor(w io.Writer) func(string) string {
+	if !isTerminal(w) {
+		return text.FirstLine
+	}
+	width := 160
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 40 {
+		width = n - 10
+	}
+	return func(s string) string { return text.Clip(text.FirstLine(s), width) }
+}
 
 // causeCases names up to five of a cause's cases.
 func causeCases(ids []string) string {

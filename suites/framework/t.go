@@ -64,7 +64,12 @@ type T struct {
 
 // createdChannel is a channel the case created: its id, its creator's
 // key and the community (Host, "" for the relay URL's own) it lives in.
-type createdChannel struct{ id, creator, host string }
+type createdChannel struct {
+	id, creator, host string
+	// unconfirmed: the create got no OK (the step ended first: a timeout,
+	// an interrupt); the relay may have created the channel all the same.
+	unconfirmed bool
+}
 
 type stateKey struct {
 	kind   int
@@ -253,6 +258,10 @@ func (t *T) Send(c *fixtures.Client, ev *nostr.Event) (fixtures.OK, error) {
 		if err == nil && ok.Accepted {
 			t.track(c.Host(), ev)
 		}
+		if err != nil && ev.Kind == fixtures.KindCreateGroup && t.Env.Safe {
+			// No answer is no refusal: safe mode deletes it too.
+			t.trackUnconfirmed(c.Host(), ev)
+		}
 		if err == nil && !ok.Accepted {
 			t.noteLimitRefusal(ev, ok)
 		}
@@ -314,6 +323,22 @@ func (t *T) track(host string, ev *nostr.Event) {
 	}
 }
 
+// trackUnconfirmed records a create that got no OK, for safe-mode cleanup.
+func (t *T) trackUnconfirmed(host string, ev *nostr.Event) {
+	h, found := fixtures.TagValue(ev, "h")
+	if !found {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, c := range t.created {
+		if c.id == h && c.host == host {
+			return
+		}
+	}
+	t.created = append(t.created, createdChannel{id: h, creator: ev.PubKey, host: host, unconfirmed: true})
+}
+
 // deleteCreated deletes, in safe mode, every channel the case created, as
 // its creator, on a fresh connection with its own deadline.
 func (t *T) deleteCreated() {
@@ -373,6 +398,9 @@ func (t *T) deleteCreated() {
 			} else {
 				last = ok.String()
 			}
+		}
+		if ch.unconfirmed {
+			what += " (its create got no answer: it may not exist)"
 		}
 		t.Env.Cleanup.add(deleted, what+": "+last)
 	}
