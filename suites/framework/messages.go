@@ -37,9 +37,11 @@ func Reword(msg string) string {
 	var out string
 	switch verb {
 	case "to be true":
-		out = "expected true, observed false"
+		// The description states what should hold; the relay showed
+		// otherwise: said in words, never "true".
+		out = "expected so, observed otherwise"
 	case "to be false":
-		out = "expected false, observed true"
+		out = "expected not, observed so"
 	case "to be empty":
 		out = "expected nothing, observed " + actual
 	case "not to be empty":

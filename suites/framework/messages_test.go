@@ -24,7 +24,7 @@ func TestRewordLeavesNoMatcherBoilerplate(t *testing.T) {
 	g.Expect([2]string{"P", "9f626c38e726535a895b468030b7930c8cdce3588216fab7158f1b8674af836c"}).To(gomega.Equal([2]string{"t", "stream"}), "first tag")
 	want := []string{
 		`39000 name tag: expected b, observed a`,
-		`39002 lists the creator: expected true, observed false`,
+		`39002 lists the creator: expected so, observed otherwise`,
 		`an outsider reads nothing: expected nothing, observed ["x"]`,
 		`union: expected exactly ["y", "z"] (any order), observed ["x"]`,
 		`expected ["x"] to contain owner`,
