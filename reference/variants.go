@@ -244,18 +244,9 @@ var variantCatalogue = []Variant{
 				return "auth-required: this relay serves " + verb + " to authenticated clients only"
 			})
 		}},
-	{Name: variantNo39001, Dimension: "state-39001", Kind: "variant", Drawn: true,
-		Freedom:   "NIP-29: \"a single instance of each (or none) should exist at all times for each group\"",
-		Describes: "no kind 39001 (group admins) is ever published",
-		install:   omitStateKind(kindGroupAdmins)},
-	{Name: variantNo39002, Dimension: "state-39002", Kind: "variant", Drawn: true,
-		Freedom:   "NIP-29: \"a single instance of each (or none) should exist at all times for each group\"",
-		Describes: "no kind 39002 (group members) is ever published",
-		install:   omitStateKind(kindGroupMembers)},
-	{Name: variantNo39003, Dimension: "state-39003", Kind: "variant", Drawn: true,
-		Freedom:   "NIP-29: \"a single instance of each (or none) should exist at all times for each group\"",
-		Describes: "no kind 39003 (group roles) is ever published",
-		install:   omitStateKind(kindGroupRoles)},
+	unpublished(variantNo39001, kindGroupAdmins, "group admins"),
+	unpublished(variantNo39002, kindGroupMembers, "group members"),
+	unpublished(variantNo39003, kindGroupRoles, "group roles"),
 	{Name: variantNo39004, Dimension: "state-39004", Kind: "variant", Drawn: true,
 		Freedom:   "NIP-29: 39004 lists the participants of a live room where the relay offers one; publishing it is the relay's choice",
 		Describes: "no kind 39004 (live participants) is ever published",
@@ -386,6 +377,15 @@ func namesClosedGroup(c *conn, verb string, filters nostr.Filters) string {
 		}
 	}
 	return ""
+}
+
+// unpublished is the variant of a relay that never publishes the state
+// kind (NIP-29 allows none of each).
+func unpublished(name string, kind int, what string) Variant {
+	return Variant{Name: name, Dimension: fmt.Sprintf("state-%d", kind), Kind: "variant", Drawn: true,
+		Freedom:   "NIP-29: \"a single instance of each (or none) should exist at all times for each group\"",
+		Describes: fmt.Sprintf("no kind %d (%s) is ever published", kind, what),
+		install:   omitStateKind(kind)}
 }
 
 func omitStateKind(kind int) func(r *Relay) {
