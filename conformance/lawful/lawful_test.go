@@ -346,7 +346,7 @@ func configureRapid(t *testing.T, checks int) {
 	set("rapid.nofailfile", "true")
 	// Each check is a run of the suite: give shrinking time to reach a
 	// minimal combination.
-	set("rapid.shrinktime", "3m")
+	set("rapid.shrinktime", "90s")
 }
 
 var (

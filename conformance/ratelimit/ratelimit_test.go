@@ -34,8 +34,10 @@ func TestGrammarSweepUnderARateLimit(t *testing.T) {
 	if c.Outcome != reports.Pass {
 		t.Fatalf("%s is %s under a rate limit: %s", c.ID, c.Outcome, c.Message)
 	}
+	// The framework resends a rate-limited write after a backoff and notes
+	// it once; the case's own sweep notes what it met.
 	for _, n := range c.Notes {
-		if strings.Contains(n, "answered rate-limited: and sent again") {
+		if strings.Contains(n, "answered rate-limited: and sent again") || strings.Contains(n, "answered rate-limited (") {
 			t.Logf("%s: %s", c.ID, n)
 			return
 		}

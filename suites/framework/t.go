@@ -46,6 +46,8 @@ type T struct {
 	// group: a kind seen earlier in the case and gone later is a finding
 	// about the case's steps, never a missing feature.
 	seenState map[stateKey]string
+	// resent: a write of the case was resent after a rate limit (noted once).
+	resent bool
 	// paceRefused is the first rate-limit refusal any of the case's
 	// connections received ("" = none; see observeRefusal).
 	paceRefused string
@@ -245,6 +247,13 @@ func (t *T) Send(c *fixtures.Client, ev *nostr.Event) (fixtures.OK, error) {
 		// refusing it blocks the case on PreRateLimit (Accept, RefusedWrite).
 		if err == nil && !ok.Accepted && paceRefusal(ok.Reason) == &PreRateLimit && attempt < 5 {
 			t.tr.Note("rate-limited (%s); resending the same event in %s", ok.Reason, backoff)
+			t.mu.Lock()
+			first := !t.resent
+			t.resent = true
+			t.mu.Unlock()
+			if first {
+				t.Note("a write was answered rate-limited (%q) and sent again after a backoff (the relay's pace, not the event; later ones are in the transcript)", ok.Reason)
+			}
 			timer := time.NewTimer(backoff)
 			select {
 			case <-timer.C:
