@@ -3,5 +3,5 @@
 // relay gets no failing case and only blocked or unsupported lines a
 // variant explains, and a fault drawn beside them is caught wherever it is
 // observable. `go test ./conformance/lawful -run Lawful -lawful.n=500`
-// draws 500 combinations per profile; CI draws 3 from a fixed seed.
+// draws 500 combinations per profile; CI draws 2 from a fixed seed.
 package lawful

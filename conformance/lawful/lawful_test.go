@@ -27,7 +27,7 @@ import (
 )
 
 var (
-	combos = flag.Int("lawful.n", 3, "lawful combinations drawn per profile (CI: 3; a deep run: -lawful.n=500)")
+	combos = flag.Int("lawful.n", 2, "lawful combinations drawn per profile (CI: 2; a deep run: -lawful.n=500)")
 	seed   = flag.Uint64("lawful.seed", 20261206, "seed of the draw (0: a random one, printed on failure as -rapid.seed)")
 )
 

@@ -428,7 +428,7 @@ func (t *T) Accept(c *fixtures.Client, ev *nostr.Event, why string) fixtures.OK 
 				fmt.Sprintf("the relay accepts the kind %d writes the scenario makes (%s)", ev.Kind, why),
 				"accept that write from the group's creator or members; the refusal is quoted"}, ok, why)
 		}
-		if off := time.Since(ev.CreatedAt.Time()); (off > outOfWindow || off < -outOfWindow) && !strings.HasPrefix(ok.Reason, "auth-required:") {
+		if off := time.Since(ev.CreatedAt.Time()); (off > outOfWindow || off < -outOfWindow) && windowRefusal(ok.Reason) {
 			// The case put created_at far from now on purpose; a relay may
 			// bound created_at without publishing the bounds (NIP-11's
 			// limitation is optional), so the refusal is its window.
@@ -468,10 +468,23 @@ func (t *T) observeRefusal(ok fixtures.OK) {
 }
 
 // outOfWindow is how far from the wall clock an event's created_at lies
-// before a refusal of it is taken as the relay's created_at window: the
-// case clock never stamps that far ahead (fixtures.DefaultClockAhead), so
-// only a case that set created_at on purpose goes there.
-const outOfWindow = 30 * time.Second
+// before a refusal of it may be the relay's created_at window: the case
+// clock never stamps that far ahead (fixtures.DefaultClockAhead), so only
+// a case that set created_at on purpose goes there.
+const outOfWindow = fixtures.DefaultClockAhead + time.Second
+
+// windowRefusal reports whether a refusal's words may be about the
+// event's time (khatru: "event too old", "event too much in the future";
+// the reference relay: "created_at must lie between …").
+func windowRefusal(reason string) bool {
+	lower := strings.ToLower(reason)
+	for _, w := range []string{"created_at", "time", "old", "future", "past", "clock", "window"} {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
+}
 
 // keyRefusal reports whether an OK false refuses the key rather than
 // the command: auth-required:, or restricted: without a NIP-CL marker.
