@@ -193,39 +193,18 @@ const catchAllPage = "nothing to see here, you must use a nip-29 powered client"
 
 // variantCatalogue is every variant of kind "variant".
 var variantCatalogue = []Variant{
-	{Name: variantHTTP404, Dimension: "http-unknown-path", Kind: "variant", Drawn: true,
-		Freedom:   "NIP-11 defines only the answer to Accept: application/nostr+json; other HTTP answers are the relay's own",
-		Describes: "every plain HTTP request that is not NIP-11 is answered 404 Not Found (the AV paths too, where AV is not offered)",
-		install: func(r *Relay) {
-			r.hooks.answerHTTP = append(r.hooks.answerHTTP, func(w http.ResponseWriter, req *http.Request) bool {
-				http.NotFound(w, req)
-				return true
-			})
-		}},
-	{Name: variantHTTPCatchAll, Dimension: "http-unknown-path", Kind: "variant", Drawn: true,
-		Freedom:   "NIP-11 defines only the answer to Accept: application/nostr+json; other HTTP answers are the relay's own",
-		Describes: "every plain HTTP request that is not NIP-11, at any path (the AV paths too, where AV is not offered), is answered 200 text/html with a catch-all page, as relay29's basic-khatru example does",
-		install: func(r *Relay) {
-			r.hooks.answerHTTP = append(r.hooks.answerHTTP, func(w http.ResponseWriter, req *http.Request) bool {
-				w.Header().Set("Content-Type", "text/html; charset=utf-8")
-				fmt.Fprint(w, catchAllPage)
-				return true
-			})
-		}},
-	{Name: variantHTTPRedirect, Dimension: "http-unknown-path", Kind: "variant", Drawn: true,
-		Freedom:   "NIP-11 defines only the answer to Accept: application/nostr+json; other HTTP answers are the relay's own",
-		Describes: "every plain HTTP request that is not NIP-11 is redirected (302) to a web client page at /app",
-		install: func(r *Relay) {
-			r.hooks.answerHTTP = append(r.hooks.answerHTTP, func(w http.ResponseWriter, req *http.Request) bool {
-				if req.URL.Path == "/app" {
-					w.Header().Set("Content-Type", "text/html; charset=utf-8")
-					fmt.Fprint(w, "<html><body>web client</body></html>")
-					return true
-				}
-				http.Redirect(w, req, "/app", http.StatusFound)
-				return true
-			})
-		}},
+	unknownPathAnswer(variantHTTP404, "every plain HTTP request that is not NIP-11 is answered 404 Not Found (the AV paths too, where AV is not offered)",
+		func(w http.ResponseWriter, req *http.Request) { http.NotFound(w, req) }),
+	unknownPathAnswer(variantHTTPCatchAll, "every plain HTTP request that is not NIP-11, at any path (the AV paths too, where AV is not offered), is answered 200 text/html with a catch-all page, as relay29's basic-khatru example does",
+		func(w http.ResponseWriter, _ *http.Request) { htmlPage(w, catchAllPage) }),
+	unknownPathAnswer(variantHTTPRedirect, "every plain HTTP request that is not NIP-11 is redirected (302) to a web client page at /app",
+		func(w http.ResponseWriter, req *http.Request) {
+			if req.URL.Path == "/app" {
+				htmlPage(w, "<html><body>web client</body></html>")
+				return
+			}
+			http.Redirect(w, req, "/app", http.StatusFound)
+		}),
 	{Name: variantAuthOnDemand, Dimension: "nip42-challenge", Kind: "variant", Drawn: true,
 		Freedom:   "NIP-42: \"Relays MAY send an AUTH message … at any time\"; a relay may send its challenge only when it first needs it",
 		Describes: "no challenge on connect; the challenge is sent with the connection's first \"auth-required:\" answer: to an EVENT, or to a REQ or COUNT naming (#h, #d) a private or hidden group before AUTH, as khatru-based relays ask",
@@ -380,6 +359,26 @@ func namesClosedGroup(c *conn, verb string, filters nostr.Filters) string {
 		}
 	}
 	return ""
+}
+
+// unknownPathAnswer is a variant of the http-unknown-path dimension: what
+// the relay answers to a plain HTTP request that is not NIP-11.
+func unknownPathAnswer(name, describes string, answer func(w http.ResponseWriter, req *http.Request)) Variant {
+	return Variant{Name: name, Dimension: "http-unknown-path", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-11 defines only the answer to Accept: application/nostr+json; other HTTP answers are the relay's own",
+		Describes: describes,
+		install: func(r *Relay) {
+			r.hooks.answerHTTP = append(r.hooks.answerHTTP, func(w http.ResponseWriter, req *http.Request) bool {
+				answer(w, req)
+				return true
+			})
+		}}
+}
+
+// htmlPage answers 200 text/html with body.
+func htmlPage(w http.ResponseWriter, body string) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	fmt.Fprint(w, body)
 }
 
 // unpublished is the variant of a relay that never publishes the state
