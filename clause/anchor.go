@@ -1,6 +1,9 @@
 package clause
 
-import "strings"
+import (
+	_ "embed"
+	"strings"
+)
 
 // Anchor fingerprints one sentence of a draft (or of a NIP text, for the
 // baseline clauses) that a clause derives from: the document, the heading the sentence stands under, and the sentence's
@@ -85,3 +88,18 @@ func Anchors(clauseID string) []Anchor {
 	}
 	return append([]Anchor(nil), anchors[clauseID]...)
 }
+
+// anchorsText is clause/anchors.txt: every clause's anchors, as data.
+//
+//go:embed anchors.txt
+var anchorsText string
+
+// anchorIndex is anchors.txt read once; a malformed line stops the
+// program at start with its line number (go test ./clause/ says it first).
+var anchorIndex = func() map[string][]Anchor {
+	m, err := parseAnchors(anchorsText)
+	if err != nil {
+		panic("clause/anchors.txt: " + err.Error())
+	}
+	return m
+}()
