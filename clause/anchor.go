@@ -80,13 +80,10 @@ func (c Clause) SpecProfile() string {
 	return p
 }
 
-// Anchors returns the anchors of a clause (nil for clauses without): the
-// drafts' (anchors.go) or the NIP texts' (anchors_nips.go).
+// Anchors returns the anchors of a clause (nil for clauses without), as
+// clause/anchors.txt lists them.
 func Anchors(clauseID string) []Anchor {
-	if a, ok := nipAnchors[clauseID]; ok {
-		return append([]Anchor(nil), a...)
-	}
-	return append([]Anchor(nil), anchors[clauseID]...)
+	return append([]Anchor(nil), anchorIndex[clauseID]...)
 }
 
 // anchorsText is clause/anchors.txt: every clause's anchors, as data.

@@ -10,8 +10,8 @@ var reHash = regexp.MustCompile(`^[0-9a-f]{16}$`)
 
 // TestDraftClausesAreAnchored: every identity and labels clause names the
 // sentence(s) of its own draft it derives from, as fingerprints (the
-// spec package's tests resolve them in the drafts); the map names no
-// unknown clause.
+// spec package's tests resolve them in the drafts); clause/anchors.txt
+// names no unknown clause.
 func TestDraftClausesAreAnchored(t *testing.T) {
 	for _, c := range Clauses() {
 		if c.Profile() == "" {
@@ -38,9 +38,9 @@ func TestDraftClausesAreAnchored(t *testing.T) {
 			seen[a.Hash] = true
 		}
 	}
-	for id := range anchors {
+	for id := range anchorIndex {
 		if _, ok := LookupClause(id); !ok {
-			t.Errorf("anchors name unknown clause %s", id)
+			t.Errorf("clause/anchors.txt names unknown clause %s", id)
 		}
 	}
 }

@@ -6,27 +6,6 @@ import (
 	"testing"
 )
 
-// TestAnchorsFileMatchesGoMaps: clause/anchors.txt holds exactly the
-// anchors of the Go maps it replaces (anchors.go, anchors_nips.go), in the
-// same order, for every clause.
-func TestAnchorsFileMatchesGoMaps(t *testing.T) {
-	old := map[string][]Anchor{}
-	for id, a := range anchors {
-		old[id] = a
-	}
-	for id, a := range nipAnchors {
-		old[id] = a
-	}
-	if len(anchorIndex) != len(old) {
-		t.Errorf("anchors.txt anchors %d clauses, the maps %d", len(anchorIndex), len(old))
-	}
-	for id, a := range old {
-		if !reflect.DeepEqual(anchorIndex[id], a) {
-			t.Errorf("%s: anchors.txt has %v, the maps %v", id, anchorIndex[id], a)
-		}
-	}
-}
-
 // TestAnchorsFileRoundTrip: what WriteAnchors writes, parseAnchors reads
 // back unchanged.
 func TestAnchorsFileRoundTrip(t *testing.T) {

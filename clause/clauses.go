@@ -32,7 +32,7 @@ type Clause struct {
 	// clause what the harness needs it for. Never the sentence itself.
 	Ref string
 	// Anchors fingerprint the draft sentence(s) the clause derives from
-	// (identity and labels clauses; see clause/anchors.go). `nipcl-conform
+	// (clause/anchors.txt). `nipcl-conform
 	// spec check` uses them to tell which sentences of a draft have a
 	// clause and which clauses lost their sentence.
 	Anchors []Anchor
@@ -150,7 +150,7 @@ func clauseLess(a, b string) bool {
 	return na < nb
 }
 
-// withNIPAnchors fills the anchors of baseline clauses (anchors_nips.go).
+// withNIPAnchors fills the anchors of baseline clauses (anchors.txt).
 func withNIPAnchors(in []Clause) []Clause {
 	out := make([]Clause, len(in))
 	for i, c := range in {

@@ -23,7 +23,7 @@ import (
 // copied. The expected changes were written by hand from the edit alone:
 // which sentence changed, and what an editor would call the change. The
 // expected stale clauses are the clauses anchored to the edited sentences,
-// looked up by hand in clause/anchors_nips.go.
+// looked up by hand in clause/anchors.txt.
 
 // corpusEdit replaces Find (which must occur in the text exactly Times
 // times, once when 0) by Repl.

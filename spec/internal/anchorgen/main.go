@@ -2,16 +2,16 @@
 // sentences of its document that share the most words with the clause's
 // text — the bundled drafts for identity and labels clauses, the NIP texts
 // bundled as spec/testdata/nips (at version.NIPsCommit) for the baseline's
-// NIP-29/01/11/42/45 clauses. A person reviews the proposals and writes the
-// chosen fingerprints into clause/anchors.go (drafts) or
-// clause/anchors_nips.go (NIPs).
+// NIP-29/01/11/42/45 clauses. A person reviews the proposals, writes the
+// chosen fingerprints to a picks file ("CLAUSE-ID HASH..." lines) and
+// merges them into clause/anchors.txt with -emit.
 //
 //	go run ./spec/internal/anchorgen -dir ../shared/spec             # proposals, for review
 //	go run ./spec/internal/anchorgen -profile nip29                  # proposals for the NIP-29 clauses only
 //	go run ./spec/internal/anchorgen -profile nip29 -unanchored      # only clauses without anchors (after a merge)
 //	go run ./spec/internal/anchorgen -dir ../shared/spec -dump FILE  # every sentence with its level and hash
 //	go run ./spec/internal/anchorgen -dir ../shared/spec -find WORDS # sentences containing WORDS, with hashes
-//	go run ./spec/internal/anchorgen -emit PICKS > clause/anchors_nips.go  # picks of NIP clauses
+//	go run ./spec/internal/anchorgen -emit PICKS                     # write reviewed picks into clause/anchors.txt
 //
 // It prints draft text to the terminal only; nothing it prints belongs in
 // the repository except the hashes and headings.
@@ -34,7 +34,8 @@ func main() {
 	dump := flag.String("dump", "", "print every sentence of this draft")
 	find := flag.String("find", "", "print sentences of the bundled drafts containing these words")
 	top := flag.Int("top", 3, "proposals per clause")
-	emit := flag.String("emit", "", "write clause/anchors.go (draft clauses) or clause/anchors_nips.go (NIP clauses) source to stdout from a reviewed picks file (lines: CLAUSE-ID HASH...)")
+	emit := flag.String("emit", "", "merge a reviewed picks file (lines: CLAUSE-ID HASH...) into the anchors file: a pick replaces its clause's anchors, the others stay")
+	out := flag.String("out", "clause/anchors.txt", "the anchors file -emit writes")
 	nips := flag.String("nips", "spec/testdata/nips", "directory with the NIP texts (NN.md) the baseline clauses are anchored to")
 	profile := flag.String("profile", "", "propose only for this spec profile's clauses (identity, labels, nip29, nip01, nip11, nip42, nip45)")
 	unanchored := flag.Bool("unanchored", false, "propose only for clauses without anchors")
@@ -71,7 +72,7 @@ func main() {
 		os.Exit(2)
 	}
 	if *emit != "" {
-		emitAnchors(*emit, docs)
+		emitAnchors(*emit, *out, docs)
 		return
 	}
 	if *find != "" {
@@ -126,15 +127,6 @@ var nipFiles = map[string]string{
 	clause.DocNIP45: "45.md",
 }
 
-// docConsts names the clause package constant of each document.
-var docConsts = map[string]string{
-	clause.DocIdentity: "DocIdentity", clause.DocLabels: "DocLabels",
-	clause.DocNIP01: "DocNIP01", clause.DocNIP11: "DocNIP11", clause.DocNIP29: "DocNIP29",
-	clause.DocNIP42: "DocNIP42", clause.DocNIP45: "DocNIP45",
-}
-
-func isNIPDoc(doc string) bool { return nipFiles[doc] != "" }
-
 func docNames(docs map[string]*spec.Doc) []string {
 	var out []string
 	for n := range docs {
@@ -161,115 +153,96 @@ func load(path string) *spec.Doc {
 	return spec.Parse(filepath.Base(path), b)
 }
 
-// emitAnchors turns reviewed picks into clause/anchors.go (draft clauses)
-// or clause/anchors_nips.go (NIP clauses): every hash must name a sentence
-// of the clause's document; the heading is taken from there. For NIP
-// clauses the picks are merged with the anchors already in the catalogue,
-// so clauses added after the last run are anchored without re-picking the
-// rest (a pick replaces a clause's anchors).
-func emitAnchors(picks string, docs map[string]*spec.Doc) {
+// emitAnchors merges reviewed picks into the anchors file (out): every
+// picked hash must name a sentence of the clause's document, whose heading
+// it takes (a pick that gives a heading must give that one); clauses
+// without a pick keep their anchors. The file is rewritten whole, in
+// clause order, in the form clause.WriteAnchors writes.
+func emitAnchors(picks, out string, docs map[string]*spec.Doc) {
 	b, err := os.ReadFile(picks)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	picked := map[string][]string{}
-	nipMode, first, bad := false, true, 0
-	for _, line := range strings.Split(string(b), "\n") {
-		f := strings.Fields(line)
-		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
-			continue
-		}
-		c, ok := clause.LookupClause(f[0])
+	lines, err := clause.ParseAnchorLines(string(b), false)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", picks, err)
+		os.Exit(2)
+	}
+	type pick struct {
+		hash, heading string
+		line          int
+	}
+	picked := map[string][]pick{}
+	bad := 0
+	for _, l := range lines {
+		c, ok := clause.LookupClause(l.Clause)
 		if !ok {
-			fmt.Fprintf(os.Stderr, "unknown clause %s\n", f[0])
+			fmt.Fprintf(os.Stderr, "%s:%d: unknown clause %s\n", picks, l.Line, l.Clause)
 			bad++
 			continue
 		}
 		sec, _ := clause.Lookup(c.Section)
-		if first {
-			nipMode, first = isNIPDoc(sec.Doc), false
-		}
-		if isNIPDoc(sec.Doc) != nipMode || docs[sec.Doc] == nil {
-			fmt.Fprintf(os.Stderr, "%s: %s is not among the picks' documents (draft and NIP clauses go in separate picks files, and the document must be loaded)\n", c.ID, sec.Doc)
+		if docs[sec.Doc] == nil {
+			fmt.Fprintf(os.Stderr, "%s:%d: %s: its document %s is not loaded (-dir for the drafts, -nips for the NIP texts)\n", picks, l.Line, c.ID, sec.Doc)
 			bad++
 			continue
 		}
-		picked[c.ID] = f[1:]
+		for _, h := range l.Hashes {
+			picked[c.ID] = append(picked[c.ID], pick{h, l.Heading, l.Line})
+		}
 	}
-	var out strings.Builder
-	if nipMode {
-		out.WriteString(nipHeader)
-	} else {
-		out.WriteString(draftHeader)
-	}
+	var cls []clause.Clause
 	for _, c := range clause.Clauses() {
 		sec, _ := clause.Lookup(c.Section)
-		if isNIPDoc(sec.Doc) != nipMode {
-			continue
-		}
-		hashes, ok := picked[c.ID]
-		if !ok && nipMode {
-			for _, a := range c.Anchors {
-				hashes = append(hashes, a.Hash)
-			}
-		}
-		if len(hashes) == 0 {
-			if c.Source != clause.SourceContract && docs[sec.Doc] != nil {
-				fmt.Fprintf(os.Stderr, "%s: no anchor picked\n", c.ID)
-			}
-			continue
-		}
-		d := docs[sec.Doc]
-		fmt.Fprintf(&out, "\t%q: {\n", c.ID)
-		for _, h := range hashes {
-			found := false
-			for _, s := range d.Sentences {
-				if s.Hash == h {
-					fmt.Fprintf(&out, "\t\t{%s, %q, %q},\n", docConsts[sec.Doc], s.Heading, h)
-					found = true
-					break
+		if ps, ok := picked[c.ID]; ok {
+			c.Anchors = nil
+			for _, p := range ps {
+				s, found := sentence(docs[sec.Doc], p.hash)
+				switch {
+				case !found:
+					fmt.Fprintf(os.Stderr, "%s:%d: %s: no sentence %s in %s\n", picks, p.line, c.ID, p.hash, sec.Doc)
+					bad++
+				case p.heading != "" && spec.NormalizeHeading(p.heading) != spec.NormalizeHeading(s.Heading):
+					fmt.Fprintf(os.Stderr, "%s:%d: %s: sentence %s stands under %q, not %q\n", picks, p.line, c.ID, p.hash, s.Heading, p.heading)
+					bad++
+				default:
+					c.Anchors = append(c.Anchors, clause.Anchor{Doc: sec.Doc, Heading: s.Heading, Hash: p.hash})
 				}
 			}
-			if !found {
-				fmt.Fprintf(os.Stderr, "%s: no sentence %s in %s\n", c.ID, h, sec.Doc)
-				bad++
-			}
 		}
-		out.WriteString("\t},\n")
+		if len(c.Anchors) == 0 && c.Source != clause.SourceContract && docs[sec.Doc] != nil {
+			fmt.Fprintf(os.Stderr, "%s: no anchor picked\n", c.ID)
+		}
+		cls = append(cls, c)
 	}
-	out.WriteString("}\n")
 	if bad > 0 {
+		fmt.Fprintf(os.Stderr, "%d problems; %s left as it was\n", bad, out)
 		os.Exit(1)
 	}
-	fmt.Print(out.String())
+	var text strings.Builder
+	if err := clause.WriteAnchors(&text, clause.AnchorsHeader, cls); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	tmp := out + ".tmp"
+	if err := os.WriteFile(tmp, []byte(text.String()), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	if err := os.Rename(tmp, out); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	fmt.Fprintf(os.Stderr, "wrote %s (%d clauses picked)\n", out, len(picked))
 }
 
-const draftHeader = `package clause
-
-// anchors maps each identity and labels clause to the draft sentences it
-// derives from. Proposed by spec/internal/anchorgen (the sentences of the
-// clause's section sharing most words with its text) and reviewed by hand;
-// regenerate with
-//
-//	go run ./spec/internal/anchorgen -dir ../shared/spec -emit PICKS > clause/anchors.go
-//
-// where PICKS lists "CLAUSE-ID HASH..." lines. The spec package's tests
-// check that every anchor resolves in the bundled drafts.
-var anchors = map[string][]Anchor{
-`
-
-const nipHeader = `package clause
-
-// nipAnchors maps each baseline clause with Source nip to the sentences of
-// the NIP texts (at version.NIPsCommit) it derives from. Proposed by
-// spec/internal/anchorgen and reviewed by hand; add anchors with
-//
-//	go run ./spec/internal/anchorgen -profile nip29 -unanchored   # proposals
-//	go run ./spec/internal/anchorgen -emit PICKS > /tmp/a.go && mv /tmp/a.go clause/anchors_nips.go
-//
-// where PICKS lists "CLAUSE-ID HASH..." lines (merged with the anchors
-// already here). The spec package's tests
-// check that every anchor resolves in the bundled NIP texts.
-var nipAnchors = map[string][]Anchor{
-`
+// sentence finds the sentence of d with fingerprint hash.
+func sentence(d *spec.Doc, hash string) (spec.Sentence, bool) {
+	for _, s := range d.Sentences {
+		if s.Hash == hash {
+			return s, true
+		}
+	}
+	return spec.Sentence{}, false
+}
