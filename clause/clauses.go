@@ -1,6 +1,7 @@
 package clause
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -84,11 +85,9 @@ func (c Clause) Profile() string {
 // clauses is built once from the per-document lists.
 var clauses = func() []Clause {
 	var out []Clause
-	out = append(out, withNIPAnchors(baselineClauses)...)
-	out = append(out, withNIPAnchors(nip29ClientClauses)...)
-	out = append(out, withNIPAnchors(nip29ModerationClauses)...)
-	out = append(out, withDraftSource(identityClauses)...)
-	out = append(out, withDraftSource(labelsClauses)...)
+	for _, list := range [][]Clause{baselineClauses, nip29ClientClauses, nip29ModerationClauses, identityClauses, labelsClauses} {
+		out = append(out, list...)
+	}
 	sort.SliceStable(out, func(i, j int) bool { return clauseLess(out[i].ID, out[j].ID) })
 	return out
 }()
@@ -150,35 +149,71 @@ func clauseLess(a, b string) bool {
 	return na < nb
 }
 
-// withNIPAnchors fills the anchors of baseline clauses (anchors.txt).
-func withNIPAnchors(in []Clause) []Clause {
-	out := make([]Clause, len(in))
-	for i, c := range in {
-		if c.Anchors == nil {
-			c.Anchors = Anchors(c.ID)
-		}
-		out[i] = c
-	}
-	return out
+// One constructor per document. Each makes a testable relay clause of
+// its document's source: the section is the ID's ("nip29/join.1" →
+// "nip29/join"), the anchors are clause/anchors.txt's; client and
+// untestable clauses say so with .client(reason) and .untestable(reason).
+
+// nip01, nip11, nip29, nip42 and nip45 make a clause of a published NIP
+// (SourceNIP) whose ID is in that NIP's sections; ref says where its
+// sentence stands.
+func nip01(id, level, ref, text string) Clause {
+	return newClause("nip01/", id, level, SourceNIP, ref, text)
+}
+func nip11(id, level, ref, text string) Clause {
+	return newClause("nip11/", id, level, SourceNIP, ref, text)
+}
+func nip29(id, level, ref, text string) Clause {
+	return newClause("nip29/", id, level, SourceNIP, ref, text)
+}
+func nip42(id, level, ref, text string) Clause {
+	return newClause("nip42/", id, level, SourceNIP, ref, text)
+}
+func nip45(id, level, ref, text string) Clause {
+	return newClause("nip45/", id, level, SourceNIP, ref, text)
 }
 
-// withDraftSource fills Source and Ref of a NIP-CL draft's clauses: every
-// one of them is a sentence of that draft, found under its section heading.
-func withDraftSource(in []Clause) []Clause {
-	out := make([]Clause, len(in))
-	for i, c := range in {
-		if c.Source == "" {
-			c.Source = SourceDraft
-		}
-		if c.Ref == "" {
-			if s, ok := Lookup(c.Section); ok {
-				c.Ref = s.Doc + " § " + s.Title
-			}
-		}
-		if c.Anchors == nil {
-			c.Anchors = Anchors(c.ID)
-		}
-		out[i] = c
+// contract makes a point of the target contract (SourceContract), in any
+// section: what the harness needs of a relay, which no NIP requires; ref
+// says what for.
+func contract(id, level, ref, text string) Clause {
+	return newClause("", id, level, SourceContract, ref, text)
+}
+
+// identityDraft and labelsDraft make a clause of a NIP-CL draft
+// (SourceDraft), whose sentence stands under its section's heading.
+func identityDraft(id, level, text string) Clause { return draftClause("identity/", id, level, text) }
+func labelsDraft(id, level, text string) Clause   { return draftClause("labels/", id, level, text) }
+
+func draftClause(prefix, id, level, text string) Clause {
+	c := newClause(prefix, id, level, SourceDraft, "", text)
+	if s, ok := Lookup(c.Section); ok {
+		c.Ref = s.Doc + " § " + s.Title
 	}
-	return out
+	return c
+}
+
+// newClause makes a testable relay clause. An ID outside the document's
+// prefix is a mistake in a table, stopped at start (every test shows it).
+func newClause(prefix, id, level, source, ref, text string) Clause {
+	if !strings.HasPrefix(id, prefix) {
+		panic(fmt.Sprintf("clause %s is made by the constructor of %s clauses", id, prefix))
+	}
+	section, _, _ := SplitClauseID(id)
+	return Clause{ID: id, Section: section, Level: level, Subject: SubjectRelay, Testable: true,
+		Source: source, Ref: ref, Text: text, Anchors: Anchors(id)}
+}
+
+// client marks a clause binding clients, which the relay suites cannot
+// observe: not testable, for reason.
+func (c Clause) client(reason string) Clause {
+	c.Subject = SubjectClient
+	return c.untestable(reason)
+}
+
+// untestable marks a clause no conversation with a relay can show to
+// hold or not, for reason.
+func (c Clause) untestable(reason string) Clause {
+	c.Testable, c.Reason = false, reason
+	return c
 }
