@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/nipcl/nipcl-conform/clause"
 )
 
 // FaultName names a fault switch, as passed in Config.Faults. Every switch
@@ -15,15 +17,11 @@ import (
 type FaultName string
 
 // faultSpec is one row of a fault table. The table the row is in gives
-// its profile.
+// its profile; the clause gives its section (Faults); where the relay
+// consults the switch is read from the code (FaultSites).
 type faultSpec struct {
-	Name    FaultName
-	Section string // clause.Section ID the fault breaks
-	Clause  string // clause ID, within Section, whose sentence Breaks contradicts
-	// In names the functions that consult the switch (r.fault, faults.on):
-	// "Type.method" or "func", sorted, comma-separated.
-	// TestEveryFaultIsConsulted holds the code to it.
-	In     string
+	Name   FaultName
+	Clause string // clause ID whose sentence Breaks contradicts
 	Breaks string // what the relay does wrong while the fault is on
 }
 
@@ -43,9 +41,9 @@ var faultTables = []struct {
 type Fault struct {
 	Name    string // switch name, as passed in Config.Faults
 	Profile string // "" = any profile; otherwise the only profile it applies to
-	Section string // clause.Section ID the fault breaks
+	Section string // clause.Section ID the fault breaks: its clause's section
 	Breaks  string // what the relay does wrong while the fault is on
-	Clause  string // clause ID (within Section) the fault breaks
+	Clause  string // clause ID the fault breaks
 }
 
 // Faults returns the catalogue of every fault switch, sorted by name.
@@ -53,11 +51,18 @@ func Faults() []Fault {
 	var out []Fault
 	for _, tb := range faultTables {
 		for _, f := range tb.faults {
-			out = append(out, Fault{Name: string(f.Name), Profile: tb.profile, Section: f.Section, Breaks: f.Breaks, Clause: f.Clause})
+			out = append(out, Fault{Name: string(f.Name), Profile: tb.profile, Section: faultSection(f.Clause), Breaks: f.Breaks, Clause: f.Clause})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
+}
+
+// faultSection is the section of a fault's clause ("" for an unknown
+// clause, which TestFaultClauses reports).
+func faultSection(clauseID string) string {
+	c, _ := clause.LookupClause(clauseID)
+	return c.Section
 }
 
 // lookupFault finds a switch by name in the tables: its row and profile.

@@ -93,160 +93,160 @@ const (
 )
 
 // identityFaults is the identity fault table, grouped by the section each row
-// breaks. Clause names the clause (within Section) whose sentence Breaks
+// breaks. Clause names the clause whose sentence Breaks
 // contradicts; the kill test counts the fault as killed only when a case
 // citing that clause fails.
 var identityFaults = []faultSpec{
 	// identity/advertising (nip-cl-identity.md Advertising support).
-	{Name: faultIDNIPCLInNIPs, Section: "identity/advertising", Clause: "identity/advertising.1", In: "identityProfile.supportedNIPs",
+	{Name: faultIDNIPCLInNIPs, Clause: "identity/advertising.1",
 		Breaks: `"nip-cl" is listed in NIP-11 supported_nips`},
 
 	// identity/asking-for-system (nip-cl-identity.md System channels: Asking for system channels).
-	{Name: faultIDCountTOptInIgnored, Section: "identity/asking-for-system", Clause: "identity/asking-for-system.1", In: "identityProfile.scope",
+	{Name: faultIDCountTOptInIgnored, Clause: "identity/asking-for-system.1",
 		Breaks: `COUNT ignores #t:["system"] as an opt-in (only #P opts a COUNT in), so it undercounts the readable system channels`},
-	{Name: faultIDPOptInIgnored, Section: "identity/asking-for-system", Clause: "identity/asking-for-system.2", In: "identityProfile.scope",
+	{Name: faultIDPOptInIgnored, Clause: "identity/asking-for-system.2",
 		Breaks: "#P does not ask for system channels; only #t:[\"system\"] does"},
-	{Name: faultIDOptInLimitDropped, Section: "identity/asking-for-system", Clause: "identity/asking-for-system.4", In: "identityProfile.readSQL",
+	{Name: faultIDOptInLimitDropped, Clause: "identity/asking-for-system.4",
 		Breaks: "a stored read that opts in to system channels (#t system or #P) and has a limit is answered as if it had not opted in: the limit picks from legacy channels only"},
-	{Name: faultIDLabelOptsIn, Section: "identity/asking-for-system", Clause: "identity/asking-for-system.5", In: "identityProfile.scope",
+	{Name: faultIDLabelOptsIn, Clause: "identity/asking-for-system.5",
 		Breaks: "any #t (a label too) on a 39000-39003 filter returns system channels"},
-	{Name: faultIDPOptInSkipsACL, Section: "identity/asking-for-system", Clause: "identity/asking-for-system.7", In: "Relay.queryFilter",
+	{Name: faultIDPOptInSkipsACL, Clause: "identity/asking-for-system.7",
 		Breaks: "a 39000 read with #P and #t skips the read ACL: a non-member opting in by creator and label gets private channels' state"},
 
 	// identity/choosing-one-channel (nip-cl-identity.md Choosing one channel).
-	{Name: faultIDLabelUniquePerCreator, Section: "identity/choosing-one-channel", Clause: "identity/choosing-one-channel.1", In: "identityProfile.onMembership",
+	{Name: faultIDLabelUniquePerCreator, Clause: "identity/choosing-one-channel.1",
 		Breaks: "labels are made unique per creator: a 9007 with a label its creator already uses on a live channel is rejected"},
 
 	// identity/creation-time (nip-cl-identity.md Channel identity tags: Creation time).
-	{Name: faultIDCreatedAtBackdated, Section: "identity/creation-time", Clause: "identity/creation-time.1", In: "identityProfile.stateTags",
+	{Name: faultIDCreatedAtBackdated, Clause: "identity/creation-time.1",
 		Breaks: "the 39000 created_at tag is written 10 minutes before the channel's creation (neither the relay clock at the create nor the 9007's created_at)"},
-	{Name: faultIDCreatedAtFollowsEdit, Section: "identity/creation-time", Clause: "identity/creation-time.2", In: "identityProfile.onEdit",
+	{Name: faultIDCreatedAtFollowsEdit, Clause: "identity/creation-time.2",
 		Breaks: "a 9002 rewrites the created_at tag with the edit's own created_at"},
 
 	// identity/creator (nip-cl-identity.md Channel identity tags: Creator).
-	{Name: faultIDClientCreator, Section: "identity/creator", Clause: "identity/creator.2", In: "identityProfile.onCreate, identityProfile.onEdit",
+	{Name: faultIDClientCreator, Clause: "identity/creator.2",
 		Breaks: "a client P tag on 9007 or 9002 sets the creator"},
-	{Name: faultIDCreatorFollowsOwner, Section: "identity/creator", Clause: "identity/creator.3", In: "identityProfile.stateTags",
+	{Name: faultIDCreatorFollowsOwner, Clause: "identity/creator.3",
 		Breaks: "P names the channel's current (first) owner instead of the key that signed the 9007"},
 
 	// identity/finding-channels (nip-cl-identity.md Finding channels).
-	{Name: faultIDFirstTValueOnly, Section: "identity/finding-channels", Clause: "identity/finding-channels.5", In: "identityProfile.readSQL",
+	{Name: faultIDFirstTValueOnly, Clause: "identity/finding-channels.5",
 		Breaks: "a #t filter with several values matches only its first value (no OR)"},
 
 	// identity/identity-tags (nip-cl-identity.md Channel identity tags).
-	{Name: faultIDTagsOnlyOn39000, Section: "identity/identity-tags", Clause: "identity/identity-tags.1", In: "identityProfile.stateTags",
+	{Name: faultIDTagsOnlyOn39000, Clause: "identity/identity-tags.1",
 		Breaks: "39001 and 39002 carry no identity tags (t type, t labels, P)"},
-	{Name: faultIDLabelOrderDiffers, Section: "identity/identity-tags", Clause: "identity/identity-tags.2", In: "identityProfile.stateTags",
+	{Name: faultIDLabelOrderDiffers, Clause: "identity/identity-tags.2",
 		Breaks: "39001 and 39002 list the labels sorted while 39000 keeps the stored order, so the order differs by kind"},
-	{Name: faultIDCreatorBeforeType, Section: "identity/identity-tags", Clause: "identity/identity-tags.3", In: "identityProfile.stateTags",
+	{Name: faultIDCreatorBeforeType, Clause: "identity/identity-tags.3",
 		Breaks: `the ["P", creator] tag comes before the ["t", type] and label tags on 39000-39002`},
 
 	// identity/label-rules (nip-cl-identity.md Channel labels: Rules).
-	{Name: faultIDNineLabels, Section: "identity/label-rules", Clause: "identity/label-rules.1", In: "identityProfile.parseLabels",
+	{Name: faultIDNineLabels, Clause: "identity/label-rules.1",
 		Breaks: "up to 9 distinct labels are accepted"},
-	{Name: faultIDNewlineBeforeEnd, Section: "identity/label-rules", Clause: "identity/label-rules.2", In: "identityProfile.checkLabel",
+	{Name: faultIDNewlineBeforeEnd, Clause: "identity/label-rules.2",
 		Breaks: `the label check stops before a final newline: a t label "a0\n" is accepted and stored with its newline`},
-	{Name: faultIDBareTStored, Section: "identity/label-rules", Clause: "identity/label-rules.2", In: "identityProfile.parseLabels",
+	{Name: faultIDBareTStored, Clause: "identity/label-rules.2",
 		Breaks: "a one-element [\"t\"] beside labels on a 9007 or 9002 is neither refused nor ignored: it is stored as an empty label"},
-	{Name: faultIDCharsetLax, Section: "identity/label-rules", Clause: "identity/label-rules.2", In: "identityProfile.checkLabel",
+	{Name: faultIDCharsetLax, Clause: "identity/label-rules.2",
 		Breaks: "label characters are not checked (uppercase, _, /, space, unicode accepted)"},
-	{Name: faultIDLengthUnchecked, Section: "identity/label-rules", Clause: "identity/label-rules.2", In: "identityProfile.checkLabel",
+	{Name: faultIDLengthUnchecked, Clause: "identity/label-rules.2",
 		Breaks: "labels longer than 64 characters are accepted"},
-	{Name: faultIDReservedLabel, Section: "identity/label-rules", Clause: "identity/label-rules.3", In: "identityProfile.checkLabel",
+	{Name: faultIDReservedLabel, Clause: "identity/label-rules.3",
 		Breaks: "channel type names (stream, forum, dm, workflow, system) are accepted as labels"},
-	{Name: faultIDMixedEmpty, Section: "identity/label-rules", Clause: "identity/label-rules.4", In: "identityProfile.parseLabels",
+	{Name: faultIDMixedEmpty, Clause: "identity/label-rules.4",
 		Breaks: `["t",""] together with labels is accepted (the empty tag is ignored)`},
-	{Name: faultIDRefusedEditUntyped, Section: "identity/label-rules", Clause: "identity/label-rules.5", In: "identityProfile.command",
+	{Name: faultIDRefusedEditUntyped, Clause: "identity/label-rules.5",
 		Breaks: "a 9002 the label rules refuse is answered with the refusal, but the relay has already republished 39000-39002 with an empty channel type (labels and creator kept)"},
-	{Name: faultIDPartialEdit, Section: "identity/label-rules", Clause: "identity/label-rules.5", In: "identityProfile.onEdit",
+	{Name: faultIDPartialEdit, Clause: "identity/label-rules.5",
 		Breaks: "a 9002 with invalid labels is accepted: its labels are dropped and the rest (name, about) applied"},
-	{Name: faultIDRepeatsCounted, Section: "identity/label-rules", Clause: "identity/label-rules.6", In: "identityProfile.parseLabels",
+	{Name: faultIDRepeatsCounted, Clause: "identity/label-rules.6",
 		Breaks: "repeated labels count toward the limit of 8, so 8 distinct labels plus a repeat are rejected"},
-	{Name: faultIDRepeatedEmptyRejected, Section: "identity/label-rules", Clause: "identity/label-rules.7", In: "identityProfile.parseLabels",
+	{Name: faultIDRepeatedEmptyRejected, Clause: "identity/label-rules.7",
 		Breaks: `repeated ["t",""] tags are rejected (the r1 "exactly one" rule) instead of clearing`},
 
 	// identity/labels (nip-cl-identity.md Channel labels).
-	{Name: faultIDTExtraElements, Section: "identity/labels", Clause: "identity/labels.2", In: "identityProfile.parseLabels",
+	{Name: faultIDTExtraElements, Clause: "identity/labels.2",
 		Breaks: `the elements after a t tag's value are read as more labels: ["t", "a", "b"] sets the labels a and b`},
-	{Name: faultIDLabelsMerged, Section: "identity/labels", Clause: "identity/labels.3", In: "identityProfile.onEdit",
+	{Name: faultIDLabelsMerged, Clause: "identity/labels.3",
 		Breaks: "9002 t tags are added to the stored labels instead of replacing them"},
-	{Name: faultIDEditWithoutTClears, Section: "identity/labels", Clause: "identity/labels.5", In: "identityProfile.onEdit",
+	{Name: faultIDEditWithoutTClears, Clause: "identity/labels.5",
 		Breaks: "a 9002 without t tags clears the labels instead of keeping them"},
-	{Name: faultIDAdminCannotLabel, Section: "identity/labels", Clause: "identity/labels.6", In: "identityProfile.onEdit",
+	{Name: faultIDAdminCannotLabel, Clause: "identity/labels.6",
 		Breaks: "only owners may change labels; an admin's 9002 with t tags is rejected"},
-	{Name: faultIDMemberEditsLabels, Section: "identity/labels", Clause: "identity/labels.7", In: "identityProfile.admitEdit, identityProfile.onEdit",
+	{Name: faultIDMemberEditsLabels, Clause: "identity/labels.7",
 		Breaks: "a plain member's label-only 9002 is applied"},
 
 	// identity/match-before-limit (nip-cl-identity.md Finding channels: #t and #P are matched before limit).
-	{Name: faultIDLimitBeforeTagMatch, Section: "identity/match-before-limit", Clause: "identity/match-before-limit.1", In: "identityProfile.readSQL",
+	{Name: faultIDLimitBeforeTagMatch, Clause: "identity/match-before-limit.1",
 		Breaks: "#t/#P filters read the newest `limit` events of the kinds first and match the tags afterwards"},
 
 	// identity/naming (nip-cl-identity.md System channels: a filter names a channel).
-	{Name: faultIDDNamesAnyKinds, Section: "identity/naming", Clause: "identity/naming.3", In: "identityProfile.scope",
+	{Name: faultIDDNamesAnyKinds, Clause: "identity/naming.3",
 		Breaks: "#d names a channel even when the filter has a kind outside 39000-39003"},
-	{Name: faultIDNamingLeaks, Section: "identity/naming", Clause: "identity/naming.5", In: "identityProfile.scope",
+	{Name: faultIDNamingLeaks, Clause: "identity/naming.5",
 		Breaks: "a channel named by one filter of a REQ/COUNT is also returned to the later filters of the same request"},
 
 	// identity/notices (nip-cl-identity.md System channels: Membership notices carry the channel type).
-	{Name: faultIDNoticeWithoutType, Section: "identity/notices", Clause: "identity/notices.1", In: "identityProfile.onMembership",
+	{Name: faultIDNoticeWithoutType, Clause: "identity/notices.1",
 		Breaks: "44100/44101 notices carry no [\"t\", type] tag"},
-	{Name: faultIDNoticesNotStored, Section: "identity/notices", Clause: "identity/notices.2", In: "identityProfile.onMembership",
+	{Name: faultIDNoticesNotStored, Clause: "identity/notices.2",
 		Breaks: "44100/44101 notices are only delivered live, never stored (since cannot recover them)"},
-	{Name: faultIDUntypedGetsSystem, Section: "identity/notices", Clause: "identity/notices.4", In: "identityProfile.readSQL",
+	{Name: faultIDUntypedGetsSystem, Clause: "identity/notices.4",
 		Breaks: "a notice filter without #t also matches system-channel notices in history and COUNT"},
-	{Name: faultIDLiveNoticesUntyped, Section: "identity/notices", Clause: "identity/notices.6", In: "identityProfile.readMatch",
+	{Name: faultIDLiveNoticesUntyped, Clause: "identity/notices.6",
 		Breaks: "live delivery ignores the #t rule for notices: a filter without #t receives system-channel notices"},
-	{Name: faultIDNoticesToOthers, Section: "identity/notices", Clause: "identity/notices.9", In: "identityProfile.readMatch, identityProfile.readSQL",
+	{Name: faultIDNoticesToOthers, Clause: "identity/notices.9",
 		Breaks: "44100/44101 notices are returned, counted and delivered to anyone who asks (by ids or #p)"},
 
 	// identity/reads-leave-out (nip-cl-identity.md System channels: Reads that leave system channels out).
-	{Name: faultReadsIDsNameSystem, Section: "identity/reads-leave-out", Clause: "identity/reads-leave-out.1", In: "identityProfile.leaksSystem",
+	{Name: faultReadsIDsNameSystem, Clause: "identity/reads-leave-out.1",
 		Breaks: "an ids filter counts as naming a channel, so it returns system channels' events to filters without #h or #d"},
-	{Name: faultIDLimitReadRefused, Section: "identity/reads-leave-out", Clause: "identity/reads-leave-out.1", In: "Relay.limitReadRefused",
+	{Name: faultIDLimitReadRefused, Clause: "identity/reads-leave-out.1",
 		Breaks: "a REQ with a limit that would match a system channel's state the read leaves out is refused with CLOSED, so the older readable match never comes back"},
-	{Name: faultIDSystemInHistory, Section: "identity/reads-leave-out", Clause: "identity/reads-leave-out.1", In: "identityProfile.leaksSystem",
+	{Name: faultIDSystemInHistory, Clause: "identity/reads-leave-out.1",
 		Breaks: "REQ history returns system channels (and their events) to filters that do not name them"},
-	{Name: faultIDMemberListLeaks, Section: "identity/reads-leave-out", Clause: "identity/reads-leave-out.3", In: "identityProfile.leaksSystem",
+	{Name: faultIDMemberListLeaks, Clause: "identity/reads-leave-out.3",
 		Breaks: `a 39002 filter with #p (the channels a reader belongs to) returns system channels`},
-	{Name: faultIDCountUntaggedSystem, Section: "identity/reads-leave-out", Clause: "identity/reads-leave-out.4", In: "identityProfile.leaksSystem",
+	{Name: faultIDCountUntaggedSystem, Clause: "identity/reads-leave-out.4",
 		Breaks: "COUNT leaves system channels out only for filters with a tag condition: a COUNT without tags (kinds with ids, authors or since) counts them"},
-	{Name: faultIDSystemInCount, Section: "identity/reads-leave-out", Clause: "identity/reads-leave-out.4", In: "identityProfile.leaksSystem",
+	{Name: faultIDSystemInCount, Clause: "identity/reads-leave-out.4",
 		Breaks: "COUNT counts system channels (and their events) for filters that do not name them"},
-	{Name: faultIDSystemLive, Section: "identity/reads-leave-out", Clause: "identity/reads-leave-out.6", In: "identityProfile.leaksSystem",
+	{Name: faultIDSystemLive, Clause: "identity/reads-leave-out.6",
 		Breaks: "live subscriptions receive system-channel events for filters that do not name them"},
 
 	// identity/system-channels (nip-cl-identity.md System channels).
-	{Name: faultIDSystemOpenByDefault, Section: "identity/system-channels", Clause: "identity/system-channels.2", In: "identityProfile.onCreate",
+	{Name: faultIDSystemOpenByDefault, Clause: "identity/system-channels.2",
 		Breaks: "a system channel created without a visibility tag is open"},
-	{Name: faultIDHiddenMissing, Section: "identity/system-channels", Clause: "identity/system-channels.3", In: "identityProfile.stateTags",
+	{Name: faultIDHiddenMissing, Clause: "identity/system-channels.3",
 		Breaks: "a private system channel's 39000 lacks the hidden tag"},
 
 	// Appended (identity sentence walk). identity/creation-time.
-	{Name: faultIDClientCreatedAtOnCreate, Section: "identity/creation-time", Clause: "identity/creation-time.1", In: "identityProfile.onCreate",
+	{Name: faultIDClientCreatedAtOnCreate, Clause: "identity/creation-time.1",
 		Breaks: `a client ["created_at", <seconds>] tag on the 9007 sets the 39000's created_at tag, which is then not the channel's creation time`},
-	{Name: faultIDClientCreatedAtOnEdit, Section: "identity/creation-time", Clause: "identity/creation-time.2", In: "identityProfile.onEdit",
+	{Name: faultIDClientCreatedAtOnEdit, Clause: "identity/creation-time.2",
 		Breaks: `a client ["created_at", <seconds>] tag on a 9002 rewrites the 39000's created_at tag`},
 	// identity/notices.
-	{Name: faultIDNoticeRuleNeedsKinds, Section: "identity/notices", Clause: "identity/notices.4", In: "identityProfile.readMatch, identityProfile.readSQL",
+	{Name: faultIDNoticeRuleNeedsKinds, Clause: "identity/notices.4",
 		Breaks: "the without-#t notice rule is applied only to filters whose kinds are all 44100/44101: a filter without kinds, or with another kind too, returns, counts and delivers system-channel notices"},
 	// identity/naming.
-	{Name: faultIDLiveNamingIgnored, Section: "identity/naming", Clause: "identity/naming.1", In: "identityProfile.readMatch",
+	{Name: faultIDLiveNamingIgnored, Clause: "identity/naming.1",
 		Breaks: "live delivery ignores naming: a subscription naming a system channel by #h (or by #d on 39000-39003 kinds) receives none of its new events"},
-	{Name: faultIDLiveDNamesAnyKinds, Section: "identity/naming", Clause: "identity/naming.3", In: "identityProfile.readMatch",
+	{Name: faultIDLiveDNamesAnyKinds, Clause: "identity/naming.3",
 		Breaks: "live delivery takes #d as naming whatever the filter's kinds: a subscription with kinds [39000, 9] and #d receives a system channel's new state"},
 	// identity/asking-for-system.
-	{Name: faultIDLiveOptInIgnored, Section: "identity/asking-for-system", Clause: "identity/asking-for-system.1", In: "identityProfile.readMatch",
+	{Name: faultIDLiveOptInIgnored, Clause: "identity/asking-for-system.1",
 		Breaks: `live delivery ignores the opt-in: a 39000 subscription with #t:["system"] (or #P) receives no new state of the system channels its reader may read`},
 	// identity/reads-leave-out.
-	{Name: faultIDOptInSpansRequest, Section: "identity/reads-leave-out", Clause: "identity/reads-leave-out.2", In: "identityProfile.scope",
+	{Name: faultIDOptInSpansRequest, Clause: "identity/reads-leave-out.2",
 		Breaks: "an opt-in (#t system or #P on a 39000-39003 filter) in one filter of a REQ or COUNT opts the later filters of the request in too: a kind 9 filter after it returns and counts system-channel messages"},
 	// NIP-50 search (search.go): identity/reads-leave-out and identity/naming.
-	{Name: faultIDSearchLeaksSystem, Section: "identity/reads-leave-out", Clause: "identity/reads-leave-out.5", In: "Relay.profileReadMatch, Relay.profileReadSQL",
+	{Name: faultIDSearchLeaksSystem, Clause: "identity/reads-leave-out.5",
 		Breaks: "a NIP-50 search filter returns system channels' events whether or not it names them"},
-	{Name: faultIDSearchDropsNamedH, Section: "identity/naming", Clause: "identity/naming.1", In: "Relay.searchProfileView",
+	{Name: faultIDSearchDropsNamedH, Clause: "identity/naming.1",
 		Breaks: "a NIP-50 search filter that names a system channel by #h does not count as naming it, so its member's search returns nothing of it"},
 	// identity/asking-for-system: the opt-in on the other state kinds.
-	{Name: faultIDOptInMetadataOnly, Section: "identity/asking-for-system", Clause: "identity/asking-for-system.2", In: "identityProfile.scope",
+	{Name: faultIDOptInMetadataOnly, Clause: "identity/asking-for-system.2",
 		Breaks: "the opt-in (#t system or #P) is honoured only on filters that include kind 39000: a 39001 or 39002 filter with #P returns no system channel's state"},
 }
 

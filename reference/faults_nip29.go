@@ -131,194 +131,194 @@ const (
 )
 
 // nip29Faults is the every profile fault table, grouped by the section each row
-// breaks. Clause names the clause (within Section) whose sentence Breaks
+// breaks. Clause names the clause whose sentence Breaks
 // contradicts; the kill test counts the fault as killed only when a case
 // citing that clause fails.
 var nip29Faults = []faultSpec{
 	// nip01/event-validation (NIP-01 Events and signatures: id and sig).
-	{Name: faultNoSignatureCheck, Section: "nip01/event-validation", Clause: "nip01/event-validation.1", In: "Relay.validateEvent",
+	{Name: faultNoSignatureCheck, Clause: "nip01/event-validation.1",
 		Breaks: "EVENTs with a bad signature are accepted (the id is still checked)"},
 
 	// nip01/filters (NIP-01 Communication between clients and relays: filters and limit).
-	{Name: faultLimitBeforeFilter, Section: "nip01/filters", Clause: "nip01/filters.2", In: "Relay.queryFilter",
+	{Name: faultLimitBeforeFilter, Clause: "nip01/filters.2",
 		Breaks: "tag filters (#x) are applied in Go after the SQL LIMIT, so matching events hide behind newer non-matching ones"},
-	{Name: faultFirstValueOnly, Section: "nip01/filters", Clause: "nip01/filters.5", In: "Relay.filterFaults",
+	{Name: faultFirstValueOnly, Clause: "nip01/filters.5",
 		Breaks: "a tag filter matches only its first value: {\"#h\":[A,B]} never returns B's events (REQ, COUNT and live)"},
-	{Name: faultLastFilterOnly, Section: "nip01/filters", Clause: "nip01/filters.3", In: "Relay.countIn, Relay.query",
+	{Name: faultLastFilterOnly, Clause: "nip01/filters.3",
 		Breaks: "of several filters in one REQ or COUNT only the last is answered"},
-	{Name: faultExclusiveSinceUtil, Section: "nip01/filters", Clause: "nip01/filters.6", In: "Relay.filterFaults",
+	{Name: faultExclusiveSinceUtil, Clause: "nip01/filters.6",
 		Breaks: "since and until are exclusive: an event whose created_at equals since or until does not match"},
-	{Name: faultEmptyArrayMatchAll, Section: "nip01/filters", Clause: "nip01/filters.1", In: "Relay.filterFaults",
+	{Name: faultEmptyArrayMatchAll, Clause: "nip01/filters.1",
 		Breaks: "an empty list (\"ids\":[], \"authors\":[], \"kinds\":[], \"#x\":[]) is read as no condition, so the filter matches every event of its other conditions"},
 
 	// nip01/ok-prefix (NIP-01 From relay to client: OK and CLOSED machine-readable prefixes).
-	{Name: faultOKWithoutPrefix, Section: "nip01/ok-prefix", Clause: "nip01/ok-prefix.1", In: "conn.ok",
+	{Name: faultOKWithoutPrefix, Clause: "nip01/ok-prefix.1",
 		Breaks: "OK false messages lose their machine-readable prefix (\"bad signature\" instead of \"invalid: bad signature\")"},
-	{Name: faultRefusedButStored, Section: "nip01/ok-prefix", Clause: "nip01/ok-prefix.3", In: "Relay.commandFaults",
+	{Name: faultRefusedButStored, Clause: "nip01/ok-prefix.3",
 		Breaks: "a group command (9000-9020) refused with restricted: or blocked: is stored anyway (none of its effects): OK false, yet served by ids and by its kind and #h"},
-	{Name: faultAppliedButRefused, Section: "nip01/ok-prefix", Clause: "nip01/ok-prefix.3", In: "Relay.commandFaults",
+	{Name: faultAppliedButRefused, Clause: "nip01/ok-prefix.3",
 		Breaks: "a 9000 (put-user) is applied and stored, but answered OK false \"error: …\" (the member is added, the command served by ids)"},
 
 	// nip01/replaceable (NIP-01 Kinds: replaceable and addressable events, equal created_at).
-	{Name: faultReplaceableTieLastWins, Section: "nip01/replaceable", Clause: "nip01/replaceable.1", In: "txn.storeUserEvent",
+	{Name: faultReplaceableTieLastWins, Clause: "nip01/replaceable.1",
 		Breaks: "of two versions of an addressable event with the same created_at, the one stored last is kept, not the one with the lowest id"},
 
 	// nip29/admins (NIP-29 Group metadata events: group admins (39001)).
-	{Name: faultAdminsWithoutRoles, Section: "nip29/admins", Clause: "nip29/admins.1", In: "Relay.stateTags",
+	{Name: faultAdminsWithoutRoles, Clause: "nip29/admins.1",
 		Breaks: `39001 lists each admin as ["p", <pubkey>] with no role (NIP-29: "Each admin is listed along with one or more roles"; a fault, not a policy)`},
 
 	// nip29/create (NIP-29 Group state -- or moderation: create-group (9007)).
-	{Name: faultCreateTakesOver, Section: "nip29/create", Clause: "nip29/create.3", In: "Relay.createChannel",
+	{Name: faultCreateTakesOver, Clause: "nip29/create.3",
 		Breaks: "a 9007 naming an existing group is accepted from anyone and starts the group over: its sender becomes an owner, the name, about, picture and every flag (private, closed, hidden, restricted) are replaced by the 9007's"},
 
 	// nip29/delete-event (NIP-29 Moderation events: delete-event (9005)).
-	{Name: faultDeleteEventIgnored, Section: "nip29/delete-event", Clause: "nip29/delete-event.1", In: "Relay.deleteEvent",
+	{Name: faultDeleteEventIgnored, Clause: "nip29/delete-event.1",
 		Breaks: "an authorized 9005 delete-event is accepted (OK true) but the event it names is still served"},
 
 	// nip29/group-ids (NIP-29 Group ids: a random string of any length).
-	{Name: faultGroupIDUUIDOnly, Section: "nip29/group-ids", Clause: "nip29/group-ids.1", In: "Relay.groupEvent",
+	{Name: faultGroupIDUUIDOnly, Clause: "nip29/group-ids.1",
 		Breaks: `every group event needs a canonical lowercase UUID as its h value ("invalid: h tag ... is not a canonical lowercase UUID"), as the labels draft asks only for its own commands`},
 
 	// nip29/hidden (NIP-29 Group metadata: the hidden flag).
-	{Name: faultHiddenMetadataServed, Section: "nip29/hidden", Clause: "nip29/hidden.1", In: "Relay.hiddenKinds",
+	{Name: faultHiddenMetadataServed, Clause: "nip29/hidden.1",
 		Breaks: "a hidden group's 39000 is served, counted and delivered to non-members (39001-39003 stay withheld)"},
 
 	// nip29/invites (NIP-29 create-invite (9009) and invite codes on join requests to closed groups).
-	{Name: faultInviteCodeIgnored, Section: "nip29/invites", Clause: "nip29/invites.1", In: "Relay.inviteAdmits",
+	{Name: faultInviteCodeIgnored, Clause: "nip29/invites.1",
 		Breaks: "a 9009 create-invite is accepted, but a join request carrying its code to the closed group is refused like one without a code"},
-	{Name: faultJoinAnyCodeAdmits, Section: "nip29/invites", Clause: "nip29/invites.2", In: "Relay.inviteAdmits",
+	{Name: faultJoinAnyCodeAdmits, Clause: "nip29/invites.2",
 		Breaks: "a join request to a closed group carrying any code, even one no 9009 created, admits the user"},
-	{Name: faultMemberCanInvite, Section: "nip29/invites", Clause: "nip29/invites.3", In: "Relay.createInvite",
+	{Name: faultMemberCanInvite, Clause: "nip29/invites.3",
 		Breaks: "a plain member's 9009 create-invite is accepted and its code admits to the closed group"},
 
 	// nip29/join (NIP-29 User-related group management: join request (9021)).
-	{Name: faultJoinMemberNotDuplicate, Section: "nip29/join", Clause: "nip29/join.2", In: "Relay.joinRequest",
+	{Name: faultJoinMemberNotDuplicate, Clause: "nip29/join.2",
 		Breaks: `a current member's 9021 join request is refused with "blocked: already a member" instead of the duplicate: prefix`},
-	{Name: faultJoinAcceptedNotAdmitted, Section: "nip29/join", Clause: "nip29/join.3", In: "Relay.joinRequest",
+	{Name: faultJoinAcceptedNotAdmitted, Clause: "nip29/join.3",
 		Breaks: "a 9021 join request to a closed group is accepted (OK true) but the user is not added"},
 
 	// nip29/leave (NIP-29 User-related group management: leave request (9022)).
-	{Name: faultLeaveIgnored, Section: "nip29/leave", Clause: "nip29/leave.1", In: "Relay.leaveRequest",
+	{Name: faultLeaveIgnored, Clause: "nip29/leave.1",
 		Breaks: "a member's 9022 leave request is accepted but the member stays (and no 9001 is issued)"},
-	{Name: faultSameSecondLeaveLost, Section: "nip29/leave", Clause: "nip29/leave.3", In: "Relay.leaveRequest",
+	{Name: faultSameSecondLeaveLost, Clause: "nip29/leave.3",
 		Breaks: "a 9022 in the same second as the 9000 that added the member, whose id sorts before the 9000's, is accepted but ordered before it: the member stays"},
 
 	// nip29/livekit (NIP-29 Live audio/video (AV) spaces: the well-known endpoints).
-	{Name: faultLiveKitStatus200, Section: "nip29/livekit", Clause: "nip29/livekit.1", In: "Relay.serveLiveKit",
+	{Name: faultLiveKitStatus200, Clause: "nip29/livekit.1",
 		Breaks: "/.well-known/nip29/livekit answers 200 with a body instead of 204"},
-	{Name: faultLiveKitSubUppercase, Section: "nip29/livekit", Clause: "nip29/livekit.2", In: "Relay.mintLiveKitJWT",
+	{Name: faultLiveKitSubUppercase, Clause: "nip29/livekit.2",
 		Breaks: "the issued JWT's sub starts with the caller's pubkey in uppercase hex"},
-	{Name: faultLiveKitParticipantsUppercase, Section: "nip29/state-events", Clause: "nip29/state-events.7", In: "Relay.publishParticipants",
+	{Name: faultLiveKitParticipantsUppercase, Clause: "nip29/state-events.7",
 		Breaks: "the 39004 lists a participant as uppercase hex instead of lowercase"},
-	{Name: faultLiveKitSubNoSuffix, Section: "nip29/livekit", Clause: "nip29/livekit.4", In: "Relay.mintLiveKitJWT",
+	{Name: faultLiveKitSubNoSuffix, Clause: "nip29/livekit.4",
 		Breaks: "the JWT's sub is the bare pubkey, the same for every token a user gets (no random identifier after the 64 hex characters)"},
-	{Name: faultLiveKitAccessUnchecked, Section: "nip29/livekit", Clause: "nip29/livekit.3", In: "Relay.serveLiveKit",
+	{Name: faultLiveKitAccessUnchecked, Clause: "nip29/livekit.3",
 		Breaks: "the token endpoint issues tokens for a private group to callers who are not members"},
 
 	// nip29/membership (NIP-29 Group management: put-user / remove-user, 39001 and 39002).
-	{Name: faultSameSecondRemovalLost, Section: "nip29/membership", Clause: "nip29/membership.6", In: "Relay.removeUser",
+	{Name: faultSameSecondRemovalLost, Clause: "nip29/membership.6",
 		Breaks: "a 9001 in the same second as the 9000 that added the user, whose id sorts before the 9000's, is accepted but ordered before it: the user stays a member"},
 
 	// nip29/metadata (NIP-29 edit-metadata (9002) and group metadata (39000) fields and flags).
-	{Name: faultMetadataFieldDropped, Section: "nip29/metadata", Clause: "nip29/metadata.1", In: "Relay.applyMetadata",
+	{Name: faultMetadataFieldDropped, Clause: "nip29/metadata.1",
 		Breaks: "the about and picture values of a 9002 are not carried into the 39000"},
-	{Name: faultClosedFlagInverted, Section: "nip29/metadata", Clause: "nip29/metadata.2", In: "Relay.applyMetadata",
+	{Name: faultClosedFlagInverted, Clause: "nip29/metadata.2",
 		Breaks: `a 9002 ["closed"] leaves the group open and a 9002 ["open"] closes it (relay29's bug; a 9007's flags too)`},
-	{Name: faultSameSecondEditLost, Section: "nip29/metadata", Clause: "nip29/metadata.3", In: "Relay.editChannel",
+	{Name: faultSameSecondEditLost, Clause: "nip29/metadata.3",
 		Breaks: "a 9002 in the same second as the group's previous 9002, whose id sorts before it, is accepted but ordered before it: the 39000 keeps the older edit"},
 
 	// nip29/moderation (NIP-29 Group state -- or moderation: the moderation-event table (9000-9010)).
-	{Name: faultOutsiderRemoveUser, Section: "nip29/moderation", Clause: "nip29/moderation.1", In: "Relay.removeUser",
+	{Name: faultOutsiderRemoveUser, Clause: "nip29/moderation.1",
 		Breaks: "a 9001 remove-user from any key, even one with no role in the group, is applied"},
-	{Name: faultOutsiderDeleteEvent, Section: "nip29/moderation", Clause: "nip29/moderation.1", In: "Relay.deleteEvent",
+	{Name: faultOutsiderDeleteEvent, Clause: "nip29/moderation.1",
 		Breaks: "a 9005 delete-event from any key, even one with no role in the group, is applied"},
-	{Name: faultModerationEventsUnserved, Section: "nip29/moderation", Clause: "nip29/moderation.2", In: "Relay.unserveModeration",
+	{Name: faultModerationEventsUnserved, Clause: "nip29/moderation.2",
 		Breaks: "accepted moderation events (9000-9020) are applied but never served again, so the group state cannot be reconstructed from them"},
 
 	// nip29/permissions (NIP-29 Group state -- or moderation: who may moderate).
-	{Name: faultMemberCanEdit, Section: "nip29/permissions", Clause: "nip29/permissions.2", In: "Relay.mayEditMetadata",
+	{Name: faultMemberCanEdit, Clause: "nip29/permissions.2",
 		Breaks: "plain members (role member) may 9002-edit channel metadata"},
 
 	// nip29/pins (NIP-29 update-pin-list (9010) and group pinned events (39005)).
-	{Name: faultPinsOrderLost, Section: "nip29/pins", Clause: "nip29/pins.1", In: "Relay.updatePins",
+	{Name: faultPinsOrderLost, Clause: "nip29/pins.1",
 		Breaks: "the 39005 lists the pinned references sorted by value, not in the 9010's order"},
-	{Name: faultPinsNotRegenerated, Section: "nip29/pins", Clause: "nip29/pins.2", In: "Relay.updatePins",
+	{Name: faultPinsNotRegenerated, Clause: "nip29/pins.2",
 		Breaks: "only a group's first 9010 produces a 39005; later pin lists are accepted but the 39005 keeps the first list"},
-	{Name: faultPinsMemberCanUpdate, Section: "nip29/pins", Clause: "nip29/pins.3", In: "Relay.updatePins",
+	{Name: faultPinsMemberCanUpdate, Clause: "nip29/pins.3",
 		Breaks: "a plain member's 9010 update-pin-list is accepted and changes the 39005"},
 
 	// nip29/read-access (NIP-29 Group metadata: the private flag).
-	{Name: faultPrivateMessagesReadable, Section: "nip29/read-access", Clause: "nip29/read-access.1", In: "Relay.accessSQL, Relay.canRead",
+	{Name: faultPrivateMessagesReadable, Clause: "nip29/read-access.1",
 		Breaks: "kind 9 messages of a private channel are returned, counted and delivered to non-members"},
-	{Name: faultReadsIDsSkipAccess, Section: "nip29/read-access", Clause: "nip29/read-access.1", In: "Relay.filterSQL",
+	{Name: faultReadsIDsSkipAccess, Clause: "nip29/read-access.1",
 		Breaks: "a filter with ids skips the read-access rule (REQ and COUNT): whoever knows an event's id reads it"},
-	{Name: faultReadsRemovedMemberReads, Section: "nip29/read-access", Clause: "nip29/read-access.1", In: "Relay.accessSQL",
+	{Name: faultReadsRemovedMemberReads, Clause: "nip29/read-access.1",
 		Breaks: "stored reads (REQ history, COUNT) admit anyone ever put into the channel by a 9000: a member removed by a 9001 keeps reading"},
-	{Name: faultReadsLaterFiltersNoCheck, Section: "nip29/read-access", Clause: "nip29/read-access.1", In: "Relay.query",
+	{Name: faultReadsLaterFiltersNoCheck, Clause: "nip29/read-access.1",
 		Breaks: "only the first filter of a REQ is access-checked; the second and later filters read private channels unchecked"},
-	{Name: faultLimitBeforeAccess, Section: "nip29/read-access", Clause: "nip29/read-access.2", In: "Relay.queryFilter",
+	{Name: faultLimitBeforeAccess, Clause: "nip29/read-access.2",
 		Breaks: "REQ applies LIMIT to the newest events first and drops inaccessible private-channel events afterwards, so a page comes back short"},
 
 	// nip29/restricted (NIP-29 Group metadata: the restricted flag).
-	{Name: faultRestrictedWritesAccepted, Section: "nip29/restricted", Clause: "nip29/restricted.1", In: "Relay.postToChannel",
+	{Name: faultRestrictedWritesAccepted, Clause: "nip29/restricted.1",
 		Breaks: "non-members may post to a restricted (not private) group"},
-	{Name: faultClosedRestrictsWrites, Section: "nip29/restricted", Clause: "nip29/restricted.2", In: "Relay.postToChannel",
+	{Name: faultClosedRestrictsWrites, Clause: "nip29/restricted.2",
 		Breaks: "a closed group that is not restricted refuses non-members' messages (closed read as restricted)"},
 
 	// nip29/state-events (NIP-29 Group metadata events: relay-signed 39000-39003).
-	{Name: faultStateSignedByOtherKey, Section: "nip29/state-events", Clause: "nip29/state-events.1", In: "Relay.stateKey, faultState.init",
+	{Name: faultStateSignedByOtherKey, Clause: "nip29/state-events.1",
 		Breaks: "relay-signed 39000-39003 state events are signed by a random key that is not the NIP-11 self key"},
-	{Name: faultRolesNotRelaySigned, Section: "nip29/state-events", Clause: "nip29/state-events.1", In: "Relay.stateKeyOf, faultState.init",
+	{Name: faultRolesNotRelaySigned, Clause: "nip29/state-events.1",
 		Breaks: "the 39003 roles event is signed by a random key that is not the NIP-11 self key (39000-39002 are not)"},
-	{Name: faultStaleReplacementTimestmp, Section: "nip29/state-events", Clause: "nip29/state-events.2", In: "Relay.publishState",
+	{Name: faultStaleReplacementTimestmp, Clause: "nip29/state-events.2",
 		Breaks: "a replacement state event reuses the created_at of the event it replaces instead of a strictly greater one"},
-	{Name: faultIdenticalStateDuplicated, Section: "nip29/state-events", Clause: "nip29/state-events.3", In: "Relay.publishState",
+	{Name: faultIdenticalStateDuplicated, Clause: "nip29/state-events.3",
 		Breaks: "a regeneration whose tags did not change stores a second, newer instance beside the current state event instead of leaving it"},
-	{Name: faultBannerDropped, Section: "nip29/state-events", Clause: "nip29/state-events.5", In: "Relay.applyMetadata",
+	{Name: faultBannerDropped, Clause: "nip29/state-events.5",
 		Breaks: "the banner of a 9007 or 9002 is not carried into the 39000"},
-	{Name: faultUserStateAccepted, Section: "nip29/state-events", Clause: "nip29/state-events.6", In: "Relay.dispatch",
+	{Name: faultUserStateAccepted, Clause: "nip29/state-events.6",
 		Breaks: "a 39000-39003 signed by a user key is accepted and served like any addressable event"},
 
 	// nip29/subgroups (NIP-29 Subgroups: parent and child tags, rules, membership).
-	{Name: faultSubgroupsNotAdvertised, Section: "nip29/subgroups", Clause: "nip29/subgroups.1", In: "Relay.nip29Info",
+	{Name: faultSubgroupsNotAdvertised, Clause: "nip29/subgroups.1",
 		Breaks: `the NIP-11 document has no "nip29": {"subgroups": true} although the relay supports subgroups`},
-	{Name: faultSubgroupParentNotShown, Section: "nip29/subgroups", Clause: "nip29/subgroups.2", In: "txn.treeTags",
+	{Name: faultSubgroupParentNotShown, Clause: "nip29/subgroups.2",
 		Breaks: "a child's 39000 does not carry its parent tag"},
-	{Name: faultSubgroupChildNotListed, Section: "nip29/subgroups", Clause: "nip29/subgroups.3", In: "txn.treeTags",
+	{Name: faultSubgroupChildNotListed, Clause: "nip29/subgroups.3",
 		Breaks: "a parent's 39000 carries no child tags"},
-	{Name: faultSubgroupReorderIgnored, Section: "nip29/subgroups", Clause: "nip29/subgroups.4", In: "Relay.editTree",
+	{Name: faultSubgroupReorderIgnored, Clause: "nip29/subgroups.4",
 		Breaks: "a parent's 9002 with the full child list in a new order is accepted, but the 39000 keeps the old order"},
-	{Name: faultSubgroupCycleAccepted, Section: "nip29/subgroups", Clause: "nip29/subgroups.5", In: "Relay.checkNewParent",
+	{Name: faultSubgroupCycleAccepted, Clause: "nip29/subgroups.5",
 		Breaks: "a 9002 whose parent is the group itself or one of its descendants is accepted"},
-	{Name: faultSubgroupUnknownParent, Section: "nip29/subgroups", Clause: "nip29/subgroups.6", In: "Relay.checkNewParent",
+	{Name: faultSubgroupUnknownParent, Clause: "nip29/subgroups.6",
 		Breaks: "a 9002 naming a parent group that does not exist is accepted"},
-	{Name: faultSubgroupDeletedParent, Section: "nip29/subgroups", Clause: "nip29/subgroups.6", In: "Relay.checkNewParent",
+	{Name: faultSubgroupDeletedParent, Clause: "nip29/subgroups.6",
 		Breaks: "a group deleted by an accepted 9008 still counts as existing: a 9002 naming it as parent is accepted"},
-	{Name: faultSubgroupParentAdminUnchecked, Section: "nip29/subgroups", Clause: "nip29/subgroups.7", In: "Relay.checkNewParent",
+	{Name: faultSubgroupParentAdminUnchecked, Clause: "nip29/subgroups.7",
 		Breaks: "a 9002 naming a parent is accepted from a key that is not an admin of that parent"},
-	{Name: faultSubgroupChildrenOmitted, Section: "nip29/subgroups", Clause: "nip29/subgroups.8", In: "Relay.editTree",
+	{Name: faultSubgroupChildrenOmitted, Clause: "nip29/subgroups.8",
 		Breaks: "a parent's 9002 whose child tags leave out an existing child is accepted (the child list shrinks)"},
-	{Name: faultSubgroupDetachIgnored, Section: "nip29/subgroups", Clause: "nip29/subgroups.9", In: "Relay.editTree",
+	{Name: faultSubgroupDetachIgnored, Clause: "nip29/subgroups.9",
 		Breaks: "a child's 9002 without a parent tag leaves it under its parent instead of making it a root"},
-	{Name: faultSubgroupOrphansKept, Section: "nip29/subgroups", Clause: "nip29/subgroups.10", In: "Relay.treeOnDelete",
+	{Name: faultSubgroupOrphansKept, Clause: "nip29/subgroups.10",
 		Breaks: "when a parent is deleted, its children's 39000 keep the parent tag"},
-	{Name: faultSubgroupAdminInherited, Section: "nip29/subgroups", Clause: "nip29/subgroups.11", In: "Relay.putUser",
+	{Name: faultSubgroupAdminInherited, Clause: "nip29/subgroups.11",
 		Breaks: "an admin of a parent group may put users into its children (roles are inherited)"},
-	{Name: faultSubgroupMoveDropsHistory, Section: "nip29/subgroups", Clause: "nip29/subgroups.13", In: "Relay.editTree",
+	{Name: faultSubgroupMoveDropsHistory, Clause: "nip29/subgroups.13",
 		Breaks: "when a group gains, changes or loses a parent, its stored kind 9 messages are deleted"},
 
 	// nip29/timeline (NIP-29 Timeline references (previous)).
-	{Name: faultPreviousUnchecked, Section: "nip29/timeline", Clause: "nip29/timeline.1", In: "Relay.checkTimeline",
+	{Name: faultPreviousUnchecked, Clause: "nip29/timeline.1",
 		Breaks: "previous tags are not checked: a reference to no stored event is accepted"},
-	{Name: faultPreviousRefused, Section: "nip29/timeline", Clause: "nip29/timeline.2", In: "Relay.checkTimeline",
+	{Name: faultPreviousRefused, Clause: "nip29/timeline.2",
 		Breaks: "every group event carrying a previous tag is refused, even when its references name stored events"},
 
 	// nip42/auth (NIP-42 Authentication of clients to relays).
-	{Name: faultAuthEventBroadcast, Section: "nip42/auth", Clause: "nip42/auth.2", In: "conn.handleAuth",
+	{Name: faultAuthEventBroadcast, Clause: "nip42/auth.2",
 		Breaks: "a client's kind 22242 AUTH event is delivered to open subscriptions whose filter matches it (kinds [22242])"},
 
 	// nip45/count (NIP-45 Event counts).
-	{Name: faultCountIgnoresAccess, Section: "nip45/count", Clause: "nip45/count.3", In: "Relay.accessSQL",
+	{Name: faultCountIgnoresAccess, Clause: "nip45/count.3",
 		Breaks: "COUNT counts private-channel events for readers who are not members"},
 }
 
