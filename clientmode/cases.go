@@ -493,7 +493,7 @@ func identityPick(ds ...string) func(Keys) []nostr.Event {
 	return func(k Keys) []nostr.Event {
 		var out []nostr.Event
 		for _, ev := range identityEvents(k) {
-			if d := ev.Tags.GetFirst([]string{"d", ""}); d != nil && slices.Contains(ds, (*d)[1]) {
+			if d := ev.Tags.Find("d"); d != nil && slices.Contains(ds, d[1]) {
 				out = append(out, ev)
 			}
 		}

@@ -579,18 +579,18 @@ func (c *Reference) find(ctx context.Context, in Intent) (string, error) {
 		if !c.trusted(ev, ri.Self, c.Fault == "identity-trust-any") {
 			continue
 		}
-		if p := ev.Tags.GetFirst([]string{"P", ""}); c.Fault != "creator-from-filter" && (p == nil || (*p)[1] != in.Creator) {
+		if p := ev.Tags.Find("P"); c.Fault != "creator-from-filter" && (p == nil || p[1] != in.Creator) {
 			continue // only P says who created a channel; the relay's filtering is no proof
 		}
-		d := ev.Tags.GetFirst([]string{"d", ""})
+		d := ev.Tags.Find("d")
 		if d == nil {
 			continue
 		}
-		x := cand{d: (*d)[1]}
+		x := cand{d: d[1]}
 		if c.Fault == "identity-event-time" {
 			x.created, x.has = int64(ev.CreatedAt), true
-		} else if t := ev.Tags.GetFirst([]string{"created_at", ""}); t != nil {
-			if n, err := strconv.ParseInt((*t)[1], 10, 64); err == nil {
+		} else if t := ev.Tags.Find("created_at"); t != nil {
+			if n, err := strconv.ParseInt(t[1], 10, 64); err == nil {
 				x.created, x.has = n, true
 			}
 		}

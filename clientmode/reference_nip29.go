@@ -251,7 +251,7 @@ func (c *Reference) memberOf(ctx context.Context, in Intent, group string) (bool
 	}
 	var pick *nostr.Event
 	for i, ev := range evs {
-		if ev.Tags.GetFirst([]string{"h", group}) == nil || !slices.ContainsFunc(ev.Tags, func(t nostr.Tag) bool { return len(t) > 1 && t[0] == "p" && t[1] == c.pub }) {
+		if ev.Tags.FindWithValue("h", group) == nil || !slices.ContainsFunc(ev.Tags, func(t nostr.Tag) bool { return len(t) > 1 && t[0] == "p" && t[1] == c.pub }) {
 			continue
 		}
 		if ok, _ := ev.CheckSignature(); !ok {

@@ -57,7 +57,7 @@ func init() {
 		co.mustPublish(first)
 		co.mustPublish(owner.tieEvent(t, kindEditMetadata, nostr.Tags{{"h", id}, {"name", "second"}}, at, first.ID, true))
 		meta := co.state(kindGroupMetadata, id)
-		return meta == nil || meta.Tags.GetFirst([]string{"name", ""}) == nil || (*meta.Tags.GetFirst([]string{"name", ""}))[1] != "second"
+		return meta == nil || meta.Tags.Find("name") == nil || meta.Tags.Find("name")[1] != "second"
 	}
 	faultProbes[faultReplaceableTieLastWins] = func(t *testing.T, r *Relay, url string) bool {
 		a := newActor(t)

@@ -119,7 +119,7 @@ func FuzzClientFrame(f *testing.F) {
 
 func answeredOK(out [][]byte, id string) bool {
 	for _, msg := range out {
-		if ok, is := nostr.ParseMessage(string(msg)).(*nostr.OKEnvelope); is && ok.EventID == id {
+		if env, _ := nostr.NewMessageParser().ParseMessage(string(msg)); okEnvelopeFor(env, id) {
 			return true
 		}
 	}
@@ -320,4 +320,10 @@ func fuzzEvent(kind int, tagsJSON string) (*nostr.Event, bool) {
 	}
 	ev, err := decodeEvent(raw)
 	return ev, err == nil
+}
+
+// okEnvelopeFor reports whether env is an OK for event id.
+func okEnvelopeFor(env nostr.Envelope, id string) bool {
+	ok, is := env.(*nostr.OKEnvelope)
+	return is && ok.EventID == id
 }

@@ -136,15 +136,15 @@ func (r *Relay) nip98Caller(req *http.Request) (pubkey, why string) {
 		return "", "the Authorization event's created_at is not within 60 seconds"
 	}
 	const badU = "the Authorization event's u tag must be this request's absolute URL"
-	ut := ev.Tags.GetFirst([]string{"u", ""})
+	ut := ev.Tags.Find("u")
 	if ut == nil {
 		return "", badU
 	}
-	u, err := url.Parse(ut.Value())
+	u, err := url.Parse(ut[1])
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || !strings.EqualFold(u.Host, req.Host) || u.EscapedPath() != req.URL.EscapedPath() {
 		return "", badU
 	}
-	if m := ev.Tags.GetFirst([]string{"method", ""}); m == nil || !strings.EqualFold(m.Value(), req.Method) {
+	if m := ev.Tags.Find("method"); m == nil || !strings.EqualFold(m[1], req.Method) {
 		return "", "the Authorization event's method tag must be " + req.Method
 	}
 	return ev.PubKey, ""

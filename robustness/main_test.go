@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"testing"
 	"time"
 
@@ -31,11 +30,8 @@ func buildAndRun(m *testing.M) int {
 	}
 	defer os.RemoveAll(dir)
 	bin = filepath.Join(dir, "nipcl-conform")
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
-	}
-	build := exec.Command(goTool, "build", "-o", bin, "./cmd/nipcl-conform")
+	// go test puts its own go command first on PATH.
+	build := exec.Command("go", "build", "-o", bin, "./cmd/nipcl-conform")
 	build.Dir = ".."
 	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "build nipcl-conform: %v\n%s", err, out)

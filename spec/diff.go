@@ -400,7 +400,6 @@ func headingDiff(old, new *Doc) (added, removed []string) {
 			o[k]--
 		}
 	}
-	o = count(old)
 	for _, h := range old.Headings() {
 		k := NormalizeHeading(h)
 		if n[k] == 0 {

@@ -276,9 +276,7 @@ func classify(s *Sentence, p string, informative bool) {
 	var unsure []string
 	lp := strings.ToLower(p)
 	if hasCapitalWord(p) {
-		for _, m := range reKeyword.FindAllString(p, -1) {
-			s.Keywords = append(s.Keywords, m)
-		}
+		s.Keywords = append(s.Keywords, reKeyword.FindAllString(p, -1)...)
 	}
 	if vague := reVague.FindString(lp); vague != "" {
 		unsure = append(unsure, "vague wording '"+strings.ToLower(vague)+"'")

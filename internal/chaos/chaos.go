@@ -530,7 +530,7 @@ func (s *Server) fromRelay(data []byte) [][]byte {
 		}
 	case BadSignatures:
 		if verb(data) == "EVENT" {
-			if env, ok := nostr.ParseMessage(string(data)).(*nostr.EventEnvelope); ok &&
+			if env, ok := parseMessage(string(data)).(*nostr.EventEnvelope); ok &&
 				env.Event.Kind >= 39000 && env.Event.Kind <= 39003 && len(env.Event.Sig) == 128 {
 				sig := []byte(env.Event.Sig)
 				if sig[0] == '0' {
@@ -596,4 +596,10 @@ func ParseMode(name string) (Mode, error) {
 		return Mode(name), nil
 	}
 	return "", fmt.Errorf("%w %q", ErrUnknownMode, name)
+}
+
+// parseMessage reads a relay message, nil when it cannot.
+func parseMessage(msg string) nostr.Envelope {
+	env, _ := nostr.NewMessageParser().ParseMessage(msg)
+	return env
 }

@@ -87,17 +87,6 @@ func idTTags(vals ...string) nostr.Tags {
 	return out
 }
 
-// distinct returns vals without repeats, first occurrence first.
-func idDistinct(vals []string) []string {
-	var out []string
-	for _, v := range vals {
-		if !slices.Contains(out, v) {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
 // idChanOpts describes a channel an identity case creates.
 type idChanOpts struct {
 	Type       string // "" = no channel_type tag (stream)

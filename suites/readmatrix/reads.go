@@ -113,7 +113,6 @@ type ReadShape struct {
 type ReadRule struct {
 	Name    string // short name, in the requirement line
 	Profile string
-	section string // default section (of clause)
 	Level   framework.Level
 	Clause  string                                             // default clause ID the rows rest on
 	SeenCl  string                                             // clause of wantSeen rows, when it differs
