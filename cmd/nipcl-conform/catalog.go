@@ -15,11 +15,38 @@ import (
 )
 
 func cmdFaults(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("faults", "faults", stderr)
+	fs := newFlagSet("faults", "faults [--where]", stderr)
+	where := fs.Bool("where", false, "list only the fault switches, each with the places of the reference relay's code that consult it (file:line and function)")
 	if code, done := parse(fs, args); done {
 		return code
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	if *where {
+		sites, err := reference.FaultSites()
+		if err != nil {
+			fmt.Fprintf(stderr, "nipcl-conform faults: reading the relay's code: %v\n", err)
+			return 2
+		}
+		fmt.Fprintln(tw, "FAULT\tPROFILE\tCLAUSE\tCONSULTED AT")
+		for _, f := range reference.Faults() {
+			p := f.Profile
+			if p == "" {
+				p = "any"
+			}
+			ss := sites[f.Name]
+			if len(ss) == 0 {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", f.Name, p, f.Clause, "nowhere")
+			}
+			for i, s := range ss {
+				if i == 0 {
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s (%s)\n", f.Name, p, f.Clause, s.Pos, s.Func)
+				} else {
+					fmt.Fprintf(tw, "\t\t\t%s (%s)\n", s.Pos, s.Func)
+				}
+			}
+		}
+		return flushCode(tw, stderr)
+	}
 	fmt.Fprintln(tw, "FAULT\tPROFILE\tCLAUSE\tBREAKS")
 	for _, f := range reference.Faults() {
 		p := f.Profile
@@ -275,14 +302,47 @@ func explainClause(w io.Writer, c clause.Clause) {
 	ids := suites.ClauseCases(c.ID)
 	if len(ids) == 0 {
 		fmt.Fprintf(w, "  testable:    yes\n  cases:       none yet\n")
-		return
+	} else {
+		fmt.Fprintf(w, "  testable:    yes\n  cases:\n")
 	}
-	fmt.Fprintf(w, "  testable:    yes\n  cases:\n")
 	for _, id := range ids {
 		if cs, ok := suites.Lookup(id); ok {
 			fmt.Fprintf(w, "    %-24s %-6s %s\n", cs.ID, cs.Level, cs.Requirement)
 		} else {
 			fmt.Fprintf(w, "    %s\n", id)
+		}
+	}
+	explainClauseFaults(w, c.ID)
+}
+
+// explainClauseFaults lists the reference relay's fault switches that
+// break a clause, each with the places of the relay's code that consult
+// it: where to look, or where to add one (CONTRIBUTING, Add a fault).
+func explainClauseFaults(w io.Writer, clauseID string) {
+	var faults []reference.Fault
+	for _, f := range reference.Faults() {
+		if f.Clause == clauseID {
+			faults = append(faults, f)
+		}
+	}
+	if len(faults) == 0 {
+		fmt.Fprintf(w, "  faults:      none (no switch of the reference relay breaks it yet)\n")
+		return
+	}
+	sites, err := reference.FaultSites()
+	fmt.Fprintf(w, "  faults:      (watch one caught: nipcl-conform run [--profile P] --fault NAME)\n")
+	for _, f := range faults {
+		p := f.Profile
+		if p == "" {
+			p = "any"
+		}
+		fmt.Fprintf(w, "    %s (profile %s): %s\n", f.Name, p, f.Breaks)
+		if err != nil {
+			fmt.Fprintf(w, "      consulted at: unknown (%v)\n", err)
+			continue
+		}
+		for _, s := range sites[f.Name] {
+			fmt.Fprintf(w, "      consulted at %s (%s)\n", s.Pos, s.Func)
 		}
 	}
 }

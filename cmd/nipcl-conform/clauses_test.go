@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/nipcl/nipcl-conform/clause"
+	"github.com/nipcl/nipcl-conform/reference"
 )
 
 func runDispatch(t *testing.T, args ...string) (int, string, string) {
@@ -98,6 +99,14 @@ func TestExplainClause(t *testing.T) {
 		t.Errorf("explain base/membership/1 does not say where the case is defined:\n%s", out)
 	}
 
+	// A clause lists the faults that break it and where the relay's code
+	// consults each.
+	_, out, _ = runDispatch(t, "explain", "nip01/filters.3")
+	if !strings.Contains(out, "filter-last-filter-only (profile any)") ||
+		!regexp.MustCompile(`consulted at reference/\S+\.go:\d+ \(Relay\.query\)\n`).MatchString(out) {
+		t.Errorf("explain nip01/filters.3 lacks its fault and where it is consulted:\n%s", out)
+	}
+
 	if code, _, errs := runDispatch(t, "explain", "labels/snapshot.999"); code != 2 || !strings.Contains(errs, "no case or section") {
 		t.Errorf("explain of an unknown clause: exit %d, stderr %q", code, errs)
 	}
@@ -117,5 +126,23 @@ func TestClientCasesJoinTheCatalogue(t *testing.T) {
 	code, out, _ = runDispatch(t, "explain", "client/labels/capability-checked")
 	if code != 0 || !strings.Contains(out, "labels/capability.3") {
 		t.Errorf("explain of a client case: exit %d\n%s", code, out)
+	}
+}
+
+// TestFaultsWhere: faults --where lists every fault switch with the
+// file:line and function of each place that consults it.
+func TestFaultsWhere(t *testing.T) {
+	code, out, errs := runDispatch(t, "faults", "--where")
+	if code != 0 {
+		t.Fatalf("faults --where: exit %d, stderr %q", code, errs)
+	}
+	if strings.Contains(out, "POLICY") || strings.Contains(out, " nowhere") {
+		t.Errorf("faults --where lists only faults, each consulted somewhere:\n%s", out)
+	}
+	for _, f := range reference.Faults() {
+		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(f.Name) + ` .* ` + regexp.QuoteMeta(f.Clause) + ` +reference/\S+\.go:\d+ \(\S+\)$`).MatchString(out) {
+			t.Errorf("faults --where: no line for %s with its clause and a place:\n%s", f.Name, out)
+			break
+		}
 	}
 }

@@ -17,7 +17,8 @@ Usage:
   nipcl-conform serve [flags]        run the reference relay standalone
   nipcl-conform bench [--target NAME=URL] [--profile P] [--channels N] [--concurrency N] [--duration D] [--safe]
                                      measure mutations/s and OK, snapshot and discovery latencies, one column per relay
-  nipcl-conform faults               list the reference relay's fault switches (the clause each breaks) and relay policies (--policy)
+  nipcl-conform faults [--where]     list the reference relay's fault switches (the clause each breaks) and relay policies (--policy);
+                                     --where: where the relay's code consults each switch (file:line)
   nipcl-conform client [--profile P] [--client-cmd CMD] [--client-fault NAME] [--repeat N]   test a client: the harness plays a misleading relay (docs/client-mode.md)
   nipcl-conform list [--profile P] [--clauses]
                                      list the conformance cases, or the spec clauses and the cases covering them
