@@ -1,6 +1,10 @@
 package clause
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -118,6 +122,48 @@ func TestEveryClauseHasASource(t *testing.T) {
 			}
 		default:
 			t.Errorf("%s: source %q is not nip, draft or contract", c.ID, c.Source)
+		}
+	}
+}
+
+// TestClauseTablesUseConstructors: every row of a clause table is made by
+// its document's constructor (nip29(…), identityDraft(…), contract(…) …),
+// which derives the section, source and anchors; a Clause{…} literal row
+// (the shape before issue 40) would carry none of them.
+func TestClauseTablesUseConstructors(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") || name == "clauses.go" {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := 0
+		ast.Inspect(f, func(n ast.Node) bool {
+			if cl, ok := n.(*ast.CompositeLit); ok {
+				if id, ok := cl.Type.(*ast.Ident); ok && id.Name == "Clause" {
+					rows++
+				}
+				if at, ok := cl.Type.(*ast.ArrayType); ok {
+					if id, ok := at.Elt.(*ast.Ident); ok && id.Name == "Clause" {
+						for _, el := range cl.Elts {
+							if _, ok := el.(*ast.CompositeLit); ok {
+								rows++
+							}
+						}
+					}
+				}
+			}
+			return true
+		})
+		if rows > 0 {
+			t.Errorf("%s: %d Clause{…} rows; make them with the document's constructor (go run ./clause/internal/rowconv %s)", name, rows, filepath.Join("clause", name))
 		}
 	}
 }
