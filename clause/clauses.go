@@ -82,7 +82,8 @@ func (c Clause) Profile() string {
 	return ""
 }
 
-// clauses is built once from the per-document lists.
+// clauses is built once from the per-document lists (a new table file
+// adds its list here).
 var clauses = func() []Clause {
 	var out []Clause
 	for _, list := range [][]Clause{baselineClauses, nip29ClientClauses, nip29ModerationClauses, identityClauses, labelsClauses} {
