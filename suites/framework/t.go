@@ -62,6 +62,9 @@ type T struct {
 	clock *fixtures.Clock
 	// oks are the case's sends and their OKs (okpostcondition.go).
 	oks okLog
+	// checking is the clause the case's current step checks (Checking,
+	// verdict.go): what a plain failure breaks.
+	checking string
 }
 
 // createdChannel is a channel the case created: its id, its creator's
