@@ -198,6 +198,7 @@ func askingForSystemSpecs() []framework.Spec {
 				msgs := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"t": {w.L}}}
 				for _, r := range w.readers() {
 					want := idSorted(append(idPairsOf(fixtures.KindMetadata, w.systemFor(r.c)...), idPairsOf(fixtures.KindMessage, w.legacyFor(r.c)...)...)...)
+					t.Checking("identity/asking-for-system.1")
 					t.Expect(t.Count(r.c, optIn)).To(Equal(int64(len(w.systemFor(r.c)))), "identity/asking-for-system.1: %s: COUNT of the opt-in filter alone", r.name)
 					for _, fs := range [][]nostr.Filter{{optIn, msgs}, {msgs, optIn}} {
 						what := fmt.Sprintf("%s: %s", r.name, framework.FilterString(fs))
@@ -210,7 +211,9 @@ func askingForSystemSpecs() []framework.Spec {
 								meta = append(meta, p)
 							}
 						}
+						t.Checking("identity/asking-for-system.1")
 						t.Expect(idSorted(meta...)).To(Equal(idSorted(idPairsOf(fixtures.KindMetadata, w.systemFor(r.c)...)...)), "identity/asking-for-system.1: REQ %s: the opt-in filter's system channels", what)
+						t.Checking("identity/reads-leave-out.2")
 						t.Expect(idSorted(chat...)).To(Equal(idSorted(idPairsOf(fixtures.KindMessage, w.legacyFor(r.c)...)...)), "identity/reads-leave-out.2: REQ %s: the kind 9 filter's messages (no system channel)", what)
 						t.Expect(t.Count(r.c, fs...)).To(Equal(int64(len(want))), "identity/reads-leave-out.2: COUNT %s: the opt-in does not reach the kind 9 filter", what)
 					}
@@ -249,6 +252,7 @@ func askingForSystemSpecs() []framework.Spec {
 					}
 					want = idSorted(want...)
 					got := t.Query(w.M, f)
+					t.Checking("identity/asking-for-system.2")
 					t.Expect(w.ours(got)).To(Equal(want), "identity/asking-for-system.2: member: %s", what)
 					t.Expect(t.Count(w.M, f)).To(Equal(int64(len(pairs))), "identity/asking-for-system.2: member: COUNT %s", what)
 					// The outsider: the open system channel comes back (and the
@@ -265,11 +269,13 @@ func askingForSystemSpecs() []framework.Spec {
 						return len(w.present(t, ps)) > 0
 					}
 					if exists(w.SysOpen) {
+						t.Checking("identity/asking-for-system.2")
 						t.Expect(seen).To(ContainElement(w.SysOpen), "identity/asking-for-system.2: outsider: %s: the open system channel", what)
 					}
 					if !tSystem && exists(w.Stream) {
 						t.Expect(seen).To(ContainElement(w.Stream), "outsider: %s: the open stream (control)", what)
 					}
+					t.Checking("identity/asking-for-system.7")
 					t.Expect(seen).NotTo(ContainElement(w.Sys), "identity/asking-for-system.7: outsider: %s: the private system channel", what)
 				}
 			}},

@@ -141,7 +141,7 @@ func identityTagSpecs() []framework.Spec {
 					nearHarness := at >= before-2 && at <= after+2
 					nearState := at >= int64(meta.CreatedAt)-2 && at <= int64(meta.CreatedAt)+2
 					if !nearHarness && !nearState {
-						framework.Failf("identity/creation-time.1: the created_at tag %d is not the channel's creation time: neither the 9007's created_at (%d) nor the relay clock at the create (harness %d..%d, the creation 39000 dated %d)", at, ev.CreatedAt, before, after, meta.CreatedAt)
+						t.Violates("identity/creation-time.1", "identity/creation-time.1: the created_at tag %d is not the channel's creation time: neither the 9007's created_at (%d) nor the relay clock at the create (harness %d..%d, the creation 39000 dated %d)", at, ev.CreatedAt, before, after, meta.CreatedAt)
 					}
 					t.Note("created_at tag = the relay clock at creation (%d; harness %d..%d, 39000 dated %d)", at, before, after, meta.CreatedAt)
 					t.Reading(clause.ReadingIdentityCreatedAt, "relay-clock")
@@ -242,6 +242,7 @@ func identityTagSpecs() []framework.Spec {
 				if ok.Accepted {
 					meta := t.MustStateEvent(c, fixtures.KindMetadata, ch)
 					v, n := idCreatedAtTag(meta)
+					t.Checking("identity/creation-time.1")
 					t.Expect(n).To(Equal(1), "identity/creation-time.1: 39000 after a 9007 with a client created_at tag must carry one created_at tag, tags %v", meta.Tags)
 					t.Expect(v).NotTo(Equal(forged), "identity/creation-time.1: the created_at tag is the client's %s, not the channel's creation time", forged)
 					at, err := strconv.ParseInt(v, 10, 64)
@@ -265,6 +266,7 @@ func identityTagSpecs() []framework.Spec {
 					t.Note("9002 with a client created_at tag refused: %s", ok)
 				}
 				got, _ := idCreatedAtTag(t.MustStateEvent(c, fixtures.KindMetadata, ch))
+				t.Checking("identity/creation-time.2")
 				t.Expect(got).To(Equal(want), "identity/creation-time.2: created_at tag after a 9002 carrying [\"created_at\", %s]", forged)
 			}},
 	}

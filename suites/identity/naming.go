@@ -149,6 +149,7 @@ func namingSpecs() []framework.Spec {
 				seen := t.WaitLiveSigned(w.M, mixed, metaOf(w.StreamPriv), metaFilter(w.StreamPriv), "live {\"kinds\":[39000,9],\"#d\":[...]}: the private stream's new 39000 (control)")
 				seen = append(seen, mixed.Drain()...)
 				for _, ev := range seen {
+					t.Checking("identity/naming.3")
 					t.Expect(idChannelOf(ev)).NotTo(Equal(w.Sys), "identity/naming.3: live {\"kinds\":[39000,9],\"#d\":[system channel, ...]} does not name the system channel, yet its kind %d %s was delivered", ev.Kind, ev.ID)
 				}
 			}},

@@ -218,14 +218,18 @@ func noticesSpecs() []framework.Spec {
 				stream, system := noticeKeys(w.of(w.Stream)), noticeKeys(w.of(w.System))
 				for _, f := range []nostr.Filter{noKinds, mixed} {
 					what := framework.FilterString([]nostr.Filter{f})
+					t.Checking("identity/notices.4")
 					t.Expect(noticeKeys(idNoticesOf(t.Query(w.M, f)))).To(Equal(stream), "identity/notices.4: %s (no #t): exactly the stream notices", what)
 					typed := idWithT(f, fixtures.TypeSystem)
+					t.Checking("identity/notices.3")
 					t.Expect(noticeKeys(idNoticesOf(t.Query(w.M, typed)))).To(Equal(system), "identity/notices.3: %s: exactly the system notices", framework.FilterString([]nostr.Filter{typed}))
 				}
 				// Kind 9 events p-tagging a fresh key are none: the count is the notices'.
+				t.Checking("identity/notices.7")
 				t.Expect(t.Count(w.M, mixed)).To(Equal(int64(len(stream))), "identity/notices.7: COUNT kinds [44100, 44101, 9] #p:[me] (no #t)")
 				t.Expect(t.Count(w.M, idWithT(mixed, fixtures.TypeSystem))).To(Equal(int64(len(system))), "identity/notices.7: COUNT kinds [44100, 44101, 9] #p:[me] #t:[system]")
 				for _, ev := range idNoticesOf(delivered) {
+					t.Checking("identity/notices.6")
 					t.Expect(framework.TagOf(ev, "h")).NotTo(Equal(w.System), "identity/notices.6: live {\"#p\":[me]} without kinds or #t: the system channel's notice %s was delivered (t %v)", ev.ID, fixtures.TagValues(ev, "t"))
 				}
 				switch {

@@ -142,7 +142,7 @@ func findingChannelsSpecs() []framework.Spec {
 					f := nostr.Filter{Kinds: kinds, Tags: nostr.TagMap{"L": {labelNS}, "l": {x}}, Limit: 1}
 					got := t.Query(reader, f)
 					if len(got) != 1 || got[0].ID != want.ID {
-						framework.Failf("labels draft (labels/finding-channels.8): %s must return the labeled snapshot %s behind the newer unlabeled channels, got %d event(s): %v", f, want.ID, len(got), framework.IDs(got))
+						t.Violates("labels/finding-channels.8", "labels draft (labels/finding-channels.8): %s must return the labeled snapshot %s behind the newer unlabeled channels, got %d event(s): %v", f, want.ID, len(got), framework.IDs(got))
 					}
 				}
 			}},
@@ -167,13 +167,13 @@ func findingChannelsSpecs() []framework.Spec {
 				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"L": {labelNS}, "l": {x}}}
 				for _, ev := range t.Query(reader, f) {
 					if ev.PubKey != t.Env.RelayPubKey {
-						framework.Failf("labels draft (labels/finding-channels.1): %s returned %s, signed by %s, not the relay: label reads match relay-signed snapshots only", f, ev.ID, ev.PubKey)
+						t.Violates("labels/finding-channels.1", "labels draft (labels/finding-channels.1): %s returned %s, signed by %s, not the relay: label reads match relay-signed snapshots only", f, ev.ID, ev.PubKey)
 					}
 				}
 				f.Limit = 1
 				got := t.Query(reader, f)
 				if len(got) != 1 || got[0].ID != want.ID {
-					framework.Failf("labels draft (labels/finding-channels.1): %s must return the channel's relay-signed snapshot %s, got %v", f, want.ID, framework.IDs(got))
+					t.Violates("labels/finding-channels.1", "labels draft (labels/finding-channels.1): %s must return the channel's relay-signed snapshot %s, got %v", f, want.ID, framework.IDs(got))
 				}
 			}},
 		{Case: lcase("labels/discovery/12", []string{"labels/finding-channels.1", "labels/finding-channels.2", "labels/finding-channels.5"}, "discovery", "labels/finding-channels", framework.MUST,

@@ -94,6 +94,7 @@ func scopeSpecs() []framework.Spec {
 				all := append(slices.Clone(created), added...)
 				expectLabels(t, owner, ch, all...)
 				for _, v := range all {
+					t.Checking("labels/finding-channels.1")
 					t.Expect(framework.DTags(findL(t, owner, []string{v}, nostr.TagMap{"d": {ch}}, 10))).To(Equal([]string{ch}), "#L nip-cl, #l %q and #d find the channel (labels/finding-channels.1)", v)
 				}
 				acceptNew(t, admin, mutationEv(admin.Actor(), ch, nil, []string{"nip-cl", "nip-cl:verified"}), "the admin removes the namespace-like values")

@@ -56,7 +56,7 @@ func createSpecs() []framework.Spec {
 				t.Reject(other, fixtures.CreateGroup(other.Actor(), ch), "", "an outsider's 9007 on the existing group's id")
 				t.Expect(framework.TagOf(t.GroupMetadata(c, ch), "name")).To(Equal(name), "the group's name after the outsider's 9007")
 				if found, _ := framework.HasP(t.StateEvent(c, fixtures.KindAdmins, ch), other.Actor().PubKey); found {
-					framework.Failf("NIP-29 (nip29/create.3): the outsider's refused 9007 made it an admin of the existing group")
+					t.Violates("nip29/create.3", "NIP-29 (nip29/create.3): the outsider's refused 9007 made it an admin of the existing group")
 				}
 			}},
 		{Case: framework.Case{ID: "base/create/4", Clauses: []string{"nip01/ok-prefix.3", "nip29/read-access.1"}, Area: "groups", Section: "nip29/create", Level: framework.MUST,
@@ -66,9 +66,9 @@ func createSpecs() []framework.Spec {
 				w := takeOver(t)
 				switch {
 				case w.reads:
-					framework.Failf("NIP-29 (nip29/read-access.1): after its 9007 on the existing private group (answered %s), the outsider reads the group's private message %s", w.ok, w.secret)
+					t.Violates("nip29/read-access.1", "NIP-29 (nip29/read-access.1): after its 9007 on the existing private group (answered %s), the outsider reads the group's private message %s", w.ok, w.secret)
 				case len(w.damage) > 0 && !w.ok.Accepted:
-					framework.Failf("NIP-01 (nip01/ok-prefix.3): the outsider's 9007 on the existing group was refused (%s), yet it changed the group: %s", w.ok, strings.Join(w.damage, "; "))
+					t.Violates("nip01/ok-prefix.3", "NIP-01 (nip01/ok-prefix.3): the outsider's 9007 on the existing group was refused (%s), yet it changed the group: %s", w.ok, strings.Join(w.damage, "; "))
 				}
 			}},
 		{Case: framework.Case{ID: "base/create/5", Clauses: []string{"nip29/create.3"}, Area: "groups", Section: "nip29/create", Level: framework.SHOULD,
@@ -78,7 +78,7 @@ func createSpecs() []framework.Spec {
 				w := takeOver(t)
 				switch {
 				case len(w.damage) > 0 && w.ok.Accepted:
-					framework.Failf("NIP-29 (nip29/create.3): the outsider's 9007 on the existing group was accepted (%s) and changed it: %s", w.ok, strings.Join(w.damage, "; "))
+					t.Violates("nip29/create.3", "NIP-29 (nip29/create.3): the outsider's 9007 on the existing group was accepted (%s) and changed it: %s", w.ok, strings.Join(w.damage, "; "))
 				case w.ok.Accepted:
 					t.Note("the outsider's 9007 on the existing group was accepted (%s; base/create/3 judges that), and nothing about the group changed", w.ok)
 				}

@@ -41,11 +41,11 @@ func joinSpecs() []framework.Spec {
 				joiner := t.Connect(t.Actor("joiner"))
 				ok := t.Publish(joiner, fixtures.JoinRequest(joiner.Actor(), ch, ""))
 				if ok.Accepted {
-					framework.Failf("NIP-29 (nip29/join.3): join requests to a closed group are not honoured, and a request that does not add the user must be rejected; it was accepted: %s", ok)
+					t.Violates("nip29/join.3", "NIP-29 (nip29/join.3): join requests to a closed group are not honoured, and a request that does not add the user must be rejected; it was accepted: %s", ok)
 				}
 				framework.CheckPrefix("OK", ok.Reason)
 				if found, _ := framework.HasP(t.StateEvent(owner, fixtures.KindMembers, ch), joiner.Actor().PubKey); found {
-					framework.Failf("NIP-29 (nip29/join.3): the refused join request to the closed group still added the user")
+					t.Violates("nip29/join.3", "NIP-29 (nip29/join.3): the refused join request to the closed group still added the user")
 				}
 			}},
 	}

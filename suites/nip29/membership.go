@@ -68,7 +68,7 @@ func membershipSpecs() []framework.Spec {
 				t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, member.Actor().PubKey, role), "put the existing member again with role "+role)
 				found, roles := framework.HasP(t.MustStateEvent(owner, fixtures.KindAdmins, ch), member.Actor().PubKey)
 				if !found || !slices.Contains(roles, role) {
-					framework.Failf("NIP-29 (nip29/membership.3): a 9000 on an existing member must update its roles; 39001 entry after giving %q: found=%v roles=%q", role, found, roles)
+					t.Violates("nip29/membership.3", "NIP-29 (nip29/membership.3): a 9000 on an existing member must update its roles; 39001 entry after giving %q: found=%v roles=%q", role, found, roles)
 				}
 			}},
 		{Case: framework.Case{ID: "base/membership/5", Clauses: []string{"nip29/membership.4"}, Area: "membership", Section: "nip29/membership", Level: framework.SHOULD,
@@ -78,7 +78,7 @@ func membershipSpecs() []framework.Spec {
 				role := t.PutRole(owner, ch, "admin")
 				found, roles := framework.HasP(t.MustStateEvent(owner, fixtures.KindAdmins, ch), admin.Actor().PubKey)
 				if !found || !slices.Contains(roles, role) {
-					framework.Failf("NIP-29 (nip29/membership.4): the new %q is not listed in 39001 with that role (found=%v roles=%q)", role, found, roles)
+					t.Violates("nip29/membership.4", "NIP-29 (nip29/membership.4): the new %q is not listed in 39001 with that role (found=%v roles=%q)", role, found, roles)
 				}
 			}},
 		{Case: framework.Case{ID: "base/membership/6", Clauses: []string{"nip29/membership.5"}, Area: "membership", Section: "nip29/membership", Level: framework.SHOULD,
@@ -111,7 +111,7 @@ func membershipSpecs() []framework.Spec {
 						t.Reading(clause.ReadingNIP29RolelessPut, "keep")
 					}
 				case !ok.Accepted:
-					framework.Failf("NIP-29 (nip29/membership.5): the refused 9000 still changed the user's roles: 39001 found=%v roles=%q, was %q", found, roles, role)
+					t.Violates("nip29/membership.5", "NIP-29 (nip29/membership.5): the refused 9000 still changed the user's roles: 39001 found=%v roles=%q, was %q", found, roles, role)
 				case !found || len(roles) == 0:
 					t.Reading(clause.ReadingNIP29RolelessPut, "reset")
 				default:

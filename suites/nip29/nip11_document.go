@@ -17,7 +17,7 @@ func nip11DocumentSpecs() []framework.Spec {
 				info := t.Env.Info
 				t.Expect(info).NotTo(BeNil(), "the NIP-11 document was read at setup")
 				if info.Self != "" && !text.IsHex64(info.Self) {
-					framework.Failf("NIP-11 (nip11/document.2): self must be a 32-byte lowercase hex key, got %q", info.Self)
+					t.Violates("nip11/document.2", "NIP-11 (nip11/document.2): self must be a 32-byte lowercase hex key, got %q", info.Self)
 				}
 				if info.Self == "" {
 					t.Note("NIP-11 has no self; the harness checks group state against %s (from --relay-pubkey or the document's pubkey)", t.Env.RelayPubKey)

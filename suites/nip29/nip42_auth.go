@@ -36,7 +36,7 @@ func nip42AuthSpecs() []framework.Spec {
 				}
 				t.Track(ev)
 				if !strings.HasPrefix(ok.Reason, "auth-required:") {
-					framework.Failf("NIP-42 (nip42/auth.3): the write was refused before AUTH and accepted after it, so the refusal should say auth-required:, got %s", ok)
+					t.Violates("nip42/auth.3", "NIP-42 (nip42/auth.3): the write was refused before AUTH and accepted after it, so the refusal should say auth-required:, got %s", ok)
 				}
 			}},
 		{Case: framework.Case{ID: "base/auth/2", Clauses: []string{"labels/events.2", "nip42/auth.3"}, Area: "auth", Section: "nip42/auth", Level: framework.SHOULD,
@@ -71,7 +71,7 @@ func nip42AuthSpecs() []framework.Spec {
 					t.Unsupported(fmt.Sprintf("refused (%s), and refused for its own authenticated signer too (%s): a refusal of the write, not of the unauthenticated signer", ok, own))
 				}
 				t.Track(ev)
-				framework.Failf("NIP-42 (nip42/auth.3): a write refused for its signer not being authenticated should say auth-required: or restricted:, got %s (the signer's own authenticated connection was accepted)", ok)
+				t.Violates("nip42/auth.3", "NIP-42 (nip42/auth.3): a write refused for its signer not being authenticated should say auth-required: or restricted:, got %s (the signer's own authenticated connection was accepted)", ok)
 			}},
 		{Case: framework.Case{ID: "base/auth/3", Clauses: []string{"nip42/auth.1"}, Area: "auth", Section: "nip42/auth", Level: framework.MUST,
 			Requirement: "An AUTH message with a valid kind 22242 event is answered with OK."},
@@ -106,7 +106,7 @@ func nip42AuthSpecs() []framework.Spec {
 					return
 				}
 				for _, ev := range authSub.Stored() {
-					framework.Failf("NIP-42 (nip42/auth.2): kind 22242 events must never be sent to clients, got stored %s from %s", ev.ID, ev.PubKey)
+					t.Violates("nip42/auth.2", "NIP-42 (nip42/auth.2): kind 22242 events must never be sent to clients, got stored %s from %s", ev.ID, ev.PubKey)
 				}
 				owner := t.Actor("owner")
 				c := t.ConnectWith(fixtures.DialOptions{Actor: owner, NoAutoAuth: true})
@@ -133,7 +133,7 @@ func nip42AuthSpecs() []framework.Spec {
 					t.Blocked(framework.Precondition{ID: "live-state", Need: "the relay delivers a new group's 39000 to an open #d subscription (used as a marker)", Adapt: "deliver replaced state events live"}, err.Error())
 				}
 				for _, ev := range authSub.Drain() {
-					framework.Failf("NIP-42 (nip42/auth.2): kind 22242 events must never be broadcast, got %s from %s", ev.ID, ev.PubKey)
+					t.Violates("nip42/auth.2", "NIP-42 (nip42/auth.2): kind 22242 events must never be broadcast, got %s from %s", ev.ID, ev.PubKey)
 				}
 			}},
 	}

@@ -22,7 +22,7 @@ func nip45CountSpecs() []framework.Spec {
 				}
 				n := t.Count(c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {ch}}})
 				if n != 3 {
-					framework.Failf("NIP-45 (nip45/count.1): COUNT of the group's three messages answered %d", n)
+					t.Violates("nip45/count.1", "NIP-45 (nip45/count.1): COUNT of the group's three messages answered %d", n)
 				}
 			}},
 		{Case: framework.Case{ID: "base/count/2", Clauses: []string{"nip45/count.1", "nip45/count.3"}, Area: "count", Section: "nip45/count", Level: framework.SHOULD,
@@ -34,7 +34,7 @@ func nip45CountSpecs() []framework.Spec {
 				t.Accept(c, fixtures.Message(c.Actor(), ch, "secret"), "message in the private group")
 				f := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {ch}}}
 				if n := t.Count(c, f); n != 1 {
-					framework.Failf("NIP-45 (nip45/count.1): the member's COUNT of one message answered %d", n)
+					t.Violates("nip45/count.1", "NIP-45 (nip45/count.1): the member's COUNT of one message answered %d", n)
 				}
 				outsider := t.Connect(t.Actor("outsider"))
 				r, err := outsider.Count(t.Ctx(), f)
@@ -45,7 +45,7 @@ func nip45CountSpecs() []framework.Spec {
 					return
 				}
 				if r.Count != 0 {
-					framework.Failf("NIP-45 with NIP-29 private (nip45/count.3): an outsider's COUNT of a private group's messages answered %d, want 0 or a refusal", r.Count)
+					t.Violates("nip45/count.3", "NIP-45 with NIP-29 private (nip45/count.3): an outsider's COUNT of a private group's messages answered %d, want 0 or a refusal", r.Count)
 				}
 			}},
 	}

@@ -27,7 +27,7 @@ func readAccessSpecs() []framework.Spec {
 				f := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {ch}}}
 				r := t.QueryResult(member, f)
 				if r.Closed || !slices.Contains(framework.IDs(r.Events), m.ID) {
-					framework.Failf("NIP-29 (nip29/read-access.3): a member must read the private group's message; got %v (CLOSED %q)", framework.IDs(r.Events), r.ClosedReason)
+					t.Violates("nip29/read-access.3", "NIP-29 (nip29/read-access.3): a member must read the private group's message; got %v (CLOSED %q)", framework.IDs(r.Events), r.ClosedReason)
 				}
 				outsider := t.Connect(t.Actor("outsider"))
 				var how []string
@@ -60,9 +60,10 @@ func readAccessSpecs() []framework.Spec {
 					}
 					for _, ev := range r.Events {
 						if mustH(ev) == priv {
-							framework.Failf("NIP-29 (nip29/read-access.1): an outsider got a private group's message %s from %s", ev.ID, framework.FilterString(fs))
+							t.Violates("nip29/read-access.1", "NIP-29 (nip29/read-access.1): an outsider got a private group's message %s from %s", ev.ID, framework.FilterString(fs))
 						}
 					}
+					t.Checking("nip29/read-access.2")
 					t.Expect(framework.IDs(r.Events)).To(Equal([]string{old.ID}), "NIP-29 private with NIP-01 limit (nip29/read-access.2): limit 1 returns the one message the outsider may read, for "+framework.FilterString(fs))
 				}
 			}},
