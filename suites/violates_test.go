@@ -20,7 +20,8 @@ import (
 // every case reaching the site may break (framework.MayBreak: one of its
 // Clauses, or a clause of its section a shared step breaks). A case
 // reaches the sites of its Spec's Run body and of the functions of its
-// package that body calls, transitively. The framework also checks at run time (a harness error),
+// package that body calls, transitively. A shared check's t.Invariant
+// may name any testable clause. The framework also checks at run time (a harness error),
 // but only on the path the relay drove; this check covers every path.
 func TestFailuresNameTheirCasesClauses(t *testing.T) {
 	caseID := regexp.MustCompile(`^(base|identity|labels)/[a-z0-9-]+/[0-9]+$`)
@@ -41,8 +42,9 @@ func TestFailuresNameTheirCasesClauses(t *testing.T) {
 		// named: the clauses a node names directly; calls: the package's
 		// functions it calls.
 		type site struct {
-			clause string
-			pos    token.Position
+			clause    string
+			pos       token.Position
+			invariant bool // t.Invariant: any testable clause
 		}
 		scan := func(n ast.Node) (named []site, calls []string) {
 			ast.Inspect(n, func(n ast.Node) bool {
@@ -54,13 +56,13 @@ func TestFailuresNameTheirCasesClauses(t *testing.T) {
 				case *ast.Ident:
 					calls = append(calls, fun.Name)
 				case *ast.SelectorExpr:
-					if (fun.Sel.Name == "Violates" || fun.Sel.Name == "Checking") && len(call.Args) > 0 {
+					if (fun.Sel.Name == "Violates" || fun.Sel.Name == "Checking" || fun.Sel.Name == "Invariant") && len(call.Args) > 0 {
 						lit, ok := call.Args[0].(*ast.BasicLit)
 						if !ok {
 							break // a clause chosen at run time: the runtime check holds it
 						}
 						id, _ := strconv.Unquote(lit.Value)
-						named = append(named, site{id, fset.Position(lit.Pos())})
+						named = append(named, site{id, fset.Position(lit.Pos()), fun.Sel.Name == "Invariant"})
 					}
 				}
 				return true
@@ -142,7 +144,7 @@ func TestFailuresNameTheirCasesClauses(t *testing.T) {
 				}
 				var wrong []string
 				for _, s := range reach(run) {
-					if !framework.MayBreak(c, s.clause) {
+					if !s.invariant && !framework.MayBreak(c, s.clause) {
 						wrong = append(wrong, s.pos.String()+": "+s.clause)
 					}
 				}

@@ -87,6 +87,10 @@ func VerdictOf(r types.SpecReport) (Verdict, bool) {
 //     Checking;
 //  3. otherwise a case that cites exactly one clause breaks that one.
 //
+// A shared check of a sentence that holds on everything it reads (a labels
+// snapshot's shape) scopes itself with t.Invariant(clause): its failure
+// breaks that sentence whatever the case cites.
+//
 // A clause named by Violates or Checking must be one of the case's own
 // Clauses, or a clause of the case's own Section that a shared step of the
 // section breaks (adopting a subgroup, which every subgroup case needs and
@@ -116,15 +120,51 @@ func (t *T) Violates(clauseID, format string, args ...any) {
 	Failf(format, args...)
 }
 
-// Checking opens a step that checks clauseID, one of the case's own
-// Clauses: until the next Checking, a plain failure of the case (its own
-// or a shared helper's) breaks clauseID (see the rules above).
-func (t *T) Checking(clauseID string) {
+// Checking opens a step that checks clauseID, one the case may break
+// (MayBreak): until the next Checking, a plain failure of the case (its
+// own or a shared helper's) breaks clauseID (see the rules above). done
+// restores the scope before it: a shared helper scopes its own step with
+// defer t.Checking(id)(), and leaves the case's scope as it found it.
+func (t *T) Checking(clauseID string) (done func()) {
 	GinkgoHelper()
 	t.mustCite("Checking", clauseID)
+	return t.scope(clauseID)
+}
+
+// Invariant opens a step of a shared check that holds clauseID on
+// everything it reads, whatever the case cites: the shape of every labels
+// snapshot, the t/P order of every identity state event. A failure in it
+// breaks that sentence, not the case's own (which it keeps the case from
+// observing): the failure is reported and grouped with the cases that cite
+// clauseID, and the kill judge counts it for their fault only. clauseID
+// must be a testable clause; use it in shared helpers only (a case's own
+// step is Checking). Use as defer t.Invariant(id)().
+func (t *T) Invariant(clauseID string) (done func()) {
+	GinkgoHelper()
+	if cl, ok := clause.LookupClause(clauseID); !ok || !cl.Testable {
+		recordOutcome(reports.HarnessError)
+		Fail(fmt.Sprintf("harness: Invariant(%q) in case %s names no testable clause", clauseID, t.Case.ID))
+	}
+	return t.scope(clauseID)
+}
+
+// scope sets the step scope and returns what restores the one before.
+// Deferred, it keeps the step's scope when the step fails (a failure
+// panics through it): the failure is judged after the case body
+// (judgeFailure), and must find the clause of the step that failed.
+func (t *T) scope(clauseID string) func() {
 	t.mu.Lock()
+	prev := t.checking
 	t.checking = clauseID
 	t.mu.Unlock()
+	return func() {
+		if r := recover(); r != nil {
+			panic(r)
+		}
+		t.mu.Lock()
+		t.checking = prev
+		t.mu.Unlock()
+	}
 }
 
 // The framework's rules (see above).

@@ -86,3 +86,26 @@ func TestRefusalPolicy(t *testing.T) {
 		}
 	}
 }
+
+// TestScopeRestores: a helper's deferred scope gives the case its own
+// scope back when the step passes, and keeps the step's when the step
+// fails (the failure panics through it and is judged afterwards).
+func TestScopeRestores(t *testing.T) {
+	c := Case{ID: "base/membership/1", Clauses: []string{"nip29/membership.1", "nip29/membership.2"}}
+	ct := &T{Case: c}
+	ct.scope("nip29/membership.1")
+	func() {
+		defer ct.scope("nip29/membership.2")()
+	}()
+	if got := ct.Breaking(); got != "nip29/membership.1" {
+		t.Errorf("after a step that passed: Breaking() = %q, want the case's scope nip29/membership.1", got)
+	}
+	func() {
+		defer func() { _ = recover() }()
+		defer ct.scope("nip29/membership.2")()
+		panic("the step failed")
+	}()
+	if got := ct.Breaking(); got != "nip29/membership.2" {
+		t.Errorf("after a step that failed: Breaking() = %q, want the step's scope nip29/membership.2", got)
+	}
+}
