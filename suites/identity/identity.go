@@ -141,21 +141,26 @@ type identityOf struct {
 
 // requireIdentity checks that ev's t/P tags start with ["t", typ], one
 // ["t", l] per expected label (any order, each once) and ["P", creator],
-// and returns the block it saw.
+// and returns the block it saw. The block's shape (type first, the
+// creator's P after the labels) is held on every state event whatever the
+// case cites (t.Invariant); the label set is the case's own step.
 func requireIdentity(t *framework.T, ev *nostr.Event, typ string, labels []string, creator string) identityOf {
 	GinkgoHelper()
 	seq := identitySeq(ev)
 	what := fmt.Sprintf("kind %d of %s: t/P tags in order %v", ev.Kind, framework.TagOf(ev, "d"), seq)
-	want := len(labels) + 2
-	t.Expect(len(seq)).To(BeNumerically(">=", want), "%s: expected [t type], %d label t tags and [P creator] first", what, len(labels))
+	done := t.Invariant("identity/identity-tags.1")
+	t.Expect(seq).NotTo(BeEmpty(), "%s: expected [t type], %d label t tags and [P creator] first", what, len(labels))
 	t.Expect(seq[0]).To(Equal([2]string{"t", typ}), "%s: the first t/P tag must be [\"t\", %q] (the channel type)", what, typ)
-	got := identityOf{Type: seq[0][1], Creator: seq[want-1][1]}
-	for _, p := range seq[1 : want-1] {
-		t.Expect(p[0]).To(Equal("t"), "%s: labels come before P", what)
-		got.Labels = append(got.Labels, p[1])
+	t.Invariant("identity/identity-tags.3")
+	p := slices.IndexFunc(seq, func(e [2]string) bool { return e[0] == "P" })
+	t.Expect(p).To(BeNumerically(">", 0), "%s: [\"P\", creator] must follow the labels", what)
+	t.Expect(seq[p]).To(Equal([2]string{"P", creator}), "%s: [\"P\", creator] must follow the labels", what)
+	done()
+	got := identityOf{Type: seq[0][1], Creator: seq[p][1]}
+	for _, e := range seq[1:p] {
+		got.Labels = append(got.Labels, e[1])
 	}
 	t.Expect(got.Labels).To(ConsistOf(labels), "%s: label t tags", what)
-	t.Expect(seq[want-1]).To(Equal([2]string{"P", creator}), "%s: [\"P\", creator] must follow the labels", what)
 	return got
 }
 
@@ -196,7 +201,9 @@ func requireIdentityAll(t *framework.T, c *fixtures.Client, ch, typ string, labe
 			order = got.Labels
 			continue
 		}
+		done := t.Invariant("identity/identity-tags.2")
 		t.Expect(got.Labels).To(Equal(order), "kind %d lists the labels in another order than 39000 (stored order must be one order)", k)
+		done()
 	}
 	if r := st[fixtures.KindRoles]; r != nil {
 		seq := identitySeq(r)

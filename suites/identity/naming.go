@@ -141,10 +141,12 @@ func namingSpecs() []framework.Spec {
 					return func(ev *nostr.Event) bool { return ev.Kind == fixtures.KindMetadata && framework.DTag(ev) == ch }
 				}
 				_, err := byH.WaitFor(t.Ctx(), func(ev *nostr.Event) bool { return ev.ID == msg.ID })
+				t.Checking("identity/naming.1")
 				t.Must(err, "identity/naming.1: live {\"kinds\":[9],\"#h\":[system channel]}: the member receives the new message (the filter names the channel)")
 				metaFilter := func(ch string) nostr.Filter {
 					return nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}}
 				}
+				t.Checking("identity/naming.2")
 				t.WaitLiveSigned(w.M, byD, metaOf(w.Sys), metaFilter(w.Sys), "identity/naming.2: live {\"kinds\":[39000],\"#d\":[system channel, private stream]}: the member receives the system channel's new 39000 (the filter names it)")
 				seen := t.WaitLiveSigned(w.M, mixed, metaOf(w.StreamPriv), metaFilter(w.StreamPriv), "live {\"kinds\":[39000,9],\"#d\":[...]}: the private stream's new 39000 (control)")
 				seen = append(seen, mixed.Drain()...)

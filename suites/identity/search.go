@@ -46,6 +46,7 @@ func searchSpecs() []framework.Spec {
 				t.Checking("identity/naming.1")
 				t.Expect(framework.IDs(got)).To(ContainElement(msg[w.Sys].ID),
 					"member: a search naming the private system channel by #h finds its message (identity/naming.1)")
+				t.Checking("identity/naming.4")
 				t.Note("outsider, search naming the private system channel by #h: %s",
 					t.QueryAbsent(w.X, "outsider, search naming the private system channel by #h (identity/naming.4)", find(nostr.TagMap{"h": {w.Sys}})))
 			}},

@@ -210,38 +210,54 @@ func labelsOf(ev *nostr.Event) []string {
 // tags.
 func checkCanonical(t *framework.T, ev *nostr.Event) {
 	GinkgoHelper()
+	// Each check holds a snapshot sentence whatever the case cites: a
+	// failure here breaks it (t.Invariant), not the case's own clause.
+	defer t.Invariant("labels/snapshot.1")()
 	t.Expect(ev.Kind).To(Equal(fixtures.KindMetadata), "snapshot kind")
 	t.RequireRelaySigned(ev)
 	var ds, ts, ls, lvals []string
 	for _, tag := range ev.Tags {
 		switch tag[0] {
 		case "d":
+			t.Invariant("labels/snapshot.10")
 			t.Expect(tag).To(HaveLen(2), "snapshot %s: the d tag has exactly two elements: %v", ev.ID, tag)
 			ds = append(ds, tag[1])
 		case "t":
+			t.Invariant("labels/snapshot.8")
 			t.Expect(tag).To(HaveLen(2), "snapshot %s: the t tag has exactly two elements: %v", ev.ID, tag)
 			ts = append(ts, tag[1])
 		case "L":
+			t.Invariant("labels/snapshot.6")
 			t.Expect(tag).To(Equal(nostr.Tag{"L", labelNS}), "snapshot %s: the only L tag is [\"L\",\"nip-cl\"]", ev.ID)
 			ls = append(ls, tag[1])
 		case "l":
+			t.Invariant("labels/snapshot.3")
 			t.Expect(tag).To(HaveLen(3), "snapshot %s: an l tag is [\"l\", <value>, \"nip-cl\"]: %v", ev.ID, tag)
+			t.Invariant("labels/snapshot.6")
 			t.Expect(tag[2]).To(Equal(labelNS), "snapshot %s: l tags are marked with the nip-cl namespace: %v", ev.ID, tag)
+			t.Invariant("labels/values-and-limits.1")
 			t.Expect(labelGrammar.MatchString(tag[1]) && len(tag[1]) <= maxLabelLength).To(BeTrue(),
 				"snapshot %s: l value %q is a canonical label", ev.ID, tag[1])
 			lvals = append(lvals, tag[1])
 		case "label", "add-label", "remove-label":
+			t.Invariant("labels/snapshot.6")
 			Fail(fmt.Sprintf("snapshot %s carries a command/legacy label tag %v", ev.ID, tag))
 		}
 	}
+	t.Invariant("labels/snapshot.10")
 	t.Expect(ds).To(HaveLen(1), "snapshot %s: exactly one d tag", ev.ID)
+	t.Invariant("labels/snapshot.8")
 	t.Expect(ts).To(HaveLen(1), "snapshot %s: exactly one t tag (the channel type; t never carries labels), got %v", ev.ID, ts)
 	if len(lvals) == 0 {
+		t.Invariant("labels/snapshot.5")
 		t.Expect(ls).To(BeEmpty(), "snapshot %s: an empty label set has no L tag", ev.ID)
 		return
 	}
+	t.Invariant("labels/snapshot.2")
 	t.Expect(ls).To(HaveLen(1), "snapshot %s: a labeled snapshot has exactly one L tag", ev.ID)
+	t.Invariant("labels/values-and-limits.5")
 	t.Expect(len(lvals)).To(BeNumerically("<=", maxLabels), "snapshot %s: at most %d labels", ev.ID, maxLabels)
+	t.Invariant("labels/snapshot.4")
 	for i := 1; i < len(lvals); i++ {
 		t.Expect(lvals[i-1] < lvals[i]).To(BeTrue(),
 			"snapshot %s: l tags are deduplicated and sorted by ASCII value, got %q before %q (all: %v)", ev.ID, lvals[i-1], lvals[i], lvals)

@@ -55,9 +55,11 @@ func membershipSpecs() []framework.Spec {
 				pk := member.Actor().PubKey
 				// The precondition, judged by its own read: the relay publishes 39002.
 				t.MustStateEvent(owner, fixtures.KindMembers, ch)
+				t.Checking("nip29/membership.1")
 				framework.AwaitListed(t, owner, ch, pk, true, "NIP-29 (nip29/membership.1): the user put by the 9000")
 				t.Accept(owner, fixtures.RemoveUser(owner.Actor(), ch, pk), "remove user")
 				// After the step nothing blocks: a lost removal is a failure.
+				t.Checking("nip29/membership.2")
 				framework.AwaitListed(t, owner, ch, pk, false, "NIP-29 (nip29/membership.2): the user removed by the 9001")
 			}},
 		{Case: framework.Case{ID: "base/membership/4", Clauses: []string{"nip29/membership.3"}, Area: "membership", Section: "nip29/membership", Level: framework.MUST,

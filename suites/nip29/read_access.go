@@ -31,6 +31,7 @@ func readAccessSpecs() []framework.Spec {
 				}
 				outsider := t.Connect(t.Actor("outsider"))
 				var how []string
+				t.Checking("nip29/read-access.1")
 				how = append(how, "outsider by #h: "+t.QueryAbsent(outsider, "NIP-29 (nip29/read-access.1): an outsider reading the private group by #h", f))
 				how = append(how, "outsider by id: "+t.QueryAbsent(outsider, "NIP-29 (nip29/read-access.1): an outsider reading the private message by id", nostr.Filter{IDs: []string{m.ID}}))
 				how = append(how, "anonymous by #h: "+t.QueryAbsent(t.Connect(nil), "NIP-29 (nip29/read-access.1): an anonymous reader of the private group", f))

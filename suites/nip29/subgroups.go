@@ -180,10 +180,12 @@ func subgroupsSpecs() []framework.Spec {
 				requireHistory(t, owner, group, msg.ID, "before any transition")
 				first := t.CreateChannel(owner, fixtures.ChannelSpec{Name: t.Unique("parent")})
 				adoptOrSkip(t, owner, group, first)
+				t.Checking("nip29/subgroups.2")
 				awaitParents(t, owner, group, []string{first}, "NIP-29 (nip29/subgroups.2): after the authorized 9002 with [\"parent\", "+first+"], the group's 39000")
 				requireHistory(t, owner, group, msg.ID, "after the group gained a parent")
 				second := t.CreateChannel(owner, fixtures.ChannelSpec{Name: t.Unique("parent")})
 				t.Accept(owner, t.FullEdit(owner, group, nostr.Tag{"parent", second}), "the 9002 moving the group to another parent")
+				t.Checking("nip29/subgroups.9")
 				awaitParents(t, owner, group, []string{second}, "NIP-29 (nip29/subgroups.9): after the move, the group's 39000")
 				requireHistory(t, owner, group, msg.ID, "after the group moved to another parent")
 				t.Accept(owner, t.FullEdit(owner, group, nostr.Tag{"name", t.Unique("root")}), "the group's 9002 without a parent tag")
@@ -274,6 +276,9 @@ func subgroupEvidence(t *framework.T, c *fixtures.Client, child, parent string) 
 // (subgroups are optional); one that advertises them fails it.
 func subgroupFamily(t *framework.T, owner *fixtures.Client, n int) (parent string, children []string) {
 	GinkgoHelper()
+	// Adopting is nip29/subgroups.2's step (base/subgroups/2 checks it),
+	// which every subgroup case needs.
+	defer t.Checking("nip29/subgroups.2")()
 	advertised := subgroupsAdvertised(t)
 	parent = t.CreateChannel(owner, fixtures.ChannelSpec{Name: t.Unique("parent")})
 	for i := 0; i < n; i++ {
@@ -300,6 +305,7 @@ func subgroupFamily(t *framework.T, owner *fixtures.Client, n int) (parent strin
 // unsupported (subgroups are optional); one that advertises them fails it.
 func adoptOrSkip(t *framework.T, owner *fixtures.Client, child, parent string) {
 	GinkgoHelper()
+	defer t.Checking("nip29/subgroups.2")()
 	ok := adopt(t, owner, child, parent)
 	if ok.Accepted {
 		subgroupEvidence(t, owner, child, parent)
