@@ -19,6 +19,7 @@ func namingSpecs() []framework.Spec {
 		{Case: idCase("identity/naming/1", []string{"identity/naming.1", "identity/naming.4"}, "identity/naming", framework.MUST,
 			"#h names a system channel: a member reads its messages, anyone reads an open system channel's, an outsider never a private one's (REQ and COUNT)."),
 			Run: func(t *framework.T) {
+				t.Checking("identity/naming.1")
 				w := newSysWorld(t)
 				anon := t.Connect(nil)
 				byH := func(ch string) nostr.Filter {
@@ -39,6 +40,7 @@ func namingSpecs() []framework.Spec {
 			"#d on a filter whose kinds are all 39000-39003 names a system channel: a member reads its 39000-39002, anyone an open one's, an outsider never a private one's.",
 			idReadingNoKinds),
 			Run: func(t *framework.T) {
+				t.Checking("identity/naming.2")
 				w := newSysWorld(t)
 				anon := t.Connect(nil)
 				kinds := []int{fixtures.KindMetadata, fixtures.KindAdmins, fixtures.KindMembers}
@@ -127,6 +129,7 @@ func namingSpecs() []framework.Spec {
 			"Naming holds on live subscriptions: a member's subscription naming a private system channel by #h receives its new message, one with #d on kinds [39000] its new 39000; one with the same #d on kinds [39000, 9] receives the named stream's new 39000 but nothing of the system channel.",
 			framework.LiveDeliveryReading),
 			Run: func(t *framework.T) {
+				t.Checking("identity/naming.1")
 				w := newSysWorld(t)
 				d := nostr.TagMap{"d": {w.Sys, w.StreamPriv}}
 				byH := t.Subscribe(w.M, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {w.Sys}}})

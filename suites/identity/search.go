@@ -27,6 +27,7 @@ func searchSpecs() []framework.Spec {
 		{Case: idCase("identity/leave/7", []string{"identity/reads-leave-out.5", "identity/naming.1", "identity/naming.4"}, "identity/reads-leave-out", framework.MUST,
 			"A NIP-50 search that names a system channel by #h finds its matching message for a member (an open one for anyone, a private one never for an outsider); the same search without #h leaves system channels out and finds the legacy channels' matches (control). Checked only when the relay advertises NIP-50."),
 			Run: func(t *framework.T) {
+				t.Checking("identity/reads-leave-out.5")
 				w, word, msg := idSearchWorld(t)
 				find := func(tags nostr.TagMap) nostr.Filter {
 					return nostr.Filter{Kinds: []int{fixtures.KindMessage}, Search: word, Tags: tags}
@@ -53,6 +54,7 @@ func searchSpecs() []framework.Spec {
 		{Case: idCase("identity/leave/8", []string{"identity/reads-leave-out.5", "identity/naming.1", "identity/naming.5"}, "identity/reads-leave-out", framework.MUST,
 			"Naming is per filter for NIP-50 search too: in one REQ, a search naming the private system channel by #h (its creator's messages only) and the same search without #h, in either order, the filter without #h gains nothing of the system channel (the member's own message there stays out). Checked only when the relay advertises NIP-50."),
 			Run: func(t *framework.T) {
+				t.Checking("identity/reads-leave-out.5")
 				w, word, msg := idSearchWorld(t)
 				// The member's own message in the private system channel: the
 				// named filter (authors: creator) never matches it, so only a

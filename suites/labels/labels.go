@@ -135,6 +135,10 @@ func createLabeled(t *framework.T, c *fixtures.Client, typ, vis string, labels .
 func acceptNew(t *framework.T, c *fixtures.Client, ev *nostr.Event, why string) {
 	GinkgoHelper()
 	ok := t.Publish(c, ev)
+	if ok.Accepted && ok.Reason != "" {
+		// Applied, answered otherwise: the answer's own sentence.
+		defer t.Invariant("labels/responses.8")()
+	}
 	if !ok.Accepted || ok.Reason != "" {
 		framework.Failf(`%s: expected ["OK",…,true,""] (new committed application), got %s`, why, ok)
 	}
@@ -144,6 +148,10 @@ func acceptNew(t *framework.T, c *fixtures.Client, ev *nostr.Event, why string) 
 func acceptCommitted(t *framework.T, c *fixtures.Client, ev *nostr.Event, why string) {
 	GinkgoHelper()
 	ok := t.Publish(c, ev)
+	if ok.Accepted && !hasFixedPrefix(ok.Reason, markCommitted) {
+		// Admitted, answered otherwise: the answer's own sentence.
+		defer t.Invariant("labels/responses.9")()
+	}
 	if !ok.Accepted || !hasFixedPrefix(ok.Reason, markCommitted) {
 		framework.Failf(`%s: expected ["OK",…,true,"duplicate: nip-cl-committed"] (exact retry of a committed command), got %s`, why, ok)
 	}
@@ -160,11 +168,16 @@ func hasFixedPrefix(reason, prefix string) bool {
 func rejectCL(t *framework.T, c *fixtures.Client, ev *nostr.Event, why string, prefixes ...string) fixtures.OK {
 	GinkgoHelper()
 	ok := t.Publish(c, ev)
-	requireRejected(ok, why, prefixes...)
+	requireRejected(t, ok, why, prefixes...)
 	return ok
 }
 
-func requireRejected(ok fixtures.OK, why string, prefixes ...string) {
+// requireRejected requires OK false with "<p>: nip-cl-rejected" for one of
+// prefixes. An acceptance fails the case's own step; a refusal in other
+// words breaks the responses sentence that fixes the words (t.Invariant):
+// the fixed outcomes (labels/responses.1) when the marker is missing, the
+// prefix the refusal's kind takes otherwise.
+func requireRejected(t *framework.T, ok fixtures.OK, why string, prefixes ...string) {
 	GinkgoHelper()
 	if ok.Accepted {
 		framework.Failf("%s: expected a rejection (%s), got %s", why, rejectWant(prefixes), ok)
@@ -174,7 +187,27 @@ func requireRejected(ok fixtures.OK, why string, prefixes ...string) {
 			return
 		}
 	}
+	defer t.Invariant(rejectionClause(ok.Reason, prefixes))()
 	framework.Failf("%s: expected the message to start with %s, got %s", why, rejectWant(prefixes), ok)
+}
+
+// rejectionClause is the responses sentence a refusal in the wrong words
+// breaks: labels/responses.1 without the nip-cl-rejected marker, else the
+// sentence of the prefix expected (invalid: responses.10, restricted:
+// responses.12, duplicate: responses.13), else responses.6 (exact prefixes).
+func rejectionClause(reason string, prefixes []string) string {
+	if !strings.Contains(reason, markRejected) || len(prefixes) != 1 {
+		return "labels/responses.1"
+	}
+	switch prefixes[0] {
+	case "invalid":
+		return "labels/responses.10"
+	case "restricted":
+		return "labels/responses.12"
+	case "duplicate":
+		return "labels/responses.13"
+	}
+	return "labels/responses.6"
 }
 
 func rejectWant(prefixes []string) string {

@@ -19,6 +19,7 @@ func serializationSpecs() []framework.Spec {
 		{Case: framework.Heavy(framework.WithReading(lcase("labels/concurrency/8", []string{"labels/serialization.1", "labels/serialization.3", "labels/serialization.4", "labels/serialization.5"}, "concurrency", "labels/serialization", framework.MUST, "Ordinary edits (two renames, each carrying the whole name-and-about metadata) racing the removal of the channel's last label are serialized with it: all are acknowledged, the stored snapshot ends with one edit's name and about, whole, and no label, stays so after every live snapshot arrived, and every live snapshot is a prefix of one order of the commands (the label never comes back, no name or about outside the edits appears)."),
 			readingLinearizable+" Each edit carries every field it sets (name and about), so a relay that reads a 9002 as a patch and one that reads it as the whole new metadata (reading nip29-edit-metadata) end in the same states.")),
 			Run: func(t *framework.T) {
+				t.Checking("labels/serialization.1")
 				owner := t.Actor("owner")
 				conns := connectN(t, owner, 3)
 				ch := createLabeled(t, conns[0], "", fixtures.Open)
@@ -77,6 +78,7 @@ func serializationSpecs() []framework.Spec {
 		{Case: lcase("labels/add-remove/15", []string{"labels/compatibility.1", "labels/serialization.3"}, "ordinary-edit", "labels/serialization", framework.MUST,
 			"Ordinary 9002 edits that make the channel private and hidden (NIP-29's flags, with the whole metadata) or set a topic or a purpose keep the label set byte for byte; a topic or purpose edit the relay refuses leaves it too."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/serialization.3")
 				c := t.Connect(t.Actor("owner"))
 				a, b := lbl(t, "a"), lbl(t, "b")
 				ch := createLabeled(t, c, "", fixtures.Open, a, b)
@@ -160,6 +162,7 @@ func labelsSerializationSpecs() []framework.Spec {
 		{Case: framework.Heavy(framework.WithReading(lcase("labels/concurrency/3", []string{"labels/serialization.1", "labels/serialization.5"}, "concurrency", sec, framework.MUST, "K admins adding K distinct labels at once: every label is in the stored snapshot afterwards; the snapshots delivered live, ordered by created_at, only ever gain labels."),
 			readingLiveSubset)),
 			Run: func(t *framework.T) {
+				t.Checking("labels/serialization.1")
 				const k = 6
 				owner := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, owner, "", fixtures.Open)
@@ -194,6 +197,7 @@ func labelsSerializationSpecs() []framework.Spec {
 		{Case: framework.Heavy(framework.WithReading(lcase("labels/concurrency/4", []string{"labels/serialization.1", "labels/serialization.4", "labels/serialization.5"}, "concurrency", sec, framework.MUST, "Parallel disjoint adds and removes are all preserved in the stored snapshot, which is newer than the one before them and still current once the live snapshots arrived; among the snapshots delivered live, by created_at, an added label never disappears and a removed one never comes back."),
 			readingLiveSubset)),
 			Run: func(t *framework.T) {
+				t.Checking("labels/serialization.1")
 				const k = 4
 				owner := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, owner, "", fixtures.Open)
@@ -266,7 +270,7 @@ func labelsSerializationSpecs() []framework.Spec {
 						t.Expect(oks[0].Reason).To(Equal(""), "round %d: %s", r, oks[0])
 						applied++
 					} else {
-						requireRejected(oks[0], fmt.Sprintf("round %d: mutation racing archive", r), "restricted")
+						requireRejected(t, oks[0], fmt.Sprintf("round %d: mutation racing archive", r), "restricted")
 					}
 					final := snapshot(t, conns[0], ch)
 					t.Expect(slices.Contains(labelsOf(final), x)).To(Equal(won), "round %d: the raced label is in the final snapshot exactly when the mutation was accepted (labels %v)", r, labelsOf(final))
@@ -299,6 +303,7 @@ func labelsSerializationSpecs() []framework.Spec {
 			}},
 		{Case: framework.Heavy(lcase("labels/concurrency/6", []string{"labels/serialization.2", "labels/serialization.6"}, "concurrency", sec, framework.MUST, "A label mutation racing a delete never leaves a snapshot after the delete: the deleted channel has no readable 39000 and is not found by the label.")),
 			Run: func(t *framework.T) {
+				t.Checking("labels/serialization.2")
 				owner := t.Actor("owner")
 				conns := connectN(t, owner, 2)
 				applied := 0
@@ -316,7 +321,7 @@ func labelsSerializationSpecs() []framework.Spec {
 						t.Expect(oks[0].Reason).To(Equal(""), "round %d: %s", r, oks[0])
 						applied++
 					} else {
-						requireRejected(oks[0], fmt.Sprintf("round %d: mutation racing delete", r), "restricted", "invalid")
+						requireRejected(t, oks[0], fmt.Sprintf("round %d: mutation racing delete", r), "restricted", "invalid")
 					}
 					goneChannel(t, conns[0], ch, fmt.Sprintf("round %d", r))
 					t.Expect(findL(t, conns[0], []string{x}, nil, 10)).To(BeEmpty(), "round %d: deleted channel found by label", r)

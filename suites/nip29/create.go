@@ -49,6 +49,7 @@ func createSpecs() []framework.Spec {
 		{Case: framework.Case{ID: "base/create/3", Clauses: []string{"nip01/ok-prefix.1", "nip29/create.3"}, Area: "groups", Section: "nip29/create", Level: framework.SHOULD,
 			Requirement: "A 9007 from a key with no role in an existing group with that id is refused and the group is untouched."},
 			Run: func(t *framework.T) {
+				t.Checking("nip29/create.3")
 				c := t.Connect(t.Actor("owner"))
 				name := t.Unique("first")
 				ch := t.CreateChannel(c, fixtures.ChannelSpec{Name: name})
@@ -63,6 +64,7 @@ func createSpecs() []framework.Spec {
 			Requirement: "After an outsider's bare 9007 on an existing private group (closed too, where the relay shows the flag), the outsider still does not read the group's private message, and a refused 9007 changed nothing (name, flags, admins, members).",
 			Reading:     "Follow-through: what a 9007 on an existing id did is read back, whatever the OK said, and judged at the sentence the damage breaks: the outsider reading the private message breaks nip29/read-access.1 (MUST); a change after an OK false breaks nip01/ok-prefix.3 (MUST). A change after an OK true is base/create/5's (nip29/create.3, SHOULD)."},
 			Run: func(t *framework.T) {
+				t.Checking("nip01/ok-prefix.3")
 				w := takeOver(t)
 				switch {
 				case w.reads:

@@ -29,8 +29,8 @@ func joinSpecs() []framework.Spec {
 		{Case: framework.Case{ID: "base/join/2", Clauses: []string{"nip01/ok-prefix.1", "nip29/join.2"}, Area: "join", Section: "nip29/join", Level: framework.MUST,
 			Requirement: "A join request from a current member is refused with the duplicate: prefix."},
 			Run: func(t *framework.T) {
-				_, member, ch := framework.ChannelWithMember(t, fixtures.Open, "member")
 				t.Checking("nip29/join.2")
+				_, member, ch := framework.ChannelWithMember(t, fixtures.Open, "member")
 				t.Reject(member, fixtures.JoinRequest(member.Actor(), ch, ""), "duplicate:", "NIP-29 (nip29/join.2): a member's join request")
 			}},
 		{Case: framework.Case{ID: "base/join/3", Clauses: []string{"nip29/join.3"}, Area: "join", Section: "nip29/join", Level: framework.MUST,

@@ -51,11 +51,11 @@ func membershipSpecs() []framework.Spec {
 		{Case: framework.Case{ID: "base/membership/1", Clauses: []string{"nip29/membership.1", "nip29/membership.2"}, Area: "membership", Section: "nip29/membership", Level: framework.SHOULD,
 			Requirement: "9000 adds a user to 39002 and 9001 takes the user out again."},
 			Run: func(t *framework.T) {
+				t.Checking("nip29/membership.1")
 				owner, member, ch := framework.ChannelWithMember(t, fixtures.Open, "member")
 				pk := member.Actor().PubKey
 				// The precondition, judged by its own read: the relay publishes 39002.
 				t.MustStateEvent(owner, fixtures.KindMembers, ch)
-				t.Checking("nip29/membership.1")
 				framework.AwaitListed(t, owner, ch, pk, true, "NIP-29 (nip29/membership.1): the user put by the 9000")
 				t.Accept(owner, fixtures.RemoveUser(owner.Actor(), ch, pk), "remove user")
 				// After the step nothing blocks: a lost removal is a failure.

@@ -53,6 +53,7 @@ func nip01FiltersSpecs() []framework.Spec {
 			Requirement: "A list condition matches by any of its values: ids, authors, kinds, #h and #t lists with the message's value first, second and last among values nothing carries each return the message, and nothing that does not match.",
 			Reading:     "NIP-01: the relay SHOULD return events that match, and a list matches when at least one of its values does; the decoy values match no event, so every order has the same one answer."},
 			Run: func(t *framework.T) {
+				t.Checking("nip01/filters.1")
 				w := newSweepWorld(t)
 				m := w.mid
 				kind9, h := []int{fixtures.KindMessage}, nostr.TagMap{"h": {w.ch}}
@@ -86,6 +87,7 @@ func nip01FiltersSpecs() []framework.Spec {
 		{Case: framework.Case{ID: "base/filters/6", Clauses: []string{"nip01/filters.1", "nip01/filters.6"}, Area: "filters", Section: "nip01/filters", Level: framework.SHOULD,
 			Requirement: "since and until are inclusive: since = t, until = t and both return the message of second t, and none returns the messages one second before or after outside its range."},
 			Run: func(t *framework.T) {
+				t.Checking("nip01/filters.1")
 				w := newSweepWorld(t)
 				at := w.mid.CreatedAt
 				base := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {w.ch}}}
@@ -104,6 +106,7 @@ func nip01FiltersSpecs() []framework.Spec {
 		{Case: framework.Case{ID: "base/filters/7", Clauses: []string{"nip01/filters.1", "nip01/filters.3"}, Area: "filters", Section: "nip01/filters", Level: framework.MUST,
 			Requirement: "A REQ with three filters of different shapes (ids; kinds, #h and #t; kinds, #h and since) returns the message each matches, whichever place each filter has in the REQ."},
 			Run: func(t *framework.T) {
+				t.Checking("nip01/filters.1")
 				w := newSweepWorld(t)
 				a := nostr.Filter{IDs: []string{w.before.ID}}
 				b := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {w.ch}, "t": {framework.TagOf(w.mid, "t")}}}

@@ -14,6 +14,7 @@ func nip11DocumentSpecs() []framework.Spec {
 			Requirement: "The NIP-11 document is served for Accept: application/nostr+json; its self field, when present, is a 64-hex key.",
 			Reading:     "NIP-29 names self as the key of group state; a document without self but with pubkey is read as naming that key, with a note."},
 			Run: func(t *framework.T) {
+				t.Checking("nip11/document.1")
 				info := t.Env.Info
 				t.Expect(info).NotTo(BeNil(), "the NIP-11 document was read at setup")
 				if info.Self != "" && !text.IsHex64(info.Self) {

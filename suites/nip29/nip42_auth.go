@@ -18,6 +18,7 @@ func nip42AuthSpecs() []framework.Spec {
 			Requirement: "A write refused only because the connection has not authenticated is refused with auth-required:.",
 			Reading:     "NIP-42 lets a relay choose whether writes need AUTH: a relay that accepts the write has no AUTH gate to check (unsupported, with the reason); a refusal that AUTH then lifts must have said auth-required:."},
 			Run: func(t *framework.T) {
+				t.Checking("nip42/auth.3")
 				owner := t.Actor("owner")
 				c := t.ConnectWith(fixtures.DialOptions{Actor: owner, NoAutoAuth: true})
 				ev := fixtures.CreateGroup(owner, t.NewGroupID())
@@ -43,6 +44,7 @@ func nip42AuthSpecs() []framework.Spec {
 			Requirement: "A write signed by a key the connection has not authenticated, if refused for that, says auth-required: (or restricted:).",
 			Reading:     "NIP-42 does not oblige a relay to tie writes to the authenticated key: acceptance leaves nothing to check (unsupported, with the reason); a refusal that authenticating the signer lifts must use a NIP-42 prefix."},
 			Run: func(t *framework.T) {
+				t.Checking("nip42/auth.3")
 				a, b := t.Actor("authed"), t.Actor("other")
 				c := t.Connect(a)
 				t.Must(framework.AuthIfNeeded(t, c), "authenticate")
@@ -96,6 +98,7 @@ func nip42AuthSpecs() []framework.Spec {
 		{Case: framework.Case{ID: "base/auth/4", Clauses: []string{"nip01/ok-prefix.2", "nip42/auth.2"}, Area: "auth", Section: "nip42/auth", Level: framework.MUST,
 			Requirement: "Kind 22242 AUTH events are never broadcast: a subscription for kind 22242 receives none when another client authenticates."},
 			Run: func(t *framework.T) {
+				t.Checking("nip42/auth.2")
 				watcher := t.Connect(t.Actor("watcher"))
 				t.Must(framework.AuthIfNeeded(t, watcher), "authenticate the watcher")
 				authSub, err := watcher.Subscribe(t.Ctx(), nostr.Filter{Kinds: []int{fixtures.KindAuth}})

@@ -15,6 +15,7 @@ func nip45CountSpecs() []framework.Spec {
 		{Case: framework.Case{ID: "base/count/1", Clauses: []string{"nip45/count.1", "nip45/count.2"}, Area: "count", Section: "nip45/count", Level: framework.MUST,
 			Requirement: "A relay that serves COUNT answers with the number of matching events; one that refuses answers CLOSED."},
 			Run: func(t *framework.T) {
+				t.Checking("nip45/count.1")
 				c := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(c, fixtures.ChannelSpec{})
 				for i := 0; i < 3; i++ {
@@ -28,6 +29,7 @@ func nip45CountSpecs() []framework.Spec {
 		{Case: framework.Case{ID: "base/count/2", Clauses: []string{"nip45/count.1", "nip45/count.3"}, Area: "count", Section: "nip45/count", Level: framework.SHOULD,
 			Requirement: "COUNT does not count a private group's messages for an outsider."},
 			Run: func(t *framework.T) {
+				t.Checking("nip45/count.1")
 				c := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(c, fixtures.ChannelSpec{Visibility: fixtures.Private})
 				t.RequireFlags(c, ch, fixtures.FlagPrivate)

@@ -20,6 +20,7 @@ func readAccessSpecs() []framework.Spec {
 		{Case: framework.Case{ID: "base/read/1", Clauses: []string{"nip01/ok-prefix.2", "nip29/read-access.1", "nip29/read-access.3"}, Area: "read-access", Section: "nip29/read-access", Level: framework.MUST,
 			Requirement: "A private group's messages reach its members and nobody else, by #h or by id, anonymous or not."},
 			Run: func(t *framework.T) {
+				t.Checking("nip29/read-access.1")
 				owner, member, ch := framework.ChannelWithMember(t, fixtures.Private, "member")
 				t.RequireFlags(owner, ch, fixtures.FlagPrivate)
 				m := fixtures.Message(owner.Actor(), ch, "secret")
@@ -40,6 +41,7 @@ func readAccessSpecs() []framework.Spec {
 		{Case: framework.Case{ID: "base/read/2", Clauses: []string{"nip29/read-access.1", "nip29/read-access.2"}, Area: "read-access", Section: "nip29/read-access", Level: framework.SHOULD,
 			Requirement: "Newer messages of private groups do not use up an outsider's limit: limit 1 returns the readable older message."},
 			Run: func(t *framework.T) {
+				t.Checking("nip29/read-access.1")
 				owner := t.Connect(t.Actor("owner"))
 				open := t.CreateChannel(owner, fixtures.ChannelSpec{})
 				old := owner.Actor().EventAt(time.Now().Add(-30*time.Second), fixtures.KindMessage, nostr.Tags{{"h", open}}, "readable")

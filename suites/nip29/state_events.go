@@ -19,6 +19,7 @@ func stateEventsSpecs() []framework.Spec {
 		{Case: framework.Case{ID: "base/state/1", Clauses: []string{"labels/events.1", "nip11/document.3", "nip29/state-events.1"}, Area: "state-events", Section: "nip29/state-events", Level: framework.MUST,
 			Requirement: "The group state events the relay publishes (39000-39003) are signed by the NIP-11 self key with a valid id and signature."},
 			Run: func(t *framework.T) {
+				t.Checking("nip29/state-events.1")
 				c := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(c, fixtures.ChannelSpec{})
 				t.GroupMetadata(c, ch)
