@@ -103,6 +103,7 @@ func choosingOneChannelSpecs() []framework.Spec {
 					sets := [][]string{idLabels(t, 3), idLabels(t, 3)}
 					conns := []*fixtures.Client{owner, admin}
 					t.Go(2, func(i int) {
+						t.Checking("identity/labels.6")
 						t.Accept(conns[i], fixtures.EditChannel(conns[i].Actor(), ch, idTTags(sets[i]...)...), "concurrent label replace")
 					})
 					st := idStateOf(t, owner, ch)

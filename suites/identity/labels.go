@@ -108,6 +108,7 @@ func labelsSpecs() []framework.Spec {
 				t.Checking("identity/labels.3")
 				owner, admin, ch := framework.ChannelWithMember(t, fixtures.Open, "admin")
 				next := idLabels(t, 2)
+				t.Checking("identity/labels.6")
 				t.Accept(admin, fixtures.EditChannel(admin.Actor(), ch, idTTags(next...)...), "admin replaces the labels")
 				requireIdentityAll(t, owner, ch, fixtures.TypeStream, next, owner.Actor().PubKey)
 				t.Accept(admin, fixtures.EditChannel(admin.Actor(), ch, nostr.Tag{"t", ""}), "admin clears the labels")

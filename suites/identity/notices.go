@@ -355,9 +355,11 @@ func newNoticeWorld(t *framework.T) *noticeWorld {
 	for _, ev := range w.All {
 		stored[ev.ID] = true
 	}
+	done := t.Invariant("identity/notices.2") // every notice delivered live is stored
 	for _, ev := range delivered {
 		t.Expect(stored).To(HaveKey(ev.ID), "notice %s (%s) was delivered live but is not in stored history: the relay stores notices like any other 44100/44101", ev.ID, noticeKeys([]*nostr.Event{ev}))
 	}
+	done()
 	if !markerSeen {
 		t.Note("the marker message was not delivered live; the notices were observed in stored history only")
 	}

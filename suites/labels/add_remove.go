@@ -160,6 +160,7 @@ func labelsAddRemoveSpecs() []framework.Spec {
 				ch := createLabeled(t, c, "", fixtures.Open, a)
 				before := snapshot(t, c, ch)
 				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{a}, nil), "add existing")
+				t.Checking("labels/add-remove.11")
 				expectUnchanged(t, c, ch, before, "no-op add")
 			}},
 		{Case: lcase("labels/add-remove/6", []string{"labels/add-remove.10", "labels/add-remove.11", "labels/add-remove.7"}, "no-op", sec, framework.MUST, "Removing an absent label is a no-op: OK true \"\" and the snapshot keeps its id and created_at."),
@@ -170,10 +171,12 @@ func labelsAddRemoveSpecs() []framework.Spec {
 				ch := createLabeled(t, c, "", fixtures.Open, a)
 				before := snapshot(t, c, ch)
 				acceptNew(t, c, mutationEv(c.Actor(), ch, nil, []string{lbl(t, "absent")}), "remove absent")
+				t.Checking("labels/add-remove.11")
 				expectUnchanged(t, c, ch, before, "no-op remove")
 				empty := createLabeled(t, c, "", fixtures.Open)
 				before = snapshot(t, c, empty)
 				acceptNew(t, c, mutationEv(c.Actor(), empty, nil, []string{a}), "remove from an empty set")
+				t.Checking("labels/add-remove.11")
 				expectUnchanged(t, c, empty, before, "no-op remove on an empty set")
 			}},
 		{Case: lcase("labels/add-remove/7", []string{"labels/add-remove.14", "labels/scope.3"}, "mutation", sec, framework.MUST, "Labels a command does not name are preserved byte for byte, whatever their prefix."),
@@ -260,6 +263,7 @@ func labelsAddRemoveSpecs() []framework.Spec {
 				// Signed one second before the first, so it is always a different event.
 				again := mutationAt(c.Actor(), ch, nil, []string{a}, time.Unix(int64(first.CreatedAt)-1, 0))
 				acceptNew(t, c, again, "remove it again (a new event)")
+				t.Checking("labels/add-remove.11")
 				expectUnchanged(t, c, ch, before, "no-op")
 			}},
 	}

@@ -57,6 +57,7 @@ func labelsApplicationSpecs() []framework.Spec {
 					want = append(want, x)
 					acceptNew(t, c, mutationEv(c.Actor(), ch, []string{x}, nil), "add")
 					cur := expectLabels(t, reader, ch, want...)
+					t.Checking("labels/serialization.5")
 					t.Expect(cur.CreatedAt).To(BeNumerically(">", prev.CreatedAt), "replacement created_at")
 					prev = cur
 				}

@@ -339,6 +339,7 @@ func labelsCommandSpecs() []framework.Spec {
 				ch := createLabeled(t, c, "", fixtures.Open, v)
 				before := snapshot(t, c, ch)
 				rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", lbl(t, "x"), labelNS}), "three-element add-label", "invalid")
+				t.Checking("labels/values-and-limits.8")
 				rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"remove-label"}), "one-element remove-label", "invalid")
 				expectUnchanged(t, c, ch, before, "rejected mutations")
 			}},

@@ -56,6 +56,11 @@ func labelsInitialSpecs() []framework.Spec {
 				c := t.Connect(t.Actor("owner"))
 				a, b := lbl(t, "b-dup"), lbl(t, "a-dup")
 				ch := createLabeled(t, c, "", fixtures.Open, a, b, a, b, a)
+				// The case's own observation first, on the snapshot as
+				// served: each value once (the shape checks follow).
+				raw := t.MustStateEvent(c, fixtures.KindMetadata, ch)
+				t.Expect(labelsOf(raw)).To(ConsistOf(a, b), "the snapshot of a 9007 repeating two values lists each once")
+				t.Checking("labels/snapshot.4")
 				expectLabels(t, c, ch, a, b)
 			}},
 		{Case: lcase("labels/initial/2", []string{"labels/initial-labels.4", "labels/responses.8", "labels/scope.1", "labels/snapshot.5", "labels/snapshot.8"}, "create", sec, framework.MUST, "An h-tagged 9007 without labels answers OK true \"\" and yields a snapshot with no L or l tags and one t tag with the type."),
@@ -101,6 +106,7 @@ func labelsInitialSpecs() []framework.Spec {
 				for _, who := range []*fixtures.Client{t.Connect(t.Actor("outsider")), owner} {
 					ok := rejectCL(t, who, fixtures.CreateChannel(who.Actor(), &fixtures.ChannelSpec{ID: ch, Type: fixtures.TypeStream, Name: "other", Extra: labelTags(lbl(t, "other"))}),
 						"different create on an existing UUID by "+who.Actor().Name, "duplicate")
+					t.Checking("labels/initial-labels.10")
 					t.Expect(ok.Reason).NotTo(ContainSubstring(secret), "the conflict answer discloses a label")
 					t.Expect(ok.Reason).NotTo(ContainSubstring("labels stream"), "the conflict answer discloses the name")
 				}
@@ -116,6 +122,7 @@ func labelsInitialSpecs() []framework.Spec {
 				t.Accept(owner, fixtures.DeleteChannel(owner.Actor(), ch), "delete")
 				ok := rejectCL(t, owner, fixtures.CreateChannel(owner.Actor(), &fixtures.ChannelSpec{ID: ch, Type: fixtures.TypeStream, Name: "again", Extra: labelTags(secret)}),
 					"create on a deleted UUID", "duplicate")
+				t.Checking("labels/initial-labels.10")
 				t.Expect(ok.Reason).NotTo(ContainSubstring(secret), "the conflict answer discloses a label")
 				t.Expect(ok.Reason).NotTo(ContainSubstring("labels stream"), "the conflict answer discloses the name")
 				goneChannel(t, owner, ch, "deleted UUID")
@@ -128,6 +135,7 @@ func labelsInitialSpecs() []framework.Spec {
 				acceptNew(t, c, ev, "create")
 				before := snapshot(t, c, ch)
 				acceptCommitted(t, c, ev, "exact retry of the create")
+				t.Checking("labels/retry-admission.8")
 				expectUnchanged(t, c, ch, before, "retried create")
 			}},
 	}

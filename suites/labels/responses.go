@@ -47,6 +47,7 @@ func labelsResponsesSpecs() []framework.Spec {
 				before := expectLabels(t, c, ch, x)
 				acceptCommitted(t, c, m, "exact retry")
 				acceptCommitted(t, t.Connect(c.Actor()), m, "exact retry on another connection")
+				t.Checking("labels/retry-admission.8")
 				expectUnchanged(t, c, ch, before, "retried mutation")
 			}},
 		{Case: lcase("labels/responses/4", []string{"labels/retry-admission.12", "labels/retry-admission.9"}, "retry", sec, framework.MUST, "An exact retry succeeds without reapplication after a later command superseded it: add X, remove X, retry the add; X stays removed."),

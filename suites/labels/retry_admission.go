@@ -188,10 +188,12 @@ func labelsRetrySpecs() []framework.Spec {
 				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"archived", "true"}), "archive")
 				before := expectLabels(t, c, ch)
 				rejectCL(t, c, add, "retry on the archived channel", "restricted")
+				t.Checking("labels/retry-admission.8")
 				expectUnchanged(t, c, ch, before, "rejected retry")
 				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"archived", "false"}), "unarchive")
 				before = expectLabels(t, c, ch)
 				acceptCommitted(t, c, add, "retry after unarchive")
+				t.Checking("labels/retry-admission.8")
 				expectUnchanged(t, c, ch, before, "committed retry")
 			}},
 		{Case: framework.WithReading(lcase("labels/retry/4", []string{"labels/retry-admission.12", "labels/retry-admission.5"}, "retry-admission", sec, framework.MUST, "A retry on a deleted channel is rejected (nip-cl-rejected) and no snapshot reappears."), readingDeletedPrefix),

@@ -226,6 +226,7 @@ func labelsSerializationSpecs() []framework.Spec {
 						t.Expect(ok.Accepted && ok.Reason == "").To(BeTrue(), "round %d command %d: %s", r, i, ok)
 					}
 					final := expectLabels(t, owner, ch, add...)
+					t.Checking("labels/serialization.5")
 					t.Expect(final.CreatedAt).To(BeNumerically(">", base.CreatedAt), "round %d: the stored snapshot after the commands (%s) must be newer than the one before them (%s)", r, final.ID, base.ID)
 					live, ok := watch.until(t, sub, final.ID)
 					live = newerThan(live, base)
@@ -439,11 +440,13 @@ func checkDelivered(t *framework.T, evs []*nostr.Event, current *nostr.Event, ro
 	byTime := map[nostr.Timestamp]string{}
 	for i, ev := range evs {
 		checkCanonical(t, ev)
+		done := t.Invariant("labels/serialization.5")
 		if other, dup := byTime[ev.CreatedAt]; dup && other != ev.ID {
 			framework.Failf("round %d: snapshots %s and %s share created_at %d; each replacement must be newer than the one it replaces", round, other, ev.ID, ev.CreatedAt)
 		}
 		byTime[ev.CreatedAt] = ev.ID
 		t.Expect(ev.CreatedAt).To(BeNumerically("<=", current.CreatedAt), "round %d: live snapshot %s (created_at %d) is newer than the stored current one %s (%d)", round, ev.ID, ev.CreatedAt, current.ID, current.CreatedAt)
+		done()
 		if i > 0 && ev.CreatedAt < evs[i-1].CreatedAt {
 			t.Note("round %d: live snapshots arrived out of created_at order (%d after %d); delivery order is not promised", round, ev.CreatedAt, evs[i-1].CreatedAt)
 		}
