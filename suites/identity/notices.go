@@ -400,6 +400,14 @@ func (w *noticeWorld) stored(t *framework.T, c *fixtures.Client) []*nostr.Event 
 	out := typed
 	for _, ev := range plain {
 		if !ids[ev.ID] {
+			// Held on every stored notice, whatever the case cites: a notice
+			// without a t tag lacks its type (every notice carries one); a
+			// typed one fails to match its own type.
+			if len(fixtures.TagValues(ev, "t")) == 0 {
+				defer t.Invariant("identity/notices.1")()
+			} else {
+				defer t.Invariant("identity/notices.3")()
+			}
 			framework.Failf("notice %s (%v, t %v) is returned without #t but not with #t of every type: a typed legacy notice matches its type, and one without t matches every legacy type", ev.ID, noticeKeys([]*nostr.Event{ev}), fixtures.TagValues(ev, "t"))
 		}
 	}

@@ -34,6 +34,11 @@ func eventsSpecs() []framework.Spec {
 					return []nostr.Tag{{name}, {name, val, "extra"}, {name, val, labelNS, "more"}}
 				}
 				var wrong []string
+				// rowClause is the sentence the tag under test falls under
+				// (label command arity, the h tag, a misplaced t); the
+				// failure breaks the first wrong row's.
+				rowClause := map[string]string{"label": "labels/values-and-limits.8", "add-label": "labels/values-and-limits.8", "remove-label": "labels/values-and-limits.8", "h": "labels/events.8", "t": "labels/events.5"}
+				var first, under string
 				// check requires invalid: nip-cl-rejected, or one of the other
 				// prefixes given; it returns the prefix seen.
 				check := func(what string, ev *nostr.Event, also ...string) string {
@@ -43,10 +48,14 @@ func eventsSpecs() []framework.Spec {
 							return p
 						}
 					}
+					if first == "" {
+						first = under
+					}
 					wrong = append(wrong, fmt.Sprintf("%s: %s", what, ok))
 					return ""
 				}
 				for _, name := range []string{"label", "add-label", "remove-label", "t", "h"} {
+					under = rowClause[name]
 					for _, tag := range shapes(name) {
 						// 9007: a labeled create, plus the odd tag (h: replacing the h tag).
 						id := fixtures.NewChannelID()
@@ -80,12 +89,13 @@ func eventsSpecs() []framework.Spec {
 					}
 				}
 				// t with a well-formed value is misplaced on either kind.
+				under = rowClause["t"]
 				ev, id := createEv(c.Actor(), "", fixtures.Open, lbl(t, "ok"))
 				check(`9007 with ["t", v]`, resign(c.Actor(), ev, nostr.Tag{"t", v}))
 				goneChannel(t, c, id, `9007 with ["t", v]`)
 				check(`9002 with ["t", v]`, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", lbl(t, "ok")}, nostr.Tag{"t", v}))
 				if len(wrong) > 0 {
-					framework.Failf("%d malformed commands were not rejected with invalid: %s:\n  %s", len(wrong), markRejected, strings.Join(wrong, "\n  "))
+					t.Violates(first, "%d malformed commands were not rejected with invalid: %s:\n  %s", len(wrong), markRejected, strings.Join(wrong, "\n  "))
 				}
 				expectUnchanged(t, c, ch, before, "rejected malformed mutations")
 				t.Expect(findL(t, c, []string{v}, nil, 10)).To(BeEmpty(), "no channel carries the value of a rejected command")

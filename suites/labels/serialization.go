@@ -27,6 +27,7 @@ func serializationSpecs() []framework.Spec {
 				for r := 0; r < t.Env.Rounds; r++ {
 					what := fmt.Sprintf("round %d", r)
 					y := lbl(t, "last")
+					t.Checking("labels/serialization.1")
 					acceptNew(t, conns[0], mutationEv(owner, ch, []string{y}, nil), what+": the round's only label")
 					base := snapshot(t, conns[0], ch)
 					type meta struct{ name, about string }
@@ -48,15 +49,18 @@ func serializationSpecs() []framework.Spec {
 							framework.Failf("%s: command %d (kind %d) was refused: %s", what, i, cmds[i].Kind, ok)
 						}
 					}
+					t.Checking("labels/serialization.3") // the edits publish the current labels
 					final := expectLabels(t, conns[0], ch)
 					got := meta{framework.TagOf(final, "name"), framework.TagOf(final, "about")}
 					if got != e1 && got != e2 {
 						framework.Failf("%s: the stored snapshot's name and about are %q and %q, neither edit's whole metadata (%q/%q or %q/%q)", what, got.name, got.about, e1.name, e1.about, e2.name, e2.about)
 					}
+					t.Checking("labels/serialization.5")
 					t.Expect(final.CreatedAt).To(BeNumerically(">", base.CreatedAt), "%s: the replacement snapshot is newer than the one it replaced", what)
 					live, _ := watch.until(t, sub, final.ID)
 					live = newerThan(live, base)
 					checkDelivered(t, live, final, r)
+					t.Checking("labels/serialization.4")
 					keptOnce(live, y, false, r)
 					for _, ev := range live {
 						if m := (meta{framework.TagOf(ev, "name"), framework.TagOf(ev, "about")}); m != old && m != e1 && m != e2 {
