@@ -34,6 +34,9 @@ func labelsApplicationSpecs() []framework.Spec {
 				ch := createLabeled(t, c, "", fixtures.Open, a)
 				before := snapshot(t, c, ch)
 				rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", x}, nostr.Tag{"add-label", "BAD"}, nostr.Tag{"remove-label", a}), "mutation with one invalid value", "invalid")
+				// What the case observes: none of the mutation applied (its
+				// own sentence, also when the refused event was stored).
+				t.Checking("labels/application.2")
 				expectUnchanged(t, c, ch, before, "rejected mutation")
 			}},
 		{Case: lcase("labels/application/3", []string{"labels/application.2", "labels/initial-labels.6"}, "atomicity", sec, framework.MUST, "A rejected labeled dm create leaves no channel, membership or snapshot."),
