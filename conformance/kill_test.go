@@ -98,12 +98,16 @@ func TestKill(t *testing.T) {
 				if v.Survived {
 					t.Errorf("fault %s (%s, clause %s) survived: %s", f.Name, p, f.Clause, v.Why)
 				}
+				for _, id := range v.Unattributed {
+					t.Errorf("fault %s (%s): %s failed without recording the clause it broke (give the step a t.Checking or t.Violates)", f.Name, p, id)
+				}
 			})
 			if !v.Survived {
 				table = append(table, fmt.Sprintf("%-40s %-9s %-30s killed by %s", f.Name, p, f.Clause, strings.Join(v.Killers, " ")))
 			}
 		}
 	}
+	t.Log(attribution(res))
 	t.Logf("fault kill table (%d faults, %d cases in %s; fault, profile, clause, the cases citing it that failed):\n%s", len(faults), len(res.Cases),
 		res.Finished.Sub(res.Started).Round(time.Millisecond), strings.Join(table, "\n"))
 }

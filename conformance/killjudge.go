@@ -15,11 +15,17 @@ import (
 type killVerdict struct {
 	Fault, Profile, Clause string
 	Ran                    int      // cases that ran with the fault on
-	Killers                []string // cases citing Clause that failed or timed out
-	// Bystanders failed or timed out without citing Clause: they do not
-	// count (a fault caught only by them is mislabelled, or its clause's
-	// cases do not observe it).
+	Killers                []string // cases citing Clause that failed at it or timed out
+	// Bystanders failed or timed out without breaking Clause: cases that
+	// do not cite it, and citing cases whose failure recorded another of
+	// their clauses. They do not count (a fault caught only by them is
+	// mislabelled, or its clause's cases do not observe it).
 	Bystanders []string
+	// Unattributed failed without recording the clause they broke
+	// (reports.CaseResult.Violates): a harness bug in the case (a step
+	// with no t.Checking scope in a case citing several clauses); the kill
+	// test reports each one.
+	Unattributed []string
 	// Survived is true when no case citing Clause failed; Why says what was
 	// missing.
 	Survived bool
@@ -28,9 +34,11 @@ type killVerdict struct {
 
 // judgeKill decides whether the fault f was killed in profile: killed means
 // at least one case that the clause → cases index lists for f.Clause failed
-// or timed out among results (the cases of the plan that ran with f on). A
-// failure of any other case, even of the same section, does not count. It
-// is a pure function of its inputs.
+// or timed out among results (the cases of the plan that ran with f on),
+// and a failure that recorded the clause it broke recorded f.Clause. A
+// failure of any other case, even of the same section, or of a citing case
+// at another of its clauses, does not count. It is a pure function of its
+// inputs.
 func judgeKill(f reference.Fault, profile string, results []reports.CaseResult, index map[string][]string) killVerdict {
 	v := killVerdict{Fault: f.Name, Profile: profile, Clause: f.Clause, Ran: len(results)}
 	citing := map[string]bool{}
@@ -41,7 +49,10 @@ func judgeKill(f reference.Fault, profile string, results []reports.CaseResult, 
 		if c.Outcome != reports.Fail && c.Outcome != reports.Timeout {
 			continue
 		}
-		if citing[c.ID] {
+		if c.Outcome == reports.Fail && c.Violates == "" {
+			v.Unattributed = append(v.Unattributed, c.ID)
+		}
+		if citing[c.ID] && (c.Violates == "" || c.Violates == f.Clause) {
 			v.Killers = append(v.Killers, c.ID)
 		} else {
 			v.Bystanders = append(v.Bystanders, c.ID)
@@ -49,6 +60,7 @@ func judgeKill(f reference.Fault, profile string, results []reports.CaseResult, 
 	}
 	sort.Strings(v.Killers)
 	sort.Strings(v.Bystanders)
+	sort.Strings(v.Unattributed)
 	switch {
 	case f.Clause == "":
 		v.Why = "it names no clause (give its row a Clause in reference/faults_<profile>.go)"
@@ -108,3 +120,39 @@ func Killed(f reference.Fault, profile string, results []reports.CaseResult) (ki
 // CitingCases lists the cases whose clauses include clause: the cases
 // that can kill a fault breaking it.
 func CitingCases(clause string) []string { return suites.ClauseIndex()[clause] }
+
+// attribution measures, over the fault plans of a kill run (plan names
+// holding " fault="), how many failing case runs recorded the clause they
+// broke, and how many fault plans show more than one root cause among
+// their failures and timeouts (reports.Causes; blocked cases aside).
+func attribution(r *reports.Results) string {
+	failed, recorded := 0, 0
+	for _, c := range r.Cases {
+		if !strings.Contains(c.Plan, " fault=") || c.Outcome != reports.Fail {
+			continue
+		}
+		failed++
+		if c.Violates != "" {
+			recorded++
+		}
+	}
+	causes := map[string]int{}
+	for _, k := range r.Causes() {
+		if strings.Contains(k.Plan, " fault=") && k.Outcome != reports.Blocked {
+			causes[k.Plan]++
+		}
+	}
+	plans, several := 0, 0
+	for _, n := range causes {
+		plans++
+		if n > 1 {
+			several++
+		}
+	}
+	pct := 100.0
+	if failed > 0 {
+		pct = 100 * float64(recorded) / float64(failed)
+	}
+	return fmt.Sprintf("clause attribution: %d of %d failing case runs in the fault plans recorded their clause (%.1f %%); %d of %d fault plans with failures give more than one root cause",
+		recorded, failed, pct, several, plans)
+}

@@ -59,9 +59,12 @@ func (r *Results) setupFailed() map[string]bool {
 }
 
 // Causes groups every case that did not pass (fail, timeout,
-// harness-error, blocked) into root causes: same plan, same outcome class
-// and the same symptom once run-specific values are masked; blocked cases
-// group by the precondition they lack. Ordered by how many cases each
+// harness-error, blocked) into root causes: a failure that recorded the
+// clause it breaks (CaseResult.Violates; every failure of the harness's
+// own cases does) groups by plan and clause, so one broken sentence is one
+// cause whatever the cases' messages and sections; other outcomes group by
+// plan, outcome class and the same symptom once run-specific values are
+// masked; blocked cases group by the precondition they lack. Ordered by how many cases each
 // explains. The cases of a plan whose setup failed are left out (the
 // plan's setup error, said once, is their cause), and so are known
 // failures (a --baseline lists them; reports list them apart).

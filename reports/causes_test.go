@@ -1,6 +1,9 @@
 package reports
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestCausesGroupOneBrokenRule: the same broken rule seen in several cases
 // (different ids and values in each message) is one root cause; another
@@ -52,5 +55,41 @@ func TestCausesGroupOneBrokenRule(t *testing.T) {
 	}
 	if again := r.Causes(); again[0].ID != causes[0].ID {
 		t.Errorf("cause IDs are not stable: %s then %s", causes[0].ID, again[0].ID)
+	}
+}
+
+// TestCausesOneFaultOneCause: failures that recorded one clause are one
+// root cause whatever their messages, cases and sections (the run of one
+// fault), and the cause names the clause's section and sentence, not the
+// cases'; a failure of the same plan that recorded another clause is
+// another cause, and one that recorded none is grouped by its symptom.
+func TestCausesOneFaultOneCause(t *testing.T) {
+	r := &Results{Cases: []CaseResult{
+		{ID: "labels/add-remove/3", Plan: "labels fault=labels-unsorted", Section: "labels/add-remove", Level: "MUST", Outcome: Fail, Violates: "labels/snapshot.4",
+			Message: `snapshot 0123456789abcdef0123: l tags are deduplicated and sorted by ASCII value, got "b" before "a"`},
+		{ID: "labels/snapshot/1", Plan: "labels fault=labels-unsorted", Section: "labels/snapshot", Level: "MUST", Outcome: Fail, Violates: "labels/snapshot.4",
+			Message: `channel x: current label set: expected ["a", "b"], observed ["b", "a"]`},
+		{ID: "labels/scope/5", Plan: "labels fault=labels-unsorted", Section: "labels/scope", Level: "SHOULD", Outcome: Fail, Violates: "labels/snapshot.4",
+			Message: `archived channel found by label: expected [x], observed []`},
+		{ID: "labels/responses/2", Plan: "labels fault=labels-unsorted", Section: "labels/responses", Level: "MUST", Outcome: Fail, Violates: "labels/responses.8",
+			Message: `add: expected ["OK",…,true,""], got ["OK",…,true,"x"]`},
+		{ID: "labels/x/9", Plan: "labels fault=labels-unsorted", Section: "labels/x", Level: "MUST", Outcome: Fail,
+			Message: `something else`},
+	}}
+	causes := r.Causes()
+	if len(causes) != 3 {
+		t.Fatalf("%d causes, want 3 (snapshot.4 for three cases, responses.8, the unattributed failure by symptom): %+v", len(causes), causes)
+	}
+	k := causes[0]
+	if len(k.Cases) != 3 || k.Violates != "labels/snapshot.4" || len(k.Sections) != 1 || k.Sections[0] != "labels/snapshot" || k.Level != "MUST" {
+		t.Errorf("first cause: cases %v, violates %q, sections %v, level %s; want the three snapshot.4 failures, labels/snapshot, MUST", k.Cases, k.Violates, k.Sections, k.Level)
+	}
+	if !strings.HasPrefix(k.Requirement, "labels/snapshot.4 (") {
+		t.Errorf("the cause's requirement is the broken sentence, got %q", k.Requirement)
+	}
+	for _, k := range causes[1:] {
+		if len(k.Cases) != 1 {
+			t.Errorf("cause %+v: want one case", k)
+		}
 	}
 }

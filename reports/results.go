@@ -64,8 +64,10 @@ type CaseResult struct {
 	Clauses []string `json:"clauses,omitempty"`
 	// Precondition is the ID of the unmet precondition of a blocked case.
 	Precondition string `json:"precondition,omitempty"`
-	// Violates is the clause ID a failed case breaks (one of Clauses), as
-	// the case recorded it.
+	// Violates is the clause ID a failed case breaks, as the case recorded
+	// it: one of Clauses, or a clause of the case's section a shared step
+	// checks, or a sentence every read or write is held to (NIP-01's OK
+	// rules, a labels snapshot's shape; suites/framework/verdict.go).
 	Violates   string   `json:"violates,omitempty"`
 	Outcome    Outcome  `json:"outcome"`
 	Message    string   `json:"message,omitempty"`

@@ -85,8 +85,11 @@ func runSpec(ctx SpecContext, env *Env, s Spec) {
 //   - a plain failure (no outcome recorded, not a timeout or interrupt) of a
 //     contract case blocks: a contract point is the harness's need, which no
 //     NIP requires;
-//   - any other plain failure breaks a clause of the case: the clause is
-//     recorded as data (Verdict.Violates) unless the case named it.
+//   - any other plain failure breaks a clause of the case: the one it
+//     named (Violates), else the step's scope or the case's only clause
+//     (Breaking, verdict.go), recorded as data (Verdict.Violates). A
+//     failure with neither records no clause and says so in a note: a
+//     harness bug the kill test reports.
 func judgeFailure(t *T, c Case) {
 	report := CurrentSpecReport()
 	prior, _ := VerdictOf(report)
@@ -114,11 +117,14 @@ func judgeFailure(t *T, c Case) {
 		AddReportEntry(EntryNote, "blocked on "+PreRateLimit.ID+": the relay answered a write of this case with a rate limit ("+paced+"); "+PreRateLimit.Adapt, ReportEntryVisibilityNever)
 		return
 	}
-	if prior.Violates == "" {
-		if id := violatedClause(c, report.Failure.Message); id != "" {
-			recordVerdict(Verdict{Violates: id})
-		}
+	if prior.Violates != "" {
+		return
 	}
+	if id := t.Breaking(); id != "" {
+		recordVerdict(Verdict{Violates: id})
+		return
+	}
+	AddReportEntry(EntryNote, "harness: this failure names no clause (the case cites "+strings.Join(c.Clauses, ", ")+" and no step scope was set: t.Checking or t.Violates)", ReportEntryVisibilityNever)
 }
 
 // classify records the outcome class of a step's error: a timeout for

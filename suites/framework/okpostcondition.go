@@ -182,9 +182,12 @@ func sameEvent(got, sent *nostr.Event) bool {
 // cleanup node registered after the case's own cleanup, so it runs first,
 // while the case's connections are open). A lie fails a case that passed
 // or was skipped; a case that failed or was blocked without naming a clause
-// of its own is recorded as failing at ClauseOKTruth (the lie may be why
-// its step did not go through), and one that failed at its own clause
-// keeps that verdict, with the lie as a note. Timed-out and interrupted
+// of its own (no Violates, no step scope: a case's only clause is not a
+// name) is recorded as failing at ClauseOKTruth (the lie may be why its
+// step did not go through), and one that failed at a clause it named keeps
+// that verdict, with the lie as a note. ClauseOKTruth is the one clause a
+// failure may break without the case citing it: every case sends through
+// the postcondition. Timed-out and interrupted
 // cases are left alone.
 func (t *T) checkOKs() {
 	report := CurrentSpecReport()
@@ -200,7 +203,10 @@ func (t *T) checkOKs() {
 	t.tr.Note("OK postcondition: %s", msg)
 	if report.State.Is(types.SpecStateFailed) {
 		prior, _ := VerdictOf(report)
-		if prior.Outcome != reports.Blocked && (prior.Violates != "" || violatedClause(t.Case, report.Failure.Message) != "") {
+		t.mu.Lock()
+		scoped := t.checking
+		t.mu.Unlock()
+		if prior.Outcome != reports.Blocked && (prior.Violates != "" || scoped != "") {
 			AddReportEntry(EntryNote, "also: "+msg, ReportEntryVisibilityNever)
 			return
 		}

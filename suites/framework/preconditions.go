@@ -114,11 +114,18 @@ func (t *T) stateLost(c *fixtures.Client, kind int, ch string) {
 var okPrefix = regexp.MustCompile(`^[a-z][a-z0-9_-]*:`)
 
 // CheckPrefix fails the case when a refusal's message lacks NIP-01's
-// machine-readable prefix (nip01/ok-prefix).
+// machine-readable prefix: an OK's breaks ClauseOKPrefix, a CLOSED's
+// ClauseClosedPrefix — framework rules, which every case observes (see
+// verdict.go).
 func CheckPrefix(kind, msg string) {
 	GinkgoHelper()
 	if !okPrefix.MatchString(msg) {
-		Failf("NIP-01 (nip01/ok-prefix): a %s refusal's message must start with a machine-readable prefix and a colon (e.g. \"restricted: …\"), got %q", kind, msg)
+		id := ClauseOKPrefix
+		if kind == "CLOSED" {
+			id = ClauseClosedPrefix
+		}
+		recordVerdict(Verdict{Violates: id})
+		Failf("NIP-01 (%s): a %s refusal's message must start with a machine-readable prefix and a colon (e.g. \"restricted: …\"), got %q", id, kind, msg)
 	}
 }
 

@@ -62,6 +62,9 @@ type T struct {
 	clock *fixtures.Clock
 	// oks are the case's sends and their OKs (okpostcondition.go).
 	oks okLog
+	// checking is the clause the case's current step checks (Checking,
+	// verdict.go): what a plain failure breaks.
+	checking string
 }
 
 // createdChannel is a channel the case created: its id, its creator's
@@ -766,6 +769,9 @@ func (t *T) Eventually(cond func(g Gomega), what string) {
 // signature, by the relay key.
 func (t *T) RequireRelaySigned(ev *nostr.Event) {
 	GinkgoHelper()
+	// Every state event the harness reads is held to it, whatever the
+	// case cites.
+	defer t.Invariant("nip29/state-events.1")()
 	t.Expect(ev.PubKey).To(Equal(t.Env.RelayPubKey), "kind %d %s must be signed by the relay key (NIP-11 self)", ev.Kind, ev.ID)
 	t.Expect(ev.CheckID()).To(BeTrue(), "kind %d %s: id must match its content", ev.Kind, ev.ID)
 	okSig, err := ev.CheckSignature()

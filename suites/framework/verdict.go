@@ -2,6 +2,8 @@ package framework
 
 import (
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
@@ -73,26 +75,145 @@ func VerdictOf(r types.SpecReport) (Verdict, bool) {
 	return out, found
 }
 
+// The clause a failure breaks is data, never read back from a message.
+// Every failure of a case records the clause it breaks (Verdict.Violates),
+// by one of three rules, in this order:
+//
+//  1. t.Violates(clause, format, args...) fails now, at clause;
+//  2. otherwise the case's step scope: t.Checking(clause) says that the
+//     steps after it check clause, so a plain failure after it (Failf,
+//     Fail, t.Expect, t.Eventually, t.Must, or a failure inside a shared
+//     helper: Accept, Query, WaitState …) breaks clause, until the next
+//     Checking;
+//  3. otherwise a case that cites exactly one clause breaks that one.
+//
+// A shared check of a sentence that holds on everything it reads (a labels
+// snapshot's shape) scopes itself with t.Invariant(clause): its failure
+// breaks that sentence whatever the case cites.
+//
+// A clause named by Violates or Checking must be one of the case's own
+// Clauses, or a clause of the case's own Section that a shared step of the
+// section breaks (adopting a subgroup, which every subgroup case needs and
+// base/subgroups/2 checks): then the failure is that clause's, reported
+// and grouped with the case that checks it. Any other is a harness error,
+// reported at once (the case ends harness-error, never failed).
+//
+// The framework's own rules are NIP-01 sentences every case observes on
+// every write and read: an OK false or a CLOSED without its prefix
+// (CheckPrefix: ClauseOKPrefix, ClauseClosedPrefix) and an OK false for an
+// event the relay serves afterwards (the OK postcondition:
+// ClauseOKTruth). They are recorded by the framework, whether or not the
+// case cites them. A plain failure of a case citing several
+// clauses with no scope set records no clause: that is a harness bug to
+// fix in the case (a Checking before the step, or a Violates), and the
+// kill test reports every such failure (killVerdict.Unattributed).
+// Timeouts, blocked and unsupported outcomes record no clause.
+
 // Violates fails the case for breaking clauseID, one of the case's own
 // Clauses, with a message in our words; the clause travels as data
 // (Verdict.Violates), so reports group failures by it without reading
 // the message.
 func (t *T) Violates(clauseID, format string, args ...any) {
 	GinkgoHelper()
+	t.mustCite("Violates", clauseID)
 	recordVerdict(Verdict{Violates: clauseID})
 	Failf(format, args...)
 }
 
-// violatedClause is the clause a failed case breaks: the one of its
-// clauses its failure message cites. A message citing none names no
-// clause: a shared step (a snapshot's sort order, say) may have failed on
-// a rule other than the case's own, and guessing would split one broken
-// sentence into many causes.
-func violatedClause(c Case, message string) string {
-	for _, id := range ClausesInOrder(c) {
-		if strings.Contains(message, "("+id+")") || strings.Contains(message, id+":") {
-			return id
+// Checking opens a step that checks clauseID, one the case may break
+// (MayBreak): until the next Checking, a plain failure of the case (its
+// own or a shared helper's) breaks clauseID (see the rules above). done
+// restores the scope before it: a shared helper scopes its own step with
+// defer t.Checking(id)(), and leaves the case's scope as it found it.
+func (t *T) Checking(clauseID string) (done func()) {
+	GinkgoHelper()
+	t.mustCite("Checking", clauseID)
+	return t.scope(clauseID)
+}
+
+// Invariant opens a step of a shared check that holds clauseID on
+// everything it reads, whatever the case cites: the shape of every labels
+// snapshot, the t/P order of every identity state event. A failure in it
+// breaks that sentence, not the case's own (which it keeps the case from
+// observing): the failure is reported and grouped with the cases that cite
+// clauseID, and the kill judge counts it for their fault only. clauseID
+// must be a testable clause; use it in shared helpers only (a case's own
+// step is Checking). Use as defer t.Invariant(id)().
+func (t *T) Invariant(clauseID string) (done func()) {
+	GinkgoHelper()
+	if cl, ok := clause.LookupClause(clauseID); !ok || !cl.Testable {
+		recordOutcome(reports.HarnessError)
+		Fail(fmt.Sprintf("harness: Invariant(%q) in case %s names no testable clause", clauseID, t.Case.ID))
+	}
+	return t.scope(clauseID)
+}
+
+// scope sets the step scope and returns what restores the one before.
+// Deferred, it keeps the step's scope when the step fails (a failure
+// panics through it): the failure is judged after the case body
+// (judgeFailure), and must find the clause of the step that failed.
+func (t *T) scope(clauseID string) func() {
+	t.mu.Lock()
+	prev := t.checking
+	t.checking = clauseID
+	t.mu.Unlock()
+	return func() {
+		if r := recover(); r != nil {
+			panic(r)
 		}
+		t.mu.Lock()
+		t.checking = prev
+		t.mu.Unlock()
+	}
+}
+
+// The framework's rules (see above).
+const (
+	ClauseOKPrefix     = "nip01/ok-prefix.1"
+	ClauseClosedPrefix = "nip01/ok-prefix.2"
+)
+
+// mustCite ends the case as a harness error when id is neither one of
+// the case's own clauses nor a testable clause of its section (see above):
+// a case may only break what it cites, or a shared step of its section.
+func (t *T) mustCite(how, id string) {
+	GinkgoHelper()
+	if MayBreak(t.Case, id) {
+		return
+	}
+	recordOutcome(reports.HarnessError)
+	Fail(fmt.Sprintf("harness: %s(%q) in case %s names a clause the case may not break (its clauses: %s; or a clause of its section %s)",
+		how, id, t.Case.ID, strings.Join(t.Case.Clauses, ", "), t.Case.Section))
+}
+
+// MayBreak reports whether a failure of case c may name clause id: one of
+// c's Clauses, or a testable clause of c's Section (a shared step of the
+// section).
+func MayBreak(c Case, id string) bool {
+	if slices.Contains(c.Clauses, id) {
+		return true
+	}
+	cl, ok := clause.LookupClause(id)
+	return ok && cl.Testable && cl.Section == c.Section
+}
+
+// Breaking is the clause a plain failure of the case breaks now: the step
+// scope (Checking), or the case's only clause; "" when the case cites
+// several and no step scope is set.
+func (t *T) Breaking() string {
+	t.mu.Lock()
+	scoped := t.checking
+	t.mu.Unlock()
+	return breaking(t.Case, scoped)
+}
+
+// breaking is Breaking's rule: the step scope, else the only clause.
+func breaking(c Case, scoped string) string {
+	if scoped != "" {
+		return scoped
+	}
+	if len(c.Clauses) == 1 {
+		return c.Clauses[0]
 	}
 	return ""
 }

@@ -18,6 +18,7 @@ func askingForSystemSpecs() []framework.Spec {
 		{Case: idCase("identity/optin/7", []string{"identity/asking-for-system.2", "identity/asking-for-system.7"}, "identity/asking-for-system", framework.MUST,
 			"#P:[creator] with #t:[label] on a 39000 filter opts in for every reader, but never past the channel ACL: each reader (a member of every channel, and a reader who is a member of the open ones only) gets exactly the creator's labeled channels it may read; the private system channel and the private stream reach the full member only."),
 			Run: func(t *framework.T) {
+				t.Checking("identity/asking-for-system.2")
 				w := newSysWorld(t)
 				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"P": {w.O.Actor().PubKey}, "t": {w.L}}}
 				for _, r := range w.readers() {
@@ -45,6 +46,7 @@ func askingForSystemSpecs() []framework.Spec {
 		{Case: idCase("identity/optin/1", []string{"identity/asking-for-system.1", "identity/asking-for-system.4", "identity/asking-for-system.7"}, "identity/asking-for-system", framework.MUST,
 			`kinds:[39000] #t:["system"] returns the system channels the reader may read (member: private and open; outsider and anonymous: the open one), never a stream channel; COUNT with #t:["system"] and no #P agrees.`),
 			Run: func(t *framework.T) {
+				t.Checking("identity/asking-for-system.1")
 				w := newSysWorld(t)
 				anon := t.Connect(nil)
 				o := w.O.Actor().PubKey
@@ -70,6 +72,7 @@ func askingForSystemSpecs() []framework.Spec {
 		{Case: idCase("identity/optin/2", []string{"identity/asking-for-system.2", "identity/asking-for-system.4", "identity/asking-for-system.7"}, "identity/asking-for-system", framework.MUST,
 			"Any #P on a 39000-39003 filter also returns the readable system channels: kinds:[39000] #P:[creator] gives the creator's readable stream and system channels; COUNT agrees."),
 			Run: func(t *framework.T) {
+				t.Checking("identity/asking-for-system.2")
 				w := newSysWorld(t)
 				// Another creator's open system channel with the same label stays out of #P:[creator].
 				stranger := t.Connect(t.Actor("stranger"))
@@ -139,6 +142,7 @@ func askingForSystemSpecs() []framework.Spec {
 			`The opt-in holds on live subscriptions: kinds:[39000] with #t:["system"], or with #P:[creator], receives the new 39000 of each system channel the reader may read (a member: both; a member of the open one only: that one), and never the private one's to an outsider.`,
 			"A message posted in the open stream, matched by a second filter of each subscription, is the marker that ends the observation. "+framework.LiveDeliveryReading),
 			Run: func(t *framework.T) {
+				t.Checking("identity/asking-for-system.1")
 				w := newSysWorld(t)
 				marker := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {w.Stream}}}
 				optIns := []struct {
@@ -193,11 +197,13 @@ func askingForSystemSpecs() []framework.Spec {
 		{Case: idCase("identity/optin/10", []string{"identity/asking-for-system.1", "identity/reads-leave-out.2"}, "identity/asking-for-system", framework.MUST,
 			`An opt-in stays in its filter: in one REQ (and one COUNT) holding kinds:[39000] #t:["system"] #P:[creator] and a kind 9 filter by label, the first returns the readable system channels and the kind 9 filter still no system-channel message, whichever comes first.`),
 			Run: func(t *framework.T) {
+				t.Checking("identity/asking-for-system.1")
 				w := newSysWorld(t)
 				optIn := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}, "P": {w.O.Actor().PubKey}}}
 				msgs := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"t": {w.L}}}
 				for _, r := range w.readers() {
 					want := idSorted(append(idPairsOf(fixtures.KindMetadata, w.systemFor(r.c)...), idPairsOf(fixtures.KindMessage, w.legacyFor(r.c)...)...)...)
+					t.Checking("identity/asking-for-system.1")
 					t.Expect(t.Count(r.c, optIn)).To(Equal(int64(len(w.systemFor(r.c)))), "identity/asking-for-system.1: %s: COUNT of the opt-in filter alone", r.name)
 					for _, fs := range [][]nostr.Filter{{optIn, msgs}, {msgs, optIn}} {
 						what := fmt.Sprintf("%s: %s", r.name, framework.FilterString(fs))
@@ -210,7 +216,9 @@ func askingForSystemSpecs() []framework.Spec {
 								meta = append(meta, p)
 							}
 						}
+						t.Checking("identity/asking-for-system.1")
 						t.Expect(idSorted(meta...)).To(Equal(idSorted(idPairsOf(fixtures.KindMetadata, w.systemFor(r.c)...)...)), "identity/asking-for-system.1: REQ %s: the opt-in filter's system channels", what)
+						t.Checking("identity/reads-leave-out.2")
 						t.Expect(idSorted(chat...)).To(Equal(idSorted(idPairsOf(fixtures.KindMessage, w.legacyFor(r.c)...)...)), "identity/reads-leave-out.2: REQ %s: the kind 9 filter's messages (no system channel)", what)
 						t.Expect(t.Count(r.c, fs...)).To(Equal(int64(len(want))), "identity/reads-leave-out.2: COUNT %s: the opt-in does not reach the kind 9 filter", what)
 					}
@@ -219,6 +227,7 @@ func askingForSystemSpecs() []framework.Spec {
 		{Case: idCase("identity/optin/11", []string{"identity/asking-for-system.2", "identity/asking-for-system.7"}, "identity/asking-for-system", framework.MUST,
 			`The #P opt-in holds on every state kind, not only 39000: kinds:[39001] and kinds:[39002] with #P:[creator], and kinds:[39001,39002] with #t:["system"] and #P, return the state of the creator's system channels the reader may read (a member: both, beside both streams; a member of the open one only: the open one, beside the open stream), and never the private system channel's to an outsider; COUNT agrees for the member.`),
 			Run: func(t *framework.T) {
+				t.Checking("identity/asking-for-system.2")
 				published := t.RequireStateKinds(fixtures.KindAdmins, fixtures.KindMembers)
 				w := newSysWorld(t)
 				o := w.O.Actor().PubKey
@@ -249,6 +258,7 @@ func askingForSystemSpecs() []framework.Spec {
 					}
 					want = idSorted(want...)
 					got := t.Query(w.M, f)
+					t.Checking("identity/asking-for-system.2")
 					t.Expect(w.ours(got)).To(Equal(want), "identity/asking-for-system.2: member: %s", what)
 					t.Expect(t.Count(w.M, f)).To(Equal(int64(len(pairs))), "identity/asking-for-system.2: member: COUNT %s", what)
 					// The outsider: the open system channel comes back (and the
@@ -265,11 +275,13 @@ func askingForSystemSpecs() []framework.Spec {
 						return len(w.present(t, ps)) > 0
 					}
 					if exists(w.SysOpen) {
+						t.Checking("identity/asking-for-system.2")
 						t.Expect(seen).To(ContainElement(w.SysOpen), "identity/asking-for-system.2: outsider: %s: the open system channel", what)
 					}
 					if !tSystem && exists(w.Stream) {
 						t.Expect(seen).To(ContainElement(w.Stream), "outsider: %s: the open stream (control)", what)
 					}
+					t.Checking("identity/asking-for-system.7")
 					t.Expect(seen).NotTo(ContainElement(w.Sys), "identity/asking-for-system.7: outsider: %s: the private system channel", what)
 				}
 			}},

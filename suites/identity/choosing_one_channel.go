@@ -26,6 +26,7 @@ func choosingOneChannelSpecs() []framework.Spec {
 		{Case: framework.Heavy(idCase("identity/choose/2", []string{"identity/choosing-one-channel.1", "identity/creation-time.1"}, "identity/choosing-one-channel", framework.MUST,
 			"N concurrent creates by one creator with the same label all succeed as distinct channels, all found by #P+#t, each with a created_at tag.")),
 			Run: func(t *framework.T) {
+				t.Checking("identity/choosing-one-channel.1")
 				creator := t.Actor("creator")
 				label := idLabel(t)
 				ids := idConcurrentCreates(t, creator, 8, label)
@@ -95,12 +96,14 @@ func choosingOneChannelSpecs() []framework.Spec {
 			"Concurrent replace-all label edits by an owner and an admin end in exactly one of the submitted label sets (never a mix), the same on 39000, 39001 and 39002.",
 			"Repeated Env.Rounds times (max 10); both edits must be accepted.")),
 			Run: func(t *framework.T) {
+				t.Checking("identity/labels.3")
 				owner, admin, ch := framework.ChannelWithMember(t, fixtures.Open, "admin")
 				rounds := min(t.Env.Rounds, 10)
 				for r := 0; r < rounds; r++ {
 					sets := [][]string{idLabels(t, 3), idLabels(t, 3)}
 					conns := []*fixtures.Client{owner, admin}
 					t.Go(2, func(i int) {
+						t.Checking("identity/labels.6")
 						t.Accept(conns[i], fixtures.EditChannel(conns[i].Actor(), ch, idTTags(sets[i]...)...), "concurrent label replace")
 					})
 					st := idStateOf(t, owner, ch)

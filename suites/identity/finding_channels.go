@@ -29,6 +29,7 @@ func findingChannelsSpecs() []framework.Spec {
 		{Case: idCase("identity/find/2", []string{"identity/choosing-one-channel.2", "identity/finding-channels.2"}, "identity/finding-channels", framework.MUST,
 			"kinds:[39000] #t:[label] returns exactly the channels with that label, whoever created them and whatever their type."),
 			Run: func(t *framework.T) {
+				t.Checking("identity/finding-channels.2")
 				a, b := t.Connect(t.Actor("creator")), t.Connect(t.Actor("other"))
 				label, otherLabel := idLabel(t), idLabel(t)
 				want := []string{
@@ -85,6 +86,7 @@ func findingChannelsSpecs() []framework.Spec {
 		{Case: idCase("identity/find/6", []string{"identity/finding-channels.2", "identity/labels.3"}, "identity/finding-channels", framework.MUST,
 			"Lookups follow label changes: after a 9002 replaces the labels, #t:[old] no longer returns the channel and #t:[new] does."),
 			Run: func(t *framework.T) {
+				t.Checking("identity/finding-channels.2")
 				a := t.Connect(t.Actor("creator"))
 				old, next := idLabel(t), idLabel(t)
 				ch := idChannel(t, a, idChanOpts{Visibility: fixtures.Open, Labels: []string{old}})

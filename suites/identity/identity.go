@@ -130,21 +130,29 @@ type identityOf struct {
 
 // requireIdentity checks that ev's t/P tags start with ["t", typ], one
 // ["t", l] per expected label (any order, each once) and ["P", creator],
-// and returns the block it saw.
+// and returns the block it saw. The block's shape (type first, the
+// creator's P after the labels) is held on every state event whatever the
+// case cites (t.Invariant); the label set is the case's own step.
 func requireIdentity(t *framework.T, ev *nostr.Event, typ string, labels []string, creator string) identityOf {
 	GinkgoHelper()
 	seq := identitySeq(ev)
 	what := fmt.Sprintf("kind %d of %s: t/P tags in order %v", ev.Kind, framework.TagOf(ev, "d"), seq)
-	want := len(labels) + 2
-	t.Expect(len(seq)).To(BeNumerically(">=", want), "%s: expected [t type], %d label t tags and [P creator] first", what, len(labels))
-	t.Expect(seq[0]).To(Equal([2]string{"t", typ}), "%s: the first t/P tag must be [\"t\", %q] (the channel type)", what, typ)
-	got := identityOf{Type: seq[0][1], Creator: seq[want-1][1]}
-	for _, p := range seq[1 : want-1] {
-		t.Expect(p[0]).To(Equal("t"), "%s: labels come before P", what)
-		got.Labels = append(got.Labels, p[1])
+	done := t.Invariant("identity/identity-tags.1")
+	first := slices.IndexFunc(seq, func(e [2]string) bool { return e[0] == "t" })
+	t.Expect(first).To(BeNumerically(">=", 0), "%s: expected [t type], %d label t tags and [P creator] first", what, len(labels))
+	t.Expect(seq[first]).To(Equal([2]string{"t", typ}), "%s: the first t tag must be [\"t\", %q] (the channel type)", what, typ)
+	t.Invariant("identity/identity-tags.3")
+	t.Expect(first).To(Equal(0), "%s: no P tag may precede the type and label t tags", what)
+	p := slices.IndexFunc(seq, func(e [2]string) bool { return e[0] == "P" })
+	t.Expect(p).To(BeNumerically(">", 0), "%s: [\"P\", creator] must follow the labels", what)
+	done()
+	// Whose key the P tag carries is the case's own step (creator rules).
+	t.Expect(seq[p]).To(Equal([2]string{"P", creator}), "%s: [\"P\", creator] must follow the labels", what)
+	got := identityOf{Type: seq[0][1], Creator: seq[p][1]}
+	for _, e := range seq[1:p] {
+		got.Labels = append(got.Labels, e[1])
 	}
 	t.Expect(got.Labels).To(ConsistOf(labels), "%s: label t tags", what)
-	t.Expect(seq[want-1]).To(Equal([2]string{"P", creator}), "%s: [\"P\", creator] must follow the labels", what)
 	return got
 }
 
@@ -185,7 +193,9 @@ func requireIdentityAll(t *framework.T, c *fixtures.Client, ch, typ string, labe
 			order = got.Labels
 			continue
 		}
+		done := t.Invariant("identity/identity-tags.2")
 		t.Expect(got.Labels).To(Equal(order), "kind %d lists the labels in another order than 39000 (stored order must be one order)", k)
+		done()
 	}
 	if r := st[fixtures.KindRoles]; r != nil {
 		seq := identitySeq(r)

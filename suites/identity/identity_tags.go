@@ -47,6 +47,7 @@ func identityTagSpecs() []framework.Spec {
 			`For every channel type, 39000, 39001 and 39002 start their t/P tags with ["t", type], the labels, then ["P", creator].`,
 			idReadingStateKinds, idReadingStoredOrder),
 			Run: func(t *framework.T) {
+				t.Checking("identity/identity-tags.1")
 				c := t.Connect(t.Actor("creator"))
 				accepted := 0
 				for _, typ := range []string{fixtures.TypeStream, fixtures.TypeForum, fixtures.TypeDM, fixtures.TypeWorkflow, fixtures.TypeSystem} {
@@ -87,6 +88,7 @@ func identityTagSpecs() []framework.Spec {
 		{Case: idCase("identity/tags/3", []string{"identity/identity-tags.1", "identity/identity-tags.3"}, "identity/identity-tags", framework.MUST,
 			`A channel without labels carries ["t", type] directly followed by ["P", creator] on 39000, 39001 and 39002.`),
 			Run: func(t *framework.T) {
+				t.Checking("identity/identity-tags.1")
 				c := t.Connect(t.Actor("creator"))
 				ch := idChannel(t, c, idChanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open})
 				requireIdentityAll(t, c, ch, fixtures.TypeForum, nil, c.Actor().PubKey)
@@ -94,6 +96,7 @@ func identityTagSpecs() []framework.Spec {
 		{Case: idCase("identity/tags/4", []string{"identity/identity-tags.1", "identity/identity-tags.2"}, "identity/identity-tags", framework.MUST,
 			"A label change republishes 39001 and 39002 as well as 39000 with the new labels (every channel-state event carries them)."),
 			Run: func(t *framework.T) {
+				t.Checking("identity/identity-tags.1")
 				c := t.Connect(t.Actor("creator"))
 				first := idLabels(t, 1)
 				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: first})
@@ -141,7 +144,7 @@ func identityTagSpecs() []framework.Spec {
 					nearHarness := at >= before-2 && at <= after+2
 					nearState := at >= int64(meta.CreatedAt)-2 && at <= int64(meta.CreatedAt)+2
 					if !nearHarness && !nearState {
-						framework.Failf("identity/creation-time.1: the created_at tag %d is not the channel's creation time: neither the 9007's created_at (%d) nor the relay clock at the create (harness %d..%d, the creation 39000 dated %d)", at, ev.CreatedAt, before, after, meta.CreatedAt)
+						t.Violates("identity/creation-time.1", "identity/creation-time.1: the created_at tag %d is not the channel's creation time: neither the 9007's created_at (%d) nor the relay clock at the create (harness %d..%d, the creation 39000 dated %d)", at, ev.CreatedAt, before, after, meta.CreatedAt)
 					}
 					t.Note("created_at tag = the relay clock at creation (%d; harness %d..%d, 39000 dated %d)", at, before, after, meta.CreatedAt)
 					t.Reading(clause.ReadingIdentityCreatedAt, "relay-clock")
@@ -179,6 +182,7 @@ func identityTagSpecs() []framework.Spec {
 		{Case: idCase("identity/tags/7", []string{"identity/creator.1", "identity/identity-tags.3"}, "identity/creator", framework.MUST,
 			`["P", <key that signed the 9007>] is on 39000, 39001 and 39002, also after admins and members are added.`),
 			Run: func(t *framework.T) {
+				t.Checking("identity/creator.1")
 				c := t.Connect(t.Actor("creator"))
 				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open})
 				t.Accept(c, fixtures.PutUser(c.Actor(), ch, t.Actor("admin").PubKey, "admin"), "add an admin")
@@ -188,6 +192,7 @@ func identityTagSpecs() []framework.Spec {
 		{Case: idCase("identity/tags/8", []string{"identity/creator.3", "identity/creator.4"}, "identity/creator", framework.MUST,
 			"P stays the creator after ownership moves (a new owner is added, the creator removed) and the new owner edits the channel."),
 			Run: func(t *framework.T) {
+				t.Checking("identity/creator.3")
 				owner := t.Connect(t.Actor("creator"))
 				heir := t.Connect(t.Actor("heir"))
 				labels := idLabels(t, 1)
@@ -202,6 +207,7 @@ func identityTagSpecs() []framework.Spec {
 			"A client P tag on 9007 or 9002 cannot set the creator: whether the relay refuses such a command or accepts it and ignores the tag, P stays the 9007 signer.",
 			"The draft says only that no client can set P; it neither requires nor forbids refusing a command that carries one. Refusal (any NIP-01 prefix) and acceptance with the client's P ignored are both accepted and noted; a P naming the client's forged key fails either way."),
 			Run: func(t *framework.T) {
+				t.Checking("identity/creator.2")
 				c := t.Connect(t.Actor("creator"))
 				impostor := t.Actor("impostor")
 				forged := nostr.Tags{{"P", impostor.PubKey}}
@@ -231,6 +237,7 @@ func identityTagSpecs() []framework.Spec {
 			`A client ["created_at", <seconds>] tag sets nothing: after a 9007 carrying one, the 39000's created_at tag is the channel's creation time; after a 9002 carrying one, the tag keeps its value.`,
 			"The draft gives the created_at tag no client form. A 9007 or 9002 carrying one may be refused (any NIP-01 prefix) or accepted with the tag ignored; both are accepted and noted. "+idReadingCreatedAt),
 			Run: func(t *framework.T) {
+				t.Checking("identity/creation-time.1")
 				c := t.Connect(t.Actor("creator"))
 				// A month back: far from the relay clock and from the 9007's
 				// own created_at, so neither reading can produce it.
@@ -242,6 +249,7 @@ func identityTagSpecs() []framework.Spec {
 				if ok.Accepted {
 					meta := t.MustStateEvent(c, fixtures.KindMetadata, ch)
 					v, n := idCreatedAtTag(meta)
+					t.Checking("identity/creation-time.1")
 					t.Expect(n).To(Equal(1), "identity/creation-time.1: 39000 after a 9007 with a client created_at tag must carry one created_at tag, tags %v", meta.Tags)
 					t.Expect(v).NotTo(Equal(forged), "identity/creation-time.1: the created_at tag is the client's %s, not the channel's creation time", forged)
 					at, err := strconv.ParseInt(v, 10, 64)
@@ -265,6 +273,7 @@ func identityTagSpecs() []framework.Spec {
 					t.Note("9002 with a client created_at tag refused: %s", ok)
 				}
 				got, _ := idCreatedAtTag(t.MustStateEvent(c, fixtures.KindMetadata, ch))
+				t.Checking("identity/creation-time.2")
 				t.Expect(got).To(Equal(want), "identity/creation-time.2: created_at tag after a 9002 carrying [\"created_at\", %s]", forged)
 			}},
 	}

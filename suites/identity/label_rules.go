@@ -18,6 +18,7 @@ func labelRulesSpecs() []framework.Spec {
 			"Every byte outside the identity label alphabet (a-z 0-9 . : -) — _, /, @, space, uppercase, NUL and the other control bytes, a trailing newline — as first, middle or last byte, and every 2-, 3- and 4-byte UTF-8 character, makes a 9007 or a 9002 with that t label rejected whole: no channel, the labels unchanged.",
 			"The identity draft fixes no rejection prefix: any OK false is accepted. A trailing newline is swept like every other byte: a validator whose end anchor matches before a final newline accepts it and fails.")),
 			Run: func(t *framework.T) {
+				t.Checking("identity/label-rules.2")
 				c := t.Connect(t.Actor("creator"))
 				labels := idLabels(t, 1)
 				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: labels})
@@ -45,6 +46,7 @@ func labelRulesSpecs() []framework.Spec {
 		{Case: idCase("identity/labels/17", []string{"identity/label-rules.2", "identity/label-rules.5"}, "identity/label-rules", framework.MUST,
 			`A one-element ["t"] on a 9007 is no label: alone, the 9007 is refused (no channel) or creates a channel without labels; beside ["t",label], it is refused as an invalid or empty label (no channel) or ignored (the channel has exactly that label). An empty label is never stored.`),
 			Run: func(t *framework.T) {
+				t.Checking("identity/label-rules.2")
 				c := t.Connect(t.Actor("creator"))
 				for _, shape := range []struct {
 					why    string
@@ -65,6 +67,7 @@ func labelRulesSpecs() []framework.Spec {
 		{Case: idCase("identity/labels/2", []string{"identity/label-rules.1", "identity/label-rules.5"}, "identity/label-rules", framework.MUST,
 			"A 9007 with 9 distinct labels is rejected and creates no channel."),
 			Run: func(t *framework.T) {
+				t.Checking("identity/label-rules.1")
 				c := t.Connect(t.Actor("creator"))
 				idRejectCreate(t, c, idTTags(idLabels(t, 9)...), "9007 with 9 distinct labels")
 			}},
@@ -85,6 +88,7 @@ func labelRulesSpecs() []framework.Spec {
 		{Case: idCase("identity/labels/4", []string{"identity/label-rules.2", "identity/label-rules.5"}, "identity/label-rules", framework.MUST,
 			"A 9007 whose labels break the grammar (uppercase, _, /, space, non-ASCII, 65 characters) is rejected whole and creates no channel."),
 			Run: func(t *framework.T) {
+				t.Checking("identity/label-rules.2")
 				c := t.Connect(t.Actor("creator"))
 				for _, bad := range idInvalidLabels(t) {
 					idRejectCreate(t, c, idTTags(idLabel(t), bad[0]), "9007 with a label with "+bad[1])
@@ -103,6 +107,7 @@ func labelRulesSpecs() []framework.Spec {
 		{Case: idCase("identity/labels/6", []string{"identity/label-rules.3", "identity/label-rules.5"}, "identity/label-rules", framework.MUST,
 			"A channel type name (stream, forum, dm, workflow, system) is refused as a label on 9007 and on 9002; a refused 9002 changes nothing: 39000-39002 keep every tag (type, labels, creator, name)."),
 			Run: func(t *framework.T) {
+				t.Checking("identity/label-rules.3")
 				c := t.Connect(t.Actor("creator"))
 				labels := idLabels(t, 1)
 				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: labels})
@@ -117,6 +122,7 @@ func labelRulesSpecs() []framework.Spec {
 		{Case: idCase("identity/labels/7", []string{"identity/label-rules.4", "identity/label-rules.5"}, "identity/label-rules", framework.MUST,
 			`["t",""] together with labels is rejected on 9007 (no channel) and on 9002 (39000-39002 unchanged: type, labels, creator and every other tag).`),
 			Run: func(t *framework.T) {
+				t.Checking("identity/label-rules.4")
 				c := t.Connect(t.Actor("creator"))
 				idRejectCreate(t, c, nostr.Tags{{"t", idLabel(t)}, {"t", ""}}, `9007 with a label and ["t",""]`)
 				labels := idLabels(t, 2)
@@ -151,6 +157,7 @@ func labelRulesSpecs() []framework.Spec {
 		{Case: idCase("identity/labels/15", []string{"identity/label-rules.1", "identity/label-rules.5"}, "identity/label-rules", framework.MUST,
 			"On 9002 too, 9 distinct labels are rejected (39000-39002 unchanged: type, labels, creator and every other tag) while 8 distinct are accepted."),
 			Run: func(t *framework.T) {
+				t.Checking("identity/label-rules.1")
 				c := t.Connect(t.Actor("creator"))
 				labels := idLabels(t, 1)
 				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: labels})
@@ -165,6 +172,7 @@ func labelRulesSpecs() []framework.Spec {
 		{Case: idCase("identity/labels/16", []string{"identity/label-rules.2", "identity/label-rules.5"}, "identity/label-rules", framework.MUST,
 			"A 9002 whose labels break the grammar (uppercase, _, /, space, non-ASCII, 65 characters) is rejected and changes nothing: 39000-39002 keep every tag (type, labels, creator, name)."),
 			Run: func(t *framework.T) {
+				t.Checking("identity/label-rules.2")
 				c := t.Connect(t.Actor("creator"))
 				labels := idLabels(t, 1)
 				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: labels})

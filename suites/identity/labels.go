@@ -19,6 +19,7 @@ func labelsSpecs() []framework.Spec {
 			"A t tag with an extra element (a label value, then more) on 9007 or 9002 is either rejected whole or read by its value: the channel then carries exactly that label, never the extra element.",
 			"The identity draft writes label tags as [\"t\", <label>] but does not forbid further elements, and NIP-01 tags may carry them; rejecting the event and taking the value are both accepted and noted."),
 			Run: func(t *framework.T) {
+				t.Checking("identity/labels.2")
 				c := t.Connect(t.Actor("creator"))
 				v, extra := idLabel(t), idLabel(t)
 				ev, ch := idCreateEvent(t, c.Actor(), idChanOpts{Visibility: fixtures.Open, Extra: nostr.Tags{{"t", v, extra}}})
@@ -104,8 +105,10 @@ func labelsSpecs() []framework.Spec {
 		{Case: idCase("identity/labels/13", []string{"identity/labels.3", "identity/labels.4", "identity/labels.6"}, "identity/labels", framework.MUST,
 			"An admin (not owner) may replace and clear the labels."),
 			Run: func(t *framework.T) {
+				t.Checking("identity/labels.3")
 				owner, admin, ch := framework.ChannelWithMember(t, fixtures.Open, "admin")
 				next := idLabels(t, 2)
+				t.Checking("identity/labels.6")
 				t.Accept(admin, fixtures.EditChannel(admin.Actor(), ch, idTTags(next...)...), "admin replaces the labels")
 				requireIdentityAll(t, owner, ch, fixtures.TypeStream, next, owner.Actor().PubKey)
 				t.Accept(admin, fixtures.EditChannel(admin.Actor(), ch, nostr.Tag{"t", ""}), "admin clears the labels")

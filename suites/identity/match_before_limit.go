@@ -29,6 +29,7 @@ func matchBeforeLimitSpecs() []framework.Spec {
 		{Case: framework.Heavy(idCase("identity/limit/3", []string{"identity/match-before-limit.1", "identity/match-before-limit.2"}, "identity/match-before-limit", framework.MUST,
 			"#P with #t is matched before limit: behind Scale newer channels of the creator without the label and of others with it, every match is returned.")),
 			Run: func(t *framework.T) {
+				t.Checking("identity/match-before-limit.1")
 				idLimitCase(t, func(creator *fixtures.Actor, label string) nostr.TagMap {
 					return nostr.TagMap{"P": {creator.PubKey}, "t": {label}}
 				}, func(i int, creator, other *fixtures.Actor, label string) idDistractor {

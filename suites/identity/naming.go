@@ -19,6 +19,7 @@ func namingSpecs() []framework.Spec {
 		{Case: idCase("identity/naming/1", []string{"identity/naming.1", "identity/naming.4"}, "identity/naming", framework.MUST,
 			"#h names a system channel: a member reads its messages, anyone reads an open system channel's, an outsider never a private one's (REQ and COUNT)."),
 			Run: func(t *framework.T) {
+				t.Checking("identity/naming.1")
 				w := newSysWorld(t)
 				anon := t.Connect(nil)
 				byH := func(ch string) nostr.Filter {
@@ -39,6 +40,7 @@ func namingSpecs() []framework.Spec {
 			"#d on a filter whose kinds are all 39000-39003 names a system channel: a member reads its 39000-39002, anyone an open one's, an outsider never a private one's.",
 			idReadingNoKinds),
 			Run: func(t *framework.T) {
+				t.Checking("identity/naming.2")
 				w := newSysWorld(t)
 				anon := t.Connect(nil)
 				kinds := []int{fixtures.KindMetadata, fixtures.KindAdmins, fixtures.KindMembers}
@@ -127,6 +129,7 @@ func namingSpecs() []framework.Spec {
 			"Naming holds on live subscriptions: a member's subscription naming a private system channel by #h receives its new message, one with #d on kinds [39000] its new 39000; one with the same #d on kinds [39000, 9] receives the named stream's new 39000 but nothing of the system channel.",
 			framework.LiveDeliveryReading),
 			Run: func(t *framework.T) {
+				t.Checking("identity/naming.1")
 				w := newSysWorld(t)
 				d := nostr.TagMap{"d": {w.Sys, w.StreamPriv}}
 				byH := t.Subscribe(w.M, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {w.Sys}}})
@@ -141,14 +144,17 @@ func namingSpecs() []framework.Spec {
 					return func(ev *nostr.Event) bool { return ev.Kind == fixtures.KindMetadata && framework.DTag(ev) == ch }
 				}
 				_, err := byH.WaitFor(t.Ctx(), func(ev *nostr.Event) bool { return ev.ID == msg.ID })
+				t.Checking("identity/naming.1")
 				t.Must(err, "identity/naming.1: live {\"kinds\":[9],\"#h\":[system channel]}: the member receives the new message (the filter names the channel)")
 				metaFilter := func(ch string) nostr.Filter {
 					return nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}}
 				}
+				t.Checking("identity/naming.2")
 				t.WaitLiveSigned(w.M, byD, metaOf(w.Sys), metaFilter(w.Sys), "identity/naming.2: live {\"kinds\":[39000],\"#d\":[system channel, private stream]}: the member receives the system channel's new 39000 (the filter names it)")
 				seen := t.WaitLiveSigned(w.M, mixed, metaOf(w.StreamPriv), metaFilter(w.StreamPriv), "live {\"kinds\":[39000,9],\"#d\":[...]}: the private stream's new 39000 (control)")
 				seen = append(seen, mixed.Drain()...)
 				for _, ev := range seen {
+					t.Checking("identity/naming.3")
 					t.Expect(idChannelOf(ev)).NotTo(Equal(w.Sys), "identity/naming.3: live {\"kinds\":[39000,9],\"#d\":[system channel, ...]} does not name the system channel, yet its kind %d %s was delivered", ev.Kind, ev.ID)
 				}
 			}},

@@ -22,6 +22,7 @@ func noticesSpecs() []framework.Spec {
 			`Every membership notice the relay sends is stored and relay-signed, with ["p", member], one ["h", UUID] and ["t", the channel's type] (system for a system channel).`,
 			idReadingNoNotices, idReadingSysNotices, idReadingCreatorNote),
 			Run: func(t *framework.T) {
+				t.Checking("identity/notices.1")
 				w := newNoticeWorld(t)
 				for _, ev := range w.All {
 					t.RequireRelaySigned(ev)
@@ -52,6 +53,7 @@ func noticesSpecs() []framework.Spec {
 			"A notice filter with #t matches only notices of the listed types; without #t only legacy-type notices (never a system one).",
 			idReadingNoNotices, idReadingSysNotices),
 			Run: func(t *framework.T) {
+				t.Checking("identity/notices.3")
 				w := newNoticeWorld(t)
 				stream, system := noticeKeys(w.of(w.Stream)), noticeKeys(w.of(w.System))
 				t.Expect(noticeKeys(t.Query(w.M, w.mine(nil)))).To(Equal(stream), "no #t: exactly the stream notices")
@@ -64,6 +66,7 @@ func noticesSpecs() []framework.Spec {
 			"Notices go only to the pubkey in their p tag: another user, the channel owner and an anonymous reader get none of M's notices, by #p or by ids.",
 			idReadingNoNotices, "A relay may also refuse such a read with CLOSED; that withholds as surely and is noted."),
 			Run: func(t *framework.T) {
+				t.Checking("identity/notices.9")
 				w := newNoticeWorld(t)
 				ids := framework.IDs(w.All)
 				for _, c := range []*fixtures.Client{w.X, w.O, t.Connect(nil)} {
@@ -82,6 +85,7 @@ func noticesSpecs() []framework.Spec {
 			"COUNT obeys the notice rules: the member's count without #t covers only the stream notices, with every type all of them, with #t:[system] the system ones; another user counts none, also by ids.",
 			idReadingNoNotices, idReadingSysNotices),
 			Run: func(t *framework.T) {
+				t.Checking("identity/notices.7")
 				w := newNoticeWorld(t)
 				t.Expect(t.Count(w.M, w.mine(nil))).To(Equal(int64(len(w.of(w.Stream)))), "M, no #t")
 				t.Expect(t.Count(w.M, w.mine(idAllTypes))).To(Equal(int64(len(w.All))), "M, #t of every type")
@@ -97,6 +101,7 @@ func noticesSpecs() []framework.Spec {
 			"Live delivery obeys the notice rules: a subscription without #t never gets a system notice and gets the stream notices a #t subscription gets; another user's subscription to M's notices gets none.",
 			idReadingSysNotices, "A message posted after the membership changes is the marker on every subscription. A relay that delivers no notice live makes the case unsupported (identity/notices/6 checks live delivery after a since read)."),
 			Run: func(t *framework.T) {
+				t.Checking("identity/notices.6")
 				w := newNoticeActors(t)
 				w.channels(t)
 				plain := t.Subscribe(w.M, w.mine(nil), w.markerFilter())
@@ -208,6 +213,7 @@ func noticesSpecs() []framework.Spec {
 			"The notice type rule holds whatever else a filter asks for: the member's #p filter without kinds, or with kind 9 beside 44100/44101, returns, counts and delivers live only stream notices without #t, and only system notices with #t:[system].",
 			idReadingNoNotices, idReadingSysNotices),
 			Run: func(t *framework.T) {
+				t.Checking("identity/notices.3")
 				w := newNoticeActors(t)
 				w.channels(t)
 				me := w.M.Actor().PubKey
@@ -218,14 +224,18 @@ func noticesSpecs() []framework.Spec {
 				stream, system := noticeKeys(w.of(w.Stream)), noticeKeys(w.of(w.System))
 				for _, f := range []nostr.Filter{noKinds, mixed} {
 					what := framework.FilterString([]nostr.Filter{f})
+					t.Checking("identity/notices.4")
 					t.Expect(noticeKeys(idNoticesOf(t.Query(w.M, f)))).To(Equal(stream), "identity/notices.4: %s (no #t): exactly the stream notices", what)
 					typed := idWithT(f, fixtures.TypeSystem)
+					t.Checking("identity/notices.3")
 					t.Expect(noticeKeys(idNoticesOf(t.Query(w.M, typed)))).To(Equal(system), "identity/notices.3: %s: exactly the system notices", framework.FilterString([]nostr.Filter{typed}))
 				}
 				// Kind 9 events p-tagging a fresh key are none: the count is the notices'.
+				t.Checking("identity/notices.7")
 				t.Expect(t.Count(w.M, mixed)).To(Equal(int64(len(stream))), "identity/notices.7: COUNT kinds [44100, 44101, 9] #p:[me] (no #t)")
 				t.Expect(t.Count(w.M, idWithT(mixed, fixtures.TypeSystem))).To(Equal(int64(len(system))), "identity/notices.7: COUNT kinds [44100, 44101, 9] #p:[me] #t:[system]")
 				for _, ev := range idNoticesOf(delivered) {
+					t.Checking("identity/notices.6")
 					t.Expect(framework.TagOf(ev, "h")).NotTo(Equal(w.System), "identity/notices.6: live {\"#p\":[me]} without kinds or #t: the system channel's notice %s was delivered (t %v)", ev.ID, fixtures.TagValues(ev, "t"))
 				}
 				switch {
@@ -345,9 +355,11 @@ func newNoticeWorld(t *framework.T) *noticeWorld {
 	for _, ev := range w.All {
 		stored[ev.ID] = true
 	}
+	done := t.Invariant("identity/notices.2") // every notice delivered live is stored
 	for _, ev := range delivered {
 		t.Expect(stored).To(HaveKey(ev.ID), "notice %s (%s) was delivered live but is not in stored history: the relay stores notices like any other 44100/44101", ev.ID, noticeKeys([]*nostr.Event{ev}))
 	}
+	done()
 	if !markerSeen {
 		t.Note("the marker message was not delivered live; the notices were observed in stored history only")
 	}
@@ -388,6 +400,14 @@ func (w *noticeWorld) stored(t *framework.T, c *fixtures.Client) []*nostr.Event 
 	out := typed
 	for _, ev := range plain {
 		if !ids[ev.ID] {
+			// Held on every stored notice, whatever the case cites: a notice
+			// without a t tag lacks its type (every notice carries one); a
+			// typed one fails to match its own type.
+			if len(fixtures.TagValues(ev, "t")) == 0 {
+				defer t.Invariant("identity/notices.1")()
+			} else {
+				defer t.Invariant("identity/notices.3")()
+			}
 			framework.Failf("notice %s (%v, t %v) is returned without #t but not with #t of every type: a typed legacy notice matches its type, and one without t matches every legacy type", ev.ID, noticeKeys([]*nostr.Event{ev}), fixtures.TagValues(ev, "t"))
 		}
 	}

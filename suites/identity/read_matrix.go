@@ -107,7 +107,7 @@ func buildIdentitySystem(t *framework.T, viewer, _ string) *readmatrix.ReadFx {
 	readmatrix.RemoveViewer(t, viewer, owner, member, ch)
 	target := t.OneHead(owner, fixtures.KindMetadata, ch)
 	if target == nil {
-		framework.Failf("identity draft (identity/naming.2): the creator naming the system channel by #d got no 39000")
+		t.Violates("identity/naming.2", "identity draft (identity/naming.2): the creator naming the system channel by #d got no 39000")
 	}
 	fx := &readmatrix.ReadFx{
 		Owner: owner, Viewer: readmatrix.ViewerClient(t, viewer, member), Ch: ch, Open: open, T0: t0,

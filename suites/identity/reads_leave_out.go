@@ -15,6 +15,7 @@ func readsLeaveOutSpecs() []framework.Spec {
 		{Case: idCase("identity/leave/1", []string{"identity/asking-for-system.5", "identity/reads-leave-out.1"}, "identity/reads-leave-out", framework.MUST,
 			"A 39000 REQ that does not name a channel (generic, or by label) returns no system channel to a member or an outsider, but does return the readable stream channels (control)."),
 			Run: func(t *framework.T) {
+				t.Checking("identity/reads-leave-out.1")
 				w := newSysWorld(t)
 				for _, r := range w.readers() {
 					got := t.Query(r.c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {w.L}}})

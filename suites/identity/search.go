@@ -27,6 +27,7 @@ func searchSpecs() []framework.Spec {
 		{Case: idCase("identity/leave/7", []string{"identity/reads-leave-out.5", "identity/naming.1", "identity/naming.4"}, "identity/reads-leave-out", framework.MUST,
 			"A NIP-50 search that names a system channel by #h finds its matching message for a member (an open one for anyone, a private one never for an outsider); the same search without #h leaves system channels out and finds the legacy channels' matches (control). Checked only when the relay advertises NIP-50."),
 			Run: func(t *framework.T) {
+				t.Checking("identity/reads-leave-out.5")
 				w, word, msg := idSearchWorld(t)
 				find := func(tags nostr.TagMap) nostr.Filter {
 					return nostr.Filter{Kinds: []int{fixtures.KindMessage}, Search: word, Tags: tags}
@@ -34,21 +35,26 @@ func searchSpecs() []framework.Spec {
 				for _, r := range w.readers() {
 					got := idSearch(t, r.c, find(nil))
 					idSearchControl(t, r.name, got, msg, w.legacyFor(r.c))
+					t.Checking("identity/reads-leave-out.5")
 					t.Expect(idOnly(w.ours(got), w.system())).To(BeEmpty(),
 						"%s: a search without #h must leave the system channels out (identity/reads-leave-out.5)", r.name)
 					got = idSearch(t, r.c, find(nostr.TagMap{"h": {w.SysOpen}}))
+					t.Checking("identity/naming.1")
 					t.Expect(framework.IDs(got)).To(ContainElement(msg[w.SysOpen].ID),
 						"%s: a search naming the open system channel by #h finds its message (identity/naming.1)", r.name)
 				}
 				got := idSearch(t, w.M, find(nostr.TagMap{"h": {w.Sys}}))
+				t.Checking("identity/naming.1")
 				t.Expect(framework.IDs(got)).To(ContainElement(msg[w.Sys].ID),
 					"member: a search naming the private system channel by #h finds its message (identity/naming.1)")
+				t.Checking("identity/naming.4")
 				t.Note("outsider, search naming the private system channel by #h: %s",
 					t.QueryAbsent(w.X, "outsider, search naming the private system channel by #h (identity/naming.4)", find(nostr.TagMap{"h": {w.Sys}})))
 			}},
 		{Case: idCase("identity/leave/8", []string{"identity/reads-leave-out.5", "identity/naming.1", "identity/naming.5"}, "identity/reads-leave-out", framework.MUST,
 			"Naming is per filter for NIP-50 search too: in one REQ, a search naming the private system channel by #h (its creator's messages only) and the same search without #h, in either order, the filter without #h gains nothing of the system channel (the member's own message there stays out). Checked only when the relay advertises NIP-50."),
 			Run: func(t *framework.T) {
+				t.Checking("identity/reads-leave-out.5")
 				w, word, msg := idSearchWorld(t)
 				// The member's own message in the private system channel: the
 				// named filter (authors: creator) never matches it, so only a
@@ -58,6 +64,7 @@ func searchSpecs() []framework.Spec {
 					Tags: nostr.TagMap{"h": {w.Sys}}}
 				generic := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Search: word}
 				idSearchControl(t, "member", idSearch(t, w.M, generic), msg, w.legacyFor(w.M))
+				t.Checking("identity/naming.1")
 				t.Expect(framework.IDs(idSearch(t, w.M, named))).To(ContainElement(msg[w.Sys].ID),
 					"member: the search naming the private system channel by #h finds the creator's message there (identity/naming.1)")
 				for _, order := range []struct {
@@ -69,12 +76,15 @@ func searchSpecs() []framework.Spec {
 				} {
 					got := idSearch(t, w.M, order.filters...)
 					ids := framework.IDs(got)
+					t.Checking("identity/naming.1")
 					t.Expect(ids).To(ContainElement(msg[w.Sys].ID), "member: REQ %s returns the named filter's match (identity/naming.1)", order.what)
 					for _, ch := range w.legacyFor(w.M) {
 						t.Expect(ids).To(ContainElement(msg[ch].ID), "member: REQ %s returns the legacy channels' matches", order.what)
 					}
+					t.Checking("identity/naming.5")
 					t.Expect(ids).NotTo(ContainElement(own.ID),
 						"member: REQ %s: the filter without #h gained the system channel named by the other filter, returning the member's own message there (identity/naming.5)", order.what)
+					t.Checking("identity/reads-leave-out.5")
 					t.Expect(ids).NotTo(ContainElement(msg[w.SysOpen].ID),
 						"member: REQ %s returned the open system channel, which no filter names (identity/reads-leave-out.5)", order.what)
 				}

@@ -32,6 +32,8 @@ func idStateTags(t *framework.T, c *fixtures.Client, ch string) map[int]nostr.Ta
 // and not the type, creator, name or any other field either).
 func idRequireStateUnchanged(t *framework.T, c *fixtures.Client, ch string, before map[int]nostr.Tags, why string) {
 	GinkgoHelper()
+	// Every refused label event is held to it, whatever the case cites.
+	defer t.Invariant("identity/label-rules.5")()
 	after := idStateTags(t, c, ch)
 	for _, k := range []int{fixtures.KindMetadata, fixtures.KindAdmins, fixtures.KindMembers} {
 		b, hadB := before[k]

@@ -14,6 +14,7 @@ func systemChannelsSpecs() []framework.Spec {
 		{Case: idCase("identity/system/1", []string{"identity/system-channels.1", "identity/system-channels.4"}, "identity/system-channels", framework.MUST,
 			`A 9007 with ["channel_type","system"] creates a channel whose 39000-39002 start with ["t","system"]; members read it by #d, post in it, and roles and labels work like in any channel.`),
 			Run: func(t *framework.T) {
+				t.Checking("identity/system-channels.1")
 				o, m := t.Connect(t.Actor("creator")), t.Connect(t.Actor("member"))
 				labels := idLabels(t, 1)
 				ch := idChannel(t, o, idChanOpts{Type: fixtures.TypeSystem, Labels: labels})
@@ -33,6 +34,7 @@ func systemChannelsSpecs() []framework.Spec {
 		{Case: idCase("identity/system/2", []string{"identity/naming.4", "identity/system-channels.2"}, "identity/system-channels", framework.MUST,
 			"A system channel created without a visibility tag is private: an outsider reads neither its 39000-39002 (by #d) nor its messages (by #h or id)."),
 			Run: func(t *framework.T) {
+				t.Checking("identity/system-channels.2")
 				w := newSysWorld(t)
 				for _, c := range []*fixtures.Client{w.X, t.Connect(nil)} {
 					who := framework.ActorName(c)

@@ -40,7 +40,7 @@ func addRemoveSpecs() []framework.Spec {
 					t.Expect(row.changed(before)).To(BeFalse(), "the %q field is already set before the case sets it", row.tag[0])
 					ok := t.Publish(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", x}, row.tag))
 					if !ok.Accepted {
-						requireRejected(ok, "add-label with "+row.tag[0], "invalid")
+						requireRejected(t, ok, "add-label with "+row.tag[0], "invalid")
 						expectUnchanged(t, c, ch, before, "rejected add-label with "+row.tag[0])
 						t.Note("add-label with %q: rejected (%s)", row.tag[0], prefixOf(ok.Reason))
 						mixedReading(t, row.tag[0], "rejected")
@@ -57,6 +57,7 @@ func addRemoveSpecs() []framework.Spec {
 		{Case: lcase("labels/add-remove/14", []string{"labels/add-remove.10", "labels/add-remove.7", "labels/add-remove.9", "labels/responses.9"}, "no-op", "labels/add-remove", framework.MUST,
 			"A combined no-op — adding a present value and removing an absent one in one command — answers OK true \"\", keeps the snapshot's id and created_at, and its exact retry answers duplicate: nip-cl-committed."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/add-remove.7")
 				c := t.Connect(t.Actor("owner"))
 				a, b := lbl(t, "a"), lbl(t, "b")
 				ch := createLabeled(t, c, "", fixtures.Open, a, b)
@@ -94,7 +95,7 @@ func addRemoveSpecs() []framework.Spec {
 				before := snapshot(t, c, ch)
 				ok := t.Publish(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", x}, nostr.Tag{"channel_type", fixtures.TypeForum}))
 				if !ok.Accepted {
-					requireRejected(ok, "add-label with [\"channel_type\",\"forum\"]", "invalid")
+					requireRejected(t, ok, "add-label with [\"channel_type\",\"forum\"]", "invalid")
 					expectUnchanged(t, c, ch, before, "refused add-label with channel_type")
 					t.Note("add-label beside channel_type: refused (%s)", ok.Reason)
 					return
@@ -117,6 +118,7 @@ func labelsAddRemoveSpecs() []framework.Spec {
 	return []framework.Spec{
 		{Case: lcase("labels/add-remove/1", []string{"labels/add-remove.14", "labels/add-remove.3"}, "mutation", sec, framework.MUST, "add-label adds a value and keeps every other label."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/add-remove.3")
 				c := t.Connect(t.Actor("owner"))
 				a, b, x := lbl(t, "a"), lbl(t, "b"), lbl(t, "x")
 				ch := createLabeled(t, c, "", fixtures.Open, a, b)
@@ -141,6 +143,7 @@ func labelsAddRemoveSpecs() []framework.Spec {
 			}},
 		{Case: lcase("labels/add-remove/4", []string{"labels/add-remove.5", "labels/responses.10", "labels/responses.5", "labels/responses.6"}, "mutation", sec, framework.MUST, "A command whose add-label and remove-label values intersect is rejected with invalid: nip-cl-rejected and nothing is applied."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/add-remove.5")
 				c := t.Connect(t.Actor("owner"))
 				a, x, y := lbl(t, "a"), lbl(t, "x"), lbl(t, "y")
 				ch := createLabeled(t, c, "", fixtures.Open, a)
@@ -151,28 +154,34 @@ func labelsAddRemoveSpecs() []framework.Spec {
 			}},
 		{Case: lcase("labels/add-remove/5", []string{"labels/add-remove.10", "labels/add-remove.11", "labels/add-remove.7", "labels/responses.8"}, "no-op", sec, framework.MUST, "Adding an existing label is a no-op: OK true \"\" and the snapshot keeps its id and created_at."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/add-remove.7")
 				c := t.Connect(t.Actor("owner"))
 				a := lbl(t, "a")
 				ch := createLabeled(t, c, "", fixtures.Open, a)
 				before := snapshot(t, c, ch)
 				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{a}, nil), "add existing")
+				t.Checking("labels/add-remove.11")
 				expectUnchanged(t, c, ch, before, "no-op add")
 			}},
 		{Case: lcase("labels/add-remove/6", []string{"labels/add-remove.10", "labels/add-remove.11", "labels/add-remove.7"}, "no-op", sec, framework.MUST, "Removing an absent label is a no-op: OK true \"\" and the snapshot keeps its id and created_at."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/add-remove.7")
 				c := t.Connect(t.Actor("owner"))
 				a := lbl(t, "a")
 				ch := createLabeled(t, c, "", fixtures.Open, a)
 				before := snapshot(t, c, ch)
 				acceptNew(t, c, mutationEv(c.Actor(), ch, nil, []string{lbl(t, "absent")}), "remove absent")
+				t.Checking("labels/add-remove.11")
 				expectUnchanged(t, c, ch, before, "no-op remove")
 				empty := createLabeled(t, c, "", fixtures.Open)
 				before = snapshot(t, c, empty)
 				acceptNew(t, c, mutationEv(c.Actor(), empty, nil, []string{a}), "remove from an empty set")
+				t.Checking("labels/add-remove.11")
 				expectUnchanged(t, c, empty, before, "no-op remove on an empty set")
 			}},
 		{Case: lcase("labels/add-remove/7", []string{"labels/add-remove.14", "labels/scope.3"}, "mutation", sec, framework.MUST, "Labels a command does not name are preserved byte for byte, whatever their prefix."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/add-remove.14")
 				c := t.Connect(t.Actor("owner"))
 				keep := []string{"0", "a._:/-z", "team:" + lbl(t, "infra"), "workflow/" + lbl(t, "build"), "stream"}
 				x := lbl(t, "x")
@@ -183,6 +192,7 @@ func labelsAddRemoveSpecs() []framework.Spec {
 			}},
 		{Case: lcase("labels/add-remove/8", []string{"labels/add-remove.15", "labels/compatibility.1", "labels/serialization.3"}, "ordinary-edit", sec, framework.MUST, "A 9002 without label operations is an ordinary edit: name and about change and the labels are kept."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/add-remove.15")
 				c := t.Connect(t.Actor("owner"))
 				a, b := lbl(t, "a"), lbl(t, "b")
 				ch := createLabeled(t, c, "", fixtures.Open, a, b)
@@ -197,6 +207,7 @@ func labelsAddRemoveSpecs() []framework.Spec {
 		{Case: framework.WithReading(lcase("labels/add-remove/9", []string{"labels/add-remove.2", "labels/responses.5"}, "mixed", sec, framework.MUST, "A label mutation that also changes name, about, visibility, archive state, topic, purpose or TTL is rejected with invalid: nip-cl-rejected and nothing is applied (the snapshot stays the same event, the channel stays open and unarchived); a relay may instead ignore a topic, purpose, ttl or visibility tag beside a label operation as long as nothing but the labels changes."),
 			"name, about and archived are fields every relay keeps: beside a label operation they are refused. The draft gives no tag names for topic, purpose or TTL, and visibility is NIP-29's private flag (the harness also sends [\"visibility\",\"private\"]): a relay may refuse those commands (invalid:, nothing applied) or ignore the tag, applying the label operation only. Both are accepted and noted per tag (reading labels-mixed-extended-fields for topic, purpose and ttl); a command that changes the field fails."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/add-remove.2")
 				c := t.Connect(t.Actor("owner"))
 				a := lbl(t, "a")
 				ch := createLabeled(t, c, "", fixtures.Open, a)
@@ -242,6 +253,7 @@ func labelsAddRemoveSpecs() []framework.Spec {
 			}},
 		{Case: lcase("labels/add-remove/11", []string{"labels/add-remove.10", "labels/add-remove.11", "labels/snapshot.5"}, "no-op", sec, framework.MUST, "Removing the last label publishes a snapshot without L or l; removing it again is a no-op that publishes nothing."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/add-remove.10")
 				c := t.Connect(t.Actor("owner"))
 				a := lbl(t, "last")
 				ch := createLabeled(t, c, "", fixtures.Open, a)
@@ -251,6 +263,7 @@ func labelsAddRemoveSpecs() []framework.Spec {
 				// Signed one second before the first, so it is always a different event.
 				again := mutationAt(c.Actor(), ch, nil, []string{a}, time.Unix(int64(first.CreatedAt)-1, 0))
 				acceptNew(t, c, again, "remove it again (a new event)")
+				t.Checking("labels/add-remove.11")
 				expectUnchanged(t, c, ch, before, "no-op")
 			}},
 	}

@@ -15,6 +15,7 @@ func labelsApplicationSpecs() []framework.Spec {
 	return []framework.Spec{
 		{Case: lcase("labels/application/1", []string{"labels/application.2", "labels/initial-labels.6"}, "atomicity", sec, framework.MUST, "A rejected labeled create (one invalid label among valid ones) leaves no 39000-39003, no membership and no channel by any filter; the UUID stays free."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/application.2")
 				c := t.Connect(t.Actor("owner"))
 				x, y := lbl(t, "x"), lbl(t, "y")
 				ev, ch := createEv(c.Actor(), "", fixtures.Open, x, "Not-Valid", y)
@@ -33,10 +34,14 @@ func labelsApplicationSpecs() []framework.Spec {
 				ch := createLabeled(t, c, "", fixtures.Open, a)
 				before := snapshot(t, c, ch)
 				rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", x}, nostr.Tag{"add-label", "BAD"}, nostr.Tag{"remove-label", a}), "mutation with one invalid value", "invalid")
+				// What the case observes: none of the mutation applied (its
+				// own sentence, also when the refused event was stored).
+				t.Checking("labels/application.2")
 				expectUnchanged(t, c, ch, before, "rejected mutation")
 			}},
 		{Case: lcase("labels/application/3", []string{"labels/application.2", "labels/initial-labels.6"}, "atomicity", sec, framework.MUST, "A rejected labeled dm create leaves no channel, membership or snapshot."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/application.2")
 				c := t.Connect(t.Actor("owner"))
 				ev, ch := createEv(c.Actor(), fixtures.TypeDM, fixtures.Private, lbl(t, "dm"))
 				rejectCL(t, c, ev, "labeled dm create", "invalid", "restricted")
@@ -44,6 +49,7 @@ func labelsApplicationSpecs() []framework.Spec {
 			}},
 		{Case: lcase("labels/application/4", []string{"labels/application.1", "labels/serialization.5"}, "committed", sec, framework.MUST, "A positive OK means committed: each acknowledged state-changing mutation is readable at once in a new snapshot with a greater created_at."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/application.1")
 				c := t.Connect(t.Actor("owner"))
 				reader := t.Connect(t.Actor("reader"))
 				ch := createLabeled(t, c, "", fixtures.Open)
@@ -54,6 +60,7 @@ func labelsApplicationSpecs() []framework.Spec {
 					want = append(want, x)
 					acceptNew(t, c, mutationEv(c.Actor(), ch, []string{x}, nil), "add")
 					cur := expectLabels(t, reader, ch, want...)
+					t.Checking("labels/serialization.5")
 					t.Expect(cur.CreatedAt).To(BeNumerically(">", prev.CreatedAt), "replacement created_at")
 					prev = cur
 				}

@@ -64,7 +64,7 @@ func authorizationSpecs() []framework.Spec {
 							case ok.Accepted:
 								framework.Failf("%s: send %d of the mutation: expected OK true \"\" or %q, got %s", what, i, markCommitted, ok)
 							default:
-								requireRejected(ok, fmt.Sprintf("%s: send %d of the mutation racing the %s", what, i, changeName(removal)), "restricted")
+								requireRejected(t, ok, fmt.Sprintf("%s: send %d of the mutation racing the %s", what, i, changeName(removal)), "restricted")
 							}
 						}
 						acked := slices.ContainsFunc(oks, func(ok fixtures.OK) bool { return ok.Accepted })
@@ -134,6 +134,7 @@ func labelsAuthorizationSpecs() []framework.Spec {
 	return []framework.Spec{
 		{Case: lcase("labels/authorization/1", []string{"labels/authorization.4", "labels/compatibility.3", "labels/responses.12"}, "authorization", sec, framework.MUST, "A plain member's add-label and remove-label are rejected with restricted: nip-cl-rejected; membership alone is not enough."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/authorization.4")
 				owner := t.Connect(t.Actor("owner"))
 				a := lbl(t, "a")
 				ch := createLabeled(t, owner, "", fixtures.Open, a)
@@ -173,6 +174,7 @@ func labelsAuthorizationSpecs() []framework.Spec {
 			}},
 		{Case: lcase("labels/authorization/5", []string{"labels/authorization.6", "labels/scope.3"}, "authorization", sec, framework.MUST, "A label belongs to no one: an admin removes the owner's label and the owner removes the admin's, whatever the prefix."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/authorization.6")
 				owner := t.Connect(t.Actor("owner"))
 				mine := "owner:" + lbl(t, "mine")
 				ch := createLabeled(t, owner, "", fixtures.Open, mine)
@@ -196,6 +198,7 @@ func labelsAuthorizationSpecs() []framework.Spec {
 			}},
 		{Case: lcase("labels/authorization/7", []string{"labels/authorization.8", "labels/authorization.9"}, "visibility", sec, framework.MUST, "A private channel's labels (its metadata made private and hidden with NIP-29's flags, and seen withheld) are readable by members (by #d with the whole label set, and by each label) and invisible to outsiders and anonymous readers by any label in #l, by #L alone, by #L and #l, or by #d; an open channel labeled alongside stays visible to them."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/authorization.8")
 				owner := t.Connect(t.Actor("owner"))
 				x, more := lbl(t, "private"), lbl(t, "more")
 				outsider := t.Connect(t.Actor("outsider"))
@@ -244,6 +247,7 @@ func labelsAuthorizationSpecs() []framework.Spec {
 			}},
 		{Case: lcase("labels/authorization/8", []string{"labels/authorization.7", "labels/finding-channels.14", "labels/finding-channels.7"}, "visibility", sec, framework.MUST, "Private snapshots do not consume an outsider's limit: with newer private, hidden channels (metadata seen withheld) carrying the label, limit 1 returns the older open one."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/authorization.7")
 				owner := t.Connect(t.Actor("owner"))
 				x := lbl(t, "mixed")
 				open := createLabeled(t, owner, "", fixtures.Open, x)

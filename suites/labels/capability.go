@@ -12,6 +12,7 @@ func capabilitySpecs() []framework.Spec {
 		{Case: lcase("labels/capability/1", []string{"labels/capability.1", "labels/capability.2"}, "capability", "labels/capability", framework.MUST,
 			"The relay advertises \"nip-cl\" in NIP-11 supported_extensions and not in supported_nips."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/capability.1")
 				t.Expect(t.Env.Info).NotTo(BeNil(), "NIP-11 document")
 				t.Expect(t.Env.Info.HasExtension("nip-cl")).To(BeTrue(), "supported_extensions contains \"nip-cl\": %v", t.Env.Info.SupportedExtensions)
 				t.Expect(t.Env.Info.NIPsContainString("nip-cl")).To(BeFalse(), "supported_nips must not contain \"nip-cl\"")

@@ -54,7 +54,7 @@ func mixedLabelOp(t *framework.T, c *fixtures.Client, ch, why string, ev *nostr.
 	cur := snapshot(t, c, ch)
 	ok := t.Publish(c, ev)
 	if !ok.Accepted {
-		requireRejected(ok, why, "invalid")
+		requireRejected(t, ok, why, "invalid")
 		expectUnchanged(t, c, ch, cur, "rejected "+why)
 		mixedReading(t, extra[0], "rejected")
 		return false

@@ -39,7 +39,7 @@ func communitySpecs() []framework.Spec {
 					expectLabels(t, b, ch, x)
 					t.Note("community B applied the replayed 9002 to its own channel")
 				default:
-					otherCommunityRefusal(ok, "the replayed 9002 in community B")
+					otherCommunityRefusal(t, ok, "the replayed 9002 in community B")
 					t.Note("community B refused the replayed 9002: %s", ok.Reason)
 					if sameUUID {
 						expectLabels(t, b, ch)
@@ -103,6 +103,7 @@ func labelsCommunitySpecs() []framework.Spec {
 		{Case: framework.WithReading(lcase("labels/community/1", []string{"labels/authorization.9", "labels/community.1"}, "community", sec, framework.MUST, "Labels set in one community (Host) are not visible from another: #L/#l and #d find nothing there, and a mutation sent there is refused."),
 			"Reads in the other community may come back empty or be refused (CLOSED); the mutation may be refused with nip-cl-rejected (invalid: or restricted:), an ordinary NIP-01 refusal from community admission, or a closed connection. Each form is noted."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/community.1")
 				owner := t.Actor("owner")
 				b, signer, _ := secondCommunity(t, owner)
 				a := t.Connect(owner)
@@ -126,7 +127,7 @@ func labelsCommunitySpecs() []framework.Spec {
 				evB := fixtures.CreateChannel(signer, &fixtures.ChannelSpec{ID: ch, Type: fixtures.TypeStream, Name: "in b", Extra: labelTags(y)})
 				ok := t.Publish(b, evB)
 				if !ok.Accepted {
-					otherCommunityRefusal(ok, "the same UUID created in community B")
+					otherCommunityRefusal(t, ok, "the same UUID created in community B")
 					t.Expect(ok.Reason).NotTo(ContainSubstring(x), "the refusal in B discloses A's label")
 					t.Expect(ok.Reason).NotTo(ContainSubstring("labels stream"), "the refusal in B discloses A's channel name")
 					t.Note("community B refused the UUID community A uses: %s (UUIDs are not reusable across communities on this relay)", ok.Reason)
@@ -163,7 +164,7 @@ func labelsCommunitySpecs() []framework.Spec {
 					expectLabels(t, b, ch, x)
 					t.Note("community B applied the event as a new command")
 				} else {
-					otherCommunityRefusal(ok, "the same event in community B")
+					otherCommunityRefusal(t, ok, "the same event in community B")
 					t.Note("community B rejected the event: %s", ok.Reason)
 				}
 				acceptCommitted(t, a, ev, "exact retry in community A")
@@ -176,12 +177,12 @@ func labelsCommunitySpecs() []framework.Spec {
 // NIP-01 refusal (community admission may be decided before command
 // handling). A committed or unknown outcome would rest on evidence of the
 // first community.
-func otherCommunityRefusal(ok fixtures.OK, why string) {
+func otherCommunityRefusal(t *framework.T, ok fixtures.OK, why string) {
 	GinkgoHelper()
 	framework.CheckPrefix("OK", ok.Reason)
 	switch {
 	case strings.Contains(ok.Reason, markRejected):
-		requireRejected(ok, why, "invalid", "restricted", "duplicate", "auth-required", "rate-limited", "error")
+		requireRejected(t, ok, why, "invalid", "restricted", "duplicate", "auth-required", "rate-limited", "error")
 	case strings.Contains(ok.Reason, "nip-cl-"):
 		framework.Failf("%s: another community's refusal may not carry %s (only nip-cl-rejected, or an ordinary NIP-01 refusal)", why, ok)
 	}

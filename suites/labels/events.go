@@ -20,6 +20,7 @@ func eventsSpecs() []framework.Spec {
 			"Arity sweep: label, add-label, remove-label, h and t with no value, with one value plus an extra element, and (t) with a value, on 9007 and on 9002 (beside a valid add-label where the tag is not h), are each rejected with invalid: nip-cl-rejected and apply nothing; a 9007 whose over-long h tag names the existing channel may be refused with duplicate: nip-cl-rejected instead."),
 			"A 9007 whose 3- or 4-element h tag names the existing channel is both malformed (invalid:) and a create of a used UUID (duplicate:), and the draft does not order the two checks: both are accepted (nip-cl-rejected) and noted as reading labels-malformed-used-h."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/events.5")
 				c := t.Connect(t.Actor("owner"))
 				keep := lbl(t, "keep")
 				ch := createLabeled(t, c, "", fixtures.Open, keep)
@@ -33,6 +34,11 @@ func eventsSpecs() []framework.Spec {
 					return []nostr.Tag{{name}, {name, val, "extra"}, {name, val, labelNS, "more"}}
 				}
 				var wrong []string
+				// rowClause is the sentence the tag under test falls under
+				// (label command arity, the h tag, a misplaced t); the
+				// failure breaks the first wrong row's.
+				rowClause := map[string]string{"label": "labels/values-and-limits.8", "add-label": "labels/values-and-limits.8", "remove-label": "labels/values-and-limits.8", "h": "labels/events.8", "t": "labels/events.5"}
+				var first, under string
 				// check requires invalid: nip-cl-rejected, or one of the other
 				// prefixes given; it returns the prefix seen.
 				check := func(what string, ev *nostr.Event, also ...string) string {
@@ -42,10 +48,14 @@ func eventsSpecs() []framework.Spec {
 							return p
 						}
 					}
+					if first == "" {
+						first = under
+					}
 					wrong = append(wrong, fmt.Sprintf("%s: %s", what, ok))
 					return ""
 				}
 				for _, name := range []string{"label", "add-label", "remove-label", "t", "h"} {
+					under = rowClause[name]
 					for _, tag := range shapes(name) {
 						// 9007: a labeled create, plus the odd tag (h: replacing the h tag).
 						id := fixtures.NewChannelID()
@@ -79,12 +89,13 @@ func eventsSpecs() []framework.Spec {
 					}
 				}
 				// t with a well-formed value is misplaced on either kind.
+				under = rowClause["t"]
 				ev, id := createEv(c.Actor(), "", fixtures.Open, lbl(t, "ok"))
 				check(`9007 with ["t", v]`, resign(c.Actor(), ev, nostr.Tag{"t", v}))
 				goneChannel(t, c, id, `9007 with ["t", v]`)
 				check(`9002 with ["t", v]`, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", lbl(t, "ok")}, nostr.Tag{"t", v}))
 				if len(wrong) > 0 {
-					framework.Failf("%d malformed commands were not rejected with invalid: %s:\n  %s", len(wrong), markRejected, strings.Join(wrong, "\n  "))
+					t.Violates(first, "%d malformed commands were not rejected with invalid: %s:\n  %s", len(wrong), markRejected, strings.Join(wrong, "\n  "))
 				}
 				expectUnchanged(t, c, ch, before, "rejected malformed mutations")
 				t.Expect(findL(t, c, []string{v}, nil, 10)).To(BeEmpty(), "no channel carries the value of a rejected command")
@@ -92,6 +103,7 @@ func eventsSpecs() []framework.Spec {
 		{Case: lcase("labels/commands/18", []string{"labels/events.5", "labels/events.6"}, "command-shape", "labels/events", framework.MUST,
 			"l and L are misplaced on a command whatever their namespace: an unmarked [\"l\",v], a foreign [\"l\",v,\"ugc\"], a differently cased [\"l\",v,\"NIP-CL\"], a foreign [\"L\",\"ugc\"] (alone or with its l) and a repeated [\"L\",\"nip-cl\"], on a labeled and an unlabeled 9007 and on a 9002 (beside add-label and alone), are each rejected with invalid: nip-cl-rejected and apply nothing."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/events.5")
 				c := t.Connect(t.Actor("owner"))
 				keep := lbl(t, "keep")
 				ch := createLabeled(t, c, "", fixtures.Open, keep)
@@ -135,6 +147,7 @@ func eventsSpecs() []framework.Spec {
 		{Case: lcase("labels/commands/19", []string{"labels/events.7", "labels/events.8", "labels/scope.1"}, "command-shape", "labels/events", framework.MUST,
 			"The channel-identifier rule covers every h-tagged 9007, labels or not: an unlabeled 9007 whose h value is not a UUID or is the nil UUID, whose h tag has three elements, or that carries two h tags, is rejected with invalid: nip-cl-rejected and creates no channel under any id it names (an unlabeled 9007 with one valid UUID is the control)."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/events.7")
 				c := t.Connect(t.Actor("owner"))
 				// The control: the relay takes unlabeled h-tagged creation at all.
 				expectLabels(t, c, createLabeled(t, c, "", fixtures.Open))
@@ -230,15 +243,20 @@ func labelsCommandSpecs() []framework.Spec {
 		out = append(out, framework.Spec{Case: lcase(row.id, row.clauses, "command-shape", sec, framework.MUST,
 			fmt.Sprintf("A 9007 carrying a misplaced %q tag is rejected with invalid: nip-cl-rejected (labeled or not) and creates nothing.", row.name)),
 			Run: func(t *framework.T) {
+				t.Checking(row.clauses[0])
 				c := t.Connect(t.Actor("owner"))
 				v := lbl(t, "mis")
 				ev, id := createEv(c.Actor(), "", fixtures.Open, lbl(t, "ok"))
 				ev = resign(c.Actor(), ev, row.tag(v))
+				t.Checking(row.clauses[0]) // the refusal of the misplaced tag
 				rejectCL(t, c, ev, "labeled 9007 with "+row.name, "invalid")
+				t.Checking("labels/events.6")
 				goneChannel(t, c, id, "rejected create")
 				ev2, id2 := createEv(c.Actor(), "", fixtures.Open)
 				ev2 = resign(c.Actor(), ev2, row.tag(v))
+				t.Checking(row.clauses[0])
 				rejectCL(t, c, ev2, "unlabeled 9007 with "+row.name, "invalid")
+				t.Checking("labels/events.6")
 				goneChannel(t, c, id2, "rejected create")
 			}})
 	}
@@ -258,6 +276,7 @@ func labelsCommandSpecs() []framework.Spec {
 		out = append(out, framework.Spec{Case: lcase(row.id, row.clauses, "command-shape", sec, framework.MUST,
 			fmt.Sprintf("A 9002 carrying a misplaced %q tag is rejected with invalid: nip-cl-rejected, alone or beside add-label, and nothing is applied.", row.name)),
 			Run: func(t *framework.T) {
+				t.Checking(row.clauses[0]) // the refusal of the misplaced tag
 				c := t.Connect(t.Actor("owner"))
 				keep := lbl(t, "keep")
 				ch := createLabeled(t, c, "", fixtures.Open, keep)
@@ -265,12 +284,14 @@ func labelsCommandSpecs() []framework.Spec {
 				v := lbl(t, "mis")
 				rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", lbl(t, "ok")}, row.tag(v)), "add-label with "+row.name, "invalid")
 				rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, row.tag(v)), "9002 with only "+row.name, "invalid")
+				t.Checking("labels/events.6")
 				expectUnchanged(t, c, ch, before, "rejected mutations")
 			}})
 	}
 	out = append(out,
 		framework.Spec{Case: lcase("labels/commands/10", []string{"labels/events.7", "labels/initial-labels.6"}, "command-shape", sec, framework.MUST, "A labeled 9007 with two h tags is rejected with invalid: nip-cl-rejected; neither UUID gets a channel."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/events.7")
 				c := t.Connect(t.Actor("owner"))
 				ev, id := createEv(c.Actor(), "", fixtures.Open, lbl(t, "two-h"))
 				other := fixtures.NewChannelID()
@@ -318,6 +339,7 @@ func labelsCommandSpecs() []framework.Spec {
 			}},
 		framework.Spec{Case: lcase("labels/commands/15", []string{"labels/compatibility.3", "labels/values-and-limits.8"}, "command-shape", sec, framework.MUST, "Label command tags must have exactly two elements: a three-element label or add-label, or a one-element remove-label, is rejected with invalid: nip-cl-rejected."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/compatibility.3")
 				c := t.Connect(t.Actor("owner"))
 				v := lbl(t, "shape")
 				ev, id := createEv(c.Actor(), "", fixtures.Open)
@@ -327,6 +349,7 @@ func labelsCommandSpecs() []framework.Spec {
 				ch := createLabeled(t, c, "", fixtures.Open, v)
 				before := snapshot(t, c, ch)
 				rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", lbl(t, "x"), labelNS}), "three-element add-label", "invalid")
+				t.Checking("labels/values-and-limits.8")
 				rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"remove-label"}), "one-element remove-label", "invalid")
 				expectUnchanged(t, c, ch, before, "rejected mutations")
 			}},

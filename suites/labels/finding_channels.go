@@ -125,6 +125,7 @@ func findingChannelsSpecs() []framework.Spec {
 		{Case: lcase("labels/discovery/14", []string{"labels/finding-channels.1", "labels/finding-channels.8"}, "discovery", "labels/finding-channels", framework.MUST,
 			"A mixed-kinds label read ({\"kinds\":[39000,1] and [1,39000],\"#L\":[\"nip-cl\"],\"#l\":[x],\"limit\":1}) made after newer unlabeled channels (and a newer kind 1 event where the relay takes one) returns the labeled snapshot: labels are matched before the limit, whichever kind comes first."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/finding-channels.1")
 				c := t.Connect(t.Actor("owner"))
 				x := lbl(t, "behind")
 				labeled := createLabeled(t, c, "", fixtures.Open, x)
@@ -142,7 +143,7 @@ func findingChannelsSpecs() []framework.Spec {
 					f := nostr.Filter{Kinds: kinds, Tags: nostr.TagMap{"L": {labelNS}, "l": {x}}, Limit: 1}
 					got := t.Query(reader, f)
 					if len(got) != 1 || got[0].ID != want.ID {
-						framework.Failf("labels draft (labels/finding-channels.8): %s must return the labeled snapshot %s behind the newer unlabeled channels, got %d event(s): %v", f, want.ID, len(got), framework.IDs(got))
+						t.Violates("labels/finding-channels.8", "labels draft (labels/finding-channels.8): %s must return the labeled snapshot %s behind the newer unlabeled channels, got %d event(s): %v", f, want.ID, len(got), framework.IDs(got))
 					}
 				}
 			}},
@@ -167,18 +168,19 @@ func findingChannelsSpecs() []framework.Spec {
 				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"L": {labelNS}, "l": {x}}}
 				for _, ev := range t.Query(reader, f) {
 					if ev.PubKey != t.Env.RelayPubKey {
-						framework.Failf("labels draft (labels/finding-channels.1): %s returned %s, signed by %s, not the relay: label reads match relay-signed snapshots only", f, ev.ID, ev.PubKey)
+						t.Violates("labels/finding-channels.1", "labels draft (labels/finding-channels.1): %s returned %s, signed by %s, not the relay: label reads match relay-signed snapshots only", f, ev.ID, ev.PubKey)
 					}
 				}
 				f.Limit = 1
 				got := t.Query(reader, f)
 				if len(got) != 1 || got[0].ID != want.ID {
-					framework.Failf("labels draft (labels/finding-channels.1): %s must return the channel's relay-signed snapshot %s, got %v", f, want.ID, framework.IDs(got))
+					t.Violates("labels/finding-channels.1", "labels draft (labels/finding-channels.1): %s must return the channel's relay-signed snapshot %s, got %v", f, want.ID, framework.IDs(got))
 				}
 			}},
 		{Case: lcase("labels/discovery/12", []string{"labels/finding-channels.1", "labels/finding-channels.2", "labels/finding-channels.5"}, "discovery", "labels/finding-channels", framework.MUST,
 			"A client's whole discovery filter ({\"authors\":[relay],\"kinds\":[39000],\"#L\":[\"nip-cl\"],\"#l\":[x],\"#t\":[\"stream\"],\"limit\":10}) returns exactly the stream channels carrying the label, not a forum carrying it; with the creator as author it returns none."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/finding-channels.1")
 				c := t.Connect(t.Actor("owner"))
 				x := lbl(t, "discover")
 				stream := createLabeled(t, c, fixtures.TypeStream, fixtures.Open, x)
@@ -274,6 +276,7 @@ func labelsDiscoverySpecs() []framework.Spec {
 			}},
 		{Case: lcase("labels/discovery/6", []string{"labels/finding-channels.14", "labels/finding-channels.6"}, "discovery", sec, framework.MUST, "A removed label no longer finds the channel, and the superseded snapshot that carried it does not consume the limit."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/finding-channels.6")
 				c := t.Connect(t.Actor("owner"))
 				x := lbl(t, "moving")
 				older := createLabeled(t, c, "", fixtures.Open, x)
@@ -287,6 +290,7 @@ func labelsDiscoverySpecs() []framework.Spec {
 			}},
 		{Case: lcase("labels/discovery/7", []string{"labels/add-remove.15", "labels/finding-channels.3"}, "discovery", sec, framework.MUST, "Exact channel reads (#d) and label discovery return the same current snapshot with the same labels."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/finding-channels.3")
 				c := t.Connect(t.Actor("owner"))
 				x := lbl(t, "same")
 				ch := createLabeled(t, c, "", fixtures.Open, x, lbl(t, "more"))

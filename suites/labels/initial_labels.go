@@ -15,6 +15,7 @@ func initialLabelsSpecs() []framework.Spec {
 		{Case: lcase("labels/initial/8", []string{"labels/initial-labels.7", "labels/responses.9"}, "create", "labels/initial-labels", framework.MUST,
 			"An exact retry of a committed unlabeled h-tagged 9007 is recognized before the UUID conflict: OK true \"duplicate: nip-cl-committed\", no label appears and no new snapshot."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/initial-labels.7")
 				c := t.Connect(t.Actor("owner"))
 				ev, ch := createEv(c.Actor(), "", fixtures.Open)
 				acceptNew(t, c, ev, "unlabeled h-tagged create")
@@ -27,6 +28,7 @@ func initialLabelsSpecs() []framework.Spec {
 		{Case: lcase("labels/initial/9", []string{"labels/initial-labels.8", "labels/responses.2"}, "conflict", "labels/initial-labels", framework.MUST,
 			"A refused conflicting 9007 (the channel owner's different create on a used UUID) re-sent exactly stays refused with duplicate: nip-cl-rejected every time — never duplicate: nip-cl-committed — and leaves no trace in the channel."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/initial-labels.8")
 				c := t.Connect(t.Actor("owner"))
 				x, y := lbl(t, "first"), lbl(t, "conflict")
 				ev, ch := createEv(c.Actor(), "", fixtures.Open, x)
@@ -50,13 +52,20 @@ func labelsInitialSpecs() []framework.Spec {
 	return []framework.Spec{
 		{Case: lcase("labels/initial/1", []string{"labels/initial-labels.2", "labels/snapshot.4"}, "create", sec, framework.MUST, "Repeated label values on a 9007 are applied once: the snapshot has each value once, sorted."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/initial-labels.2")
 				c := t.Connect(t.Actor("owner"))
 				a, b := lbl(t, "b-dup"), lbl(t, "a-dup")
 				ch := createLabeled(t, c, "", fixtures.Open, a, b, a, b, a)
+				// The case's own observation first, on the snapshot as
+				// served: each value once (the shape checks follow).
+				raw := t.MustStateEvent(c, fixtures.KindMetadata, ch)
+				t.Expect(labelsOf(raw)).To(ConsistOf(a, b), "the snapshot of a 9007 repeating two values lists each once")
+				t.Checking("labels/snapshot.4")
 				expectLabels(t, c, ch, a, b)
 			}},
 		{Case: lcase("labels/initial/2", []string{"labels/initial-labels.4", "labels/responses.8", "labels/scope.1", "labels/snapshot.5", "labels/snapshot.8"}, "create", sec, framework.MUST, "An h-tagged 9007 without labels answers OK true \"\" and yields a snapshot with no L or l tags and one t tag with the type."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/initial-labels.4")
 				c := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, c, fixtures.TypeStream, fixtures.Open)
 				ev := expectLabels(t, c, ch)
@@ -72,6 +81,7 @@ func labelsInitialSpecs() []framework.Spec {
 		{Case: framework.WithReading(lcase("labels/initial/4", []string{"labels/application.1", "labels/application.2", "labels/initial-labels.1", "labels/initial-labels.5"}, "create", sec, framework.MUST, "When a labeled create is acknowledged, its fields, labels and snapshot are readable at once and the creator already holds owner authority (an immediate label mutation by the creator is accepted)."),
 			"The draft commits owner membership with the create but does not require 39001/39002 to be published atomically (or at all: NIP-29 makes them optional), so owner membership is observed through the creator's owner authority. Where the creator's role shows is only noted: NIP-29 puts roles on 39001; a role on the 39002 p tag is accepted too."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/initial-labels.1")
 				c := t.Connect(t.Actor("owner"))
 				v, w := lbl(t, "together"), lbl(t, "after")
 				ev, ch := createEv(c.Actor(), "", fixtures.Private, v)
@@ -87,6 +97,7 @@ func labelsInitialSpecs() []framework.Spec {
 			}},
 		{Case: lcase("labels/initial/5", []string{"labels/initial-labels.10", "labels/initial-labels.8", "labels/responses.13", "labels/responses.17"}, "conflict", sec, framework.MUST, "A different 9007 on an existing UUID is rejected with duplicate: nip-cl-rejected; the answer names neither the channel's name nor its labels, and the channel is unchanged."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/initial-labels.8")
 				owner := t.Connect(t.Actor("owner"))
 				secret := lbl(t, "secret")
 				ev, ch := createEv(owner.Actor(), "", fixtures.Private, secret)
@@ -95,6 +106,7 @@ func labelsInitialSpecs() []framework.Spec {
 				for _, who := range []*fixtures.Client{t.Connect(t.Actor("outsider")), owner} {
 					ok := rejectCL(t, who, fixtures.CreateChannel(who.Actor(), &fixtures.ChannelSpec{ID: ch, Type: fixtures.TypeStream, Name: "other", Extra: labelTags(lbl(t, "other"))}),
 						"different create on an existing UUID by "+who.Actor().Name, "duplicate")
+					t.Checking("labels/initial-labels.10")
 					t.Expect(ok.Reason).NotTo(ContainSubstring(secret), "the conflict answer discloses a label")
 					t.Expect(ok.Reason).NotTo(ContainSubstring("labels stream"), "the conflict answer discloses the name")
 				}
@@ -102,6 +114,7 @@ func labelsInitialSpecs() []framework.Spec {
 			}},
 		{Case: lcase("labels/initial/6", []string{"labels/initial-labels.10", "labels/initial-labels.9", "labels/responses.13", "labels/responses.17", "labels/scope.10"}, "conflict", sec, framework.MUST, "A different 9007 on a deleted channel's UUID is rejected with duplicate: nip-cl-rejected without disclosing the old channel's name or labels, and no channel appears."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/initial-labels.9")
 				owner := t.Connect(t.Actor("owner"))
 				secret := lbl(t, "gone")
 				ev, ch := createEv(owner.Actor(), "", fixtures.Open, secret)
@@ -109,17 +122,20 @@ func labelsInitialSpecs() []framework.Spec {
 				t.Accept(owner, fixtures.DeleteChannel(owner.Actor(), ch), "delete")
 				ok := rejectCL(t, owner, fixtures.CreateChannel(owner.Actor(), &fixtures.ChannelSpec{ID: ch, Type: fixtures.TypeStream, Name: "again", Extra: labelTags(secret)}),
 					"create on a deleted UUID", "duplicate")
+				t.Checking("labels/initial-labels.10")
 				t.Expect(ok.Reason).NotTo(ContainSubstring(secret), "the conflict answer discloses a label")
 				t.Expect(ok.Reason).NotTo(ContainSubstring("labels stream"), "the conflict answer discloses the name")
 				goneChannel(t, owner, ch, "deleted UUID")
 			}},
 		{Case: lcase("labels/initial/7", []string{"labels/initial-labels.7", "labels/responses.6", "labels/responses.9", "labels/retry-admission.8"}, "conflict", sec, framework.MUST, "An exact retry of a committed 9007 is recognized before the UUID conflict: OK true \"duplicate: nip-cl-committed\", and no new snapshot."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/initial-labels.7")
 				c := t.Connect(t.Actor("owner"))
 				ev, ch := createEv(c.Actor(), "", fixtures.Open, lbl(t, "retry"))
 				acceptNew(t, c, ev, "create")
 				before := snapshot(t, c, ch)
 				acceptCommitted(t, c, ev, "exact retry of the create")
+				t.Checking("labels/retry-admission.8")
 				expectUnchanged(t, c, ch, before, "retried create")
 			}},
 	}

@@ -135,6 +135,10 @@ func createLabeled(t *framework.T, c *fixtures.Client, typ, vis string, labels .
 func acceptNew(t *framework.T, c *fixtures.Client, ev *nostr.Event, why string) {
 	GinkgoHelper()
 	ok := t.Publish(c, ev)
+	if ok.Accepted && ok.Reason != "" {
+		// Applied, answered otherwise: the answer's own sentence.
+		defer t.Invariant("labels/responses.8")()
+	}
 	if !ok.Accepted || ok.Reason != "" {
 		framework.Failf(`%s: expected ["OK",…,true,""] (new committed application), got %s`, why, ok)
 	}
@@ -144,6 +148,10 @@ func acceptNew(t *framework.T, c *fixtures.Client, ev *nostr.Event, why string) 
 func acceptCommitted(t *framework.T, c *fixtures.Client, ev *nostr.Event, why string) {
 	GinkgoHelper()
 	ok := t.Publish(c, ev)
+	if ok.Accepted && !hasFixedPrefix(ok.Reason, markCommitted) {
+		// Admitted, answered otherwise: the answer's own sentence.
+		defer t.Invariant("labels/responses.9")()
+	}
 	if !ok.Accepted || !hasFixedPrefix(ok.Reason, markCommitted) {
 		framework.Failf(`%s: expected ["OK",…,true,"duplicate: nip-cl-committed"] (exact retry of a committed command), got %s`, why, ok)
 	}
@@ -160,11 +168,16 @@ func hasFixedPrefix(reason, prefix string) bool {
 func rejectCL(t *framework.T, c *fixtures.Client, ev *nostr.Event, why string, prefixes ...string) fixtures.OK {
 	GinkgoHelper()
 	ok := t.Publish(c, ev)
-	requireRejected(ok, why, prefixes...)
+	requireRejected(t, ok, why, prefixes...)
 	return ok
 }
 
-func requireRejected(ok fixtures.OK, why string, prefixes ...string) {
+// requireRejected requires OK false with "<p>: nip-cl-rejected" for one of
+// prefixes. An acceptance fails the case's own step; a refusal in other
+// words breaks the responses sentence that fixes the words (t.Invariant):
+// the fixed outcomes (labels/responses.1) when the marker is missing, the
+// prefix the refusal's kind takes otherwise.
+func requireRejected(t *framework.T, ok fixtures.OK, why string, prefixes ...string) {
 	GinkgoHelper()
 	if ok.Accepted {
 		framework.Failf("%s: expected a rejection (%s), got %s", why, rejectWant(prefixes), ok)
@@ -174,7 +187,27 @@ func requireRejected(ok fixtures.OK, why string, prefixes ...string) {
 			return
 		}
 	}
+	defer t.Invariant(rejectionClause(ok.Reason, prefixes))()
 	framework.Failf("%s: expected the message to start with %s, got %s", why, rejectWant(prefixes), ok)
+}
+
+// rejectionClause is the responses sentence a refusal in the wrong words
+// breaks: labels/responses.1 without the nip-cl-rejected marker, else the
+// sentence of the prefix expected (invalid: responses.10, restricted:
+// responses.12, duplicate: responses.13), else responses.6 (exact prefixes).
+func rejectionClause(reason string, prefixes []string) string {
+	if !strings.Contains(reason, markRejected) || len(prefixes) != 1 {
+		return "labels/responses.1"
+	}
+	switch prefixes[0] {
+	case "invalid":
+		return "labels/responses.10"
+	case "restricted":
+		return "labels/responses.12"
+	case "duplicate":
+		return "labels/responses.13"
+	}
+	return "labels/responses.6"
 }
 
 func rejectWant(prefixes []string) string {
@@ -210,38 +243,54 @@ func labelsOf(ev *nostr.Event) []string {
 // tags.
 func checkCanonical(t *framework.T, ev *nostr.Event) {
 	GinkgoHelper()
+	// Each check holds a snapshot sentence whatever the case cites: a
+	// failure here breaks it (t.Invariant), not the case's own clause.
+	defer t.Invariant("labels/snapshot.1")()
 	t.Expect(ev.Kind).To(Equal(fixtures.KindMetadata), "snapshot kind")
 	t.RequireRelaySigned(ev)
 	var ds, ts, ls, lvals []string
 	for _, tag := range ev.Tags {
 		switch tag[0] {
 		case "d":
+			t.Invariant("labels/snapshot.10")
 			t.Expect(tag).To(HaveLen(2), "snapshot %s: the d tag has exactly two elements: %v", ev.ID, tag)
 			ds = append(ds, tag[1])
 		case "t":
+			t.Invariant("labels/snapshot.8")
 			t.Expect(tag).To(HaveLen(2), "snapshot %s: the t tag has exactly two elements: %v", ev.ID, tag)
 			ts = append(ts, tag[1])
 		case "L":
+			t.Invariant("labels/snapshot.6")
 			t.Expect(tag).To(Equal(nostr.Tag{"L", labelNS}), "snapshot %s: the only L tag is [\"L\",\"nip-cl\"]", ev.ID)
 			ls = append(ls, tag[1])
 		case "l":
+			t.Invariant("labels/snapshot.3")
 			t.Expect(tag).To(HaveLen(3), "snapshot %s: an l tag is [\"l\", <value>, \"nip-cl\"]: %v", ev.ID, tag)
+			t.Invariant("labels/snapshot.6")
 			t.Expect(tag[2]).To(Equal(labelNS), "snapshot %s: l tags are marked with the nip-cl namespace: %v", ev.ID, tag)
+			t.Invariant("labels/values-and-limits.1")
 			t.Expect(labelGrammar.MatchString(tag[1]) && len(tag[1]) <= maxLabelLength).To(BeTrue(),
 				"snapshot %s: l value %q is a canonical label", ev.ID, tag[1])
 			lvals = append(lvals, tag[1])
 		case "label", "add-label", "remove-label":
+			t.Invariant("labels/snapshot.6")
 			Fail(fmt.Sprintf("snapshot %s carries a command/legacy label tag %v", ev.ID, tag))
 		}
 	}
+	t.Invariant("labels/snapshot.10")
 	t.Expect(ds).To(HaveLen(1), "snapshot %s: exactly one d tag", ev.ID)
+	t.Invariant("labels/snapshot.8")
 	t.Expect(ts).To(HaveLen(1), "snapshot %s: exactly one t tag (the channel type; t never carries labels), got %v", ev.ID, ts)
 	if len(lvals) == 0 {
+		t.Invariant("labels/snapshot.5")
 		t.Expect(ls).To(BeEmpty(), "snapshot %s: an empty label set has no L tag", ev.ID)
 		return
 	}
+	t.Invariant("labels/snapshot.2")
 	t.Expect(ls).To(HaveLen(1), "snapshot %s: a labeled snapshot has exactly one L tag", ev.ID)
+	t.Invariant("labels/values-and-limits.5")
 	t.Expect(len(lvals)).To(BeNumerically("<=", maxLabels), "snapshot %s: at most %d labels", ev.ID, maxLabels)
+	t.Invariant("labels/snapshot.4")
 	for i := 1; i < len(lvals); i++ {
 		t.Expect(lvals[i-1] < lvals[i]).To(BeTrue(),
 			"snapshot %s: l tags are deduplicated and sorted by ASCII value, got %q before %q (all: %v)", ev.ID, lvals[i-1], lvals[i], lvals)

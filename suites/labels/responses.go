@@ -21,12 +21,14 @@ func labelsResponsesSpecs() []framework.Spec {
 	return []framework.Spec{
 		{Case: lcase("labels/responses/1", []string{"labels/responses.1", "labels/responses.8", "labels/scope.1"}, "responses", sec, framework.MUST, "A new h-tagged create, labeled or not, answers exactly OK true \"\"."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/responses.1")
 				c := t.Connect(t.Actor("owner"))
 				createLabeled(t, c, "", fixtures.Open, lbl(t, "new"))
 				createLabeled(t, c, "", fixtures.Open)
 			}},
 		{Case: lcase("labels/responses/2", []string{"labels/responses.1", "labels/responses.8"}, "responses", sec, framework.MUST, "A new label mutation, state-changing or no-op, answers exactly OK true \"\"."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/responses.1")
 				c := t.Connect(t.Actor("owner"))
 				x := lbl(t, "x")
 				ch := createLabeled(t, c, "", fixtures.Open)
@@ -36,6 +38,7 @@ func labelsResponsesSpecs() []framework.Spec {
 			}},
 		{Case: lcase("labels/responses/3", []string{"labels/responses.9", "labels/retry-admission.8"}, "retry", sec, framework.MUST, "An exact retry of a committed mutation answers OK true \"duplicate: nip-cl-committed\", publishes nothing and changes nothing."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/responses.9")
 				c := t.Connect(t.Actor("owner"))
 				a, x := lbl(t, "a"), lbl(t, "x")
 				ch := createLabeled(t, c, "", fixtures.Open, a)
@@ -44,10 +47,12 @@ func labelsResponsesSpecs() []framework.Spec {
 				before := expectLabels(t, c, ch, x)
 				acceptCommitted(t, c, m, "exact retry")
 				acceptCommitted(t, t.Connect(c.Actor()), m, "exact retry on another connection")
+				t.Checking("labels/retry-admission.8")
 				expectUnchanged(t, c, ch, before, "retried mutation")
 			}},
 		{Case: lcase("labels/responses/4", []string{"labels/retry-admission.12", "labels/retry-admission.9"}, "retry", sec, framework.MUST, "An exact retry succeeds without reapplication after a later command superseded it: add X, remove X, retry the add; X stays removed."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/retry-admission.9")
 				c := t.Connect(t.Actor("owner"))
 				x := lbl(t, "x")
 				ch := createLabeled(t, c, "", fixtures.Open)
@@ -60,6 +65,7 @@ func labelsResponsesSpecs() []framework.Spec {
 			}},
 		{Case: lcase("labels/responses/5", []string{"labels/add-remove.9", "labels/responses.9"}, "retry", sec, framework.MUST, "An exact retry of a committed no-op answers duplicate: nip-cl-committed and publishes nothing."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/responses.9")
 				c := t.Connect(t.Actor("owner"))
 				a := lbl(t, "a")
 				ch := createLabeled(t, c, "", fixtures.Open, a)
@@ -71,6 +77,7 @@ func labelsResponsesSpecs() []framework.Spec {
 			}},
 		{Case: lcase("labels/responses/6", []string{"labels/responses.1", "labels/responses.2"}, "retry", sec, framework.MUST, "A rejected command retried exactly stays rejected with the same class and never applies."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/responses.1")
 				owner := t.Connect(t.Actor("owner"))
 				a, x := lbl(t, "a"), lbl(t, "x")
 				ch := createLabeled(t, owner, "", fixtures.Open, a)
@@ -122,6 +129,7 @@ func labelsResponsesSpecs() []framework.Spec {
 		{Case: framework.WithReading(lcase("labels/responses/9", []string{"labels/responses.9", "labels/retry-admission.8"}, "lost-ack", sec, framework.MUST, "Lost acknowledgement of a mutation: the resend answers duplicate: nip-cl-committed and the state shows exactly one application."),
 			"As responses/8; the resend goes over a direct connection."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/responses.9")
 				p, c := lossyConnect(t, "owner")
 				a, x := lbl(t, "a"), lbl(t, "x")
 				direct := t.Connect(c.Actor())
@@ -139,6 +147,7 @@ func labelsResponsesSpecs() []framework.Spec {
 			"An outsider's refusals reveal nothing of a private, hidden channel's labels: the same label mutations sent to two such channels, one holding 31 labels and one holding 1 — adding two new values (over the 32-label limit on the first only), adding a value only the first holds, removing a value only the first holds — are each refused with nip-cl-rejected and the same prefix on both channels, no refusal names a label the outsider did not send, and nothing is applied."),
 			"A relay may refuse an outsider's command on an inaccessible channel as a permission denial (restricted:) or as an unknown channel (invalid:); either is accepted. An answer that depends on the hidden label set — a different prefix for the same command on the two channels — tells the outsider something it may not read."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/responses.17")
 				owner := t.Connect(t.Actor("owner"))
 				outsider := t.Connect(t.Actor("outsider"))
 				base := lbl(t, "hidden")
@@ -165,7 +174,7 @@ func labelsResponsesSpecs() []framework.Spec {
 						if ok.Accepted {
 							t.Violates("labels/authorization.4", "the outsider's mutation (%s) on a private channel was accepted: %s (labels/authorization.4)", p.what, ok)
 						}
-						requireRejected(ok, "the outsider's mutation ("+p.what+")", "restricted", "invalid")
+						requireRejected(t, ok, "the outsider's mutation ("+p.what+")", "restricted", "invalid")
 						for _, v := range hidden {
 							if !slices.Contains(sent, v) && strings.Contains(ok.Reason, v) {
 								t.Violates("labels/responses.17", "the refusal of the outsider's mutation (%s) names the hidden label %q, which the outsider did not send: %s (labels/responses.17)", p.what, v, ok)
@@ -186,6 +195,7 @@ func labelsResponsesSpecs() []framework.Spec {
 			"A refused mutation never turns into a committed one: a member's add-label refused with restricted: nip-cl-rejected and re-sent exactly once the member is an admin, and an owner's add-label refused on an archived channel and re-sent exactly after the unarchive, are each applied now as new (OK true \"\", the label readable at once) or refused again with nip-cl-rejected (nothing applied); never answered duplicate: nip-cl-committed, never OK true without the label."),
 			"The first submission did not apply (nip-cl-rejected), so the exact re-send is a new command once the refusal's cause is gone; the exact-retry rules cover committed commands only. A relay may apply it as new or refuse it again (as a replay of a refused event, say); both are accepted and noted. A positive answer must mean application, and duplicate: nip-cl-committed claims an application that never happened."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/responses.2")
 				owner := t.Connect(t.Actor("owner"))
 				a := lbl(t, "a")
 				ch := createLabeled(t, owner, "", fixtures.Open, a)
@@ -232,7 +242,7 @@ func resendRefused(t *framework.T, c, reader *fixtures.Client, ch string, ev *no
 		t.Note("%s: applied as new", why)
 		return labelsOf(expectLabels(t, reader, ch, append(slices.Clone(cur), label)...))
 	default:
-		requireRejected(ok, why, refusalPrefixes...)
+		requireRejected(t, ok, why, refusalPrefixes...)
 		expectUnchanged(t, reader, ch, before, why+" (refused again)")
 		t.Note("%s: refused again (%s)", why, prefixOf(ok.Reason))
 	}

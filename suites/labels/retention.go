@@ -17,6 +17,7 @@ func retentionSpecs() []framework.Spec {
 			"Application evidence of a create and of a no-op survives a NIP-09 deletion of those command events: once the relay has deleted both (their ids no longer read), and after later commands, both exact retries answer duplicate: nip-cl-committed and nothing is reapplied."),
 			"The clause is about a deletion that happened: as labels/retention/1 does, the case first observes that the relay serves both stored commands by id and, after the kind 5 requests, that it no longer does. NIP-09 lets a relay keep deleted events; a relay that refuses the kind 5, keeps serving a command, or never serves stored commands by id makes the case unsupported, with what was seen."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/retention.1")
 				c := t.Connect(t.Actor("owner"))
 				a := lbl(t, "a")
 				create, ch := createEv(c.Actor(), "", fixtures.Open, a)
@@ -33,6 +34,7 @@ func retentionSpecs() []framework.Spec {
 		{Case: framework.WithReading(lcase("labels/retention/1", []string{"labels/retention.1", "labels/retry-admission.14"}, "retention", "labels/retention", framework.MUST, "Application evidence survives a NIP-09 deletion of the command event: once the relay has deleted the command (its id no longer reads), the exact retry is still duplicate: nip-cl-committed and nothing is reapplied."),
 			"The clause is about a deletion that happened: the case first observes that the relay serves the stored command by id and that after the kind 5 it no longer does. NIP-09 lets a relay keep deleted events; a relay that refuses the kind 5, keeps serving the command, or never serves stored commands by id makes the case unsupported, with what was seen."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/retention.1")
 				c := t.Connect(t.Actor("owner"))
 				x := lbl(t, "kept")
 				ch := createLabeled(t, c, "", fixtures.Open)

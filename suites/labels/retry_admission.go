@@ -20,6 +20,7 @@ func retryAdmissionSpecs() []framework.Spec {
 		{Case: lcase("labels/retry/12", []string{"labels/responses.9", "labels/retry-admission.9"}, "retry-admission", "labels/retry-admission", framework.MUST,
 			"Retries after the state was superseded: a committed create and a committed no-op, retried after later commands removed and added labels, answer duplicate: nip-cl-committed and reapply nothing (the later state and snapshot stay)."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/retry-admission.9")
 				c := t.Connect(t.Actor("owner"))
 				a, b := lbl(t, "a"), lbl(t, "b")
 				create, ch := createEv(c.Actor(), "", fixtures.Open, a)
@@ -89,7 +90,7 @@ func retryAdmissionSpecs() []framework.Spec {
 						t.Expect(hasFixedPrefix(oks[0].Reason, markCommitted)).To(BeTrue(), "round %d: %s", r, oks[0])
 						won++
 					} else {
-						requireRejected(oks[0], fmt.Sprintf("round %d: retry racing archive", r), "restricted")
+						requireRejected(t, oks[0], fmt.Sprintf("round %d: retry racing archive", r), "restricted")
 					}
 					rejectCL(t, conns[0], m, fmt.Sprintf("round %d: retry after the archive", r), "restricted")
 				}
@@ -149,6 +150,7 @@ func labelsRetrySpecs() []framework.Spec {
 	return []framework.Spec{
 		{Case: lcase("labels/retry/1", []string{"labels/compatibility.1", "labels/responses.12", "labels/retry-admission.11", "labels/retry-admission.6"}, "retry-admission", sec, framework.MUST, "A retry by an author demoted to member is rejected with restricted: nip-cl-rejected; the earlier committed effect stays in place."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/retry-admission.6")
 				owner := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, owner, "", fixtures.Open)
 				admin := withRoles(t, owner, ch, "admin")[0]
@@ -162,6 +164,7 @@ func labelsRetrySpecs() []framework.Spec {
 			}},
 		{Case: lcase("labels/retry/2", []string{"labels/compatibility.1", "labels/retry-admission.11", "labels/retry-admission.6"}, "retry-admission", sec, framework.MUST, "A retry by an author removed from the channel is rejected with restricted: nip-cl-rejected; the effect stays."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/retry-admission.6")
 				owner := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, owner, "", fixtures.Open)
 				admin := withRoles(t, owner, ch, "admin")[0]
@@ -175,6 +178,7 @@ func labelsRetrySpecs() []framework.Spec {
 			}},
 		{Case: lcase("labels/retry/3", []string{"labels/retry-admission.12", "labels/retry-admission.4", "labels/retry-admission.8", "labels/retry-admission.9"}, "retry-admission", sec, framework.MUST, "A retry on an archived channel is rejected with restricted: nip-cl-rejected; after unarchiving, the same retry answers duplicate: nip-cl-committed without reapplying a superseded effect."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/retry-admission.4")
 				c := t.Connect(t.Actor("owner"))
 				x := lbl(t, "x")
 				ch := createLabeled(t, c, "", fixtures.Open)
@@ -184,14 +188,17 @@ func labelsRetrySpecs() []framework.Spec {
 				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"archived", "true"}), "archive")
 				before := expectLabels(t, c, ch)
 				rejectCL(t, c, add, "retry on the archived channel", "restricted")
+				t.Checking("labels/retry-admission.8")
 				expectUnchanged(t, c, ch, before, "rejected retry")
 				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"archived", "false"}), "unarchive")
 				before = expectLabels(t, c, ch)
 				acceptCommitted(t, c, add, "retry after unarchive")
+				t.Checking("labels/retry-admission.8")
 				expectUnchanged(t, c, ch, before, "committed retry")
 			}},
 		{Case: framework.WithReading(lcase("labels/retry/4", []string{"labels/retry-admission.12", "labels/retry-admission.5"}, "retry-admission", sec, framework.MUST, "A retry on a deleted channel is rejected (nip-cl-rejected) and no snapshot reappears."), readingDeletedPrefix),
 			Run: func(t *framework.T) {
+				t.Checking("labels/retry-admission.5")
 				c := t.Connect(t.Actor("owner"))
 				x := lbl(t, "x")
 				ch := createLabeled(t, c, "", fixtures.Open)
@@ -217,6 +224,7 @@ func labelsRetrySpecs() []framework.Spec {
 		{Case: framework.WithReading(lcase("labels/retry/6", []string{"labels/retry-admission.4", "labels/retry-admission.5"}, "retry-admission", sec, framework.MUST, "A retry of a committed create on an archived channel is rejected with restricted:, on a deleted one with restricted:, invalid: or duplicate: (nip-cl-rejected)."),
 			readingDeletedPrefix+" A retried create of a deleted channel is also a create of a used UUID, which the draft refuses as a conflict: duplicate: nip-cl-rejected is accepted too (reading labels-deleted-create-retry)."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/retry-admission.4")
 				c := t.Connect(t.Actor("owner"))
 				ev, ch := createEv(c.Actor(), "", fixtures.Open, lbl(t, "a"))
 				acceptNew(t, c, ev, "create")
@@ -240,6 +248,7 @@ func labelsRetrySpecs() []framework.Spec {
 			Reading: "The relay clock is estimated from a fresh snapshot's created_at; the command is signed 893 s before it and retried once 2 s after the window closes (about 9 s of waiting). " +
 				readingAdmission},
 			Run: func(t *framework.T) {
+				t.Checking("labels/retry-admission.2")
 				c := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, c, "", fixtures.Open)
 				relayNow := snapshot(t, c, ch).CreatedAt

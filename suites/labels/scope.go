@@ -47,6 +47,7 @@ func scopeSpecs() []framework.Spec {
 			"An archived channel is unarchived separately: a label mutation that also carries [\"archived\",\"false\"] (after or before its add-label, or with a remove-label) is refused with nip-cl-rejected and applies nothing — the snapshot stays the same event and the channel stays archived (a label-only mutation is still refused with restricted:); after a separate unarchive the label change is accepted."),
 			"The command is both a mixed edit (invalid:) and a label mutation of an archived channel (restricted:); the draft does not order the two checks, so either prefix is accepted with the nip-cl-rejected marker and noted."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/scope.7")
 				c := t.Connect(t.Actor("owner"))
 				a, x := lbl(t, "a"), lbl(t, "x")
 				ch := createLabeled(t, c, "", fixtures.Open, a)
@@ -63,14 +64,14 @@ func scopeSpecs() []framework.Spec {
 					if ok.Accepted {
 						t.Violates("labels/scope.7", "%s was accepted (%s): an archived channel refuses new label mutations and is unarchived separately, before one (labels/scope.7)", what, ok)
 					}
-					requireRejected(ok, what, "restricted", "invalid")
+					requireRejected(t, ok, what, "restricted", "invalid")
 					t.Note("%s: %s", what, prefixOf(ok.Reason))
 				}
 				expectUnchanged(t, c, ch, before, "refused mutations that also unarchive")
 				if ok := t.Publish(c, mutationEv(c.Actor(), ch, []string{x}, nil)); ok.Accepted {
 					t.Violates("labels/scope.7", "after the refused commands, a label-only mutation was accepted (%s): one of them unarchived the channel (labels/scope.7)", ok)
 				} else {
-					requireRejected(ok, "a label-only mutation on the channel that must still be archived", "restricted")
+					requireRejected(t, ok, "a label-only mutation on the channel that must still be archived", "restricted")
 				}
 				expectUnchanged(t, c, ch, before, "the channel still archived")
 				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, unarchive), "unarchive, separately")
@@ -80,6 +81,7 @@ func scopeSpecs() []framework.Spec {
 		{Case: lcase("labels/scope/10", []string{"labels/finding-channels.1", "labels/scope.3"}, "scope", "labels/scope", framework.MUST,
 			"No value or prefix is reserved: values spelled like the namespace or an authority (\"nip-cl\", \"nip-cl:verified\", \"system:pinned\", \"relay:official\", \"mod:approved\") are accepted on a 9007 and by an admin's add-label (OK true \"\"), published as ordinary [\"l\",v,\"nip-cl\"] tags, found by #l, and removed by an admin like any other value."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/scope.3")
 				owner := t.Connect(t.Actor("owner"))
 				created := []string{"nip-cl", "system:pinned"}
 				added := []string{"nip-cl:verified", "relay:official", "mod:approved"}
@@ -94,6 +96,7 @@ func scopeSpecs() []framework.Spec {
 				all := append(slices.Clone(created), added...)
 				expectLabels(t, owner, ch, all...)
 				for _, v := range all {
+					t.Checking("labels/finding-channels.1")
 					t.Expect(framework.DTags(findL(t, owner, []string{v}, nostr.TagMap{"d": {ch}}, 10))).To(Equal([]string{ch}), "#L nip-cl, #l %q and #d find the channel (labels/finding-channels.1)", v)
 				}
 				acceptNew(t, admin, mutationEv(admin.Actor(), ch, nil, []string{"nip-cl", "nip-cl:verified"}), "the admin removes the namespace-like values")
@@ -120,6 +123,7 @@ func labelsLifecycleSpecs() []framework.Spec {
 		out = append(out,
 			framework.Spec{Case: framework.WithReading(lcase(row.createID, createClauses, "scope", sec, framework.MUST, "A "+typ+" 9007 with labels is rejected (invalid: or restricted: nip-cl-rejected) and creates nothing."), readingTypePrefix),
 				Run: func(t *framework.T) {
+					t.Checking("labels/scope.4")
 					c := t.Connect(t.Actor("owner"))
 					ev, id := createEv(c.Actor(), typ, fixtures.Private, lbl(t, typ))
 					ok := rejectCL(t, c, ev, "labeled "+typ+" create", "invalid", "restricted")
@@ -142,12 +146,14 @@ func labelsLifecycleSpecs() []framework.Spec {
 	out = append(out,
 		framework.Spec{Case: lcase("labels/scope/5", []string{"labels/responses.12", "labels/scope.6", "labels/scope.7"}, "lifecycle", sec, framework.MUST, "An archived channel keeps readable, findable labels but rejects label mutations with restricted: nip-cl-rejected until it is unarchived."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/scope.6")
 				c := t.Connect(t.Actor("owner"))
 				a, x := lbl(t, "a"), lbl(t, "x")
 				ch := createLabeled(t, c, "", fixtures.Open, a)
 				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"archived", "true"}), "archive")
 				before := expectLabels(t, c, ch, a)
 				t.Expect(framework.DTags(findL(t, c, []string{a}, nil, 10))).To(Equal([]string{ch}), "archived channel found by label")
+				t.Checking("labels/scope.7")
 				rejectCL(t, c, mutationEv(c.Actor(), ch, []string{x}, nil), "add on archived", "restricted")
 				rejectCL(t, c, mutationEv(c.Actor(), ch, nil, []string{a}), "remove on archived", "restricted")
 				rejectCL(t, c, mutationEv(c.Actor(), ch, []string{a}, nil), "no-op on archived", "restricted")
@@ -159,6 +165,7 @@ func labelsLifecycleSpecs() []framework.Spec {
 		framework.Spec{Case: framework.WithReading(lcase("labels/scope/6", []string{"labels/scope.8", "labels/scope.9"}, "lifecycle", sec, framework.MUST, "A deleted channel rejects label mutations (nip-cl-rejected) and gets no new snapshot: none is readable and none is delivered live."),
 			readingDeletedPrefix+" Live: a second channel's snapshot on the same subscription is the marker; a relay that delivers nothing live passes that part with a note."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/scope.8")
 				c := t.Connect(t.Actor("owner"))
 				a := lbl(t, "a")
 				ch := createLabeled(t, c, "", fixtures.Open, a)
@@ -185,6 +192,7 @@ func labelsLifecycleSpecs() []framework.Spec {
 			}},
 		framework.Spec{Case: lcase("labels/scope/7", []string{"labels/initial-labels.9", "labels/responses.13", "labels/scope.10"}, "lifecycle", sec, framework.MUST, "A deleted UUID is never reused: a labeled create on it, even by the old owner with the old labels, is rejected with duplicate: nip-cl-rejected."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/scope.10")
 				c := t.Connect(t.Actor("owner"))
 				a := lbl(t, "a")
 				ch := createLabeled(t, c, "", fixtures.Open, a)

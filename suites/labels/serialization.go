@@ -19,6 +19,7 @@ func serializationSpecs() []framework.Spec {
 		{Case: framework.Heavy(framework.WithReading(lcase("labels/concurrency/8", []string{"labels/serialization.1", "labels/serialization.3", "labels/serialization.4", "labels/serialization.5"}, "concurrency", "labels/serialization", framework.MUST, "Ordinary edits (two renames, each carrying the whole name-and-about metadata) racing the removal of the channel's last label are serialized with it: all are acknowledged, the stored snapshot ends with one edit's name and about, whole, and no label, stays so after every live snapshot arrived, and every live snapshot is a prefix of one order of the commands (the label never comes back, no name or about outside the edits appears)."),
 			readingLinearizable+" Each edit carries every field it sets (name and about), so a relay that reads a 9002 as a patch and one that reads it as the whole new metadata (reading nip29-edit-metadata) end in the same states.")),
 			Run: func(t *framework.T) {
+				t.Checking("labels/serialization.1")
 				owner := t.Actor("owner")
 				conns := connectN(t, owner, 3)
 				ch := createLabeled(t, conns[0], "", fixtures.Open)
@@ -26,6 +27,7 @@ func serializationSpecs() []framework.Spec {
 				for r := 0; r < t.Env.Rounds; r++ {
 					what := fmt.Sprintf("round %d", r)
 					y := lbl(t, "last")
+					t.Checking("labels/serialization.1")
 					acceptNew(t, conns[0], mutationEv(owner, ch, []string{y}, nil), what+": the round's only label")
 					base := snapshot(t, conns[0], ch)
 					type meta struct{ name, about string }
@@ -47,15 +49,20 @@ func serializationSpecs() []framework.Spec {
 							framework.Failf("%s: command %d (kind %d) was refused: %s", what, i, cmds[i].Kind, ok)
 						}
 					}
+					t.Checking("labels/serialization.3") // the edits publish the current labels
 					final := expectLabels(t, conns[0], ch)
 					got := meta{framework.TagOf(final, "name"), framework.TagOf(final, "about")}
 					if got != e1 && got != e2 {
 						framework.Failf("%s: the stored snapshot's name and about are %q and %q, neither edit's whole metadata (%q/%q or %q/%q)", what, got.name, got.about, e1.name, e1.about, e2.name, e2.about)
 					}
+					t.Checking("labels/serialization.5")
 					t.Expect(final.CreatedAt).To(BeNumerically(">", base.CreatedAt), "%s: the replacement snapshot is newer than the one it replaced", what)
 					live, _ := watch.until(t, sub, final.ID)
 					live = newerThan(live, base)
 					checkDelivered(t, live, final, r)
+					// A removed label back in a live snapshot: an edit's
+					// publication that did not keep the current labels.
+					t.Checking("labels/serialization.3")
 					keptOnce(live, y, false, r)
 					for _, ev := range live {
 						if m := (meta{framework.TagOf(ev, "name"), framework.TagOf(ev, "about")}); m != old && m != e1 && m != e2 {
@@ -77,6 +84,7 @@ func serializationSpecs() []framework.Spec {
 		{Case: lcase("labels/add-remove/15", []string{"labels/compatibility.1", "labels/serialization.3"}, "ordinary-edit", "labels/serialization", framework.MUST,
 			"Ordinary 9002 edits that make the channel private and hidden (NIP-29's flags, with the whole metadata) or set a topic or a purpose keep the label set byte for byte; a topic or purpose edit the relay refuses leaves it too."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/serialization.3")
 				c := t.Connect(t.Actor("owner"))
 				a, b := lbl(t, "a"), lbl(t, "b")
 				ch := createLabeled(t, c, "", fixtures.Open, a, b)
@@ -160,6 +168,7 @@ func labelsSerializationSpecs() []framework.Spec {
 		{Case: framework.Heavy(framework.WithReading(lcase("labels/concurrency/3", []string{"labels/serialization.1", "labels/serialization.5"}, "concurrency", sec, framework.MUST, "K admins adding K distinct labels at once: every label is in the stored snapshot afterwards; the snapshots delivered live, ordered by created_at, only ever gain labels."),
 			readingLiveSubset)),
 			Run: func(t *framework.T) {
+				t.Checking("labels/serialization.1")
 				const k = 6
 				owner := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, owner, "", fixtures.Open)
@@ -194,6 +203,7 @@ func labelsSerializationSpecs() []framework.Spec {
 		{Case: framework.Heavy(framework.WithReading(lcase("labels/concurrency/4", []string{"labels/serialization.1", "labels/serialization.4", "labels/serialization.5"}, "concurrency", sec, framework.MUST, "Parallel disjoint adds and removes are all preserved in the stored snapshot, which is newer than the one before them and still current once the live snapshots arrived; among the snapshots delivered live, by created_at, an added label never disappears and a removed one never comes back."),
 			readingLiveSubset)),
 			Run: func(t *framework.T) {
+				t.Checking("labels/serialization.1")
 				const k = 4
 				owner := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, owner, "", fixtures.Open)
@@ -222,6 +232,7 @@ func labelsSerializationSpecs() []framework.Spec {
 						t.Expect(ok.Accepted && ok.Reason == "").To(BeTrue(), "round %d command %d: %s", r, i, ok)
 					}
 					final := expectLabels(t, owner, ch, add...)
+					t.Checking("labels/serialization.5")
 					t.Expect(final.CreatedAt).To(BeNumerically(">", base.CreatedAt), "round %d: the stored snapshot after the commands (%s) must be newer than the one before them (%s)", r, final.ID, base.ID)
 					live, ok := watch.until(t, sub, final.ID)
 					live = newerThan(live, base)
@@ -266,7 +277,7 @@ func labelsSerializationSpecs() []framework.Spec {
 						t.Expect(oks[0].Reason).To(Equal(""), "round %d: %s", r, oks[0])
 						applied++
 					} else {
-						requireRejected(oks[0], fmt.Sprintf("round %d: mutation racing archive", r), "restricted")
+						requireRejected(t, oks[0], fmt.Sprintf("round %d: mutation racing archive", r), "restricted")
 					}
 					final := snapshot(t, conns[0], ch)
 					t.Expect(slices.Contains(labelsOf(final), x)).To(Equal(won), "round %d: the raced label is in the final snapshot exactly when the mutation was accepted (labels %v)", r, labelsOf(final))
@@ -299,6 +310,7 @@ func labelsSerializationSpecs() []framework.Spec {
 			}},
 		{Case: framework.Heavy(lcase("labels/concurrency/6", []string{"labels/serialization.2", "labels/serialization.6"}, "concurrency", sec, framework.MUST, "A label mutation racing a delete never leaves a snapshot after the delete: the deleted channel has no readable 39000 and is not found by the label.")),
 			Run: func(t *framework.T) {
+				t.Checking("labels/serialization.2")
 				owner := t.Actor("owner")
 				conns := connectN(t, owner, 2)
 				applied := 0
@@ -316,7 +328,7 @@ func labelsSerializationSpecs() []framework.Spec {
 						t.Expect(oks[0].Reason).To(Equal(""), "round %d: %s", r, oks[0])
 						applied++
 					} else {
-						requireRejected(oks[0], fmt.Sprintf("round %d: mutation racing delete", r), "restricted", "invalid")
+						requireRejected(t, oks[0], fmt.Sprintf("round %d: mutation racing delete", r), "restricted", "invalid")
 					}
 					goneChannel(t, conns[0], ch, fmt.Sprintf("round %d", r))
 					t.Expect(findL(t, conns[0], []string{x}, nil, 10)).To(BeEmpty(), "round %d: deleted channel found by label", r)
@@ -434,11 +446,13 @@ func checkDelivered(t *framework.T, evs []*nostr.Event, current *nostr.Event, ro
 	byTime := map[nostr.Timestamp]string{}
 	for i, ev := range evs {
 		checkCanonical(t, ev)
+		done := t.Invariant("labels/serialization.5")
 		if other, dup := byTime[ev.CreatedAt]; dup && other != ev.ID {
 			framework.Failf("round %d: snapshots %s and %s share created_at %d; each replacement must be newer than the one it replaces", round, other, ev.ID, ev.CreatedAt)
 		}
 		byTime[ev.CreatedAt] = ev.ID
 		t.Expect(ev.CreatedAt).To(BeNumerically("<=", current.CreatedAt), "round %d: live snapshot %s (created_at %d) is newer than the stored current one %s (%d)", round, ev.ID, ev.CreatedAt, current.ID, current.CreatedAt)
+		done()
 		if i > 0 && ev.CreatedAt < evs[i-1].CreatedAt {
 			t.Note("round %d: live snapshots arrived out of created_at order (%d after %d); delivery order is not promised", round, ev.CreatedAt, evs[i-1].CreatedAt)
 		}

@@ -19,6 +19,7 @@ func labelsSnapshotSpecs() []framework.Spec {
 	return []framework.Spec{
 		{Case: lcase("labels/snapshot/1", []string{"labels/snapshot.1", "labels/snapshot.10", "labels/snapshot.2", "labels/snapshot.3", "labels/snapshot.4", "labels/snapshot.6"}, "snapshot", sec, framework.MUST, "A labeled snapshot has one [\"L\",\"nip-cl\"] and one [\"l\",v,\"nip-cl\"] per value, sorted by ASCII value whatever the command's order."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/snapshot.1")
 				c := t.Connect(t.Actor("owner"))
 				p := lbl(t, "s")
 				// '-' < '.' < '/' < '0' < ':' < 'a' < 'z' in ASCII.
@@ -31,6 +32,7 @@ func labelsSnapshotSpecs() []framework.Spec {
 			}},
 		{Case: lcase("labels/snapshot/2", []string{"labels/finding-channels.2", "labels/snapshot.8", "labels/snapshot.9"}, "snapshot", sec, framework.MUST, "A label equal to a channel type (\"stream\") on a forum channel does not change the type: one t tag, t=forum."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/snapshot.8")
 				c := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, c, fixtures.TypeForum, fixtures.Open, "stream")
 				ev := expectLabels(t, c, ch, "stream")
@@ -42,6 +44,7 @@ func labelsSnapshotSpecs() []framework.Spec {
 			}},
 		{Case: lcase("labels/snapshot/3", []string{"labels/scope.3", "labels/snapshot.8", "labels/snapshot.9"}, "snapshot", sec, framework.MUST, "Labels spelled like channel types (dm, forum, workflow, system) stay l tags; the snapshot keeps exactly one t tag with the real type."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/snapshot.8")
 				c := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, c, fixtures.TypeStream, fixtures.Open, "dm", "forum", "workflow", "system")
 				t.Expect(typeOf(expectLabels(t, c, ch, "dm", "forum", "workflow", "system"))).To(Equal(fixtures.TypeStream))
@@ -64,6 +67,7 @@ func labelsSnapshotSpecs() []framework.Spec {
 		{Case: framework.WithReading(lcase("labels/snapshot/5", []string{"labels/events.1", "labels/snapshot.1", "labels/snapshot.10", "labels/snapshot.5", "labels/snapshot.6"}, "snapshot", sec, framework.MUST, "While labels change, the stored snapshot after each step is relay-signed and canonical with the expected set, the empty one included; every snapshot delivered live is canonical too, carries the label set of the step it was published for, and none older than the subscription's start is delivered."),
 			readingLiveSubset),
 			Run: func(t *framework.T) {
+				t.Checking("labels/snapshot.1")
 				c := t.Connect(t.Actor("owner"))
 				a, b := lbl(t, "a"), lbl(t, "b")
 				ch := createLabeled(t, c, "", fixtures.Open)

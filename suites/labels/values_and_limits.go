@@ -2,6 +2,7 @@ package labels
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,6 +20,7 @@ func valuesAndLimitsSpecs() []framework.Spec {
 		{Case: lcase("labels/limits/11", []string{"labels/values-and-limits.5", "labels/values-and-limits.7"}, "limits", "labels/values-and-limits", framework.MUST,
 			"64 add-label tags repeating one value are within the raw tag limit and one stored label: the mutation answers OK true \"\" and the snapshot carries the value once."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/values-and-limits.5")
 				c := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, c, "", fixtures.Open)
 				v := lbl(t, "same")
@@ -26,7 +28,9 @@ func valuesAndLimitsSpecs() []framework.Spec {
 				for i := range copies {
 					copies[i] = v
 				}
+				t.Checking("labels/values-and-limits.7") // 64 raw tags are within the mutation's limit
 				acceptNew(t, c, mutationEv(c.Actor(), ch, copies, nil), fmt.Sprintf("%d copies of one value", len(copies)))
+				t.Checking("labels/values-and-limits.5")
 				expectLabels(t, c, ch, v)
 			}},
 		{Case: lcase("labels/limits/12", []string{"labels/values-and-limits.5"}, "limits", "labels/values-and-limits", framework.MUST,
@@ -47,6 +51,7 @@ func valuesAndLimitsSpecs() []framework.Spec {
 		{Case: lcase("labels/limits/13", []string{"labels/add-remove.10", "labels/add-remove.7", "labels/values-and-limits.7"}, "limits", "labels/values-and-limits", framework.MUST,
 			"64 remove-label tags naming 64 distinct absent values are within the raw tag limit and leave the set as it is: OK true \"\" and the same snapshot (a relay that caps the distinct values of one command refuses them)."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/values-and-limits.7")
 				c := t.Connect(t.Actor("owner"))
 				keep := []string{lbl(t, "keep-a"), lbl(t, "keep-b")}
 				ch := createLabeled(t, c, "", fixtures.Open, keep...)
@@ -63,6 +68,7 @@ func valuesAndLimitsSpecs() []framework.Spec {
 		{Case: lcase("labels/limits/14", []string{"labels/initial-labels.2", "labels/values-and-limits.6"}, "limits", "labels/values-and-limits", framework.MUST,
 			"A 9007 with 64 label tags of one value is within the raw tag limit and creates the channel with that one label."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/values-and-limits.6")
 				c := t.Connect(t.Actor("owner"))
 				v := lbl(t, "one")
 				copies := make([]string, maxRawTags)
@@ -108,6 +114,7 @@ func labelsGrammarSpecs() []framework.Spec {
 			out = append(out, framework.Spec{Case: lcase(row.id, row.clauses, "grammar", "labels/values-and-limits", framework.MUST,
 				fmt.Sprintf("A valid label value (%s: %q) is accepted on 9007 and on add-label and published byte for byte.", row.name, row.v)),
 				Run: func(t *framework.T) {
+					t.Checking(valueClause(row.clauses))
 					c := t.Connect(t.Actor("owner"))
 					ch := createLabeled(t, c, "", fixtures.Open, row.v)
 					expectLabels(t, c, ch, row.v)
@@ -120,6 +127,7 @@ func labelsGrammarSpecs() []framework.Spec {
 		out = append(out, framework.Spec{Case: lcase(row.id, row.clauses, "grammar", "labels/values-and-limits", framework.MUST,
 			fmt.Sprintf("An invalid label value (%s: %q) is rejected, not rewritten, with invalid: nip-cl-rejected on 9007 and on add-label; nothing is applied.", row.name, row.v)),
 			Run: func(t *framework.T) {
+				t.Checking(valueClause(row.clauses))
 				c := t.Connect(t.Actor("owner"))
 				good := lbl(t, "ok")
 				ev, id := createEv(c.Actor(), "", fixtures.Open, good, row.v)
@@ -134,6 +142,7 @@ func labelsGrammarSpecs() []framework.Spec {
 	out = append(out, framework.Spec{Case: lcase("labels/grammar/17", []string{"labels/values-and-limits.1", "labels/values-and-limits.3"}, "grammar", "labels/values-and-limits", framework.MUST,
 		"A remove-label with a noncanonical value is rejected with invalid: nip-cl-rejected, even though no such label can be stored."),
 		Run: func(t *framework.T) {
+			t.Checking("labels/values-and-limits.1")
 			c := t.Connect(t.Actor("owner"))
 			keep := lbl(t, "keep")
 			ch := createLabeled(t, c, "", fixtures.Open, keep)
@@ -165,6 +174,7 @@ func labelsLimitsSpecs() []framework.Spec {
 			}},
 		{Case: lcase("labels/limits/2", []string{"labels/compatibility.3", "labels/values-and-limits.5"}, "limits", sec, framework.MUST, "A 9007 with 33 distinct labels is rejected with invalid: nip-cl-rejected and creates nothing."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/values-and-limits.5")
 				c := t.Connect(t.Actor("owner"))
 				ev, id := createEv(c.Actor(), "", fixtures.Open, values(t, maxLabels+1)...)
 				rejectCL(t, c, ev, "33 labels", "invalid")
@@ -253,6 +263,7 @@ func labelsGrammarSweepSpecs() []framework.Spec {
 			"Every byte outside the label alphabet (a-z 0-9 . _ : / -), as first, middle or last byte, and every 2-, 3- and 4-byte UTF-8 character is rejected on 9007 label and on 9002 add-label; the first byte must also not be one of . _ : / -; nothing is applied."),
 			"Printable values must be answered invalid: nip-cl-rejected. A rate-limited: answer (the draft's rate-limited: nip-cl-rejected, or a generic one) judges nothing: the command is sent again later, paced, and values the relay still rate-limits make the case unsupported with that reason, never a failure. A value with a control byte (NUL, a newline, DEL …) may instead be refused before command handling by the relay's generic event admission, with an ordinary NIP-01 refusal; that is accepted and noted. A trailing newline is swept like every other byte: a validator whose end anchor matches before a final newline accepts it and fails.")),
 			Run: func(t *framework.T) {
+				t.Checking("labels/values-and-limits.1")
 				c := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, c, "", fixtures.Open, lbl(t, "keep"))
 				before := snapshot(t, c, ch)
@@ -315,6 +326,7 @@ func labelsGrammarSweepSpecs() []framework.Spec {
 		{Case: lcase("labels/limits/9", []string{"labels/add-remove.10", "labels/add-remove.13", "labels/add-remove.7", "labels/values-and-limits.7"}, "limits", sec, framework.MUST,
 			"The raw tag limit counts absent-value removes and repeats like any tag: 64 remove-label tags naming absent values are a no-op (OK true \"\", same snapshot), 65 are rejected with invalid: nip-cl-rejected; at 32 stored labels, re-adding a present value with absent removes is a no-op."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/values-and-limits.7")
 				c := t.Connect(t.Actor("owner"))
 				vs := make([]string, maxLabels)
 				base := lbl(t, "full")
@@ -338,6 +350,7 @@ func labelsGrammarSweepSpecs() []framework.Spec {
 		{Case: lcase("labels/limits/10", []string{"labels/values-and-limits.10", "labels/values-and-limits.5"}, "limits", sec, framework.MUST,
 			"The stored-label limit counts distinct values, with repeats on both sides of it: a 9007 with 33 distinct values in 64 raw tags is rejected; at 31 labels, one new value repeated 20 times (plus absent removes) is accepted, two new values repeated are rejected with nip-cl-rejected (invalid: or restricted:, as labels/limits/5) and nothing is applied."),
 			Run: func(t *framework.T) {
+				t.Checking("labels/values-and-limits.5")
 				c := t.Connect(t.Actor("owner"))
 				vs := make([]string, 34)
 				base := lbl(t, "cnt")
@@ -388,4 +401,21 @@ func resendPaced(t *framework.T, c *fixtures.Client, ev *nostr.Event) fixtures.O
 			t.Must(t.Ctx().Err(), "pausing before a resend")
 		}
 	}
+}
+
+// valueClause is the clause a grammar row's steps check: refused outright,
+// never rewritten (labels/values-and-limits.3) for the values a relay could
+// rewrite into valid ones, else its first clause of
+// labels/values-and-limits (the value's grammar or length), else its first
+// clause.
+func valueClause(clauses []string) string {
+	if slices.Contains(clauses, "labels/values-and-limits.3") {
+		return "labels/values-and-limits.3"
+	}
+	for _, id := range clauses {
+		if strings.HasPrefix(id, "labels/values-and-limits.") {
+			return id
+		}
+	}
+	return clauses[0]
 }

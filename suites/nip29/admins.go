@@ -40,7 +40,7 @@ func adminsSpecs() []framework.Spec {
 					}
 					entries++
 					if !slices.ContainsFunc(tg[2:], func(r string) bool { return r != "" }) {
-						framework.Failf("NIP-29 (nip29/admins.1): each admin in 39001 is listed with one or more roles; expected a role name after the pubkey, got %q in the 39001 of %s: %s", []string(tg), ch, framework.TagsOf(admins))
+						t.Violates("nip29/admins.1", "NIP-29 (nip29/admins.1): each admin in 39001 is listed with one or more roles; expected a role name after the pubkey, got %q in the 39001 of %s: %s", []string(tg), ch, framework.TagsOf(admins))
 					}
 				}
 				if entries == 0 {

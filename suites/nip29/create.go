@@ -49,6 +49,7 @@ func createSpecs() []framework.Spec {
 		{Case: framework.Case{ID: "base/create/3", Clauses: []string{"nip01/ok-prefix.1", "nip29/create.3"}, Area: "groups", Section: "nip29/create", Level: framework.SHOULD,
 			Requirement: "A 9007 from a key with no role in an existing group with that id is refused and the group is untouched."},
 			Run: func(t *framework.T) {
+				t.Checking("nip29/create.3")
 				c := t.Connect(t.Actor("owner"))
 				name := t.Unique("first")
 				ch := t.CreateChannel(c, fixtures.ChannelSpec{Name: name})
@@ -56,19 +57,20 @@ func createSpecs() []framework.Spec {
 				t.Reject(other, fixtures.CreateGroup(other.Actor(), ch), "", "an outsider's 9007 on the existing group's id")
 				t.Expect(framework.TagOf(t.GroupMetadata(c, ch), "name")).To(Equal(name), "the group's name after the outsider's 9007")
 				if found, _ := framework.HasP(t.StateEvent(c, fixtures.KindAdmins, ch), other.Actor().PubKey); found {
-					framework.Failf("NIP-29 (nip29/create.3): the outsider's refused 9007 made it an admin of the existing group")
+					t.Violates("nip29/create.3", "NIP-29 (nip29/create.3): the outsider's refused 9007 made it an admin of the existing group")
 				}
 			}},
 		{Case: framework.Case{ID: "base/create/4", Clauses: []string{"nip01/ok-prefix.3", "nip29/read-access.1"}, Area: "groups", Section: "nip29/create", Level: framework.MUST,
 			Requirement: "After an outsider's bare 9007 on an existing private group (closed too, where the relay shows the flag), the outsider still does not read the group's private message, and a refused 9007 changed nothing (name, flags, admins, members).",
 			Reading:     "Follow-through: what a 9007 on an existing id did is read back, whatever the OK said, and judged at the sentence the damage breaks: the outsider reading the private message breaks nip29/read-access.1 (MUST); a change after an OK false breaks nip01/ok-prefix.3 (MUST). A change after an OK true is base/create/5's (nip29/create.3, SHOULD)."},
 			Run: func(t *framework.T) {
+				t.Checking("nip01/ok-prefix.3")
 				w := takeOver(t)
 				switch {
 				case w.reads:
-					framework.Failf("NIP-29 (nip29/read-access.1): after its 9007 on the existing private group (answered %s), the outsider reads the group's private message %s", w.ok, w.secret)
+					t.Violates("nip29/read-access.1", "NIP-29 (nip29/read-access.1): after its 9007 on the existing private group (answered %s), the outsider reads the group's private message %s", w.ok, w.secret)
 				case len(w.damage) > 0 && !w.ok.Accepted:
-					framework.Failf("NIP-01 (nip01/ok-prefix.3): the outsider's 9007 on the existing group was refused (%s), yet it changed the group: %s", w.ok, strings.Join(w.damage, "; "))
+					t.Violates("nip01/ok-prefix.3", "NIP-01 (nip01/ok-prefix.3): the outsider's 9007 on the existing group was refused (%s), yet it changed the group: %s", w.ok, strings.Join(w.damage, "; "))
 				}
 			}},
 		{Case: framework.Case{ID: "base/create/5", Clauses: []string{"nip29/create.3"}, Area: "groups", Section: "nip29/create", Level: framework.SHOULD,
@@ -78,7 +80,7 @@ func createSpecs() []framework.Spec {
 				w := takeOver(t)
 				switch {
 				case len(w.damage) > 0 && w.ok.Accepted:
-					framework.Failf("NIP-29 (nip29/create.3): the outsider's 9007 on the existing group was accepted (%s) and changed it: %s", w.ok, strings.Join(w.damage, "; "))
+					t.Violates("nip29/create.3", "NIP-29 (nip29/create.3): the outsider's 9007 on the existing group was accepted (%s) and changed it: %s", w.ok, strings.Join(w.damage, "; "))
 				case w.ok.Accepted:
 					t.Note("the outsider's 9007 on the existing group was accepted (%s; base/create/3 judges that), and nothing about the group changed", w.ok)
 				}

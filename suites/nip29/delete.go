@@ -13,6 +13,7 @@ func deleteSpecs() []framework.Spec {
 		{Case: framework.Case{ID: "base/delete/1", Clauses: []string{"labels/scope.10", "nip29/delete.1"}, Area: "groups", Section: "nip29/delete", Level: framework.MUST,
 			Requirement: "The creator's 9008 is accepted and the group's 39000 is no longer served (harness precondition: safe mode cleans up with it)."},
 			Run: func(t *framework.T) {
+				t.Checking("nip29/delete.1")
 				owner := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{})
 				ok := t.Publish(owner, fixtures.DeleteChannel(owner.Actor(), ch))

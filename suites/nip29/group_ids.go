@@ -28,17 +28,17 @@ func groupIdsSpecs() []framework.Spec {
 					if !probe.Accepted {
 						t.RefusedWrite(framework.PreCreateGroup, probe, "bare 9007 create-group with a UUID id")
 					}
-					framework.Failf("NIP-29 (nip29/group-ids.1): groups are identified by a random string of any length; the relay created a group with a UUID id but refused the id %q: %s", id, ok)
+					t.Violates("nip29/group-ids.1", "NIP-29 (nip29/group-ids.1): groups are identified by a random string of any length; the relay created a group with a UUID id but refused the id %q: %s", id, ok)
 				}
 				meta := t.GroupMetadata(c, id)
 				if d := framework.TagOf(meta, "d"); d != id {
-					framework.Failf("NIP-29 (nip29/group-ids.1): the 39000 of group %q has d = %q", id, d)
+					t.Violates("nip29/group-ids.1", "NIP-29 (nip29/group-ids.1): the 39000 of group %q has d = %q", id, d)
 				}
 				msg := fixtures.Message(c.Actor(), id, "hello "+id)
 				t.Accept(c, msg, "the creator's message to the group with id "+id)
 				got := t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {id}}})
 				if !containsID(got, msg.ID) {
-					framework.Failf("NIP-29 (nip29/group-ids.1): the accepted message to group %q is not served by #h (got %v)", id, framework.IDs(got))
+					t.Violates("nip29/group-ids.1", "NIP-29 (nip29/group-ids.1): the accepted message to group %q is not served by #h (got %v)", id, framework.IDs(got))
 				}
 			}},
 	}

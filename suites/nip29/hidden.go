@@ -54,6 +54,7 @@ func hiddenSpecs() []framework.Spec {
 						t.Note("the relay refused the mixed REQ %s (CLOSED %q)", framework.FilterString(fs), r.ClosedReason)
 						continue
 					}
+					t.Checking("nip29/hidden.2")
 					t.Expect(framework.DTags(r.Events)).To(Equal([]string{visible}), "NIP-29 hidden with NIP-01 limit (nip29/hidden.2): limit 1 returns the one group the outsider may see, for "+framework.FilterString(fs))
 				}
 			}},

@@ -26,7 +26,7 @@ func invitesSpecs() []framework.Spec {
 				ok := t.Publish(joiner, fixtures.JoinRequest(joiner.Actor(), ch, code))
 				if !ok.Accepted {
 					framework.CheckPrefix("OK", ok.Reason)
-					framework.Failf("NIP-29 (nip29/invites.1): the relay accepted a 9009 creating code %q, but refused a join request carrying it to the closed group: %s", code, ok)
+					t.Violates("nip29/invites.1", "NIP-29 (nip29/invites.1): the relay accepted a 9009 creating code %q, but refused a join request carrying it to the closed group: %s", code, ok)
 				}
 				awaitMember(t, owner, ch, joiner.Actor().PubKey, true, "NIP-29 (nip29/invites.1, nip29/join.1): the invited join request was accepted, so the user must have been added")
 			}},
@@ -46,11 +46,11 @@ func invitesSpecs() []framework.Spec {
 				wrong := t.Unique("guessed")
 				ok := t.Publish(joiner, fixtures.JoinRequest(joiner.Actor(), ch, wrong))
 				if ok.Accepted {
-					framework.Failf("NIP-29 (nip29/invites.2): a closed group's join requests are not honoured without an invite code, and code %q was never created by a 9009; the request was accepted: %s", wrong, ok)
+					t.Violates("nip29/invites.2", "NIP-29 (nip29/invites.2): a closed group's join requests are not honoured without an invite code, and code %q was never created by a 9009; the request was accepted: %s", wrong, ok)
 				}
 				framework.CheckPrefix("OK", ok.Reason)
 				if found, _ := framework.HasP(t.StateEvent(owner, fixtures.KindMembers, ch), joiner.Actor().PubKey); found {
-					framework.Failf("NIP-29 (nip29/invites.2): the refused join request with an unknown code still added the user to the closed group")
+					t.Violates("nip29/invites.2", "NIP-29 (nip29/invites.2): the refused join request with an unknown code still added the user to the closed group")
 				}
 				t.Note("the refusal: %s", ok)
 			}},
@@ -67,7 +67,7 @@ func invitesSpecs() []framework.Spec {
 				friend := t.Connect(t.Actor("friend"))
 				ok := t.Publish(friend, fixtures.JoinRequest(friend.Actor(), ch, code))
 				if ok.Accepted {
-					framework.Failf("NIP-29 (nip29/invites.3): the plain member's 9009 was refused, yet a join request carrying its code %q to the closed group was accepted: %s", code, ok)
+					t.Violates("nip29/invites.3", "NIP-29 (nip29/invites.3): the plain member's 9009 was refused, yet a join request carrying its code %q to the closed group was accepted: %s", code, ok)
 				}
 				framework.CheckPrefix("OK", ok.Reason)
 			}},

@@ -29,6 +29,7 @@ func joinSpecs() []framework.Spec {
 		{Case: framework.Case{ID: "base/join/2", Clauses: []string{"nip01/ok-prefix.1", "nip29/join.2"}, Area: "join", Section: "nip29/join", Level: framework.MUST,
 			Requirement: "A join request from a current member is refused with the duplicate: prefix."},
 			Run: func(t *framework.T) {
+				t.Checking("nip29/join.2")
 				_, member, ch := framework.ChannelWithMember(t, fixtures.Open, "member")
 				t.Reject(member, fixtures.JoinRequest(member.Actor(), ch, ""), "duplicate:", "NIP-29 (nip29/join.2): a member's join request")
 			}},
@@ -41,11 +42,11 @@ func joinSpecs() []framework.Spec {
 				joiner := t.Connect(t.Actor("joiner"))
 				ok := t.Publish(joiner, fixtures.JoinRequest(joiner.Actor(), ch, ""))
 				if ok.Accepted {
-					framework.Failf("NIP-29 (nip29/join.3): join requests to a closed group are not honoured, and a request that does not add the user must be rejected; it was accepted: %s", ok)
+					t.Violates("nip29/join.3", "NIP-29 (nip29/join.3): join requests to a closed group are not honoured, and a request that does not add the user must be rejected; it was accepted: %s", ok)
 				}
 				framework.CheckPrefix("OK", ok.Reason)
 				if found, _ := framework.HasP(t.StateEvent(owner, fixtures.KindMembers, ch), joiner.Actor().PubKey); found {
-					framework.Failf("NIP-29 (nip29/join.3): the refused join request to the closed group still added the user")
+					t.Violates("nip29/join.3", "NIP-29 (nip29/join.3): the refused join request to the closed group still added the user")
 				}
 			}},
 	}

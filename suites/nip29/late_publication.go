@@ -20,7 +20,7 @@ func latePublicationSpecs() []framework.Spec {
 				late := c.Actor().EventAt(time.Now().Add(-3*time.Hour), fixtures.KindMessage, nostr.Tags{{"h", ch}}, "late")
 				ok := t.Publish(c, late)
 				if ok.Accepted {
-					framework.Failf("NIP-29 (nip29/late-publication.1): relays should prevent late publication; a message stamped 3 h ago was accepted: %s", ok)
+					t.Violates("nip29/late-publication.1", "NIP-29 (nip29/late-publication.1): relays should prevent late publication; a message stamped 3 h ago was accepted: %s", ok)
 				}
 				framework.CheckPrefix("OK", ok.Reason)
 			}},

@@ -28,7 +28,7 @@ func leaveSpecs() []framework.Spec {
 				ok := t.Publish(member, leave)
 				if !ok.Accepted {
 					framework.CheckPrefix("OK", ok.Reason)
-					framework.Failf("NIP-29 (nip29/leave.3): any member can send a leave request to be removed, and the 39002 listed this member; the same-second leave was refused: %s", ok)
+					t.Violates("nip29/leave.3", "NIP-29 (nip29/leave.3): any member can send a leave request to be removed, and the 39002 listed this member; the same-second leave was refused: %s", ok)
 				}
 				framework.AwaitListed(t, owner, ch, pk, false, "NIP-29 (nip29/leave.3): the member whose same-second leave was accepted")
 			}},
@@ -42,7 +42,7 @@ func leaveSpecs() []framework.Spec {
 				ok := t.Publish(member, fixtures.LeaveRequest(member.Actor(), ch))
 				if !ok.Accepted {
 					framework.CheckPrefix("OK", ok.Reason)
-					framework.Failf("NIP-29 (nip29/leave.1): any member can send a leave request to be removed; it was refused: %s", ok)
+					t.Violates("nip29/leave.1", "NIP-29 (nip29/leave.1): any member can send a leave request to be removed; it was refused: %s", ok)
 				}
 				// After the step nothing blocks: a lost leave is a failure.
 				framework.AwaitListed(t, owner, ch, pk, false, "NIP-29 (nip29/leave.1): the member who asked to leave")
@@ -58,6 +58,7 @@ func leaveSpecs() []framework.Spec {
 					r, err := owner.Query(t.Ctx(), f)
 					g.Expect(err).NotTo(HaveOccurred())
 					g.Expect(r.Closed).To(BeFalse(), "REQ %s answered CLOSED %q", f, r.ClosedReason)
+					t.Checking("nip29/leave.2")
 					g.Expect(r.Events).NotTo(BeEmpty(), "NIP-29 (nip29/leave.2): no 9001 removing the user who left")
 				}, "the relay's 9001 after the leave request")
 			}},

@@ -225,7 +225,7 @@ func baselineLiveKitSpecs() []framework.Spec {
 					status = followed
 				}
 				if status.status != http.StatusNoContent {
-					framework.Failf("NIP-29 (nip29/livekit.1): relays should serve status 204 at /.well-known/nip29/livekit to announce AV support; the relay issues tokens but answered %s", status)
+					t.Violates("nip29/livekit.1", "NIP-29 (nip29/livekit.1): relays should serve status 204 at /.well-known/nip29/livekit to announce AV support; the relay issues tokens but answered %s", status)
 				}
 			}},
 		{Case: framework.Case{ID: "base/livekit/2", Clauses: []string{"nip29/livekit.2"}, Area: "livekit", Section: "nip29/livekit", Level: framework.MUST,
@@ -236,12 +236,12 @@ func baselineLiveKitSpecs() []framework.Spec {
 				_, answer := requireLiveKit(t, owner, ch)
 				_, claims, err := jwtOf(answer)
 				if err != nil {
-					framework.Failf("NIP-29 (nip29/livekit.2): the token endpoint's %s answer should carry the LiveKit JWT: %v", answer, err)
+					t.Violates("nip29/livekit.2", "NIP-29 (nip29/livekit.2): the token endpoint's %s answer should carry the LiveKit JWT: %v", answer, err)
 				}
 				sub, _ := claims["sub"].(string)
 				pk := owner.Actor().PubKey
 				if len(sub) < 64 || sub[:64] != pk {
-					framework.Failf("NIP-29 (nip29/livekit.2): relays MUST set the JWT's sub so that its first 64 characters are the caller's lowercase hex pubkey %s; sub is %q", pk, sub)
+					t.Violates("nip29/livekit.2", "NIP-29 (nip29/livekit.2): relays MUST set the JWT's sub so that its first 64 characters are the caller's lowercase hex pubkey %s; sub is %q", pk, sub)
 				}
 				if len(sub) == 64 {
 					t.Note("sub is the bare pubkey (no random suffix)")
@@ -257,7 +257,7 @@ func baselineLiveKitSpecs() []framework.Spec {
 				outsider := t.Connect(t.Actor("outsider"))
 				a := livekitToken(t, outsider, ch)
 				if tokenIssued(a) {
-					framework.Failf("NIP-29 (nip29/livekit.3): relays should enforce access control at JWT creation according to the group settings; a non-member got a token for the private group: %s", a)
+					t.Violates("nip29/livekit.3", "NIP-29 (nip29/livekit.3): relays should enforce access control at JWT creation according to the group settings; a non-member got a token for the private group: %s", a)
 				}
 				t.Note("the non-member's token request issued no JWT: %s", a)
 			}},
@@ -270,14 +270,14 @@ func baselineLiveKitSpecs() []framework.Spec {
 				_, first := requireLiveKit(t, owner, ch)
 				second := livekitToken(t, owner, ch)
 				if ok, why := issuesJWT(second); !ok {
-					framework.Failf("NIP-29 (nip29/livekit.4): the same user can be issued multiple JWTs for one room; the owner's first token request got a JWT, the second none (%s): %s", why, second)
+					t.Violates("nip29/livekit.4", "NIP-29 (nip29/livekit.4): the same user can be issued multiple JWTs for one room; the owner's first token request got a JWT, the second none (%s): %s", why, second)
 				}
 				pk := owner.Actor().PubKey
 				var subs []string
 				for _, a := range []httpAnswer{first, second} {
 					_, claims, err := jwtOf(a)
 					if err != nil {
-						framework.Failf("NIP-29 (nip29/livekit.4): the token endpoint's %s answer should carry the LiveKit JWT: %v", a, err)
+						t.Violates("nip29/livekit.4", "NIP-29 (nip29/livekit.4): the token endpoint's %s answer should carry the LiveKit JWT: %v", a, err)
 					}
 					sub, _ := claims["sub"].(string)
 					if len(sub) < 64 || sub[:64] != pk {
@@ -286,7 +286,7 @@ func baselineLiveKitSpecs() []framework.Spec {
 					subs = append(subs, sub)
 				}
 				if len(subs[0]) <= 64 || len(subs[1]) <= 64 || subs[0] == subs[1] {
-					framework.Failf("NIP-29 (nip29/livekit.4): relays are expected to append a random identifier to the 64 characters of sub, so one user can join a room several times; two tokens for the owner had subs %q and %q", subs[0], subs[1])
+					t.Violates("nip29/livekit.4", "NIP-29 (nip29/livekit.4): relays are expected to append a random identifier to the 64 characters of sub, so one user can join a room several times; two tokens for the owner had subs %q and %q", subs[0], subs[1])
 				}
 				t.Note("two subs: %q, %q", subs[0], subs[1])
 			}},

@@ -51,6 +51,7 @@ func membershipSpecs() []framework.Spec {
 		{Case: framework.Case{ID: "base/membership/1", Clauses: []string{"nip29/membership.1", "nip29/membership.2"}, Area: "membership", Section: "nip29/membership", Level: framework.SHOULD,
 			Requirement: "9000 adds a user to 39002 and 9001 takes the user out again."},
 			Run: func(t *framework.T) {
+				t.Checking("nip29/membership.1")
 				owner, member, ch := framework.ChannelWithMember(t, fixtures.Open, "member")
 				pk := member.Actor().PubKey
 				// The precondition, judged by its own read: the relay publishes 39002.
@@ -58,6 +59,7 @@ func membershipSpecs() []framework.Spec {
 				framework.AwaitListed(t, owner, ch, pk, true, "NIP-29 (nip29/membership.1): the user put by the 9000")
 				t.Accept(owner, fixtures.RemoveUser(owner.Actor(), ch, pk), "remove user")
 				// After the step nothing blocks: a lost removal is a failure.
+				t.Checking("nip29/membership.2")
 				framework.AwaitListed(t, owner, ch, pk, false, "NIP-29 (nip29/membership.2): the user removed by the 9001")
 			}},
 		{Case: framework.Case{ID: "base/membership/4", Clauses: []string{"nip29/membership.3"}, Area: "membership", Section: "nip29/membership", Level: framework.MUST,
@@ -68,7 +70,7 @@ func membershipSpecs() []framework.Spec {
 				t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, member.Actor().PubKey, role), "put the existing member again with role "+role)
 				found, roles := framework.HasP(t.MustStateEvent(owner, fixtures.KindAdmins, ch), member.Actor().PubKey)
 				if !found || !slices.Contains(roles, role) {
-					framework.Failf("NIP-29 (nip29/membership.3): a 9000 on an existing member must update its roles; 39001 entry after giving %q: found=%v roles=%q", role, found, roles)
+					t.Violates("nip29/membership.3", "NIP-29 (nip29/membership.3): a 9000 on an existing member must update its roles; 39001 entry after giving %q: found=%v roles=%q", role, found, roles)
 				}
 			}},
 		{Case: framework.Case{ID: "base/membership/5", Clauses: []string{"nip29/membership.4"}, Area: "membership", Section: "nip29/membership", Level: framework.SHOULD,
@@ -78,7 +80,7 @@ func membershipSpecs() []framework.Spec {
 				role := t.PutRole(owner, ch, "admin")
 				found, roles := framework.HasP(t.MustStateEvent(owner, fixtures.KindAdmins, ch), admin.Actor().PubKey)
 				if !found || !slices.Contains(roles, role) {
-					framework.Failf("NIP-29 (nip29/membership.4): the new %q is not listed in 39001 with that role (found=%v roles=%q)", role, found, roles)
+					t.Violates("nip29/membership.4", "NIP-29 (nip29/membership.4): the new %q is not listed in 39001 with that role (found=%v roles=%q)", role, found, roles)
 				}
 			}},
 		{Case: framework.Case{ID: "base/membership/6", Clauses: []string{"nip29/membership.5"}, Area: "membership", Section: "nip29/membership", Level: framework.SHOULD,
@@ -111,7 +113,7 @@ func membershipSpecs() []framework.Spec {
 						t.Reading(clause.ReadingNIP29RolelessPut, "keep")
 					}
 				case !ok.Accepted:
-					framework.Failf("NIP-29 (nip29/membership.5): the refused 9000 still changed the user's roles: 39001 found=%v roles=%q, was %q", found, roles, role)
+					t.Violates("nip29/membership.5", "NIP-29 (nip29/membership.5): the refused 9000 still changed the user's roles: 39001 found=%v roles=%q, was %q", found, roles, role)
 				case !found || len(roles) == 0:
 					t.Reading(clause.ReadingNIP29RolelessPut, "reset")
 				default:

@@ -61,7 +61,7 @@ func metadataSpecs() []framework.Spec {
 				meta := t.GroupMetadata(c, ch)
 				for _, f := range [][2]string{{"name", m.Name}, {"about", m.About}, {"picture", m.Picture}} {
 					if got := framework.TagOf(meta, f[0]); got != f[1] {
-						framework.Failf("NIP-29 (nip29/metadata.1): the 39000 should reflect the 9002: %s is %q, want %q (39000 tags: %s)", f[0], got, f[1], framework.TagsOf(meta))
+						t.Violates("nip29/metadata.1", "NIP-29 (nip29/metadata.1): the 39000 should reflect the 9002: %s is %q, want %q (39000 tags: %s)", f[0], got, f[1], framework.TagsOf(meta))
 					}
 				}
 			}},
@@ -79,14 +79,14 @@ func metadataSpecs() []framework.Spec {
 				t.Accept(c, fixtures.EditGroup(c.Actor(), ch, fixtures.GroupMetadata{Name: name}), "edit with the name only")
 				meta := t.GroupMetadata(c, ch)
 				if got := framework.TagOf(meta, "name"); got != name {
-					framework.Failf("NIP-29 (nip29/metadata.1): the 39000 should reflect the 9002's name: it is %q, want %q (39000 tags: %s)", got, name, framework.TagsOf(meta))
+					t.Violates("nip29/metadata.1", "NIP-29 (nip29/metadata.1): the 39000 should reflect the 9002's name: it is %q, want %q (39000 tags: %s)", got, name, framework.TagsOf(meta))
 				}
 				kept := map[string]bool{}
 				for _, f := range []string{"about", "picture"} {
 					if framework.TagOf(before, f) != "" {
 						kept[f] = framework.TagOf(meta, f) == framework.TagOf(before, f)
 						if v := framework.TagOf(meta, f); v != "" && !kept[f] {
-							framework.Failf("NIP-29 (nip29/metadata.1): the name-only 9002 changed %s to %q (was %q); it may keep or clear it, not replace it", f, v, framework.TagOf(before, f))
+							t.Violates("nip29/metadata.1", "NIP-29 (nip29/metadata.1): the name-only 9002 changed %s to %q (was %q); it may keep or clear it, not replace it", f, v, framework.TagOf(before, f))
 						}
 					}
 				}
@@ -126,7 +126,7 @@ func flagSpecs() []framework.Spec {
 				ch := t.CreateChannel(c, fixtures.ChannelSpec{Flags: []string{flag}})
 				meta := t.GroupMetadata(c, ch)
 				if !fixtures.HasFlag(meta, flag) {
-					framework.Failf("NIP-29 (nip29/metadata.2): the 39000 should reflect the 9002's [%q] flag; its tags: %s", flag, framework.TagsOf(meta))
+					t.Violates("nip29/metadata.2", "NIP-29 (nip29/metadata.2): the 39000 should reflect the 9002's [%q] flag; its tags: %s", flag, framework.TagsOf(meta))
 				}
 			}})
 	}

@@ -37,7 +37,7 @@ func moderationSpecs() []framework.Spec {
 				awaitMember(t, owner, ch, pk, true, "the member put by the creator")
 				t.Reject(outsider, fixtures.RemoveUser(outsider.Actor(), ch, pk), "", "NIP-29 (nip29/moderation.1): an outsider's 9001 removing a member")
 				if found, _ := framework.HasP(t.MustStateEvent(owner, fixtures.KindMembers, ch), pk); !found {
-					framework.Failf("NIP-29 (nip29/moderation.1): the outsider's refused 9001 still removed the member %s from 39002", pk)
+					t.Violates("nip29/moderation.1", "NIP-29 (nip29/moderation.1): the outsider's refused 9001 still removed the member %s from 39002", pk)
 				}
 			}},
 		{Case: framework.Case{ID: "base/moderation/2", Clauses: []string{"nip29/moderation.1"}, Area: "moderation", Section: "nip29/moderation", Level: framework.MUST,
@@ -49,7 +49,7 @@ func moderationSpecs() []framework.Spec {
 				outsider := t.Connect(t.Actor("outsider"))
 				t.Reject(outsider, fixtures.EditGroup(outsider.Actor(), ch, fixtures.GroupMetadata{Name: t.Unique("outsider-rename")}), "", "NIP-29 (nip29/moderation.1): an outsider's 9002")
 				if got := framework.TagOf(t.GroupMetadata(owner, ch), "name"); got != before {
-					framework.Failf("NIP-29 (nip29/moderation.1): the outsider's refused 9002 still renamed the group from %q to %q", before, got)
+					t.Violates("nip29/moderation.1", "NIP-29 (nip29/moderation.1): the outsider's refused 9002 still renamed the group from %q to %q", before, got)
 				}
 			}},
 		{Case: framework.Case{ID: "base/moderation/3", Clauses: []string{"nip29/moderation.1"}, Area: "moderation", Section: "nip29/moderation", Level: framework.MUST,
@@ -63,7 +63,7 @@ func moderationSpecs() []framework.Spec {
 				outsider := t.Connect(t.Actor("outsider"))
 				t.Reject(outsider, deleteEvent(outsider.Actor(), ch, msg.ID), "", "NIP-29 (nip29/moderation.1): an outsider's 9005 naming the creator's message")
 				if len(t.Query(owner, nostr.Filter{IDs: []string{msg.ID}})) == 0 {
-					framework.Failf("NIP-29 (nip29/moderation.1): the outsider's refused 9005 still deleted %s: a read by id returns nothing", msg.ID)
+					t.Violates("nip29/moderation.1", "NIP-29 (nip29/moderation.1): the outsider's refused 9005 still deleted %s: a read by id returns nothing", msg.ID)
 				}
 			}},
 		{Case: framework.Case{ID: "base/moderation/4", Clauses: []string{"nip29/moderation.1"}, Area: "moderation", Section: "nip29/moderation", Level: framework.MUST,
@@ -74,7 +74,7 @@ func moderationSpecs() []framework.Spec {
 				outsider := t.Connect(t.Actor("outsider"))
 				t.Reject(outsider, fixtures.DeleteChannel(outsider.Actor(), ch), "", "NIP-29 (nip29/moderation.1): an outsider's 9008")
 				if t.StateEvent(owner, fixtures.KindMetadata, ch) == nil {
-					framework.Failf("NIP-29 (nip29/moderation.1): the outsider's refused 9008 still deleted the group: its 39000 is no longer served")
+					t.Violates("nip29/moderation.1", "NIP-29 (nip29/moderation.1): the outsider's refused 9008 still deleted the group: its 39000 is no longer served")
 				}
 			}},
 		{Case: framework.Case{ID: "base/moderation/5", Clauses: []string{"nip29/moderation.1"}, Area: "moderation", Section: "nip29/moderation", Level: framework.MUST,
@@ -94,7 +94,7 @@ func moderationSpecs() []framework.Spec {
 				joiner := t.Connect(t.Actor("joiner"))
 				ok := t.Publish(joiner, fixtures.JoinRequest(joiner.Actor(), ch, code))
 				if ok.Accepted {
-					framework.Failf("NIP-29 (nip29/moderation.1): a join request carrying the outsider's refused invite code was accepted (%s), while one with a code nobody issued was refused", ok)
+					t.Violates("nip29/moderation.1", "NIP-29 (nip29/moderation.1): a join request carrying the outsider's refused invite code was accepted (%s), while one with a code nobody issued was refused", ok)
 				}
 				framework.CheckPrefix("OK", ok.Reason)
 			}},
@@ -113,7 +113,7 @@ func moderationSpecs() []framework.Spec {
 					return
 				}
 				if slices.Contains(fixtures.TagValues(pins, "e"), msg.ID) {
-					framework.Failf("NIP-29 (nip29/moderation.1): the outsider's refused 9010 still pinned %s (39005 tags: %s)", msg.ID, framework.TagsOf(pins))
+					t.Violates("nip29/moderation.1", "NIP-29 (nip29/moderation.1): the outsider's refused 9010 still pinned %s (39005 tags: %s)", msg.ID, framework.TagsOf(pins))
 				}
 			}},
 		{Case: framework.Case{ID: "base/moderation/7", Clauses: []string{"nip29/moderation.2"}, Area: "moderation", Section: "nip29/moderation", Level: framework.SHOULD,
@@ -133,7 +133,7 @@ func moderationSpecs() []framework.Spec {
 					got := framework.IDs(t.Query(owner, f))
 					for _, id := range want {
 						if !slices.Contains(got, id) {
-							framework.Failf("NIP-29 (nip29/moderation.2): the group state should be reconstructable from its moderation events, but REQ %s does not return the accepted %s (got %v)", framework.FilterString([]nostr.Filter{f}), id, got)
+							t.Violates("nip29/moderation.2", "NIP-29 (nip29/moderation.2): the group state should be reconstructable from its moderation events, but REQ %s does not return the accepted %s (got %v)", framework.FilterString([]nostr.Filter{f}), id, got)
 						}
 					}
 				}

@@ -13,6 +13,7 @@ func nip01EventValidationSpecs() []framework.Spec {
 		{Case: framework.Case{ID: "base/event/1", Clauses: []string{"labels/events.2", "nip01/event-validation.1", "nip01/ok-prefix.1"}, Area: "events", Section: "nip01/event-validation", Level: framework.MUST,
 			Requirement: "An event whose signature does not verify is refused (OK false) and has no effect."},
 			Run: func(t *framework.T) {
+				t.Checking("nip01/event-validation.1")
 				a := t.Actor("owner")
 				c := t.Connect(a)
 				t.Must(framework.AuthIfNeeded(t, c), "authenticate")
@@ -28,6 +29,7 @@ func nip01EventValidationSpecs() []framework.Spec {
 		{Case: framework.Case{ID: "base/event/2", Clauses: []string{"labels/events.2", "nip01/event-validation.2", "nip01/ok-prefix.1"}, Area: "events", Section: "nip01/event-validation", Level: framework.MUST,
 			Requirement: "An event whose id is not the hash of its content is refused (OK false)."},
 			Run: func(t *framework.T) {
+				t.Checking("nip01/event-validation.2")
 				a := t.Actor("owner")
 				c := t.Connect(a)
 				t.Must(framework.AuthIfNeeded(t, c), "authenticate")

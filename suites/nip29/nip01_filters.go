@@ -29,7 +29,7 @@ func nip01FiltersSpecs() []framework.Spec {
 				f := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {ch}, "t": {framework.TagOf(want, "t")}}}
 				for _, ev := range t.Query(c, f) {
 					if !f.Matches(ev) {
-						framework.Failf("NIP-01 (nip01/filters.1): REQ %s returned %s, which does not match it (one of %d distractors)", f, ev.ID, distractors)
+						t.Violates("nip01/filters.1", "NIP-01 (nip01/filters.1): REQ %s returned %s, which does not match it (one of %d distractors)", f, ev.ID, distractors)
 					}
 				}
 			}},
@@ -38,6 +38,7 @@ func nip01FiltersSpecs() []framework.Spec {
 			Run: func(t *framework.T) {
 				c, m1, m2 := twoMessages(t)
 				got := t.Query(c, nostr.Filter{IDs: []string{m1.ID}}, nostr.Filter{IDs: []string{m2.ID}})
+				t.Checking("nip01/filters.3")
 				t.Expect(framework.IDs(got)).To(ConsistOf(m1.ID, m2.ID), "NIP-01 (nip01/filters.3): several filters are || conditions")
 			}},
 		{Case: framework.Case{ID: "base/filters/4", Clauses: []string{"nip01/filters.4"}, Area: "filters", Section: "nip01/filters", Level: framework.SHOULD,
@@ -45,12 +46,14 @@ func nip01FiltersSpecs() []framework.Spec {
 			Run: func(t *framework.T) {
 				c, m1, m2 := twoMessages(t)
 				got := t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {mustH(m1)}}})
+				t.Checking("nip01/filters.4")
 				t.Expect(framework.IDs(got)).To(Equal([]string{m2.ID, m1.ID}), "NIP-01 (nip01/filters.4): newer events should come first")
 			}},
 		{Case: framework.Case{ID: "base/filters/5", Clauses: []string{"nip01/filters.1", "nip01/filters.5"}, Area: "filters", Section: "nip01/filters", Level: framework.SHOULD,
 			Requirement: "A list condition matches by any of its values: ids, authors, kinds, #h and #t lists with the message's value first, second and last among values nothing carries each return the message, and nothing that does not match.",
 			Reading:     "NIP-01: the relay SHOULD return events that match, and a list matches when at least one of its values does; the decoy values match no event, so every order has the same one answer."},
 			Run: func(t *framework.T) {
+				t.Checking("nip01/filters.1")
 				w := newSweepWorld(t)
 				m := w.mid
 				kind9, h := []int{fixtures.KindMessage}, nostr.TagMap{"h": {w.ch}}
@@ -75,15 +78,16 @@ func nip01FiltersSpecs() []framework.Spec {
 				}
 				for _, f := range reads {
 					got := t.Query(w.c, f)
-					sweepSound(f, got)
+					sweepSound(t, f, got)
 					if !slices.Contains(framework.IDs(got), m.ID) {
-						framework.Failf("NIP-01 (nip01/filters.5): REQ %s must return %s, which matches one value of each list; got %d event(s): %v", f, m.ID, len(got), framework.IDs(got))
+						t.Violates("nip01/filters.5", "NIP-01 (nip01/filters.5): REQ %s must return %s, which matches one value of each list; got %d event(s): %v", f, m.ID, len(got), framework.IDs(got))
 					}
 				}
 			}},
 		{Case: framework.Case{ID: "base/filters/6", Clauses: []string{"nip01/filters.1", "nip01/filters.6"}, Area: "filters", Section: "nip01/filters", Level: framework.SHOULD,
 			Requirement: "since and until are inclusive: since = t, until = t and both return the message of second t, and none returns the messages one second before or after outside its range."},
 			Run: func(t *framework.T) {
+				t.Checking("nip01/filters.1")
 				w := newSweepWorld(t)
 				at := w.mid.CreatedAt
 				base := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {w.ch}}}
@@ -93,15 +97,16 @@ func nip01FiltersSpecs() []framework.Spec {
 				both.Since, both.Until = &at, &at
 				for _, f := range []nostr.Filter{since, until, both} {
 					got := t.Query(w.c, f)
-					sweepSound(f, got)
+					sweepSound(t, f, got)
 					if !slices.Contains(framework.IDs(got), w.mid.ID) {
-						framework.Failf("NIP-01 (nip01/filters.6): REQ %s must return %s, whose created_at %d is on the boundary (since <= created_at <= until); got %v", f, w.mid.ID, at, framework.IDs(got))
+						t.Violates("nip01/filters.6", "NIP-01 (nip01/filters.6): REQ %s must return %s, whose created_at %d is on the boundary (since <= created_at <= until); got %v", f, w.mid.ID, at, framework.IDs(got))
 					}
 				}
 			}},
 		{Case: framework.Case{ID: "base/filters/7", Clauses: []string{"nip01/filters.1", "nip01/filters.3"}, Area: "filters", Section: "nip01/filters", Level: framework.MUST,
 			Requirement: "A REQ with three filters of different shapes (ids; kinds, #h and #t; kinds, #h and since) returns the message each matches, whichever place each filter has in the REQ."},
 			Run: func(t *framework.T) {
+				t.Checking("nip01/filters.1")
 				w := newSweepWorld(t)
 				a := nostr.Filter{IDs: []string{w.before.ID}}
 				b := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {w.ch}, "t": {framework.TagOf(w.mid, "t")}}}
@@ -112,12 +117,12 @@ func nip01FiltersSpecs() []framework.Spec {
 					got := t.Query(w.c, fs...)
 					for _, ev := range got {
 						if !a.Matches(ev) && !b.Matches(ev) && !c.Matches(ev) {
-							framework.Failf("NIP-01 (nip01/filters.1): REQ %s returned %s, which matches none of its filters", framework.FilterString(fs), ev.ID)
+							t.Violates("nip01/filters.1", "NIP-01 (nip01/filters.1): REQ %s returned %s, which matches none of its filters", framework.FilterString(fs), ev.ID)
 						}
 					}
 					for _, id := range want {
 						if !slices.Contains(framework.IDs(got), id) {
-							framework.Failf("NIP-01 (nip01/filters.3): REQ %s must return every event matching any of its filters (%v); %s is missing from %v", framework.FilterString(fs), want, id, framework.IDs(got))
+							t.Violates("nip01/filters.3", "NIP-01 (nip01/filters.3): REQ %s must return every event matching any of its filters (%v); %s is missing from %v", framework.FilterString(fs), want, id, framework.IDs(got))
 						}
 					}
 				}
@@ -143,7 +148,7 @@ func nip01FiltersSpecs() []framework.Spec {
 						continue
 					}
 					if len(r.Events) > 0 {
-						framework.Failf("NIP-01 (nip01/filters.1): REQ %s has an empty list, which no value of any event matches, yet returned %d event(s): %v", raw, len(r.Events), framework.IDs(r.Events))
+						t.Violates("nip01/filters.1", "NIP-01 (nip01/filters.1): REQ %s has an empty list, which no value of any event matches, yet returned %d event(s): %v", raw, len(r.Events), framework.IDs(r.Events))
 					}
 					if r.Closed {
 						framework.CheckPrefix("CLOSED", r.ClosedReason)

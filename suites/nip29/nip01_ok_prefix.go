@@ -56,11 +56,11 @@ func nip01OkPrefixSpecs() []framework.Spec {
 					for _, reader := range []*fixtures.Client{owner, s.c} {
 						r := t.QueryResult(reader, nostr.Filter{IDs: []string{s.ev.ID}})
 						if slices.Contains(framework.IDs(r.Events), s.ev.ID) {
-							framework.Failf("NIP-01 (nip01/ok-prefix.3): %s was answered %s, yet {\"ids\":[%q]} serves it to %s", s.what, ok, s.ev.ID, framework.ActorName(reader))
+							t.Violates("nip01/ok-prefix.3", "NIP-01 (nip01/ok-prefix.3): %s was answered %s, yet {\"ids\":[%q]} serves it to %s", s.what, ok, s.ev.ID, framework.ActorName(reader))
 						}
 					}
 					if state := t.StateEvent(owner, s.kind, ch); state != nil && slices.Contains(fixtures.TagValues(state, "p"), s.pk) {
-						framework.Failf("NIP-01 (nip01/ok-prefix.3): %s was answered %s, yet the group's kind %d (%s) lists %s", s.what, ok, s.kind, state.ID, s.pk)
+						t.Violates("nip01/ok-prefix.3", "NIP-01 (nip01/ok-prefix.3): %s was answered %s, yet the group's kind %d (%s) lists %s", s.what, ok, s.kind, state.ID, s.pk)
 					}
 				}
 				if refused == 0 {

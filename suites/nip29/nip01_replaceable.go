@@ -35,7 +35,7 @@ func nip01ReplaceableSpecs() []framework.Spec {
 					if !ok.Accepted {
 						framework.CheckPrefix("OK", ok.Reason)
 						if keep == v2 {
-							framework.Failf("NIP-01 (nip01/replaceable.1): the same-second version with the lower id should be retained; it was refused: %s", ok)
+							t.Violates("nip01/replaceable.1", "NIP-01 (nip01/replaceable.1): the same-second version with the lower id should be retained; it was refused: %s", ok)
 						}
 						t.Note("the same-second version with the higher id was refused: %s", ok)
 					}
@@ -44,7 +44,7 @@ func nip01ReplaceableSpecs() []framework.Spec {
 					got := t.Query(c, nostr.Filter{Kinds: []int{kindAppData}, Authors: []string{a.PubKey}, Tags: nostr.TagMap{"d": {d}, "h": {ch}}})
 					ids := framework.IDs(got)
 					if !containsID(got, keep.ID) || containsID(got, drop.ID) {
-						framework.Failf("NIP-01 (nip01/replaceable.1): of two versions with created_at %d the lowest id %s should be retained and %s discarded; the relay serves %v", at, keep.ID, drop.ID, ids)
+						t.Violates("nip01/replaceable.1", "NIP-01 (nip01/replaceable.1): of two versions with created_at %d the lowest id %s should be retained and %s discarded; the relay serves %v", at, keep.ID, drop.ID, ids)
 					}
 				}
 			}},

@@ -98,10 +98,10 @@ func decoyKey() string {
 
 // sweepSound fails the case when an event of the answer to f does not
 // match f (nip01/filters.1).
-func sweepSound(f nostr.Filter, got []*nostr.Event) {
+func sweepSound(t *framework.T, f nostr.Filter, got []*nostr.Event) {
 	for _, ev := range got {
 		if !f.Matches(ev) {
-			framework.Failf("NIP-01 (nip01/filters.1): REQ %s returned %s, which does not match it", f, ev.ID)
+			t.Violates("nip01/filters.1", "NIP-01 (nip01/filters.1): REQ %s returned %s, which does not match it", f, ev.ID)
 		}
 	}
 }

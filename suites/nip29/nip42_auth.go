@@ -18,6 +18,7 @@ func nip42AuthSpecs() []framework.Spec {
 			Requirement: "A write refused only because the connection has not authenticated is refused with auth-required:.",
 			Reading:     "NIP-42 lets a relay choose whether writes need AUTH: a relay that accepts the write has no AUTH gate to check (unsupported, with the reason); a refusal that AUTH then lifts must have said auth-required:."},
 			Run: func(t *framework.T) {
+				t.Checking("nip42/auth.3")
 				owner := t.Actor("owner")
 				c := t.ConnectWith(fixtures.DialOptions{Actor: owner, NoAutoAuth: true})
 				ev := fixtures.CreateGroup(owner, t.NewGroupID())
@@ -36,13 +37,14 @@ func nip42AuthSpecs() []framework.Spec {
 				}
 				t.Track(ev)
 				if !strings.HasPrefix(ok.Reason, "auth-required:") {
-					framework.Failf("NIP-42 (nip42/auth.3): the write was refused before AUTH and accepted after it, so the refusal should say auth-required:, got %s", ok)
+					t.Violates("nip42/auth.3", "NIP-42 (nip42/auth.3): the write was refused before AUTH and accepted after it, so the refusal should say auth-required:, got %s", ok)
 				}
 			}},
 		{Case: framework.Case{ID: "base/auth/2", Clauses: []string{"labels/events.2", "nip42/auth.3"}, Area: "auth", Section: "nip42/auth", Level: framework.SHOULD,
 			Requirement: "A write signed by a key the connection has not authenticated, if refused for that, says auth-required: (or restricted:).",
 			Reading:     "NIP-42 does not oblige a relay to tie writes to the authenticated key: acceptance leaves nothing to check (unsupported, with the reason); a refusal that authenticating the signer lifts must use a NIP-42 prefix."},
 			Run: func(t *framework.T) {
+				t.Checking("nip42/auth.3")
 				a, b := t.Actor("authed"), t.Actor("other")
 				c := t.Connect(a)
 				t.Must(framework.AuthIfNeeded(t, c), "authenticate")
@@ -71,7 +73,7 @@ func nip42AuthSpecs() []framework.Spec {
 					t.Unsupported(fmt.Sprintf("refused (%s), and refused for its own authenticated signer too (%s): a refusal of the write, not of the unauthenticated signer", ok, own))
 				}
 				t.Track(ev)
-				framework.Failf("NIP-42 (nip42/auth.3): a write refused for its signer not being authenticated should say auth-required: or restricted:, got %s (the signer's own authenticated connection was accepted)", ok)
+				t.Violates("nip42/auth.3", "NIP-42 (nip42/auth.3): a write refused for its signer not being authenticated should say auth-required: or restricted:, got %s (the signer's own authenticated connection was accepted)", ok)
 			}},
 		{Case: framework.Case{ID: "base/auth/3", Clauses: []string{"nip42/auth.1"}, Area: "auth", Section: "nip42/auth", Level: framework.MUST,
 			Requirement: "An AUTH message with a valid kind 22242 event is answered with OK."},
@@ -96,6 +98,7 @@ func nip42AuthSpecs() []framework.Spec {
 		{Case: framework.Case{ID: "base/auth/4", Clauses: []string{"nip01/ok-prefix.2", "nip42/auth.2"}, Area: "auth", Section: "nip42/auth", Level: framework.MUST,
 			Requirement: "Kind 22242 AUTH events are never broadcast: a subscription for kind 22242 receives none when another client authenticates."},
 			Run: func(t *framework.T) {
+				t.Checking("nip42/auth.2")
 				watcher := t.Connect(t.Actor("watcher"))
 				t.Must(framework.AuthIfNeeded(t, watcher), "authenticate the watcher")
 				authSub, err := watcher.Subscribe(t.Ctx(), nostr.Filter{Kinds: []int{fixtures.KindAuth}})
@@ -106,7 +109,7 @@ func nip42AuthSpecs() []framework.Spec {
 					return
 				}
 				for _, ev := range authSub.Stored() {
-					framework.Failf("NIP-42 (nip42/auth.2): kind 22242 events must never be sent to clients, got stored %s from %s", ev.ID, ev.PubKey)
+					t.Violates("nip42/auth.2", "NIP-42 (nip42/auth.2): kind 22242 events must never be sent to clients, got stored %s from %s", ev.ID, ev.PubKey)
 				}
 				owner := t.Actor("owner")
 				c := t.ConnectWith(fixtures.DialOptions{Actor: owner, NoAutoAuth: true})
@@ -133,7 +136,7 @@ func nip42AuthSpecs() []framework.Spec {
 					t.Blocked(framework.Precondition{ID: "live-state", Need: "the relay delivers a new group's 39000 to an open #d subscription (used as a marker)", Adapt: "deliver replaced state events live"}, err.Error())
 				}
 				for _, ev := range authSub.Drain() {
-					framework.Failf("NIP-42 (nip42/auth.2): kind 22242 events must never be broadcast, got %s from %s", ev.ID, ev.PubKey)
+					t.Violates("nip42/auth.2", "NIP-42 (nip42/auth.2): kind 22242 events must never be broadcast, got %s from %s", ev.ID, ev.PubKey)
 				}
 			}},
 	}

@@ -15,6 +15,7 @@ func nip45CountSpecs() []framework.Spec {
 		{Case: framework.Case{ID: "base/count/1", Clauses: []string{"nip45/count.1", "nip45/count.2"}, Area: "count", Section: "nip45/count", Level: framework.MUST,
 			Requirement: "A relay that serves COUNT answers with the number of matching events; one that refuses answers CLOSED."},
 			Run: func(t *framework.T) {
+				t.Checking("nip45/count.1")
 				c := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(c, fixtures.ChannelSpec{})
 				for i := 0; i < 3; i++ {
@@ -22,19 +23,20 @@ func nip45CountSpecs() []framework.Spec {
 				}
 				n := t.Count(c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {ch}}})
 				if n != 3 {
-					framework.Failf("NIP-45 (nip45/count.1): COUNT of the group's three messages answered %d", n)
+					t.Violates("nip45/count.1", "NIP-45 (nip45/count.1): COUNT of the group's three messages answered %d", n)
 				}
 			}},
 		{Case: framework.Case{ID: "base/count/2", Clauses: []string{"nip45/count.1", "nip45/count.3"}, Area: "count", Section: "nip45/count", Level: framework.SHOULD,
 			Requirement: "COUNT does not count a private group's messages for an outsider."},
 			Run: func(t *framework.T) {
+				t.Checking("nip45/count.1")
 				c := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(c, fixtures.ChannelSpec{Visibility: fixtures.Private})
 				t.RequireFlags(c, ch, fixtures.FlagPrivate)
 				t.Accept(c, fixtures.Message(c.Actor(), ch, "secret"), "message in the private group")
 				f := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {ch}}}
 				if n := t.Count(c, f); n != 1 {
-					framework.Failf("NIP-45 (nip45/count.1): the member's COUNT of one message answered %d", n)
+					t.Violates("nip45/count.1", "NIP-45 (nip45/count.1): the member's COUNT of one message answered %d", n)
 				}
 				outsider := t.Connect(t.Actor("outsider"))
 				r, err := outsider.Count(t.Ctx(), f)
@@ -45,7 +47,7 @@ func nip45CountSpecs() []framework.Spec {
 					return
 				}
 				if r.Count != 0 {
-					framework.Failf("NIP-45 with NIP-29 private (nip45/count.3): an outsider's COUNT of a private group's messages answered %d, want 0 or a refusal", r.Count)
+					t.Violates("nip45/count.3", "NIP-45 with NIP-29 private (nip45/count.3): an outsider's COUNT of a private group's messages answered %d, want 0 or a refusal", r.Count)
 				}
 			}},
 	}

@@ -20,6 +20,7 @@ func readAccessSpecs() []framework.Spec {
 		{Case: framework.Case{ID: "base/read/1", Clauses: []string{"nip01/ok-prefix.2", "nip29/read-access.1", "nip29/read-access.3"}, Area: "read-access", Section: "nip29/read-access", Level: framework.MUST,
 			Requirement: "A private group's messages reach its members and nobody else, by #h or by id, anonymous or not."},
 			Run: func(t *framework.T) {
+				t.Checking("nip29/read-access.1")
 				owner, member, ch := framework.ChannelWithMember(t, fixtures.Private, "member")
 				t.RequireFlags(owner, ch, fixtures.FlagPrivate)
 				m := fixtures.Message(owner.Actor(), ch, "secret")
@@ -27,10 +28,11 @@ func readAccessSpecs() []framework.Spec {
 				f := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {ch}}}
 				r := t.QueryResult(member, f)
 				if r.Closed || !slices.Contains(framework.IDs(r.Events), m.ID) {
-					framework.Failf("NIP-29 (nip29/read-access.3): a member must read the private group's message; got %v (CLOSED %q)", framework.IDs(r.Events), r.ClosedReason)
+					t.Violates("nip29/read-access.3", "NIP-29 (nip29/read-access.3): a member must read the private group's message; got %v (CLOSED %q)", framework.IDs(r.Events), r.ClosedReason)
 				}
 				outsider := t.Connect(t.Actor("outsider"))
 				var how []string
+				t.Checking("nip29/read-access.1")
 				how = append(how, "outsider by #h: "+t.QueryAbsent(outsider, "NIP-29 (nip29/read-access.1): an outsider reading the private group by #h", f))
 				how = append(how, "outsider by id: "+t.QueryAbsent(outsider, "NIP-29 (nip29/read-access.1): an outsider reading the private message by id", nostr.Filter{IDs: []string{m.ID}}))
 				how = append(how, "anonymous by #h: "+t.QueryAbsent(t.Connect(nil), "NIP-29 (nip29/read-access.1): an anonymous reader of the private group", f))
@@ -39,6 +41,7 @@ func readAccessSpecs() []framework.Spec {
 		{Case: framework.Case{ID: "base/read/2", Clauses: []string{"nip29/read-access.1", "nip29/read-access.2"}, Area: "read-access", Section: "nip29/read-access", Level: framework.SHOULD,
 			Requirement: "Newer messages of private groups do not use up an outsider's limit: limit 1 returns the readable older message."},
 			Run: func(t *framework.T) {
+				t.Checking("nip29/read-access.1")
 				owner := t.Connect(t.Actor("owner"))
 				open := t.CreateChannel(owner, fixtures.ChannelSpec{})
 				old := owner.Actor().EventAt(time.Now().Add(-30*time.Second), fixtures.KindMessage, nostr.Tags{{"h", open}}, "readable")
@@ -60,9 +63,10 @@ func readAccessSpecs() []framework.Spec {
 					}
 					for _, ev := range r.Events {
 						if mustH(ev) == priv {
-							framework.Failf("NIP-29 (nip29/read-access.1): an outsider got a private group's message %s from %s", ev.ID, framework.FilterString(fs))
+							t.Violates("nip29/read-access.1", "NIP-29 (nip29/read-access.1): an outsider got a private group's message %s from %s", ev.ID, framework.FilterString(fs))
 						}
 					}
+					t.Checking("nip29/read-access.2")
 					t.Expect(framework.IDs(r.Events)).To(Equal([]string{old.ID}), "NIP-29 private with NIP-01 limit (nip29/read-access.2): limit 1 returns the one message the outsider may read, for "+framework.FilterString(fs))
 				}
 			}},

@@ -30,7 +30,7 @@ func rolesSpecs() []framework.Spec {
 					}
 					for _, r := range tg[2:] {
 						if !slices.Contains(advertised, r) {
-							framework.Failf("NIP-29 (nip29/roles.1): 39001 gives %s the role %q, which the 39003 does not list (%v)", tg[1], r, advertised)
+							t.Violates("nip29/roles.1", "NIP-29 (nip29/roles.1): 39001 gives %s the role %q, which the 39003 does not list (%v)", tg[1], r, advertised)
 						}
 					}
 				}

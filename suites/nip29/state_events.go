@@ -19,6 +19,7 @@ func stateEventsSpecs() []framework.Spec {
 		{Case: framework.Case{ID: "base/state/1", Clauses: []string{"labels/events.1", "nip11/document.3", "nip29/state-events.1"}, Area: "state-events", Section: "nip29/state-events", Level: framework.MUST,
 			Requirement: "The group state events the relay publishes (39000-39003) are signed by the NIP-11 self key with a valid id and signature."},
 			Run: func(t *framework.T) {
+				t.Checking("nip29/state-events.1")
 				c := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(c, fixtures.ChannelSpec{})
 				t.GroupMetadata(c, ch)
@@ -46,7 +47,7 @@ func stateEventsSpecs() []framework.Spec {
 						return
 					}
 					if cur.CreatedAt <= prev.CreatedAt {
-						framework.Failf("NIP-29 with NIP-01 addressable events (nip29/state-events.2): the 39000 naming %q has created_at %d, not greater than the %d of the one it replaces, so a client may keep the older", name, cur.CreatedAt, prev.CreatedAt)
+						t.Violates("nip29/state-events.2", "NIP-29 with NIP-01 addressable events (nip29/state-events.2): the 39000 naming %q has created_at %d, not greater than the %d of the one it replaces, so a client may keep the older", name, cur.CreatedAt, prev.CreatedAt)
 					}
 					prev = cur
 				}
@@ -61,7 +62,7 @@ func stateEventsSpecs() []framework.Spec {
 				}
 				got := t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})
 				if len(got) != 1 {
-					framework.Failf("NIP-29 (nip29/state-events.3): a single 39000 should exist per group; #d read returned %d: %v", len(got), framework.IDs(got))
+					t.Violates("nip29/state-events.3", "NIP-29 (nip29/state-events.3): a single 39000 should exist per group; #d read returned %d: %v", len(got), framework.IDs(got))
 				}
 			}},
 		{Case: framework.Case{ID: "base/state/4", Clauses: []string{"nip29/state-events.4"}, Area: "state-events", Section: "nip29/state-events", Level: framework.SHOULD,
@@ -79,7 +80,7 @@ func stateEventsSpecs() []framework.Spec {
 				for _, fs := range readmatrix.Orders([]nostr.Filter{{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": ids}, Limit: 2}}) {
 					got := t.Query(c, fs...)
 					if len(got) > 2 {
-						framework.Failf("NIP-01 limit (nip29/state-events.4): the 39000 REQ %s with limit 2 returned %d events", framework.FilterString(fs), len(got))
+						t.Violates("nip29/state-events.4", "NIP-01 limit (nip29/state-events.4): the 39000 REQ %s with limit 2 returned %d events", framework.FilterString(fs), len(got))
 					}
 					if len(got) == 0 {
 						framework.Failf("the 39000 REQ %s over the creator's three groups with limit 2 returned nothing", framework.FilterString(fs))
@@ -105,7 +106,7 @@ func stateEventsSpecs() []framework.Spec {
 				meta := t.GroupMetadata(owner, ch)
 				for _, f := range fields {
 					if got := framework.TagOf(meta, f[0]); got != f[1] {
-						framework.Failf("NIP-29 (nip29/state-events.5): the 39000 should reflect the latest group state: %s is %q, want %q (39000 tags: %s)", f[0], got, f[1], framework.TagsOf(meta))
+						t.Violates("nip29/state-events.5", "NIP-29 (nip29/state-events.5): the 39000 should reflect the latest group state: %s is %q, want %q (39000 tags: %s)", f[0], got, f[1], framework.TagsOf(meta))
 					}
 				}
 			}},
@@ -121,11 +122,11 @@ func stateEventsSpecs() []framework.Spec {
 				t.QueryAbsent(owner, "NIP-29 (nip29/state-events.6): the refused user-signed 39000", nostr.Filter{IDs: []string{forged.ID}})
 				for _, ev := range t.StateHeads(owner, fixtures.KindMetadata, ch) {
 					if ev.PubKey == forger.Actor().PubKey {
-						framework.Failf("NIP-29 (nip29/state-events.6): a #d read of the group's 39000 serves the user-signed %s", ev.ID)
+						t.Violates("nip29/state-events.6", "NIP-29 (nip29/state-events.6): a #d read of the group's 39000 serves the user-signed %s", ev.ID)
 					}
 				}
 				if got := framework.TagOf(t.GroupMetadata(owner, ch), "name"); got != before {
-					framework.Failf("NIP-29 (nip29/state-events.6): the group's name changed from %q to %q after a refused user-signed 39000", before, got)
+					t.Violates("nip29/state-events.6", "NIP-29 (nip29/state-events.6): the group's name changed from %q to %q after a refused user-signed 39000", before, got)
 				}
 			}},
 		{Case: framework.Case{ID: "base/state/7", Clauses: []string{"nip29/state-events.3"}, Area: "state-events", Section: "nip29/state-events", Level: framework.SHOULD,
@@ -144,7 +145,7 @@ func stateEventsSpecs() []framework.Spec {
 				for _, k := range []int{fixtures.KindMetadata, fixtures.KindAdmins, fixtures.KindMembers, fixtures.KindRoles} {
 					heads := t.StateHeads(owner, k, ch)
 					if len(heads) > 1 {
-						framework.Failf("NIP-29 (nip29/state-events.3): a single instance of each state event should exist per group; after regenerations that changed nothing, a #d read of kind %d returns %d: %s", k, len(heads), strings.Join(framework.IDs(heads), ", "))
+						t.Violates("nip29/state-events.3", "NIP-29 (nip29/state-events.3): a single instance of each state event should exist per group; after regenerations that changed nothing, a #d read of kind %d returns %d: %s", k, len(heads), strings.Join(framework.IDs(heads), ", "))
 					}
 					if len(heads) == 1 {
 						seen = append(seen, fmt.Sprint(k))
@@ -186,7 +187,7 @@ func stateEventsSpecs() []framework.Spec {
 					t.RequireRelaySigned(ev)
 					for _, tg := range ev.Tags {
 						if len(tg) >= 1 && tg[0] == "participant" && (len(tg) < 2 || len(tg[1]) != 64 || !isLowerHex(tg[1])) {
-							framework.Failf("NIP-29 (nip29/state-events.7): 39004 %s has the participant tag %q, not a 64-character lowercase hex public key", ev.ID, tg)
+							t.Violates("nip29/state-events.7", "NIP-29 (nip29/state-events.7): 39004 %s has the participant tag %q, not a 64-character lowercase hex public key", ev.ID, tg)
 						}
 					}
 				}

@@ -22,7 +22,7 @@ func subgroupsSpecs() []framework.Spec {
 				owner := t.Connect(t.Actor("owner"))
 				subgroupFamily(t, owner, 1)
 				if !subgroupsAdvertised(t) {
-					framework.Failf(`NIP-29 (nip29/subgroups.1): the relay supports subgroups (after a 9002 adopting a group it added the child tag to the parent's 39000) but its NIP-11 document has no "nip29": {"subgroups": true}`)
+					t.Violates("nip29/subgroups.1", `NIP-29 (nip29/subgroups.1): the relay supports subgroups (after a 9002 adopting a group it added the child tag to the parent's 39000) but its NIP-11 document has no "nip29": {"subgroups": true}`)
 				}
 			}},
 		{Case: framework.Case{ID: "base/subgroups/2", Clauses: []string{"nip29/subgroups.2"}, Area: "subgroups", Section: "nip29/subgroups", Level: framework.MUST,
@@ -40,7 +40,7 @@ func subgroupsSpecs() []framework.Spec {
 				}
 				meta := t.GroupMetadata(owner, children[0])
 				if got := parentsOf(meta); len(got) > 1 {
-					framework.Failf("NIP-29 (nip29/subgroups.2): a 9002 may carry at most one parent tag, so the 39000 carries at most one; after an accepted 9002 with two it carries %q", got)
+					t.Violates("nip29/subgroups.2", "NIP-29 (nip29/subgroups.2): a 9002 may carry at most one parent tag, so the 39000 carries at most one; after an accepted 9002 with two it carries %q", got)
 				}
 				t.Note("the 9002 with two parent tags was accepted; the child's 39000 now has parent tags %q", parentsOf(meta))
 			}},
@@ -55,6 +55,7 @@ func subgroupsSpecs() []framework.Spec {
 					got = childrenOf(t.GroupMetadata(owner, parent))
 					slices.Sort(got)
 					want := slices.Sorted(slices.Values(children))
+					t.Checking("nip29/subgroups.3")
 					g.Expect(slices.Equal(got, want)).To(BeTrue(), "NIP-29 (nip29/subgroups.3): a parent's 39000 must include a child tag for each of its children: child tags %q, want %q", got, want)
 				}, "NIP-29 (nip29/subgroups.3): the parent's child tags")
 				if got := childrenOf(t.GroupMetadata(owner, parent)); slices.Equal(got, children) {
@@ -72,7 +73,7 @@ func subgroupsSpecs() []framework.Spec {
 				ok := t.Publish(owner, t.FullEdit(owner, parent, nostr.Tag{"child", rev[0]}, nostr.Tag{"child", rev[1]}))
 				if !ok.Accepted {
 					framework.CheckPrefix("OK", ok.Reason)
-					framework.Failf("NIP-29 (nip29/subgroups.4): the child list can be rearranged by the parent's admin with a 9002 carrying every child in order; it was refused: %s", ok)
+					t.Violates("nip29/subgroups.4", "NIP-29 (nip29/subgroups.4): the child list can be rearranged by the parent's admin with a 9002 carrying every child in order; it was refused: %s", ok)
 				}
 				awaitChildren(t, owner, parent, rev, "NIP-29 (nip29/subgroups.4): after the reordering 9002, the parent's 39000")
 			}},
@@ -106,7 +107,7 @@ func subgroupsSpecs() []framework.Spec {
 				t.Reject(stranger, fixtures.EditChannel(stranger.Actor(), own, nostr.Tag{"parent", parent}), "", "NIP-29 (nip29/subgroups.7): a 9002 with [\"parent\", X] from a key that is not an admin of X")
 				awaitParents(t, stranger, own, nil, "NIP-29 (nip29/subgroups.7): after the refused 9002, the stranger's group's 39000")
 				if slices.Contains(childrenOf(t.GroupMetadata(owner, parent)), own) {
-					framework.Failf("NIP-29 (nip29/subgroups.7): the refused 9002 still made %s a child of %s", own, parent)
+					t.Violates("nip29/subgroups.7", "NIP-29 (nip29/subgroups.7): the refused 9002 still made %s a child of %s", own, parent)
 				}
 			}},
 		{Case: framework.Case{ID: "base/subgroups/8", Clauses: []string{"nip29/subgroups.8"}, Area: "subgroups", Section: "nip29/subgroups", Level: framework.MUST,
@@ -164,7 +165,7 @@ func subgroupsSpecs() []framework.Spec {
 				if found, _ := framework.HasP(t.StateEvent(owner, fixtures.KindMembers, child), member.Actor().PubKey); found {
 					puts := t.Query(owner, nostr.Filter{Kinds: []int{fixtures.KindPutUser}, Tags: nostr.TagMap{"h": {child}, "p": {member.Actor().PubKey}}})
 					if len(puts) == 0 {
-						framework.Failf("NIP-29 (nip29/subgroups.11): membership does not cascade; the parent's member is listed in the child's 39002 with no 9000 of the child naming it")
+						t.Violates("nip29/subgroups.11", "NIP-29 (nip29/subgroups.11): membership does not cascade; the parent's member is listed in the child's 39002 with no 9000 of the child naming it")
 					}
 					t.Note("the relay propagated the parent's membership with a 9000 in the child (%s), as NIP-29 allows", fmt.Sprint(framework.IDs(puts)))
 				}
@@ -179,10 +180,12 @@ func subgroupsSpecs() []framework.Spec {
 				requireHistory(t, owner, group, msg.ID, "before any transition")
 				first := t.CreateChannel(owner, fixtures.ChannelSpec{Name: t.Unique("parent")})
 				adoptOrSkip(t, owner, group, first)
+				t.Checking("nip29/subgroups.2")
 				awaitParents(t, owner, group, []string{first}, "NIP-29 (nip29/subgroups.2): after the authorized 9002 with [\"parent\", "+first+"], the group's 39000")
 				requireHistory(t, owner, group, msg.ID, "after the group gained a parent")
 				second := t.CreateChannel(owner, fixtures.ChannelSpec{Name: t.Unique("parent")})
 				t.Accept(owner, t.FullEdit(owner, group, nostr.Tag{"parent", second}), "the 9002 moving the group to another parent")
+				t.Checking("nip29/subgroups.9")
 				awaitParents(t, owner, group, []string{second}, "NIP-29 (nip29/subgroups.9): after the move, the group's 39000")
 				requireHistory(t, owner, group, msg.ID, "after the group moved to another parent")
 				t.Accept(owner, t.FullEdit(owner, group, nostr.Tag{"name", t.Unique("root")}), "the group's 9002 without a parent tag")
@@ -204,7 +207,7 @@ func subgroupsSpecs() []framework.Spec {
 				t.Track(del)
 				orphan := t.CreateChannel(owner, fixtures.ChannelSpec{Name: t.Unique("orphan")})
 				if ok := adopt(t, owner, orphan, gone); ok.Accepted {
-					framework.Failf("NIP-29 (nip29/subgroups.6): the 9002 declaring the deleted group %s as parent was accepted (%s); a deleted group does not exist on the relay, and a 9002 whose parent does not exist must be rejected", gone, ok)
+					t.Violates("nip29/subgroups.6", "NIP-29 (nip29/subgroups.6): the 9002 declaring the deleted group %s as parent was accepted (%s); a deleted group does not exist on the relay, and a 9002 whose parent does not exist must be rejected", gone, ok)
 				} else {
 					framework.CheckPrefix("OK", ok.Reason)
 				}
@@ -273,6 +276,9 @@ func subgroupEvidence(t *framework.T, c *fixtures.Client, child, parent string) 
 // (subgroups are optional); one that advertises them fails it.
 func subgroupFamily(t *framework.T, owner *fixtures.Client, n int) (parent string, children []string) {
 	GinkgoHelper()
+	// Adopting is nip29/subgroups.2's step (base/subgroups/2 checks it),
+	// which every subgroup case needs.
+	defer t.Checking("nip29/subgroups.2")()
 	advertised := subgroupsAdvertised(t)
 	parent = t.CreateChannel(owner, fixtures.ChannelSpec{Name: t.Unique("parent")})
 	for i := 0; i < n; i++ {
@@ -283,7 +289,7 @@ func subgroupFamily(t *framework.T, owner *fixtures.Client, n int) (parent strin
 			if !advertised && i == 0 {
 				t.Unsupported("the relay refused a 9002 with a parent tag from the owner of both groups (" + ok.String() + ") and does not advertise \"nip29\": {\"subgroups\": true}; subgroups are optional")
 			}
-			framework.Failf("NIP-29 (nip29/subgroups.2): parenting is triggered by an authorized admin's 9002 with the desired parent; the owner of both groups was refused: %s", ok)
+			t.Violates("nip29/subgroups.2", "NIP-29 (nip29/subgroups.2): parenting is triggered by an authorized admin's 9002 with the desired parent; the owner of both groups was refused: %s", ok)
 		}
 		if i == 0 {
 			subgroupEvidence(t, owner, child, parent)
@@ -299,6 +305,7 @@ func subgroupFamily(t *framework.T, owner *fixtures.Client, n int) (parent strin
 // unsupported (subgroups are optional); one that advertises them fails it.
 func adoptOrSkip(t *framework.T, owner *fixtures.Client, child, parent string) {
 	GinkgoHelper()
+	defer t.Checking("nip29/subgroups.2")()
 	ok := adopt(t, owner, child, parent)
 	if ok.Accepted {
 		subgroupEvidence(t, owner, child, parent)
@@ -308,7 +315,7 @@ func adoptOrSkip(t *framework.T, owner *fixtures.Client, child, parent string) {
 	if !subgroupsAdvertised(t) {
 		t.Unsupported("the relay refused a 9002 with a parent tag from the owner of both groups (" + ok.String() + ") and does not advertise \"nip29\": {\"subgroups\": true}; subgroups are optional")
 	}
-	framework.Failf("NIP-29 (nip29/subgroups.2): parenting is triggered by an authorized admin's 9002 with the desired parent; the owner of both groups was refused: %s", ok)
+	t.Violates("nip29/subgroups.2", "NIP-29 (nip29/subgroups.2): parenting is triggered by an authorized admin's 9002 with the desired parent; the owner of both groups was refused: %s", ok)
 }
 
 // requireHistory requires that the group's message id is still served to
@@ -321,7 +328,7 @@ func requireHistory(t *framework.T, c *fixtures.Client, group, id, when string) 
 		{IDs: []string{id}},
 	} {
 		if !slices.Contains(framework.IDs(t.Query(c, f)), id) {
-			framework.Failf("NIP-29 (nip29/subgroups.13): historical events under the group's h tag remain valid across parent transitions; %s, the message %s is not served for %s", when, id, f)
+			t.Violates("nip29/subgroups.13", "NIP-29 (nip29/subgroups.13): historical events under the group's h tag remain valid across parent transitions; %s, the message %s is not served for %s", when, id, f)
 		}
 	}
 }

@@ -21,14 +21,14 @@ func timelineSpecs() []framework.Spec {
 				valid := fixtures.Message(owner.Actor(), ch, "in context "+t.Unique("m"))
 				valid.Tags = append(valid.Tags, append(nostr.Tag{"previous"}, refs...))
 				if ok := t.Publish(owner, owner.Actor().Sign(valid)); !ok.Accepted {
-					framework.Failf("NIP-29 (nip29/timeline.2): a message whose three previous references name the member's messages was refused (%s), so the refusal of an unknown reference would prove nothing", ok)
+					t.Violates("nip29/timeline.2", "NIP-29 (nip29/timeline.2): a message whose three previous references name the member's messages was refused (%s), so the refusal of an unknown reference would prove nothing", ok)
 				}
 				unknown := unknownPrefix()
 				bad := fixtures.Message(owner.Actor(), ch, "out of context "+t.Unique("m"))
 				bad.Tags = append(bad.Tags, append(nostr.Tag{"previous"}, append(slices.Clone(refs), unknown)...))
 				ok := t.Publish(owner, owner.Actor().Sign(bad))
 				if ok.Accepted {
-					framework.Failf("NIP-29 (nip29/timeline.1): relays are expected to reject events with timeline references to events not found in their database, but a message referencing %s (which names no event the harness sent; random 4 bytes) was accepted", unknown)
+					t.Violates("nip29/timeline.1", "NIP-29 (nip29/timeline.1): relays are expected to reject events with timeline references to events not found in their database, but a message referencing %s (which names no event the harness sent; random 4 bytes) was accepted", unknown)
 				}
 				framework.CheckPrefix("OK", ok.Reason)
 				t.Note("the unknown reference was refused: %s", ok)
@@ -42,7 +42,7 @@ func timelineSpecs() []framework.Spec {
 				ev.Tags = append(ev.Tags, append(nostr.Tag{"previous"}, refs...))
 				ev = owner.Actor().Sign(ev)
 				if ok := t.Publish(owner, ev); !ok.Accepted {
-					framework.Failf("NIP-29 (nip29/timeline.2): events sent to groups may contain previous references; one whose references name the member's three messages was refused: %s", ok)
+					t.Violates("nip29/timeline.2", "NIP-29 (nip29/timeline.2): events sent to groups may contain previous references; one whose references name the member's three messages was refused: %s", ok)
 				}
 				requireServed(t, owner, ev, "the message with timeline references")
 			}},
