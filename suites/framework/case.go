@@ -1,10 +1,12 @@
-// Package suites holds the conformance cases: a catalogue of cases as values
-// (ID, profile, area, section, level, requirement) and the Ginkgo specs that
-// run them against one target. Files are named after the section they test.
+// Package framework is what the scenario packages (suites/nip29,
+// suites/identity, suites/labels) build their cases with: the case as a
+// value (Case, made by NewCase), the per-case handle T with its steps,
+// waits and verdicts, actors, and DefineSpecs, which registers the Ginkgo
+// specs of one run for one *Env. It holds no case and knows no profile's
+// rules; the catalogue (suites.Catalogue) gathers the cases.
 //
-// Nothing here is global mutable state: Define registers the specs of one
-// run for one *Env, and Catalogue returns the metadata the reporters, `list`,
-// `explain` and the coverage check read.
+// Nothing here is global mutable state: DefineSpecs registers the specs of
+// one run for one *Env.
 package framework
 
 import (
@@ -12,6 +14,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/nipcl/nipcl-conform/clause"
@@ -55,16 +58,26 @@ func ParseProfile(name string) (string, error) {
 	return "", fmt.Errorf("unknown profile %q (valid: %s)", name, strings.Join(ProfileNames, ", "))
 }
 
-// Case is the metadata of one conformance check.
+// Case is the metadata of one conformance check. Make one with NewCase:
+// its Profile, Section and Area are derived, never written.
 type Case struct {
-	ID string // stable, e.g. "base/auth/1"
+	// ID is stable, e.g. "base/auth/1". New IDs are
+	// "<profile prefix><section slug>/<n>" ("labels/snapshot/9",
+	// "base/pins/4"); older IDs keep their middle part, which may name
+	// another grouping than the section.
+	ID string
 	// Clauses are the clause IDs (clause.Clauses) the case checks, sorted:
 	// the coverage index (ClauseIndex) is their inversion. Cite a clause
 	// only when the case really observes it.
-	Clauses     []string
-	Profile     string // "", "identity" or "labels"
-	Area        string // report grouping, e.g. "auth", "discovery"
-	Section     string // clause.Section ID the case tests
+	Clauses []string
+	Profile string // "" (baseline), "identity" or "labels": from the ID's prefix
+	// Section is the clause.Section ID the case tests: the section of its
+	// main clause (the first clause given to NewCase). The case is defined
+	// in the file of its section (SectionFile).
+	Section string
+	// Area is the report grouping: the section's slug (SectionArea), so
+	// the area, the section and the file are one name.
+	Area        string
 	Level       Level
 	Requirement string // one line, our own words
 	// Reading records the interpretation chosen where the draft is ambiguous.
@@ -84,6 +97,89 @@ type Case struct {
 	// table run by one function: the table's function). `explain` prints it.
 	Where string `json:"where,omitempty"`
 }
+
+// NewCase is the one constructor of a case: its ID, level, requirement
+// (one line, our own words) and the clauses it checks, main clause first.
+// The main clause gives the case its Section (and Area); the others may
+// belong to any section. The profile is the ID's prefix ("base/",
+// "identity/", "labels/"). NewCase panics on a case without a clause, on
+// an unknown clause or on an ID without a profile prefix: a case is fixed
+// at compile time, and the catalogue is built at start-up.
+func NewCase(id string, level Level, requirement string, clauses ...string) Case {
+	if len(clauses) == 0 {
+		panic("framework.NewCase: case " + id + " cites no clause")
+	}
+	main, ok := clause.LookupClause(clauses[0])
+	if !ok {
+		panic("framework.NewCase: case " + id + " cites unknown clause " + clauses[0])
+	}
+	profile, ok := ProfileOfID(id)
+	if !ok {
+		panic("framework.NewCase: case " + id + " has no profile prefix")
+	}
+	cl := slices.Clone(clauses)
+	slices.Sort(cl)
+	return Case{ID: id, Clauses: slices.Compact(cl), Profile: profile, Section: main.Section,
+		Area: SectionArea(main.Section), Level: level, Requirement: requirement}
+}
+
+// ProfileOfID returns the profile a case ID's prefix names ("base/" is
+// the baseline).
+func ProfileOfID(id string) (string, bool) {
+	for _, p := range []string{ProfileBaseline, ProfileIdentity, ProfileLabels} {
+		if strings.HasPrefix(id, ProfilePrefix(p)) {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+// SectionArea is the report area of a section: its ID after the
+// document's part ("labels/snapshot" -> "snapshot", "nip01/filters" ->
+// "filters").
+func SectionArea(section string) string {
+	_, slug, _ := strings.Cut(section, "/")
+	return slug
+}
+
+// SectionFile is the file of a scenario package that defines the cases
+// of a section, with their builder: the section's slug with '_' for '-',
+// prefixed by the document for NIP-01/11/42/45 sections, which share the
+// nip29 package with NIP-29's ("nip29/read-access" -> "read_access.go",
+// "nip01/filters" -> "nip01_filters.go").
+func SectionFile(section string) string {
+	doc, slug, _ := strings.Cut(section, "/")
+	name := slug
+	switch doc {
+	case "nip29", "identity", "labels":
+	default:
+		name = doc + "_" + slug
+	}
+	return strings.ReplaceAll(name, "-", "_") + ".go"
+}
+
+// InSection files a case under a section none of whose clauses it can
+// cite, because every clause of that section is untestable (a rule for
+// clients, say) and the case checks what the relay must do for it under
+// another section's clause. suites.Validate refuses it for a section with
+// a testable clause: such a case cites that clause first instead.
+func (c Case) InSection(section string) Case {
+	c.Section, c.Area = section, SectionArea(section)
+	return c
+}
+
+// WithReading records the interpretation the case chose where the text
+// is ambiguous.
+func (c Case) WithReading(reading string) Case { c.Reading = reading; return c }
+
+// WithSlow marks a case that waits on the relay's real clock.
+func (c Case) WithSlow() Case { c.Slow = true; return c }
+
+// WithHeavy marks a case that needs many writes.
+func (c Case) WithHeavy() Case { c.Heavy = true; return c }
+
+// WithRefusal sets what a refused step of the case's scenario means.
+func (c Case) WithRefusal(r Refusal) Case { c.Refusal = r; return c }
 
 // Spec is a case with the function that runs it.
 type Spec struct {
@@ -165,12 +261,6 @@ func CaseSource(c Case) (source, ref string, clauses []string) {
 	}
 	return source, ref, clauses
 }
-
-// WithReading sets a case's Reading.
-func WithReading(c Case, reading string) Case { c.Reading = reading; return c }
-
-// Heavy marks a case that needs many writes.
-func Heavy(c Case) Case { c.Heavy = true; return c }
 
 // Refusal is what a refused or missing step of a case's scenario means.
 type Refusal int

@@ -15,8 +15,9 @@ import (
 // askingForSystemSpecs are the cases of identity/asking-for-system.
 func askingForSystemSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: idCase("identity/optin/7", []string{"identity/asking-for-system.2", "identity/asking-for-system.7"}, "identity/asking-for-system", framework.MUST,
-			"#P:[creator] with #t:[label] on a 39000 filter opts in for every reader, but never past the channel ACL: each reader (a member of every channel, and a reader who is a member of the open ones only) gets exactly the creator's labeled channels it may read; the private system channel and the private stream reach the full member only."),
+		{Case: framework.NewCase("identity/optin/7", framework.MUST,
+			"#P:[creator] with #t:[label] on a 39000 filter opts in for every reader, but never past the channel ACL: each reader (a member of every channel, and a reader who is a member of the open ones only) gets exactly the creator's labeled channels it may read; the private system channel and the private stream reach the full member only.",
+			"identity/asking-for-system.2", "identity/asking-for-system.7"),
 			Run: func(t *framework.T) {
 				w := newSysWorld(t)
 				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"P": {w.O.Actor().PubKey}, "t": {w.L}}}
@@ -25,8 +26,9 @@ func askingForSystemSpecs() []framework.Spec {
 					t.Expect(idChannelSet(t.Query(r.c, f))).To(Equal(want), "%s: #P:[creator] #t:[label]", r.name)
 				}
 			}},
-		{Case: idCase("identity/optin/8", []string{"identity/asking-for-system.4"}, "identity/asking-for-system", framework.MUST,
-			"The #P opt-in with a limit still matches as usual, newest first: with a labeled stream and a newer labeled system channel of one creator, {\"kinds\":[39000],\"#P\":[creator],\"#t\":[label],\"limit\":1} returns the system channel, and limit 2 returns both."),
+		{Case: framework.NewCase("identity/optin/8", framework.MUST,
+			"The #P opt-in with a limit still matches as usual, newest first: with a labeled stream and a newer labeled system channel of one creator, {\"kinds\":[39000],\"#P\":[creator],\"#t\":[label],\"limit\":1} returns the system channel, and limit 2 returns both.",
+			"identity/asking-for-system.4"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				x := idLabel(t)
@@ -42,8 +44,9 @@ func askingForSystemSpecs() []framework.Spec {
 				f.Limit = 2
 				t.Expect(idChannelSet(t.Query(c, f))).To(Equal(idSorted(stream, sys)), "#P:[creator] #t:[label] limit 2: the system channel and the stream")
 			}},
-		{Case: idCase("identity/optin/1", []string{"identity/asking-for-system.1", "identity/asking-for-system.4", "identity/asking-for-system.7"}, "identity/asking-for-system", framework.MUST,
-			`kinds:[39000] #t:["system"] returns the system channels the reader may read (member: private and open; outsider and anonymous: the open one), never a stream channel; COUNT with #t:["system"] and no #P agrees.`),
+		{Case: framework.NewCase("identity/optin/1", framework.MUST,
+			`kinds:[39000] #t:["system"] returns the system channels the reader may read (member: private and open; outsider and anonymous: the open one), never a stream channel; COUNT with #t:["system"] and no #P agrees.`,
+			"identity/asking-for-system.1", "identity/asking-for-system.4", "identity/asking-for-system.7"),
 			Run: func(t *framework.T) {
 				w := newSysWorld(t)
 				anon := t.Connect(nil)
@@ -67,8 +70,9 @@ func askingForSystemSpecs() []framework.Spec {
 					t.Expect(t.Count(c, byIDs)).To(Equal(int64(len(want))), "COUNT #t:[system] with ids of this world's 39000s (no #P)")
 				}
 			}},
-		{Case: idCase("identity/optin/2", []string{"identity/asking-for-system.2", "identity/asking-for-system.4", "identity/asking-for-system.7"}, "identity/asking-for-system", framework.MUST,
-			"Any #P on a 39000-39003 filter also returns the readable system channels: kinds:[39000] #P:[creator] gives the creator's readable stream and system channels; COUNT agrees."),
+		{Case: framework.NewCase("identity/optin/2", framework.MUST,
+			"Any #P on a 39000-39003 filter also returns the readable system channels: kinds:[39000] #P:[creator] gives the creator's readable stream and system channels; COUNT agrees.",
+			"identity/asking-for-system.2", "identity/asking-for-system.4", "identity/asking-for-system.7"),
 			Run: func(t *framework.T) {
 				w := newSysWorld(t)
 				// Another creator's open system channel with the same label stays out of #P:[creator].
@@ -84,8 +88,9 @@ func askingForSystemSpecs() []framework.Spec {
 				t.Expect(idChannelSet(t.Query(w.M, withLabel))).To(Equal(idSorted(w.all()...)), "member: #P:[creator] #t:[label] (one creator's channels with a label, system or not)")
 				t.Expect(idFind(t, w.M, nostr.TagMap{"P": {stranger.Actor().PubKey}})).To(Equal([]string{foreign}), "#P:[other creator] returns only that creator's system channel")
 			}},
-		{Case: idCase("identity/optin/3", []string{"identity/asking-for-system.6"}, "identity/asking-for-system", framework.MUST,
-			`#t:["system", label] means system OR the label: system channels without the label and stream channels with it both come back.`),
+		{Case: framework.NewCase("identity/optin/3", framework.MUST,
+			`#t:["system", label] means system OR the label: system channels without the label and stream channels with it both come back.`,
+			"identity/asking-for-system.6"),
 			Run: func(t *framework.T) {
 				o := t.Connect(t.Actor("creator"))
 				label := idLabel(t)
@@ -96,8 +101,9 @@ func askingForSystemSpecs() []framework.Spec {
 				got := idFind(t, o, nostr.TagMap{"t": {fixtures.TypeSystem, label}, "P": {o.Actor().PubKey}})
 				t.Expect(got).To(Equal(idSorted(sys, labeled)))
 			}},
-		{Case: idCase("identity/optin/4", []string{"identity/asking-for-system.5"}, "identity/asking-for-system", framework.MUST,
-			"A label alone does not ask for system channels: #t:[label] on 39000-39002 returns the labeled stream channels but not the labeled system channels the reader could read; COUNT agrees."),
+		{Case: framework.NewCase("identity/optin/4", framework.MUST,
+			"A label alone does not ask for system channels: #t:[label] on 39000-39002 returns the labeled stream channels but not the labeled system channels the reader could read; COUNT agrees.",
+			"identity/asking-for-system.5"),
 			Run: func(t *framework.T) {
 				w := newSysWorld(t)
 				for _, kinds := range [][]int{{fixtures.KindMetadata}, t.StateKinds(fixtures.KindMetadata, fixtures.KindAdmins, fixtures.KindMembers)} {
@@ -110,8 +116,9 @@ func askingForSystemSpecs() []framework.Spec {
 					t.Expect(t.Count(w.M, f)).To(Equal(int64(len(w.present(t, pairs)))), "member: COUNT kinds %v #t:[label]", kinds)
 				}
 			}},
-		{Case: idCase("identity/optin/5", []string{"identity/asking-for-system.3"}, "identity/asking-for-system", framework.MUST,
-			"Opt-in needs kinds all within 39000-39003: #P or #t:[system] on a filter without kinds or that also has kind 9 returns no system channel."),
+		{Case: framework.NewCase("identity/optin/5", framework.MUST,
+			"Opt-in needs kinds all within 39000-39003: #P or #t:[system] on a filter without kinds or that also has kind 9 returns no system channel.",
+			"identity/asking-for-system.3"),
 			Run: func(t *framework.T) {
 				w := newSysWorld(t)
 				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata, fixtures.KindMessage}, Tags: nostr.TagMap{"P": {w.O.Actor().PubKey}}}
@@ -127,17 +134,19 @@ func askingForSystemSpecs() []framework.Spec {
 				// stream channel, and 39003 where the relay puts P there).
 				t.Expect(t.Count(w.M, f)).To(Equal(int64(len(got))), "member: COUNT #P:[creator] without kinds agrees with the REQ")
 			}},
-		{Case: idCase("identity/optin/6", []string{"identity/asking-for-system.1"}, "identity/asking-for-system", framework.MUST,
-			`"My system channels": kinds:[39002] #p:[me] #t:["system"] lists the system channels the reader belongs to.`),
+		{Case: framework.NewCase("identity/optin/6", framework.MUST,
+			`"My system channels": kinds:[39002] #p:[me] #t:["system"] lists the system channels the reader belongs to.`,
+			"identity/asking-for-system.1"),
 			Run: func(t *framework.T) {
 				t.RequireStateKinds(fixtures.KindMembers)
 				w := newSysWorld(t)
 				t.Expect(idFindOf(t, w.M, fixtures.KindMembers, nostr.TagMap{"p": {w.M.Actor().PubKey}, "t": {fixtures.TypeSystem}})).To(Equal(idSorted(w.Sys, w.SysOpen)), "member")
 				t.Expect(idFindOf(t, w.X, fixtures.KindMembers, nostr.TagMap{"p": {w.X.Actor().PubKey}, "t": {fixtures.TypeSystem}})).To(Equal([]string{w.SysOpen}), "outsider (member of the open one)")
 			}},
-		{Case: idCase("identity/optin/9", []string{"identity/asking-for-system.1", "identity/asking-for-system.2", "identity/asking-for-system.7"}, "identity/asking-for-system", framework.MUST,
+		{Case: framework.NewCase("identity/optin/9", framework.MUST,
 			`The opt-in holds on live subscriptions: kinds:[39000] with #t:["system"], or with #P:[creator], receives the new 39000 of each system channel the reader may read (a member: both; a member of the open one only: that one), and never the private one's to an outsider.`,
-			"A message posted in the open stream, matched by a second filter of each subscription, is the marker that ends the observation. "+framework.LiveDeliveryReading),
+			"identity/asking-for-system.1", "identity/asking-for-system.2", "identity/asking-for-system.7").
+			WithReading("A message posted in the open stream, matched by a second filter of each subscription, is the marker that ends the observation. " + framework.LiveDeliveryReading),
 			Run: func(t *framework.T) {
 				w := newSysWorld(t)
 				marker := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {w.Stream}}}
@@ -190,8 +199,9 @@ func askingForSystemSpecs() []framework.Spec {
 					t.Expect(idOnly(idChannelSet(metasOf[i]), w.system())).To(Equal(w.systemFor(wa.c)), "%s: %s: the renamed system channels it may read", wa.clause, what)
 				}
 			}},
-		{Case: idCase("identity/optin/10", []string{"identity/asking-for-system.1", "identity/reads-leave-out.2"}, "identity/asking-for-system", framework.MUST,
-			`An opt-in stays in its filter: in one REQ (and one COUNT) holding kinds:[39000] #t:["system"] #P:[creator] and a kind 9 filter by label, the first returns the readable system channels and the kind 9 filter still no system-channel message, whichever comes first.`),
+		{Case: framework.NewCase("identity/optin/10", framework.MUST,
+			`An opt-in stays in its filter: in one REQ (and one COUNT) holding kinds:[39000] #t:["system"] #P:[creator] and a kind 9 filter by label, the first returns the readable system channels and the kind 9 filter still no system-channel message, whichever comes first.`,
+			"identity/asking-for-system.1", "identity/reads-leave-out.2"),
 			Run: func(t *framework.T) {
 				w := newSysWorld(t)
 				optIn := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}, "P": {w.O.Actor().PubKey}}}
@@ -216,8 +226,9 @@ func askingForSystemSpecs() []framework.Spec {
 					}
 				}
 			}},
-		{Case: idCase("identity/optin/11", []string{"identity/asking-for-system.2", "identity/asking-for-system.7"}, "identity/asking-for-system", framework.MUST,
-			`The #P opt-in holds on every state kind, not only 39000: kinds:[39001] and kinds:[39002] with #P:[creator], and kinds:[39001,39002] with #t:["system"] and #P, return the state of the creator's system channels the reader may read (a member: both, beside both streams; a member of the open one only: the open one, beside the open stream), and never the private system channel's to an outsider; COUNT agrees for the member.`),
+		{Case: framework.NewCase("identity/optin/11", framework.MUST,
+			`The #P opt-in holds on every state kind, not only 39000: kinds:[39001] and kinds:[39002] with #P:[creator], and kinds:[39001,39002] with #t:["system"] and #P, return the state of the creator's system channels the reader may read (a member: both, beside both streams; a member of the open one only: the open one, beside the open stream), and never the private system channel's to an outsider; COUNT agrees for the member.`,
+			"identity/asking-for-system.2", "identity/asking-for-system.7"),
 			Run: func(t *framework.T) {
 				published := t.RequireStateKinds(fixtures.KindAdmins, fixtures.KindMembers)
 				w := newSysWorld(t)

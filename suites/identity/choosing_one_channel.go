@@ -15,16 +15,19 @@ import (
 // choosingOneChannelSpecs are the cases of identity/choosing-one-channel.
 func choosingOneChannelSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: idCase("identity/choose/1", []string{"identity/choosing-one-channel.1"}, "identity/choosing-one-channel", framework.MUST,
-			"Two concurrent creates by one creator with the same label both succeed as distinct channels, and #P+#t finds both."),
+		{Case: framework.NewCase("identity/choose/1", framework.MUST,
+			"Two concurrent creates by one creator with the same label both succeed as distinct channels, and #P+#t finds both.",
+			"identity/choosing-one-channel.1"),
 			Run: func(t *framework.T) {
 				creator := t.Actor("creator")
 				label := idLabel(t)
 				ids := idConcurrentCreates(t, creator, 2, label)
 				t.Expect(idFind(t, t.Connect(creator), nostr.TagMap{"P": {creator.PubKey}, "t": {label}})).To(Equal(idSorted(ids...)))
 			}},
-		{Case: framework.Heavy(idCase("identity/choose/2", []string{"identity/choosing-one-channel.1", "identity/creation-time.1"}, "identity/choosing-one-channel", framework.MUST,
-			"N concurrent creates by one creator with the same label all succeed as distinct channels, all found by #P+#t, each with a created_at tag.")),
+		{Case: framework.NewCase("identity/choose/2", framework.MUST,
+			"N concurrent creates by one creator with the same label all succeed as distinct channels, all found by #P+#t, each with a created_at tag.",
+			"identity/choosing-one-channel.1", "identity/creation-time.1").
+			WithHeavy(),
 			Run: func(t *framework.T) {
 				creator := t.Actor("creator")
 				label := idLabel(t)
@@ -36,9 +39,10 @@ func choosingOneChannelSpecs() []framework.Spec {
 					t.Expect(ok).To(BeTrue(), "39000 of %s needs a decimal created_at tag", framework.TagOf(ev, "d"))
 				}
 			}},
-		{Case: idCase("identity/choose/3", []string{"identity/creation-time.1"}, "identity/choosing-one-channel", framework.MUST,
+		{Case: framework.NewCase("identity/choose/3", framework.MUST,
 			"created_at tags follow creation order: of channels created one after the other, a later one never has a lower created_at tag.",
-			"Tags have second resolution: equal values are allowed (the d tag then breaks the tie) and noted."),
+			"identity/creation-time.1").
+			WithReading("Tags have second resolution: equal values are allowed (the d tag then breaks the tie) and noted."),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
 				label := idLabel(t)
@@ -68,9 +72,10 @@ func choosingOneChannelSpecs() []framework.Spec {
 					t.Note("%d of 3 consecutive creates share a created_at second (the d tag breaks ties)", ties)
 				}
 			}},
-		{Case: idCase("identity/choose/4", []string{"identity/creation-time.2"}, "identity/choosing-one-channel", framework.MUST,
+		{Case: framework.NewCase("identity/choose/4", framework.MUST,
 			"The oldest rule (lowest created_at tag, then lowest d) picks the same channel before and after both channels are edited.",
-			"The oldest channel is edited last, with the latest created_at, so a relay whose tag follows edits flips the choice."),
+			"identity/creation-time.2").
+			WithReading("The oldest channel is edited last, with the latest created_at, so a relay whose tag follows edits flips the choice."),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
 				label := idLabel(t)
@@ -91,9 +96,11 @@ func choosingOneChannelSpecs() []framework.Spec {
 				t.Expect(idChannelSet(after)).To(Equal(idSorted(a, b)))
 				t.Expect(idOldest(after)).To(Equal(first), "the oldest channel after both were edited")
 			}},
-		{Case: framework.Heavy(idCase("identity/choose/5", []string{"identity/labels.3", "identity/labels.6"}, "identity/choosing-one-channel", framework.MUST,
+		{Case: framework.NewCase("identity/choose/5", framework.MUST,
 			"Concurrent replace-all label edits by an owner and an admin end in exactly one of the submitted label sets (never a mix), the same on 39000, 39001 and 39002.",
-			"Repeated Env.Rounds times (max 10); both edits must be accepted.")),
+			"identity/labels.3", "identity/labels.6").
+			WithReading("Repeated Env.Rounds times (max 10); both edits must be accepted.").
+			WithHeavy(),
 			Run: func(t *framework.T) {
 				owner, admin, ch := framework.ChannelWithMember(t, fixtures.Open, "admin")
 				rounds := min(t.Env.Rounds, 10)
@@ -115,8 +122,9 @@ func choosingOneChannelSpecs() []framework.Spec {
 					}
 				}
 			}},
-		{Case: idCase("identity/choose/6", []string{"identity/choosing-one-channel.2"}, "identity/choosing-one-channel", framework.MUST,
-			"Labels are not unique across keys: an owner and an admin may put on their channels a label another key's channel already carries; #t then finds all of them."),
+		{Case: framework.NewCase("identity/choose/6", framework.MUST,
+			"Labels are not unique across keys: an owner and an admin may put on their channels a label another key's channel already carries; #t then finds all of them.",
+			"identity/choosing-one-channel.2"),
 			Run: func(t *framework.T) {
 				first := t.Connect(t.Actor("first"))
 				label := idLabel(t)

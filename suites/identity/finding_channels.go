@@ -14,8 +14,9 @@ import (
 // findingChannelsSpecs are the cases of identity/finding-channels.
 func findingChannelsSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: idCase("identity/find/1", []string{"identity/finding-channels.1"}, "identity/finding-channels", framework.MUST,
-			"kinds:[39000] #P:[creator] returns exactly the channels that key created (every type), none of another creator's."),
+		{Case: framework.NewCase("identity/find/1", framework.MUST,
+			"kinds:[39000] #P:[creator] returns exactly the channels that key created (every type), none of another creator's.",
+			"identity/finding-channels.1"),
 			Run: func(t *framework.T) {
 				a, b := t.Connect(t.Actor("creator")), t.Connect(t.Actor("other"))
 				label := idLabel(t)
@@ -26,8 +27,9 @@ func findingChannelsSpecs() []framework.Spec {
 				idChannel(t, b, idChanOpts{Visibility: fixtures.Open, Labels: []string{label}})
 				t.Expect(idFind(t, b, nostr.TagMap{"P": {a.Actor().PubKey}})).To(Equal(idSorted(want...)))
 			}},
-		{Case: idCase("identity/find/2", []string{"identity/choosing-one-channel.2", "identity/finding-channels.2"}, "identity/finding-channels", framework.MUST,
-			"kinds:[39000] #t:[label] returns exactly the channels with that label, whoever created them and whatever their type."),
+		{Case: framework.NewCase("identity/find/2", framework.MUST,
+			"kinds:[39000] #t:[label] returns exactly the channels with that label, whoever created them and whatever their type.",
+			"identity/finding-channels.2", "identity/choosing-one-channel.2"),
 			Run: func(t *framework.T) {
 				a, b := t.Connect(t.Actor("creator")), t.Connect(t.Actor("other"))
 				label, otherLabel := idLabel(t), idLabel(t)
@@ -40,8 +42,9 @@ func findingChannelsSpecs() []framework.Spec {
 				idChannel(t, b, idChanOpts{Visibility: fixtures.Open})
 				t.Expect(idFind(t, b, nostr.TagMap{"t": {label}})).To(Equal(idSorted(want...)))
 			}},
-		{Case: idCase("identity/find/3", []string{"identity/finding-channels.3"}, "identity/finding-channels", framework.MUST,
-			"#P and #t together are AND: one creator's channels with the label, not the creator's other channels nor others' channels with the label."),
+		{Case: framework.NewCase("identity/find/3", framework.MUST,
+			"#P and #t together are AND: one creator's channels with the label, not the creator's other channels nor others' channels with the label.",
+			"identity/finding-channels.3"),
 			Run: func(t *framework.T) {
 				a, b := t.Connect(t.Actor("creator")), t.Connect(t.Actor("other"))
 				label := idLabel(t)
@@ -53,8 +56,9 @@ func findingChannelsSpecs() []framework.Spec {
 				idChannel(t, b, idChanOpts{Visibility: fixtures.Open, Labels: []string{label}})
 				t.Expect(idFind(t, b, nostr.TagMap{"P": {a.Actor().PubKey}, "t": {label}})).To(Equal(idSorted(want...)))
 			}},
-		{Case: idCase("identity/find/4", []string{"identity/finding-channels.4"}, "identity/finding-channels", framework.MUST,
-			"#t:[type] matches the channel type: with #P it returns exactly that creator's channels of the type."),
+		{Case: framework.NewCase("identity/find/4", framework.MUST,
+			"#t:[type] matches the channel type: with #P it returns exactly that creator's channels of the type.",
+			"identity/finding-channels.4"),
 			Run: func(t *framework.T) {
 				a := t.Connect(t.Actor("creator"))
 				forums := []string{
@@ -68,8 +72,9 @@ func findingChannelsSpecs() []framework.Spec {
 				t.Expect(idFind(t, a, nostr.TagMap{"P": {pk}, "t": {fixtures.TypeStream}})).To(Equal([]string{stream}), "#t:[stream]")
 				t.Expect(idFind(t, a, nostr.TagMap{"P": {pk}, "t": {fixtures.TypeWorkflow, fixtures.TypeForum}})).To(Equal(idSorted(append(forums, workflow)...)), "#t:[workflow, forum]")
 			}},
-		{Case: idCase("identity/find/5", []string{"identity/finding-channels.5"}, "identity/finding-channels", framework.MUST,
-			"Values in one tag filter are OR: #t:[l1, l2] returns channels with either label (and both), not channels with neither."),
+		{Case: framework.NewCase("identity/find/5", framework.MUST,
+			"Values in one tag filter are OR: #t:[l1, l2] returns channels with either label (and both), not channels with neither.",
+			"identity/finding-channels.5"),
 			Run: func(t *framework.T) {
 				a := t.Connect(t.Actor("creator"))
 				l1, l2 := idLabel(t), idLabel(t)
@@ -82,8 +87,9 @@ func findingChannelsSpecs() []framework.Spec {
 				t.Expect(idFind(t, a, nostr.TagMap{"t": {l1, l2}})).To(Equal(idSorted(want...)), "#t:[l1, l2]")
 				t.Expect(idFind(t, a, nostr.TagMap{"t": {l2, l1}})).To(Equal(idSorted(want...)), "#t:[l2, l1]")
 			}},
-		{Case: idCase("identity/find/6", []string{"identity/finding-channels.2", "identity/labels.3"}, "identity/finding-channels", framework.MUST,
-			"Lookups follow label changes: after a 9002 replaces the labels, #t:[old] no longer returns the channel and #t:[new] does."),
+		{Case: framework.NewCase("identity/find/6", framework.MUST,
+			"Lookups follow label changes: after a 9002 replaces the labels, #t:[old] no longer returns the channel and #t:[new] does.",
+			"identity/finding-channels.2", "identity/labels.3"),
 			Run: func(t *framework.T) {
 				a := t.Connect(t.Actor("creator"))
 				old, next := idLabel(t), idLabel(t)
@@ -93,8 +99,9 @@ func findingChannelsSpecs() []framework.Spec {
 				t.Expect(idFind(t, a, nostr.TagMap{"t": {old}})).To(BeEmpty(), "#t:[old] after the edit")
 				t.Expect(idFind(t, a, nostr.TagMap{"t": {next}})).To(Equal([]string{ch}), "#t:[new] after the edit")
 			}},
-		{Case: idCase("identity/find/7", []string{"identity/finding-channels.3"}, "identity/finding-channels", framework.MUST,
-			"#P and #t also match 39001 and 39002, which carry the identity tags."),
+		{Case: framework.NewCase("identity/find/7", framework.MUST,
+			"#P and #t also match 39001 and 39002, which carry the identity tags.",
+			"identity/finding-channels.3"),
 			Run: func(t *framework.T) {
 				a := t.Connect(t.Actor("creator"))
 				label := idLabel(t)

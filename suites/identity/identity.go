@@ -40,18 +40,6 @@ func Specs() []framework.Spec {
 	return out
 }
 
-// ic builds the metadata of an identity case; the area is the ID's middle
-// part ("identity/labels/3" -> "labels").
-func idCase(id string, clauses []string, section string, level framework.Level, requirement string, reading ...string) framework.Case {
-	parts := strings.Split(id, "/")
-	area := parts[0]
-	if len(parts) > 1 {
-		area = parts[1]
-	}
-	return framework.Case{ID: id, Clauses: clauses, Profile: framework.ProfileIdentity, Area: area, Section: section, Level: level,
-		Requirement: requirement, Reading: strings.Join(reading, " ")}
-}
-
 // Readings shared by several identity cases.
 const (
 	idReadingStoredOrder = `"Stored order" of labels is not defined further: any order is accepted as long as 39000, 39001 and 39002 list the labels in the same order; the report notes whether it was the order of the command's t tags or sorted.`

@@ -43,9 +43,10 @@ func idReverseSorted(vals []string) []string {
 // identityTagSpecs: "Channel identity tags" (type, labels, P, created_at).
 func identityTagSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: idCase("identity/tags/1", []string{"identity/identity-tags.1", "identity/identity-tags.2", "identity/identity-tags.3"}, "identity/identity-tags", framework.MUST,
+		{Case: framework.NewCase("identity/tags/1", framework.MUST,
 			`For every channel type, 39000, 39001 and 39002 start their t/P tags with ["t", type], the labels, then ["P", creator].`,
-			idReadingStateKinds, idReadingStoredOrder),
+			"identity/identity-tags.1", "identity/identity-tags.2", "identity/identity-tags.3").
+			WithReading(idReadingStateKinds + " " + idReadingStoredOrder),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
 				accepted := 0
@@ -70,9 +71,10 @@ func identityTagSpecs() []framework.Spec {
 				}
 				t.Expect(accepted).To(BeNumerically(">=", 2), "stream and system channels must both be created and tagged")
 			}},
-		{Case: idCase("identity/tags/2", []string{"identity/identity-tags.2"}, "identity/identity-tags", framework.MUST,
+		{Case: framework.NewCase("identity/tags/2", framework.MUST,
 			"39000, 39001 and 39002 list a channel's labels in one and the same order, after creation, after a label change and after a membership change.",
-			idReadingStoredOrder),
+			"identity/identity-tags.2").
+			WithReading(idReadingStoredOrder),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
 				labels := idReverseSorted(idLabels(t, 3))
@@ -84,15 +86,17 @@ func identityTagSpecs() []framework.Spec {
 				t.Accept(c, fixtures.PutUser(c.Actor(), ch, t.Actor("member").PubKey, "member"), "add a member")
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, next, c.Actor().PubKey)
 			}},
-		{Case: idCase("identity/tags/3", []string{"identity/identity-tags.1", "identity/identity-tags.3"}, "identity/identity-tags", framework.MUST,
-			`A channel without labels carries ["t", type] directly followed by ["P", creator] on 39000, 39001 and 39002.`),
+		{Case: framework.NewCase("identity/tags/3", framework.MUST,
+			`A channel without labels carries ["t", type] directly followed by ["P", creator] on 39000, 39001 and 39002.`,
+			"identity/identity-tags.1", "identity/identity-tags.3"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
 				ch := idChannel(t, c, idChanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open})
 				requireIdentityAll(t, c, ch, fixtures.TypeForum, nil, c.Actor().PubKey)
 			}},
-		{Case: idCase("identity/tags/4", []string{"identity/identity-tags.1", "identity/identity-tags.2"}, "identity/identity-tags", framework.MUST,
-			"A label change republishes 39001 and 39002 as well as 39000 with the new labels (every channel-state event carries them)."),
+		{Case: framework.NewCase("identity/tags/4", framework.MUST,
+			"A label change republishes 39001 and 39002 as well as 39000 with the new labels (every channel-state event carries them).",
+			"identity/identity-tags.1", "identity/identity-tags.2"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
 				first := idLabels(t, 1)
@@ -110,9 +114,10 @@ func identityTagSpecs() []framework.Spec {
 					requireIdentity(t, after[k], fixtures.TypeStream, next, c.Actor().PubKey)
 				}
 			}},
-		{Case: idCase("identity/tags/5", []string{"identity/creation-time.1"}, "identity/creation-time", framework.MUST,
+		{Case: framework.NewCase("identity/tags/5", framework.MUST,
 			`39000 carries exactly one ["created_at", <unix seconds>] tag, a decimal string, at the channel's creation time.`,
-			idReadingCreatedAt),
+			"identity/creation-time.1").
+			WithReading(idReadingCreatedAt),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
 				// The 9007 is dated 2 minutes back, so the two readings differ.
@@ -147,9 +152,10 @@ func identityTagSpecs() []framework.Spec {
 					t.Reading(clause.ReadingIdentityCreatedAt, "relay-clock")
 				}
 			}},
-		{Case: idCase("identity/tags/6", []string{"identity/creation-time.2"}, "identity/creation-time", framework.MUST,
+		{Case: framework.NewCase("identity/tags/6", framework.MUST,
 			"The created_at tag never changes (edits, label changes, membership and ownership changes) while 39000's own created_at grows.",
-			"Edits are signed with created_at in the future (within the window) so a relay that copies a command's created_at into the tag is caught."),
+			"identity/creation-time.2").
+			WithReading("Edits are signed with created_at in the future (within the window) so a relay that copies a command's created_at into the tag is caught."),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("creator"))
 				heir := t.Connect(t.Actor("heir"))
@@ -176,8 +182,9 @@ func identityTagSpecs() []framework.Spec {
 				t.Accept(heir, idEditAt(heir.Actor(), ch, now.Add(120*time.Second), nostr.Tag{"about", t.Unique("about")}), "the heir edits")
 				check(heir, "an ownership transfer and an edit by the new owner")
 			}},
-		{Case: idCase("identity/tags/7", []string{"identity/creator.1", "identity/identity-tags.3"}, "identity/creator", framework.MUST,
-			`["P", <key that signed the 9007>] is on 39000, 39001 and 39002, also after admins and members are added.`),
+		{Case: framework.NewCase("identity/tags/7", framework.MUST,
+			`["P", <key that signed the 9007>] is on 39000, 39001 and 39002, also after admins and members are added.`,
+			"identity/creator.1", "identity/identity-tags.3"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
 				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open})
@@ -185,8 +192,9 @@ func identityTagSpecs() []framework.Spec {
 				t.Accept(c, fixtures.PutUser(c.Actor(), ch, t.Actor("member").PubKey, "member"), "add a member")
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, nil, c.Actor().PubKey)
 			}},
-		{Case: idCase("identity/tags/8", []string{"identity/creator.3", "identity/creator.4"}, "identity/creator", framework.MUST,
-			"P stays the creator after ownership moves (a new owner is added, the creator removed) and the new owner edits the channel."),
+		{Case: framework.NewCase("identity/tags/8", framework.MUST,
+			"P stays the creator after ownership moves (a new owner is added, the creator removed) and the new owner edits the channel.",
+			"identity/creator.3", "identity/creator.4"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("creator"))
 				heir := t.Connect(t.Actor("heir"))
@@ -198,9 +206,10 @@ func identityTagSpecs() []framework.Spec {
 				t.Accept(heir, fixtures.EditChannel(heir.Actor(), ch, append(nostr.Tags{{"name", t.Unique("heir")}}, idTTags(next...)...)...), "the heir renames and relabels")
 				requireIdentityAll(t, heir, ch, fixtures.TypeWorkflow, next, owner.Actor().PubKey)
 			}},
-		{Case: idCase("identity/tags/9", []string{"identity/creator.2", "identity/creator.4"}, "identity/creator", framework.MUST,
+		{Case: framework.NewCase("identity/tags/9", framework.MUST,
 			"A client P tag on 9007 or 9002 cannot set the creator: whether the relay refuses such a command or accepts it and ignores the tag, P stays the 9007 signer.",
-			"The draft says only that no client can set P; it neither requires nor forbids refusing a command that carries one. Refusal (any NIP-01 prefix) and acceptance with the client's P ignored are both accepted and noted; a P naming the client's forged key fails either way."),
+			"identity/creator.2", "identity/creator.4").
+			WithReading("The draft says only that no client can set P; it neither requires nor forbids refusing a command that carries one. Refusal (any NIP-01 prefix) and acceptance with the client's P ignored are both accepted and noted; a P naming the client's forged key fails either way."),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
 				impostor := t.Actor("impostor")
@@ -227,9 +236,10 @@ func identityTagSpecs() []framework.Spec {
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, nil, c.Actor().PubKey)
 				idNoForgedP(t, c, ch, impostor.PubKey, "after the 9002")
 			}},
-		{Case: idCase("identity/tags/10", []string{"identity/creation-time.1", "identity/creation-time.2"}, "identity/creation-time", framework.MUST,
+		{Case: framework.NewCase("identity/tags/10", framework.MUST,
 			`A client ["created_at", <seconds>] tag sets nothing: after a 9007 carrying one, the 39000's created_at tag is the channel's creation time; after a 9002 carrying one, the tag keeps its value.`,
-			"The draft gives the created_at tag no client form. A 9007 or 9002 carrying one may be refused (any NIP-01 prefix) or accepted with the tag ignored; both are accepted and noted. "+idReadingCreatedAt),
+			"identity/creation-time.1", "identity/creation-time.2").
+			WithReading("The draft gives the created_at tag no client form. A 9007 or 9002 carrying one may be refused (any NIP-01 prefix) or accepted with the tag ignored; both are accepted and noted. " + idReadingCreatedAt),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
 				// A month back: far from the relay clock and from the 9007's

@@ -14,9 +14,11 @@ import (
 // labelRulesSpecs are the cases of identity/label-rules.
 func labelRulesSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: framework.Heavy(idCase("identity/label-sweep/1", []string{"identity/label-rules.2", "identity/label-rules.5"}, "identity/label-rules", framework.MUST,
+		{Case: framework.NewCase("identity/label-sweep/1", framework.MUST,
 			"Every byte outside the identity label alphabet (a-z 0-9 . : -) — _, /, @, space, uppercase, NUL and the other control bytes, a trailing newline — as first, middle or last byte, and every 2-, 3- and 4-byte UTF-8 character, makes a 9007 or a 9002 with that t label rejected whole: no channel, the labels unchanged.",
-			"The identity draft fixes no rejection prefix: any OK false is accepted. A trailing newline is swept like every other byte: a validator whose end anchor matches before a final newline accepts it and fails.")),
+			"identity/label-rules.2", "identity/label-rules.5").
+			WithReading("The identity draft fixes no rejection prefix: any OK false is accepted. A trailing newline is swept like every other byte: a validator whose end anchor matches before a final newline accepts it and fails.").
+			WithHeavy(),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
 				labels := idLabels(t, 1)
@@ -42,8 +44,9 @@ func labelRulesSpecs() []framework.Spec {
 				}
 				t.Expect(idMetaLabels(t, c, ch)).To(Equal(labels), "labels after the rejected 9002s")
 			}},
-		{Case: idCase("identity/labels/17", []string{"identity/label-rules.2", "identity/label-rules.5"}, "identity/label-rules", framework.MUST,
-			`A one-element ["t"] on a 9007 is no label: alone, the 9007 is refused (no channel) or creates a channel without labels; beside ["t",label], it is refused as an invalid or empty label (no channel) or ignored (the channel has exactly that label). An empty label is never stored.`),
+		{Case: framework.NewCase("identity/labels/17", framework.MUST,
+			`A one-element ["t"] on a 9007 is no label: alone, the 9007 is refused (no channel) or creates a channel without labels; beside ["t",label], it is refused as an invalid or empty label (no channel) or ignored (the channel has exactly that label). An empty label is never stored.`,
+			"identity/label-rules.2", "identity/label-rules.5"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
 				for _, shape := range []struct {
@@ -62,14 +65,16 @@ func labelRulesSpecs() []framework.Spec {
 					t.Note("%s: accepted, the bare t tag ignored (labels %v)", shape.why, shape.labels)
 				}
 			}},
-		{Case: idCase("identity/labels/2", []string{"identity/label-rules.1", "identity/label-rules.5"}, "identity/label-rules", framework.MUST,
-			"A 9007 with 9 distinct labels is rejected and creates no channel."),
+		{Case: framework.NewCase("identity/labels/2", framework.MUST,
+			"A 9007 with 9 distinct labels is rejected and creates no channel.",
+			"identity/label-rules.1", "identity/label-rules.5"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
 				idRejectCreate(t, c, idTTags(idLabels(t, 9)...), "9007 with 9 distinct labels")
 			}},
-		{Case: idCase("identity/labels/3", []string{"identity/label-rules.6"}, "identity/label-rules", framework.MUST,
-			"Repeated labels are stored once and do not count toward 8: 8 distinct labels plus repeats are accepted and listed once each."),
+		{Case: framework.NewCase("identity/labels/3", framework.MUST,
+			"Repeated labels are stored once and do not count toward 8: 8 distinct labels plus repeats are accepted and listed once each.",
+			"identity/label-rules.6"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
 				labels := idLabels(t, 8)
@@ -82,16 +87,18 @@ func labelRulesSpecs() []framework.Spec {
 				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, idTTags(sent...)...), "9002 with 8 distinct labels plus repeats")
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, next, c.Actor().PubKey)
 			}},
-		{Case: idCase("identity/labels/4", []string{"identity/label-rules.2", "identity/label-rules.5"}, "identity/label-rules", framework.MUST,
-			"A 9007 whose labels break the grammar (uppercase, _, /, space, non-ASCII, 65 characters) is rejected whole and creates no channel."),
+		{Case: framework.NewCase("identity/labels/4", framework.MUST,
+			"A 9007 whose labels break the grammar (uppercase, _, /, space, non-ASCII, 65 characters) is rejected whole and creates no channel.",
+			"identity/label-rules.2", "identity/label-rules.5"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
 				for _, bad := range idInvalidLabels(t) {
 					idRejectCreate(t, c, idTTags(idLabel(t), bad[0]), "9007 with a label with "+bad[1])
 				}
 			}},
-		{Case: idCase("identity/labels/5", []string{"identity/label-rules.2"}, "identity/label-rules", framework.MUST,
-			"Labels of 1 and of 64 characters using every allowed character class (a-z 0-9 . : -) are accepted."),
+		{Case: framework.NewCase("identity/labels/5", framework.MUST,
+			"Labels of 1 and of 64 characters using every allowed character class (a-z 0-9 . : -) are accepted.",
+			"identity/label-rules.2"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
 				base := idLabel(t) + ".v1:x-"
@@ -100,8 +107,9 @@ func labelRulesSpecs() []framework.Spec {
 				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: []string{long, "q"}})
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, []string{long, "q"}, c.Actor().PubKey)
 			}},
-		{Case: idCase("identity/labels/6", []string{"identity/label-rules.3", "identity/label-rules.5"}, "identity/label-rules", framework.MUST,
-			"A channel type name (stream, forum, dm, workflow, system) is refused as a label on 9007 and on 9002; a refused 9002 changes nothing: 39000-39002 keep every tag (type, labels, creator, name)."),
+		{Case: framework.NewCase("identity/labels/6", framework.MUST,
+			"A channel type name (stream, forum, dm, workflow, system) is refused as a label on 9007 and on 9002; a refused 9002 changes nothing: 39000-39002 keep every tag (type, labels, creator, name).",
+			"identity/label-rules.3", "identity/label-rules.5"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
 				labels := idLabels(t, 1)
@@ -114,8 +122,9 @@ func labelRulesSpecs() []framework.Spec {
 				}
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, labels, c.Actor().PubKey)
 			}},
-		{Case: idCase("identity/labels/7", []string{"identity/label-rules.4", "identity/label-rules.5"}, "identity/label-rules", framework.MUST,
-			`["t",""] together with labels is rejected on 9007 (no channel) and on 9002 (39000-39002 unchanged: type, labels, creator and every other tag).`),
+		{Case: framework.NewCase("identity/labels/7", framework.MUST,
+			`["t",""] together with labels is rejected on 9007 (no channel) and on 9002 (39000-39002 unchanged: type, labels, creator and every other tag).`,
+			"identity/label-rules.4", "identity/label-rules.5"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
 				idRejectCreate(t, c, nostr.Tags{{"t", idLabel(t)}, {"t", ""}}, `9007 with a label and ["t",""]`)
@@ -126,8 +135,9 @@ func labelRulesSpecs() []framework.Spec {
 				idRequireStateUnchanged(t, c, ch, before, `after the refused 9002 with ["t",""] and a label`)
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, labels, c.Actor().PubKey)
 			}},
-		{Case: idCase("identity/labels/14", []string{"identity/label-rules.5"}, "identity/label-rules", framework.MUST,
-			"A 9002 rejected for its labels (invalid, reserved, 9 distinct, mixed empty) applies nothing else: the rename and about in it do not happen."),
+		{Case: framework.NewCase("identity/labels/14", framework.MUST,
+			"A 9002 rejected for its labels (invalid, reserved, 9 distinct, mixed empty) applies nothing else: the rename and about in it do not happen.",
+			"identity/label-rules.5"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
 				labels := idLabels(t, 2)
@@ -148,8 +158,9 @@ func labelRulesSpecs() []framework.Spec {
 				t.Expect(framework.TagOf(after, "about")).To(Equal(framework.TagOf(before, "about")), "about after refused 9002s")
 				t.Expect(idLabelsOf(after)).To(Equal(labels), "labels after refused 9002s")
 			}},
-		{Case: idCase("identity/labels/15", []string{"identity/label-rules.1", "identity/label-rules.5"}, "identity/label-rules", framework.MUST,
-			"On 9002 too, 9 distinct labels are rejected (39000-39002 unchanged: type, labels, creator and every other tag) while 8 distinct are accepted."),
+		{Case: framework.NewCase("identity/labels/15", framework.MUST,
+			"On 9002 too, 9 distinct labels are rejected (39000-39002 unchanged: type, labels, creator and every other tag) while 8 distinct are accepted.",
+			"identity/label-rules.1", "identity/label-rules.5"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
 				labels := idLabels(t, 1)
@@ -162,8 +173,9 @@ func labelRulesSpecs() []framework.Spec {
 				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, idTTags(eight...)...), "9002 with 8 distinct labels")
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, eight, c.Actor().PubKey)
 			}},
-		{Case: idCase("identity/labels/16", []string{"identity/label-rules.2", "identity/label-rules.5"}, "identity/label-rules", framework.MUST,
-			"A 9002 whose labels break the grammar (uppercase, _, /, space, non-ASCII, 65 characters) is rejected and changes nothing: 39000-39002 keep every tag (type, labels, creator, name)."),
+		{Case: framework.NewCase("identity/labels/16", framework.MUST,
+			"A 9002 whose labels break the grammar (uppercase, _, /, space, non-ASCII, 65 characters) is rejected and changes nothing: 39000-39002 keep every tag (type, labels, creator, name).",
+			"identity/label-rules.2", "identity/label-rules.5"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
 				labels := idLabels(t, 1)

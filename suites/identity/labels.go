@@ -15,9 +15,10 @@ import (
 // labelsSpecs are the cases of identity/labels.
 func labelsSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: idCase("identity/label-sweep/2", []string{"identity/labels.2", "identity/labels.3"}, "identity/labels", framework.MUST,
+		{Case: framework.NewCase("identity/label-sweep/2", framework.MUST,
 			"A t tag with an extra element (a label value, then more) on 9007 or 9002 is either rejected whole or read by its value: the channel then carries exactly that label, never the extra element.",
-			"The identity draft writes label tags as [\"t\", <label>] but does not forbid further elements, and NIP-01 tags may carry them; rejecting the event and taking the value are both accepted and noted."),
+			"identity/labels.2", "identity/labels.3").
+			WithReading("The identity draft writes label tags as [\"t\", <label>] but does not forbid further elements, and NIP-01 tags may carry them; rejecting the event and taking the value are both accepted and noted."),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
 				v, extra := idLabel(t), idLabel(t)
@@ -43,16 +44,18 @@ func labelsSpecs() []framework.Spec {
 					t.Expect(idMetaLabels(t, c, ch)).To(Equal([]string{v}), "labels after the rejected 9002")
 				}
 			}},
-		{Case: idCase("identity/labels/1", []string{"identity/labels.2"}, "identity/labels", framework.MUST,
-			"A 9007 with 8 distinct labels is accepted and the channel carries all 8."),
+		{Case: framework.NewCase("identity/labels/1", framework.MUST,
+			"A 9007 with 8 distinct labels is accepted and the channel carries all 8.",
+			"identity/labels.2"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
 				labels := idLabels(t, 8)
 				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: labels})
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, labels, c.Actor().PubKey)
 			}},
-		{Case: idCase("identity/labels/8", []string{"identity/labels.3"}, "identity/labels", framework.MUST,
-			"t tags on 9002 replace the whole label set: old labels are gone, exactly the new ones remain."),
+		{Case: framework.NewCase("identity/labels/8", framework.MUST,
+			"t tags on 9002 replace the whole label set: old labels are gone, exactly the new ones remain.",
+			"identity/labels.3"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
 				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: idLabels(t, 3)})
@@ -60,25 +63,28 @@ func labelsSpecs() []framework.Spec {
 				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, idTTags(next...)...), "replace the labels")
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, next, c.Actor().PubKey)
 			}},
-		{Case: idCase("identity/labels/9", []string{"identity/labels.4"}, "identity/labels", framework.MUST,
-			`A 9002 whose only t tag is ["t",""] clears the labels.`),
+		{Case: framework.NewCase("identity/labels/9", framework.MUST,
+			`A 9002 whose only t tag is ["t",""] clears the labels.`,
+			"identity/labels.4"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
 				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: idLabels(t, 3)})
 				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"t", ""}), `9002 with ["t",""]`)
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, nil, c.Actor().PubKey)
 			}},
-		{Case: idCase("identity/labels/10", []string{"identity/label-rules.7"}, "identity/labels", framework.MUST,
+		{Case: framework.NewCase("identity/labels/10", framework.MUST,
 			`Repeated ["t",""] tags (and no other t tag) clear the labels like one.`,
-			`Newest revision: "repeated ["t", ""] tags clear the set like one" (r1 allowed exactly one).`),
+			"identity/label-rules.7").
+			WithReading(`Newest revision: "repeated ["t", ""] tags clear the set like one" (r1 allowed exactly one).`),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
 				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: idLabels(t, 2)})
 				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"t", ""}, nostr.Tag{"t", ""}, nostr.Tag{"t", ""}), `9002 with three ["t",""]`)
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, nil, c.Actor().PubKey)
 			}},
-		{Case: idCase("identity/labels/11", []string{"identity/labels.5"}, "identity/labels", framework.MUST,
-			"A 9002 without t tags (a rename) leaves the labels as they are."),
+		{Case: framework.NewCase("identity/labels/11", framework.MUST,
+			"A 9002 without t tags (a rename) leaves the labels as they are.",
+			"identity/labels.5"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
 				labels := idLabels(t, 3)
@@ -88,8 +94,9 @@ func labelsSpecs() []framework.Spec {
 				t.Expect(framework.TagOf(t.MustStateEvent(c, fixtures.KindMetadata, ch), "name")).To(Equal(name))
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, labels, c.Actor().PubKey)
 			}},
-		{Case: idCase("identity/labels/12", []string{"identity/labels.7"}, "identity/labels", framework.MUST,
-			"A plain member or a non-member cannot change labels: label-only, clearing and name+label 9002s are rejected; labels are unchanged."),
+		{Case: framework.NewCase("identity/labels/12", framework.MUST,
+			"A plain member or a non-member cannot change labels: label-only, clearing and name+label 9002s are rejected; labels are unchanged.",
+			"identity/labels.7"),
 			Run: func(t *framework.T) {
 				owner, member, ch := framework.ChannelWithMember(t, fixtures.Open, "member")
 				labels := idLabels(t, 2)
@@ -101,8 +108,9 @@ func labelsSpecs() []framework.Spec {
 				t.Reject(outsider, fixtures.EditChannel(outsider.Actor(), ch, idTTags(idLabel(t))...), "", "non-member's label-only 9002")
 				requireIdentityAll(t, owner, ch, fixtures.TypeStream, labels, owner.Actor().PubKey)
 			}},
-		{Case: idCase("identity/labels/13", []string{"identity/labels.3", "identity/labels.4", "identity/labels.6"}, "identity/labels", framework.MUST,
-			"An admin (not owner) may replace and clear the labels."),
+		{Case: framework.NewCase("identity/labels/13", framework.MUST,
+			"An admin (not owner) may replace and clear the labels.",
+			"identity/labels.3", "identity/labels.4", "identity/labels.6"),
 			Run: func(t *framework.T) {
 				owner, admin, ch := framework.ChannelWithMember(t, fixtures.Open, "admin")
 				next := idLabels(t, 2)

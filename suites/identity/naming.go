@@ -16,8 +16,9 @@ import (
 // namingSpecs are the cases of identity/naming.
 func namingSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: idCase("identity/naming/1", []string{"identity/naming.1", "identity/naming.4"}, "identity/naming", framework.MUST,
-			"#h names a system channel: a member reads its messages, anyone reads an open system channel's, an outsider never a private one's (REQ and COUNT)."),
+		{Case: framework.NewCase("identity/naming/1", framework.MUST,
+			"#h names a system channel: a member reads its messages, anyone reads an open system channel's, an outsider never a private one's (REQ and COUNT).",
+			"identity/naming.1", "identity/naming.4"),
 			Run: func(t *framework.T) {
 				w := newSysWorld(t)
 				anon := t.Connect(nil)
@@ -35,9 +36,10 @@ func namingSpecs() []framework.Spec {
 					t.Note("%s, COUNT: %s", framework.ActorName(c), idCountNone(t, c, "outsider, COUNT", byH(w.Sys)))
 				}
 			}},
-		{Case: idCase("identity/naming/2", []string{"identity/naming.2", "identity/naming.4", "identity/system-channels.2"}, "identity/naming", framework.MUST,
+		{Case: framework.NewCase("identity/naming/2", framework.MUST,
 			"#d on a filter whose kinds are all 39000-39003 names a system channel: a member reads its 39000-39002, anyone an open one's, an outsider never a private one's.",
-			idReadingNoKinds),
+			"identity/naming.2", "identity/naming.4", "identity/system-channels.2").
+			WithReading(idReadingNoKinds),
 			Run: func(t *framework.T) {
 				w := newSysWorld(t)
 				anon := t.Connect(nil)
@@ -63,8 +65,9 @@ func namingSpecs() []framework.Spec {
 					t.Note("%s, COUNT: %s", framework.ActorName(c), idCountNone(t, c, "outsider, COUNT", byD(w.Sys)))
 				}
 			}},
-		{Case: idCase("identity/naming/3", []string{"identity/naming.3"}, "identity/naming", framework.MUST,
-			"#d on a filter without kinds or with a kind outside 39000-39003 does not name a channel: system channels stay out (REQ and COUNT), stream channels come back (control)."),
+		{Case: framework.NewCase("identity/naming/3", framework.MUST,
+			"#d on a filter without kinds or with a kind outside 39000-39003 does not name a channel: system channels stay out (REQ and COUNT), stream channels come back (control).",
+			"identity/naming.3"),
 			Run: func(t *framework.T) {
 				w := newSysWorld(t)
 				for _, extra := range []int{fixtures.KindMessage, 44100} {
@@ -91,8 +94,9 @@ func namingSpecs() []framework.Spec {
 				}
 				t.Expect(idSorted(rest...)).To(Equal(idSorted(w.present(t, want)...)), "member, #d without kinds")
 			}},
-		{Case: idCase("identity/naming/4", []string{"identity/naming.5"}, "identity/naming", framework.MUST,
-			"Naming is per filter: in one REQ (and one COUNT) with a filter naming a system channel and a generic filter, the generic filter gains nothing of it, whichever comes first."),
+		{Case: framework.NewCase("identity/naming/4", framework.MUST,
+			"Naming is per filter: in one REQ (and one COUNT) with a filter naming a system channel and a generic filter, the generic filter gains nothing of it, whichever comes first.",
+			"identity/naming.5"),
 			Run: func(t *framework.T) {
 				w := newSysWorld(t)
 				genericKinds := t.RequireStateKinds(fixtures.KindAdmins, fixtures.KindMembers)
@@ -123,9 +127,10 @@ func namingSpecs() []framework.Spec {
 				t.Expect(idPairs(t.Query(w.M, named, generic), w.all())).To(Equal(want), "member: REQ [named #h, generic 39000 #t]")
 				t.Expect(t.Count(w.M, named, generic)).To(Equal(int64(len(want))), "member: COUNT [named #h, generic 39000 #t]")
 			}},
-		{Case: idCase("identity/naming/5", []string{"identity/naming.1", "identity/naming.2", "identity/naming.3"}, "identity/naming", framework.MUST,
+		{Case: framework.NewCase("identity/naming/5", framework.MUST,
 			"Naming holds on live subscriptions: a member's subscription naming a private system channel by #h receives its new message, one with #d on kinds [39000] its new 39000; one with the same #d on kinds [39000, 9] receives the named stream's new 39000 but nothing of the system channel.",
-			framework.LiveDeliveryReading),
+			"identity/naming.1", "identity/naming.2", "identity/naming.3").
+			WithReading(framework.LiveDeliveryReading),
 			Run: func(t *framework.T) {
 				w := newSysWorld(t)
 				d := nostr.TagMap{"d": {w.Sys, w.StreamPriv}}

@@ -18,9 +18,10 @@ import (
 // noticesSpecs are the cases of identity/notices.
 func noticesSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: idCase("identity/notices/1", []string{"identity/notices.1", "identity/notices.2"}, "identity/notices", framework.MUST,
+		{Case: framework.NewCase("identity/notices/1", framework.MUST,
 			`Every membership notice the relay sends is stored and relay-signed, with ["p", member], one ["h", UUID] and ["t", the channel's type] (system for a system channel).`,
-			idReadingNoNotices, idReadingSysNotices, idReadingCreatorNote),
+			"identity/notices.1", "identity/notices.2").
+			WithReading(idReadingNoNotices + " " + idReadingSysNotices + " " + idReadingCreatorNote),
 			Run: func(t *framework.T) {
 				w := newNoticeWorld(t)
 				for _, ev := range w.All {
@@ -48,9 +49,10 @@ func noticesSpecs() []framework.Spec {
 					t.Reading(clause.ReadingIdentityCreatorNotice, "not-sent")
 				}
 			}},
-		{Case: idCase("identity/notices/2", []string{"identity/notices.3", "identity/notices.4"}, "identity/notices", framework.MUST,
+		{Case: framework.NewCase("identity/notices/2", framework.MUST,
 			"A notice filter with #t matches only notices of the listed types; without #t only legacy-type notices (never a system one).",
-			idReadingNoNotices, idReadingSysNotices),
+			"identity/notices.3", "identity/notices.4").
+			WithReading(idReadingNoNotices + " " + idReadingSysNotices),
 			Run: func(t *framework.T) {
 				w := newNoticeWorld(t)
 				stream, system := noticeKeys(w.of(w.Stream)), noticeKeys(w.of(w.System))
@@ -60,9 +62,10 @@ func noticesSpecs() []framework.Spec {
 				t.Expect(noticeKeys(t.Query(w.M, w.mine([]string{fixtures.TypeForum})))).To(BeEmpty(), "#t:[forum]")
 				w.noteSystem(t)
 			}},
-		{Case: idCase("identity/notices/3", []string{"identity/notices.10", "identity/notices.9"}, "identity/notices", framework.MUST,
+		{Case: framework.NewCase("identity/notices/3", framework.MUST,
 			"Notices go only to the pubkey in their p tag: another user, the channel owner and an anonymous reader get none of M's notices, by #p or by ids.",
-			idReadingNoNotices, "A relay may also refuse such a read with CLOSED; that withholds as surely and is noted."),
+			"identity/notices.10", "identity/notices.9").
+			WithReading(idReadingNoNotices + " " + "A relay may also refuse such a read with CLOSED; that withholds as surely and is noted."),
 			Run: func(t *framework.T) {
 				w := newNoticeWorld(t)
 				ids := framework.IDs(w.All)
@@ -78,9 +81,10 @@ func noticesSpecs() []framework.Spec {
 					}
 				}
 			}},
-		{Case: idCase("identity/notices/4", []string{"identity/notices.10", "identity/notices.7", "identity/notices.9"}, "identity/notices", framework.MUST,
+		{Case: framework.NewCase("identity/notices/4", framework.MUST,
 			"COUNT obeys the notice rules: the member's count without #t covers only the stream notices, with every type all of them, with #t:[system] the system ones; another user counts none, also by ids.",
-			idReadingNoNotices, idReadingSysNotices),
+			"identity/notices.10", "identity/notices.7", "identity/notices.9").
+			WithReading(idReadingNoNotices + " " + idReadingSysNotices),
 			Run: func(t *framework.T) {
 				w := newNoticeWorld(t)
 				t.Expect(t.Count(w.M, w.mine(nil))).To(Equal(int64(len(w.of(w.Stream)))), "M, no #t")
@@ -93,9 +97,10 @@ func noticesSpecs() []framework.Spec {
 				}
 				w.noteSystem(t)
 			}},
-		{Case: idCase("identity/notices/5", []string{"identity/notices.6", "identity/notices.9"}, "identity/notices", framework.MUST,
+		{Case: framework.NewCase("identity/notices/5", framework.MUST,
 			"Live delivery obeys the notice rules: a subscription without #t never gets a system notice and gets the stream notices a #t subscription gets; another user's subscription to M's notices gets none.",
-			idReadingSysNotices, "A message posted after the membership changes is the marker on every subscription. A relay that delivers no notice live makes the case unsupported (identity/notices/6 checks live delivery after a since read)."),
+			"identity/notices.6", "identity/notices.9").
+			WithReading(idReadingSysNotices + " " + "A message posted after the membership changes is the marker on every subscription. A relay that delivers no notice live makes the case unsupported (identity/notices/6 checks live delivery after a since read)."),
 			Run: func(t *framework.T) {
 				w := newNoticeActors(t)
 				w.channels(t)
@@ -138,9 +143,10 @@ func noticesSpecs() []framework.Spec {
 					}
 				}
 			}},
-		{Case: idCase("identity/notices/6", []string{"identity/notices.2"}, "identity/notices", framework.MUST,
+		{Case: framework.NewCase("identity/notices/6", framework.MUST,
 			"Notices are stored: resubscribing with since = the newest notice seen returns the ones missed while away, then new ones live.",
-			idReadingNoNotices, idReadingSysNotices, framework.LiveDeliveryReading),
+			"identity/notices.2").
+			WithReading(idReadingNoNotices + " " + idReadingSysNotices + " " + framework.LiveDeliveryReading),
 			Run: func(t *framework.T) {
 				w := newNoticeActors(t)
 				w.channels(t)
@@ -177,9 +183,10 @@ func noticesSpecs() []framework.Spec {
 				t.WaitLiveSigned(m, sub, readded, nostr.Filter{Kinds: []int{fixtures.KindMemberAdded}, Tags: nostr.TagMap{"p": {w.M.Actor().PubKey}, "h": {w.Stream}}},
 					"the next notice arrives live on the same subscription")
 			}},
-		{Case: idCase("identity/notices/7", []string{"identity/notices.12"}, "identity/notices", framework.MUST,
+		{Case: framework.NewCase("identity/notices/7", framework.MUST,
 			"A channel keeps its type: after a 9002 that tries to change channel_type, the 39000 and any later notice still carry the original type.",
-			"The 9002 with a channel_type tag may be accepted (tag ignored) or refused; either way the type must not change. "+idReadingSysNotices),
+			"identity/notices.12").
+			WithReading("The 9002 with a channel_type tag may be accepted (tag ignored) or refused; either way the type must not change. " + idReadingSysNotices),
 			Run: func(t *framework.T) {
 				w := newNoticeActors(t)
 				w.channels(t)
@@ -204,9 +211,10 @@ func noticesSpecs() []framework.Spec {
 					t.Expect(fixtures.TagValues(ev, "t")).To(Equal([]string{fixtures.TypeSystem}), "notice %s type after the attempted change", ev.ID)
 				}
 			}},
-		{Case: idCase("identity/notices/8", []string{"identity/notices.3", "identity/notices.4", "identity/notices.6", "identity/notices.7"}, "identity/notices", framework.MUST,
+		{Case: framework.NewCase("identity/notices/8", framework.MUST,
 			"The notice type rule holds whatever else a filter asks for: the member's #p filter without kinds, or with kind 9 beside 44100/44101, returns, counts and delivers live only stream notices without #t, and only system notices with #t:[system].",
-			idReadingNoNotices, idReadingSysNotices),
+			"identity/notices.3", "identity/notices.4", "identity/notices.6", "identity/notices.7").
+			WithReading(idReadingNoNotices + " " + idReadingSysNotices),
 			Run: func(t *framework.T) {
 				w := newNoticeActors(t)
 				w.channels(t)

@@ -12,8 +12,9 @@ import (
 // search cases beyond identity/leave/6 are in search.go.
 func readsLeaveOutSpecs() []framework.Spec {
 	return append([]framework.Spec{
-		{Case: idCase("identity/leave/1", []string{"identity/asking-for-system.5", "identity/reads-leave-out.1"}, "identity/reads-leave-out", framework.MUST,
-			"A 39000 REQ that does not name a channel (generic, or by label) returns no system channel to a member or an outsider, but does return the readable stream channels (control)."),
+		{Case: framework.NewCase("identity/leave/1", framework.MUST,
+			"A 39000 REQ that does not name a channel (generic, or by label) returns no system channel to a member or an outsider, but does return the readable stream channels (control).",
+			"identity/reads-leave-out.1", "identity/asking-for-system.5"),
 			Run: func(t *framework.T) {
 				w := newSysWorld(t)
 				for _, r := range w.readers() {
@@ -26,8 +27,9 @@ func readsLeaveOutSpecs() []framework.Spec {
 					t.Expect(idChannelSet(got)).To(Equal(w.legacyFor(r.c)), "%s: kinds:[39000,39001,39002] #t:[label]", r.name)
 				}
 			}},
-		{Case: idCase("identity/leave/2", []string{"identity/reads-leave-out.2"}, "identity/reads-leave-out", framework.MUST,
-			"A kind 9 REQ that does not name a channel returns no system-channel message to a member or an outsider, but does return readable stream messages (control)."),
+		{Case: framework.NewCase("identity/leave/2", framework.MUST,
+			"A kind 9 REQ that does not name a channel returns no system-channel message to a member or an outsider, but does return readable stream messages (control).",
+			"identity/reads-leave-out.2"),
 			Run: func(t *framework.T) {
 				w := newSysWorld(t)
 				for _, r := range w.readers() {
@@ -40,16 +42,18 @@ func readsLeaveOutSpecs() []framework.Spec {
 					t.Expect(w.ours(got)).To(Equal(w.legacyFor(r.c)), "%s: authors:[creator], no kinds", r.name)
 				}
 			}},
-		{Case: idCase("identity/leave/3", []string{"identity/reads-leave-out.3"}, "identity/reads-leave-out", framework.MUST,
-			`kinds:[39002] #p:[me] ("the channels I belong to") leaves out the system channels the reader belongs to and lists the stream channels (control).`),
+		{Case: framework.NewCase("identity/leave/3", framework.MUST,
+			`kinds:[39002] #p:[me] ("the channels I belong to") leaves out the system channels the reader belongs to and lists the stream channels (control).`,
+			"identity/reads-leave-out.3"),
 			Run: func(t *framework.T) {
 				t.RequireStateKinds(fixtures.KindMembers)
 				w := newSysWorld(t)
 				t.Expect(idFindOf(t, w.M, fixtures.KindMembers, nostr.TagMap{"p": {w.M.Actor().PubKey}})).To(Equal([]string{w.StreamPriv}), "member: 39002 #p:[me]")
 				t.Expect(idFindOf(t, w.X, fixtures.KindMembers, nostr.TagMap{"p": {w.X.Actor().PubKey}})).To(Equal([]string{w.Stream}), "outsider: 39002 #p:[me]")
 			}},
-		{Case: idCase("identity/leave/4", []string{"identity/reads-leave-out.4"}, "identity/reads-leave-out", framework.MUST,
-			"COUNT leaves system channels out like REQ: 39000 and kind 9 counts by label, generic ones without any tag (by ids, by author) and 39002 #p:[me] cover only the readable stream channels."),
+		{Case: framework.NewCase("identity/leave/4", framework.MUST,
+			"COUNT leaves system channels out like REQ: 39000 and kind 9 counts by label, generic ones without any tag (by ids, by author) and 39002 #p:[me] cover only the readable stream channels.",
+			"identity/reads-leave-out.4"),
 			Run: func(t *framework.T) {
 				w := newSysWorld(t)
 				ids := idStateIDs(t, w.O, w.all())
@@ -77,8 +81,9 @@ func readsLeaveOutSpecs() []framework.Spec {
 					}
 				}
 			}},
-		{Case: idCase("identity/leave/5", []string{"identity/reads-leave-out.6"}, "identity/reads-leave-out", framework.MUST,
-			"Live subscriptions opened before the channels exist (generic 39000-39002, kind 9, 39002 #p:[me]) receive the stream channels' events but nothing of the system channels (create, membership, edit, message)."),
+		{Case: framework.NewCase("identity/leave/5", framework.MUST,
+			"Live subscriptions opened before the channels exist (generic 39000-39002, kind 9, 39002 #p:[me]) receive the stream channels' events but nothing of the system channels (create, membership, edit, message).",
+			"identity/reads-leave-out.6"),
 			Run: func(t *framework.T) {
 				w := newSysActors(t)
 				subs := map[*fixtures.Client]*fixtures.Subscription{}
@@ -101,8 +106,9 @@ func readsLeaveOutSpecs() []framework.Spec {
 					t.Expect(got).To(Equal(w.legacyFor(r.c)), "%s: channels of live events", r.name)
 				}
 			}},
-		{Case: idCase("identity/leave/6", []string{"identity/reads-leave-out.5"}, "identity/reads-leave-out", framework.MUST,
-			"NIP-50 search leaves system channels out (checked only when the relay advertises NIP-50)."),
+		{Case: framework.NewCase("identity/leave/6", framework.MUST,
+			"NIP-50 search leaves system channels out (checked only when the relay advertises NIP-50).",
+			"identity/reads-leave-out.5"),
 			Run: func(t *framework.T) {
 				idNeedSearch(t)
 				w := newSysWorld(t)

@@ -24,8 +24,9 @@ import (
 // matching to the relay.
 func searchSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: idCase("identity/leave/7", []string{"identity/reads-leave-out.5", "identity/naming.1", "identity/naming.4"}, "identity/reads-leave-out", framework.MUST,
-			"A NIP-50 search that names a system channel by #h finds its matching message for a member (an open one for anyone, a private one never for an outsider); the same search without #h leaves system channels out and finds the legacy channels' matches (control). Checked only when the relay advertises NIP-50."),
+		{Case: framework.NewCase("identity/leave/7", framework.MUST,
+			"A NIP-50 search that names a system channel by #h finds its matching message for a member (an open one for anyone, a private one never for an outsider); the same search without #h leaves system channels out and finds the legacy channels' matches (control). Checked only when the relay advertises NIP-50.",
+			"identity/reads-leave-out.5", "identity/naming.1", "identity/naming.4"),
 			Run: func(t *framework.T) {
 				w, word, msg := idSearchWorld(t)
 				find := func(tags nostr.TagMap) nostr.Filter {
@@ -46,8 +47,9 @@ func searchSpecs() []framework.Spec {
 				t.Note("outsider, search naming the private system channel by #h: %s",
 					t.QueryAbsent(w.X, "outsider, search naming the private system channel by #h (identity/naming.4)", find(nostr.TagMap{"h": {w.Sys}})))
 			}},
-		{Case: idCase("identity/leave/8", []string{"identity/reads-leave-out.5", "identity/naming.1", "identity/naming.5"}, "identity/reads-leave-out", framework.MUST,
-			"Naming is per filter for NIP-50 search too: in one REQ, a search naming the private system channel by #h (its creator's messages only) and the same search without #h, in either order, the filter without #h gains nothing of the system channel (the member's own message there stays out). Checked only when the relay advertises NIP-50."),
+		{Case: framework.NewCase("identity/leave/8", framework.MUST,
+			"Naming is per filter for NIP-50 search too: in one REQ, a search naming the private system channel by #h (its creator's messages only) and the same search without #h, in either order, the filter without #h gains nothing of the system channel (the member's own message there stays out). Checked only when the relay advertises NIP-50.",
+			"identity/reads-leave-out.5", "identity/naming.1", "identity/naming.5"),
 			Run: func(t *framework.T) {
 				w, word, msg := idSearchWorld(t)
 				// The member's own message in the private system channel: the

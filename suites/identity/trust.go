@@ -10,8 +10,10 @@ import (
 // trustSpecs are the cases of identity/trust.
 func trustSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: idCase("identity/trust/1", []string{"nip29/state-events.1"}, "identity/trust", framework.MUST,
-			"Every channel-state event carrying identity tags (39000-39002, after create, label edit, membership and ownership changes) is signed by the relay key (NIP-11 self)."),
+		{Case: framework.NewCase("identity/trust/1", framework.MUST,
+			"Every channel-state event carrying identity tags (39000-39002, after create, label edit, membership and ownership changes) is signed by the relay key (NIP-11 self).",
+			"nip29/state-events.1").
+			InSection("identity/trust"), // its clauses are the client's
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("creator"))
 				heir := t.Connect(t.Actor("heir"))

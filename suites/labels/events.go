@@ -16,9 +16,10 @@ import (
 // eventsSpecs are the cases of labels/events.
 func eventsSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: framework.WithReading(lcase("labels/commands/17", []string{"labels/events.5", "labels/events.8", "labels/values-and-limits.8"}, "command-shape", "labels/events", framework.MUST,
-			"Arity sweep: label, add-label, remove-label, h and t with no value, with one value plus an extra element, and (t) with a value, on 9007 and on 9002 (beside a valid add-label where the tag is not h), are each rejected with invalid: nip-cl-rejected and apply nothing; a 9007 whose over-long h tag names the existing channel may be refused with duplicate: nip-cl-rejected instead."),
-			"A 9007 whose 3- or 4-element h tag names the existing channel is both malformed (invalid:) and a create of a used UUID (duplicate:), and the draft does not order the two checks: both are accepted (nip-cl-rejected) and noted as reading labels-malformed-used-h."),
+		{Case: framework.NewCase("labels/commands/17", framework.MUST,
+			"Arity sweep: label, add-label, remove-label, h and t with no value, with one value plus an extra element, and (t) with a value, on 9007 and on 9002 (beside a valid add-label where the tag is not h), are each rejected with invalid: nip-cl-rejected and apply nothing; a 9007 whose over-long h tag names the existing channel may be refused with duplicate: nip-cl-rejected instead.",
+			"labels/events.5", "labels/events.8", "labels/values-and-limits.8").
+			WithReading("A 9007 whose 3- or 4-element h tag names the existing channel is both malformed (invalid:) and a create of a used UUID (duplicate:), and the draft does not order the two checks: both are accepted (nip-cl-rejected) and noted as reading labels-malformed-used-h."),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				keep := lbl(t, "keep")
@@ -89,8 +90,9 @@ func eventsSpecs() []framework.Spec {
 				expectUnchanged(t, c, ch, before, "rejected malformed mutations")
 				t.Expect(findL(t, c, []string{v}, nil, 10)).To(BeEmpty(), "no channel carries the value of a rejected command")
 			}},
-		{Case: lcase("labels/commands/18", []string{"labels/events.5", "labels/events.6"}, "command-shape", "labels/events", framework.MUST,
-			"l and L are misplaced on a command whatever their namespace: an unmarked [\"l\",v], a foreign [\"l\",v,\"ugc\"], a differently cased [\"l\",v,\"NIP-CL\"], a foreign [\"L\",\"ugc\"] (alone or with its l) and a repeated [\"L\",\"nip-cl\"], on a labeled and an unlabeled 9007 and on a 9002 (beside add-label and alone), are each rejected with invalid: nip-cl-rejected and apply nothing."),
+		{Case: framework.NewCase("labels/commands/18", framework.MUST,
+			"l and L are misplaced on a command whatever their namespace: an unmarked [\"l\",v], a foreign [\"l\",v,\"ugc\"], a differently cased [\"l\",v,\"NIP-CL\"], a foreign [\"L\",\"ugc\"] (alone or with its l) and a repeated [\"L\",\"nip-cl\"], on a labeled and an unlabeled 9007 and on a 9002 (beside add-label and alone), are each rejected with invalid: nip-cl-rejected and apply nothing.",
+			"labels/events.5", "labels/events.6"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				keep := lbl(t, "keep")
@@ -132,8 +134,9 @@ func eventsSpecs() []framework.Spec {
 				expectUnchanged(t, c, ch, before, "rejected mutations")
 				t.Expect(findL(t, c, []string{v}, nil, 10)).To(BeEmpty(), "no channel carries the value of a rejected command")
 			}},
-		{Case: lcase("labels/commands/19", []string{"labels/events.7", "labels/events.8", "labels/scope.1"}, "command-shape", "labels/events", framework.MUST,
-			"The channel-identifier rule covers every h-tagged 9007, labels or not: an unlabeled 9007 whose h value is not a UUID or is the nil UUID, whose h tag has three elements, or that carries two h tags, is rejected with invalid: nip-cl-rejected and creates no channel under any id it names (an unlabeled 9007 with one valid UUID is the control)."),
+		{Case: framework.NewCase("labels/commands/19", framework.MUST,
+			"The channel-identifier rule covers every h-tagged 9007, labels or not: an unlabeled 9007 whose h value is not a UUID or is the nil UUID, whose h tag has three elements, or that carries two h tags, is rejected with invalid: nip-cl-rejected and creates no channel under any id it names (an unlabeled 9007 with one valid UUID is the control).",
+			"labels/events.7", "labels/events.8", "labels/scope.1"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				// The control: the relay takes unlabeled h-tagged creation at all.
@@ -173,7 +176,9 @@ func eventsSpecs() []framework.Spec {
 					goneChannel(t, c, id, what)
 				}
 			}},
-		{Case: lcase("labels/commands/16", []string{"labels/events.9"}, "command-shape", "labels/events", framework.MUST, "A label mutation without an h tag is rejected with invalid: nip-cl-rejected."),
+		{Case: framework.NewCase("labels/commands/16", framework.MUST,
+			"A label mutation without an h tag is rejected with invalid: nip-cl-rejected.",
+			"labels/events.9"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				ev := c.Actor().Event(fixtures.KindEditMetadata, nostr.Tags{{"add-label", lbl(t, "no-h")}}, "")
@@ -210,7 +215,6 @@ func deleteObserved(t *framework.T, c *fixtures.Client, evs ...*nostr.Event) {
 
 // labelsCommandSpecs: "Events" — command shape, misplaced tags, the h tag.
 func labelsCommandSpecs() []framework.Spec {
-	sec := "labels/events"
 	var out []framework.Spec
 
 	misplacedCreate := []struct {
@@ -227,8 +231,9 @@ func labelsCommandSpecs() []framework.Spec {
 	}
 	for _, row := range misplacedCreate {
 		row := row
-		out = append(out, framework.Spec{Case: lcase(row.id, row.clauses, "command-shape", sec, framework.MUST,
-			fmt.Sprintf("A 9007 carrying a misplaced %q tag is rejected with invalid: nip-cl-rejected (labeled or not) and creates nothing.", row.name)),
+		out = append(out, framework.Spec{Case: framework.NewCase(row.id, framework.MUST,
+			fmt.Sprintf("A 9007 carrying a misplaced %q tag is rejected with invalid: nip-cl-rejected (labeled or not) and creates nothing.", row.name),
+			row.clauses...),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				v := lbl(t, "mis")
@@ -255,8 +260,9 @@ func labelsCommandSpecs() []framework.Spec {
 	}
 	for _, row := range misplacedEdit {
 		row := row
-		out = append(out, framework.Spec{Case: lcase(row.id, row.clauses, "command-shape", sec, framework.MUST,
-			fmt.Sprintf("A 9002 carrying a misplaced %q tag is rejected with invalid: nip-cl-rejected, alone or beside add-label, and nothing is applied.", row.name)),
+		out = append(out, framework.Spec{Case: framework.NewCase(row.id, framework.MUST,
+			fmt.Sprintf("A 9002 carrying a misplaced %q tag is rejected with invalid: nip-cl-rejected, alone or beside add-label, and nothing is applied.", row.name),
+			row.clauses...),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				keep := lbl(t, "keep")
@@ -269,7 +275,9 @@ func labelsCommandSpecs() []framework.Spec {
 			}})
 	}
 	out = append(out,
-		framework.Spec{Case: lcase("labels/commands/10", []string{"labels/events.7", "labels/initial-labels.6"}, "command-shape", sec, framework.MUST, "A labeled 9007 with two h tags is rejected with invalid: nip-cl-rejected; neither UUID gets a channel."),
+		framework.Spec{Case: framework.NewCase("labels/commands/10", framework.MUST,
+			"A labeled 9007 with two h tags is rejected with invalid: nip-cl-rejected; neither UUID gets a channel.",
+			"labels/events.7", "labels/initial-labels.6"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				ev, id := createEv(c.Actor(), "", fixtures.Open, lbl(t, "two-h"))
@@ -279,7 +287,9 @@ func labelsCommandSpecs() []framework.Spec {
 				goneChannel(t, c, id, "first h")
 				goneChannel(t, c, other, "second h")
 			}},
-		framework.Spec{Case: lcase("labels/commands/11", []string{"labels/events.7"}, "command-shape", sec, framework.MUST, "A label mutation with two h tags (the same channel twice, or two channels) is rejected with invalid: nip-cl-rejected; nothing is applied."),
+		framework.Spec{Case: framework.NewCase("labels/commands/11", framework.MUST,
+			"A label mutation with two h tags (the same channel twice, or two channels) is rejected with invalid: nip-cl-rejected; nothing is applied.",
+			"labels/events.7"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				a := createLabeled(t, c, "", fixtures.Open)
@@ -291,7 +301,9 @@ func labelsCommandSpecs() []framework.Spec {
 				expectUnchanged(t, c, a, ba, "first channel")
 				expectUnchanged(t, c, b, bb, "second channel")
 			}},
-		framework.Spec{Case: lcase("labels/commands/12", []string{"labels/events.8"}, "command-shape", sec, framework.MUST, "A labeled 9007 whose h value is not a UUID, or is the nil UUID, or whose h tag has three elements, is rejected with invalid: nip-cl-rejected."),
+		framework.Spec{Case: framework.NewCase("labels/commands/12", framework.MUST,
+			"A labeled 9007 whose h value is not a UUID, or is the nil UUID, or whose h tag has three elements, is rejected with invalid: nip-cl-rejected.",
+			"labels/events.8"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				v := lbl(t, "bad-h")
@@ -301,14 +313,18 @@ func labelsCommandSpecs() []framework.Spec {
 				}
 				t.Expect(findL(t, c, []string{v}, nil, 10)).To(BeEmpty(), "no channel carries the label of the rejected creates")
 			}},
-		framework.Spec{Case: lcase("labels/commands/13", []string{"labels/events.8"}, "command-shape", sec, framework.MUST, "A label mutation whose h value is not a UUID or is the nil UUID is rejected with invalid: nip-cl-rejected."),
+		framework.Spec{Case: framework.NewCase("labels/commands/13", framework.MUST,
+			"A label mutation whose h value is not a UUID or is the nil UUID is rejected with invalid: nip-cl-rejected.",
+			"labels/events.8"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				for _, h := range []string{"not-a-uuid", "00000000-0000-0000-0000-000000000000"} {
 					rejectCL(t, c, mutationEv(c.Actor(), h, []string{lbl(t, "x")}, nil), "mutation with h "+h, "invalid")
 				}
 			}},
-		framework.Spec{Case: lcase("labels/commands/14", []string{"labels/events.10"}, "command-shape", sec, framework.MUST, "A labeled 9007 without an h tag is rejected with invalid: nip-cl-rejected and creates no channel."),
+		framework.Spec{Case: framework.NewCase("labels/commands/14", framework.MUST,
+			"A labeled 9007 without an h tag is rejected with invalid: nip-cl-rejected and creates no channel.",
+			"labels/events.10"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				v := lbl(t, "no-h")
@@ -316,7 +332,9 @@ func labelsCommandSpecs() []framework.Spec {
 				rejectCL(t, c, fixtures.CreateChannel(c.Actor(), spec), "labeled 9007 without h", "invalid")
 				t.Expect(findL(t, c, []string{v}, nil, 10)).To(BeEmpty(), "no channel carries the label")
 			}},
-		framework.Spec{Case: lcase("labels/commands/15", []string{"labels/compatibility.3", "labels/values-and-limits.8"}, "command-shape", sec, framework.MUST, "Label command tags must have exactly two elements: a three-element label or add-label, or a one-element remove-label, is rejected with invalid: nip-cl-rejected."),
+		framework.Spec{Case: framework.NewCase("labels/commands/15", framework.MUST,
+			"Label command tags must have exactly two elements: a three-element label or add-label, or a one-element remove-label, is rejected with invalid: nip-cl-rejected.",
+			"labels/compatibility.3", "labels/values-and-limits.8"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				v := lbl(t, "shape")

@@ -68,11 +68,6 @@ const (
 
 var labelGrammar = regexp.MustCompile(`^[a-z0-9][a-z0-9._:/-]*$`)
 
-// lcase is the Case of one labels-profile check.
-func lcase(id string, clauses []string, area, section string, level framework.Level, req string) framework.Case {
-	return framework.Case{ID: id, Clauses: clauses, Profile: framework.ProfileLabels, Area: area, Section: section, Level: level, Requirement: req}
-}
-
 // lbl returns a run-unique label value (matches the label grammar): the
 // prefix, the run ID, the process's instance and a sequence number.
 func lbl(t *framework.T, prefix string) string {

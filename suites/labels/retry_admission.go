@@ -17,8 +17,9 @@ import (
 // retryAdmissionSpecs are the cases of labels/retry-admission.
 func retryAdmissionSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: lcase("labels/retry/12", []string{"labels/responses.9", "labels/retry-admission.9"}, "retry-admission", "labels/retry-admission", framework.MUST,
-			"Retries after the state was superseded: a committed create and a committed no-op, retried after later commands removed and added labels, answer duplicate: nip-cl-committed and reapply nothing (the later state and snapshot stay)."),
+		{Case: framework.NewCase("labels/retry/12", framework.MUST,
+			"Retries after the state was superseded: a committed create and a committed no-op, retried after later commands removed and added labels, answer duplicate: nip-cl-committed and reapply nothing (the later state and snapshot stay).",
+			"labels/retry-admission.9", "labels/responses.9"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				a, b := lbl(t, "a"), lbl(t, "b")
@@ -33,8 +34,10 @@ func retryAdmissionSpecs() []framework.Spec {
 				expectUnchanged(t, c, ch, before, "superseded retries")
 				expectLabels(t, c, ch, b)
 			}},
-		{Case: framework.WithReading(lcase("labels/retry/8", []string{"labels/retry-admission.1"}, "retry-admission", "labels/retry-admission", framework.MUST, "An exact retry passes authentication like a new event: where the relay refuses a new write without authentication (or from another authenticated key), it refuses the retry the same way and applies nothing."),
-			readingAdmission+" On the other key's connection an ordinary refusal may also be NIP-42's restricted: (authenticated, but not as the author). Requiring AUTH for writes is the target contract's convention, not a draft rule: an ordinary message sent the same way first tells what the relay requires of a new event; a part whose new event is accepted is skipped with a note (the whole case is unsupported when neither is refused)."),
+		{Case: framework.NewCase("labels/retry/8", framework.MUST,
+			"An exact retry passes authentication like a new event: where the relay refuses a new write without authentication (or from another authenticated key), it refuses the retry the same way and applies nothing.",
+			"labels/retry-admission.1").
+			WithReading(readingAdmission + " On the other key's connection an ordinary refusal may also be NIP-42's restricted: (authenticated, but not as the author). Requiring AUTH for writes is the target contract's convention, not a draft rule: an ordinary message sent the same way first tells what the relay requires of a new event; a part whose new event is accepted is skipped with a note (the whole case is unsupported when neither is refused)."),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, c, "", fixtures.Open)
@@ -69,7 +72,10 @@ func retryAdmissionSpecs() []framework.Spec {
 				}
 				expectUnchanged(t, c, ch, before, "refused retries")
 			}},
-		{Case: framework.Heavy(lcase("labels/retry/9", []string{"labels/retry-admission.7"}, "retry-admission", "labels/retry-admission", framework.MUST, "A retry racing an archive is either a committed duplicate or restricted: nip-cl-rejected, and once the archive is acknowledged every later retry is rejected.")),
+		{Case: framework.NewCase("labels/retry/9", framework.MUST,
+			"A retry racing an archive is either a committed duplicate or restricted: nip-cl-rejected, and once the archive is acknowledged every later retry is rejected.",
+			"labels/retry-admission.7").
+			WithHeavy(),
 			Run: func(t *framework.T) {
 				owner := t.Actor("owner")
 				conns := connectN(t, owner, 2)
@@ -95,8 +101,10 @@ func retryAdmissionSpecs() []framework.Spec {
 				}
 				t.Note("%d rounds; the retry won %d", t.Env.Rounds, won)
 			}},
-		{Case: framework.WithReading(lcase("labels/retry/10", []string{"labels/retry-admission.13"}, "retry-admission", "labels/retry-admission", framework.MUST, "A command stamped outside the ±900 s window that never applied is refused (invalid: nip-cl-rejected, or an ordinary NIP-01 refusal from the shared timestamp check) and not applied."),
-			readingAdmission),
+		{Case: framework.NewCase("labels/retry/10", framework.MUST,
+			"A command stamped outside the ±900 s window that never applied is refused (invalid: nip-cl-rejected, or an ordinary NIP-01 refusal from the shared timestamp check) and not applied.",
+			"labels/retry-admission.13").
+			WithReading(readingAdmission),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				x := lbl(t, "old")
@@ -116,7 +124,9 @@ func retryAdmissionSpecs() []framework.Spec {
 				expectUnchanged(t, c, ch, before, "expired commands")
 				t.Expect(findL(t, c, []string{x}, nil, 10)).To(BeEmpty(), "nothing carries the label")
 			}},
-		{Case: lcase("labels/retry/11", []string{"labels/retry-admission.14"}, "retry-admission", "labels/retry-admission", framework.MUST, "Revoking and restoring the author's role never makes a committed command apply again: the retry is rejected while revoked and a committed duplicate after, with the superseded effect still gone."),
+		{Case: framework.NewCase("labels/retry/11", framework.MUST,
+			"Revoking and restoring the author's role never makes a committed command apply again: the retry is rejected while revoked and a committed duplicate after, with the superseded effect still gone.",
+			"labels/retry-admission.14"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, owner, "", fixtures.Open)
@@ -145,9 +155,10 @@ func retryAdmissionSpecs() []framework.Spec {
 
 // labelsRetrySpecs: "Acknowledgements, retries and recovery: Retry admission".
 func labelsRetrySpecs() []framework.Spec {
-	sec := "labels/retry-admission"
 	return []framework.Spec{
-		{Case: lcase("labels/retry/1", []string{"labels/compatibility.1", "labels/responses.12", "labels/retry-admission.11", "labels/retry-admission.6"}, "retry-admission", sec, framework.MUST, "A retry by an author demoted to member is rejected with restricted: nip-cl-rejected; the earlier committed effect stays in place."),
+		{Case: framework.NewCase("labels/retry/1", framework.MUST,
+			"A retry by an author demoted to member is rejected with restricted: nip-cl-rejected; the earlier committed effect stays in place.",
+			"labels/retry-admission.11", "labels/retry-admission.6", "labels/compatibility.1", "labels/responses.12"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, owner, "", fixtures.Open)
@@ -160,7 +171,9 @@ func labelsRetrySpecs() []framework.Spec {
 				rejectCL(t, admin, m, "retry after demotion", "restricted")
 				expectUnchanged(t, owner, ch, before, "rejected retry")
 			}},
-		{Case: lcase("labels/retry/2", []string{"labels/compatibility.1", "labels/retry-admission.11", "labels/retry-admission.6"}, "retry-admission", sec, framework.MUST, "A retry by an author removed from the channel is rejected with restricted: nip-cl-rejected; the effect stays."),
+		{Case: framework.NewCase("labels/retry/2", framework.MUST,
+			"A retry by an author removed from the channel is rejected with restricted: nip-cl-rejected; the effect stays.",
+			"labels/retry-admission.11", "labels/retry-admission.6", "labels/compatibility.1"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, owner, "", fixtures.Open)
@@ -173,7 +186,9 @@ func labelsRetrySpecs() []framework.Spec {
 				rejectCL(t, admin, m, "retry after removal", "restricted")
 				expectUnchanged(t, owner, ch, before, "rejected retry")
 			}},
-		{Case: lcase("labels/retry/3", []string{"labels/retry-admission.12", "labels/retry-admission.4", "labels/retry-admission.8", "labels/retry-admission.9"}, "retry-admission", sec, framework.MUST, "A retry on an archived channel is rejected with restricted: nip-cl-rejected; after unarchiving, the same retry answers duplicate: nip-cl-committed without reapplying a superseded effect."),
+		{Case: framework.NewCase("labels/retry/3", framework.MUST,
+			"A retry on an archived channel is rejected with restricted: nip-cl-rejected; after unarchiving, the same retry answers duplicate: nip-cl-committed without reapplying a superseded effect.",
+			"labels/retry-admission.12", "labels/retry-admission.4", "labels/retry-admission.8", "labels/retry-admission.9"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				x := lbl(t, "x")
@@ -190,7 +205,10 @@ func labelsRetrySpecs() []framework.Spec {
 				acceptCommitted(t, c, add, "retry after unarchive")
 				expectUnchanged(t, c, ch, before, "committed retry")
 			}},
-		{Case: framework.WithReading(lcase("labels/retry/4", []string{"labels/retry-admission.12", "labels/retry-admission.5"}, "retry-admission", sec, framework.MUST, "A retry on a deleted channel is rejected (nip-cl-rejected) and no snapshot reappears."), readingDeletedPrefix),
+		{Case: framework.NewCase("labels/retry/4", framework.MUST,
+			"A retry on a deleted channel is rejected (nip-cl-rejected) and no snapshot reappears.",
+			"labels/retry-admission.12", "labels/retry-admission.5").
+			WithReading(readingDeletedPrefix),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				x := lbl(t, "x")
@@ -203,7 +221,9 @@ func labelsRetrySpecs() []framework.Spec {
 				t.Reading(clause.ReadingLabelsDeletedPrefix, prefixOf(ok.Reason))
 				goneChannel(t, c, ch, "deleted channel")
 			}},
-		{Case: lcase("labels/retry/5", []string{"labels/retry-admission.6"}, "retry-admission", sec, framework.MUST, "A retry of a committed create by a creator who is no longer owner or admin is rejected with restricted: nip-cl-rejected; the channel is unchanged."),
+		{Case: framework.NewCase("labels/retry/5", framework.MUST,
+			"A retry of a committed create by a creator who is no longer owner or admin is rejected with restricted: nip-cl-rejected; the channel is unchanged.",
+			"labels/retry-admission.6"),
 			Run: func(t *framework.T) {
 				first := t.Connect(t.Actor("creator"))
 				ev, ch := createEv(first.Actor(), "", fixtures.Open, lbl(t, "a"))
@@ -214,8 +234,10 @@ func labelsRetrySpecs() []framework.Spec {
 				rejectCL(t, first, ev, "creator retries the create", "restricted")
 				expectUnchanged(t, heir, ch, before, "rejected retry")
 			}},
-		{Case: framework.WithReading(lcase("labels/retry/6", []string{"labels/retry-admission.4", "labels/retry-admission.5"}, "retry-admission", sec, framework.MUST, "A retry of a committed create on an archived channel is rejected with restricted:, on a deleted one with restricted:, invalid: or duplicate: (nip-cl-rejected)."),
-			readingDeletedPrefix+" A retried create of a deleted channel is also a create of a used UUID, which the draft refuses as a conflict: duplicate: nip-cl-rejected is accepted too (reading labels-deleted-create-retry)."),
+		{Case: framework.NewCase("labels/retry/6", framework.MUST,
+			"A retry of a committed create on an archived channel is rejected with restricted:, on a deleted one with restricted:, invalid: or duplicate: (nip-cl-rejected).",
+			"labels/retry-admission.4", "labels/retry-admission.5").
+			WithReading(readingDeletedPrefix + " A retried create of a deleted channel is also a create of a used UUID, which the draft refuses as a conflict: duplicate: nip-cl-rejected is accepted too (reading labels-deleted-create-retry)."),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				ev, ch := createEv(c.Actor(), "", fixtures.Open, lbl(t, "a"))
@@ -235,10 +257,12 @@ func labelsRetrySpecs() []framework.Spec {
 				}
 				goneChannel(t, c, ch, "deleted channel")
 			}},
-		{Case: framework.Case{ID: "labels/retry/7", Clauses: []string{"labels/retention.5", "labels/retry-admission.11", "labels/retry-admission.2"}, Profile: framework.ProfileLabels, Area: "retry-admission", Section: sec, Level: framework.MUST, Slow: true,
-			Requirement: "A command committed near the edge of the ±900 s window and retried once after the window closed is refused, never acknowledged (invalid: nip-cl-rejected, or an ordinary NIP-01 refusal from the shared timestamp check); its effect stays.",
-			Reading: "The relay clock is estimated from a fresh snapshot's created_at; the command is signed 893 s before it and retried once 2 s after the window closes (about 9 s of waiting). " +
-				readingAdmission},
+		{Case: framework.NewCase("labels/retry/7", framework.MUST,
+			"A command committed near the edge of the ±900 s window and retried once after the window closed is refused, never acknowledged (invalid: nip-cl-rejected, or an ordinary NIP-01 refusal from the shared timestamp check); its effect stays.",
+			"labels/retry-admission.11", "labels/retry-admission.2", "labels/retention.5").
+			WithReading("The relay clock is estimated from a fresh snapshot's created_at; the command is signed 893 s before it and retried once 2 s after the window closes (about 9 s of waiting). " +
+				readingAdmission).
+			WithSlow(),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, c, "", fixtures.Open)

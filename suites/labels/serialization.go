@@ -16,8 +16,11 @@ import (
 // serializationSpecs are the cases of labels/serialization.
 func serializationSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: framework.Heavy(framework.WithReading(lcase("labels/concurrency/8", []string{"labels/serialization.1", "labels/serialization.3", "labels/serialization.4", "labels/serialization.5"}, "concurrency", "labels/serialization", framework.MUST, "Ordinary edits (two renames, each carrying the whole name-and-about metadata) racing the removal of the channel's last label are serialized with it: all are acknowledged, the stored snapshot ends with one edit's name and about, whole, and no label, stays so after every live snapshot arrived, and every live snapshot is a prefix of one order of the commands (the label never comes back, no name or about outside the edits appears)."),
-			readingLinearizable+" Each edit carries every field it sets (name and about), so a relay that reads a 9002 as a patch and one that reads it as the whole new metadata (reading nip29-edit-metadata) end in the same states.")),
+		{Case: framework.NewCase("labels/concurrency/8", framework.MUST,
+			"Ordinary edits (two renames, each carrying the whole name-and-about metadata) racing the removal of the channel's last label are serialized with it: all are acknowledged, the stored snapshot ends with one edit's name and about, whole, and no label, stays so after every live snapshot arrived, and every live snapshot is a prefix of one order of the commands (the label never comes back, no name or about outside the edits appears).",
+			"labels/serialization.1", "labels/serialization.3", "labels/serialization.4", "labels/serialization.5").
+			WithReading(readingLinearizable + " Each edit carries every field it sets (name and about), so a relay that reads a 9002 as a patch and one that reads it as the whole new metadata (reading nip29-edit-metadata) end in the same states.").
+			WithHeavy(),
 			Run: func(t *framework.T) {
 				owner := t.Actor("owner")
 				conns := connectN(t, owner, 3)
@@ -74,8 +77,9 @@ func serializationSpecs() []framework.Spec {
 				}
 				t.Note("%d rounds of two whole-metadata edits racing the last label's removal", t.Env.Rounds)
 			}},
-		{Case: lcase("labels/add-remove/15", []string{"labels/compatibility.1", "labels/serialization.3"}, "ordinary-edit", "labels/serialization", framework.MUST,
-			"Ordinary 9002 edits that make the channel private and hidden (NIP-29's flags, with the whole metadata) or set a topic or a purpose keep the label set byte for byte; a topic or purpose edit the relay refuses leaves it too."),
+		{Case: framework.NewCase("labels/add-remove/15", framework.MUST,
+			"Ordinary 9002 edits that make the channel private and hidden (NIP-29's flags, with the whole metadata) or set a topic or a purpose keep the label set byte for byte; a topic or purpose edit the relay refuses leaves it too.",
+			"labels/serialization.3", "labels/compatibility.1"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				a, b := lbl(t, "a"), lbl(t, "b")
@@ -105,9 +109,11 @@ func labelsConcurrencySpecs() []framework.Spec {
 
 // labelsSerializationSpecs are concurrency/1 to /6.
 func labelsSerializationSpecs() []framework.Spec {
-	sec := "labels/serialization"
 	return []framework.Spec{
-		{Case: framework.Heavy(lcase("labels/concurrency/1", []string{"labels/retry-admission.10"}, "concurrency", sec, framework.MUST, "N parallel exact sends of one new create on N connections: exactly one OK true \"\", the rest duplicate: nip-cl-committed; one channel, one snapshot.")),
+		{Case: framework.NewCase("labels/concurrency/1", framework.MUST,
+			"N parallel exact sends of one new create on N connections: exactly one OK true \"\", the rest duplicate: nip-cl-committed; one channel, one snapshot.",
+			"labels/retry-admission.10").
+			WithHeavy(),
 			Run: func(t *framework.T) {
 				const n = 6
 				owner := t.Actor("owner")
@@ -122,8 +128,11 @@ func labelsSerializationSpecs() []framework.Spec {
 				}
 				t.Note("%d rounds of %d parallel sends", t.Env.Rounds, n)
 			}},
-		{Case: framework.Heavy(framework.WithReading(lcase("labels/concurrency/2", []string{"labels/retry-admission.10"}, "concurrency", sec, framework.MUST, "N parallel exact sends of one new mutation: exactly one OK true \"\", the rest duplicate: nip-cl-committed; the stored snapshot shows one application and no second snapshot is published for it."),
-			readingLiveSubset)),
+		{Case: framework.NewCase("labels/concurrency/2", framework.MUST,
+			"N parallel exact sends of one new mutation: exactly one OK true \"\", the rest duplicate: nip-cl-committed; the stored snapshot shows one application and no second snapshot is published for it.",
+			"labels/retry-admission.10").
+			WithReading(readingLiveSubset).
+			WithHeavy(),
 			Run: func(t *framework.T) {
 				const n = 6
 				owner := t.Actor("owner")
@@ -157,8 +166,11 @@ func labelsSerializationSpecs() []framework.Spec {
 				}
 				t.Note("%d rounds of %d parallel sends; live snapshots delivered in %d rounds", t.Env.Rounds, n, delivered)
 			}},
-		{Case: framework.Heavy(framework.WithReading(lcase("labels/concurrency/3", []string{"labels/serialization.1", "labels/serialization.5"}, "concurrency", sec, framework.MUST, "K admins adding K distinct labels at once: every label is in the stored snapshot afterwards; the snapshots delivered live, ordered by created_at, only ever gain labels."),
-			readingLiveSubset)),
+		{Case: framework.NewCase("labels/concurrency/3", framework.MUST,
+			"K admins adding K distinct labels at once: every label is in the stored snapshot afterwards; the snapshots delivered live, ordered by created_at, only ever gain labels.",
+			"labels/serialization.1", "labels/serialization.5").
+			WithReading(readingLiveSubset).
+			WithHeavy(),
 			Run: func(t *framework.T) {
 				const k = 6
 				owner := t.Connect(t.Actor("owner"))
@@ -191,8 +203,11 @@ func labelsSerializationSpecs() []framework.Spec {
 				}
 				t.Note("%d rounds of %d concurrent adds; the final snapshot arrived live in %d rounds", t.Env.Rounds, k, delivered)
 			}},
-		{Case: framework.Heavy(framework.WithReading(lcase("labels/concurrency/4", []string{"labels/serialization.1", "labels/serialization.4", "labels/serialization.5"}, "concurrency", sec, framework.MUST, "Parallel disjoint adds and removes are all preserved in the stored snapshot, which is newer than the one before them and still current once the live snapshots arrived; among the snapshots delivered live, by created_at, an added label never disappears and a removed one never comes back."),
-			readingLiveSubset)),
+		{Case: framework.NewCase("labels/concurrency/4", framework.MUST,
+			"Parallel disjoint adds and removes are all preserved in the stored snapshot, which is newer than the one before them and still current once the live snapshots arrived; among the snapshots delivered live, by created_at, an added label never disappears and a removed one never comes back.",
+			"labels/serialization.1", "labels/serialization.4", "labels/serialization.5").
+			WithReading(readingLiveSubset).
+			WithHeavy(),
 			Run: func(t *framework.T) {
 				const k = 4
 				owner := t.Connect(t.Actor("owner"))
@@ -241,8 +256,11 @@ func labelsSerializationSpecs() []framework.Spec {
 				}
 				t.Note("%d rounds of %d adds racing %d removes; the final snapshot arrived live in %d rounds", t.Env.Rounds, k, k, delivered)
 			}},
-		{Case: framework.Heavy(framework.WithReading(lcase("labels/concurrency/5", []string{"labels/serialization.2"}, "concurrency", sec, framework.MUST, "A label mutation racing an archive is serialized with it: if accepted, its label is in the final snapshot and was applied before the archive; if refused (restricted: nip-cl-rejected), it left nothing; either way the channel ends archived and refuses a further mutation."),
-			"Archive state is observed as the draft defines it, by behaviour: an archived channel refuses new label mutations (restricted: nip-cl-rejected). The snapshot's archived tag is read by its value (the target contract's [\"archived\",\"true\"]; \"false\" or no tag is not archived) only to order the snapshots delivered live; the draft defines no snapshot form for archive state. "+readingLiveSubset)),
+		{Case: framework.NewCase("labels/concurrency/5", framework.MUST,
+			"A label mutation racing an archive is serialized with it: if accepted, its label is in the final snapshot and was applied before the archive; if refused (restricted: nip-cl-rejected), it left nothing; either way the channel ends archived and refuses a further mutation.",
+			"labels/serialization.2").
+			WithReading("Archive state is observed as the draft defines it, by behaviour: an archived channel refuses new label mutations (restricted: nip-cl-rejected). The snapshot's archived tag is read by its value (the target contract's [\"archived\",\"true\"]; \"false\" or no tag is not archived) only to order the snapshots delivered live; the draft defines no snapshot form for archive state. " + readingLiveSubset).
+			WithHeavy(),
 			Run: func(t *framework.T) {
 				owner := t.Actor("owner")
 				conns := connectN(t, owner, 2)
@@ -297,7 +315,10 @@ func labelsSerializationSpecs() []framework.Spec {
 				}
 				t.Note("%d rounds; the mutation won %d of them; final snapshots: %v", t.Env.Rounds, applied, keys(forms))
 			}},
-		{Case: framework.Heavy(lcase("labels/concurrency/6", []string{"labels/serialization.2", "labels/serialization.6"}, "concurrency", sec, framework.MUST, "A label mutation racing a delete never leaves a snapshot after the delete: the deleted channel has no readable 39000 and is not found by the label.")),
+		{Case: framework.NewCase("labels/concurrency/6", framework.MUST,
+			"A label mutation racing a delete never leaves a snapshot after the delete: the deleted channel has no readable 39000 and is not found by the label.",
+			"labels/serialization.2", "labels/serialization.6").
+			WithHeavy(),
 			Run: func(t *framework.T) {
 				owner := t.Actor("owner")
 				conns := connectN(t, owner, 2)

@@ -16,8 +16,9 @@ import (
 // valuesAndLimitsSpecs are the cases of labels/values-and-limits.
 func valuesAndLimitsSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: lcase("labels/limits/11", []string{"labels/values-and-limits.5", "labels/values-and-limits.7"}, "limits", "labels/values-and-limits", framework.MUST,
-			"64 add-label tags repeating one value are within the raw tag limit and one stored label: the mutation answers OK true \"\" and the snapshot carries the value once."),
+		{Case: framework.NewCase("labels/limits/11", framework.MUST,
+			"64 add-label tags repeating one value are within the raw tag limit and one stored label: the mutation answers OK true \"\" and the snapshot carries the value once.",
+			"labels/values-and-limits.5", "labels/values-and-limits.7"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, c, "", fixtures.Open)
@@ -29,8 +30,9 @@ func valuesAndLimitsSpecs() []framework.Spec {
 				acceptNew(t, c, mutationEv(c.Actor(), ch, copies, nil), fmt.Sprintf("%d copies of one value", len(copies)))
 				expectLabels(t, c, ch, v)
 			}},
-		{Case: lcase("labels/limits/12", []string{"labels/values-and-limits.5"}, "limits", "labels/values-and-limits", framework.MUST,
-			"A mutation whose 40 distinct values stay within the 64 raw tags but exceed the 32 stored labels is refused (nip-cl-rejected) and applies nothing, even on a channel without labels."),
+		{Case: framework.NewCase("labels/limits/12", framework.MUST,
+			"A mutation whose 40 distinct values stay within the 64 raw tags but exceed the 32 stored labels is refused (nip-cl-rejected) and applies nothing, even on a channel without labels.",
+			"labels/values-and-limits.5"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, c, "", fixtures.Open)
@@ -44,8 +46,9 @@ func valuesAndLimitsSpecs() []framework.Spec {
 				t.Reading(clause.ReadingLabelsLimitPrefix, prefixOf(ok.Reason))
 				expectUnchanged(t, c, ch, before, "refused 40-value mutation")
 			}},
-		{Case: lcase("labels/limits/13", []string{"labels/add-remove.10", "labels/add-remove.7", "labels/values-and-limits.7"}, "limits", "labels/values-and-limits", framework.MUST,
-			"64 remove-label tags naming 64 distinct absent values are within the raw tag limit and leave the set as it is: OK true \"\" and the same snapshot (a relay that caps the distinct values of one command refuses them)."),
+		{Case: framework.NewCase("labels/limits/13", framework.MUST,
+			"64 remove-label tags naming 64 distinct absent values are within the raw tag limit and leave the set as it is: OK true \"\" and the same snapshot (a relay that caps the distinct values of one command refuses them).",
+			"labels/values-and-limits.7", "labels/add-remove.10", "labels/add-remove.7"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				keep := []string{lbl(t, "keep-a"), lbl(t, "keep-b")}
@@ -60,8 +63,9 @@ func valuesAndLimitsSpecs() []framework.Spec {
 				expectUnchanged(t, c, ch, before, "64 distinct absent removes")
 				expectLabels(t, c, ch, keep...)
 			}},
-		{Case: lcase("labels/limits/14", []string{"labels/initial-labels.2", "labels/values-and-limits.6"}, "limits", "labels/values-and-limits", framework.MUST,
-			"A 9007 with 64 label tags of one value is within the raw tag limit and creates the channel with that one label."),
+		{Case: framework.NewCase("labels/limits/14", framework.MUST,
+			"A 9007 with 64 label tags of one value is within the raw tag limit and creates the channel with that one label.",
+			"labels/values-and-limits.6", "labels/initial-labels.2"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				v := lbl(t, "one")
@@ -90,7 +94,7 @@ func labelsGrammarSpecs() []framework.Spec {
 		{"labels/grammar/4", []string{"labels/values-and-limits.2"}, true, "exactly 64 bytes", "a" + strings.Repeat("0123456789abcdef", 4)[:63]},
 		{"labels/grammar/5", []string{"labels/scope.3", "labels/snapshot.9"}, true, "a channel type name", "stream"},
 		{"labels/grammar/6", []string{"labels/values-and-limits.1"}, true, "trailing punctuation", "x-"},
-		{"labels/grammar/7", []string{"labels/compatibility.3", "labels/responses.10", "labels/values-and-limits.1", "labels/values-and-limits.3"}, false, "uppercase", "Team:infra"},
+		{"labels/grammar/7", []string{"labels/values-and-limits.1", "labels/values-and-limits.3", "labels/compatibility.3", "labels/responses.10"}, false, "uppercase", "Team:infra"},
 		{"labels/grammar/8", []string{"labels/values-and-limits.1"}, false, "leading dot", ".a"},
 		{"labels/grammar/9", []string{"labels/values-and-limits.1"}, false, "leading hyphen", "-a"},
 		{"labels/grammar/10", []string{"labels/values-and-limits.1"}, false, "leading underscore", "_a"},
@@ -98,15 +102,16 @@ func labelsGrammarSpecs() []framework.Spec {
 		{"labels/grammar/12", []string{"labels/values-and-limits.1"}, false, "space inside", "a b"},
 		{"labels/grammar/13", []string{"labels/values-and-limits.1", "labels/values-and-limits.3"}, false, "trailing space", "a "},
 		{"labels/grammar/14", []string{"labels/values-and-limits.1"}, false, "non-ASCII", "café"},
-		{"labels/grammar/15", []string{"labels/compatibility.3", "labels/values-and-limits.2"}, false, "65 bytes", "a" + strings.Repeat("0123456789abcdef", 5)[:64]},
+		{"labels/grammar/15", []string{"labels/values-and-limits.2", "labels/compatibility.3"}, false, "65 bytes", "a" + strings.Repeat("0123456789abcdef", 5)[:64]},
 		{"labels/grammar/16", []string{"labels/values-and-limits.1"}, false, "empty", ""},
 	}
 	var out []framework.Spec
 	for _, row := range rows {
 		row := row
 		if row.valid {
-			out = append(out, framework.Spec{Case: lcase(row.id, row.clauses, "grammar", "labels/values-and-limits", framework.MUST,
-				fmt.Sprintf("A valid label value (%s: %q) is accepted on 9007 and on add-label and published byte for byte.", row.name, row.v)),
+			out = append(out, framework.Spec{Case: framework.NewCase(row.id, framework.MUST,
+				fmt.Sprintf("A valid label value (%s: %q) is accepted on 9007 and on add-label and published byte for byte.", row.name, row.v),
+				row.clauses...),
 				Run: func(t *framework.T) {
 					c := t.Connect(t.Actor("owner"))
 					ch := createLabeled(t, c, "", fixtures.Open, row.v)
@@ -117,8 +122,9 @@ func labelsGrammarSpecs() []framework.Spec {
 				}})
 			continue
 		}
-		out = append(out, framework.Spec{Case: lcase(row.id, row.clauses, "grammar", "labels/values-and-limits", framework.MUST,
-			fmt.Sprintf("An invalid label value (%s: %q) is rejected, not rewritten, with invalid: nip-cl-rejected on 9007 and on add-label; nothing is applied.", row.name, row.v)),
+		out = append(out, framework.Spec{Case: framework.NewCase(row.id, framework.MUST,
+			fmt.Sprintf("An invalid label value (%s: %q) is rejected, not rewritten, with invalid: nip-cl-rejected on 9007 and on add-label; nothing is applied.", row.name, row.v),
+			row.clauses...),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				good := lbl(t, "ok")
@@ -131,8 +137,9 @@ func labelsGrammarSpecs() []framework.Spec {
 				expectUnchanged(t, c, ch, before, "rejected mutation")
 			}})
 	}
-	out = append(out, framework.Spec{Case: lcase("labels/grammar/17", []string{"labels/values-and-limits.1", "labels/values-and-limits.3"}, "grammar", "labels/values-and-limits", framework.MUST,
-		"A remove-label with a noncanonical value is rejected with invalid: nip-cl-rejected, even though no such label can be stored."),
+	out = append(out, framework.Spec{Case: framework.NewCase("labels/grammar/17", framework.MUST,
+		"A remove-label with a noncanonical value is rejected with invalid: nip-cl-rejected, even though no such label can be stored.",
+		"labels/values-and-limits.1", "labels/values-and-limits.3"),
 		Run: func(t *framework.T) {
 			c := t.Connect(t.Actor("owner"))
 			keep := lbl(t, "keep")
@@ -146,7 +153,6 @@ func labelsGrammarSpecs() []framework.Spec {
 
 // labelsLimitsSpecs: "Label values and limits" — counts.
 func labelsLimitsSpecs() []framework.Spec {
-	sec := "labels/values-and-limits"
 	values := func(t *framework.T, n int) []string {
 		base := lbl(t, "n")
 		out := make([]string, n)
@@ -156,28 +162,36 @@ func labelsLimitsSpecs() []framework.Spec {
 		return out
 	}
 	return []framework.Spec{
-		{Case: lcase("labels/limits/1", []string{"labels/values-and-limits.5"}, "limits", sec, framework.MUST, "A 9007 with 32 distinct labels is accepted and all 32 are published."),
+		{Case: framework.NewCase("labels/limits/1", framework.MUST,
+			"A 9007 with 32 distinct labels is accepted and all 32 are published.",
+			"labels/values-and-limits.5"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				vs := values(t, maxLabels)
 				ch := createLabeled(t, c, "", fixtures.Open, vs...)
 				expectLabels(t, c, ch, vs...)
 			}},
-		{Case: lcase("labels/limits/2", []string{"labels/compatibility.3", "labels/values-and-limits.5"}, "limits", sec, framework.MUST, "A 9007 with 33 distinct labels is rejected with invalid: nip-cl-rejected and creates nothing."),
+		{Case: framework.NewCase("labels/limits/2", framework.MUST,
+			"A 9007 with 33 distinct labels is rejected with invalid: nip-cl-rejected and creates nothing.",
+			"labels/values-and-limits.5", "labels/compatibility.3"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				ev, id := createEv(c.Actor(), "", fixtures.Open, values(t, maxLabels+1)...)
 				rejectCL(t, c, ev, "33 labels", "invalid")
 				goneChannel(t, c, id, "rejected create")
 			}},
-		{Case: lcase("labels/limits/3", []string{"labels/values-and-limits.6"}, "limits", sec, framework.MUST, "A 9007 with 64 raw label tags (32 values, each twice) is accepted and stores the 32 distinct values."),
+		{Case: framework.NewCase("labels/limits/3", framework.MUST,
+			"A 9007 with 64 raw label tags (32 values, each twice) is accepted and stores the 32 distinct values.",
+			"labels/values-and-limits.6"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				vs := values(t, maxLabels)
 				ch := createLabeled(t, c, "", fixtures.Open, append(vs, vs...)...)
 				expectLabels(t, c, ch, vs...)
 			}},
-		{Case: lcase("labels/limits/4", []string{"labels/values-and-limits.6"}, "limits", sec, framework.MUST, "A 9007 with 65 raw label tags is rejected even though they hold only two distinct values (the raw count is taken before deduplication)."),
+		{Case: framework.NewCase("labels/limits/4", framework.MUST,
+			"A 9007 with 65 raw label tags is rejected even though they hold only two distinct values (the raw count is taken before deduplication).",
+			"labels/values-and-limits.6"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				vs := values(t, 2)
@@ -189,8 +203,10 @@ func labelsLimitsSpecs() []framework.Spec {
 				rejectCL(t, c, ev, "65 raw label tags", "invalid")
 				goneChannel(t, c, id, "rejected create")
 			}},
-		{Case: framework.WithReading(lcase("labels/limits/5", []string{"labels/values-and-limits.10"}, "limits", sec, framework.MUST, "A mutation whose result would exceed 32 labels is rejected (nip-cl-rejected) before anything is applied."),
-			"The command itself is well formed; only the channel's state makes it exceed the limit. The draft fixes invalid: for malformed commands and restricted: for permission and lifecycle denials but names no prefix for a state limit, so either is accepted with the nip-cl-rejected marker and noted."),
+		{Case: framework.NewCase("labels/limits/5", framework.MUST,
+			"A mutation whose result would exceed 32 labels is rejected (nip-cl-rejected) before anything is applied.",
+			"labels/values-and-limits.10").
+			WithReading("The command itself is well formed; only the channel's state makes it exceed the limit. The draft fixes invalid: for malformed commands and restricted: for permission and lifecycle denials but names no prefix for a state limit, so either is accepted with the nip-cl-rejected marker and noted."),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				vs := values(t, 33)
@@ -201,7 +217,9 @@ func labelsLimitsSpecs() []framework.Spec {
 				t.Reading(clause.ReadingLabelsLimitPrefix, prefixOf(ok.Reason))
 				expectUnchanged(t, c, ch, before, "rejected mutation")
 			}},
-		{Case: lcase("labels/limits/6", []string{"labels/add-remove.13"}, "limits", sec, framework.MUST, "The resulting set decides the stored-label limit: with 32 labels, adding one and removing another in one command is accepted."),
+		{Case: framework.NewCase("labels/limits/6", framework.MUST,
+			"The resulting set decides the stored-label limit: with 32 labels, adding one and removing another in one command is accepted.",
+			"labels/add-remove.13"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				vs := values(t, 33)
@@ -209,7 +227,9 @@ func labelsLimitsSpecs() []framework.Spec {
 				acceptNew(t, c, mutationEv(c.Actor(), ch, vs[32:], vs[:1]), "add 1 remove 1 at 32")
 				expectLabels(t, c, ch, vs[1:]...)
 			}},
-		{Case: lcase("labels/limits/7", []string{"labels/values-and-limits.7"}, "limits", sec, framework.MUST, "A mutation with 65 add-label/remove-label tags combined is rejected even though they hold two values; nothing is applied."),
+		{Case: framework.NewCase("labels/limits/7", framework.MUST,
+			"A mutation with 65 add-label/remove-label tags combined is rejected even though they hold two values; nothing is applied.",
+			"labels/values-and-limits.7"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				vs := values(t, 3)
@@ -225,7 +245,9 @@ func labelsLimitsSpecs() []framework.Spec {
 				rejectCL(t, c, mutationEv(c.Actor(), ch, add, rm), "65 raw mutation tags", "invalid")
 				expectUnchanged(t, c, ch, before, "rejected mutation")
 			}},
-		{Case: lcase("labels/limits/8", []string{"labels/values-and-limits.7"}, "limits", sec, framework.MUST, "A mutation with exactly 64 add-label/remove-label tags (repeats included) is accepted."),
+		{Case: framework.NewCase("labels/limits/8", framework.MUST,
+			"A mutation with exactly 64 add-label/remove-label tags (repeats included) is accepted.",
+			"labels/values-and-limits.7"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				vs := values(t, 3)
@@ -247,11 +269,12 @@ func labelsLimitsSpecs() []framework.Spec {
 // absent-value removes. Each case checks many values on one connection
 // and names every value that was wrongly accepted.
 func labelsGrammarSweepSpecs() []framework.Spec {
-	sec := "labels/values-and-limits"
 	return []framework.Spec{
-		{Case: framework.Heavy(framework.WithReading(lcase("labels/grammar/18", []string{"labels/values-and-limits.1", "labels/values-and-limits.2", "labels/values-and-limits.3"}, "grammar", sec, framework.MUST,
-			"Every byte outside the label alphabet (a-z 0-9 . _ : / -), as first, middle or last byte, and every 2-, 3- and 4-byte UTF-8 character is rejected on 9007 label and on 9002 add-label; the first byte must also not be one of . _ : / -; nothing is applied."),
-			"Printable values must be answered invalid: nip-cl-rejected. A rate-limited: answer (the draft's rate-limited: nip-cl-rejected, or a generic one) judges nothing: the command is sent again later, paced, and values the relay still rate-limits make the case unsupported with that reason, never a failure. A value with a control byte (NUL, a newline, DEL …) may instead be refused before command handling by the relay's generic event admission, with an ordinary NIP-01 refusal; that is accepted and noted. A trailing newline is swept like every other byte: a validator whose end anchor matches before a final newline accepts it and fails.")),
+		{Case: framework.NewCase("labels/grammar/18", framework.MUST,
+			"Every byte outside the label alphabet (a-z 0-9 . _ : / -), as first, middle or last byte, and every 2-, 3- and 4-byte UTF-8 character is rejected on 9007 label and on 9002 add-label; the first byte must also not be one of . _ : / -; nothing is applied.",
+			"labels/values-and-limits.1", "labels/values-and-limits.2", "labels/values-and-limits.3").
+			WithReading("Printable values must be answered invalid: nip-cl-rejected. A rate-limited: answer (the draft's rate-limited: nip-cl-rejected, or a generic one) judges nothing: the command is sent again later, paced, and values the relay still rate-limits make the case unsupported with that reason, never a failure. A value with a control byte (NUL, a newline, DEL …) may instead be refused before command handling by the relay's generic event admission, with an ordinary NIP-01 refusal; that is accepted and noted. A trailing newline is swept like every other byte: a validator whose end anchor matches before a final newline accepts it and fails.").
+			WithHeavy(),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, c, "", fixtures.Open, lbl(t, "keep"))
@@ -312,8 +335,9 @@ func labelsGrammarSweepSpecs() []framework.Spec {
 					t.Unsupported(fmt.Sprintf("the relay's rate limit left %d of %d sweep commands unjudged (still rate-limited after paced resends), e.g. %s", len(still), len(evs), still[0]))
 				}
 			}},
-		{Case: lcase("labels/limits/9", []string{"labels/add-remove.10", "labels/add-remove.13", "labels/add-remove.7", "labels/values-and-limits.7"}, "limits", sec, framework.MUST,
-			"The raw tag limit counts absent-value removes and repeats like any tag: 64 remove-label tags naming absent values are a no-op (OK true \"\", same snapshot), 65 are rejected with invalid: nip-cl-rejected; at 32 stored labels, re-adding a present value with absent removes is a no-op."),
+		{Case: framework.NewCase("labels/limits/9", framework.MUST,
+			"The raw tag limit counts absent-value removes and repeats like any tag: 64 remove-label tags naming absent values are a no-op (OK true \"\", same snapshot), 65 are rejected with invalid: nip-cl-rejected; at 32 stored labels, re-adding a present value with absent removes is a no-op.",
+			"labels/values-and-limits.7", "labels/add-remove.10", "labels/add-remove.13", "labels/add-remove.7"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				vs := make([]string, maxLabels)
@@ -335,8 +359,9 @@ func labelsGrammarSweepSpecs() []framework.Spec {
 				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{vs[0], vs[0], vs[31]}, rm[:61]), "re-add present values with absent removes at 32 labels")
 				expectUnchanged(t, c, ch, before, "no-ops at the stored-label limit")
 			}},
-		{Case: lcase("labels/limits/10", []string{"labels/values-and-limits.10", "labels/values-and-limits.5"}, "limits", sec, framework.MUST,
-			"The stored-label limit counts distinct values, with repeats on both sides of it: a 9007 with 33 distinct values in 64 raw tags is rejected; at 31 labels, one new value repeated 20 times (plus absent removes) is accepted, two new values repeated are rejected with nip-cl-rejected (invalid: or restricted:, as labels/limits/5) and nothing is applied."),
+		{Case: framework.NewCase("labels/limits/10", framework.MUST,
+			"The stored-label limit counts distinct values, with repeats on both sides of it: a 9007 with 33 distinct values in 64 raw tags is rejected; at 31 labels, one new value repeated 20 times (plus absent removes) is accepted, two new values repeated are rejected with nip-cl-rejected (invalid: or restricted:, as labels/limits/5) and nothing is applied.",
+			"labels/values-and-limits.10", "labels/values-and-limits.5"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				vs := make([]string, 34)

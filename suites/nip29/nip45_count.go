@@ -12,8 +12,9 @@ import (
 // nip45CountSpecs are the cases of nip45/count.
 func nip45CountSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: framework.Case{ID: "base/count/1", Clauses: []string{"nip45/count.1", "nip45/count.2"}, Area: "count", Section: "nip45/count", Level: framework.MUST,
-			Requirement: "A relay that serves COUNT answers with the number of matching events; one that refuses answers CLOSED."},
+		{Case: framework.NewCase("base/count/1", framework.MUST,
+			"A relay that serves COUNT answers with the number of matching events; one that refuses answers CLOSED.",
+			"nip45/count.1", "nip45/count.2"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(c, fixtures.ChannelSpec{})
@@ -25,8 +26,9 @@ func nip45CountSpecs() []framework.Spec {
 					framework.Failf("NIP-45 (nip45/count.1): COUNT of the group's three messages answered %d", n)
 				}
 			}},
-		{Case: framework.Case{ID: "base/count/2", Clauses: []string{"nip45/count.1", "nip45/count.3"}, Area: "count", Section: "nip45/count", Level: framework.SHOULD,
-			Requirement: "COUNT does not count a private group's messages for an outsider."},
+		{Case: framework.NewCase("base/count/2", framework.SHOULD,
+			"COUNT does not count a private group's messages for an outsider.",
+			"nip45/count.1", "nip45/count.3"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(c, fixtures.ChannelSpec{Visibility: fixtures.Private})

@@ -17,8 +17,9 @@ import (
 // readAccessSpecs are the cases of nip29/read-access.
 func readAccessSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: framework.Case{ID: "base/read/1", Clauses: []string{"nip01/ok-prefix.2", "nip29/read-access.1", "nip29/read-access.3"}, Area: "read-access", Section: "nip29/read-access", Level: framework.MUST,
-			Requirement: "A private group's messages reach its members and nobody else, by #h or by id, anonymous or not."},
+		{Case: framework.NewCase("base/read/1", framework.MUST,
+			"A private group's messages reach its members and nobody else, by #h or by id, anonymous or not.",
+			"nip29/read-access.1", "nip29/read-access.3", "nip01/ok-prefix.2"),
 			Run: func(t *framework.T) {
 				owner, member, ch := framework.ChannelWithMember(t, fixtures.Private, "member")
 				t.RequireFlags(owner, ch, fixtures.FlagPrivate)
@@ -36,8 +37,9 @@ func readAccessSpecs() []framework.Spec {
 				how = append(how, "anonymous by #h: "+t.QueryAbsent(t.Connect(nil), "NIP-29 (nip29/read-access.1): an anonymous reader of the private group", f))
 				t.Note("withheld: %s", strings.Join(how, "; "))
 			}},
-		{Case: framework.Case{ID: "base/read/2", Clauses: []string{"nip29/read-access.1", "nip29/read-access.2"}, Area: "read-access", Section: "nip29/read-access", Level: framework.SHOULD,
-			Requirement: "Newer messages of private groups do not use up an outsider's limit: limit 1 returns the readable older message."},
+		{Case: framework.NewCase("base/read/2", framework.SHOULD,
+			"Newer messages of private groups do not use up an outsider's limit: limit 1 returns the readable older message.",
+			"nip29/read-access.1", "nip29/read-access.2"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				open := t.CreateChannel(owner, fixtures.ChannelSpec{})

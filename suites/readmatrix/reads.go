@@ -161,7 +161,6 @@ func (rule ReadRule) caseID(row ReadRow) string {
 func (rule ReadRule) spec(row ReadRow) framework.Spec {
 	shape := rule.shape(row.Shape)
 	cl := rule.rowClause(row)
-	section := cl[:strings.LastIndex(cl, ".")]
 	level := rule.Level
 	if row.Level != "" {
 		level = row.Level
@@ -170,10 +169,11 @@ func (rule ReadRule) spec(row ReadRow) framework.Spec {
 	if row.Want == WantSeen {
 		verb = "reaches"
 	}
-	c := framework.Case{ID: rule.caseID(row), Clauses: []string{cl}, Profile: rule.Profile, Area: "reads", Section: section, Level: level,
-		Requirement: fmt.Sprintf("read matrix [rule %s | shape %s | viewer %s]: %s; the target %s the %s (%s; rests on %s).",
+	c := framework.NewCase(rule.caseID(row), level,
+		fmt.Sprintf("read matrix [rule %s | shape %s | viewer %s]: %s; the target %s the %s (%s; rests on %s).",
 			rule.Name, shape.name, row.Viewer, rule.Rests, verb, row.Viewer, shape.what, cl),
-		Reading: shape.reading}
+		cl)
+	c.Reading = shape.reading
 	c.Where = framework.DefinedAt(rule.Build) // the rule's table: the row is in it
 	return framework.Spec{Case: c, Run: func(t *framework.T) { rule.run(t, row, shape, cl) }}
 }
