@@ -1,12 +1,9 @@
 package identity
 
 import (
-	"slices"
-	"strconv"
-	"time"
-
 	"github.com/nbd-wtf/go-nostr"
 	. "github.com/onsi/gomega"
+	"strconv"
 
 	"github.com/nipcl/nipcl-conform/fixtures"
 	"github.com/nipcl/nipcl-conform/suites/framework"
@@ -37,89 +34,6 @@ func choosingOneChannelSpecs() []framework.Spec {
 				for _, ev := range got {
 					_, ok := idCreatedAtOf(ev)
 					t.Expect(ok).To(BeTrue(), "39000 of %s needs a decimal created_at tag", framework.TagOf(ev, "d"))
-				}
-			}},
-		{Case: framework.NewCase("identity/choose/3", framework.MUST,
-			"created_at tags follow creation order: of channels created one after the other, a later one never has a lower created_at tag.",
-			"identity/creation-time.1").
-			WithReading("Tags have second resolution: equal values are allowed (the d tag then breaks the tie) and noted."),
-			Run: func(t *framework.T) {
-				c := t.Connect(t.Actor("creator"))
-				label := idLabel(t)
-				var ids []string
-				for i := 0; i < 4; i++ {
-					ids = append(ids, idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: []string{label}}))
-				}
-				byID := map[string]*nostr.Event{}
-				for _, ev := range t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": ids}}) {
-					byID[framework.TagOf(ev, "d")] = ev
-				}
-				var prev int64
-				ties := 0
-				for i, id := range ids {
-					t.Expect(byID).To(HaveKey(id))
-					at, ok := idCreatedAtOf(byID[id])
-					t.Expect(ok).To(BeTrue(), "39000 of %s needs a decimal created_at tag", id)
-					if i > 0 {
-						t.Expect(at).To(BeNumerically(">=", prev), "channel %d was created after channel %d", i, i-1)
-						if at == prev {
-							ties++
-						}
-					}
-					prev = at
-				}
-				if ties > 0 {
-					t.Note("%d of 3 consecutive creates share a created_at second (the d tag breaks ties)", ties)
-				}
-			}},
-		{Case: framework.NewCase("identity/choose/4", framework.MUST,
-			"The oldest rule (lowest created_at tag, then lowest d) picks the same channel before and after both channels are edited.",
-			"identity/creation-time.2").
-			WithReading("The oldest channel is edited last, with the latest created_at, so a relay whose tag follows edits flips the choice."),
-			Run: func(t *framework.T) {
-				c := t.Connect(t.Actor("creator"))
-				label := idLabel(t)
-				a := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: []string{label}})
-				b := idChannel(t, c, idChanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open, Labels: []string{label}})
-				f := nostr.TagMap{"P": {c.Actor().PubKey}, "t": {label}}
-				before := t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: f})
-				t.Expect(idChannelSet(before)).To(Equal(idSorted(a, b)))
-				first := idOldest(before)
-				other := a
-				if first == a {
-					other = b
-				}
-				now := time.Now()
-				t.Accept(c, idEditAt(c.Actor(), other, now.Add(30*time.Second), nostr.Tag{"name", t.Unique("edited")}), "edit the younger channel")
-				t.Accept(c, idEditAt(c.Actor(), first, now.Add(60*time.Second), nostr.Tag{"name", t.Unique("edited")}, nostr.Tag{"t", label}), "edit the older channel")
-				after := t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: f})
-				t.Expect(idChannelSet(after)).To(Equal(idSorted(a, b)))
-				t.Expect(idOldest(after)).To(Equal(first), "the oldest channel after both were edited")
-			}},
-		{Case: framework.NewCase("identity/choose/5", framework.MUST,
-			"Concurrent replace-all label edits by an owner and an admin end in exactly one of the submitted label sets (never a mix), the same on 39000, 39001 and 39002.",
-			"identity/labels.3", "identity/labels.6").
-			WithReading("Repeated Env.Rounds times (max 10); both edits must be accepted.").
-			WithHeavy(),
-			Run: func(t *framework.T) {
-				owner, admin, ch := framework.ChannelWithMember(t, fixtures.Open, "admin")
-				rounds := min(t.Env.Rounds, 10)
-				for r := 0; r < rounds; r++ {
-					sets := [][]string{idLabels(t, 3), idLabels(t, 3)}
-					conns := []*fixtures.Client{owner, admin}
-					t.Go(2, func(i int) {
-						t.Accept(conns[i], fixtures.EditChannel(conns[i].Actor(), ch, idTTags(sets[i]...)...), "concurrent label replace")
-					})
-					st := idStateOf(t, owner, ch)
-					got := idLabelsOf(st[fixtures.KindMetadata])
-					t.Expect(slices.ContainsFunc(sets, func(s []string) bool { return slices.Equal(idSorted(s...), idSorted(got...)) })).
-						To(BeTrue(), "round %d: labels %v must be exactly one of %v", r, got, sets)
-					for _, k := range []int{fixtures.KindAdmins, fixtures.KindMembers} {
-						if st[k] == nil {
-							continue // not published (optional in NIP-29)
-						}
-						t.Expect(idLabelsOf(st[k])).To(Equal(got), "round %d: kind %d labels", r, k)
-					}
 				}
 			}},
 		{Case: framework.NewCase("identity/choose/6", framework.MUST,

@@ -21,6 +21,8 @@ func Specs() []framework.Spec {
 	var out []framework.Spec
 	for _, group := range [][]framework.Spec{
 		identityTagSpecs(),
+		creatorSpecs(),
+		creationTimeSpecs(),
 		readsIdentitySpecs(),
 		advertisingSpecs(),
 		askingForSystemSpecs(),

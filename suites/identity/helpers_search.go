@@ -7,82 +7,10 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
-	. "github.com/onsi/gomega"    //nolint:revive // Gomega DSL
 
 	"github.com/nipcl/nipcl-conform/fixtures"
 	"github.com/nipcl/nipcl-conform/suites/framework"
 )
-
-// searchSpecs are the NIP-50 search cases of identity/reads-leave-out
-// ("This applies to: ... COUNT and NIP-50 search") together with the
-// naming rule a search filter follows like any other filter (identity/naming).
-// NIP-50 is optional: a relay that does not list 50 in supported_nips makes
-// them unsupported. Each case posts its own messages carrying one fresh
-// word in every channel of a sysWorld and searches for that word; a
-// search that does not find a readable legacy channel's message (the
-// positive control) leaves the case unsupported, since NIP-50 leaves
-// matching to the relay.
-func searchSpecs() []framework.Spec {
-	return []framework.Spec{
-		{Case: framework.NewCase("identity/leave/7", framework.MUST,
-			"A NIP-50 search that names a system channel by #h finds its matching message for a member (an open one for anyone, a private one never for an outsider); the same search without #h leaves system channels out and finds the legacy channels' matches (control). Checked only when the relay advertises NIP-50.",
-			"identity/reads-leave-out.5", "identity/naming.1", "identity/naming.4"),
-			Run: func(t *framework.T) {
-				w, word, msg := idSearchWorld(t)
-				find := func(tags nostr.TagMap) nostr.Filter {
-					return nostr.Filter{Kinds: []int{fixtures.KindMessage}, Search: word, Tags: tags}
-				}
-				for _, r := range w.readers() {
-					got := idSearch(t, r.c, find(nil))
-					idSearchControl(t, r.name, got, msg, w.legacyFor(r.c))
-					t.Expect(idOnly(w.ours(got), w.system())).To(BeEmpty(),
-						"%s: a search without #h must leave the system channels out (identity/reads-leave-out.5)", r.name)
-					got = idSearch(t, r.c, find(nostr.TagMap{"h": {w.SysOpen}}))
-					t.Expect(framework.IDs(got)).To(ContainElement(msg[w.SysOpen].ID),
-						"%s: a search naming the open system channel by #h finds its message (identity/naming.1)", r.name)
-				}
-				got := idSearch(t, w.M, find(nostr.TagMap{"h": {w.Sys}}))
-				t.Expect(framework.IDs(got)).To(ContainElement(msg[w.Sys].ID),
-					"member: a search naming the private system channel by #h finds its message (identity/naming.1)")
-				t.Note("outsider, search naming the private system channel by #h: %s",
-					t.QueryAbsent(w.X, "outsider, search naming the private system channel by #h (identity/naming.4)", find(nostr.TagMap{"h": {w.Sys}})))
-			}},
-		{Case: framework.NewCase("identity/leave/8", framework.MUST,
-			"Naming is per filter for NIP-50 search too: in one REQ, a search naming the private system channel by #h (its creator's messages only) and the same search without #h, in either order, the filter without #h gains nothing of the system channel (the member's own message there stays out). Checked only when the relay advertises NIP-50.",
-			"identity/reads-leave-out.5", "identity/naming.1", "identity/naming.5"),
-			Run: func(t *framework.T) {
-				w, word, msg := idSearchWorld(t)
-				// The member's own message in the private system channel: the
-				// named filter (authors: creator) never matches it, so only a
-				// filter without #h that gained the channel could return it.
-				own := idPostWord(t, w.M, w.Sys, word)
-				named := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Search: word, Authors: []string{w.O.Actor().PubKey},
-					Tags: nostr.TagMap{"h": {w.Sys}}}
-				generic := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Search: word}
-				idSearchControl(t, "member", idSearch(t, w.M, generic), msg, w.legacyFor(w.M))
-				t.Expect(framework.IDs(idSearch(t, w.M, named))).To(ContainElement(msg[w.Sys].ID),
-					"member: the search naming the private system channel by #h finds the creator's message there (identity/naming.1)")
-				for _, order := range []struct {
-					what    string
-					filters []nostr.Filter
-				}{
-					{"[named #h, without #h]", []nostr.Filter{named, generic}},
-					{"[without #h, named #h]", []nostr.Filter{generic, named}},
-				} {
-					got := idSearch(t, w.M, order.filters...)
-					ids := framework.IDs(got)
-					t.Expect(ids).To(ContainElement(msg[w.Sys].ID), "member: REQ %s returns the named filter's match (identity/naming.1)", order.what)
-					for _, ch := range w.legacyFor(w.M) {
-						t.Expect(ids).To(ContainElement(msg[ch].ID), "member: REQ %s returns the legacy channels' matches", order.what)
-					}
-					t.Expect(ids).NotTo(ContainElement(own.ID),
-						"member: REQ %s: the filter without #h gained the system channel named by the other filter, returning the member's own message there (identity/naming.5)", order.what)
-					t.Expect(ids).NotTo(ContainElement(msg[w.SysOpen].ID),
-						"member: REQ %s returned the open system channel, which no filter names (identity/reads-leave-out.5)", order.what)
-				}
-			}},
-	}
-}
 
 // idNeedSearch makes the case unsupported on a relay that does not list
 // NIP-50 (optional) in supported_nips.

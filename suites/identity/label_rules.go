@@ -187,6 +187,16 @@ func labelRulesSpecs() []framework.Spec {
 				}
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, labels, c.Actor().PubKey)
 			}},
+		{Case: framework.NewCase("identity/labels/10", framework.MUST,
+			`Repeated ["t",""] tags (and no other t tag) clear the labels like one.`,
+			"identity/label-rules.7").
+			WithReading(`Newest revision: "repeated ["t", ""] tags clear the set like one" (r1 allowed exactly one).`),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("creator"))
+				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: idLabels(t, 2)})
+				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"t", ""}, nostr.Tag{"t", ""}, nostr.Tag{"t", ""}), `9002 with three ["t",""]`)
+				requireIdentityAll(t, c, ch, fixtures.TypeStream, nil, c.Actor().PubKey)
+			}},
 	}
 }
 

@@ -72,16 +72,6 @@ func labelsSpecs() []framework.Spec {
 				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"t", ""}), `9002 with ["t",""]`)
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, nil, c.Actor().PubKey)
 			}},
-		{Case: framework.NewCase("identity/labels/10", framework.MUST,
-			`Repeated ["t",""] tags (and no other t tag) clear the labels like one.`,
-			"identity/label-rules.7").
-			WithReading(`Newest revision: "repeated ["t", ""] tags clear the set like one" (r1 allowed exactly one).`),
-			Run: func(t *framework.T) {
-				c := t.Connect(t.Actor("creator"))
-				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: idLabels(t, 2)})
-				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"t", ""}, nostr.Tag{"t", ""}, nostr.Tag{"t", ""}), `9002 with three ["t",""]`)
-				requireIdentityAll(t, c, ch, fixtures.TypeStream, nil, c.Actor().PubKey)
-			}},
 		{Case: framework.NewCase("identity/labels/11", framework.MUST,
 			"A 9002 without t tags (a rename) leaves the labels as they are.",
 			"identity/labels.5"),
@@ -118,6 +108,32 @@ func labelsSpecs() []framework.Spec {
 				requireIdentityAll(t, owner, ch, fixtures.TypeStream, next, owner.Actor().PubKey)
 				t.Accept(admin, fixtures.EditChannel(admin.Actor(), ch, nostr.Tag{"t", ""}), "admin clears the labels")
 				requireIdentityAll(t, owner, ch, fixtures.TypeStream, nil, owner.Actor().PubKey)
+			}},
+		{Case: framework.NewCase("identity/choose/5", framework.MUST,
+			"Concurrent replace-all label edits by an owner and an admin end in exactly one of the submitted label sets (never a mix), the same on 39000, 39001 and 39002.",
+			"identity/labels.3", "identity/labels.6").
+			WithReading("Repeated Env.Rounds times (max 10); both edits must be accepted.").
+			WithHeavy(),
+			Run: func(t *framework.T) {
+				owner, admin, ch := framework.ChannelWithMember(t, fixtures.Open, "admin")
+				rounds := min(t.Env.Rounds, 10)
+				for r := 0; r < rounds; r++ {
+					sets := [][]string{idLabels(t, 3), idLabels(t, 3)}
+					conns := []*fixtures.Client{owner, admin}
+					t.Go(2, func(i int) {
+						t.Accept(conns[i], fixtures.EditChannel(conns[i].Actor(), ch, idTTags(sets[i]...)...), "concurrent label replace")
+					})
+					st := idStateOf(t, owner, ch)
+					got := idLabelsOf(st[fixtures.KindMetadata])
+					t.Expect(slices.ContainsFunc(sets, func(s []string) bool { return slices.Equal(idSorted(s...), idSorted(got...)) })).
+						To(BeTrue(), "round %d: labels %v must be exactly one of %v", r, got, sets)
+					for _, k := range []int{fixtures.KindAdmins, fixtures.KindMembers} {
+						if st[k] == nil {
+							continue // not published (optional in NIP-29)
+						}
+						t.Expect(idLabelsOf(st[k])).To(Equal(got), "round %d: kind %d labels", r, k)
+					}
+				}
 			}},
 	}
 }

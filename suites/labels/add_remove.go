@@ -113,6 +113,16 @@ func addRemoveSpecs() []framework.Spec {
 				}
 				t.Note("add-label beside channel_type: tag ignored, label applied")
 			}},
+		{Case: framework.NewCase("labels/limits/6", framework.MUST,
+			"The resulting set decides the stored-label limit: with 32 labels, adding one and removing another in one command is accepted.",
+			"labels/add-remove.13"),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				vs := nValues(t, 33)
+				ch := createLabeled(t, c, "", fixtures.Open, vs[:32]...)
+				acceptNew(t, c, mutationEv(c.Actor(), ch, vs[32:], vs[:1]), "add 1 remove 1 at 32")
+				expectLabels(t, c, ch, vs[1:]...)
+			}},
 	}
 }
 

@@ -332,22 +332,6 @@ func labelsCommandSpecs() []framework.Spec {
 				rejectCL(t, c, fixtures.CreateChannel(c.Actor(), spec), "labeled 9007 without h", "invalid")
 				t.Expect(findL(t, c, []string{v}, nil, 10)).To(BeEmpty(), "no channel carries the label")
 			}},
-		framework.Spec{Case: framework.NewCase("labels/commands/15", framework.MUST,
-			"Label command tags must have exactly two elements: a three-element label or add-label, or a one-element remove-label, is rejected with invalid: nip-cl-rejected.",
-			"labels/compatibility.3", "labels/values-and-limits.8"),
-			Run: func(t *framework.T) {
-				c := t.Connect(t.Actor("owner"))
-				v := lbl(t, "shape")
-				ev, id := createEv(c.Actor(), "", fixtures.Open)
-				ev = resign(c.Actor(), ev, nostr.Tag{"label", v, labelNS})
-				rejectCL(t, c, ev, "three-element label tag", "invalid")
-				goneChannel(t, c, id, "rejected create")
-				ch := createLabeled(t, c, "", fixtures.Open, v)
-				before := snapshot(t, c, ch)
-				rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", lbl(t, "x"), labelNS}), "three-element add-label", "invalid")
-				rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"remove-label"}), "one-element remove-label", "invalid")
-				expectUnchanged(t, c, ch, before, "rejected mutations")
-			}},
 	)
 	return out
 }

@@ -51,20 +51,6 @@ func labelsResponsesSpecs() []framework.Spec {
 				acceptCommitted(t, t.Connect(c.Actor()), m, "exact retry on another connection")
 				expectUnchanged(t, c, ch, before, "retried mutation")
 			}},
-		{Case: framework.NewCase("labels/responses/4", framework.MUST,
-			"An exact retry succeeds without reapplication after a later command superseded it: add X, remove X, retry the add; X stays removed.",
-			"labels/retry-admission.12", "labels/retry-admission.9"),
-			Run: func(t *framework.T) {
-				c := t.Connect(t.Actor("owner"))
-				x := lbl(t, "x")
-				ch := createLabeled(t, c, "", fixtures.Open)
-				add := mutationEv(c.Actor(), ch, []string{x}, nil)
-				acceptNew(t, c, add, "add x")
-				acceptNew(t, c, mutationEv(c.Actor(), ch, nil, []string{x}), "remove x")
-				before := expectLabels(t, c, ch)
-				acceptCommitted(t, c, add, "retry the add")
-				expectUnchanged(t, c, ch, before, "superseded retry")
-			}},
 		{Case: framework.NewCase("labels/responses/5", framework.MUST,
 			"An exact retry of a committed no-op answers duplicate: nip-cl-committed and publishes nothing.",
 			"labels/responses.9", "labels/add-remove.9"),

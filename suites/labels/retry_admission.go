@@ -150,6 +150,76 @@ func retryAdmissionSpecs() []framework.Spec {
 				acceptCommitted(t, admin, add, "retry after restore")
 				expectUnchanged(t, owner, ch, before, "retry after restore")
 			}},
+		{Case: framework.NewCase("labels/concurrency/1", framework.MUST,
+			"N parallel exact sends of one new create on N connections: exactly one OK true \"\", the rest duplicate: nip-cl-committed; one channel, one snapshot.",
+			"labels/retry-admission.10").
+			WithHeavy(),
+			Run: func(t *framework.T) {
+				const n = 6
+				owner := t.Actor("owner")
+				conns := connectN(t, owner, n)
+				for r := 0; r < t.Env.Rounds; r++ {
+					x := lbl(t, "race")
+					ev, ch := createEv(owner, "", fixtures.Open, x)
+					oks := inFlight(t, conns, func(int) *nostr.Event { return ev })
+					expectOneNew(t, oks, fmt.Sprintf("round %d", r))
+					expectLabels(t, conns[0], ch, x)
+					t.Expect(framework.DTags(findL(t, conns[0], []string{x}, nil, 50))).To(Equal([]string{ch}), "one channel")
+				}
+				t.Note("%d rounds of %d parallel sends", t.Env.Rounds, n)
+			}},
+		{Case: framework.NewCase("labels/concurrency/2", framework.MUST,
+			"N parallel exact sends of one new mutation: exactly one OK true \"\", the rest duplicate: nip-cl-committed; the stored snapshot shows one application and no second snapshot is published for it.",
+			"labels/retry-admission.10").
+			WithReading(readingLiveSubset).
+			WithHeavy(),
+			Run: func(t *framework.T) {
+				const n = 6
+				owner := t.Actor("owner")
+				conns := connectN(t, owner, n)
+				ch := createLabeled(t, conns[0], "", fixtures.Open)
+				delivered := 0
+				var watch liveWatch
+				for r := 0; r < t.Env.Rounds; r++ {
+					before := snapshot(t, conns[0], ch)
+					x, y := lbl(t, "race"), lbl(t, "mark")
+					m := mutationEv(owner, ch, []string{x}, labelsOf(before))
+					sub := t.Subscribe(conns[0], nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})
+					oks := inFlight(t, conns, func(int) *nostr.Event { return m })
+					expectOneNew(t, oks, fmt.Sprintf("round %d", r))
+					after := expectLabels(t, conns[0], ch, x)
+					t.Expect(after.CreatedAt).To(BeNumerically(">", before.CreatedAt), "round %d: the mutation published a newer snapshot", r)
+					// A later mutation is the marker: any second snapshot of
+					// the raced one would be delivered before the marker's.
+					acceptNew(t, conns[0], mutationEv(owner, ch, []string{y}, nil), "marker mutation")
+					mark := expectLabels(t, conns[0], ch, x, y)
+					live, ok := watch.until(t, sub, mark.ID)
+					live = newerThan(live, before)
+					checkDelivered(t, live, mark, r)
+					for _, ev := range live {
+						t.Expect([]string{after.ID, mark.ID}).To(ContainElement(ev.ID),
+							"round %d: a snapshot other than the mutation's and the marker's was published: %s with labels %v", r, ev.ID, labelsOf(ev))
+					}
+					if ok {
+						delivered++
+					}
+				}
+				t.Note("%d rounds of %d parallel sends; live snapshots delivered in %d rounds", t.Env.Rounds, n, delivered)
+			}},
+		{Case: framework.NewCase("labels/responses/4", framework.MUST,
+			"An exact retry succeeds without reapplication after a later command superseded it: add X, remove X, retry the add; X stays removed.",
+			"labels/retry-admission.12", "labels/retry-admission.9"),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				x := lbl(t, "x")
+				ch := createLabeled(t, c, "", fixtures.Open)
+				add := mutationEv(c.Actor(), ch, []string{x}, nil)
+				acceptNew(t, c, add, "add x")
+				acceptNew(t, c, mutationEv(c.Actor(), ch, nil, []string{x}), "remove x")
+				before := expectLabels(t, c, ch)
+				acceptCommitted(t, c, add, "retry the add")
+				expectUnchanged(t, c, ch, before, "superseded retry")
+			}},
 	}
 }
 

@@ -103,6 +103,25 @@ func scopeSpecs() []framework.Spec {
 				acceptNew(t, admin, mutationEv(admin.Actor(), ch, nil, []string{"nip-cl", "nip-cl:verified"}), "the admin removes the namespace-like values")
 				expectLabels(t, owner, ch, "system:pinned", "relay:official", "mod:approved")
 			}},
+		{Case: framework.NewCase("labels/snapshot/4", framework.MUST,
+			"A label mutation changes only the labels: name, about, visibility and type are republished unchanged.",
+			"labels/scope.2"),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				ch := createLabeled(t, c, fixtures.TypeForum, fixtures.Private, lbl(t, "a"))
+				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"about", "kept"}), "set about")
+				before := snapshot(t, c, ch)
+				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{lbl(t, "b")}, nil), "add")
+				after := snapshot(t, c, ch)
+				for _, name := range []string{"name", "about", "t", "private", "public", "closed", "open"} {
+					t.Expect(fixtures.HasTag(after, name)).To(Equal(fixtures.HasTag(before, name)), "tag %s present before and after", name)
+					t.Expect(framework.TagOf(after, name)).To(Equal(framework.TagOf(before, name)), "tag %s unchanged", name)
+				}
+			}},
+		{Case: framework.NewCase("labels/grammar/5", framework.MUST,
+			`A valid label value (a channel type name: "stream") is accepted on 9007 and on add-label and published byte for byte.`,
+			"labels/scope.3", "labels/snapshot.9"),
+			Run: func(t *framework.T) { acceptValidLabel(t, "stream") }},
 	}
 }
 

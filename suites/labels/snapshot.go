@@ -53,21 +53,6 @@ func labelsSnapshotSpecs() []framework.Spec {
 				acceptNew(t, c, mutationEv(c.Actor(), ch, nil, []string{"dm"}), "remove dm")
 				t.Expect(typeOf(expectLabels(t, c, ch, "forum", "workflow", "system"))).To(Equal(fixtures.TypeStream))
 			}},
-		{Case: framework.NewCase("labels/snapshot/4", framework.MUST,
-			"A label mutation changes only the labels: name, about, visibility and type are republished unchanged.",
-			"labels/scope.2"),
-			Run: func(t *framework.T) {
-				c := t.Connect(t.Actor("owner"))
-				ch := createLabeled(t, c, fixtures.TypeForum, fixtures.Private, lbl(t, "a"))
-				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"about", "kept"}), "set about")
-				before := snapshot(t, c, ch)
-				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{lbl(t, "b")}, nil), "add")
-				after := snapshot(t, c, ch)
-				for _, name := range []string{"name", "about", "t", "private", "public", "closed", "open"} {
-					t.Expect(fixtures.HasTag(after, name)).To(Equal(fixtures.HasTag(before, name)), "tag %s present before and after", name)
-					t.Expect(framework.TagOf(after, name)).To(Equal(framework.TagOf(before, name)), "tag %s unchanged", name)
-				}
-			}},
 		{Case: framework.NewCase("labels/snapshot/5", framework.MUST,
 			"While labels change, the stored snapshot after each step is relay-signed and canonical with the expected set, the empty one included; every snapshot delivered live is canonical too, carries the label set of the step it was published for, and none older than the subscription's start is delivered.",
 			"labels/snapshot.1", "labels/snapshot.10", "labels/snapshot.5", "labels/snapshot.6", "labels/events.1").

@@ -68,5 +68,18 @@ func readAccessSpecs() []framework.Spec {
 					t.Expect(framework.IDs(r.Events)).To(Equal([]string{old.ID}), "NIP-29 private with NIP-01 limit (nip29/read-access.2): limit 1 returns the one message the outsider may read, for "+framework.FilterString(fs))
 				}
 			}},
+		{Case: framework.NewCase("base/create/4", framework.MUST,
+			"After an outsider's bare 9007 on an existing private group (closed too, where the relay shows the flag), the outsider still does not read the group's private message, and a refused 9007 changed nothing (name, flags, admins, members).",
+			"nip29/read-access.1", "nip01/ok-prefix.3").
+			WithReading("Follow-through: what a 9007 on an existing id did is read back, whatever the OK said, and judged at the sentence the damage breaks: the outsider reading the private message breaks nip29/read-access.1 (MUST); a change after an OK false breaks nip01/ok-prefix.3 (MUST). A change after an OK true is base/create/5's (nip29/create.3, SHOULD)."),
+			Run: func(t *framework.T) {
+				w := takeOver(t)
+				switch {
+				case w.reads:
+					framework.Failf("NIP-29 (nip29/read-access.1): after its 9007 on the existing private group (answered %s), the outsider reads the group's private message %s", w.ok, w.secret)
+				case len(w.damage) > 0 && !w.ok.Accepted:
+					framework.Failf("NIP-01 (nip01/ok-prefix.3): the outsider's 9007 on the existing group was refused (%s), yet it changed the group: %s", w.ok, strings.Join(w.damage, "; "))
+				}
+			}},
 	}
 }
