@@ -206,7 +206,23 @@ func DefinedAt(fn any) string {
 	if f == nil {
 		return ""
 	}
-	file, line := f.FileLine(f.Entry())
+	return modulePathLine(f.FileLine(f.Entry()))
+}
+
+// CallerAt is where the caller of the function calling CallerAt stands,
+// as a path under the module ("suites/nip29/read_access.go:86"): for a
+// table of cases run by a shared engine (readmatrix.ReadsSpecs), the line
+// in the section's file that hands the engine its rows.
+func CallerAt() string {
+	_, file, line, ok := runtime.Caller(2)
+	if !ok {
+		return ""
+	}
+	return modulePathLine(file, line)
+}
+
+// modulePathLine writes file:line as a path under the module.
+func modulePathLine(file string, line int) string {
 	file = filepath.ToSlash(file)
 	if i := strings.LastIndex(file, modulePath+"/"); i >= 0 {
 		file = file[i+len(modulePath)+1:]

@@ -10,11 +10,12 @@ import (
 
 	"github.com/nipcl/nipcl-conform/fixtures"
 	"github.com/nipcl/nipcl-conform/suites/framework"
+	"github.com/nipcl/nipcl-conform/suites/readmatrix"
 )
 
 // askingForSystemSpecs are the cases of identity/asking-for-system.
 func askingForSystemSpecs() []framework.Spec {
-	return []framework.Spec{
+	return append([]framework.Spec{
 		{Case: framework.NewCase("identity/optin/7", framework.MUST,
 			"#P:[creator] with #t:[label] on a 39000 filter opts in for every reader, but never past the channel ACL: each reader (a member of every channel, and a reader who is a member of the open ones only) gets exactly the creator's labeled channels it may read; the private system channel and the private stream reach the full member only.",
 			"identity/asking-for-system.2", "identity/asking-for-system.7"),
@@ -284,5 +285,13 @@ func askingForSystemSpecs() []framework.Spec {
 					t.Expect(seen).NotTo(ContainElement(w.Sys), "identity/asking-for-system.7: outsider: %s: the private system channel", what)
 				}
 			}},
-	}
+	}, readmatrix.ReadsSpecs(
+		identitySystemRule([]readmatrix.ReadRow{
+			{Id: "identity/reads/11", Shape: "t-system", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen, Clause: "identity/asking-for-system.1"},
+			{Id: "identity/reads/15", Shape: "t-system", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Clause: "identity/asking-for-system.7"},
+			{Id: "identity/reads/18", Shape: "t-system", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld, Clause: "identity/asking-for-system.7"},
+			{Id: "identity/reads/19", Shape: "P", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen, Clause: "identity/asking-for-system.2"},
+			{Id: "identity/reads/20", Shape: "P", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Clause: "identity/asking-for-system.7"},
+		}),
+	)...)
 }

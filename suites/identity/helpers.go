@@ -23,7 +23,6 @@ func Specs() []framework.Spec {
 		identityTagSpecs(),
 		creatorSpecs(),
 		creationTimeSpecs(),
-		readsIdentitySpecs(),
 		advertisingSpecs(),
 		askingForSystemSpecs(),
 		choosingOneChannelSpecs(),

@@ -11,11 +11,12 @@ import (
 
 	"github.com/nipcl/nipcl-conform/fixtures"
 	"github.com/nipcl/nipcl-conform/suites/framework"
+	"github.com/nipcl/nipcl-conform/suites/readmatrix"
 )
 
 // namingSpecs are the cases of identity/naming.
 func namingSpecs() []framework.Spec {
-	return []framework.Spec{
+	return append([]framework.Spec{
 		{Case: framework.NewCase("identity/naming/1", framework.MUST,
 			"#h names a system channel: a member reads its messages, anyone reads an open system channel's, an outsider never a private one's (REQ and COUNT).",
 			"identity/naming.1", "identity/naming.4"),
@@ -157,7 +158,15 @@ func namingSpecs() []framework.Spec {
 					t.Expect(idChannelOf(ev)).NotTo(Equal(w.Sys), "identity/naming.3: live {\"kinds\":[39000,9],\"#d\":[system channel, ...]} does not name the system channel, yet its kind %d %s was delivered", ev.Kind, ev.ID)
 				}
 			}},
-	}
+	}, readmatrix.ReadsSpecs(
+		identitySystemRule([]readmatrix.ReadRow{
+			{Id: "identity/reads/8", Shape: "multi", Viewer: readmatrix.ViewMember, Want: readmatrix.WantWithheld, Clause: "identity/naming.5"},
+			{Id: "identity/reads/9", Shape: "d-named", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen, Clause: "identity/naming.2"},
+			{Id: "identity/reads/10", Shape: "d-no-kinds", Viewer: readmatrix.ViewMember, Want: readmatrix.WantWithheld, Clause: "identity/naming.3"},
+			{Id: "identity/reads/14", Shape: "d-named", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Clause: "identity/naming.4"},
+			{Id: "identity/reads/17", Shape: "d-named", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld, Clause: "identity/naming.4"},
+		}),
+	)...)
 }
 
 // pairs returns "channel/kind" for each event, sorted, to compare exact

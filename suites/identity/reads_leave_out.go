@@ -6,6 +6,7 @@ import (
 
 	"github.com/nipcl/nipcl-conform/fixtures"
 	"github.com/nipcl/nipcl-conform/suites/framework"
+	"github.com/nipcl/nipcl-conform/suites/readmatrix"
 )
 
 // readsLeaveOutSpecs are the cases of identity/reads-leave-out. The NIP-50
@@ -18,7 +19,7 @@ import (
 // a readable legacy channel's message (the positive control) leaves the
 // case unsupported, since NIP-50 leaves matching to the relay.
 func readsLeaveOutSpecs() []framework.Spec {
-	return []framework.Spec{
+	return append([]framework.Spec{
 		{Case: framework.NewCase("identity/leave/1", framework.MUST,
 			"A 39000 REQ that does not name a channel (generic, or by label) returns no system channel to a member or an outsider, but does return the readable stream channels (control).",
 			"identity/reads-leave-out.1", "identity/asking-for-system.5"),
@@ -185,5 +186,18 @@ func readsLeaveOutSpecs() []framework.Spec {
 						"member: REQ %s returned the open system channel, which no filter names (identity/reads-leave-out.5)", order.what)
 				}
 			}},
-	}
+	}, readmatrix.ReadsSpecs(
+		identitySystemRule([]readmatrix.ReadRow{
+			{Id: "identity/reads/1", Shape: "kinds", Viewer: readmatrix.ViewMember, Want: readmatrix.WantWithheld},
+			{Id: "identity/reads/2", Shape: "authors", Viewer: readmatrix.ViewMember, Want: readmatrix.WantWithheld},
+			{Id: "identity/reads/3", Shape: "ids", Viewer: readmatrix.ViewMember, Want: readmatrix.WantWithheld},
+			{Id: "identity/reads/4", Shape: "t-label", Viewer: readmatrix.ViewMember, Want: readmatrix.WantWithheld},
+			{Id: "identity/reads/5", Shape: "t-limit", Viewer: readmatrix.ViewMember, Want: readmatrix.WantWithheld},
+			{Id: "identity/reads/6", Shape: "count", Viewer: readmatrix.ViewMember, Want: readmatrix.WantWithheld, Clause: "identity/reads-leave-out.4"},
+			{Id: "identity/reads/7", Shape: "member-list", Viewer: readmatrix.ViewMember, Want: readmatrix.WantWithheld, Clause: "identity/reads-leave-out.3"},
+			{Id: "identity/reads/12", Shape: "ids", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "identity/reads/13", Shape: "t-label", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "identity/reads/16", Shape: "live", Viewer: readmatrix.ViewMember, Want: readmatrix.WantWithheld, Clause: "identity/reads-leave-out.6"},
+		}),
+	)...)
 }

@@ -10,11 +10,12 @@ import (
 
 	"github.com/nipcl/nipcl-conform/fixtures"
 	"github.com/nipcl/nipcl-conform/suites/framework"
+	"github.com/nipcl/nipcl-conform/suites/readmatrix"
 )
 
 // authorizationSpecs are the cases of labels/authorization.
 func authorizationSpecs() []framework.Spec {
-	return []framework.Spec{
+	return append([]framework.Spec{
 		{Case: framework.NewCase("labels/concurrency/7", framework.MUST,
 			"An admin's label mutation and its in-flight exact retry racing the admin's demotion (9000) or removal (9001) form a linearizable history: the label is in the stored snapshot exactly when one send was acknowledged as new; the other is a committed duplicate or refused (restricted: nip-cl-rejected); once a read shows the role change without the label, no send applies it; a retry after the role change is refused and applies nothing.",
 			"labels/authorization.5").
@@ -128,7 +129,15 @@ func authorizationSpecs() []framework.Spec {
 					t.Note("the relay publishes no 39001/39002 the owner can read: only answers and stored snapshots were judged")
 				}
 			}},
-	}
+	}, readmatrix.ReadsSpecs(
+		labelsInaccessibleRule([]readmatrix.ReadRow{
+			{Id: "labels/reads/18", Shape: "d", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Clause: "labels/authorization.8"},
+			{Id: "labels/reads/23", Shape: "d", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld, Clause: "labels/authorization.8"},
+			{Id: "labels/reads/32", Shape: "d", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld, Clause: "labels/authorization.8"},
+			{Id: "labels/reads/40", Shape: "count-d", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Clause: "labels/authorization.8"},
+			{Id: "labels/reads/41", Shape: "count-d", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld, Clause: "labels/authorization.8"},
+		}),
+	)...)
 }
 
 // labelsAuthorizationSpecs: "Authorization and visibility".

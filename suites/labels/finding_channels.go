@@ -8,11 +8,12 @@ import (
 
 	"github.com/nipcl/nipcl-conform/fixtures"
 	"github.com/nipcl/nipcl-conform/suites/framework"
+	"github.com/nipcl/nipcl-conform/suites/readmatrix"
 )
 
 // findingChannelsSpecs are the cases of labels/finding-channels.
 func findingChannelsSpecs() []framework.Spec {
-	return []framework.Spec{
+	return append([]framework.Spec{
 		{Case: framework.NewCase("labels/discovery/8", framework.MUST,
 			"authors on a 39000 label filter selects the relay signer: the relay key finds the snapshot, the creator's key finds none.",
 			"labels/finding-channels.5"),
@@ -217,7 +218,50 @@ func findingChannelsSpecs() []framework.Spec {
 					framework.Failf("the owner's ids read with limit 1 must return the newer private snapshot %s, got %d event(s): %v", priv.ID, len(got), framework.IDs(got))
 				}
 			}},
-	}
+	}, readmatrix.ReadsSpecs(
+		labelsSupersededRule([]readmatrix.ReadRow{
+			{Id: "labels/reads/1", Shape: "l", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/2", Shape: "L-l", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/3", Shape: "l-limit", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/4", Shape: "ids", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/5", Shape: "until", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/6", Shape: "authors", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/7", Shape: "multi", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/8", Shape: "d", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/9", Shape: "count", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/10", Shape: "l", Viewer: readmatrix.ViewMember, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/35", Shape: "L", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/44", Shape: "ids-l-limit", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+		}),
+		labelsInaccessibleRule([]readmatrix.ReadRow{
+			{Id: "labels/reads/11", Shape: "l", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/12", Shape: "L-l", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/13", Shape: "l-limit", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/14", Shape: "ids", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/15", Shape: "until", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/16", Shape: "authors", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/17", Shape: "multi", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/19", Shape: "count", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/20", Shape: "live", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Clause: "labels/finding-channels.10"},
+			{Id: "labels/reads/21", Shape: "l", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/22", Shape: "l-limit", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/24", Shape: "l", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "labels/reads/25", Shape: "l-limit", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "labels/reads/26", Shape: "ids", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "labels/reads/27", Shape: "d", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen, Clause: "labels/finding-channels.3"},
+			{Id: "labels/reads/28", Shape: "count", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "labels/reads/29", Shape: "live", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld, Clause: "labels/finding-channels.10"},
+			{Id: "labels/reads/30", Shape: "l", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/31", Shape: "ids", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/33", Shape: "count", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/34", Shape: "L", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/36", Shape: "L", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "labels/reads/38", Shape: "count-limit", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/39", Shape: "count-limit", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "labels/reads/42", Shape: "ids-l-limit", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/43", Shape: "ids-l-limit", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld},
+		}),
+	)...)
 }
 
 // labelsDiscoverySpecs: "Finding channels".

@@ -36,7 +36,6 @@ func Specs() []framework.Spec {
 		labelsRetrySpecs(),
 		labelsApplicationSpecs(),
 		labelsConcurrencySpecs(),
-		readsLabelsSpecs(),
 		addRemoveSpecs(),
 		authorizationSpecs(),
 		capabilitySpecs(),
@@ -49,6 +48,7 @@ func Specs() []framework.Spec {
 		scopeSpecs(),
 		serializationSpecs(),
 		valuesAndLimitsSpecs(),
+		nip01FiltersSpecs(),
 	} {
 		out = append(out, group...)
 	}

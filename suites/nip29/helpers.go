@@ -21,7 +21,6 @@ func Specs() []framework.Spec {
 		deleteEventSpecs(),
 		timelineSpecs(),
 		baselineLiveKitSpecs(),
-		readsBaselineSpecs(),
 		nip01EventValidationSpecs(),
 		nip01FiltersSpecs(),
 		nip01LiveSpecs(),

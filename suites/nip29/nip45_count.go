@@ -7,11 +7,12 @@ import (
 
 	"github.com/nipcl/nipcl-conform/fixtures"
 	"github.com/nipcl/nipcl-conform/suites/framework"
+	"github.com/nipcl/nipcl-conform/suites/readmatrix"
 )
 
 // nip45CountSpecs are the cases of nip45/count.
 func nip45CountSpecs() []framework.Spec {
-	return []framework.Spec{
+	return append([]framework.Spec{
 		{Case: framework.NewCase("base/count/1", framework.MUST,
 			"A relay that serves COUNT answers with the number of matching events; one that refuses answers CLOSED.",
 			"nip45/count.1", "nip45/count.2"),
@@ -50,5 +51,16 @@ func nip45CountSpecs() []framework.Spec {
 					framework.Failf("NIP-45 with NIP-29 private (nip45/count.3): an outsider's COUNT of a private group's messages answered %d, want 0 or a refusal", r.Count)
 				}
 			}},
-	}
+	}, readmatrix.ReadsSpecs(
+		basePrivateRule([]readmatrix.ReadRow{
+			{Id: "base/reads/28", Shape: "count-h", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen, Clause: "nip45/count.1"},
+			{Id: "base/reads/29", Shape: "count-h", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Level: framework.SHOULD, Clause: "nip45/count.3"},
+			{Id: "base/reads/30", Shape: "count-ids", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Level: framework.SHOULD, Clause: "nip45/count.3"},
+			{Id: "base/reads/31", Shape: "count-h", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld, Level: framework.SHOULD, Clause: "nip45/count.3"},
+			{Id: "base/reads/32", Shape: "count-h", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld, Level: framework.SHOULD, Clause: "nip45/count.3"},
+		}),
+		baseFlippedRule([]readmatrix.ReadRow{
+			{Id: "base/reads/38", Shape: "count-h", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Level: framework.SHOULD, Clause: "nip45/count.3"},
+		}),
+	)...)
 }

@@ -16,7 +16,7 @@ import (
 
 // readAccessSpecs are the cases of nip29/read-access.
 func readAccessSpecs() []framework.Spec {
-	return []framework.Spec{
+	return append([]framework.Spec{
 		{Case: framework.NewCase("base/read/1", framework.MUST,
 			"A private group's messages reach its members and nobody else, by #h or by id, anonymous or not.",
 			"nip29/read-access.1", "nip29/read-access.3", "nip01/ok-prefix.2"),
@@ -81,5 +81,42 @@ func readAccessSpecs() []framework.Spec {
 					framework.Failf("NIP-01 (nip01/ok-prefix.3): the outsider's 9007 on the existing group was refused (%s), yet it changed the group: %s", w.ok, strings.Join(w.damage, "; "))
 				}
 			}},
-	}
+	}, readmatrix.ReadsSpecs(
+		basePrivateRule([]readmatrix.ReadRow{
+			{Id: "base/reads/1", Shape: "h", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "base/reads/2", Shape: "ids", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "base/reads/3", Shape: "authors", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "base/reads/4", Shape: "since-until", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "base/reads/5", Shape: "multi", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "base/reads/6", Shape: "live", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "base/reads/7", Shape: "h", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/8", Shape: "ids", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/9", Shape: "authors", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/10", Shape: "kinds", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/11", Shape: "since-until", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/12", Shape: "multi", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/13", Shape: "live", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/14", Shape: "h", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/15", Shape: "ids", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/16", Shape: "kinds", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/17", Shape: "since-until", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/18", Shape: "multi", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/19", Shape: "h", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/20", Shape: "ids", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/21", Shape: "authors", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/22", Shape: "since-until", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/23", Shape: "multi", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/24", Shape: "live", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/25", Shape: "limit", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Level: framework.SHOULD, Clause: "nip29/read-access.2"},
+			{Id: "base/reads/26", Shape: "limit", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld, Level: framework.SHOULD, Clause: "nip29/read-access.2"},
+			{Id: "base/reads/27", Shape: "limit", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld, Level: framework.SHOULD, Clause: "nip29/read-access.2"},
+		}),
+		baseFlippedRule([]readmatrix.ReadRow{
+			{Id: "base/reads/33", Shape: "h", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "base/reads/34", Shape: "h", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/35", Shape: "ids", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/36", Shape: "since-until", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/37", Shape: "multi", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+		}),
+	)...)
 }

@@ -124,11 +124,16 @@ type ReadRule struct {
 }
 
 // ReadsSpecs returns the matrix cases of the given rules, one per row.
+// The rows are written in the call, in the file of their section: each
+// case's Where is the line of the call.
 func ReadsSpecs(rules ...ReadRule) []framework.Spec {
+	where := framework.CallerAt()
 	var out []framework.Spec
 	for _, rule := range rules {
 		for _, row := range rule.Rows {
-			out = append(out, rule.spec(row))
+			s := rule.spec(row)
+			s.Where = where
+			out = append(out, s)
 		}
 	}
 	return out
@@ -174,7 +179,6 @@ func (rule ReadRule) spec(row ReadRow) framework.Spec {
 			rule.Name, shape.name, row.Viewer, rule.Rests, verb, row.Viewer, shape.what, cl),
 		cl)
 	c.Reading = shape.reading
-	c.Where = framework.DefinedAt(rule.Build) // the rule's table: the row is in it
 	return framework.Spec{Case: c, Run: func(t *framework.T) { rule.run(t, row, shape, cl) }}
 }
 
