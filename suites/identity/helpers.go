@@ -15,18 +15,17 @@ import (
 	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
-// identitySpecs returns every identity-profile case (nip-cl-identity.md).
-// The cases live in identity_<section>.go files.
+// Specs returns the identity-profile cases (nip-cl-identity.md): one builder per
+// section file, named by it (<section>.go holds <section>Specs).
 func Specs() []framework.Spec {
-	var out []framework.Spec
-	for _, group := range [][]framework.Spec{
-		identityTagSpecs(),
-		creatorSpecs(),
-		creationTimeSpecs(),
+	return slices.Concat(
 		advertisingSpecs(),
 		askingForSystemSpecs(),
 		choosingOneChannelSpecs(),
+		creationTimeSpecs(),
+		creatorSpecs(),
 		findingChannelsSpecs(),
+		identityTagsSpecs(),
 		labelRulesSpecs(),
 		labelsSpecs(),
 		matchBeforeLimitSpecs(),
@@ -35,10 +34,7 @@ func Specs() []framework.Spec {
 		readsLeaveOutSpecs(),
 		systemChannelsSpecs(),
 		trustSpecs(),
-	} {
-		out = append(out, group...)
-	}
-	return out
+	)
 }
 
 // Readings shared by several identity cases.

@@ -38,8 +38,8 @@ func idReverseSorted(vals []string) []string {
 	return out
 }
 
-// identityTagSpecs: "Channel identity tags" (type, labels, P, created_at).
-func identityTagSpecs() []framework.Spec {
+// identityTagsSpecs: "Channel identity tags" (type, labels, P, created_at).
+func identityTagsSpecs() []framework.Spec {
 	return []framework.Spec{
 		{Case: framework.NewCase("identity/tags/1", framework.MUST,
 			`For every channel type, 39000, 39001 and 39002 start their t/P tags with ["t", type], the labels, then ["P", creator].`,

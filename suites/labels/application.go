@@ -8,9 +8,9 @@ import (
 	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
-// labelsApplicationSpecs: "Application and publication guarantees" —
+// applicationSpecs: "Application and publication guarantees" —
 // atomic application, positive OK = committed.
-func labelsApplicationSpecs() []framework.Spec {
+func applicationSpecs() []framework.Spec {
 	return []framework.Spec{
 		{Case: framework.NewCase("labels/application/1", framework.MUST,
 			"A rejected labeled create (one invalid label among valid ones) leaves no 39000-39003, no membership and no channel by any filter; the UUID stays free.",

@@ -17,42 +17,27 @@ import (
 	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
-// labelsSpecs returns every labels-profile case (nip-cl-labels.md), one
-// slice per section file.
+// Specs returns the labels-profile cases (nip-cl-labels.md): one builder per
+// section file, named by it (<section>.go holds <section>Specs).
 func Specs() []framework.Spec {
-	var out []framework.Spec
-	for _, group := range [][]framework.Spec{
-		labelsGrammarSpecs(),
-		labelsLimitsSpecs(),
-		labelsCommandSpecs(),
-		labelsInitialSpecs(),
-		labelsAddRemoveSpecs(),
-		labelsSnapshotSpecs(),
-		labelsDiscoverySpecs(),
-		labelsAuthorizationSpecs(),
-		labelsLifecycleSpecs(),
-		labelsCommunitySpecs(),
-		labelsResponsesSpecs(),
-		labelsRetrySpecs(),
-		labelsApplicationSpecs(),
-		labelsConcurrencySpecs(),
+	return slices.Concat(
 		addRemoveSpecs(),
+		applicationSpecs(),
 		authorizationSpecs(),
 		capabilitySpecs(),
 		communitySpecs(),
 		eventsSpecs(),
 		findingChannelsSpecs(),
 		initialLabelsSpecs(),
+		nip01FiltersSpecs(),
+		responsesSpecs(),
 		retentionSpecs(),
 		retryAdmissionSpecs(),
 		scopeSpecs(),
 		serializationSpecs(),
+		snapshotSpecs(),
 		valuesAndLimitsSpecs(),
-		nip01FiltersSpecs(),
-	} {
-		out = append(out, group...)
-	}
-	return out
+	)
 }
 
 // Fixed strings of nip-cl-labels.md.

@@ -14,9 +14,9 @@ import (
 	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
-// labelsResponsesSpecs: "Acknowledgements, retries and recovery: Responses
+// responsesSpecs: "Acknowledgements, retries and recovery: Responses
 // and client outcomes" — exact answers, exact retries, lost acknowledgements.
-func labelsResponsesSpecs() []framework.Spec {
+func responsesSpecs() []framework.Spec {
 	return []framework.Spec{
 		{Case: framework.NewCase("labels/responses/1", framework.MUST,
 			"A new h-tagged create, labeled or not, answers exactly OK true \"\".",

@@ -13,8 +13,8 @@ import (
 	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
-// labelsSnapshotSpecs: "Metadata snapshot: kind 39000".
-func labelsSnapshotSpecs() []framework.Spec {
+// snapshotSpecs: "Metadata snapshot: kind 39000".
+func snapshotSpecs() []framework.Spec {
 	return []framework.Spec{
 		{Case: framework.NewCase("labels/snapshot/1", framework.MUST,
 			"A labeled snapshot has one [\"L\",\"nip-cl\"] and one [\"l\",v,\"nip-cl\"] per value, sorted by ASCII value whatever the command's order.",

@@ -6,40 +6,39 @@ import (
 	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
-// Specs returns the NIP-29 cases (base/...), which run in every
-// profile, in catalogue order.
+// Specs returns the NIP-29 cases (base/...), which run in every profile: one builder per
+// section file, named by it (<section>.go holds <section>Specs).
 func Specs() []framework.Spec {
 	return slices.Concat(
-		createSpecs(),
 		adminsSpecs(),
-		stateEventsSpecs(),
-		permissionsSpecs(),
-		rolesSpecs(),
+		createSpecs(),
 		deleteSpecs(),
-		flagSpecs(),
-		moderationSpecs(),
 		deleteEventSpecs(),
-		timelineSpecs(),
-		baselineLiveKitSpecs(),
-		nip01EventValidationSpecs(),
-		nip01FiltersSpecs(),
-		nip01LiveSpecs(),
-		nip01OkPrefixSpecs(),
-		nip01ReplaceableSpecs(),
-		nip11DocumentSpecs(),
 		groupIdsSpecs(),
 		hiddenSpecs(),
 		invitesSpecs(),
 		joinSpecs(),
 		latePublicationSpecs(),
 		leaveSpecs(),
+		livekitSpecs(),
 		membershipSpecs(),
 		metadataSpecs(),
+		moderationSpecs(),
+		nip01EventValidationSpecs(),
+		nip01FiltersSpecs(),
+		nip01LiveSpecs(),
+		nip01OkPrefixSpecs(),
+		nip01ReplaceableSpecs(),
+		nip11DocumentSpecs(),
+		nip42AuthSpecs(),
+		nip45CountSpecs(),
+		permissionsSpecs(),
 		pinsSpecs(),
 		readAccessSpecs(),
 		restrictedSpecs(),
+		rolesSpecs(),
+		stateEventsSpecs(),
 		subgroupsSpecs(),
-		nip42AuthSpecs(),
-		nip45CountSpecs(),
+		timelineSpecs(),
 	)
 }

@@ -197,10 +197,10 @@ func avMetadata(owner *fixtures.Client, ch string, spec fixtures.ChannelSpec) *n
 // gives every group it creates with metadata.
 const avAbout = "nipcl-conform test group"
 
-// baselineLiveKitSpecs: NIP-29 live audio/video endpoints (optional). The
+// livekitSpecs: NIP-29 live audio/video endpoints (optional). The
 // group gets a 9002 with its metadata and ["livekit"] first (a relay may
 // ignore the tag).
-func baselineLiveKitSpecs() []framework.Spec {
+func livekitSpecs() []framework.Spec {
 	avGroup := func(t *framework.T, owner *fixtures.Client, spec fixtures.ChannelSpec) string {
 		if spec.Name == "" {
 			spec.Name = t.Unique("av")

@@ -12,7 +12,7 @@ import (
 
 // metadataSpecs are the cases of nip29/metadata.
 func metadataSpecs() []framework.Spec {
-	return []framework.Spec{
+	out := []framework.Spec{
 		{Case: framework.NewCase("base/ties/3", framework.SHOULD,
 			"After two 9002 edits in the same second, the 39000 carries the second's name when its id sorts first; when it sorts after, either name passes and the reading is noted.",
 			"nip29/metadata.3").
@@ -108,6 +108,24 @@ func metadataSpecs() []framework.Spec {
 				}
 			}},
 	}
+	{
+		// Flags: a 9002 carrying a flag makes the 39000 carry it.
+		for _, f := range groupFlags {
+			flag := f.flag
+			out = append(out, framework.Spec{Case: framework.NewCase(f.id, framework.SHOULD,
+				fmt.Sprintf("After the creator's 9002 with every field and the %s flag, the 39000 carries %s.", flag, flag),
+				f.clauses...),
+				Run: func(t *framework.T) {
+					c := t.Connect(t.Actor("owner"))
+					ch := t.CreateChannel(c, fixtures.ChannelSpec{Flags: []string{flag}})
+					meta := t.GroupMetadata(c, ch)
+					if !fixtures.HasFlag(meta, flag) {
+						framework.Failf("NIP-29 (nip29/metadata.2): the 39000 should reflect the 9002's [%q] flag; its tags: %s", flag, framework.TagsOf(meta))
+					}
+				}})
+		}
+	}
+	return out
 }
 
 // groupFlags are NIP-29's 39000 flags a 9002 sets, one case each.
@@ -116,23 +134,3 @@ var groupFlags = []struct {
 	clauses []string
 	flag    string
 }{{"base/flags/1", []string{"nip29/metadata.2"}, fixtures.FlagPrivate}, {"base/flags/2", []string{"nip29/metadata.2"}, fixtures.FlagClosed}, {"base/flags/3", []string{"nip29/metadata.2"}, fixtures.FlagHidden}, {"base/flags/4", []string{"nip29/metadata.2"}, fixtures.FlagRestricted}}
-
-// flagSpecs: a 9002 carrying a flag makes the 39000 carry it.
-func flagSpecs() []framework.Spec {
-	var out []framework.Spec
-	for _, f := range groupFlags {
-		flag := f.flag
-		out = append(out, framework.Spec{Case: framework.NewCase(f.id, framework.SHOULD,
-			fmt.Sprintf("After the creator's 9002 with every field and the %s flag, the 39000 carries %s.", flag, flag),
-			f.clauses...),
-			Run: func(t *framework.T) {
-				c := t.Connect(t.Actor("owner"))
-				ch := t.CreateChannel(c, fixtures.ChannelSpec{Flags: []string{flag}})
-				meta := t.GroupMetadata(c, ch)
-				if !fixtures.HasFlag(meta, flag) {
-					framework.Failf("NIP-29 (nip29/metadata.2): the 39000 should reflect the 9002's [%q] flag; its tags: %s", flag, framework.TagsOf(meta))
-				}
-			}})
-	}
-	return out
-}
