@@ -200,13 +200,19 @@ func labelRulesSpecs() []framework.Spec {
 	}
 }
 
+// sweepValue is one value of the label grammar sweep.
+type sweepValue struct {
+	Name, Value string
+	Control     bool // holds an ASCII control byte (may fail generic admission)
+}
+
 // identitySweepValues lists every ASCII byte outside a-z 0-9 . : - in first,
 // middle and last position, and 2-, 3- and 4-byte UTF-8 characters there.
-func identitySweepValues() []framework.LabelSweepValue {
+func identitySweepValues() []sweepValue {
 	allowed := func(b byte) bool {
 		return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '.' || b == ':' || b == '-'
 	}
-	var out []framework.LabelSweepValue
+	var out []sweepValue
 	for _, pos := range []string{"first", "middle", "last"} {
 		var pieces []string
 		for b := 0; b < 0x80; b++ {
@@ -223,7 +229,7 @@ func identitySweepValues() []framework.LabelSweepValue {
 			case "middle":
 				v = "a" + piece + "0"
 			}
-			out = append(out, framework.LabelSweepValue{Name: fmt.Sprintf("%s %+q", pos, piece), Value: v, Control: piece[0] < 0x20 || piece[0] == 0x7f})
+			out = append(out, sweepValue{Name: fmt.Sprintf("%s %+q", pos, piece), Value: v, Control: piece[0] < 0x20 || piece[0] == 0x7f})
 		}
 	}
 	return out

@@ -266,11 +266,11 @@ func valuesAndLimitsSpecs() []framework.Spec {
 					var accepted, unmarked []string
 					type try struct {
 						kind, id string
-						value    framework.LabelSweepValue
+						value    LabelSweepValue
 					}
 					var tries []try
 					var evs []*nostr.Event
-					for _, s := range framework.LabelSweepValues() {
+					for _, s := range LabelSweepValues() {
 						ev, id := createEv(c.Actor(), "", fixtures.Open, s.Value)
 						tries = append(tries, try{"9007 label", id, s}, try{"9002 add-label", "", s})
 						evs = append(evs, ev, mutationEv(c.Actor(), ch, []string{s.Value}, nil))
@@ -312,7 +312,7 @@ func valuesAndLimitsSpecs() []framework.Spec {
 						t.Note("%d of %d sweep commands were answered rate-limited: and sent again, paced", limited, len(evs))
 					}
 					if len(accepted) > 0 {
-						framework.Failf("%d of %d swept values were not rejected with invalid: %s:\n  %s", len(accepted), 2*len(framework.LabelSweepValues()), markRejected, strings.Join(accepted, "\n  "))
+						framework.Failf("%d of %d swept values were not rejected with invalid: %s:\n  %s", len(accepted), 2*len(LabelSweepValues()), markRejected, strings.Join(accepted, "\n  "))
 					}
 					expectUnchanged(t, c, ch, before, "swept rejections")
 					if len(still) > 0 {
