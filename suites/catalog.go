@@ -15,6 +15,9 @@ import (
 // Define registers one Ginkgo container for env with one Ginkgo spec per
 // applicable case. Call it before RunSpecs, once per plan.
 func Define(env *framework.Env) {
+	if mint := profileGroupIDs[env.Profile]; mint != nil && env.GroupID == nil {
+		env.GroupID = mint
+	}
 	framework.DefineSpecs(env, all())
 }
 

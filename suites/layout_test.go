@@ -226,3 +226,32 @@ func builderName(file string) string {
 	}
 	return strings.Join(parts, "") + "Specs"
 }
+
+// caseIDPattern matches a case ID ("base/state/3").
+var caseIDPattern = regexp.MustCompile(`\b(base|identity|labels)/[a-z0-9-]+/[0-9]+\b`)
+
+// TestFrameworkKnowsNoProfile: suites/framework holds no case and no
+// profile's rule. Its files name no case ID (a case declares what it needs:
+// FreshKeys, Refusal, CurrentHead), and no file but case.go, which defines
+// the profile names, names a NIP-CL profile; TestPackageLayout keeps it
+// from importing a scenario package.
+func TestFrameworkKnowsNoProfile(t *testing.T) {
+	files, _ := filepath.Glob("framework/*.go")
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(src), "\n") {
+			if id := caseIDPattern.FindString(line); id != "" {
+				t.Errorf("%s:%d names case %s; let the case declare what it needs", f, i+1, id)
+			}
+			if filepath.Base(f) != "case.go" && regexp.MustCompile(`\bProfile(Labels|Identity)\b`).MatchString(line) {
+				t.Errorf("%s:%d: a rule of one profile in the framework: %s", f, i+1, strings.TrimSpace(line))
+			}
+		}
+	}
+}

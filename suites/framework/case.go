@@ -61,10 +61,10 @@ func ParseProfile(name string) (string, error) {
 // Case is the metadata of one conformance check. Make one with NewCase:
 // its Profile, Section and Area are derived, never written.
 type Case struct {
-	// ID is stable, e.g. "base/auth/1". New IDs are
-	// "<profile prefix><section slug>/<n>" ("labels/snapshot/9",
-	// "base/pins/4"); older IDs keep their middle part, which may name
-	// another grouping than the section.
+	// ID is stable: "<profile prefix><grouping>/<n>", the prefix "base/"
+	// (baseline), "identity/" or "labels/". A new ID's grouping is its
+	// section's slug (SectionArea); older IDs keep theirs, which may name
+	// another grouping than the section (the golden catalogue freezes them).
 	ID string
 	// Clauses are the clause IDs (clause.Clauses) the case checks, sorted:
 	// the coverage index (ClauseIndex) is their inversion. Cite a clause
@@ -92,6 +92,17 @@ type Case struct {
 	// write, a read, a state event) means for the verdict; the zero value
 	// takes the profile's rule (see RefusalBlocks).
 	Refusal Refusal
+	// FreshKeys marks a case whose reads select by an actor's own key (#P,
+	// #p, COUNT by key): it counts everything the key did on the relay, so
+	// it needs keys with no history. Configured keys (--actor-key) are
+	// shared by every case of a run, so with them the case is blocked
+	// (PreFreshKeys) instead of judging other cases' channels.
+	FreshKeys bool
+	// CurrentHead, when set, is a rule of the case's draft that a read
+	// serves only the current head of one addressable kind: JudgeHeads
+	// fails the case on more. Without it, NIP-01 lets a relay keep older
+	// versions and several heads are only noted.
+	CurrentHead *HeadRule `json:"-"`
 	// Where is the file and line that define the case ("suites/x.go:42"),
 	// filled in by the catalogue from the case's function (for a row of a
 	// table run by one function: the table's function). `explain` prints it.
@@ -177,6 +188,17 @@ func (c Case) WithSlow() Case { c.Slow = true; return c }
 
 // WithHeavy marks a case that needs many writes.
 func (c Case) WithHeavy() Case { c.Heavy = true; return c }
+
+// WithFreshKeys marks a case that needs keys with no history (FreshKeys).
+func (c Case) WithFreshKeys() Case { c.FreshKeys = true; return c }
+
+// HeadRule is a draft's rule that a read serves only the current head of
+// Kind (one per d): Rule names it with its clause ("labels draft
+// (labels/finding-channels.6)"), Says states it.
+type HeadRule struct {
+	Kind       int
+	Rule, Says string
+}
 
 // WithRefusal sets what a refused step of the case's scenario means.
 func (c Case) WithRefusal(r Refusal) Case { c.Refusal = r; return c }

@@ -47,7 +47,8 @@ func askingForSystemSpecs() []framework.Spec {
 			}},
 		{Case: framework.NewCase("identity/optin/1", framework.MUST,
 			`kinds:[39000] #t:["system"] returns the system channels the reader may read (member: private and open; outsider and anonymous: the open one), never a stream channel; COUNT with #t:["system"] and no #P agrees.`,
-			"identity/asking-for-system.1", "identity/asking-for-system.4", "identity/asking-for-system.7"),
+			"identity/asking-for-system.1", "identity/asking-for-system.4", "identity/asking-for-system.7").
+			WithFreshKeys(),
 			Run: func(t *framework.T) {
 				w := newSysWorld(t)
 				anon := t.Connect(nil)
@@ -73,7 +74,8 @@ func askingForSystemSpecs() []framework.Spec {
 			}},
 		{Case: framework.NewCase("identity/optin/2", framework.MUST,
 			"Any #P on a 39000-39003 filter also returns the readable system channels: kinds:[39000] #P:[creator] gives the creator's readable stream and system channels; COUNT agrees.",
-			"identity/asking-for-system.2", "identity/asking-for-system.4", "identity/asking-for-system.7"),
+			"identity/asking-for-system.2", "identity/asking-for-system.4", "identity/asking-for-system.7").
+			WithFreshKeys(),
 			Run: func(t *framework.T) {
 				w := newSysWorld(t)
 				// Another creator's open system channel with the same label stays out of #P:[creator].
@@ -91,7 +93,8 @@ func askingForSystemSpecs() []framework.Spec {
 			}},
 		{Case: framework.NewCase("identity/optin/3", framework.MUST,
 			`#t:["system", label] means system OR the label: system channels without the label and stream channels with it both come back.`,
-			"identity/asking-for-system.6"),
+			"identity/asking-for-system.6").
+			WithFreshKeys(),
 			Run: func(t *framework.T) {
 				o := t.Connect(t.Actor("creator"))
 				label := idLabel(t)
@@ -119,7 +122,8 @@ func askingForSystemSpecs() []framework.Spec {
 			}},
 		{Case: framework.NewCase("identity/optin/5", framework.MUST,
 			"Opt-in needs kinds all within 39000-39003: #P or #t:[system] on a filter without kinds or that also has kind 9 returns no system channel.",
-			"identity/asking-for-system.3"),
+			"identity/asking-for-system.3").
+			WithFreshKeys(),
 			Run: func(t *framework.T) {
 				w := newSysWorld(t)
 				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata, fixtures.KindMessage}, Tags: nostr.TagMap{"P": {w.O.Actor().PubKey}}}
@@ -137,7 +141,8 @@ func askingForSystemSpecs() []framework.Spec {
 			}},
 		{Case: framework.NewCase("identity/optin/6", framework.MUST,
 			`"My system channels": kinds:[39002] #p:[me] #t:["system"] lists the system channels the reader belongs to.`,
-			"identity/asking-for-system.1"),
+			"identity/asking-for-system.1").
+			WithFreshKeys(),
 			Run: func(t *framework.T) {
 				t.RequireStateKinds(fixtures.KindMembers)
 				w := newSysWorld(t)
@@ -202,7 +207,8 @@ func askingForSystemSpecs() []framework.Spec {
 			}},
 		{Case: framework.NewCase("identity/optin/10", framework.MUST,
 			`An opt-in stays in its filter: in one REQ (and one COUNT) holding kinds:[39000] #t:["system"] #P:[creator] and a kind 9 filter by label, the first returns the readable system channels and the kind 9 filter still no system-channel message, whichever comes first.`,
-			"identity/asking-for-system.1", "identity/reads-leave-out.2"),
+			"identity/asking-for-system.1", "identity/reads-leave-out.2").
+			WithFreshKeys(),
 			Run: func(t *framework.T) {
 				w := newSysWorld(t)
 				optIn := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}, "P": {w.O.Actor().PubKey}}}
@@ -229,7 +235,8 @@ func askingForSystemSpecs() []framework.Spec {
 			}},
 		{Case: framework.NewCase("identity/optin/11", framework.MUST,
 			`The #P opt-in holds on every state kind, not only 39000: kinds:[39001] and kinds:[39002] with #P:[creator], and kinds:[39001,39002] with #t:["system"] and #P, return the state of the creator's system channels the reader may read (a member: both, beside both streams; a member of the open one only: the open one, beside the open stream), and never the private system channel's to an outsider; COUNT agrees for the member.`,
-			"identity/asking-for-system.2", "identity/asking-for-system.7"),
+			"identity/asking-for-system.2", "identity/asking-for-system.7").
+			WithFreshKeys(),
 			Run: func(t *framework.T) {
 				published := t.RequireStateKinds(fixtures.KindAdmins, fixtures.KindMembers)
 				w := newSysWorld(t)

@@ -16,7 +16,8 @@ func findingChannelsSpecs() []framework.Spec {
 	return []framework.Spec{
 		{Case: framework.NewCase("identity/find/1", framework.MUST,
 			"kinds:[39000] #P:[creator] returns exactly the channels that key created (every type), none of another creator's.",
-			"identity/finding-channels.1"),
+			"identity/finding-channels.1").
+			WithFreshKeys(),
 			Run: func(t *framework.T) {
 				a, b := t.Connect(t.Actor("creator")), t.Connect(t.Actor("other"))
 				label := idLabel(t)
@@ -58,7 +59,8 @@ func findingChannelsSpecs() []framework.Spec {
 			}},
 		{Case: framework.NewCase("identity/find/4", framework.MUST,
 			"#t:[type] matches the channel type: with #P it returns exactly that creator's channels of the type.",
-			"identity/finding-channels.4"),
+			"identity/finding-channels.4").
+			WithFreshKeys(),
 			Run: func(t *framework.T) {
 				a := t.Connect(t.Actor("creator"))
 				forums := []string{

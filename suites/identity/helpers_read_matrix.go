@@ -19,7 +19,7 @@ import (
 func identitySystemRule(rows []readmatrix.ReadRow) readmatrix.ReadRule {
 	meta := []int{fixtures.KindMetadata}
 	return readmatrix.ReadRule{
-		Name: "system-channel", Profile: framework.ProfileIdentity, Level: framework.MUST,
+		Name: "system-channel", Refusal: framework.RefusalFailsCase, Level: framework.MUST,
 		Clause: "identity/reads-leave-out.1",
 		Rests:  "a private system channel's state is left out of every read that does not name it or opt in",
 		Build:  buildIdentitySystem,

@@ -23,6 +23,7 @@ func matchBeforeLimitSpecs() []framework.Spec {
 		{Case: framework.NewCase("identity/limit/2", framework.MUST,
 			"#P is matched before limit: a creator's older channels behind Scale newer channels of another key are all returned, newest first.",
 			"identity/match-before-limit.2").
+			WithFreshKeys().
 			WithHeavy(),
 			Run: func(t *framework.T) {
 				idLimitCase(t, func(creator *fixtures.Actor, _ string) nostr.TagMap { return nostr.TagMap{"P": {creator.PubKey}} },

@@ -21,6 +21,7 @@ func noticesSpecs() []framework.Spec {
 		{Case: framework.NewCase("identity/notices/1", framework.MUST,
 			`Every membership notice the relay sends is stored and relay-signed, with ["p", member], one ["h", UUID] and ["t", the channel's type] (system for a system channel).`,
 			"identity/notices.1", "identity/notices.2").
+			WithFreshKeys().
 			WithReading(idReadingNoNotices + " " + idReadingSysNotices + " " + idReadingCreatorNote),
 			Run: func(t *framework.T) {
 				w := newNoticeWorld(t)
@@ -52,6 +53,7 @@ func noticesSpecs() []framework.Spec {
 		{Case: framework.NewCase("identity/notices/2", framework.MUST,
 			"A notice filter with #t matches only notices of the listed types; without #t only legacy-type notices (never a system one).",
 			"identity/notices.3", "identity/notices.4").
+			WithFreshKeys().
 			WithReading(idReadingNoNotices + " " + idReadingSysNotices),
 			Run: func(t *framework.T) {
 				w := newNoticeWorld(t)
@@ -84,6 +86,7 @@ func noticesSpecs() []framework.Spec {
 		{Case: framework.NewCase("identity/notices/4", framework.MUST,
 			"COUNT obeys the notice rules: the member's count without #t covers only the stream notices, with every type all of them, with #t:[system] the system ones; another user counts none, also by ids.",
 			"identity/notices.10", "identity/notices.7", "identity/notices.9").
+			WithFreshKeys().
 			WithReading(idReadingNoNotices + " " + idReadingSysNotices),
 			Run: func(t *framework.T) {
 				w := newNoticeWorld(t)
@@ -146,6 +149,7 @@ func noticesSpecs() []framework.Spec {
 		{Case: framework.NewCase("identity/notices/6", framework.MUST,
 			"Notices are stored: resubscribing with since = the newest notice seen returns the ones missed while away, then new ones live.",
 			"identity/notices.2").
+			WithFreshKeys().
 			WithReading(idReadingNoNotices + " " + idReadingSysNotices + " " + framework.LiveDeliveryReading),
 			Run: func(t *framework.T) {
 				w := newNoticeActors(t)
@@ -214,6 +218,7 @@ func noticesSpecs() []framework.Spec {
 		{Case: framework.NewCase("identity/notices/8", framework.MUST,
 			"The notice type rule holds whatever else a filter asks for: the member's #p filter without kinds, or with kind 9 beside 44100/44101, returns, counts and delivers live only stream notices without #t, and only system notices with #t:[system].",
 			"identity/notices.3", "identity/notices.4", "identity/notices.6", "identity/notices.7").
+			WithFreshKeys().
 			WithReading(idReadingNoNotices + " " + idReadingSysNotices),
 			Run: func(t *framework.T) {
 				w := newNoticeActors(t)

@@ -52,7 +52,8 @@ func readsLeaveOutSpecs() []framework.Spec {
 			}},
 		{Case: framework.NewCase("identity/leave/3", framework.MUST,
 			`kinds:[39002] #p:[me] ("the channels I belong to") leaves out the system channels the reader belongs to and lists the stream channels (control).`,
-			"identity/reads-leave-out.3"),
+			"identity/reads-leave-out.3").
+			WithFreshKeys(),
 			Run: func(t *framework.T) {
 				t.RequireStateKinds(fixtures.KindMembers)
 				w := newSysWorld(t)
@@ -61,7 +62,8 @@ func readsLeaveOutSpecs() []framework.Spec {
 			}},
 		{Case: framework.NewCase("identity/leave/4", framework.MUST,
 			"COUNT leaves system channels out like REQ: 39000 and kind 9 counts by label, generic ones without any tag (by ids, by author) and 39002 #p:[me] cover only the readable stream channels.",
-			"identity/reads-leave-out.4"),
+			"identity/reads-leave-out.4").
+			WithFreshKeys(),
 			Run: func(t *framework.T) {
 				w := newSysWorld(t)
 				ids := idStateIDs(t, w.O, w.all())

@@ -20,7 +20,7 @@ import (
 // Specs returns the labels-profile cases (nip-cl-labels.md): one builder per
 // section file, named by it (<section>.go holds <section>Specs).
 func Specs() []framework.Spec {
-	return slices.Concat(
+	specs := slices.Concat(
 		addRemoveSpecs(),
 		applicationSpecs(),
 		authorizationSpecs(),
@@ -38,7 +38,22 @@ func Specs() []framework.Spec {
 		snapshotSpecs(),
 		valuesAndLimitsSpecs(),
 	)
+	for i := range specs {
+		specs[i].Case.CurrentHead = &currentSnapshot
+	}
+	return specs
 }
+
+// currentSnapshot is the draft's rule that a read serves only a channel's
+// current 39000 snapshot (labels/finding-channels.6): every labels case
+// fails on more heads (framework.T.JudgeHeads).
+var currentSnapshot = framework.HeadRule{Kind: fixtures.KindMetadata,
+	Rule: "labels draft (labels/finding-channels.6)", Says: "only the current snapshot is served"}
+
+// NewGroupID mints the group id of a bare 9007 under the labels profile:
+// the draft requires a UUID for every h-tagged creation (suites.Define
+// sets it as Env.GroupID).
+func NewGroupID() string { return fixtures.NewChannelID() }
 
 // Fixed strings of nip-cl-labels.md.
 const (

@@ -64,7 +64,7 @@ func labelShapes(x func(fx *readmatrix.ReadFx) string) []readmatrix.ReadShape {
 // whatever the request's shape (labels/finding-channels.6, MUST).
 func labelsSupersededRule(rows []readmatrix.ReadRow) readmatrix.ReadRule {
 	return readmatrix.ReadRule{
-		Name: "superseded-snapshot", Profile: framework.ProfileLabels, Level: framework.MUST,
+		Name: "superseded-snapshot", Refusal: framework.RefusalFailsCase, Level: framework.MUST,
 		Clause: "labels/finding-channels.6",
 		Rests:  "a snapshot superseded by a label change is never served by a label read nor uses up its limit",
 		Build:  buildLabelsSuperseded,
@@ -112,7 +112,7 @@ func buildLabelsSuperseded(t *framework.T, viewer, _ string) *readmatrix.ReadFx 
 // delivery labels/finding-channels.10). A 9001 ends access.
 func labelsInaccessibleRule(rows []readmatrix.ReadRow) readmatrix.ReadRule {
 	return readmatrix.ReadRule{
-		Name: "private-snapshot", Profile: framework.ProfileLabels, Level: framework.MUST,
+		Name: "private-snapshot", Refusal: framework.RefusalFailsCase, Level: framework.MUST,
 		Clause: "labels/finding-channels.7",
 		Rests:  "a private channel's labeled snapshot is read by its members only and never uses up another reader's limit",
 		Build:  buildLabelsPrivate,
@@ -169,7 +169,7 @@ func buildLabelsPrivate(t *framework.T, viewer, _ string) *readmatrix.ReadFx {
 // a value #l finds (nip01/filters.1: every returned event matches).
 func labelsTagPositionRule(rows []readmatrix.ReadRow) readmatrix.ReadRule {
 	return readmatrix.ReadRule{
-		Name: "tag-position", Profile: framework.ProfileLabels, Level: framework.MUST,
+		Name: "tag-position", Refusal: framework.RefusalFailsCase, Level: framework.MUST,
 		Clause: "nip01/filters.1",
 		Rests:  "#l matches the first value of an l tag only, so the namespace element (third position) finds no snapshot",
 		Build:  buildLabelsOpen,

@@ -18,7 +18,7 @@ import (
 // A 9001 ends membership, so a removed member reads like an outsider.
 func basePrivateRule(rows []readmatrix.ReadRow) readmatrix.ReadRule {
 	return readmatrix.ReadRule{
-		Name: "private-group", Profile: framework.ProfileBaseline, Level: framework.MUST,
+		Name: "private-group", Refusal: framework.RefusalBlocksCase, Level: framework.MUST,
 		Clause: "nip29/read-access.1", SeenCl: "nip29/read-access.3",
 		Rests: "a private group's messages are read by its members only, whatever the filter",
 		Build: func(t *framework.T, viewer, shape string) *readmatrix.ReadFx {
@@ -70,7 +70,7 @@ func basePrivateShapes() []readmatrix.ReadShape {
 // and .3 on the group's current flags; COUNT nip45/count.3).
 func baseFlippedRule(rows []readmatrix.ReadRow) readmatrix.ReadRule {
 	return readmatrix.ReadRule{
-		Name: "flipped-private", Profile: framework.ProfileBaseline, Level: framework.MUST,
+		Name: "flipped-private", Refusal: framework.RefusalBlocksCase, Level: framework.MUST,
 		Clause: "nip29/read-access.1", SeenCl: "nip29/read-access.3",
 		Rests: "an open group's messages are read by its members only once a 9002 makes it private",
 		Build: func(t *framework.T, viewer, shape string) *readmatrix.ReadFx {

@@ -111,9 +111,11 @@ type ReadShape struct {
 
 // ReadRule is one rule of the matrix.
 type ReadRule struct {
-	Name    string // short name, in the requirement line
-	Profile string
-	section string // default section (of clause)
+	Name string // short name, in the requirement line
+	// Refusal is what a refused read means for the rule's rows (their
+	// Case.Refusal): NIP-29 obliges a relay to serve none of the reads a
+	// row sets up with (blocks), a NIP-CL draft requires them (fails).
+	Refusal framework.Refusal
 	Level   framework.Level
 	Clause  string                                             // default clause ID the rows rest on
 	SeenCl  string                                             // clause of wantSeen rows, when it differs
@@ -179,6 +181,7 @@ func (rule ReadRule) spec(row ReadRow) framework.Spec {
 			rule.Name, shape.name, row.Viewer, rule.Rests, verb, row.Viewer, shape.what, cl),
 		cl)
 	c.Reading = shape.reading
+	c.Refusal = rule.Refusal
 	return framework.Spec{Case: c, Run: func(t *framework.T) { rule.run(t, row, shape, cl) }}
 }
 
@@ -202,13 +205,13 @@ func (rule ReadRule) judge(t *framework.T, fx *ReadFx, row ReadRow, shape ReadSh
 		if row.Want == WantWithheld && obs.limited && len(obs.must) > 0 {
 			// A refusal withholds the target, but also the older readable
 			// match the row is about: it shows nothing of the limit.
-			if t.Case.Profile == framework.ProfileBaseline || row.Viewer == ViewAnon {
+			if t.Case.RefusalBlocks() || row.Viewer == ViewAnon {
 				t.Blocked(framework.PreReadServed, fmt.Sprintf("%s: %s refused with CLOSED %q, so whether withheld targets use up the limit cannot be seen", who, shape.what, obs.refused))
 			}
 			framework.Failf("%s: withheld targets must not use up the limit, and %s must return the older readable match %s to the %s, but the relay refused the read with CLOSED %q", who, shape.what, strings.Join(obs.must, ", "), row.Viewer, obs.refused)
 		}
 		if row.Want == WantSeen {
-			if t.Case.Profile == framework.ProfileBaseline {
+			if t.Case.RefusalBlocks() {
 				t.Blocked(framework.PreReadServed, fmt.Sprintf("%s: %s refused with CLOSED %q", who, shape.what, obs.refused))
 			}
 			framework.Failf("%s: the %s must read the target by %s, but the relay refused with CLOSED %q", who, row.Viewer, shape.what, obs.refused)
