@@ -23,8 +23,8 @@ func askingForSystemSpecs() []framework.Spec {
 				w := newSysWorld(t)
 				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"P": {w.O.Actor().PubKey}, "t": {w.L}}}
 				for _, r := range w.readers() {
-					want := idSorted(append(w.legacyFor(r.c), w.systemFor(r.c)...)...)
-					t.Expect(idChannelSet(t.Query(r.c, f))).To(Equal(want), "%s: #P:[creator] #t:[label]", r.name)
+					want := sortedCopy(append(w.legacyFor(r.c), w.systemFor(r.c)...)...)
+					t.Expect(channelSet(t.Query(r.c, f))).To(Equal(want), "%s: #P:[creator] #t:[label]", r.name)
 				}
 			}},
 		{Case: framework.NewCase("identity/optin/8", framework.MUST,
@@ -32,18 +32,18 @@ func askingForSystemSpecs() []framework.Spec {
 			"identity/asking-for-system.4"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
-				x := idLabel(t)
-				stream := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: []string{x}})
+				x := freshLabel(t)
+				stream := mkChannel(t, c, chanOpts{Visibility: fixtures.Open, Labels: []string{x}})
 				older := t.GroupMetadata(c, stream)
-				sys := idChannel(t, c, idChanOpts{Type: fixtures.TypeSystem, Visibility: fixtures.Open, Labels: []string{x}})
+				sys := mkChannel(t, c, chanOpts{Type: fixtures.TypeSystem, Visibility: fixtures.Open, Labels: []string{x}})
 				// The system channel's snapshot is made strictly the newest match.
 				t.NewerMetadata(c, sys, older.CreatedAt)
 				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"P": {c.Actor().PubKey}, "t": {x}}, Limit: 1}
-				if got := idChannelSet(t.Query(c, f)); len(got) != 1 || got[0] != sys {
+				if got := channelSet(t.Query(c, f)); len(got) != 1 || got[0] != sys {
 					framework.Failf("#P:[creator] #t:[%s] limit 1 must return the newest match, the system channel %s (the stream %s is older), got %v", x, sys, stream, got)
 				}
 				f.Limit = 2
-				t.Expect(idChannelSet(t.Query(c, f))).To(Equal(idSorted(stream, sys)), "#P:[creator] #t:[label] limit 2: the system channel and the stream")
+				t.Expect(channelSet(t.Query(c, f))).To(Equal(sortedCopy(stream, sys)), "#P:[creator] #t:[label] limit 2: the system channel and the stream")
 			}},
 		{Case: framework.NewCase("identity/optin/1", framework.MUST,
 			`kinds:[39000] #t:["system"] returns the system channels the reader may read (member: private and open; outsider and anonymous: the open one), never a stream channel; COUNT with #t:["system"] and no #P agrees.`,
@@ -54,21 +54,21 @@ func askingForSystemSpecs() []framework.Spec {
 				anon := t.Connect(nil)
 				o := w.O.Actor().PubKey
 				probe := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}, "P": {o}}}
-				ids := idStateIDs(t, w.O, w.all())
-				for _, c := range idReaders(t, anon, probe, w.M, w.X) {
+				ids := stateIDs(t, w.O, w.all())
+				for _, c := range readersOf(t, anon, probe, w.M, w.X) {
 					want := w.systemFor(c)
 					if c == anon {
 						want = []string{w.SysOpen}
 					}
 					f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}, "P": {o}}}
-					t.Expect(idFind(t, c, f.Tags)).To(Equal(want), "#t:[system] #P:[creator]")
+					t.Expect(findChannels(t, c, f.Tags)).To(Equal(want), "#t:[system] #P:[creator]")
 					all := t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}}})
 					t.Expect(w.ours(all)).To(Equal(want), "#t:[system] (this run's channels)")
 					// COUNT with #t:["system"] alone (any #P opts in by
 					// itself): ids keep it to this world's 39000s without
 					// naming a channel.
 					byIDs := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, IDs: ids, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}}}
-					t.Expect(idChannelSet(t.Query(c, byIDs))).To(Equal(want), "#t:[system] with ids of this world's 39000s")
+					t.Expect(channelSet(t.Query(c, byIDs))).To(Equal(want), "#t:[system] with ids of this world's 39000s")
 					t.Expect(t.Count(c, byIDs)).To(Equal(int64(len(want))), "COUNT #t:[system] with ids of this world's 39000s (no #P)")
 				}
 			}},
@@ -80,16 +80,16 @@ func askingForSystemSpecs() []framework.Spec {
 				w := newSysWorld(t)
 				// Another creator's open system channel with the same label stays out of #P:[creator].
 				stranger := t.Connect(t.Actor("stranger"))
-				foreign := idChannel(t, stranger, idChanOpts{Type: fixtures.TypeSystem, Visibility: fixtures.Open, Labels: []string{w.L}})
+				foreign := mkChannel(t, stranger, chanOpts{Type: fixtures.TypeSystem, Visibility: fixtures.Open, Labels: []string{w.L}})
 				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"P": {w.O.Actor().PubKey}}}
 				for _, r := range w.readers() {
-					want := idSorted(append(w.legacyFor(r.c), w.systemFor(r.c)...)...)
-					t.Expect(idChannelSet(t.Query(r.c, f))).To(Equal(want), "%s: #P:[creator]", r.name)
+					want := sortedCopy(append(w.legacyFor(r.c), w.systemFor(r.c)...)...)
+					t.Expect(channelSet(t.Query(r.c, f))).To(Equal(want), "%s: #P:[creator]", r.name)
 					t.Expect(t.Count(r.c, f)).To(Equal(int64(len(want))), "%s: COUNT #P:[creator]", r.name)
 				}
 				withLabel := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"P": {w.O.Actor().PubKey}, "t": {w.L}}}
-				t.Expect(idChannelSet(t.Query(w.M, withLabel))).To(Equal(idSorted(w.all()...)), "member: #P:[creator] #t:[label] (one creator's channels with a label, system or not)")
-				t.Expect(idFind(t, w.M, nostr.TagMap{"P": {stranger.Actor().PubKey}})).To(Equal([]string{foreign}), "#P:[other creator] returns only that creator's system channel")
+				t.Expect(channelSet(t.Query(w.M, withLabel))).To(Equal(sortedCopy(w.all()...)), "member: #P:[creator] #t:[label] (one creator's channels with a label, system or not)")
+				t.Expect(findChannels(t, w.M, nostr.TagMap{"P": {stranger.Actor().PubKey}})).To(Equal([]string{foreign}), "#P:[other creator] returns only that creator's system channel")
 			}},
 		{Case: framework.NewCase("identity/optin/3", framework.MUST,
 			`#t:["system", label] means system OR the label: system channels without the label and stream channels with it both come back.`,
@@ -97,13 +97,13 @@ func askingForSystemSpecs() []framework.Spec {
 			WithFreshKeys(),
 			Run: func(t *framework.T) {
 				o := t.Connect(t.Actor("creator"))
-				label := idLabel(t)
-				sys := idChannel(t, o, idChanOpts{Type: fixtures.TypeSystem, Visibility: fixtures.Open})
-				labeled := idChannel(t, o, idChanOpts{Visibility: fixtures.Open, Labels: []string{label}})
-				idChannel(t, o, idChanOpts{Visibility: fixtures.Open, Labels: []string{idLabel(t)}})
-				idChannel(t, o, idChanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open})
-				got := idFind(t, o, nostr.TagMap{"t": {fixtures.TypeSystem, label}, "P": {o.Actor().PubKey}})
-				t.Expect(got).To(Equal(idSorted(sys, labeled)))
+				label := freshLabel(t)
+				sys := mkChannel(t, o, chanOpts{Type: fixtures.TypeSystem, Visibility: fixtures.Open})
+				labeled := mkChannel(t, o, chanOpts{Visibility: fixtures.Open, Labels: []string{label}})
+				mkChannel(t, o, chanOpts{Visibility: fixtures.Open, Labels: []string{freshLabel(t)}})
+				mkChannel(t, o, chanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open})
+				got := findChannels(t, o, nostr.TagMap{"t": {fixtures.TypeSystem, label}, "P": {o.Actor().PubKey}})
+				t.Expect(got).To(Equal(sortedCopy(sys, labeled)))
 			}},
 		{Case: framework.NewCase("identity/optin/4", framework.MUST,
 			"A label alone does not ask for system channels: #t:[label] on 39000-39002 returns the labeled stream channels but not the labeled system channels the reader could read; COUNT agrees.",
@@ -112,10 +112,10 @@ func askingForSystemSpecs() []framework.Spec {
 				w := newSysWorld(t)
 				for _, kinds := range [][]int{{fixtures.KindMetadata}, t.StateKinds(fixtures.KindMetadata, fixtures.KindAdmins, fixtures.KindMembers)} {
 					f := nostr.Filter{Kinds: kinds, Tags: nostr.TagMap{"t": {w.L}}}
-					t.Expect(idChannelSet(t.Query(w.M, f))).To(Equal(w.legacyFor(w.M)), "member: kinds %v #t:[label]", kinds)
+					t.Expect(channelSet(t.Query(w.M, f))).To(Equal(w.legacyFor(w.M)), "member: kinds %v #t:[label]", kinds)
 					var pairs []string
 					for _, k := range kinds {
-						pairs = append(pairs, idPairsOf(k, w.legacyFor(w.M)...)...)
+						pairs = append(pairs, pairsOf(k, w.legacyFor(w.M)...)...)
 					}
 					t.Expect(t.Count(w.M, f)).To(Equal(int64(len(w.present(t, pairs)))), "member: COUNT kinds %v #t:[label]", kinds)
 				}
@@ -146,8 +146,8 @@ func askingForSystemSpecs() []framework.Spec {
 			Run: func(t *framework.T) {
 				t.RequireStateKinds(fixtures.KindMembers)
 				w := newSysWorld(t)
-				t.Expect(idFindOf(t, w.M, fixtures.KindMembers, nostr.TagMap{"p": {w.M.Actor().PubKey}, "t": {fixtures.TypeSystem}})).To(Equal(idSorted(w.Sys, w.SysOpen)), "member")
-				t.Expect(idFindOf(t, w.X, fixtures.KindMembers, nostr.TagMap{"p": {w.X.Actor().PubKey}, "t": {fixtures.TypeSystem}})).To(Equal([]string{w.SysOpen}), "outsider (member of the open one)")
+				t.Expect(findOf(t, w.M, fixtures.KindMembers, nostr.TagMap{"p": {w.M.Actor().PubKey}, "t": {fixtures.TypeSystem}})).To(Equal(sortedCopy(w.Sys, w.SysOpen)), "member")
+				t.Expect(findOf(t, w.X, fixtures.KindMembers, nostr.TagMap{"p": {w.X.Actor().PubKey}, "t": {fixtures.TypeSystem}})).To(Equal([]string{w.SysOpen}), "outsider (member of the open one)")
 			}},
 		{Case: framework.NewCase("identity/optin/9", framework.MUST,
 			`The opt-in holds on live subscriptions: kinds:[39000] with #t:["system"], or with #P:[creator], receives the new 39000 of each system channel the reader may read (a member: both; a member of the open one only: that one), and never the private one's to an outsider.`,
@@ -202,7 +202,7 @@ func askingForSystemSpecs() []framework.Spec {
 				}
 				for i, wa := range watches {
 					what := fmt.Sprintf("%s, live %s", wa.name, framework.FilterString([]nostr.Filter{wa.f}))
-					t.Expect(idOnly(idChannelSet(metasOf[i]), w.system())).To(Equal(w.systemFor(wa.c)), "%s: %s: the renamed system channels it may read", wa.clause, what)
+					t.Expect(onlyOf(channelSet(metasOf[i]), w.system())).To(Equal(w.systemFor(wa.c)), "%s: %s: the renamed system channels it may read", wa.clause, what)
 				}
 			}},
 		{Case: framework.NewCase("identity/optin/10", framework.MUST,
@@ -214,11 +214,11 @@ func askingForSystemSpecs() []framework.Spec {
 				optIn := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}, "P": {w.O.Actor().PubKey}}}
 				msgs := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"t": {w.L}}}
 				for _, r := range w.readers() {
-					want := idSorted(append(idPairsOf(fixtures.KindMetadata, w.systemFor(r.c)...), idPairsOf(fixtures.KindMessage, w.legacyFor(r.c)...)...)...)
+					want := sortedCopy(append(pairsOf(fixtures.KindMetadata, w.systemFor(r.c)...), pairsOf(fixtures.KindMessage, w.legacyFor(r.c)...)...)...)
 					t.Expect(t.Count(r.c, optIn)).To(Equal(int64(len(w.systemFor(r.c)))), "identity/asking-for-system.1: %s: COUNT of the opt-in filter alone", r.name)
 					for _, fs := range [][]nostr.Filter{{optIn, msgs}, {msgs, optIn}} {
 						what := fmt.Sprintf("%s: %s", r.name, framework.FilterString(fs))
-						got := idPairs(t.Query(r.c, fs...), w.all())
+						got := pairsFor(t.Query(r.c, fs...), w.all())
 						var meta, chat []string
 						for _, p := range got {
 							if strings.HasSuffix(p, fmt.Sprintf("/%d", fixtures.KindMessage)) {
@@ -227,8 +227,8 @@ func askingForSystemSpecs() []framework.Spec {
 								meta = append(meta, p)
 							}
 						}
-						t.Expect(idSorted(meta...)).To(Equal(idSorted(idPairsOf(fixtures.KindMetadata, w.systemFor(r.c)...)...)), "identity/asking-for-system.1: REQ %s: the opt-in filter's system channels", what)
-						t.Expect(idSorted(chat...)).To(Equal(idSorted(idPairsOf(fixtures.KindMessage, w.legacyFor(r.c)...)...)), "identity/reads-leave-out.2: REQ %s: the kind 9 filter's messages (no system channel)", what)
+						t.Expect(sortedCopy(meta...)).To(Equal(sortedCopy(pairsOf(fixtures.KindMetadata, w.systemFor(r.c)...)...)), "identity/asking-for-system.1: REQ %s: the opt-in filter's system channels", what)
+						t.Expect(sortedCopy(chat...)).To(Equal(sortedCopy(pairsOf(fixtures.KindMessage, w.legacyFor(r.c)...)...)), "identity/reads-leave-out.2: REQ %s: the kind 9 filter's messages (no system channel)", what)
 						t.Expect(t.Count(r.c, fs...)).To(Equal(int64(len(want))), "identity/reads-leave-out.2: COUNT %s: the opt-in does not reach the kind 9 filter", what)
 					}
 				}
@@ -252,12 +252,12 @@ func askingForSystemSpecs() []framework.Spec {
 					// The member reads every channel of the world.
 					chans := w.systemFor(w.M)
 					if !tSystem {
-						chans = idSorted(append(w.legacyFor(w.M), chans...)...)
+						chans = sortedCopy(append(w.legacyFor(w.M), chans...)...)
 					}
 					// Of those channels, the state events that exist now.
 					var pairs []string
 					for _, k := range f.Kinds {
-						pairs = append(pairs, idPairsOf(k, chans...)...)
+						pairs = append(pairs, pairsOf(k, chans...)...)
 					}
 					pairs = w.present(t, pairs)
 					want := []string{}
@@ -266,7 +266,7 @@ func askingForSystemSpecs() []framework.Spec {
 							want = append(want, ch)
 						}
 					}
-					want = idSorted(want...)
+					want = sortedCopy(want...)
 					got := t.Query(w.M, f)
 					t.Expect(w.ours(got)).To(Equal(want), "identity/asking-for-system.2: member: %s", what)
 					t.Expect(t.Count(w.M, f)).To(Equal(int64(len(pairs))), "identity/asking-for-system.2: member: COUNT %s", what)
@@ -279,7 +279,7 @@ func askingForSystemSpecs() []framework.Spec {
 					exists := func(ch string) bool {
 						var ps []string
 						for _, k := range f.Kinds {
-							ps = append(ps, idPairsOf(k, ch)...)
+							ps = append(ps, pairsOf(k, ch)...)
 						}
 						return len(w.present(t, ps)) > 0
 					}

@@ -17,9 +17,9 @@ func choosingOneChannelSpecs() []framework.Spec {
 			"identity/choosing-one-channel.1"),
 			Run: func(t *framework.T) {
 				creator := t.Actor("creator")
-				label := idLabel(t)
-				ids := idConcurrentCreates(t, creator, 2, label)
-				t.Expect(idFind(t, t.Connect(creator), nostr.TagMap{"P": {creator.PubKey}, "t": {label}})).To(Equal(idSorted(ids...)))
+				label := freshLabel(t)
+				ids := concurrentCreates(t, creator, 2, label)
+				t.Expect(findChannels(t, t.Connect(creator), nostr.TagMap{"P": {creator.PubKey}, "t": {label}})).To(Equal(sortedCopy(ids...)))
 			}},
 		{Case: framework.NewCase("identity/choose/2", framework.MUST,
 			"N concurrent creates by one creator with the same label all succeed as distinct channels, all found by #P+#t, each with a created_at tag.",
@@ -27,12 +27,12 @@ func choosingOneChannelSpecs() []framework.Spec {
 			WithHeavy(),
 			Run: func(t *framework.T) {
 				creator := t.Actor("creator")
-				label := idLabel(t)
-				ids := idConcurrentCreates(t, creator, 8, label)
+				label := freshLabel(t)
+				ids := concurrentCreates(t, creator, 8, label)
 				got := t.Query(t.Connect(creator), nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"P": {creator.PubKey}, "t": {label}}})
-				t.Expect(idChannelSet(got)).To(Equal(idSorted(ids...)))
+				t.Expect(channelSet(got)).To(Equal(sortedCopy(ids...)))
 				for _, ev := range got {
-					_, ok := idCreatedAtOf(ev)
+					_, ok := createdAtOf(ev)
 					t.Expect(ok).To(BeTrue(), "39000 of %s needs a decimal created_at tag", framework.TagOf(ev, "d"))
 				}
 			}},
@@ -41,23 +41,23 @@ func choosingOneChannelSpecs() []framework.Spec {
 			"identity/choosing-one-channel.2"),
 			Run: func(t *framework.T) {
 				first := t.Connect(t.Actor("first"))
-				label := idLabel(t)
-				a := idChannel(t, first, idChanOpts{Visibility: fixtures.Open, Labels: []string{label}})
+				label := freshLabel(t)
+				a := mkChannel(t, first, chanOpts{Visibility: fixtures.Open, Labels: []string{label}})
 				owner, admin, b := framework.ChannelWithMember(t, fixtures.Open, "admin")
-				t.Accept(owner, fixtures.EditChannel(owner.Actor(), b, idTTags(label)...), "an owner takes a label another key uses")
-				c := idChannel(t, owner, idChanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open})
+				t.Accept(owner, fixtures.EditChannel(owner.Actor(), b, tTags(label)...), "an owner takes a label another key uses")
+				c := mkChannel(t, owner, chanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open})
 				t.Accept(owner, fixtures.PutUser(owner.Actor(), c, admin.Actor().PubKey, "admin"), "add the admin")
-				t.Accept(admin, fixtures.EditChannel(admin.Actor(), c, idTTags(label)...), "an admin takes the same label")
-				t.Expect(idFind(t, first, nostr.TagMap{"t": {label}})).To(Equal(idSorted(a, b, c)))
+				t.Accept(admin, fixtures.EditChannel(admin.Actor(), c, tTags(label)...), "an admin takes the same label")
+				t.Expect(findChannels(t, first, nostr.TagMap{"t": {label}})).To(Equal(sortedCopy(a, b, c)))
 			}},
 	}
 }
 
 // createdAtOf returns the created_at tag of a 39000 as an integer (ok false
 // when missing or not a decimal).
-func idCreatedAtOf(ev *nostr.Event) (int64, bool) {
-	v, n := idCreatedAtTag(ev)
-	if n == 0 || !idDecimalSeconds.MatchString(v) {
+func createdAtOf(ev *nostr.Event) (int64, bool) {
+	v, n := createdAtTag(ev)
+	if n == 0 || !decimalSeconds.MatchString(v) {
 		return 0, false
 	}
 	at, err := strconv.ParseInt(v, 10, 64)
@@ -66,15 +66,15 @@ func idCreatedAtOf(ev *nostr.Event) (int64, bool) {
 
 // oldest applies the draft's rule: lowest created_at tag, then lowest d;
 // channels without the tag rank after those with it.
-func idOldest(evs []*nostr.Event) string {
+func oldestOf(evs []*nostr.Event) string {
 	best := -1
 	for i, ev := range evs {
 		if best < 0 {
 			best = i
 			continue
 		}
-		a, aok := idCreatedAtOf(ev)
-		b, bok := idCreatedAtOf(evs[best])
+		a, aok := createdAtOf(ev)
+		b, bok := createdAtOf(evs[best])
 		da, db := framework.TagOf(ev, "d"), framework.TagOf(evs[best], "d")
 		switch {
 		case aok && !bok:
@@ -93,13 +93,13 @@ func idOldest(evs []*nostr.Event) string {
 
 // concurrentCreates creates n channels with one label at once, by one
 // creator on n connections, and returns their UUIDs.
-func idConcurrentCreates(t *framework.T, creator *fixtures.Actor, n int, label string) []string {
+func concurrentCreates(t *framework.T, creator *fixtures.Actor, n int, label string) []string {
 	conns := make([]*fixtures.Client, n)
 	evs := make([]*nostr.Event, n)
 	ids := make([]string, n)
 	for i := range conns {
 		conns[i] = t.Connect(creator)
-		evs[i], ids[i] = idCreateEvent(t, creator, idChanOpts{Visibility: fixtures.Open, Labels: []string{label}})
+		evs[i], ids[i] = createEvent(t, creator, chanOpts{Visibility: fixtures.Open, Labels: []string{label}})
 	}
 	t.Go(n, func(i int) { t.Accept(conns[i], evs[i], "concurrent create with the same label") })
 	return ids

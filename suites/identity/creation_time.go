@@ -21,10 +21,10 @@ func creationTimeSpecs() []framework.Spec {
 			WithReading("Tags have second resolution: equal values are allowed (the d tag then breaks the tie) and noted."),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
-				label := idLabel(t)
+				label := freshLabel(t)
 				var ids []string
 				for i := 0; i < 4; i++ {
-					ids = append(ids, idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: []string{label}}))
+					ids = append(ids, mkChannel(t, c, chanOpts{Visibility: fixtures.Open, Labels: []string{label}}))
 				}
 				byID := map[string]*nostr.Event{}
 				for _, ev := range t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": ids}}) {
@@ -34,7 +34,7 @@ func creationTimeSpecs() []framework.Spec {
 				ties := 0
 				for i, id := range ids {
 					t.Expect(byID).To(HaveKey(id))
-					at, ok := idCreatedAtOf(byID[id])
+					at, ok := createdAtOf(byID[id])
 					t.Expect(ok).To(BeTrue(), "39000 of %s needs a decimal created_at tag", id)
 					if i > 0 {
 						t.Expect(at).To(BeNumerically(">=", prev), "channel %d was created after channel %d", i, i-1)
@@ -54,32 +54,32 @@ func creationTimeSpecs() []framework.Spec {
 			WithReading("The oldest channel is edited last, with the latest created_at, so a relay whose tag follows edits flips the choice."),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
-				label := idLabel(t)
-				a := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: []string{label}})
-				b := idChannel(t, c, idChanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open, Labels: []string{label}})
+				label := freshLabel(t)
+				a := mkChannel(t, c, chanOpts{Visibility: fixtures.Open, Labels: []string{label}})
+				b := mkChannel(t, c, chanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open, Labels: []string{label}})
 				f := nostr.TagMap{"P": {c.Actor().PubKey}, "t": {label}}
 				before := t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: f})
-				t.Expect(idChannelSet(before)).To(Equal(idSorted(a, b)))
-				first := idOldest(before)
+				t.Expect(channelSet(before)).To(Equal(sortedCopy(a, b)))
+				first := oldestOf(before)
 				other := a
 				if first == a {
 					other = b
 				}
 				now := time.Now()
-				t.Accept(c, idEditAt(c.Actor(), other, now.Add(30*time.Second), nostr.Tag{"name", t.Unique("edited")}), "edit the younger channel")
-				t.Accept(c, idEditAt(c.Actor(), first, now.Add(60*time.Second), nostr.Tag{"name", t.Unique("edited")}, nostr.Tag{"t", label}), "edit the older channel")
+				t.Accept(c, editAt(c.Actor(), other, now.Add(30*time.Second), nostr.Tag{"name", t.Unique("edited")}), "edit the younger channel")
+				t.Accept(c, editAt(c.Actor(), first, now.Add(60*time.Second), nostr.Tag{"name", t.Unique("edited")}, nostr.Tag{"t", label}), "edit the older channel")
 				after := t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: f})
-				t.Expect(idChannelSet(after)).To(Equal(idSorted(a, b)))
-				t.Expect(idOldest(after)).To(Equal(first), "the oldest channel after both were edited")
+				t.Expect(channelSet(after)).To(Equal(sortedCopy(a, b)))
+				t.Expect(oldestOf(after)).To(Equal(first), "the oldest channel after both were edited")
 			}},
 		{Case: framework.NewCase("identity/tags/5", framework.MUST,
 			`39000 carries exactly one ["created_at", <unix seconds>] tag, a decimal string, at the channel's creation time.`,
 			"identity/creation-time.1").
-			WithReading(idReadingCreatedAt),
+			WithReading(readingCreatedAt),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
 				// The 9007 is dated 2 minutes back, so the two readings differ.
-				ev, ch := idCreateEvent(t, c.Actor(), idChanOpts{Visibility: fixtures.Open})
+				ev, ch := createEvent(t, c.Actor(), chanOpts{Visibility: fixtures.Open})
 				ev.CreatedAt = nostr.Timestamp(time.Now().Add(-2 * time.Minute).Unix())
 				ev.ID, ev.Sig = "", ""
 				c.Actor().Sign(ev)
@@ -87,9 +87,9 @@ func creationTimeSpecs() []framework.Spec {
 				t.Accept(c, ev, "create")
 				after := time.Now().Unix()
 				meta := t.MustStateEvent(c, fixtures.KindMetadata, ch)
-				v, n := idCreatedAtTag(meta)
+				v, n := createdAtTag(meta)
 				t.Expect(n).To(Equal(1), "39000 must carry exactly one created_at tag, tags %v", meta.Tags)
-				t.Expect(v).To(MatchRegexp(idDecimalSeconds.String()), "created_at tag must be unix seconds as a decimal string")
+				t.Expect(v).To(MatchRegexp(decimalSeconds.String()), "created_at tag must be unix seconds as a decimal string")
 				at, _ := strconv.ParseInt(v, 10, 64)
 				switch {
 				case at == int64(ev.CreatedAt):
@@ -117,45 +117,45 @@ func creationTimeSpecs() []framework.Spec {
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("creator"))
 				heir := t.Connect(t.Actor("heir"))
-				ch := idChannel(t, owner, idChanOpts{Visibility: fixtures.Open, Labels: idLabels(t, 1)})
+				ch := mkChannel(t, owner, chanOpts{Visibility: fixtures.Open, Labels: freshLabels(t, 1)})
 				meta := t.MustStateEvent(owner, fixtures.KindMetadata, ch)
-				want, n := idCreatedAtTag(meta)
+				want, n := createdAtTag(meta)
 				t.Expect(n).To(Equal(1), "39000 must carry one created_at tag")
 				prev := meta.CreatedAt
 				check := func(c *fixtures.Client, why string) {
 					cur := t.MustStateEvent(c, fixtures.KindMetadata, ch)
-					got, _ := idCreatedAtTag(cur)
+					got, _ := createdAtTag(cur)
 					t.Expect(got).To(Equal(want), "created_at tag after %s", why)
 					t.Expect(cur.CreatedAt).To(BeNumerically(">=", prev), "39000 created_at after %s", why)
 					prev = cur.CreatedAt
 				}
 				now := time.Now()
-				t.Accept(owner, idEditAt(owner.Actor(), ch, now.Add(40*time.Second), nostr.Tag{"name", t.Unique("renamed")}), "rename")
+				t.Accept(owner, editAt(owner.Actor(), ch, now.Add(40*time.Second), nostr.Tag{"name", t.Unique("renamed")}), "rename")
 				check(owner, "a rename")
 				t.Expect(prev).To(BeNumerically(">", meta.CreatedAt), "39000 created_at must grow on an edit")
-				t.Accept(owner, idEditAt(owner.Actor(), ch, now.Add(80*time.Second), idTTags(idLabel(t))...), "replace the labels")
+				t.Accept(owner, editAt(owner.Actor(), ch, now.Add(80*time.Second), tTags(freshLabel(t))...), "replace the labels")
 				check(owner, "a label change")
 				t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, heir.Actor().PubKey, "owner"), "add a second owner")
 				t.Accept(heir, fixtures.RemoveUser(heir.Actor(), ch, owner.Actor().PubKey), "the heir removes the creator")
-				t.Accept(heir, idEditAt(heir.Actor(), ch, now.Add(120*time.Second), nostr.Tag{"about", t.Unique("about")}), "the heir edits")
+				t.Accept(heir, editAt(heir.Actor(), ch, now.Add(120*time.Second), nostr.Tag{"about", t.Unique("about")}), "the heir edits")
 				check(heir, "an ownership transfer and an edit by the new owner")
 			}},
 		{Case: framework.NewCase("identity/tags/10", framework.MUST,
 			`A client ["created_at", <seconds>] tag sets nothing: after a 9007 carrying one, the 39000's created_at tag is the channel's creation time; after a 9002 carrying one, the tag keeps its value.`,
 			"identity/creation-time.1", "identity/creation-time.2").
-			WithReading("The draft gives the created_at tag no client form. A 9007 or 9002 carrying one may be refused (any NIP-01 prefix) or accepted with the tag ignored; both are accepted and noted. " + idReadingCreatedAt),
+			WithReading("The draft gives the created_at tag no client form. A 9007 or 9002 carrying one may be refused (any NIP-01 prefix) or accepted with the tag ignored; both are accepted and noted. " + readingCreatedAt),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
 				// A month back: far from the relay clock and from the 9007's
 				// own created_at, so neither reading can produce it.
 				forged := strconv.FormatInt(time.Now().Add(-30*24*time.Hour).Unix(), 10)
-				ev, ch := idCreateEvent(t, c.Actor(), idChanOpts{Visibility: fixtures.Open, Extra: nostr.Tags{{"created_at", forged}}})
+				ev, ch := createEvent(t, c.Actor(), chanOpts{Visibility: fixtures.Open, Extra: nostr.Tags{{"created_at", forged}}})
 				before := time.Now().Unix()
 				ok := t.Publish(c, ev)
 				after := time.Now().Unix()
 				if ok.Accepted {
 					meta := t.MustStateEvent(c, fixtures.KindMetadata, ch)
-					v, n := idCreatedAtTag(meta)
+					v, n := createdAtTag(meta)
 					t.Expect(n).To(Equal(1), "identity/creation-time.1: 39000 after a 9007 with a client created_at tag must carry one created_at tag, tags %v", meta.Tags)
 					t.Expect(v).NotTo(Equal(forged), "identity/creation-time.1: the created_at tag is the client's %s, not the channel's creation time", forged)
 					at, err := strconv.ParseInt(v, 10, 64)
@@ -167,9 +167,9 @@ func creationTimeSpecs() []framework.Spec {
 				} else {
 					framework.CheckPrefix("OK", ok.Reason)
 					t.Note("9007 with a client created_at tag refused: %s", ok)
-					ch = idChannel(t, c, idChanOpts{Visibility: fixtures.Open})
+					ch = mkChannel(t, c, chanOpts{Visibility: fixtures.Open})
 				}
-				want, n := idCreatedAtTag(t.MustStateEvent(c, fixtures.KindMetadata, ch))
+				want, n := createdAtTag(t.MustStateEvent(c, fixtures.KindMetadata, ch))
 				t.Expect(n).To(Equal(1), "39000 must carry one created_at tag")
 				ok = t.Publish(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"name", t.Unique("renamed")}, nostr.Tag{"created_at", forged}))
 				if ok.Accepted {
@@ -178,7 +178,7 @@ func creationTimeSpecs() []framework.Spec {
 					framework.CheckPrefix("OK", ok.Reason)
 					t.Note("9002 with a client created_at tag refused: %s", ok)
 				}
-				got, _ := idCreatedAtTag(t.MustStateEvent(c, fixtures.KindMetadata, ch))
+				got, _ := createdAtTag(t.MustStateEvent(c, fixtures.KindMetadata, ch))
 				t.Expect(got).To(Equal(want), "identity/creation-time.2: created_at tag after a 9002 carrying [\"created_at\", %s]", forged)
 			}},
 	}

@@ -15,7 +15,7 @@ func creatorSpecs() []framework.Spec {
 			"identity/creator.1", "identity/identity-tags.3"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
-				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open})
+				ch := mkChannel(t, c, chanOpts{Visibility: fixtures.Open})
 				t.Accept(c, fixtures.PutUser(c.Actor(), ch, t.Actor("admin").PubKey, "admin"), "add an admin")
 				t.Accept(c, fixtures.PutUser(c.Actor(), ch, t.Actor("member").PubKey, "member"), "add a member")
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, nil, c.Actor().PubKey)
@@ -26,12 +26,12 @@ func creatorSpecs() []framework.Spec {
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("creator"))
 				heir := t.Connect(t.Actor("heir"))
-				labels := idLabels(t, 1)
-				ch := idChannel(t, owner, idChanOpts{Type: fixtures.TypeWorkflow, Visibility: fixtures.Open, Labels: labels})
+				labels := freshLabels(t, 1)
+				ch := mkChannel(t, owner, chanOpts{Type: fixtures.TypeWorkflow, Visibility: fixtures.Open, Labels: labels})
 				t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, heir.Actor().PubKey, "owner"), "add a second owner")
 				t.Accept(heir, fixtures.RemoveUser(heir.Actor(), ch, owner.Actor().PubKey), "the heir removes the creator")
-				next := idLabels(t, 1)
-				t.Accept(heir, fixtures.EditChannel(heir.Actor(), ch, append(nostr.Tags{{"name", t.Unique("heir")}}, idTTags(next...)...)...), "the heir renames and relabels")
+				next := freshLabels(t, 1)
+				t.Accept(heir, fixtures.EditChannel(heir.Actor(), ch, append(nostr.Tags{{"name", t.Unique("heir")}}, tTags(next...)...)...), "the heir renames and relabels")
 				requireIdentityAll(t, heir, ch, fixtures.TypeWorkflow, next, owner.Actor().PubKey)
 			}},
 		{Case: framework.NewCase("identity/tags/9", framework.MUST,
@@ -42,17 +42,17 @@ func creatorSpecs() []framework.Spec {
 				c := t.Connect(t.Actor("creator"))
 				impostor := t.Actor("impostor")
 				forged := nostr.Tags{{"P", impostor.PubKey}}
-				ev, ch := idCreateEvent(t, c.Actor(), idChanOpts{Visibility: fixtures.Open, Extra: forged})
+				ev, ch := createEvent(t, c.Actor(), chanOpts{Visibility: fixtures.Open, Extra: forged})
 				ok := t.Publish(c, ev)
 				if ok.Accepted {
 					t.Note("9007 with a client P tag accepted (tag ignored?)")
 					requireIdentityAll(t, c, ch, fixtures.TypeStream, nil, c.Actor().PubKey)
-					idNoForgedP(t, c, ch, impostor.PubKey, "after the 9007")
+					noForgedP(t, c, ch, impostor.PubKey, "after the 9007")
 				} else {
 					framework.CheckPrefix("OK", ok.Reason)
 					t.Note("9007 with a client P tag refused: %s", ok)
-					idNoForgedP(t, c, ch, impostor.PubKey, "after the refused 9007")
-					ch = idChannel(t, c, idChanOpts{Visibility: fixtures.Open})
+					noForgedP(t, c, ch, impostor.PubKey, "after the refused 9007")
+					ch = mkChannel(t, c, chanOpts{Visibility: fixtures.Open})
 				}
 				ok = t.Publish(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"name", t.Unique("renamed")}, nostr.Tag{"P", impostor.PubKey}))
 				if ok.Accepted {
@@ -62,7 +62,7 @@ func creatorSpecs() []framework.Spec {
 					t.Note("9002 with a client P tag refused: %s", ok)
 				}
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, nil, c.Actor().PubKey)
-				idNoForgedP(t, c, ch, impostor.PubKey, "after the 9002")
+				noForgedP(t, c, ch, impostor.PubKey, "after the 9002")
 			}},
 	}
 }

@@ -14,15 +14,15 @@ import (
 	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
-var idDecimalSeconds = regexp.MustCompile(`^(0|[1-9][0-9]*)$`)
+var decimalSeconds = regexp.MustCompile(`^(0|[1-9][0-9]*)$`)
 
 // editAt builds a signed 9002 with an explicit created_at.
-func idEditAt(a *fixtures.Actor, ch string, at time.Time, tags ...nostr.Tag) *nostr.Event {
+func editAt(a *fixtures.Actor, ch string, at time.Time, tags ...nostr.Tag) *nostr.Event {
 	return a.EventAt(at, fixtures.KindEditMetadata, append(nostr.Tags{{"h", ch}}, tags...), "")
 }
 
 // createdAtTag returns the value of 39000's created_at tag and how many it has.
-func idCreatedAtTag(ev *nostr.Event) (string, int) {
+func createdAtTag(ev *nostr.Event) (string, int) {
 	vals := fixtures.TagValues(ev, "created_at")
 	if len(vals) == 0 {
 		return "", 0
@@ -32,7 +32,7 @@ func idCreatedAtTag(ev *nostr.Event) (string, int) {
 
 // reverseSorted returns the values sorted descending (never the order a
 // sorting relay would produce, unless there is one value).
-func idReverseSorted(vals []string) []string {
+func reverseSorted(vals []string) []string {
 	out := slices.Clone(vals)
 	sort.Sort(sort.Reverse(sort.StringSlice(out)))
 	return out
@@ -44,13 +44,13 @@ func identityTagsSpecs() []framework.Spec {
 		{Case: framework.NewCase("identity/tags/1", framework.MUST,
 			`For every channel type, 39000, 39001 and 39002 start their t/P tags with ["t", type], the labels, then ["P", creator].`,
 			"identity/identity-tags.1", "identity/identity-tags.2", "identity/identity-tags.3").
-			WithReading(idReadingStateKinds + " " + idReadingStoredOrder),
+			WithReading(readingStateKinds + " " + readingStoredOrder),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
 				accepted := 0
 				for _, typ := range []string{fixtures.TypeStream, fixtures.TypeForum, fixtures.TypeDM, fixtures.TypeWorkflow, fixtures.TypeSystem} {
-					labels := idReverseSorted(idLabels(t, 2))
-					ev, ch := idCreateEvent(t, c.Actor(), idChanOpts{Type: typ, Visibility: fixtures.Open, Labels: labels})
+					labels := reverseSorted(freshLabels(t, 2))
+					ev, ch := createEvent(t, c.Actor(), chanOpts{Type: typ, Visibility: fixtures.Open, Labels: labels})
 					ok := t.Publish(c, ev)
 					if !ok.Accepted {
 						// The draft defines how stream and system channels are
@@ -64,7 +64,7 @@ func identityTagsSpecs() []framework.Spec {
 					accepted++
 					order := requireIdentityAll(t, c, ch, typ, labels, c.Actor().PubKey)
 					if typ == fixtures.TypeStream {
-						idNoteOrder(t, labels, order)
+						noteOrder(t, labels, order)
 					}
 				}
 				t.Expect(accepted).To(BeNumerically(">=", 2), "stream and system channels must both be created and tagged")
@@ -72,14 +72,14 @@ func identityTagsSpecs() []framework.Spec {
 		{Case: framework.NewCase("identity/tags/2", framework.MUST,
 			"39000, 39001 and 39002 list a channel's labels in one and the same order, after creation, after a label change and after a membership change.",
 			"identity/identity-tags.2").
-			WithReading(idReadingStoredOrder),
+			WithReading(readingStoredOrder),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
-				labels := idReverseSorted(idLabels(t, 3))
-				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: labels})
+				labels := reverseSorted(freshLabels(t, 3))
+				ch := mkChannel(t, c, chanOpts{Visibility: fixtures.Open, Labels: labels})
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, labels, c.Actor().PubKey)
-				next := idReverseSorted(idLabels(t, 3))
-				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, idTTags(next...)...), "replace the labels")
+				next := reverseSorted(freshLabels(t, 3))
+				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, tTags(next...)...), "replace the labels")
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, next, c.Actor().PubKey)
 				t.Accept(c, fixtures.PutUser(c.Actor(), ch, t.Actor("member").PubKey, "member"), "add a member")
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, next, c.Actor().PubKey)
@@ -89,7 +89,7 @@ func identityTagsSpecs() []framework.Spec {
 			"identity/identity-tags.1", "identity/identity-tags.3"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
-				ch := idChannel(t, c, idChanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open})
+				ch := mkChannel(t, c, chanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open})
 				requireIdentityAll(t, c, ch, fixtures.TypeForum, nil, c.Actor().PubKey)
 			}},
 		{Case: framework.NewCase("identity/tags/4", framework.MUST,
@@ -97,12 +97,12 @@ func identityTagsSpecs() []framework.Spec {
 			"identity/identity-tags.1", "identity/identity-tags.2"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
-				first := idLabels(t, 1)
-				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: first})
-				before := idStateOf(t, c, ch)
-				next := idLabels(t, 2)
-				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, idTTags(next...)...), "replace the labels")
-				after := idStateOf(t, c, ch)
+				first := freshLabels(t, 1)
+				ch := mkChannel(t, c, chanOpts{Visibility: fixtures.Open, Labels: first})
+				before := stateOf(t, c, ch)
+				next := freshLabels(t, 2)
+				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, tTags(next...)...), "replace the labels")
+				after := stateOf(t, c, ch)
 				for _, k := range []int{fixtures.KindMetadata, fixtures.KindAdmins, fixtures.KindMembers} {
 					if before[k] == nil || after[k] == nil {
 						t.Note("the relay publishes no kind %d for the channel (optional in NIP-29); not checked", k)
@@ -115,9 +115,9 @@ func identityTagsSpecs() []framework.Spec {
 	}
 }
 
-// idNoForgedP fails when any state event c can read for ch carries a P tag
+// noForgedP fails when any state event c can read for ch carries a P tag
 // naming forged (a key the client tried to pass off as the creator).
-func idNoForgedP(t *framework.T, c *fixtures.Client, ch, forged, when string) {
+func noForgedP(t *framework.T, c *fixtures.Client, ch, forged, when string) {
 	GinkgoHelper()
 	r := t.QueryResult(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata, fixtures.KindAdmins, fixtures.KindMembers, fixtures.KindRoles}, Tags: nostr.TagMap{"d": {ch}}})
 	for _, st := range r.Events {

@@ -21,27 +21,27 @@ func labelsSpecs() []framework.Spec {
 			WithReading("The identity draft writes label tags as [\"t\", <label>] but does not forbid further elements, and NIP-01 tags may carry them; rejecting the event and taking the value are both accepted and noted."),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
-				v, extra := idLabel(t), idLabel(t)
-				ev, ch := idCreateEvent(t, c.Actor(), idChanOpts{Visibility: fixtures.Open, Extra: nostr.Tags{{"t", v, extra}}})
+				v, extra := freshLabel(t), freshLabel(t)
+				ev, ch := createEvent(t, c.Actor(), chanOpts{Visibility: fixtures.Open, Extra: nostr.Tags{{"t", v, extra}}})
 				if ok := t.Publish(c, ev); ok.Accepted {
 					t.Note("9007 with a three-element t tag: accepted")
-					t.Expect(idMetaLabels(t, c, ch)).To(Equal([]string{v}), "labels of the channel created with [\"t\", v, extra]")
+					t.Expect(metaLabels(t, c, ch)).To(Equal([]string{v}), "labels of the channel created with [\"t\", v, extra]")
 				} else {
 					framework.CheckPrefix("OK", ok.Reason)
 					t.Note("9007 with a three-element t tag: rejected (%s)", ok.Reason)
-					idRequireNoChannel(t, c, ch, "9007 with a three-element t tag")
-					ch = idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: []string{v}})
+					requireNoChannel(t, c, ch, "9007 with a three-element t tag")
+					ch = mkChannel(t, c, chanOpts{Visibility: fixtures.Open, Labels: []string{v}})
 				}
-				w, extra2 := idLabel(t), idLabel(t)
+				w, extra2 := freshLabel(t), freshLabel(t)
 				if ok := t.Publish(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"t", w, extra2})); ok.Accepted {
 					t.Note("9002 with a three-element t tag: accepted")
-					got := idMetaLabels(t, c, ch)
+					got := metaLabels(t, c, ch)
 					t.Expect(got).To(Equal([]string{w}), "labels after the 9002 with [\"t\", w, extra]")
 					t.Expect(slices.Contains(got, extra2)).To(BeFalse())
 				} else {
 					framework.CheckPrefix("OK", ok.Reason)
 					t.Note("9002 with a three-element t tag: rejected (%s)", ok.Reason)
-					t.Expect(idMetaLabels(t, c, ch)).To(Equal([]string{v}), "labels after the rejected 9002")
+					t.Expect(metaLabels(t, c, ch)).To(Equal([]string{v}), "labels after the rejected 9002")
 				}
 			}},
 		{Case: framework.NewCase("identity/labels/1", framework.MUST,
@@ -49,8 +49,8 @@ func labelsSpecs() []framework.Spec {
 			"identity/labels.2"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
-				labels := idLabels(t, 8)
-				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: labels})
+				labels := freshLabels(t, 8)
+				ch := mkChannel(t, c, chanOpts{Visibility: fixtures.Open, Labels: labels})
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, labels, c.Actor().PubKey)
 			}},
 		{Case: framework.NewCase("identity/labels/8", framework.MUST,
@@ -58,9 +58,9 @@ func labelsSpecs() []framework.Spec {
 			"identity/labels.3"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
-				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: idLabels(t, 3)})
-				next := idLabels(t, 2)
-				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, idTTags(next...)...), "replace the labels")
+				ch := mkChannel(t, c, chanOpts{Visibility: fixtures.Open, Labels: freshLabels(t, 3)})
+				next := freshLabels(t, 2)
+				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, tTags(next...)...), "replace the labels")
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, next, c.Actor().PubKey)
 			}},
 		{Case: framework.NewCase("identity/labels/9", framework.MUST,
@@ -68,7 +68,7 @@ func labelsSpecs() []framework.Spec {
 			"identity/labels.4"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
-				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: idLabels(t, 3)})
+				ch := mkChannel(t, c, chanOpts{Visibility: fixtures.Open, Labels: freshLabels(t, 3)})
 				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"t", ""}), `9002 with ["t",""]`)
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, nil, c.Actor().PubKey)
 			}},
@@ -77,8 +77,8 @@ func labelsSpecs() []framework.Spec {
 			"identity/labels.5"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("creator"))
-				labels := idLabels(t, 3)
-				ch := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: labels})
+				labels := freshLabels(t, 3)
+				ch := mkChannel(t, c, chanOpts{Visibility: fixtures.Open, Labels: labels})
 				name := t.Unique("renamed")
 				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"name", name}), "rename without t tags")
 				t.Expect(framework.TagOf(t.MustStateEvent(c, fixtures.KindMetadata, ch), "name")).To(Equal(name))
@@ -89,13 +89,13 @@ func labelsSpecs() []framework.Spec {
 			"identity/labels.7"),
 			Run: func(t *framework.T) {
 				owner, member, ch := framework.ChannelWithMember(t, fixtures.Open, "member")
-				labels := idLabels(t, 2)
-				t.Accept(owner, fixtures.EditChannel(owner.Actor(), ch, idTTags(labels...)...), "owner sets labels")
-				t.Reject(member, fixtures.EditChannel(member.Actor(), ch, idTTags(idLabel(t))...), "", "member's label-only 9002")
+				labels := freshLabels(t, 2)
+				t.Accept(owner, fixtures.EditChannel(owner.Actor(), ch, tTags(labels...)...), "owner sets labels")
+				t.Reject(member, fixtures.EditChannel(member.Actor(), ch, tTags(freshLabel(t))...), "", "member's label-only 9002")
 				t.Reject(member, fixtures.EditChannel(member.Actor(), ch, nostr.Tag{"t", ""}), "", "member's clearing 9002")
-				t.Reject(member, fixtures.EditChannel(member.Actor(), ch, append(nostr.Tags{{"name", t.Unique("m")}}, idTTags(idLabel(t))...)...), "", "member's 9002 with name and label")
+				t.Reject(member, fixtures.EditChannel(member.Actor(), ch, append(nostr.Tags{{"name", t.Unique("m")}}, tTags(freshLabel(t))...)...), "", "member's 9002 with name and label")
 				outsider := t.Connect(t.Actor("outsider"))
-				t.Reject(outsider, fixtures.EditChannel(outsider.Actor(), ch, idTTags(idLabel(t))...), "", "non-member's label-only 9002")
+				t.Reject(outsider, fixtures.EditChannel(outsider.Actor(), ch, tTags(freshLabel(t))...), "", "non-member's label-only 9002")
 				requireIdentityAll(t, owner, ch, fixtures.TypeStream, labels, owner.Actor().PubKey)
 			}},
 		{Case: framework.NewCase("identity/labels/13", framework.MUST,
@@ -103,8 +103,8 @@ func labelsSpecs() []framework.Spec {
 			"identity/labels.3", "identity/labels.4", "identity/labels.6"),
 			Run: func(t *framework.T) {
 				owner, admin, ch := framework.ChannelWithMember(t, fixtures.Open, "admin")
-				next := idLabels(t, 2)
-				t.Accept(admin, fixtures.EditChannel(admin.Actor(), ch, idTTags(next...)...), "admin replaces the labels")
+				next := freshLabels(t, 2)
+				t.Accept(admin, fixtures.EditChannel(admin.Actor(), ch, tTags(next...)...), "admin replaces the labels")
 				requireIdentityAll(t, owner, ch, fixtures.TypeStream, next, owner.Actor().PubKey)
 				t.Accept(admin, fixtures.EditChannel(admin.Actor(), ch, nostr.Tag{"t", ""}), "admin clears the labels")
 				requireIdentityAll(t, owner, ch, fixtures.TypeStream, nil, owner.Actor().PubKey)
@@ -118,20 +118,20 @@ func labelsSpecs() []framework.Spec {
 				owner, admin, ch := framework.ChannelWithMember(t, fixtures.Open, "admin")
 				rounds := min(t.Env.Rounds, 10)
 				for r := 0; r < rounds; r++ {
-					sets := [][]string{idLabels(t, 3), idLabels(t, 3)}
+					sets := [][]string{freshLabels(t, 3), freshLabels(t, 3)}
 					conns := []*fixtures.Client{owner, admin}
 					t.Go(2, func(i int) {
-						t.Accept(conns[i], fixtures.EditChannel(conns[i].Actor(), ch, idTTags(sets[i]...)...), "concurrent label replace")
+						t.Accept(conns[i], fixtures.EditChannel(conns[i].Actor(), ch, tTags(sets[i]...)...), "concurrent label replace")
 					})
-					st := idStateOf(t, owner, ch)
-					got := idLabelsOf(st[fixtures.KindMetadata])
-					t.Expect(slices.ContainsFunc(sets, func(s []string) bool { return slices.Equal(idSorted(s...), idSorted(got...)) })).
+					st := stateOf(t, owner, ch)
+					got := labelsOf(st[fixtures.KindMetadata])
+					t.Expect(slices.ContainsFunc(sets, func(s []string) bool { return slices.Equal(sortedCopy(s...), sortedCopy(got...)) })).
 						To(BeTrue(), "round %d: labels %v must be exactly one of %v", r, got, sets)
 					for _, k := range []int{fixtures.KindAdmins, fixtures.KindMembers} {
 						if st[k] == nil {
 							continue // not published (optional in NIP-29)
 						}
-						t.Expect(idLabelsOf(st[k])).To(Equal(got), "round %d: kind %d labels", r, k)
+						t.Expect(labelsOf(st[k])).To(Equal(got), "round %d: kind %d labels", r, k)
 					}
 				}
 			}},
@@ -141,7 +141,7 @@ func labelsSpecs() []framework.Spec {
 // requireNoChannel fails when the rejected 9007 created a channel anyway.
 // A read of a channel that does not exist may be refused (CLOSED): that
 // withholds as surely as an empty answer and is noted.
-func idRequireNoChannel(t *framework.T, c *fixtures.Client, ch, why string) {
+func requireNoChannel(t *framework.T, c *fixtures.Client, ch, why string) {
 	GinkgoHelper()
 	how := t.QueryAbsent(c, why+": a rejected 9007 must create no channel", nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})
 	if how != "EOSE with no events" {
@@ -151,15 +151,15 @@ func idRequireNoChannel(t *framework.T, c *fixtures.Client, ch, why string) {
 
 // rejectCreate sends a 9007 with the given t tags, requires a rejection
 // and that no channel exists.
-func idRejectCreate(t *framework.T, c *fixtures.Client, tags nostr.Tags, why string) {
-	ev, ch := idCreateEvent(t, c.Actor(), idChanOpts{Visibility: fixtures.Open, Extra: tags})
+func rejectCreate(t *framework.T, c *fixtures.Client, tags nostr.Tags, why string) {
+	ev, ch := createEvent(t, c.Actor(), chanOpts{Visibility: fixtures.Open, Extra: tags})
 	t.Reject(c, ev, "", why)
-	idRequireNoChannel(t, c, ch, why)
+	requireNoChannel(t, c, ch, why)
 }
 
 // invalidLabels are grammar violations, each with the reason it is invalid.
-func idInvalidLabels(t *framework.T) [][2]string {
-	base := idLabel(t)
+func invalidLabels(t *framework.T) [][2]string {
+	base := freshLabel(t)
 	return [][2]string{
 		{strings.ToUpper(base[:1]) + base[1:], "uppercase"},
 		{base + "_x", "underscore"},

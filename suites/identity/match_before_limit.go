@@ -15,9 +15,9 @@ func matchBeforeLimitSpecs() []framework.Spec {
 			"identity/match-before-limit.1").
 			WithHeavy(),
 			Run: func(t *framework.T) {
-				idLimitCase(t, func(_ *fixtures.Actor, label string) nostr.TagMap { return nostr.TagMap{"t": {label}} },
-					func(i int, creator, _ *fixtures.Actor, _ string) idDistractor {
-						return idDistractor{actor: creator}
+				limitCase(t, func(_ *fixtures.Actor, label string) nostr.TagMap { return nostr.TagMap{"t": {label}} },
+					func(i int, creator, _ *fixtures.Actor, _ string) distractorChannel {
+						return distractorChannel{actor: creator}
 					})
 			}},
 		{Case: framework.NewCase("identity/limit/2", framework.MUST,
@@ -26,9 +26,9 @@ func matchBeforeLimitSpecs() []framework.Spec {
 			WithFreshKeys().
 			WithHeavy(),
 			Run: func(t *framework.T) {
-				idLimitCase(t, func(creator *fixtures.Actor, _ string) nostr.TagMap { return nostr.TagMap{"P": {creator.PubKey}} },
-					func(i int, _, other *fixtures.Actor, label string) idDistractor {
-						return idDistractor{actor: other, labels: []string{label}}
+				limitCase(t, func(creator *fixtures.Actor, _ string) nostr.TagMap { return nostr.TagMap{"P": {creator.PubKey}} },
+					func(i int, _, other *fixtures.Actor, label string) distractorChannel {
+						return distractorChannel{actor: other, labels: []string{label}}
 					})
 			}},
 		{Case: framework.NewCase("identity/limit/3", framework.MUST,
@@ -36,13 +36,13 @@ func matchBeforeLimitSpecs() []framework.Spec {
 			"identity/match-before-limit.1", "identity/match-before-limit.2").
 			WithHeavy(),
 			Run: func(t *framework.T) {
-				idLimitCase(t, func(creator *fixtures.Actor, label string) nostr.TagMap {
+				limitCase(t, func(creator *fixtures.Actor, label string) nostr.TagMap {
 					return nostr.TagMap{"P": {creator.PubKey}, "t": {label}}
-				}, func(i int, creator, other *fixtures.Actor, label string) idDistractor {
+				}, func(i int, creator, other *fixtures.Actor, label string) distractorChannel {
 					if i%2 == 0 {
-						return idDistractor{actor: creator}
+						return distractorChannel{actor: creator}
 					}
-					return idDistractor{actor: other, labels: []string{label}}
+					return distractorChannel{actor: other, labels: []string{label}}
 				})
 			}},
 	}

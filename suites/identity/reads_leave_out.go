@@ -27,12 +27,12 @@ func readsLeaveOutSpecs() []framework.Spec {
 				w := newSysWorld(t)
 				for _, r := range w.readers() {
 					got := t.Query(r.c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {w.L}}})
-					t.Expect(idChannelSet(got)).To(Equal(w.legacyFor(r.c)), "%s: kinds:[39000] #t:[label]", r.name)
+					t.Expect(channelSet(got)).To(Equal(w.legacyFor(r.c)), "%s: kinds:[39000] #t:[label]", r.name)
 					since := w.sinceOwn(t, fixtures.KindMetadata)
 					got = t.QueryEvery(r.c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Since: &since})
 					t.Expect(w.ours(got)).To(Equal(w.legacyFor(r.c)), "%s: kinds:[39000] since (generic)", r.name)
 					got = t.Query(r.c, nostr.Filter{Kinds: []int{fixtures.KindMetadata, fixtures.KindAdmins, fixtures.KindMembers}, Tags: nostr.TagMap{"t": {w.L}}})
-					t.Expect(idChannelSet(got)).To(Equal(w.legacyFor(r.c)), "%s: kinds:[39000,39001,39002] #t:[label]", r.name)
+					t.Expect(channelSet(got)).To(Equal(w.legacyFor(r.c)), "%s: kinds:[39000,39001,39002] #t:[label]", r.name)
 				}
 			}},
 		{Case: framework.NewCase("identity/leave/2", framework.MUST,
@@ -42,7 +42,7 @@ func readsLeaveOutSpecs() []framework.Spec {
 				w := newSysWorld(t)
 				for _, r := range w.readers() {
 					got := t.Query(r.c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"t": {w.L}}})
-					t.Expect(idChannelsOf(got)).To(Equal(w.legacyFor(r.c)), "%s: kinds:[9] #t:[label]", r.name)
+					t.Expect(channelsOf(got)).To(Equal(w.legacyFor(r.c)), "%s: kinds:[9] #t:[label]", r.name)
 					since := w.sinceOwn(t, fixtures.KindMessage)
 					got = t.QueryEvery(r.c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Since: &since})
 					t.Expect(w.ours(got)).To(Equal(w.legacyFor(r.c)), "%s: kinds:[9] since (generic)", r.name)
@@ -57,8 +57,8 @@ func readsLeaveOutSpecs() []framework.Spec {
 			Run: func(t *framework.T) {
 				t.RequireStateKinds(fixtures.KindMembers)
 				w := newSysWorld(t)
-				t.Expect(idFindOf(t, w.M, fixtures.KindMembers, nostr.TagMap{"p": {w.M.Actor().PubKey}})).To(Equal([]string{w.StreamPriv}), "member: 39002 #p:[me]")
-				t.Expect(idFindOf(t, w.X, fixtures.KindMembers, nostr.TagMap{"p": {w.X.Actor().PubKey}})).To(Equal([]string{w.Stream}), "outsider: 39002 #p:[me]")
+				t.Expect(findOf(t, w.M, fixtures.KindMembers, nostr.TagMap{"p": {w.M.Actor().PubKey}})).To(Equal([]string{w.StreamPriv}), "member: 39002 #p:[me]")
+				t.Expect(findOf(t, w.X, fixtures.KindMembers, nostr.TagMap{"p": {w.X.Actor().PubKey}})).To(Equal([]string{w.Stream}), "outsider: 39002 #p:[me]")
 			}},
 		{Case: framework.NewCase("identity/leave/4", framework.MUST,
 			"COUNT leaves system channels out like REQ: 39000 and kind 9 counts by label, generic ones without any tag (by ids, by author) and 39002 #p:[me] cover only the readable stream channels.",
@@ -66,7 +66,7 @@ func readsLeaveOutSpecs() []framework.Spec {
 			WithFreshKeys(),
 			Run: func(t *framework.T) {
 				w := newSysWorld(t)
-				ids := idStateIDs(t, w.O, w.all())
+				ids := stateIDs(t, w.O, w.all())
 				for _, r := range w.readers() {
 					n := int64(len(w.legacyFor(r.c)))
 					t.Expect(t.Count(r.c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {w.L}}})).To(Equal(n), "%s: COUNT 39000 #t:[label]", r.name)
@@ -82,7 +82,7 @@ func readsLeaveOutSpecs() []framework.Spec {
 					} {
 						got := t.Query(r.c, f)
 						what := framework.FilterString([]nostr.Filter{f})
-						t.Expect(idOnly(w.ours(got), w.system())).To(BeEmpty(), "%s: REQ %s must leave the system channels out", r.name, what)
+						t.Expect(onlyOf(w.ours(got), w.system())).To(BeEmpty(), "%s: REQ %s must leave the system channels out", r.name, what)
 						t.Expect(w.ours(got)).To(ContainElement(w.Stream), "%s: REQ %s reads the open stream channel", r.name, what)
 						if r.c == w.M {
 							t.Expect(w.ours(got)).To(Equal(w.legacyFor(r.c)), "%s: REQ %s reads both stream channels", r.name, what)
@@ -120,35 +120,35 @@ func readsLeaveOutSpecs() []framework.Spec {
 			"NIP-50 search leaves system channels out (checked only when the relay advertises NIP-50).",
 			"identity/reads-leave-out.5"),
 			Run: func(t *framework.T) {
-				idNeedSearch(t)
+				needSearch(t)
 				w := newSysWorld(t)
 				for _, r := range w.readers() {
 					// Control first: the search finds the stream message by its content.
-					got := idSearch(t, r.c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Search: w.Msg[w.Stream].Content})
-					idSearchControl(t, r.name, got, w.Msg, []string{w.Stream})
-					t.Expect(idOnly(w.ours(got), w.system())).To(BeEmpty(), "%s: search for the stream message returned a system channel's message", r.name)
-					got = idSearch(t, r.c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Search: w.Msg[w.SysOpen].Content})
-					t.Expect(idOnly(w.ours(got), w.system())).To(BeEmpty(), "%s: search for the open system channel's message", r.name)
+					got := searchREQ(t, r.c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Search: w.Msg[w.Stream].Content})
+					searchControl(t, r.name, got, w.Msg, []string{w.Stream})
+					t.Expect(onlyOf(w.ours(got), w.system())).To(BeEmpty(), "%s: search for the stream message returned a system channel's message", r.name)
+					got = searchREQ(t, r.c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Search: w.Msg[w.SysOpen].Content})
+					t.Expect(onlyOf(w.ours(got), w.system())).To(BeEmpty(), "%s: search for the open system channel's message", r.name)
 				}
 			}},
 		{Case: framework.NewCase("identity/leave/7", framework.MUST,
 			"A NIP-50 search that names a system channel by #h finds its matching message for a member (an open one for anyone, a private one never for an outsider); the same search without #h leaves system channels out and finds the legacy channels' matches (control). Checked only when the relay advertises NIP-50.",
 			"identity/reads-leave-out.5", "identity/naming.1", "identity/naming.4"),
 			Run: func(t *framework.T) {
-				w, word, msg := idSearchWorld(t)
+				w, word, msg := searchWorld(t)
 				find := func(tags nostr.TagMap) nostr.Filter {
 					return nostr.Filter{Kinds: []int{fixtures.KindMessage}, Search: word, Tags: tags}
 				}
 				for _, r := range w.readers() {
-					got := idSearch(t, r.c, find(nil))
-					idSearchControl(t, r.name, got, msg, w.legacyFor(r.c))
-					t.Expect(idOnly(w.ours(got), w.system())).To(BeEmpty(),
+					got := searchREQ(t, r.c, find(nil))
+					searchControl(t, r.name, got, msg, w.legacyFor(r.c))
+					t.Expect(onlyOf(w.ours(got), w.system())).To(BeEmpty(),
 						"%s: a search without #h must leave the system channels out (identity/reads-leave-out.5)", r.name)
-					got = idSearch(t, r.c, find(nostr.TagMap{"h": {w.SysOpen}}))
+					got = searchREQ(t, r.c, find(nostr.TagMap{"h": {w.SysOpen}}))
 					t.Expect(framework.IDs(got)).To(ContainElement(msg[w.SysOpen].ID),
 						"%s: a search naming the open system channel by #h finds its message (identity/naming.1)", r.name)
 				}
-				got := idSearch(t, w.M, find(nostr.TagMap{"h": {w.Sys}}))
+				got := searchREQ(t, w.M, find(nostr.TagMap{"h": {w.Sys}}))
 				t.Expect(framework.IDs(got)).To(ContainElement(msg[w.Sys].ID),
 					"member: a search naming the private system channel by #h finds its message (identity/naming.1)")
 				t.Note("outsider, search naming the private system channel by #h: %s",
@@ -158,16 +158,16 @@ func readsLeaveOutSpecs() []framework.Spec {
 			"Naming is per filter for NIP-50 search too: in one REQ, a search naming the private system channel by #h (its creator's messages only) and the same search without #h, in either order, the filter without #h gains nothing of the system channel (the member's own message there stays out). Checked only when the relay advertises NIP-50.",
 			"identity/reads-leave-out.5", "identity/naming.1", "identity/naming.5"),
 			Run: func(t *framework.T) {
-				w, word, msg := idSearchWorld(t)
+				w, word, msg := searchWorld(t)
 				// The member's own message in the private system channel: the
 				// named filter (authors: creator) never matches it, so only a
 				// filter without #h that gained the channel could return it.
-				own := idPostWord(t, w.M, w.Sys, word)
+				own := postWord(t, w.M, w.Sys, word)
 				named := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Search: word, Authors: []string{w.O.Actor().PubKey},
 					Tags: nostr.TagMap{"h": {w.Sys}}}
 				generic := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Search: word}
-				idSearchControl(t, "member", idSearch(t, w.M, generic), msg, w.legacyFor(w.M))
-				t.Expect(framework.IDs(idSearch(t, w.M, named))).To(ContainElement(msg[w.Sys].ID),
+				searchControl(t, "member", searchREQ(t, w.M, generic), msg, w.legacyFor(w.M))
+				t.Expect(framework.IDs(searchREQ(t, w.M, named))).To(ContainElement(msg[w.Sys].ID),
 					"member: the search naming the private system channel by #h finds the creator's message there (identity/naming.1)")
 				for _, order := range []struct {
 					what    string
@@ -176,7 +176,7 @@ func readsLeaveOutSpecs() []framework.Spec {
 					{"[named #h, without #h]", []nostr.Filter{named, generic}},
 					{"[without #h, named #h]", []nostr.Filter{generic, named}},
 				} {
-					got := idSearch(t, w.M, order.filters...)
+					got := searchREQ(t, w.M, order.filters...)
 					ids := framework.IDs(got)
 					t.Expect(ids).To(ContainElement(msg[w.Sys].ID), "member: REQ %s returns the named filter's match (identity/naming.1)", order.what)
 					for _, ch := range w.legacyFor(w.M) {

@@ -16,8 +16,8 @@ func systemChannelsSpecs() []framework.Spec {
 			"identity/system-channels.1", "identity/system-channels.4"),
 			Run: func(t *framework.T) {
 				o, m := t.Connect(t.Actor("creator")), t.Connect(t.Actor("member"))
-				labels := idLabels(t, 1)
-				ch := idChannel(t, o, idChanOpts{Type: fixtures.TypeSystem, Labels: labels})
+				labels := freshLabels(t, 1)
+				ch := mkChannel(t, o, chanOpts{Type: fixtures.TypeSystem, Labels: labels})
 				t.Accept(o, fixtures.PutUser(o.Actor(), ch, m.Actor().PubKey, "member"), "add a member")
 				requireIdentityAll(t, m, ch, fixtures.TypeSystem, labels, o.Actor().PubKey)
 				msg := fixtures.Message(m.Actor(), ch, "config")
@@ -27,8 +27,8 @@ func systemChannelsSpecs() []framework.Spec {
 				admin := t.Connect(t.Actor("admin"))
 				t.Accept(o, fixtures.PutUser(o.Actor(), ch, admin.Actor().PubKey, "admin"), "add an admin")
 				t.Accept(admin, fixtures.PutUser(admin.Actor(), ch, t.Actor("late").PubKey, "member"), "the admin adds a member")
-				next := idLabels(t, 2)
-				t.Accept(admin, fixtures.EditChannel(admin.Actor(), ch, idTTags(next...)...), "the admin relabels")
+				next := freshLabels(t, 2)
+				t.Accept(admin, fixtures.EditChannel(admin.Actor(), ch, tTags(next...)...), "the admin relabels")
 				requireIdentityAll(t, m, ch, fixtures.TypeSystem, next, o.Actor().PubKey)
 			}},
 		{Case: framework.NewCase("identity/system/2", framework.MUST,

@@ -17,11 +17,11 @@ func trustSpecs() []framework.Spec {
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("creator"))
 				heir := t.Connect(t.Actor("heir"))
-				ch := idChannel(t, owner, idChanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open, Labels: idLabels(t, 2)})
+				ch := mkChannel(t, owner, chanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open, Labels: freshLabels(t, 2)})
 				steps := []func(){
 					func() {},
 					func() {
-						t.Accept(owner, fixtures.EditChannel(owner.Actor(), ch, idTTags(idLabel(t))...), "relabel")
+						t.Accept(owner, fixtures.EditChannel(owner.Actor(), ch, tTags(freshLabel(t))...), "relabel")
 					},
 					func() {
 						t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, heir.Actor().PubKey, "owner"), "add an owner")

@@ -129,7 +129,7 @@ func membershipSpecs() []framework.Spec {
 // awaitMember waits, within the step deadline, until the group's 39002 (as
 // read by reader) lists pubkey (want true) or no longer does (want false).
 // A relay that publishes no 39002 blocks the case; a CLOSED read is never
-// "not listed" (see awaitListed).
+// "not listed" (see framework.AwaitListed).
 func awaitMember(t *framework.T, reader *fixtures.Client, ch, pubkey string, want bool, what string) {
 	t.MustStateEvent(reader, fixtures.KindMembers, ch)
 	framework.AwaitListed(t, reader, ch, pubkey, want, what)

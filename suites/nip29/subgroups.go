@@ -246,7 +246,7 @@ func subgroupsAdvertised(t *framework.T) bool {
 	return json.Unmarshal([]byte(t.Env.Info.Raw), &doc) == nil && doc.NIP29.Subgroups
 }
 
-// parentOf and childrenOf read a 39000's subgroup tags.
+// parentsOf and childrenOf read a 39000's subgroup tags.
 func parentsOf(meta *nostr.Event) []string  { return fixtures.TagValues(meta, "parent") }
 func childrenOf(meta *nostr.Event) []string { return fixtures.TagValues(meta, "child") }
 

@@ -83,7 +83,7 @@ type readObs struct {
 	refused string // CLOSED reason when the relay refused the read
 	// must are ids a withholding read still has to return: the older
 	// readable match of a limit shape, or the readable control of a shape
-	// that matches it (controlShape), so an empty answer never passes a
+	// that matches it (ControlShape), so an empty answer never passes a
 	// withheld row. limited marks the limit shapes.
 	must    []string
 	limited bool
@@ -118,7 +118,7 @@ type ReadRule struct {
 	Refusal framework.Refusal
 	Level   framework.Level
 	Clause  string                                             // default clause ID the rows rest on
-	SeenCl  string                                             // clause of wantSeen rows, when it differs
+	SeenCl  string                                             // clause of WantSeen rows, when it differs
 	Rests   string                                             // the rule in our words
 	Build   func(t *framework.T, viewer, shape string) *ReadFx // shape: what the row reads with
 	Shapes  []ReadShape
@@ -324,7 +324,7 @@ func eachOrder(o readObs, mark func(*readObs)) readObs {
 	return o
 }
 
-// LimitShape is reqShape whose withholding answer must still hold fx.base.
+// LimitShape is ReqShape whose withholding answer must still hold fx.Base.
 func LimitShape(name, what string, filters func(fx *ReadFx) []nostr.Filter) ReadShape {
 	s := ReqShape(name, what, filters)
 	inner := s.run
@@ -334,7 +334,7 @@ func LimitShape(name, what string, filters func(fx *ReadFx) []nostr.Filter) Read
 	return s
 }
 
-// ControlShape is reqShape whose filters also match the fixture's readable
+// ControlShape is ReqShape whose filters also match the fixture's readable
 // control events (fx.base): a withholding answer must still hold them, so a
 // withheld row has a positive control of its own.
 func ControlShape(name, what string, filters func(fx *ReadFx) []nostr.Filter) ReadShape {
@@ -346,7 +346,7 @@ func ControlShape(name, what string, filters func(fx *ReadFx) []nostr.Filter) Re
 	return s
 }
 
-// ExactShape is reqShape that also counts heads per channel and kind.
+// ExactShape is ReqShape that also counts heads per channel and kind.
 func ExactShape(name, what string, filters func(fx *ReadFx) []nostr.Filter) ReadShape {
 	s := ReqShape(name, what, filters)
 	s.reading = exactReading
@@ -380,7 +380,7 @@ func CountShapeBase(name, what string, base int64, filters func(fx *ReadFx) []no
 	return s
 }
 
-// LiveShape opens fx.liveFilter as a subscription, makes one more target
+// LiveShape opens fx.LiveFilter as a subscription, makes one more target
 // and then a readable control event, and reports what was delivered: up to
 // the target for a viewer who must see it, up to the control otherwise
 // (the relay delivers events in the order it committed them).
@@ -434,7 +434,7 @@ func Ts(v nostr.Timestamp) *nostr.Timestamp { return &v }
 func One(f ...nostr.Filter) []nostr.Filter { return f }
 
 // ViewerClient opens the row's viewer: member (and removed-member, removed
-// by a 9001 from the owner after the fixture is built, see removeViewer),
+// by a 9001 from the owner after the fixture is built, see RemoveViewer),
 // a fresh outsider key, or an anonymous connection.
 func ViewerClient(t *framework.T, viewer string, member *fixtures.Client) *fixtures.Client {
 	switch viewer {
