@@ -14,7 +14,7 @@ import (
 type Clause struct {
 	ID      string // "<section ID>.<n>", e.g. "labels/snapshot.3"
 	Section string // the Section the statement belongs to
-	Level   string // MUST, MUST NOT, SHOULD, SHOULD NOT, MAY, or RULE (declarative rule)
+	Level   Level  // MUST, MUST NOT, SHOULD, SHOULD NOT, MAY, or RULE (declarative rule)
 	Subject string // SubjectRelay or SubjectClient
 	Text    string // one line, our own words
 	// Testable is false when no conversation with a relay can show whether
@@ -48,16 +48,48 @@ const (
 // Sources lists the clause sources, strongest authority first.
 var Sources = []string{SourceNIP, SourceDraft, SourceContract}
 
-// Clause levels. RULE marks a declarative statement of behaviour without an
-// RFC 2119 keyword ("the relay leaves system channels out …").
+// Level is the one vocabulary of requirement levels: a clause's (RFC 2119
+// keyword, or RULE for a declarative statement of behaviour without one:
+// "the relay leaves system channels out …"), and a case's, which is MUST,
+// SHOULD or MAY (CaseLevel; framework.Level and clientmode.Case.Level are
+// this type).
+type Level string
+
+// Levels.
 const (
-	LevelMust      = "MUST"
-	LevelMustNot   = "MUST NOT"
-	LevelShould    = "SHOULD"
-	LevelShouldNot = "SHOULD NOT"
-	LevelMay       = "MAY"
-	LevelRule      = "RULE"
+	LevelMust      Level = "MUST"
+	LevelMustNot   Level = "MUST NOT"
+	LevelShould    Level = "SHOULD"
+	LevelShouldNot Level = "SHOULD NOT"
+	LevelMay       Level = "MAY"
+	LevelRule      Level = "RULE"
 )
+
+// CaseLevel is the level a case checking a clause of this level runs at:
+// MUST for MUST, MUST NOT and RULE; SHOULD for SHOULD and SHOULD NOT; MAY.
+func (l Level) CaseLevel() Level {
+	switch l {
+	case LevelMust, LevelMustNot, LevelRule:
+		return LevelMust
+	case LevelShould, LevelShouldNot:
+		return LevelShould
+	}
+	return l
+}
+
+// Rank orders case levels, strongest highest: MUST 3, SHOULD 2, MAY 1,
+// anything else 0.
+func (l Level) Rank() int {
+	switch l.CaseLevel() {
+	case LevelMust:
+		return 3
+	case LevelShould:
+		return 2
+	case LevelMay:
+		return 1
+	}
+	return 0
+}
 
 // Clause subjects.
 const (

@@ -432,7 +432,7 @@ func Coverage(profile string, res []reports.CaseResult) []reports.Coverage {
 		if cl.Subject != clause.SubjectClient || (profile != "" && clauseProfile(cl) != profile) {
 			continue
 		}
-		row := reports.Coverage{ID: cl.ID, Title: cl.Level + " (client): " + cl.Text, Outcomes: map[reports.Outcome]int{}}
+		row := reports.Coverage{ID: cl.ID, Title: string(cl.Level) + " (client): " + cl.Text, Outcomes: map[reports.Outcome]int{}}
 		for _, c := range Cases {
 			if c.Clause == cl.ID {
 				row.Cases = append(row.Cases, c.ID)

@@ -831,7 +831,7 @@ func baseResult(plan string, c framework.Case) reports.CaseResult {
 	source, ref, clauses := suites.CaseSource(c.ID)
 	return reports.CaseResult{
 		ID: c.ID, Plan: plan, Profile: c.Profile, Area: c.Area, Section: c.Section,
-		Level: string(c.Level), Requirement: c.Requirement, Reading: c.Reading,
+		Level: c.Level, Requirement: c.Requirement, Reading: c.Reading,
 		Source: source, Ref: ref, Clauses: clauses,
 	}
 }

@@ -20,14 +20,15 @@ import (
 	"github.com/nipcl/nipcl-conform/clause"
 )
 
-// Level is the requirement level of a case.
-type Level string
+// Level is the requirement level of a case: the one level vocabulary,
+// clause.Level, at MUST, SHOULD or MAY.
+type Level = clause.Level
 
-// Requirement levels, as in RFC 2119.
+// Requirement levels of a case, as in RFC 2119.
 const (
-	MUST   Level = "MUST"
-	SHOULD Level = "SHOULD"
-	MAY    Level = "MAY"
+	MUST   = clause.LevelMust
+	SHOULD = clause.LevelShould
+	MAY    = clause.LevelMay
 )
 
 // Profiles a case can belong to. A case with Profile "" (baseline) runs in
