@@ -31,33 +31,23 @@ const (
 	MAY    = clause.LevelMay
 )
 
-// Profiles a case can belong to. A case with Profile "" (baseline) runs in
-// every profile.
+// Profiles a case can belong to (clause's names, the one spelling). A case
+// with Profile "" (baseline) runs in every profile.
 const (
-	ProfileBaseline = ""
+	ProfileBaseline = clause.ProfileBaseline
 	// ProfileNIP29 checks NIP-29 itself (the baseline cases) on a relay
 	// without NIP-CL; "none" is its former name and still accepted.
-	ProfileNIP29    = "nip29"
-	ProfileNone     = ProfileNIP29
-	ProfileIdentity = "identity"
-	ProfileLabels   = "labels"
+	ProfileNIP29    = clause.ProfileNIP29
+	ProfileIdentity = clause.ProfileIdentity
+	ProfileLabels   = clause.ProfileLabels
 )
 
 // ProfileNames lists the profiles a user can name, in help order.
-var ProfileNames = []string{ProfileNIP29, ProfileIdentity, ProfileLabels}
+var ProfileNames = clause.ProfileNames
 
 // ParseProfile validates a profile name given by a user and returns its
-// canonical form ("none" is the former name of "nip29"). "auto" is the
-// caller's to handle.
-func ParseProfile(name string) (string, error) {
-	switch name {
-	case ProfileNIP29, "none":
-		return ProfileNIP29, nil
-	case ProfileIdentity, ProfileLabels:
-		return name, nil
-	}
-	return "", fmt.Errorf("unknown profile %q (valid: %s)", name, strings.Join(ProfileNames, ", "))
-}
+// canonical form (clause.ParseProfile).
+func ParseProfile(name string) (string, error) { return clause.ParseProfile(name) }
 
 // Case is the metadata of one conformance check. Make one with NewCase:
 // its Profile, Section and Area are derived, never written.

@@ -173,7 +173,7 @@ func (l *CleanupLog) Result() (int, []string) {
 
 // Applies reports whether this plan registers case c.
 func (e *Env) Applies(c Case) bool {
-	if c.Profile != ProfileBaseline && c.Profile != e.Profile && !(e.Profile == ProfileNone && e.Unsupported != "") {
+	if c.Profile != ProfileBaseline && c.Profile != e.Profile && !(e.Profile == ProfileNIP29 && e.Unsupported != "") {
 		return false
 	}
 	if e.Include != nil && !e.Include(c) {
