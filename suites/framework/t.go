@@ -143,7 +143,7 @@ func (t *T) Must(err error, what string) {
 		if errors.Is(err, fixtures.ErrAuthRefused) {
 			t.Blocked(PreAuth, authRefusalObserved(t.Env, what, err))
 		}
-		classify(err)
+		recordStepError(err)
 		Fail(fmt.Sprintf("%s: %v", what, err))
 	}
 }

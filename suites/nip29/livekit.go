@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"github.com/nipcl/nipcl-conform/internal/text"
 	"io"
 	"net/http"
 	"net/url"
@@ -35,14 +36,7 @@ func (a httpAnswer) String() string {
 	if a.contentType != "" {
 		s += " (" + a.contentType + ")"
 	}
-	return s + fmt.Sprintf(" %q", truncateText(a.body, 200))
-}
-
-func truncateText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
+	return s + fmt.Sprintf(" %q", text.Clip(a.body, 200))
 }
 
 // livekitURL is the absolute http(s) URL of path on the relay's host.
