@@ -124,170 +124,168 @@ func addRemoveSpecs() []framework.Spec {
 				expectLabels(t, c, ch, vs[1:]...)
 			}},
 	}
-	{
-		// "Add and remove labels: kind 9002".
-		out = append(out, []framework.Spec{
-			{Case: framework.NewCase("labels/add-remove/1", framework.MUST,
-				"add-label adds a value and keeps every other label.",
-				"labels/add-remove.14", "labels/add-remove.3"),
-				Run: func(t *framework.T) {
-					c := t.Connect(t.Actor("owner"))
-					a, b, x := lbl(t, "a"), lbl(t, "b"), lbl(t, "x")
-					ch := createLabeled(t, c, "", fixtures.Open, a, b)
-					acceptNew(t, c, mutationEv(c.Actor(), ch, []string{x}, nil), "add")
-					expectLabels(t, c, ch, a, b, x)
-				}},
-			{Case: framework.NewCase("labels/add-remove/2", framework.MUST,
-				"remove-label removes a value and keeps every other label.",
-				"labels/add-remove.14"),
-				Run: func(t *framework.T) {
-					c := t.Connect(t.Actor("owner"))
-					a, b, x := lbl(t, "a"), lbl(t, "b"), lbl(t, "x")
-					ch := createLabeled(t, c, "", fixtures.Open, a, b, x)
-					acceptNew(t, c, mutationEv(c.Actor(), ch, nil, []string{b}), "remove")
-					expectLabels(t, c, ch, a, x)
-				}},
-			{Case: framework.NewCase("labels/add-remove/3", framework.MUST,
-				"One command with disjoint adds and removes yields (L ∪ A) \\ R.",
-				"labels/add-remove.6"),
-				Run: func(t *framework.T) {
-					c := t.Connect(t.Actor("owner"))
-					a, b, x, y := lbl(t, "a"), lbl(t, "b"), lbl(t, "x"), lbl(t, "y")
-					ch := createLabeled(t, c, "", fixtures.Open, a, b)
-					acceptNew(t, c, mutationEv(c.Actor(), ch, []string{x, y, x}, []string{a, a}), "add and remove")
-					expectLabels(t, c, ch, b, x, y)
-				}},
-			{Case: framework.NewCase("labels/add-remove/4", framework.MUST,
-				"A command whose add-label and remove-label values intersect is rejected with invalid: nip-cl-rejected and nothing is applied.",
-				"labels/add-remove.5", "labels/responses.10", "labels/responses.5", "labels/responses.6"),
-				Run: func(t *framework.T) {
-					c := t.Connect(t.Actor("owner"))
-					a, x, y := lbl(t, "a"), lbl(t, "x"), lbl(t, "y")
-					ch := createLabeled(t, c, "", fixtures.Open, a)
-					before := snapshot(t, c, ch)
-					rejectCL(t, c, mutationEv(c.Actor(), ch, []string{x, y}, []string{y}), "overlapping add/remove", "invalid")
-					rejectCL(t, c, mutationEv(c.Actor(), ch, []string{a}, []string{a}), "overlap on an existing label", "invalid")
-					expectUnchanged(t, c, ch, before, "rejected mutations")
-				}},
-			{Case: framework.NewCase("labels/add-remove/5", framework.MUST,
-				"Adding an existing label is a no-op: OK true \"\" and the snapshot keeps its id and created_at.",
-				"labels/add-remove.10", "labels/add-remove.11", "labels/add-remove.7", "labels/responses.8"),
-				Run: func(t *framework.T) {
-					c := t.Connect(t.Actor("owner"))
-					a := lbl(t, "a")
-					ch := createLabeled(t, c, "", fixtures.Open, a)
-					before := snapshot(t, c, ch)
-					acceptNew(t, c, mutationEv(c.Actor(), ch, []string{a}, nil), "add existing")
-					expectUnchanged(t, c, ch, before, "no-op add")
-				}},
-			{Case: framework.NewCase("labels/add-remove/6", framework.MUST,
-				"Removing an absent label is a no-op: OK true \"\" and the snapshot keeps its id and created_at.",
-				"labels/add-remove.10", "labels/add-remove.11", "labels/add-remove.7"),
-				Run: func(t *framework.T) {
-					c := t.Connect(t.Actor("owner"))
-					a := lbl(t, "a")
-					ch := createLabeled(t, c, "", fixtures.Open, a)
-					before := snapshot(t, c, ch)
-					acceptNew(t, c, mutationEv(c.Actor(), ch, nil, []string{lbl(t, "absent")}), "remove absent")
-					expectUnchanged(t, c, ch, before, "no-op remove")
-					empty := createLabeled(t, c, "", fixtures.Open)
-					before = snapshot(t, c, empty)
-					acceptNew(t, c, mutationEv(c.Actor(), empty, nil, []string{a}), "remove from an empty set")
-					expectUnchanged(t, c, empty, before, "no-op remove on an empty set")
-				}},
-			{Case: framework.NewCase("labels/add-remove/7", framework.MUST,
-				"Labels a command does not name are preserved byte for byte, whatever their prefix.",
-				"labels/add-remove.14", "labels/scope.3"),
-				Run: func(t *framework.T) {
-					c := t.Connect(t.Actor("owner"))
-					keep := []string{"0", "a._:/-z", "team:" + lbl(t, "infra"), "workflow/" + lbl(t, "build"), "stream"}
+	// "Add and remove labels: kind 9002".
+	out = append(out, []framework.Spec{
+		{Case: framework.NewCase("labels/add-remove/1", framework.MUST,
+			"add-label adds a value and keeps every other label.",
+			"labels/add-remove.14", "labels/add-remove.3"),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				a, b, x := lbl(t, "a"), lbl(t, "b"), lbl(t, "x")
+				ch := createLabeled(t, c, "", fixtures.Open, a, b)
+				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{x}, nil), "add")
+				expectLabels(t, c, ch, a, b, x)
+			}},
+		{Case: framework.NewCase("labels/add-remove/2", framework.MUST,
+			"remove-label removes a value and keeps every other label.",
+			"labels/add-remove.14"),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				a, b, x := lbl(t, "a"), lbl(t, "b"), lbl(t, "x")
+				ch := createLabeled(t, c, "", fixtures.Open, a, b, x)
+				acceptNew(t, c, mutationEv(c.Actor(), ch, nil, []string{b}), "remove")
+				expectLabels(t, c, ch, a, x)
+			}},
+		{Case: framework.NewCase("labels/add-remove/3", framework.MUST,
+			"One command with disjoint adds and removes yields (L ∪ A) \\ R.",
+			"labels/add-remove.6"),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				a, b, x, y := lbl(t, "a"), lbl(t, "b"), lbl(t, "x"), lbl(t, "y")
+				ch := createLabeled(t, c, "", fixtures.Open, a, b)
+				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{x, y, x}, []string{a, a}), "add and remove")
+				expectLabels(t, c, ch, b, x, y)
+			}},
+		{Case: framework.NewCase("labels/add-remove/4", framework.MUST,
+			"A command whose add-label and remove-label values intersect is rejected with invalid: nip-cl-rejected and nothing is applied.",
+			"labels/add-remove.5", "labels/responses.10", "labels/responses.5", "labels/responses.6"),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				a, x, y := lbl(t, "a"), lbl(t, "x"), lbl(t, "y")
+				ch := createLabeled(t, c, "", fixtures.Open, a)
+				before := snapshot(t, c, ch)
+				rejectCL(t, c, mutationEv(c.Actor(), ch, []string{x, y}, []string{y}), "overlapping add/remove", "invalid")
+				rejectCL(t, c, mutationEv(c.Actor(), ch, []string{a}, []string{a}), "overlap on an existing label", "invalid")
+				expectUnchanged(t, c, ch, before, "rejected mutations")
+			}},
+		{Case: framework.NewCase("labels/add-remove/5", framework.MUST,
+			"Adding an existing label is a no-op: OK true \"\" and the snapshot keeps its id and created_at.",
+			"labels/add-remove.10", "labels/add-remove.11", "labels/add-remove.7", "labels/responses.8"),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				a := lbl(t, "a")
+				ch := createLabeled(t, c, "", fixtures.Open, a)
+				before := snapshot(t, c, ch)
+				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{a}, nil), "add existing")
+				expectUnchanged(t, c, ch, before, "no-op add")
+			}},
+		{Case: framework.NewCase("labels/add-remove/6", framework.MUST,
+			"Removing an absent label is a no-op: OK true \"\" and the snapshot keeps its id and created_at.",
+			"labels/add-remove.10", "labels/add-remove.11", "labels/add-remove.7"),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				a := lbl(t, "a")
+				ch := createLabeled(t, c, "", fixtures.Open, a)
+				before := snapshot(t, c, ch)
+				acceptNew(t, c, mutationEv(c.Actor(), ch, nil, []string{lbl(t, "absent")}), "remove absent")
+				expectUnchanged(t, c, ch, before, "no-op remove")
+				empty := createLabeled(t, c, "", fixtures.Open)
+				before = snapshot(t, c, empty)
+				acceptNew(t, c, mutationEv(c.Actor(), empty, nil, []string{a}), "remove from an empty set")
+				expectUnchanged(t, c, empty, before, "no-op remove on an empty set")
+			}},
+		{Case: framework.NewCase("labels/add-remove/7", framework.MUST,
+			"Labels a command does not name are preserved byte for byte, whatever their prefix.",
+			"labels/add-remove.14", "labels/scope.3"),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				keep := []string{"0", "a._:/-z", "team:" + lbl(t, "infra"), "workflow/" + lbl(t, "build"), "stream"}
+				x := lbl(t, "x")
+				ch := createLabeled(t, c, "", fixtures.Open, keep...)
+				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{x}, nil), "add")
+				acceptNew(t, c, mutationEv(c.Actor(), ch, nil, []string{x}), "remove")
+				expectLabels(t, c, ch, keep...)
+			}},
+		{Case: framework.NewCase("labels/add-remove/8", framework.MUST,
+			"A 9002 without label operations is an ordinary edit: name and about change and the labels are kept.",
+			"labels/add-remove.15", "labels/compatibility.1", "labels/serialization.3"),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				a, b := lbl(t, "a"), lbl(t, "b")
+				ch := createLabeled(t, c, "", fixtures.Open, a, b)
+				name := t.Unique("renamed")
+				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"name", name}, nostr.Tag{"about", "about " + name}), "ordinary edit")
+				ev := expectLabels(t, c, ch, a, b)
+				t.Expect(framework.TagOf(ev, "name")).To(Equal(name))
+				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"archived", "true"}), "archive")
+				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"archived", "false"}), "unarchive")
+				expectLabels(t, c, ch, a, b)
+			}},
+		{Case: framework.NewCase("labels/add-remove/9", framework.MUST,
+			"A label mutation that also changes name, about, visibility, archive state, topic, purpose or TTL is rejected with invalid: nip-cl-rejected and nothing is applied (the snapshot stays the same event, the channel stays open and unarchived); a relay may instead ignore a topic, purpose, ttl or visibility tag beside a label operation as long as nothing but the labels changes.",
+			"labels/add-remove.2", "labels/responses.5").
+			WithReading("name, about and archived are fields every relay keeps: beside a label operation they are refused. The draft gives no tag names for topic, purpose or TTL, and visibility is NIP-29's private flag (the harness also sends [\"visibility\",\"private\"]): a relay may refuse those commands (invalid:, nothing applied) or ignore the tag, applying the label operation only. Both are accepted and noted per tag (reading labels-mixed-extended-fields for topic, purpose and ttl); a command that changes the field fails."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				a := lbl(t, "a")
+				ch := createLabeled(t, c, "", fixtures.Open, a)
+				before := snapshot(t, c, ch)
+				// Fields every relay keeps: refused outright.
+				for _, extra := range []nostr.Tag{{"name", "mixed"}, {"about", "mixed"}, {"archived", "true"}} {
+					rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", lbl(t, "x")}, extra), "add-label with "+extra[0], "invalid")
+					rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, extra, nostr.Tag{"remove-label", a}), "remove-label with "+extra[0], "invalid")
+				}
+				expectUnchanged(t, c, ch, before, "rejected mixed edits")
+				// Fields a relay may not have (topic, purpose, ttl) and the
+				// private flag in both spellings: refused, or ignored with
+				// only the label operation applied.
+				labels := []string{a}
+				for _, extra := range []nostr.Tag{{"visibility", "private"}, {"private"}, {"topic", "mixed-topic"}, {"purpose", "mixed-purpose"}, {"ttl", "3600"}} {
 					x := lbl(t, "x")
-					ch := createLabeled(t, c, "", fixtures.Open, keep...)
-					acceptNew(t, c, mutationEv(c.Actor(), ch, []string{x}, nil), "add")
-					acceptNew(t, c, mutationEv(c.Actor(), ch, nil, []string{x}), "remove")
-					expectLabels(t, c, ch, keep...)
-				}},
-			{Case: framework.NewCase("labels/add-remove/8", framework.MUST,
-				"A 9002 without label operations is an ordinary edit: name and about change and the labels are kept.",
-				"labels/add-remove.15", "labels/compatibility.1", "labels/serialization.3"),
-				Run: func(t *framework.T) {
-					c := t.Connect(t.Actor("owner"))
-					a, b := lbl(t, "a"), lbl(t, "b")
-					ch := createLabeled(t, c, "", fixtures.Open, a, b)
-					name := t.Unique("renamed")
-					t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"name", name}, nostr.Tag{"about", "about " + name}), "ordinary edit")
-					ev := expectLabels(t, c, ch, a, b)
-					t.Expect(framework.TagOf(ev, "name")).To(Equal(name))
-					t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"archived", "true"}), "archive")
-					t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"archived", "false"}), "unarchive")
-					expectLabels(t, c, ch, a, b)
-				}},
-			{Case: framework.NewCase("labels/add-remove/9", framework.MUST,
-				"A label mutation that also changes name, about, visibility, archive state, topic, purpose or TTL is rejected with invalid: nip-cl-rejected and nothing is applied (the snapshot stays the same event, the channel stays open and unarchived); a relay may instead ignore a topic, purpose, ttl or visibility tag beside a label operation as long as nothing but the labels changes.",
-				"labels/add-remove.2", "labels/responses.5").
-				WithReading("name, about and archived are fields every relay keeps: beside a label operation they are refused. The draft gives no tag names for topic, purpose or TTL, and visibility is NIP-29's private flag (the harness also sends [\"visibility\",\"private\"]): a relay may refuse those commands (invalid:, nothing applied) or ignore the tag, applying the label operation only. Both are accepted and noted per tag (reading labels-mixed-extended-fields for topic, purpose and ttl); a command that changes the field fails."),
-				Run: func(t *framework.T) {
-					c := t.Connect(t.Actor("owner"))
-					a := lbl(t, "a")
-					ch := createLabeled(t, c, "", fixtures.Open, a)
-					before := snapshot(t, c, ch)
-					// Fields every relay keeps: refused outright.
-					for _, extra := range []nostr.Tag{{"name", "mixed"}, {"about", "mixed"}, {"archived", "true"}} {
-						rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", lbl(t, "x")}, extra), "add-label with "+extra[0], "invalid")
-						rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, extra, nostr.Tag{"remove-label", a}), "remove-label with "+extra[0], "invalid")
-					}
-					expectUnchanged(t, c, ch, before, "rejected mixed edits")
-					// Fields a relay may not have (topic, purpose, ttl) and the
-					// private flag in both spellings: refused, or ignored with
-					// only the label operation applied.
-					labels := []string{a}
-					for _, extra := range []nostr.Tag{{"visibility", "private"}, {"private"}, {"topic", "mixed-topic"}, {"purpose", "mixed-purpose"}, {"ttl", "3600"}} {
-						x := lbl(t, "x")
-						if mixedLabelOp(t, c, ch, "add-label with "+fmt.Sprintf("%q", []string(extra)),
-							fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", x}, extra), extra, append(slices.Clone(labels), x)) {
-							labels = append(labels, x)
-							if mixedLabelOp(t, c, ch, "remove-label with "+fmt.Sprintf("%q", []string(extra)),
-								fixtures.EditChannel(c.Actor(), ch, extra, nostr.Tag{"remove-label", x}), extra, labels[:len(labels)-1]) {
-								labels = labels[:len(labels)-1]
-							}
+					if mixedLabelOp(t, c, ch, "add-label with "+fmt.Sprintf("%q", []string(extra)),
+						fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", x}, extra), extra, append(slices.Clone(labels), x)) {
+						labels = append(labels, x)
+						if mixedLabelOp(t, c, ch, "remove-label with "+fmt.Sprintf("%q", []string(extra)),
+							fixtures.EditChannel(c.Actor(), ch, extra, nostr.Tag{"remove-label", x}), extra, labels[:len(labels)-1]) {
+							labels = labels[:len(labels)-1]
 						}
 					}
-					// Nothing was applied behind the answers either: the channel
-					// is still open to an outsider and not archived (a
-					// label-only mutation is still accepted).
-					outsider := t.Connect(t.Actor("outsider"))
-					t.Expect(framework.DTags(t.Query(outsider, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}}))).To(Equal([]string{ch}), "the channel is still open to an outsider after the mixed edits")
-					acceptNew(t, c, mutationEv(c.Actor(), ch, []string{lbl(t, "after")}, nil), "a label-only mutation after the mixed edits (the channel is not archived)")
-				}},
-			{Case: framework.NewCase("labels/add-remove/10", framework.MUST,
-				"A no-op is validated and authorized like any mutation: a member's no-op is rejected with restricted: nip-cl-rejected, a malformed no-op with invalid: nip-cl-rejected.",
-				"labels/add-remove.8"),
-				Run: func(t *framework.T) {
-					owner := t.Connect(t.Actor("owner"))
-					a := lbl(t, "a")
-					ch := createLabeled(t, owner, "", fixtures.Open, a)
-					member := withRoles(t, owner, ch, "member")[0]
-					before := snapshot(t, owner, ch)
-					rejectCL(t, member, mutationEv(member.Actor(), ch, []string{a}, nil), "member no-op", "restricted")
-					rejectCL(t, owner, fixtures.EditChannel(owner.Actor(), ch, nostr.Tag{"add-label", a, "x"}), "malformed no-op", "invalid")
-					expectUnchanged(t, owner, ch, before, "rejected no-ops")
-				}},
-			{Case: framework.NewCase("labels/add-remove/11", framework.MUST,
-				"Removing the last label publishes a snapshot without L or l; removing it again is a no-op that publishes nothing.",
-				"labels/add-remove.10", "labels/add-remove.11", "labels/snapshot.5"),
-				Run: func(t *framework.T) {
-					c := t.Connect(t.Actor("owner"))
-					a := lbl(t, "last")
-					ch := createLabeled(t, c, "", fixtures.Open, a)
-					first := mutationEv(c.Actor(), ch, nil, []string{a})
-					acceptNew(t, c, first, "remove the last label")
-					before := expectLabels(t, c, ch)
-					// Signed one second before the first, so it is always a different event.
-					again := mutationAt(c.Actor(), ch, nil, []string{a}, time.Unix(int64(first.CreatedAt)-1, 0))
-					acceptNew(t, c, again, "remove it again (a new event)")
-					expectUnchanged(t, c, ch, before, "no-op")
-				}},
-		}...)
-	}
+				}
+				// Nothing was applied behind the answers either: the channel
+				// is still open to an outsider and not archived (a
+				// label-only mutation is still accepted).
+				outsider := t.Connect(t.Actor("outsider"))
+				t.Expect(framework.DTags(t.Query(outsider, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}}))).To(Equal([]string{ch}), "the channel is still open to an outsider after the mixed edits")
+				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{lbl(t, "after")}, nil), "a label-only mutation after the mixed edits (the channel is not archived)")
+			}},
+		{Case: framework.NewCase("labels/add-remove/10", framework.MUST,
+			"A no-op is validated and authorized like any mutation: a member's no-op is rejected with restricted: nip-cl-rejected, a malformed no-op with invalid: nip-cl-rejected.",
+			"labels/add-remove.8"),
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				a := lbl(t, "a")
+				ch := createLabeled(t, owner, "", fixtures.Open, a)
+				member := withRoles(t, owner, ch, "member")[0]
+				before := snapshot(t, owner, ch)
+				rejectCL(t, member, mutationEv(member.Actor(), ch, []string{a}, nil), "member no-op", "restricted")
+				rejectCL(t, owner, fixtures.EditChannel(owner.Actor(), ch, nostr.Tag{"add-label", a, "x"}), "malformed no-op", "invalid")
+				expectUnchanged(t, owner, ch, before, "rejected no-ops")
+			}},
+		{Case: framework.NewCase("labels/add-remove/11", framework.MUST,
+			"Removing the last label publishes a snapshot without L or l; removing it again is a no-op that publishes nothing.",
+			"labels/add-remove.10", "labels/add-remove.11", "labels/snapshot.5"),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				a := lbl(t, "last")
+				ch := createLabeled(t, c, "", fixtures.Open, a)
+				first := mutationEv(c.Actor(), ch, nil, []string{a})
+				acceptNew(t, c, first, "remove the last label")
+				before := expectLabels(t, c, ch)
+				// Signed one second before the first, so it is always a different event.
+				again := mutationAt(c.Actor(), ch, nil, []string{a}, time.Unix(int64(first.CreatedAt)-1, 0))
+				acceptNew(t, c, again, "remove it again (a new event)")
+				expectUnchanged(t, c, ch, before, "no-op")
+			}},
+	}...)
 	return out
 }

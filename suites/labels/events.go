@@ -185,125 +185,123 @@ func eventsSpecs() []framework.Spec {
 				rejectCL(t, c, ev, "mutation without h", "invalid")
 			}},
 	}
-	{
-		// "Events" — command shape, misplaced tags, the h tag.
-		misplacedCreate := []struct {
-			id      string
-			clauses []string
-			name    string
-			tag     func(v string) nostr.Tag
-		}{
-			{"labels/commands/1", []string{"labels/events.3", "labels/events.6", "labels/initial-labels.6", "labels/responses.10"}, "add-label", func(v string) nostr.Tag { return nostr.Tag{"add-label", v} }},
-			{"labels/commands/2", []string{"labels/events.3", "labels/events.6"}, "remove-label", func(v string) nostr.Tag { return nostr.Tag{"remove-label", v} }},
-			{"labels/commands/3", []string{"labels/events.5", "labels/events.6"}, "l", func(v string) nostr.Tag { return nostr.Tag{"l", v, labelNS} }},
-			{"labels/commands/4", []string{"labels/events.5", "labels/events.6"}, "L", func(string) nostr.Tag { return nostr.Tag{"L", labelNS} }},
-			{"labels/commands/5", []string{"labels/events.5", "labels/events.6", "labels/initial-labels.6"}, "t", func(v string) nostr.Tag { return nostr.Tag{"t", v} }},
-		}
-		for _, row := range misplacedCreate {
-			row := row
-			out = append(out, framework.Spec{Case: framework.NewCase(row.id, framework.MUST,
-				fmt.Sprintf("A 9007 carrying a misplaced %q tag is rejected with invalid: nip-cl-rejected (labeled or not) and creates nothing.", row.name),
-				row.clauses...),
-				Run: func(t *framework.T) {
-					c := t.Connect(t.Actor("owner"))
-					v := lbl(t, "mis")
-					ev, id := createEv(c.Actor(), "", fixtures.Open, lbl(t, "ok"))
-					ev = resign(c.Actor(), ev, row.tag(v))
-					rejectCL(t, c, ev, "labeled 9007 with "+row.name, "invalid")
-					goneChannel(t, c, id, "rejected create")
-					ev2, id2 := createEv(c.Actor(), "", fixtures.Open)
-					ev2 = resign(c.Actor(), ev2, row.tag(v))
-					rejectCL(t, c, ev2, "unlabeled 9007 with "+row.name, "invalid")
-					goneChannel(t, c, id2, "rejected create")
-				}})
-		}
-		misplacedEdit := []struct {
-			id      string
-			clauses []string
-			name    string
-			tag     func(v string) nostr.Tag
-		}{
-			{"labels/commands/6", []string{"labels/events.4", "labels/events.6"}, "label", func(v string) nostr.Tag { return nostr.Tag{"label", v} }},
-			{"labels/commands/7", []string{"labels/events.5", "labels/events.6"}, "l", func(v string) nostr.Tag { return nostr.Tag{"l", v, labelNS} }},
-			{"labels/commands/8", []string{"labels/events.5", "labels/events.6"}, "L", func(string) nostr.Tag { return nostr.Tag{"L", labelNS} }},
-			{"labels/commands/9", []string{"labels/events.5", "labels/events.6"}, "t", func(v string) nostr.Tag { return nostr.Tag{"t", v} }},
-		}
-		for _, row := range misplacedEdit {
-			row := row
-			out = append(out, framework.Spec{Case: framework.NewCase(row.id, framework.MUST,
-				fmt.Sprintf("A 9002 carrying a misplaced %q tag is rejected with invalid: nip-cl-rejected, alone or beside add-label, and nothing is applied.", row.name),
-				row.clauses...),
-				Run: func(t *framework.T) {
-					c := t.Connect(t.Actor("owner"))
-					keep := lbl(t, "keep")
-					ch := createLabeled(t, c, "", fixtures.Open, keep)
-					before := snapshot(t, c, ch)
-					v := lbl(t, "mis")
-					rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", lbl(t, "ok")}, row.tag(v)), "add-label with "+row.name, "invalid")
-					rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, row.tag(v)), "9002 with only "+row.name, "invalid")
-					expectUnchanged(t, c, ch, before, "rejected mutations")
-				}})
-		}
-		out = append(out,
-			framework.Spec{Case: framework.NewCase("labels/commands/10", framework.MUST,
-				"A labeled 9007 with two h tags is rejected with invalid: nip-cl-rejected; neither UUID gets a channel.",
-				"labels/events.7", "labels/initial-labels.6"),
-				Run: func(t *framework.T) {
-					c := t.Connect(t.Actor("owner"))
-					ev, id := createEv(c.Actor(), "", fixtures.Open, lbl(t, "two-h"))
-					other := fixtures.NewChannelID()
-					ev = resign(c.Actor(), ev, nostr.Tag{"h", other})
-					rejectCL(t, c, ev, "9007 with two h tags", "invalid")
-					goneChannel(t, c, id, "first h")
-					goneChannel(t, c, other, "second h")
-				}},
-			framework.Spec{Case: framework.NewCase("labels/commands/11", framework.MUST,
-				"A label mutation with two h tags (the same channel twice, or two channels) is rejected with invalid: nip-cl-rejected; nothing is applied.",
-				"labels/events.7"),
-				Run: func(t *framework.T) {
-					c := t.Connect(t.Actor("owner"))
-					a := createLabeled(t, c, "", fixtures.Open)
-					b := createLabeled(t, c, "", fixtures.Open)
-					ba, bb := snapshot(t, c, a), snapshot(t, c, b)
-					v := lbl(t, "two-h")
-					rejectCL(t, c, fixtures.EditChannel(c.Actor(), a, nostr.Tag{"h", a}, nostr.Tag{"add-label", v}), "h twice", "invalid")
-					rejectCL(t, c, fixtures.EditChannel(c.Actor(), a, nostr.Tag{"h", b}, nostr.Tag{"add-label", v}), "two channels", "invalid")
-					expectUnchanged(t, c, a, ba, "first channel")
-					expectUnchanged(t, c, b, bb, "second channel")
-				}},
-			framework.Spec{Case: framework.NewCase("labels/commands/12", framework.MUST,
-				"A labeled 9007 whose h value is not a UUID, or is the nil UUID, or whose h tag has three elements, is rejected with invalid: nip-cl-rejected.",
-				"labels/events.8"),
-				Run: func(t *framework.T) {
-					c := t.Connect(t.Actor("owner"))
-					v := lbl(t, "bad-h")
-					for _, h := range []nostr.Tag{{"h", "not-a-uuid"}, {"h", "00000000-0000-0000-0000-000000000000"}, {"h", fixtures.NewChannelID(), "extra"}} {
-						ev := c.Actor().Event(fixtures.KindCreateGroup, nostr.Tags{h, {"name", "bad h"}, {"channel_type", "stream"}, {"label", v}}, "")
-						rejectCL(t, c, ev, fmt.Sprintf("9007 with %v", []string(h)), "invalid")
-					}
-					t.Expect(findL(t, c, []string{v}, nil, 10)).To(BeEmpty(), "no channel carries the label of the rejected creates")
-				}},
-			framework.Spec{Case: framework.NewCase("labels/commands/13", framework.MUST,
-				"A label mutation whose h value is not a UUID or is the nil UUID is rejected with invalid: nip-cl-rejected.",
-				"labels/events.8"),
-				Run: func(t *framework.T) {
-					c := t.Connect(t.Actor("owner"))
-					for _, h := range []string{"not-a-uuid", "00000000-0000-0000-0000-000000000000"} {
-						rejectCL(t, c, mutationEv(c.Actor(), h, []string{lbl(t, "x")}, nil), "mutation with h "+h, "invalid")
-					}
-				}},
-			framework.Spec{Case: framework.NewCase("labels/commands/14", framework.MUST,
-				"A labeled 9007 without an h tag is rejected with invalid: nip-cl-rejected and creates no channel.",
-				"labels/events.10"),
-				Run: func(t *framework.T) {
-					c := t.Connect(t.Actor("owner"))
-					v := lbl(t, "no-h")
-					spec := &fixtures.ChannelSpec{NoH: true, Type: fixtures.TypeStream, Extra: labelTags(v)}
-					rejectCL(t, c, fixtures.CreateChannel(c.Actor(), spec), "labeled 9007 without h", "invalid")
-					t.Expect(findL(t, c, []string{v}, nil, 10)).To(BeEmpty(), "no channel carries the label")
-				}},
-		)
+	// "Events" — command shape, misplaced tags, the h tag.
+	misplacedCreate := []struct {
+		id      string
+		clauses []string
+		name    string
+		tag     func(v string) nostr.Tag
+	}{
+		{"labels/commands/1", []string{"labels/events.3", "labels/events.6", "labels/initial-labels.6", "labels/responses.10"}, "add-label", func(v string) nostr.Tag { return nostr.Tag{"add-label", v} }},
+		{"labels/commands/2", []string{"labels/events.3", "labels/events.6"}, "remove-label", func(v string) nostr.Tag { return nostr.Tag{"remove-label", v} }},
+		{"labels/commands/3", []string{"labels/events.5", "labels/events.6"}, "l", func(v string) nostr.Tag { return nostr.Tag{"l", v, labelNS} }},
+		{"labels/commands/4", []string{"labels/events.5", "labels/events.6"}, "L", func(string) nostr.Tag { return nostr.Tag{"L", labelNS} }},
+		{"labels/commands/5", []string{"labels/events.5", "labels/events.6", "labels/initial-labels.6"}, "t", func(v string) nostr.Tag { return nostr.Tag{"t", v} }},
 	}
+	for _, row := range misplacedCreate {
+		row := row
+		out = append(out, framework.Spec{Case: framework.NewCase(row.id, framework.MUST,
+			fmt.Sprintf("A 9007 carrying a misplaced %q tag is rejected with invalid: nip-cl-rejected (labeled or not) and creates nothing.", row.name),
+			row.clauses...),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				v := lbl(t, "mis")
+				ev, id := createEv(c.Actor(), "", fixtures.Open, lbl(t, "ok"))
+				ev = resign(c.Actor(), ev, row.tag(v))
+				rejectCL(t, c, ev, "labeled 9007 with "+row.name, "invalid")
+				goneChannel(t, c, id, "rejected create")
+				ev2, id2 := createEv(c.Actor(), "", fixtures.Open)
+				ev2 = resign(c.Actor(), ev2, row.tag(v))
+				rejectCL(t, c, ev2, "unlabeled 9007 with "+row.name, "invalid")
+				goneChannel(t, c, id2, "rejected create")
+			}})
+	}
+	misplacedEdit := []struct {
+		id      string
+		clauses []string
+		name    string
+		tag     func(v string) nostr.Tag
+	}{
+		{"labels/commands/6", []string{"labels/events.4", "labels/events.6"}, "label", func(v string) nostr.Tag { return nostr.Tag{"label", v} }},
+		{"labels/commands/7", []string{"labels/events.5", "labels/events.6"}, "l", func(v string) nostr.Tag { return nostr.Tag{"l", v, labelNS} }},
+		{"labels/commands/8", []string{"labels/events.5", "labels/events.6"}, "L", func(string) nostr.Tag { return nostr.Tag{"L", labelNS} }},
+		{"labels/commands/9", []string{"labels/events.5", "labels/events.6"}, "t", func(v string) nostr.Tag { return nostr.Tag{"t", v} }},
+	}
+	for _, row := range misplacedEdit {
+		row := row
+		out = append(out, framework.Spec{Case: framework.NewCase(row.id, framework.MUST,
+			fmt.Sprintf("A 9002 carrying a misplaced %q tag is rejected with invalid: nip-cl-rejected, alone or beside add-label, and nothing is applied.", row.name),
+			row.clauses...),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				keep := lbl(t, "keep")
+				ch := createLabeled(t, c, "", fixtures.Open, keep)
+				before := snapshot(t, c, ch)
+				v := lbl(t, "mis")
+				rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", lbl(t, "ok")}, row.tag(v)), "add-label with "+row.name, "invalid")
+				rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, row.tag(v)), "9002 with only "+row.name, "invalid")
+				expectUnchanged(t, c, ch, before, "rejected mutations")
+			}})
+	}
+	out = append(out,
+		framework.Spec{Case: framework.NewCase("labels/commands/10", framework.MUST,
+			"A labeled 9007 with two h tags is rejected with invalid: nip-cl-rejected; neither UUID gets a channel.",
+			"labels/events.7", "labels/initial-labels.6"),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				ev, id := createEv(c.Actor(), "", fixtures.Open, lbl(t, "two-h"))
+				other := fixtures.NewChannelID()
+				ev = resign(c.Actor(), ev, nostr.Tag{"h", other})
+				rejectCL(t, c, ev, "9007 with two h tags", "invalid")
+				goneChannel(t, c, id, "first h")
+				goneChannel(t, c, other, "second h")
+			}},
+		framework.Spec{Case: framework.NewCase("labels/commands/11", framework.MUST,
+			"A label mutation with two h tags (the same channel twice, or two channels) is rejected with invalid: nip-cl-rejected; nothing is applied.",
+			"labels/events.7"),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				a := createLabeled(t, c, "", fixtures.Open)
+				b := createLabeled(t, c, "", fixtures.Open)
+				ba, bb := snapshot(t, c, a), snapshot(t, c, b)
+				v := lbl(t, "two-h")
+				rejectCL(t, c, fixtures.EditChannel(c.Actor(), a, nostr.Tag{"h", a}, nostr.Tag{"add-label", v}), "h twice", "invalid")
+				rejectCL(t, c, fixtures.EditChannel(c.Actor(), a, nostr.Tag{"h", b}, nostr.Tag{"add-label", v}), "two channels", "invalid")
+				expectUnchanged(t, c, a, ba, "first channel")
+				expectUnchanged(t, c, b, bb, "second channel")
+			}},
+		framework.Spec{Case: framework.NewCase("labels/commands/12", framework.MUST,
+			"A labeled 9007 whose h value is not a UUID, or is the nil UUID, or whose h tag has three elements, is rejected with invalid: nip-cl-rejected.",
+			"labels/events.8"),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				v := lbl(t, "bad-h")
+				for _, h := range []nostr.Tag{{"h", "not-a-uuid"}, {"h", "00000000-0000-0000-0000-000000000000"}, {"h", fixtures.NewChannelID(), "extra"}} {
+					ev := c.Actor().Event(fixtures.KindCreateGroup, nostr.Tags{h, {"name", "bad h"}, {"channel_type", "stream"}, {"label", v}}, "")
+					rejectCL(t, c, ev, fmt.Sprintf("9007 with %v", []string(h)), "invalid")
+				}
+				t.Expect(findL(t, c, []string{v}, nil, 10)).To(BeEmpty(), "no channel carries the label of the rejected creates")
+			}},
+		framework.Spec{Case: framework.NewCase("labels/commands/13", framework.MUST,
+			"A label mutation whose h value is not a UUID or is the nil UUID is rejected with invalid: nip-cl-rejected.",
+			"labels/events.8"),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				for _, h := range []string{"not-a-uuid", "00000000-0000-0000-0000-000000000000"} {
+					rejectCL(t, c, mutationEv(c.Actor(), h, []string{lbl(t, "x")}, nil), "mutation with h "+h, "invalid")
+				}
+			}},
+		framework.Spec{Case: framework.NewCase("labels/commands/14", framework.MUST,
+			"A labeled 9007 without an h tag is rejected with invalid: nip-cl-rejected and creates no channel.",
+			"labels/events.10"),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				v := lbl(t, "no-h")
+				spec := &fixtures.ChannelSpec{NoH: true, Type: fixtures.TypeStream, Extra: labelTags(v)}
+				rejectCL(t, c, fixtures.CreateChannel(c.Actor(), spec), "labeled 9007 without h", "invalid")
+				t.Expect(findL(t, c, []string{v}, nil, 10)).To(BeEmpty(), "no channel carries the label")
+			}},
+	)
 	return out
 }
 

@@ -44,98 +44,96 @@ func initialLabelsSpecs() []framework.Spec {
 				acceptCommitted(t, c, ev, "the original create still retries as committed")
 			}},
 	}
-	{
-		// "Initial labels: kind 9007", including conflicts.
-		out = append(out, []framework.Spec{
-			{Case: framework.NewCase("labels/initial/1", framework.MUST,
-				"Repeated label values on a 9007 are applied once: the snapshot has each value once, sorted.",
-				"labels/initial-labels.2", "labels/snapshot.4"),
-				Run: func(t *framework.T) {
-					c := t.Connect(t.Actor("owner"))
-					a, b := lbl(t, "b-dup"), lbl(t, "a-dup")
-					ch := createLabeled(t, c, "", fixtures.Open, a, b, a, b, a)
-					expectLabels(t, c, ch, a, b)
-				}},
-			{Case: framework.NewCase("labels/initial/2", framework.MUST,
-				"An h-tagged 9007 without labels answers OK true \"\" and yields a snapshot with no L or l tags and one t tag with the type.",
-				"labels/initial-labels.4", "labels/responses.8", "labels/scope.1", "labels/snapshot.5", "labels/snapshot.8"),
-				Run: func(t *framework.T) {
-					c := t.Connect(t.Actor("owner"))
-					ch := createLabeled(t, c, fixtures.TypeStream, fixtures.Open)
-					ev := expectLabels(t, c, ch)
-					t.Expect(typeOf(ev)).To(Equal(fixtures.TypeStream))
-				}},
-			{Case: framework.NewCase("labels/initial/3", framework.MUST,
-				"A forum channel accepts initial labels; its snapshot keeps t=forum.",
-				"labels/initial-labels.1"),
-				Run: func(t *framework.T) {
-					c := t.Connect(t.Actor("owner"))
-					v := lbl(t, "forum")
-					ch := createLabeled(t, c, fixtures.TypeForum, fixtures.Open, v)
-					t.Expect(typeOf(expectLabels(t, c, ch, v))).To(Equal(fixtures.TypeForum))
-				}},
-			{Case: framework.NewCase("labels/initial/4", framework.MUST,
-				"When a labeled create is acknowledged, its fields, labels and snapshot are readable at once and the creator already holds owner authority (an immediate label mutation by the creator is accepted).",
-				"labels/initial-labels.1", "labels/initial-labels.5", "labels/application.1", "labels/application.2").
-				WithReading("The draft commits owner membership with the create but does not require 39001/39002 to be published atomically (or at all: NIP-29 makes them optional), so owner membership is observed through the creator's owner authority. Where the creator's role shows is only noted: NIP-29 puts roles on 39001; a role on the 39002 p tag is accepted too."),
-				Run: func(t *framework.T) {
-					c := t.Connect(t.Actor("owner"))
-					v, w := lbl(t, "together"), lbl(t, "after")
-					ev, ch := createEv(c.Actor(), "", fixtures.Private, v)
-					acceptNew(t, c, ev, "labeled private create")
-					snap := expectLabels(t, c, ch, v)
-					t.Expect(framework.TagOf(snap, "name")).To(Equal("labels stream"), "name committed with the labels")
-					// Label mutations need owner/admin authority, checked against the
-					// state the command serializes with: the create's owner
-					// membership is committed, so this is accepted at once.
-					acceptNew(t, c, mutationEv(c.Actor(), ch, []string{w}, nil), "the creator's label mutation right after the create")
-					expectLabels(t, c, ch, v, w)
-					t.Note("creator's role: %s", creatorRoleNote(t, c, ch))
-				}},
-			{Case: framework.NewCase("labels/initial/5", framework.MUST,
-				"A different 9007 on an existing UUID is rejected with duplicate: nip-cl-rejected; the answer names neither the channel's name nor its labels, and the channel is unchanged.",
-				"labels/initial-labels.10", "labels/initial-labels.8", "labels/responses.13", "labels/responses.17"),
-				Run: func(t *framework.T) {
-					owner := t.Connect(t.Actor("owner"))
-					secret := lbl(t, "secret")
-					ev, ch := createEv(owner.Actor(), "", fixtures.Private, secret)
-					acceptNew(t, owner, ev, "private labeled create")
-					before := snapshot(t, owner, ch)
-					for _, who := range []*fixtures.Client{t.Connect(t.Actor("outsider")), owner} {
-						ok := rejectCL(t, who, fixtures.CreateChannel(who.Actor(), &fixtures.ChannelSpec{ID: ch, Type: fixtures.TypeStream, Name: "other", Extra: labelTags(lbl(t, "other"))}),
-							"different create on an existing UUID by "+who.Actor().Name, "duplicate")
-						t.Expect(ok.Reason).NotTo(ContainSubstring(secret), "the conflict answer discloses a label")
-						t.Expect(ok.Reason).NotTo(ContainSubstring("labels stream"), "the conflict answer discloses the name")
-					}
-					expectUnchanged(t, owner, ch, before, "existing channel")
-				}},
-			{Case: framework.NewCase("labels/initial/6", framework.MUST,
-				"A different 9007 on a deleted channel's UUID is rejected with duplicate: nip-cl-rejected without disclosing the old channel's name or labels, and no channel appears.",
-				"labels/initial-labels.10", "labels/initial-labels.9", "labels/responses.13", "labels/responses.17", "labels/scope.10"),
-				Run: func(t *framework.T) {
-					owner := t.Connect(t.Actor("owner"))
-					secret := lbl(t, "gone")
-					ev, ch := createEv(owner.Actor(), "", fixtures.Open, secret)
-					acceptNew(t, owner, ev, "labeled create")
-					t.Accept(owner, fixtures.DeleteChannel(owner.Actor(), ch), "delete")
-					ok := rejectCL(t, owner, fixtures.CreateChannel(owner.Actor(), &fixtures.ChannelSpec{ID: ch, Type: fixtures.TypeStream, Name: "again", Extra: labelTags(secret)}),
-						"create on a deleted UUID", "duplicate")
+	// "Initial labels: kind 9007", including conflicts.
+	out = append(out, []framework.Spec{
+		{Case: framework.NewCase("labels/initial/1", framework.MUST,
+			"Repeated label values on a 9007 are applied once: the snapshot has each value once, sorted.",
+			"labels/initial-labels.2", "labels/snapshot.4"),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				a, b := lbl(t, "b-dup"), lbl(t, "a-dup")
+				ch := createLabeled(t, c, "", fixtures.Open, a, b, a, b, a)
+				expectLabels(t, c, ch, a, b)
+			}},
+		{Case: framework.NewCase("labels/initial/2", framework.MUST,
+			"An h-tagged 9007 without labels answers OK true \"\" and yields a snapshot with no L or l tags and one t tag with the type.",
+			"labels/initial-labels.4", "labels/responses.8", "labels/scope.1", "labels/snapshot.5", "labels/snapshot.8"),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				ch := createLabeled(t, c, fixtures.TypeStream, fixtures.Open)
+				ev := expectLabels(t, c, ch)
+				t.Expect(typeOf(ev)).To(Equal(fixtures.TypeStream))
+			}},
+		{Case: framework.NewCase("labels/initial/3", framework.MUST,
+			"A forum channel accepts initial labels; its snapshot keeps t=forum.",
+			"labels/initial-labels.1"),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				v := lbl(t, "forum")
+				ch := createLabeled(t, c, fixtures.TypeForum, fixtures.Open, v)
+				t.Expect(typeOf(expectLabels(t, c, ch, v))).To(Equal(fixtures.TypeForum))
+			}},
+		{Case: framework.NewCase("labels/initial/4", framework.MUST,
+			"When a labeled create is acknowledged, its fields, labels and snapshot are readable at once and the creator already holds owner authority (an immediate label mutation by the creator is accepted).",
+			"labels/initial-labels.1", "labels/initial-labels.5", "labels/application.1", "labels/application.2").
+			WithReading("The draft commits owner membership with the create but does not require 39001/39002 to be published atomically (or at all: NIP-29 makes them optional), so owner membership is observed through the creator's owner authority. Where the creator's role shows is only noted: NIP-29 puts roles on 39001; a role on the 39002 p tag is accepted too."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				v, w := lbl(t, "together"), lbl(t, "after")
+				ev, ch := createEv(c.Actor(), "", fixtures.Private, v)
+				acceptNew(t, c, ev, "labeled private create")
+				snap := expectLabels(t, c, ch, v)
+				t.Expect(framework.TagOf(snap, "name")).To(Equal("labels stream"), "name committed with the labels")
+				// Label mutations need owner/admin authority, checked against the
+				// state the command serializes with: the create's owner
+				// membership is committed, so this is accepted at once.
+				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{w}, nil), "the creator's label mutation right after the create")
+				expectLabels(t, c, ch, v, w)
+				t.Note("creator's role: %s", creatorRoleNote(t, c, ch))
+			}},
+		{Case: framework.NewCase("labels/initial/5", framework.MUST,
+			"A different 9007 on an existing UUID is rejected with duplicate: nip-cl-rejected; the answer names neither the channel's name nor its labels, and the channel is unchanged.",
+			"labels/initial-labels.10", "labels/initial-labels.8", "labels/responses.13", "labels/responses.17"),
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				secret := lbl(t, "secret")
+				ev, ch := createEv(owner.Actor(), "", fixtures.Private, secret)
+				acceptNew(t, owner, ev, "private labeled create")
+				before := snapshot(t, owner, ch)
+				for _, who := range []*fixtures.Client{t.Connect(t.Actor("outsider")), owner} {
+					ok := rejectCL(t, who, fixtures.CreateChannel(who.Actor(), &fixtures.ChannelSpec{ID: ch, Type: fixtures.TypeStream, Name: "other", Extra: labelTags(lbl(t, "other"))}),
+						"different create on an existing UUID by "+who.Actor().Name, "duplicate")
 					t.Expect(ok.Reason).NotTo(ContainSubstring(secret), "the conflict answer discloses a label")
 					t.Expect(ok.Reason).NotTo(ContainSubstring("labels stream"), "the conflict answer discloses the name")
-					goneChannel(t, owner, ch, "deleted UUID")
-				}},
-			{Case: framework.NewCase("labels/initial/7", framework.MUST,
-				"An exact retry of a committed 9007 is recognized before the UUID conflict: OK true \"duplicate: nip-cl-committed\", and no new snapshot.",
-				"labels/initial-labels.7", "labels/responses.6", "labels/responses.9", "labels/retry-admission.8"),
-				Run: func(t *framework.T) {
-					c := t.Connect(t.Actor("owner"))
-					ev, ch := createEv(c.Actor(), "", fixtures.Open, lbl(t, "retry"))
-					acceptNew(t, c, ev, "create")
-					before := snapshot(t, c, ch)
-					acceptCommitted(t, c, ev, "exact retry of the create")
-					expectUnchanged(t, c, ch, before, "retried create")
-				}},
-		}...)
-	}
+				}
+				expectUnchanged(t, owner, ch, before, "existing channel")
+			}},
+		{Case: framework.NewCase("labels/initial/6", framework.MUST,
+			"A different 9007 on a deleted channel's UUID is rejected with duplicate: nip-cl-rejected without disclosing the old channel's name or labels, and no channel appears.",
+			"labels/initial-labels.10", "labels/initial-labels.9", "labels/responses.13", "labels/responses.17", "labels/scope.10"),
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				secret := lbl(t, "gone")
+				ev, ch := createEv(owner.Actor(), "", fixtures.Open, secret)
+				acceptNew(t, owner, ev, "labeled create")
+				t.Accept(owner, fixtures.DeleteChannel(owner.Actor(), ch), "delete")
+				ok := rejectCL(t, owner, fixtures.CreateChannel(owner.Actor(), &fixtures.ChannelSpec{ID: ch, Type: fixtures.TypeStream, Name: "again", Extra: labelTags(secret)}),
+					"create on a deleted UUID", "duplicate")
+				t.Expect(ok.Reason).NotTo(ContainSubstring(secret), "the conflict answer discloses a label")
+				t.Expect(ok.Reason).NotTo(ContainSubstring("labels stream"), "the conflict answer discloses the name")
+				goneChannel(t, owner, ch, "deleted UUID")
+			}},
+		{Case: framework.NewCase("labels/initial/7", framework.MUST,
+			"An exact retry of a committed 9007 is recognized before the UUID conflict: OK true \"duplicate: nip-cl-committed\", and no new snapshot.",
+			"labels/initial-labels.7", "labels/responses.6", "labels/responses.9", "labels/retry-admission.8"),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				ev, ch := createEv(c.Actor(), "", fixtures.Open, lbl(t, "retry"))
+				acceptNew(t, c, ev, "create")
+				before := snapshot(t, c, ch)
+				acceptCommitted(t, c, ev, "exact retry of the create")
+				expectUnchanged(t, c, ch, before, "retried create")
+			}},
+	}...)
 	return out
 }

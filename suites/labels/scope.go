@@ -123,104 +123,102 @@ func scopeSpecs() []framework.Spec {
 			"labels/scope.3", "labels/snapshot.9"),
 			Run: func(t *framework.T) { acceptValidLabel(t, "stream") }},
 	}
-	{
-		// "Scope" — channel types, archive, deletion.
-		createClauses := []string{"labels/scope.4", "labels/initial-labels.6"}
-		mutateClauses := []string{"labels/scope.5"}
-		for _, row := range []struct{ typ, createID, mutateID string }{
-			{fixtures.TypeDM, "labels/scope/1", "labels/scope/2"},
-			{fixtures.TypeWorkflow, "labels/scope/3", "labels/scope/4"},
-		} {
-			typ := row.typ
-			out = append(out,
-				framework.Spec{Case: framework.NewCase(row.createID, framework.MUST,
-					"A "+typ+" 9007 with labels is rejected (invalid: or restricted: nip-cl-rejected) and creates nothing.",
-					createClauses...).
-					WithReading(readingTypePrefix),
-					Run: func(t *framework.T) {
-						c := t.Connect(t.Actor("owner"))
-						ev, id := createEv(c.Actor(), typ, fixtures.Private, lbl(t, typ))
-						ok := rejectCL(t, c, ev, "labeled "+typ+" create", "invalid", "restricted")
-						t.Note("labels on a %s create: %s", typ, prefixOf(ok.Reason))
-						t.Reading(clause.ReadingLabelsCreatePrefix, prefixOf(ok.Reason))
-						goneChannel(t, c, id, "rejected create")
-					}},
-				framework.Spec{Case: framework.NewCase(row.mutateID, framework.MUST,
-					"A label mutation on a "+typ+" channel is rejected (invalid: or restricted: nip-cl-rejected); its unlabeled snapshot stays canonical and unchanged.",
-					mutateClauses...).
-					WithReading(readingTypePrefix),
-					Run: func(t *framework.T) {
-						c := t.Connect(t.Actor("owner"))
-						ch := createLabeled(t, c, typ, fixtures.Private)
-						before := expectLabels(t, c, ch)
-						t.Expect(typeOf(before)).To(Equal(typ))
-						ok := rejectCL(t, c, mutationEv(c.Actor(), ch, []string{lbl(t, typ)}, nil), "label mutation on "+typ, "invalid", "restricted")
-						t.Note("label mutation on a %s channel: %s", typ, prefixOf(ok.Reason))
-						t.Reading(clause.ReadingLabelsMutationPrefix, prefixOf(ok.Reason))
-						expectUnchanged(t, c, ch, before, "rejected mutation")
-					}})
-		}
+	// "Scope" — channel types, archive, deletion.
+	createClauses := []string{"labels/scope.4", "labels/initial-labels.6"}
+	mutateClauses := []string{"labels/scope.5"}
+	for _, row := range []struct{ typ, createID, mutateID string }{
+		{fixtures.TypeDM, "labels/scope/1", "labels/scope/2"},
+		{fixtures.TypeWorkflow, "labels/scope/3", "labels/scope/4"},
+	} {
+		typ := row.typ
 		out = append(out,
-			framework.Spec{Case: framework.NewCase("labels/scope/5", framework.MUST,
-				"An archived channel keeps readable, findable labels but rejects label mutations with restricted: nip-cl-rejected until it is unarchived.",
-				"labels/scope.6", "labels/scope.7", "labels/responses.12"),
+			framework.Spec{Case: framework.NewCase(row.createID, framework.MUST,
+				"A "+typ+" 9007 with labels is rejected (invalid: or restricted: nip-cl-rejected) and creates nothing.",
+				createClauses...).
+				WithReading(readingTypePrefix),
 				Run: func(t *framework.T) {
 					c := t.Connect(t.Actor("owner"))
-					a, x := lbl(t, "a"), lbl(t, "x")
-					ch := createLabeled(t, c, "", fixtures.Open, a)
-					t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"archived", "true"}), "archive")
-					before := expectLabels(t, c, ch, a)
-					t.Expect(framework.DTags(findL(t, c, []string{a}, nil, 10))).To(Equal([]string{ch}), "archived channel found by label")
-					rejectCL(t, c, mutationEv(c.Actor(), ch, []string{x}, nil), "add on archived", "restricted")
-					rejectCL(t, c, mutationEv(c.Actor(), ch, nil, []string{a}), "remove on archived", "restricted")
-					rejectCL(t, c, mutationEv(c.Actor(), ch, []string{a}, nil), "no-op on archived", "restricted")
-					expectUnchanged(t, c, ch, before, "archived channel")
-					t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"archived", "false"}), "unarchive")
-					acceptNew(t, c, mutationEv(c.Actor(), ch, []string{x}, nil), "add after unarchive")
-					expectLabels(t, c, ch, a, x)
+					ev, id := createEv(c.Actor(), typ, fixtures.Private, lbl(t, typ))
+					ok := rejectCL(t, c, ev, "labeled "+typ+" create", "invalid", "restricted")
+					t.Note("labels on a %s create: %s", typ, prefixOf(ok.Reason))
+					t.Reading(clause.ReadingLabelsCreatePrefix, prefixOf(ok.Reason))
+					goneChannel(t, c, id, "rejected create")
 				}},
-			framework.Spec{Case: framework.NewCase("labels/scope/6", framework.MUST,
-				"A deleted channel rejects label mutations (nip-cl-rejected) and gets no new snapshot: none is readable and none is delivered live.",
-				"labels/scope.8", "labels/scope.9").
-				WithReading(readingDeletedPrefix + " Live: a second channel's snapshot on the same subscription is the marker; a relay that delivers nothing live passes that part with a note."),
+			framework.Spec{Case: framework.NewCase(row.mutateID, framework.MUST,
+				"A label mutation on a "+typ+" channel is rejected (invalid: or restricted: nip-cl-rejected); its unlabeled snapshot stays canonical and unchanged.",
+				mutateClauses...).
+				WithReading(readingTypePrefix),
 				Run: func(t *framework.T) {
 					c := t.Connect(t.Actor("owner"))
-					a := lbl(t, "a")
-					ch := createLabeled(t, c, "", fixtures.Open, a)
-					marker := createLabeled(t, c, "", fixtures.Open)
-					watcher := t.Connect(c.Actor())
-					sub := t.Subscribe(watcher,
-						nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}},
-						nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {marker}}})
-					t.Accept(c, fixtures.DeleteChannel(c.Actor(), ch), "delete")
-					ok := rejectCL(t, c, mutationEv(c.Actor(), ch, []string{lbl(t, "x")}, []string{a}), "mutation on a deleted channel", "restricted", "invalid")
-					t.Note("mutation on a deleted channel: %s", prefixOf(ok.Reason))
-					t.Reading(clause.ReadingLabelsDeletedPrefix, prefixOf(ok.Reason))
-					goneChannel(t, c, ch, "deleted channel")
-					t.Expect(findL(t, c, []string{a}, nil, 10)).To(BeEmpty(), "deleted channel not found by label")
-					acceptNew(t, c, mutationEv(c.Actor(), marker, []string{lbl(t, "marker")}, nil), "label the marker channel")
-					seen, err := sub.WaitFor(t.Ctx(), func(ev *nostr.Event) bool { return ev.Tags.GetD() == marker })
-					seen = append(seen, sub.Drain()...)
-					for _, ev := range seen {
-						t.Expect(ev.Tags.GetD()).NotTo(Equal(ch), "a 39000 of the deleted channel was delivered after the delete: %s %v", ev.ID, ev.Tags)
-					}
-					if err != nil {
-						t.Note("no live snapshot arrived on the #d subscription (%v); only stored reads were checked", err)
-					}
-				}},
-			framework.Spec{Case: framework.NewCase("labels/scope/7", framework.MUST,
-				"A deleted UUID is never reused: a labeled create on it, even by the old owner with the old labels, is rejected with duplicate: nip-cl-rejected.",
-				"labels/scope.10", "labels/initial-labels.9", "labels/responses.13"),
-				Run: func(t *framework.T) {
-					c := t.Connect(t.Actor("owner"))
-					a := lbl(t, "a")
-					ch := createLabeled(t, c, "", fixtures.Open, a)
-					t.Accept(c, fixtures.DeleteChannel(c.Actor(), ch), "delete")
-					rejectCL(t, c, fixtures.CreateChannel(c.Actor(), &fixtures.ChannelSpec{ID: ch, Type: fixtures.TypeStream, Extra: labelTags(a, lbl(t, "b"))}), "create on the deleted UUID", "duplicate")
-					goneChannel(t, c, ch, "deleted UUID")
-				}},
-		)
+					ch := createLabeled(t, c, typ, fixtures.Private)
+					before := expectLabels(t, c, ch)
+					t.Expect(typeOf(before)).To(Equal(typ))
+					ok := rejectCL(t, c, mutationEv(c.Actor(), ch, []string{lbl(t, typ)}, nil), "label mutation on "+typ, "invalid", "restricted")
+					t.Note("label mutation on a %s channel: %s", typ, prefixOf(ok.Reason))
+					t.Reading(clause.ReadingLabelsMutationPrefix, prefixOf(ok.Reason))
+					expectUnchanged(t, c, ch, before, "rejected mutation")
+				}})
 	}
+	out = append(out,
+		framework.Spec{Case: framework.NewCase("labels/scope/5", framework.MUST,
+			"An archived channel keeps readable, findable labels but rejects label mutations with restricted: nip-cl-rejected until it is unarchived.",
+			"labels/scope.6", "labels/scope.7", "labels/responses.12"),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				a, x := lbl(t, "a"), lbl(t, "x")
+				ch := createLabeled(t, c, "", fixtures.Open, a)
+				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"archived", "true"}), "archive")
+				before := expectLabels(t, c, ch, a)
+				t.Expect(framework.DTags(findL(t, c, []string{a}, nil, 10))).To(Equal([]string{ch}), "archived channel found by label")
+				rejectCL(t, c, mutationEv(c.Actor(), ch, []string{x}, nil), "add on archived", "restricted")
+				rejectCL(t, c, mutationEv(c.Actor(), ch, nil, []string{a}), "remove on archived", "restricted")
+				rejectCL(t, c, mutationEv(c.Actor(), ch, []string{a}, nil), "no-op on archived", "restricted")
+				expectUnchanged(t, c, ch, before, "archived channel")
+				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"archived", "false"}), "unarchive")
+				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{x}, nil), "add after unarchive")
+				expectLabels(t, c, ch, a, x)
+			}},
+		framework.Spec{Case: framework.NewCase("labels/scope/6", framework.MUST,
+			"A deleted channel rejects label mutations (nip-cl-rejected) and gets no new snapshot: none is readable and none is delivered live.",
+			"labels/scope.8", "labels/scope.9").
+			WithReading(readingDeletedPrefix + " Live: a second channel's snapshot on the same subscription is the marker; a relay that delivers nothing live passes that part with a note."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				a := lbl(t, "a")
+				ch := createLabeled(t, c, "", fixtures.Open, a)
+				marker := createLabeled(t, c, "", fixtures.Open)
+				watcher := t.Connect(c.Actor())
+				sub := t.Subscribe(watcher,
+					nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}},
+					nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {marker}}})
+				t.Accept(c, fixtures.DeleteChannel(c.Actor(), ch), "delete")
+				ok := rejectCL(t, c, mutationEv(c.Actor(), ch, []string{lbl(t, "x")}, []string{a}), "mutation on a deleted channel", "restricted", "invalid")
+				t.Note("mutation on a deleted channel: %s", prefixOf(ok.Reason))
+				t.Reading(clause.ReadingLabelsDeletedPrefix, prefixOf(ok.Reason))
+				goneChannel(t, c, ch, "deleted channel")
+				t.Expect(findL(t, c, []string{a}, nil, 10)).To(BeEmpty(), "deleted channel not found by label")
+				acceptNew(t, c, mutationEv(c.Actor(), marker, []string{lbl(t, "marker")}, nil), "label the marker channel")
+				seen, err := sub.WaitFor(t.Ctx(), func(ev *nostr.Event) bool { return ev.Tags.GetD() == marker })
+				seen = append(seen, sub.Drain()...)
+				for _, ev := range seen {
+					t.Expect(ev.Tags.GetD()).NotTo(Equal(ch), "a 39000 of the deleted channel was delivered after the delete: %s %v", ev.ID, ev.Tags)
+				}
+				if err != nil {
+					t.Note("no live snapshot arrived on the #d subscription (%v); only stored reads were checked", err)
+				}
+			}},
+		framework.Spec{Case: framework.NewCase("labels/scope/7", framework.MUST,
+			"A deleted UUID is never reused: a labeled create on it, even by the old owner with the old labels, is rejected with duplicate: nip-cl-rejected.",
+			"labels/scope.10", "labels/initial-labels.9", "labels/responses.13"),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				a := lbl(t, "a")
+				ch := createLabeled(t, c, "", fixtures.Open, a)
+				t.Accept(c, fixtures.DeleteChannel(c.Actor(), ch), "delete")
+				rejectCL(t, c, fixtures.CreateChannel(c.Actor(), &fixtures.ChannelSpec{ID: ch, Type: fixtures.TypeStream, Extra: labelTags(a, lbl(t, "b"))}), "create on the deleted UUID", "duplicate")
+				goneChannel(t, c, ch, "deleted UUID")
+			}},
+	)
 	return out
 }
 

@@ -99,190 +99,188 @@ func serializationSpecs() []framework.Spec {
 				}
 			}},
 	}
-	{
-		// "Application and publication guarantees" —
-		// serialized mutations and publication. Every race runs Env.Rounds times.
-		out = append(out, []framework.Spec{
-			{Case: framework.NewCase("labels/concurrency/3", framework.MUST,
-				"K admins adding K distinct labels at once: every label is in the stored snapshot afterwards; the snapshots delivered live, ordered by created_at, only ever gain labels.",
-				"labels/serialization.1", "labels/serialization.5").
-				WithReading(readingLiveSubset).
-				WithHeavy(),
-				Run: func(t *framework.T) {
-					const k = 6
-					owner := t.Connect(t.Actor("owner"))
-					ch := createLabeled(t, owner, "", fixtures.Open)
-					admins := withRoles(t, owner, ch, repeat("admin", k)...)
-					delivered := 0
-					var watch liveWatch
-					for r := 0; r < t.Env.Rounds; r++ {
-						base := snapshot(t, owner, ch)
-						sub := t.Subscribe(owner, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})
-						vals := make([]string, k)
-						for i := range vals {
-							vals[i] = lbl(t, "k")
-						}
-						oks := inFlight(t, admins, func(i int) *nostr.Event { return mutationEv(admins[i].Actor(), ch, []string{vals[i]}, nil) })
-						for i, ok := range oks {
-							t.Expect(ok.Accepted && ok.Reason == "").To(BeTrue(), "round %d admin %d: %s", r, i, ok)
-						}
-						final := expectLabels(t, owner, ch, vals...)
-						live, ok := watch.until(t, sub, final.ID)
-						live = newerThan(live, base)
-						checkDelivered(t, live, final, r)
-						for _, v := range vals {
-							keptOnce(live, v, true, r)
-						}
-						if ok {
-							delivered++
-						}
-						acceptNew(t, owner, mutationEv(owner.Actor(), ch, nil, vals), "clear the round's labels")
+	// "Application and publication guarantees" —
+	// serialized mutations and publication. Every race runs Env.Rounds times.
+	out = append(out, []framework.Spec{
+		{Case: framework.NewCase("labels/concurrency/3", framework.MUST,
+			"K admins adding K distinct labels at once: every label is in the stored snapshot afterwards; the snapshots delivered live, ordered by created_at, only ever gain labels.",
+			"labels/serialization.1", "labels/serialization.5").
+			WithReading(readingLiveSubset).
+			WithHeavy(),
+			Run: func(t *framework.T) {
+				const k = 6
+				owner := t.Connect(t.Actor("owner"))
+				ch := createLabeled(t, owner, "", fixtures.Open)
+				admins := withRoles(t, owner, ch, repeat("admin", k)...)
+				delivered := 0
+				var watch liveWatch
+				for r := 0; r < t.Env.Rounds; r++ {
+					base := snapshot(t, owner, ch)
+					sub := t.Subscribe(owner, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})
+					vals := make([]string, k)
+					for i := range vals {
+						vals[i] = lbl(t, "k")
 					}
-					t.Note("%d rounds of %d concurrent adds; the final snapshot arrived live in %d rounds", t.Env.Rounds, k, delivered)
-				}},
-			{Case: framework.NewCase("labels/concurrency/4", framework.MUST,
-				"Parallel disjoint adds and removes are all preserved in the stored snapshot, which is newer than the one before them and still current once the live snapshots arrived; among the snapshots delivered live, by created_at, an added label never disappears and a removed one never comes back.",
-				"labels/serialization.1", "labels/serialization.4", "labels/serialization.5").
-				WithReading(readingLiveSubset).
-				WithHeavy(),
-				Run: func(t *framework.T) {
-					const k = 4
-					owner := t.Connect(t.Actor("owner"))
-					ch := createLabeled(t, owner, "", fixtures.Open)
-					admins := withRoles(t, owner, ch, repeat("admin", 2*k)...)
-					cur := make([]string, k)
-					for i := range cur {
-						cur[i] = lbl(t, "old")
+					oks := inFlight(t, admins, func(i int) *nostr.Event { return mutationEv(admins[i].Actor(), ch, []string{vals[i]}, nil) })
+					for i, ok := range oks {
+						t.Expect(ok.Accepted && ok.Reason == "").To(BeTrue(), "round %d admin %d: %s", r, i, ok)
 					}
-					acceptNew(t, owner, mutationEv(owner.Actor(), ch, cur, nil), "seed labels")
-					delivered := 0
-					var watch liveWatch
-					for r := 0; r < t.Env.Rounds; r++ {
-						base := snapshot(t, owner, ch)
-						sub := t.Subscribe(owner, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})
-						add := make([]string, k)
-						for i := range add {
-							add[i] = lbl(t, "new")
-						}
-						oks := inFlight(t, admins, func(i int) *nostr.Event {
-							if i < k {
-								return mutationEv(admins[i].Actor(), ch, []string{add[i]}, nil)
-							}
-							return mutationEv(admins[i].Actor(), ch, nil, []string{cur[i-k]})
-						})
-						for i, ok := range oks {
-							t.Expect(ok.Accepted && ok.Reason == "").To(BeTrue(), "round %d command %d: %s", r, i, ok)
-						}
-						final := expectLabels(t, owner, ch, add...)
-						t.Expect(final.CreatedAt).To(BeNumerically(">", base.CreatedAt), "round %d: the stored snapshot after the commands (%s) must be newer than the one before them (%s)", r, final.ID, base.ID)
-						live, ok := watch.until(t, sub, final.ID)
-						live = newerThan(live, base)
-						checkDelivered(t, live, final, r)
-						for _, v := range add {
-							keptOnce(live, v, true, r)
-						}
-						for _, v := range cur {
-							keptOnce(live, v, false, r)
-						}
-						// No late publisher replaces it with stale labels.
-						expectUnchanged(t, owner, ch, final, fmt.Sprintf("round %d: the stored snapshot once the live ones arrived", r))
-						if ok {
-							delivered++
-						}
-						cur = add
+					final := expectLabels(t, owner, ch, vals...)
+					live, ok := watch.until(t, sub, final.ID)
+					live = newerThan(live, base)
+					checkDelivered(t, live, final, r)
+					for _, v := range vals {
+						keptOnce(live, v, true, r)
 					}
-					t.Note("%d rounds of %d adds racing %d removes; the final snapshot arrived live in %d rounds", t.Env.Rounds, k, k, delivered)
-				}},
-			{Case: framework.NewCase("labels/concurrency/5", framework.MUST,
-				"A label mutation racing an archive is serialized with it: if accepted, its label is in the final snapshot and was applied before the archive; if refused (restricted: nip-cl-rejected), it left nothing; either way the channel ends archived and refuses a further mutation.",
-				"labels/serialization.2").
-				WithReading("Archive state is observed as the draft defines it, by behaviour: an archived channel refuses new label mutations (restricted: nip-cl-rejected). The snapshot's archived tag is read by its value (the target contract's [\"archived\",\"true\"]; \"false\" or no tag is not archived) only to order the snapshots delivered live; the draft defines no snapshot form for archive state. " + readingLiveSubset).
-				WithHeavy(),
-				Run: func(t *framework.T) {
-					owner := t.Actor("owner")
-					conns := connectN(t, owner, 2)
-					applied := 0
-					forms := map[string]bool{}
-					var watch liveWatch
-					for r := 0; r < t.Env.Rounds; r++ {
-						x := lbl(t, "arch")
-						ch := createLabeled(t, conns[0], "", fixtures.Open)
-						base := snapshot(t, conns[0], ch)
-						sub := t.Subscribe(conns[0], nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})
-						oks := inFlight(t, conns, func(i int) *nostr.Event {
-							if i == 0 {
-								return mutationEv(owner, ch, []string{x}, nil)
-							}
-							return fixtures.EditChannel(owner, ch, nostr.Tag{"archived", "true"})
-						})
-						t.Expect(oks[1].Accepted).To(BeTrue(), "round %d: archive: %s", r, oks[1])
-						won := oks[0].Accepted
-						if won {
-							t.Expect(oks[0].Reason).To(Equal(""), "round %d: %s", r, oks[0])
-							applied++
-						} else {
-							requireRejected(oks[0], fmt.Sprintf("round %d: mutation racing archive", r), "restricted")
+					if ok {
+						delivered++
+					}
+					acceptNew(t, owner, mutationEv(owner.Actor(), ch, nil, vals), "clear the round's labels")
+				}
+				t.Note("%d rounds of %d concurrent adds; the final snapshot arrived live in %d rounds", t.Env.Rounds, k, delivered)
+			}},
+		{Case: framework.NewCase("labels/concurrency/4", framework.MUST,
+			"Parallel disjoint adds and removes are all preserved in the stored snapshot, which is newer than the one before them and still current once the live snapshots arrived; among the snapshots delivered live, by created_at, an added label never disappears and a removed one never comes back.",
+			"labels/serialization.1", "labels/serialization.4", "labels/serialization.5").
+			WithReading(readingLiveSubset).
+			WithHeavy(),
+			Run: func(t *framework.T) {
+				const k = 4
+				owner := t.Connect(t.Actor("owner"))
+				ch := createLabeled(t, owner, "", fixtures.Open)
+				admins := withRoles(t, owner, ch, repeat("admin", 2*k)...)
+				cur := make([]string, k)
+				for i := range cur {
+					cur[i] = lbl(t, "old")
+				}
+				acceptNew(t, owner, mutationEv(owner.Actor(), ch, cur, nil), "seed labels")
+				delivered := 0
+				var watch liveWatch
+				for r := 0; r < t.Env.Rounds; r++ {
+					base := snapshot(t, owner, ch)
+					sub := t.Subscribe(owner, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})
+					add := make([]string, k)
+					for i := range add {
+						add[i] = lbl(t, "new")
+					}
+					oks := inFlight(t, admins, func(i int) *nostr.Event {
+						if i < k {
+							return mutationEv(admins[i].Actor(), ch, []string{add[i]}, nil)
 						}
-						final := snapshot(t, conns[0], ch)
-						t.Expect(slices.Contains(labelsOf(final), x)).To(Equal(won), "round %d: the raced label is in the final snapshot exactly when the mutation was accepted (labels %v)", r, labelsOf(final))
-						// The archive took effect and stayed: a new mutation is refused.
-						rejectCL(t, conns[0], mutationEv(owner, ch, []string{lbl(t, "after")}, nil), fmt.Sprintf("round %d: a new mutation after the archive", r), "restricted")
-						expectUnchanged(t, conns[0], ch, final, fmt.Sprintf("round %d: refused mutation after the archive", r))
-						arch, known := archivedState(final)
-						forms[fmt.Sprintf("archived tag %q (read as archived=%v, known=%v)", fixtures.TagValues(final, "archived"), arch, known)] = true
-						live, _ := watch.until(t, sub, final.ID)
-						live = newerThan(live, base)
-						checkDelivered(t, live, final, r)
-						ordered := byCreatedAt(live)
-						archivedAt := -1
-						for i, ev := range ordered {
-							a, ok := archivedState(ev)
-							if ok && a && archivedAt < 0 {
-								archivedAt = i
-							}
-							if !won {
-								t.Expect(labelsOf(ev)).NotTo(ContainElement(x), "round %d: a refused mutation's label was published (%s)", r, ev.ID)
-							}
+						return mutationEv(admins[i].Actor(), ch, nil, []string{cur[i-k]})
+					})
+					for i, ok := range oks {
+						t.Expect(ok.Accepted && ok.Reason == "").To(BeTrue(), "round %d command %d: %s", r, i, ok)
+					}
+					final := expectLabels(t, owner, ch, add...)
+					t.Expect(final.CreatedAt).To(BeNumerically(">", base.CreatedAt), "round %d: the stored snapshot after the commands (%s) must be newer than the one before them (%s)", r, final.ID, base.ID)
+					live, ok := watch.until(t, sub, final.ID)
+					live = newerThan(live, base)
+					checkDelivered(t, live, final, r)
+					for _, v := range add {
+						keptOnce(live, v, true, r)
+					}
+					for _, v := range cur {
+						keptOnce(live, v, false, r)
+					}
+					// No late publisher replaces it with stale labels.
+					expectUnchanged(t, owner, ch, final, fmt.Sprintf("round %d: the stored snapshot once the live ones arrived", r))
+					if ok {
+						delivered++
+					}
+					cur = add
+				}
+				t.Note("%d rounds of %d adds racing %d removes; the final snapshot arrived live in %d rounds", t.Env.Rounds, k, k, delivered)
+			}},
+		{Case: framework.NewCase("labels/concurrency/5", framework.MUST,
+			"A label mutation racing an archive is serialized with it: if accepted, its label is in the final snapshot and was applied before the archive; if refused (restricted: nip-cl-rejected), it left nothing; either way the channel ends archived and refuses a further mutation.",
+			"labels/serialization.2").
+			WithReading("Archive state is observed as the draft defines it, by behaviour: an archived channel refuses new label mutations (restricted: nip-cl-rejected). The snapshot's archived tag is read by its value (the target contract's [\"archived\",\"true\"]; \"false\" or no tag is not archived) only to order the snapshots delivered live; the draft defines no snapshot form for archive state. " + readingLiveSubset).
+			WithHeavy(),
+			Run: func(t *framework.T) {
+				owner := t.Actor("owner")
+				conns := connectN(t, owner, 2)
+				applied := 0
+				forms := map[string]bool{}
+				var watch liveWatch
+				for r := 0; r < t.Env.Rounds; r++ {
+					x := lbl(t, "arch")
+					ch := createLabeled(t, conns[0], "", fixtures.Open)
+					base := snapshot(t, conns[0], ch)
+					sub := t.Subscribe(conns[0], nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})
+					oks := inFlight(t, conns, func(i int) *nostr.Event {
+						if i == 0 {
+							return mutationEv(owner, ch, []string{x}, nil)
 						}
-						if won && archivedAt >= 0 && !slices.Contains(labelsOf(ordered[archivedAt]), x) {
-							for _, ev := range ordered[archivedAt+1:] {
-								t.Expect(labelsOf(ev)).NotTo(ContainElement(x), "round %d: the label first appears in %s, after the archived snapshot %s without it: applied after the archive", r, ev.ID, ordered[archivedAt].ID)
-							}
+						return fixtures.EditChannel(owner, ch, nostr.Tag{"archived", "true"})
+					})
+					t.Expect(oks[1].Accepted).To(BeTrue(), "round %d: archive: %s", r, oks[1])
+					won := oks[0].Accepted
+					if won {
+						t.Expect(oks[0].Reason).To(Equal(""), "round %d: %s", r, oks[0])
+						applied++
+					} else {
+						requireRejected(oks[0], fmt.Sprintf("round %d: mutation racing archive", r), "restricted")
+					}
+					final := snapshot(t, conns[0], ch)
+					t.Expect(slices.Contains(labelsOf(final), x)).To(Equal(won), "round %d: the raced label is in the final snapshot exactly when the mutation was accepted (labels %v)", r, labelsOf(final))
+					// The archive took effect and stayed: a new mutation is refused.
+					rejectCL(t, conns[0], mutationEv(owner, ch, []string{lbl(t, "after")}, nil), fmt.Sprintf("round %d: a new mutation after the archive", r), "restricted")
+					expectUnchanged(t, conns[0], ch, final, fmt.Sprintf("round %d: refused mutation after the archive", r))
+					arch, known := archivedState(final)
+					forms[fmt.Sprintf("archived tag %q (read as archived=%v, known=%v)", fixtures.TagValues(final, "archived"), arch, known)] = true
+					live, _ := watch.until(t, sub, final.ID)
+					live = newerThan(live, base)
+					checkDelivered(t, live, final, r)
+					ordered := byCreatedAt(live)
+					archivedAt := -1
+					for i, ev := range ordered {
+						a, ok := archivedState(ev)
+						if ok && a && archivedAt < 0 {
+							archivedAt = i
+						}
+						if !won {
+							t.Expect(labelsOf(ev)).NotTo(ContainElement(x), "round %d: a refused mutation's label was published (%s)", r, ev.ID)
 						}
 					}
-					t.Note("%d rounds; the mutation won %d of them; final snapshots: %v", t.Env.Rounds, applied, keys(forms))
-				}},
-			{Case: framework.NewCase("labels/concurrency/6", framework.MUST,
-				"A label mutation racing a delete never leaves a snapshot after the delete: the deleted channel has no readable 39000 and is not found by the label.",
-				"labels/serialization.2", "labels/serialization.6").
-				WithHeavy(),
-				Run: func(t *framework.T) {
-					owner := t.Actor("owner")
-					conns := connectN(t, owner, 2)
-					applied := 0
-					for r := 0; r < t.Env.Rounds; r++ {
-						x := lbl(t, "del")
-						ch := createLabeled(t, conns[0], "", fixtures.Open)
-						oks := inFlight(t, conns, func(i int) *nostr.Event {
-							if i == 0 {
-								return mutationEv(owner, ch, []string{x}, nil)
-							}
-							return fixtures.DeleteChannel(owner, ch)
-						})
-						t.Expect(oks[1].Accepted).To(BeTrue(), "round %d: delete: %s", r, oks[1])
-						if oks[0].Accepted {
-							t.Expect(oks[0].Reason).To(Equal(""), "round %d: %s", r, oks[0])
-							applied++
-						} else {
-							requireRejected(oks[0], fmt.Sprintf("round %d: mutation racing delete", r), "restricted", "invalid")
+					if won && archivedAt >= 0 && !slices.Contains(labelsOf(ordered[archivedAt]), x) {
+						for _, ev := range ordered[archivedAt+1:] {
+							t.Expect(labelsOf(ev)).NotTo(ContainElement(x), "round %d: the label first appears in %s, after the archived snapshot %s without it: applied after the archive", r, ev.ID, ordered[archivedAt].ID)
 						}
-						goneChannel(t, conns[0], ch, fmt.Sprintf("round %d", r))
-						t.Expect(findL(t, conns[0], []string{x}, nil, 10)).To(BeEmpty(), "round %d: deleted channel found by label", r)
 					}
-					t.Note("%d rounds; the mutation won %d of them", t.Env.Rounds, applied)
-				}},
-		}...)
-	}
+				}
+				t.Note("%d rounds; the mutation won %d of them; final snapshots: %v", t.Env.Rounds, applied, keys(forms))
+			}},
+		{Case: framework.NewCase("labels/concurrency/6", framework.MUST,
+			"A label mutation racing a delete never leaves a snapshot after the delete: the deleted channel has no readable 39000 and is not found by the label.",
+			"labels/serialization.2", "labels/serialization.6").
+			WithHeavy(),
+			Run: func(t *framework.T) {
+				owner := t.Actor("owner")
+				conns := connectN(t, owner, 2)
+				applied := 0
+				for r := 0; r < t.Env.Rounds; r++ {
+					x := lbl(t, "del")
+					ch := createLabeled(t, conns[0], "", fixtures.Open)
+					oks := inFlight(t, conns, func(i int) *nostr.Event {
+						if i == 0 {
+							return mutationEv(owner, ch, []string{x}, nil)
+						}
+						return fixtures.DeleteChannel(owner, ch)
+					})
+					t.Expect(oks[1].Accepted).To(BeTrue(), "round %d: delete: %s", r, oks[1])
+					if oks[0].Accepted {
+						t.Expect(oks[0].Reason).To(Equal(""), "round %d: %s", r, oks[0])
+						applied++
+					} else {
+						requireRejected(oks[0], fmt.Sprintf("round %d: mutation racing delete", r), "restricted", "invalid")
+					}
+					goneChannel(t, conns[0], ch, fmt.Sprintf("round %d", r))
+					t.Expect(findL(t, conns[0], []string{x}, nil, 10)).To(BeEmpty(), "round %d: deleted channel found by label", r)
+				}
+				t.Note("%d rounds; the mutation won %d of them", t.Env.Rounds, applied)
+			}},
+	}...)
 	return out
 }
 

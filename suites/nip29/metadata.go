@@ -108,22 +108,20 @@ func metadataSpecs() []framework.Spec {
 				}
 			}},
 	}
-	{
-		// Flags: a 9002 carrying a flag makes the 39000 carry it.
-		for _, f := range groupFlags {
-			flag := f.flag
-			out = append(out, framework.Spec{Case: framework.NewCase(f.id, framework.SHOULD,
-				fmt.Sprintf("After the creator's 9002 with every field and the %s flag, the 39000 carries %s.", flag, flag),
-				f.clauses...),
-				Run: func(t *framework.T) {
-					c := t.Connect(t.Actor("owner"))
-					ch := t.CreateChannel(c, fixtures.ChannelSpec{Flags: []string{flag}})
-					meta := t.GroupMetadata(c, ch)
-					if !fixtures.HasFlag(meta, flag) {
-						framework.Failf("NIP-29 (nip29/metadata.2): the 39000 should reflect the 9002's [%q] flag; its tags: %s", flag, framework.TagsOf(meta))
-					}
-				}})
-		}
+	// Flags: a 9002 carrying a flag makes the 39000 carry it.
+	for _, f := range groupFlags {
+		flag := f.flag
+		out = append(out, framework.Spec{Case: framework.NewCase(f.id, framework.SHOULD,
+			fmt.Sprintf("After the creator's 9002 with every field and the %s flag, the 39000 carries %s.", flag, flag),
+			f.clauses...),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				ch := t.CreateChannel(c, fixtures.ChannelSpec{Flags: []string{flag}})
+				meta := t.GroupMetadata(c, ch)
+				if !fixtures.HasFlag(meta, flag) {
+					framework.Failf("NIP-29 (nip29/metadata.2): the 39000 should reflect the 9002's [%q] flag; its tags: %s", flag, framework.TagsOf(meta))
+				}
+			}})
 	}
 	return out
 }
