@@ -58,7 +58,7 @@ var reservedLabels = []string{"stream", "forum", "dm", "workflow", "system"}
 
 func isNoticeKind(k int) bool { return k == kindMemberAdded || k == kindMemberRemoved }
 
-func (identityProfile) name() string         { return "identity" }
+func (identityProfile) name() string         { return clause.ProfileIdentity }
 func (identityProfile) extensions() []string { return []string{"nip-cl"} }
 
 // supportedNIPs: the draft has no NIP number, so "nip-cl" never goes there.

@@ -46,7 +46,7 @@ var (
 	_ commandHooks = (*labelsProfile)(nil)
 )
 
-func (*labelsProfile) name() string         { return "labels" }
+func (*labelsProfile) name() string         { return clause.ProfileLabels }
 func (*labelsProfile) extensions() []string { return []string{"nip-cl"} }
 
 // Limits of nip-cl-labels.md "Label values and limits".
