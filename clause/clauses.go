@@ -15,7 +15,7 @@ import (
 type Clause struct {
 	ID      string // "<section ID>.<n>", e.g. "labels/snapshot.3"
 	Section string // the Section the statement belongs to
-	Level   string // MUST, MUST NOT, SHOULD, SHOULD NOT, MAY, or RULE (declarative rule)
+	Level   Level  // MUST, MUST NOT, SHOULD, SHOULD NOT, MAY, or RULE (declarative rule)
 	Subject string // SubjectRelay or SubjectClient
 	Text    string // one line, our own words
 	// Testable is false when no conversation with a relay can show whether
@@ -49,16 +49,48 @@ const (
 // Sources lists the clause sources, strongest authority first.
 var Sources = []string{SourceNIP, SourceDraft, SourceContract}
 
-// Clause levels. RULE marks a declarative statement of behaviour without an
-// RFC 2119 keyword ("the relay leaves system channels out …").
+// Level is the one vocabulary of requirement levels: a clause's (RFC 2119
+// keyword, or RULE for a declarative statement of behaviour without one:
+// "the relay leaves system channels out …"), and a case's, which is MUST,
+// SHOULD or MAY (CaseLevel; framework.Level and clientmode.Case.Level are
+// this type).
+type Level string
+
+// Levels.
 const (
-	LevelMust      = "MUST"
-	LevelMustNot   = "MUST NOT"
-	LevelShould    = "SHOULD"
-	LevelShouldNot = "SHOULD NOT"
-	LevelMay       = "MAY"
-	LevelRule      = "RULE"
+	LevelMust      Level = "MUST"
+	LevelMustNot   Level = "MUST NOT"
+	LevelShould    Level = "SHOULD"
+	LevelShouldNot Level = "SHOULD NOT"
+	LevelMay       Level = "MAY"
+	LevelRule      Level = "RULE"
 )
+
+// CaseLevel is the level a case checking a clause of this level runs at:
+// MUST for MUST, MUST NOT and RULE; SHOULD for SHOULD and SHOULD NOT; MAY.
+func (l Level) CaseLevel() Level {
+	switch l {
+	case LevelMust, LevelMustNot, LevelRule:
+		return LevelMust
+	case LevelShould, LevelShouldNot:
+		return LevelShould
+	}
+	return l
+}
+
+// Rank orders case levels, strongest highest: MUST 3, SHOULD 2, MAY 1,
+// anything else 0.
+func (l Level) Rank() int {
+	switch l.CaseLevel() {
+	case LevelMust:
+		return 3
+	case LevelShould:
+		return 2
+	case LevelMay:
+		return 1
+	}
+	return 0
+}
 
 // Clause subjects.
 const (
@@ -158,35 +190,39 @@ func clauseLess(a, b string) bool {
 // nip01, nip11, nip29, nip42 and nip45 make a clause of a published NIP
 // (SourceNIP) whose ID is in that NIP's sections; ref says where its
 // sentence stands.
-func nip01(id, level, ref, text string) Clause {
+func nip01(id string, level Level, ref, text string) Clause {
 	return newClause("nip01/", id, level, SourceNIP, ref, text)
 }
-func nip11(id, level, ref, text string) Clause {
+func nip11(id string, level Level, ref, text string) Clause {
 	return newClause("nip11/", id, level, SourceNIP, ref, text)
 }
-func nip29(id, level, ref, text string) Clause {
+func nip29(id string, level Level, ref, text string) Clause {
 	return newClause("nip29/", id, level, SourceNIP, ref, text)
 }
-func nip42(id, level, ref, text string) Clause {
+func nip42(id string, level Level, ref, text string) Clause {
 	return newClause("nip42/", id, level, SourceNIP, ref, text)
 }
-func nip45(id, level, ref, text string) Clause {
+func nip45(id string, level Level, ref, text string) Clause {
 	return newClause("nip45/", id, level, SourceNIP, ref, text)
 }
 
 // contract makes a point of the target contract (SourceContract), in any
 // section: what the harness needs of a relay, which no NIP requires; ref
 // says what for.
-func contract(id, level, ref, text string) Clause {
+func contract(id string, level Level, ref, text string) Clause {
 	return newClause("", id, level, SourceContract, ref, text)
 }
 
 // identityDraft and labelsDraft make a clause of a NIP-CL draft
 // (SourceDraft), whose sentence stands under its section's heading.
-func identityDraft(id, level, text string) Clause { return draftClause("identity/", id, level, text) }
-func labelsDraft(id, level, text string) Clause   { return draftClause("labels/", id, level, text) }
+func identityDraft(id string, level Level, text string) Clause {
+	return draftClause("identity/", id, level, text)
+}
+func labelsDraft(id string, level Level, text string) Clause {
+	return draftClause("labels/", id, level, text)
+}
 
-func draftClause(prefix, id, level, text string) Clause {
+func draftClause(prefix, id string, level Level, text string) Clause {
 	c := newClause(prefix, id, level, SourceDraft, "", text)
 	if s, ok := Lookup(c.Section); ok {
 		c.Ref = s.Doc + " § " + s.Title
@@ -196,7 +232,7 @@ func draftClause(prefix, id, level, text string) Clause {
 
 // newClause makes a testable relay clause. An ID outside the document's
 // prefix is a mistake in a table, stopped at start (every test shows it).
-func newClause(prefix, id, level, source, ref, text string) Clause {
+func newClause(prefix, id string, level Level, source, ref, text string) Clause {
 	if !strings.HasPrefix(id, prefix) {
 		panic(fmt.Sprintf("clause %s is made by the constructor of %s clauses", id, prefix))
 	}

@@ -62,11 +62,9 @@ func (r Reading) ValueNames() []string {
 }
 
 // AppliesTo reports whether the reading applies to a relay of the given
-// profile ("none" is the old name of "nip29").
+// profile (CanonicalProfile: "none" is the old name of "nip29").
 func (r Reading) AppliesTo(profile string) bool {
-	if profile == "none" {
-		profile = "nip29"
-	}
+	profile = CanonicalProfile(profile)
 	return r.Profile == "" || r.Profile == profile
 }
 

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/nipcl/nipcl-conform/internal/text"
 	"io"
 	"os/exec"
 	"strings"
@@ -112,7 +113,7 @@ func (p *process) Do(ctx context.Context, in Intent) (Answer, error) {
 			dec := json.NewDecoder(strings.NewReader(line))
 			dec.DisallowUnknownFields()
 			if err := dec.Decode(&a); err != nil {
-				return Answer{}, fmt.Errorf("client printed a line that is not an answer: %q: %v", truncate(line, 200), err)
+				return Answer{}, fmt.Errorf("client printed a line that is not an answer: %q: %v", text.Clip(line, 200), err)
 			}
 			if a.ID != in.ID {
 				return Answer{}, fmt.Errorf("client answered id %d, expected %d", a.ID, in.ID)
@@ -144,7 +145,7 @@ func (p *process) note(f string, a ...any) {
 
 func (p *process) stderrTail() string {
 	if s := strings.TrimSpace(p.stderr.String()); s != "" {
-		return "; stderr: " + truncate(s, 500)
+		return "; stderr: " + text.Clip(s, 500)
 	}
 	return ""
 }
@@ -159,13 +160,6 @@ func marshal(v any) []byte {
 		return []byte(fmt.Sprintf("%q", err.Error()))
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-}
-
-func truncate(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "…"
-	}
-	return s
 }
 
 // limited keeps the first max bytes written to it.

@@ -9,16 +9,18 @@ import (
 	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/nipcl/nipcl-conform/clause"
 )
 
 // Case is one client conformance case: a relay script, the intents handed
 // to the client, and the judgement of its answers and wire traffic.
 type Case struct {
-	ID          string // client/<profile>/<slug>
-	Profile     string // labels or identity
-	Clause      string // the client clause it cites (clause.LookupClause)
-	Level       string // case level: MUST (for MUST, MUST NOT and RULE clauses) or SHOULD
-	Requirement string // one line, our own words
+	ID          string       // client/<profile>/<slug>
+	Profile     string       // labels or identity
+	Clause      string       // the client clause it cites (clause.LookupClause)
+	Level       clause.Level // case level: the clause level's CaseLevel (MUST for MUST, MUST NOT and RULE clauses; SHOULD)
+	Requirement string       // one line, our own words
 	Script      Script
 	// Second, when set, is a second scripted relay with its own self key
 	// (the same user); an op written "read-labels@2" goes to it.

@@ -29,7 +29,7 @@ func TestCasesCiteClientClauses(t *testing.T) {
 		if cl.Subject != clause.SubjectClient {
 			t.Errorf("%s: cites %s, which is not a client clause", c.ID, c.Clause)
 		}
-		if caseLevel(cl.Level) != c.Level {
+		if cl.Level.CaseLevel() != c.Level {
 			t.Errorf("%s: level %s, clause %s says %s", c.ID, c.Level, c.Clause, cl.Level)
 		}
 		if c.Profile != clauseProfile(cl) {
@@ -83,18 +83,6 @@ func killOne(t *testing.T, fault, breaks string) {
 	if !caught {
 		t.Errorf("fault %s (breaks %s) is caught by no case citing that clause", fault, breaks)
 	}
-}
-
-// caseLevel folds a clause level into a case level as relay cases do:
-// MUST NOT and declarative rules are required (MUST), SHOULD NOT is SHOULD.
-func caseLevel(l string) string {
-	switch l {
-	case clause.LevelMustNot, clause.LevelRule:
-		return clause.LevelMust
-	case clause.LevelShouldNot:
-		return clause.LevelShould
-	}
-	return l
 }
 
 // TestDocsListEveryCaseAndFault keeps docs/client-mode.md in step with the

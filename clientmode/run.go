@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/nipcl/nipcl-conform/internal/text"
 	"os"
 	"runtime"
 	"slices"
@@ -410,7 +411,7 @@ func checkFields(a Answer) error {
 func evidenceText(raw json.RawMessage) string {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		return truncate(s, 2000)
+		return text.Clip(s, 2000)
 	}
 	// Decoded and encoded again without HTML escaping: an adapter's
 	// encoder may have written "<nil>" as "\u003cnil\u003e".
@@ -418,9 +419,9 @@ func evidenceText(raw json.RawMessage) string {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	if dec.Decode(&v) == nil {
-		return truncate(string(marshal(v)), 2000)
+		return text.Clip(string(marshal(v)), 2000)
 	}
-	return truncate(string(compact(raw)), 2000)
+	return text.Clip(string(compact(raw)), 2000)
 }
 
 // Coverage lists every client clause of the selected profile ("" for both)
@@ -432,7 +433,7 @@ func Coverage(profile string, res []reports.CaseResult) []reports.Coverage {
 		if cl.Subject != clause.SubjectClient || (profile != "" && clauseProfile(cl) != profile) {
 			continue
 		}
-		row := reports.Coverage{ID: cl.ID, Title: cl.Level + " (client): " + cl.Text, Outcomes: map[reports.Outcome]int{}}
+		row := reports.Coverage{ID: cl.ID, Title: string(cl.Level) + " (client): " + cl.Text, Outcomes: map[reports.Outcome]int{}}
 		for _, c := range Cases {
 			if c.Clause == cl.ID {
 				row.Cases = append(row.Cases, c.ID)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/nipcl/nipcl-conform/internal/text"
 	"strconv"
 	"sync/atomic"
 	"testing"
@@ -112,7 +113,7 @@ func (c *benchConn) read() ([]json.RawMessage, error) {
 	}
 	var arr []json.RawMessage
 	if err := json.Unmarshal(data, &arr); err != nil {
-		return nil, fmt.Errorf("unparsable frame %q: %w", truncate(string(data), 200), err)
+		return nil, fmt.Errorf("unparsable frame %q: %w", text.Clip(string(data), 200), err)
 	}
 	return arr, nil
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -266,7 +267,7 @@ func (c *conn) isAuthed(pk string) bool {
 func (c *conn) handle(data []byte) {
 	defer func() {
 		if p := recover(); p != nil {
-			c.r.logf("panic handling %q: %v\n%s", truncate(string(data), 200), p, debug.Stack())
+			c.r.logf("panic handling %q: %v\n%s", text.Clip(string(data), 200), p, debug.Stack())
 			c.notice("error: internal error")
 		}
 	}()
@@ -340,7 +341,7 @@ func (c *conn) handle(data []byte) {
 		}
 		c.handleAuth(ev)
 	default:
-		c.malformed(fmt.Sprintf("unknown message type %q", truncate(verb, 32)))
+		c.malformed(fmt.Sprintf("unknown message type %q", text.Clip(verb, 32)))
 	}
 }
 
@@ -425,12 +426,12 @@ func decodeSubscription(arr []json.RawMessage, maxFilters int) (string, nostr.Fi
 func checkFilter(f *nostr.Filter) error {
 	for _, id := range f.IDs {
 		if !isHex64(id) {
-			return fmt.Errorf("ids: %q is not 64 lowercase hex", truncate(id, 80))
+			return fmt.Errorf("ids: %q is not 64 lowercase hex", text.Clip(id, 80))
 		}
 	}
 	for _, a := range f.Authors {
 		if !isHex64(a) {
-			return fmt.Errorf("authors: %q is not 64 lowercase hex", truncate(a, 80))
+			return fmt.Errorf("authors: %q is not 64 lowercase hex", text.Clip(a, 80))
 		}
 	}
 	for _, k := range f.Kinds {
@@ -440,7 +441,7 @@ func checkFilter(f *nostr.Filter) error {
 	}
 	for name := range f.Tags {
 		if len(name) != 1 || !isLetter(name[0]) {
-			return fmt.Errorf("tag filter #%s: only single-letter tags are indexed", truncate(name, 32))
+			return fmt.Errorf("tag filter #%s: only single-letter tags are indexed", text.Clip(name, 32))
 		}
 	}
 	if f.Limit < 0 {
@@ -569,7 +570,7 @@ func (c *conn) handleAuth(ev *nostr.Event) {
 		return
 	}
 	c.mu.Lock()
-	if !containsStr(c.authed, ev.PubKey) {
+	if !slices.Contains(c.authed, ev.PubKey) {
 		c.authed = append(c.authed, ev.PubKey)
 	}
 	c.mu.Unlock()
@@ -585,24 +586,8 @@ func (c *conn) handleAuth(ev *nostr.Event) {
 	}
 }
 
-func containsStr(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 func randomHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
 }

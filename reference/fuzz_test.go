@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/nipcl/nipcl-conform/internal/text"
 	"regexp"
 	"slices"
 	"strings"
@@ -76,7 +77,7 @@ func (fr *fuzzRelay) feed(t *testing.T, frame []byte) [][]byte {
 	defer c.cancel()
 	c.handle(frame)
 	if p := fr.panics.Swap(""); p != "" {
-		t.Fatalf("frame %q: relay recovered a panic: %s", truncate(string(frame), 300), p)
+		t.Fatalf("frame %q: relay recovered a panic: %s", text.Clip(string(frame), 300), p)
 	}
 	c.outMu.Lock()
 	out := c.out
@@ -86,7 +87,7 @@ func (fr *fuzzRelay) feed(t *testing.T, frame []byte) [][]byte {
 		var arr []json.RawMessage
 		var verb string
 		if json.Unmarshal(msg, &arr) != nil || len(arr) == 0 || json.Unmarshal(arr[0], &verb) != nil {
-			t.Fatalf("frame %q: answer is not a JSON array with a verb: %q", truncate(string(frame), 300), msg)
+			t.Fatalf("frame %q: answer is not a JSON array with a verb: %q", text.Clip(string(frame), 300), msg)
 		}
 	}
 	return out

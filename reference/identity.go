@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"github.com/nipcl/nipcl-conform/internal/text"
 	"slices"
 	"sort"
 	"strconv"
@@ -57,7 +58,7 @@ var reservedLabels = []string{"stream", "forum", "dm", "workflow", "system"}
 
 func isNoticeKind(k int) bool { return k == kindMemberAdded || k == kindMemberRemoved }
 
-func (identityProfile) name() string         { return "identity" }
+func (identityProfile) name() string         { return clause.ProfileIdentity }
 func (identityProfile) extensions() []string { return []string{"nip-cl"} }
 
 // supportedNIPs: the draft has no NIP number, so "nip-cl" never goes there.
@@ -162,7 +163,7 @@ func (p identityProfile) parseLabels(ev *nostr.Event) (labels []string, present 
 func (p identityProfile) checkLabel(v string) error {
 	// Fault identity-label-length-unchecked.
 	if len(v) > maxLabelLen && !p.faults.on(faultIDLengthUnchecked) {
-		return reject("invalid", "label %q is longer than %d characters", truncate(v, 80), maxLabelLen)
+		return reject("invalid", "label %q is longer than %d characters", text.Clip(v, 80), maxLabelLen)
 	}
 	// Fault identity-label-charset-unchecked.
 	if !p.faults.on(faultIDCharsetLax) {
@@ -173,7 +174,7 @@ func (p identityProfile) checkLabel(v string) error {
 		}
 		for _, r := range checked {
 			if !((r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') || r == '.' || r == ':' || r == '-') {
-				return reject("invalid", "label %q may only use a-z, 0-9, '.', ':' and '-'", truncate(v, 80))
+				return reject("invalid", "label %q may only use a-z, 0-9, '.', ':' and '-'", text.Clip(v, 80))
 			}
 		}
 	}

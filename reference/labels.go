@@ -3,6 +3,7 @@ package reference
 import (
 	"errors"
 	"fmt"
+	"github.com/nipcl/nipcl-conform/internal/text"
 	"regexp"
 	"slices"
 	"sort"
@@ -45,7 +46,7 @@ var (
 	_ commandHooks = (*labelsProfile)(nil)
 )
 
-func (*labelsProfile) name() string         { return "labels" }
+func (*labelsProfile) name() string         { return clause.ProfileLabels }
 func (*labelsProfile) extensions() []string { return []string{"nip-cl"} }
 
 // Limits of nip-cl-labels.md "Label values and limits".
@@ -109,7 +110,7 @@ func (p *labelsProfile) checkLabel(v string) (string, error) {
 	}
 	if checked == "" || len(checked) > maxLabelBytes || !labelPattern.MatchString(checked) {
 		return "", reject("invalid", "label %q must match ^[a-z0-9][a-z0-9._:/-]*$ and be at most %d bytes",
-			truncate(v, 80), maxLabelBytes)
+			text.Clip(v, 80), maxLabelBytes)
 	}
 	// Fault labels-namespace-prefix-reserved.
 	if strings.HasPrefix(v, labelNamespace) && p.faults.on(faultLabelsPrefixReserved) {
@@ -147,7 +148,7 @@ func (p *labelsProfile) misplaced(ev *nostr.Event, names ...string) error {
 		if !nipCLMarked(tag) && p.faults.on(faultLabelsForeignNSIgnored) {
 			continue
 		}
-		return reject("invalid", "%q tags do not belong on kind %d", truncate(tag[0], 16), ev.Kind)
+		return reject("invalid", "%q tags do not belong on kind %d", text.Clip(tag[0], 16), ev.Kind)
 	}
 	return nil
 }
@@ -204,7 +205,7 @@ func (p *labelsProfile) createLabels(ev *nostr.Event) ([]string, error) {
 		copies := map[string]int{}
 		for _, v := range raw {
 			if copies[v]++; copies[v] > maxStoredLabels {
-				return nil, reject("invalid", "label %q repeated more than %d times", truncate(v, 32), maxStoredLabels)
+				return nil, reject("invalid", "label %q repeated more than %d times", text.Clip(v, 32), maxStoredLabels)
 			}
 		}
 	}
@@ -417,7 +418,7 @@ func (p *labelsProfile) parseMutation(ev *nostr.Event) (*mutation, error) {
 				continue
 			}
 			if slices.Contains(metadataTags, tag[0]) && !(p.readings.is(clause.ReadingLabelsMixedExtended, "ignored") && slices.Contains(extendedMetadataTags, tag[0])) {
-				return nil, reject("invalid", "a label mutation must be label-only; %q is not allowed with add-label/remove-label", truncate(tag[0], 16))
+				return nil, reject("invalid", "a label mutation must be label-only; %q is not allowed with add-label/remove-label", text.Clip(tag[0], 16))
 			}
 		}
 	}

@@ -1,6 +1,8 @@
 package reference
 
 import (
+	"github.com/nipcl/nipcl-conform/clause"
+
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -38,7 +40,7 @@ type Limitation struct {
 func (r *Relay) Info() Info {
 	name := r.cfg.Name
 	if name == "" {
-		name = "nipcl-conform reference relay (" + strings.Replace(r.profile.name(), "none", "nip29", 1) + ")" // "none" is nip29's old name
+		name = "nipcl-conform reference relay (" + clause.CanonicalProfile(r.profile.name()) + ")"
 	}
 	contact := r.pubKey
 	if r.cfg.ContactPubKey != "" {

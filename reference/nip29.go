@@ -3,6 +3,7 @@ package reference
 import (
 	"errors"
 	"fmt"
+	"github.com/nipcl/nipcl-conform/internal/text"
 	"slices"
 	"sort"
 	"strings"
@@ -219,7 +220,7 @@ func channelUUID(ev *nostr.Event) (string, error) {
 	}
 	u, err := uuid.Parse(id)
 	if err != nil || len(id) != 36 || u.String() != id {
-		return "", reject("invalid", "h tag %q is not a canonical lowercase UUID", truncate(id, 64))
+		return "", reject("invalid", "h tag %q is not a canonical lowercase UUID", text.Clip(id, 64))
 	}
 	if u == uuid.Nil {
 		return "", reject("invalid", "the nil UUID is not a channel id")
@@ -334,7 +335,7 @@ func (r *Relay) createChannel(t *txn, ev *nostr.Event, id string) error {
 	}
 	if typ, ok := lastTag(ev, "channel_type"); ok {
 		if !slices.Contains(r.profile.channelTypes(), typ) {
-			return reject("invalid", "channel_type %q is not one of %s", truncate(typ, 32), strings.Join(r.profile.channelTypes(), ", "))
+			return reject("invalid", "channel_type %q is not one of %s", text.Clip(typ, 32), strings.Join(r.profile.channelTypes(), ", "))
 		}
 		ch.Type = typ
 	}
@@ -446,7 +447,7 @@ func (r *Relay) putUser(t *txn, ev *nostr.Event, ch *Channel) error {
 			role = roleMember
 		}
 		if roleRank(role) == 0 {
-			return reject("invalid", "role %q is not owner, admin or member", truncate(role, 32))
+			return reject("invalid", "role %q is not owner, admin or member", text.Clip(role, 32))
 		}
 		if (role == roleOwner || prev == roleOwner) && actor != roleOwner && role != prev {
 			return reject("restricted", "only an owner may grant or take the owner role")

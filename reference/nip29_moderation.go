@@ -3,6 +3,7 @@ package reference
 import (
 	"database/sql"
 	"errors"
+	"github.com/nipcl/nipcl-conform/internal/text"
 
 	"github.com/nbd-wtf/go-nostr"
 )
@@ -117,7 +118,7 @@ func (r *Relay) checkTimeline(t *txn, ev *nostr.Event) error {
 		}
 		for _, v := range tag[1:] {
 			if len(v) < 4 || len(v) > 64 || !isLowerHex(v) {
-				return reject("invalid", "previous reference %q is not a lowercase hex event id prefix", truncate(v, 64))
+				return reject("invalid", "previous reference %q is not a lowercase hex event id prefix", text.Clip(v, 64))
 			}
 			// Fault previous-unchecked: references are not looked up.
 			if r.fault(faultPreviousUnchecked) {

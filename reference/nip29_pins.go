@@ -2,6 +2,7 @@ package reference
 
 import (
 	"fmt"
+	"github.com/nipcl/nipcl-conform/internal/text"
 	"slices"
 	"strconv"
 	"strings"
@@ -52,10 +53,10 @@ func (r *Relay) updatePins(t *txn, ev *nostr.Event, ch *Channel) error {
 			return reject("invalid", "a %s tag needs a value", tag[0])
 		}
 		if tag[0] == "e" && !isHex64(tag[1]) {
-			return reject("invalid", "e tag %q is not a 64-hex event id", truncate(tag[1], 80))
+			return reject("invalid", "e tag %q is not a 64-hex event id", text.Clip(tag[1], 80))
 		}
 		if tag[0] == "a" && !validAddress(tag[1]) {
-			return reject("invalid", "a tag %q is not an address <kind>:<pubkey>:<d>", truncate(tag[1], 80))
+			return reject("invalid", "a tag %q is not an address <kind>:<pubkey>:<d>", text.Clip(tag[1], 80))
 		}
 		refs = append(refs, slices.Clone(tag))
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/nipcl/nipcl-conform/internal/text"
 	"slices"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -228,11 +229,11 @@ func (r *Relay) checkNewParent(t *txn, ev *nostr.Event, id, parent string) error
 	// Fault subgroup-deleted-parent-accepted: a deleted group still exists.
 	deleted := pch != nil && pch.Deleted && !r.fault(faultSubgroupDeletedParent)
 	if (pch == nil || deleted) && !r.fault(faultSubgroupUnknownParent) {
-		return reject("invalid", "parent group %s does not exist on this relay", truncate(parent, 64))
+		return reject("invalid", "parent group %s does not exist on this relay", text.Clip(parent, 64))
 	}
 	// Fault subgroup-parent-admin-unchecked: anyone may name any parent.
 	if pch != nil && !mayModerate(pch.roleOf(ev.PubKey)) && !r.fault(faultSubgroupParentAdminUnchecked) {
-		return reject("restricted", "only an admin of %s may make it this group's parent", truncate(parent, 64))
+		return reject("restricted", "only an admin of %s may make it this group's parent", text.Clip(parent, 64))
 	}
 	if !cycles {
 		return nil
@@ -240,7 +241,7 @@ func (r *Relay) checkNewParent(t *txn, ev *nostr.Event, id, parent string) error
 	seen := map[string]bool{}
 	for x := parent; x != ""; {
 		if x == id {
-			return reject("invalid", "making %s the parent of %s would create a cycle", truncate(parent, 64), truncate(id, 64))
+			return reject("invalid", "making %s the parent of %s would create a cycle", text.Clip(parent, 64), text.Clip(id, 64))
 		}
 		if seen[x] {
 			break
@@ -283,15 +284,15 @@ func (r *Relay) republish(t *txn, id string) error {
 func sameChildren(list, children []string) error {
 	for _, c := range children {
 		if !slices.Contains(list, c) {
-			return reject("invalid", "the child tags must list every child of the group; %s is missing", truncate(c, 64))
+			return reject("invalid", "the child tags must list every child of the group; %s is missing", text.Clip(c, 64))
 		}
 	}
 	for i, c := range list {
 		if !slices.Contains(children, c) {
-			return reject("invalid", "%s is not a child of this group", truncate(c, 64))
+			return reject("invalid", "%s is not a child of this group", text.Clip(c, 64))
 		}
 		if slices.Contains(list[:i], c) {
-			return reject("invalid", "child %s is listed twice", truncate(c, 64))
+			return reject("invalid", "child %s is listed twice", text.Clip(c, 64))
 		}
 	}
 	return nil

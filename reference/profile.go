@@ -2,6 +2,7 @@ package reference
 
 import (
 	"fmt"
+	"github.com/nipcl/nipcl-conform/clause"
 	"slices"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -177,10 +178,10 @@ type commandHooks interface {
 // readings. "nip29" is another name of "none" (the harness's profile of
 // that name).
 var profiles = map[string]func(faultSet, readingSet) profile{
-	"none":     func(faultSet, readingSet) profile { return noneProfile{} },
-	"nip29":    func(faultSet, readingSet) profile { return noneProfile{} },
-	"identity": newIdentityProfile,
-	"labels":   newLabelsProfile,
+	clause.ProfileNone:     func(faultSet, readingSet) profile { return noneProfile{} },
+	clause.ProfileNIP29:    func(faultSet, readingSet) profile { return noneProfile{} },
+	clause.ProfileIdentity: newIdentityProfile,
+	clause.ProfileLabels:   newLabelsProfile,
 }
 
 // noneProfile is plain NIP-29 as the target contract uses it: no NIP-CL.
@@ -189,7 +190,7 @@ type noneProfile struct{}
 
 var _ profile = noneProfile{}
 
-func (noneProfile) name() string         { return "none" }
+func (noneProfile) name() string         { return clause.ProfileNone }
 func (noneProfile) extensions() []string { return []string{} }
 func (noneProfile) channelTypes() []string {
 	// A relay without NIP-CL refuses channel_type=system.

@@ -507,9 +507,7 @@ func kindRank(k string) int {
 
 // AppliesTo reports whether the variant applies to a relay of profile.
 func (v Variant) AppliesTo(profile string) bool {
-	if profile == "none" {
-		profile = "nip29"
-	}
+	profile = clause.CanonicalProfile(profile)
 	return len(v.Profiles) == 0 || slices.Contains(v.Profiles, profile)
 }
 

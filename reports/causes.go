@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/nipcl/nipcl-conform/clause"
 	"github.com/nipcl/nipcl-conform/internal/text"
 )
 
@@ -29,12 +30,12 @@ type Cause struct {
 	Symptom string `json:"symptom"`
 	// Requirement, Level, Source and Ref come from the first case: the
 	// sentence the cause breaks and whose rule it is.
-	Requirement string   `json:"requirement"`
-	Level       string   `json:"level"`
-	Source      string   `json:"source,omitempty"`
-	Ref         string   `json:"ref,omitempty"`
-	Sections    []string `json:"sections"`
-	Cases       []string `json:"cases"`
+	Requirement string       `json:"requirement"`
+	Level       clause.Level `json:"level"`
+	Source      string       `json:"source,omitempty"`
+	Ref         string       `json:"ref,omitempty"`
+	Sections    []string     `json:"sections"`
+	Cases       []string     `json:"cases"`
 	// Example is the first case's own message, and Excerpt the tail of its
 	// wire transcript (a few frames).
 	Example string `json:"example"`
@@ -100,7 +101,7 @@ func (r *Results) Causes() []Cause {
 			if cl, ok := Broken(c); ok && c.Outcome != Blocked {
 				// The broken sentence, not the case's own section, is the
 				// rule the cause is about.
-				source, ref, requirement, section = cl.Source, cl.Ref, cl.ID+" ("+cl.Level+"): "+cl.Text, cl.Section
+				source, ref, requirement, section = cl.Source, cl.Ref, cl.ID+" ("+string(cl.Level)+"): "+cl.Text, cl.Section
 			}
 			if c.Outcome == Blocked {
 				// What blocks is the harness's own need, whatever rule the
@@ -122,7 +123,7 @@ func (r *Results) Causes() []Cause {
 		if _, ok := Broken(c); (!ok || c.Outcome == Blocked) && !slices.Contains(k.Sections, c.Section) {
 			k.Sections = append(k.Sections, c.Section)
 		}
-		if rank(c.Level) > rank(k.Level) {
+		if c.Level.Rank() > k.Level.Rank() {
 			k.Level = c.Level
 		}
 	}
@@ -188,16 +189,4 @@ func transcriptTail(tr string, n int) string {
 		}
 	}
 	return strings.Join(lines, "\n")
-}
-
-func rank(level string) int {
-	switch level {
-	case "MUST":
-		return 3
-	case "SHOULD":
-		return 2
-	case "MAY":
-		return 1
-	}
-	return 0
 }

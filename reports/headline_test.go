@@ -103,7 +103,7 @@ func TestFailureNamesTheClauseItBroke(t *testing.T) {
 	if !strings.Contains(md.String(), "breaks labels/snapshot.4") || !strings.Contains(md.String(), "observed END") {
 		t.Errorf("summary.md does not name the broken clause or cuts the message:\n%s", md.String())
 	}
-	if !strings.Contains(x.String(), "Failure: breaks labels/snapshot.4 ("+cl.Level) {
+	if !strings.Contains(x.String(), "Failure: breaks labels/snapshot.4 ("+string(cl.Level)) {
 		t.Errorf("junit does not name the broken clause")
 	}
 }

@@ -89,7 +89,7 @@ func WriteJUnit(w io.Writer, r *Results) error {
 			tc := junitTestCase{
 				Name: JUnitName(c), Classname: n, Time: secs(c.DurationMS),
 				Properties: []junitProperty{
-					{"id", c.ID}, {"section", c.Section}, {"level", c.Level},
+					{"id", c.ID}, {"section", c.Section}, {"level", string(c.Level)},
 					{"profile", profileName(c.Profile)}, {"outcome", string(c.Outcome)}, {"plan", c.Plan},
 				},
 			}

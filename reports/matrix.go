@@ -191,7 +191,7 @@ func BuildMatrix(sources ...MatrixSource) Matrix {
 			}
 			// Older results lack some fields; the first source that has one wins.
 			fill(&row.Section, c.Section)
-			fill(&row.Level, c.Level)
+			fill(&row.Level, string(c.Level))
 			fill(&row.Source, c.Source)
 			fill(&row.Ref, c.Ref)
 			fill(&row.Requirement, c.Requirement)

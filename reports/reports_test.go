@@ -1,6 +1,8 @@
 package reports
 
 import (
+	"github.com/nipcl/nipcl-conform/clause"
+
 	"bytes"
 	"encoding/xml"
 	"os"
@@ -12,7 +14,7 @@ import (
 
 func sample() *Results {
 	t0 := time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
-	mk := func(id, level string, o Outcome, msg string) CaseResult {
+	mk := func(id string, level clause.Level, o Outcome, msg string) CaseResult {
 		return CaseResult{ID: id, Plan: "labels", Profile: "labels", Area: "grammar", Section: "labels/values-and-limits",
 			Level: level, Requirement: "req of " + id, Outcome: o, Message: msg, DurationMS: 12,
 			Transcript: "+0.000s owner -> [\"EVENT\",{}]\n", Repro: "nipcl-conform run --focus " + id}

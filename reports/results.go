@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/nipcl/nipcl-conform/clause"
 )
 
 // Outcome is the class of a case's result.
@@ -48,14 +50,14 @@ const (
 
 // CaseResult is one case run against one plan (target + profile).
 type CaseResult struct {
-	ID          string `json:"id"`
-	Plan        string `json:"plan"`
-	Profile     string `json:"profile"`
-	Area        string `json:"area"`
-	Section     string `json:"section"`
-	Level       string `json:"level"`
-	Requirement string `json:"requirement"`
-	Reading     string `json:"reading,omitempty"`
+	ID          string       `json:"id"`
+	Plan        string       `json:"plan"`
+	Profile     string       `json:"profile"`
+	Area        string       `json:"area"`
+	Section     string       `json:"section"`
+	Level       clause.Level `json:"level"`
+	Requirement string       `json:"requirement"`
+	Reading     string       `json:"reading,omitempty"`
 	// Source is whose rule the case enforces: "nip", "draft" or "contract"
 	// (clause.Source of the clauses it covers); Ref where the sentence is;
 	// Clauses the clause IDs it covers.

@@ -5,12 +5,14 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/nipcl/nipcl-conform/clause"
 )
 
 // KnownCase is one case of a catalogue, as VerifyJSON checks results
 // against it.
 type KnownCase struct {
-	Level   string
+	Level   clause.Level
 	Profile string // "nip29" for baseline cases (they run in every profile)
 }
 

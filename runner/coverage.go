@@ -13,7 +13,7 @@ import (
 func Coverage(res *reports.Results) []reports.Coverage {
 	var out []reports.Coverage
 	for _, c := range clause.Clauses() {
-		row := reports.Coverage{ID: c.ID, Title: c.Level + " (" + c.Subject + "): " + c.Text, Outcomes: map[reports.Outcome]int{}}
+		row := reports.Coverage{ID: c.ID, Title: string(c.Level) + " (" + c.Subject + "): " + c.Text, Outcomes: map[reports.Outcome]int{}}
 		row.Cases = suites.ClauseCases(c.ID)
 		if res != nil {
 			cited := map[string]bool{}

@@ -1,6 +1,8 @@
 package runner
 
 import (
+	"github.com/nipcl/nipcl-conform/clause"
+
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -260,9 +262,7 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 		Slow: opts.Slow, Safe: opts.Safe, AllowHeavy: opts.AllowHeavy, Cleanup: &framework.CleanupLog{},
 		RoleMap: opts.RoleMap, CommandTags: opts.CommandTags, Override: opts.Override,
 	}
-	if plan.Profile == "none" {
-		env.Profile = framework.ProfileNIP29
-	}
+	env.Profile = clause.CanonicalProfile(plan.Profile)
 	switch {
 	case opts.Pace != nil:
 		env.Pace = opts.Pace
@@ -347,7 +347,7 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 	}
 
 	profile, note := resolveProfile(env.Profile, info, opts.Force)
-	if env.Profile == "auto" && info.HasExtension("nip-cl") {
+	if env.Profile == clause.ProfileAuto && info.HasExtension("nip-cl") {
 		profile, note = detect(ctx, opts, env, runID)
 	}
 	env.Profile, p.result.Profile, p.result.Note = profile, profile, joinNotes(keyNote, note)
@@ -356,7 +356,7 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 		setupFailed(p, err, timedOut)
 		return p
 	}
-	if profile == framework.ProfileNIP29 && plan.Profile != framework.ProfileNIP29 && plan.Profile != "none" && !opts.Force {
+	if profile == framework.ProfileNIP29 && clause.CanonicalProfile(plan.Profile) != framework.ProfileNIP29 && !opts.Force {
 		env.Unsupported = note
 	}
 	return p
@@ -831,7 +831,7 @@ func baseResult(plan string, c framework.Case) reports.CaseResult {
 	source, ref, clauses := suites.CaseSource(c.ID)
 	return reports.CaseResult{
 		ID: c.ID, Plan: plan, Profile: c.Profile, Area: c.Area, Section: c.Section,
-		Level: string(c.Level), Requirement: c.Requirement, Reading: c.Reading,
+		Level: c.Level, Requirement: c.Requirement, Reading: c.Reading,
 		Source: source, Ref: ref, Clauses: clauses,
 	}
 }

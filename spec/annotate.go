@@ -1,6 +1,8 @@
 package spec
 
 import (
+	"github.com/nipcl/nipcl-conform/clause"
+
 	"fmt"
 	"io"
 	"regexp"
@@ -32,7 +34,7 @@ var statusOrder = []string{StatusUnimplemented, StatusContested, StatusNoTest, S
 // Annotation is what the annotated draft says about one sentence.
 type Annotation struct {
 	Sentence Sentence
-	Level    string
+	Level    clause.Level
 	Clauses  []string
 	Cases    []string
 	Verdicts []Verdict
@@ -283,7 +285,7 @@ func renderSentences(b *strings.Builder, blk Block, ss []Sentence, ann map[int]*
 		text := renderInline(blk.Text[s.Start:s.End])
 		if a := ann[s.Index]; a != nil {
 			fmt.Fprintf(b, "<span class=\"s st-%s\" id=\"s%d\" title=\"%s\">%s</span><sup class=m><a href=\"#n%d\">[%d]</a></sup>",
-				a.Status, s.Index, esc(a.Level+" · "+statusText[a.Status]), text, s.Index, s.Index+1)
+				a.Status, s.Index, esc(string(a.Level)+" · "+statusText[a.Status]), text, s.Index, s.Index+1)
 			notes = append(notes, s.Index)
 		} else {
 			b.WriteString(text)

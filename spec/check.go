@@ -7,20 +7,20 @@ import (
 )
 
 // Levels in report order.
-var Levels = []string{clause.LevelMust, clause.LevelMustNot, clause.LevelShould, clause.LevelShouldNot, clause.LevelMay, clause.LevelRule}
+var Levels = []clause.Level{clause.LevelMust, clause.LevelMustNot, clause.LevelShould, clause.LevelShouldNot, clause.LevelMay, clause.LevelRule}
 
 // SentenceRef is a sentence as the reports show it.
 type SentenceRef struct {
-	Line    int    `json:"line"`
-	Heading string `json:"heading"`
-	Lead    string `json:"lead,omitempty"`
-	Kind    string `json:"kind"`
-	Level   string `json:"level"`           // "" informative
-	Modal   string `json:"modal,omitempty"` // RULE: its lower-case requirement word
-	Why     string `json:"why"`
-	Unsure  string `json:"unsure,omitempty"`
-	Text    string `json:"text"`
-	Hash    string `json:"hash"`
+	Line    int          `json:"line"`
+	Heading string       `json:"heading"`
+	Lead    string       `json:"lead,omitempty"`
+	Kind    string       `json:"kind"`
+	Level   clause.Level `json:"level"`           // "" informative
+	Modal   string       `json:"modal,omitempty"` // RULE: its lower-case requirement word
+	Why     string       `json:"why"`
+	Unsure  string       `json:"unsure,omitempty"`
+	Text    string       `json:"text"`
+	Hash    string       `json:"hash"`
 }
 
 // Ref returns the report form of s.
@@ -50,12 +50,12 @@ type Checked struct {
 // Stale is a clause of the profile whose sentence the draft no longer has
 // (some or all of its anchors are missing).
 type Stale struct {
-	Clause  string   `json:"clause"`
-	Level   string   `json:"level"`
-	Text    string   `json:"text"` // the clause's own words
-	Cases   []string `json:"cases,omitempty"`
-	Missing int      `json:"missing"` // anchors not found
-	Anchors int      `json:"anchors"` // anchors in all
+	Clause  string       `json:"clause"`
+	Level   clause.Level `json:"level"`
+	Text    string       `json:"text"` // the clause's own words
+	Cases   []string     `json:"cases,omitempty"`
+	Missing int          `json:"missing"` // anchors not found
+	Anchors int          `json:"anchors"` // anchors in all
 	// Closest is the draft sentence nearest the clause's text, when one
 	// is near enough to be a rewording.
 	Closest    *SentenceRef `json:"closest,omitempty"`
@@ -72,14 +72,14 @@ type LevelCount struct {
 
 // CheckReport is the result of Check.
 type CheckReport struct {
-	Draft     string                `json:"draft"`
-	Title     string                `json:"title"`
-	Profile   string                `json:"profile"`
-	ProfileBy string                `json:"profile_by"`
-	Sentences []Checked             `json:"sentences"` // every normative sentence, in draft order
-	Stale     []Stale               `json:"stale"`
-	Coverage  LevelCount            `json:"coverage"`
-	ByLevel   map[string]LevelCount `json:"by_level"`
+	Draft     string                      `json:"draft"`
+	Title     string                      `json:"title"`
+	Profile   string                      `json:"profile"`
+	ProfileBy string                      `json:"profile_by"`
+	Sentences []Checked                   `json:"sentences"` // every normative sentence, in draft order
+	Stale     []Stale                     `json:"stale"`
+	Coverage  LevelCount                  `json:"coverage"`
+	ByLevel   map[clause.Level]LevelCount `json:"by_level"`
 	// Unsure lists the normative sentences whose reading is doubtful or
 	// whose wording is ambiguous.
 	Unsure []SentenceRef `json:"unsure,omitempty"`
@@ -137,7 +137,7 @@ const minClauseHint = 0.45
 // lost their sentence. A sentence a clause is anchored to counts as
 // normative even where the extractor read it as informative.
 func Check(d *Doc, cat *Catalog, profile, profileBy string) *CheckReport {
-	r := &CheckReport{Draft: d.Name, Title: d.Title, Profile: profile, ProfileBy: profileBy, ByLevel: map[string]LevelCount{},
+	r := &CheckReport{Draft: d.Name, Title: d.Title, Profile: profile, ProfileBy: profileBy, ByLevel: map[clause.Level]LevelCount{},
 		Sentences: []Checked{}, Stale: []Stale{}}
 	anchored := cat.byHash(profile)
 	clauses := cat.ProfileClauses(profile)

@@ -374,11 +374,11 @@ func refp(s Sentence) *SentenceRef {
 	return &r
 }
 
-func levelName(l string) string {
+func levelName(l clause.Level) string {
 	if l == "" {
 		return "informative"
 	}
-	return l
+	return string(l)
 }
 
 // headingDiff lists the headings only the new (added) or only the old

@@ -150,9 +150,9 @@ func editDistance(a, b string) int {
 
 // modalName is how a RULE sentence's level is shown when it carries a
 // lower-case requirement word: "RULE (may)".
-func modalName(level, modal string) string {
+func modalName(level clause.Level, modal string) string {
 	if level == clause.LevelRule && modal != "" {
-		return level + " (" + modal + ")"
+		return string(level) + " (" + modal + ")"
 	}
 	return levelName(level)
 }

@@ -28,7 +28,7 @@ type Sentence struct {
 	// Level is the sentence's requirement level: MUST, MUST NOT, SHOULD,
 	// SHOULD NOT, MAY (an RFC 2119 keyword in capitals), RULE (a rule
 	// stated without a keyword) or "" (informative).
-	Level    string
+	Level    clause.Level
 	Keywords []string // the capitalised RFC 2119 keywords, in order
 	// Modal is the strongest requirement word of a RULE sentence written
 	// in lower case ("must", "must not", "should", "should not", "may"),
@@ -230,14 +230,14 @@ var (
 	reCan          = regexp.MustCompile(`\b(can|cannot|can't|need not|needn't)\b`)
 )
 
-var strength = map[string]int{
+var strength = map[clause.Level]int{
 	clause.LevelMust: 3, clause.LevelMustNot: 3,
 	clause.LevelShould: 2, clause.LevelShouldNot: 2,
 	clause.LevelMay: 1,
 }
 
 // keywordLevel maps an RFC 2119 keyword to a clause level.
-func keywordLevel(k string) string {
+func keywordLevel(k string) clause.Level {
 	switch k {
 	case "MUST", "SHALL", "REQUIRED":
 		return clause.LevelMust
@@ -287,7 +287,7 @@ func classify(s *Sentence, p string, informative bool) {
 			s.Keywords = nil
 			return
 		}
-		best := ""
+		var best clause.Level
 		levels := map[int]bool{}
 		for _, k := range s.Keywords {
 			l := keywordLevel(k)
@@ -408,7 +408,7 @@ func lowerModal(p string) string {
 		case "may", "may not":
 			l = "may"
 		}
-		if r := strength[strings.ToUpper(l)]; r > bestRank {
+		if r := strength[clause.Level(strings.ToUpper(l))]; r > bestRank {
 			best, bestRank = l, r
 		}
 	}

@@ -141,7 +141,7 @@ func TestParseLooseAndPlainLayouts(t *testing.T) {
 
 func TestClassify(t *testing.T) {
 	d := Parse("widgets.md", mustRead(t, "testdata/widgets.md"))
-	want := map[string]string{
+	want := map[string]clause.Level{
 		"The relay MUST reject a registration":     clause.LevelMust,
 		"The relay MUST NOT change the widget":     clause.LevelMustNot,
 		"SHOULD answer a registration":             clause.LevelShould,

@@ -2,19 +2,19 @@ package suites
 
 import (
 	"testing"
-
-	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
-// TestHistoryFreeCasesExist keeps historyFreeCases naming real cases.
-func TestHistoryFreeCasesExist(t *testing.T) {
-	ids := map[string]bool{}
+// TestFreshKeysCases: the cases that read by an actor's own key say so
+// where they are declared (Case.FreshKeys), and only NIP-CL identity cases
+// do today.
+func TestFreshKeysCases(t *testing.T) {
+	n := 0
 	for _, c := range Catalogue() {
-		ids[c.ID] = true
-	}
-	for id := range framework.HistoryFreeCases {
-		if !ids[id] {
-			t.Errorf("historyFreeCases names %s, which is no case", id)
+		if c.FreshKeys {
+			n++
 		}
+	}
+	if n == 0 {
+		t.Error("no case declares FreshKeys; the identity cases reading by #P, #p or COUNT by key need it")
 	}
 }

@@ -15,6 +15,9 @@ import (
 // Define registers one Ginkgo container for env with one Ginkgo spec per
 // applicable case. Call it before RunSpecs, once per plan.
 func Define(env *framework.Env) {
+	if mint := profileGroupIDs[env.Profile]; mint != nil && env.GroupID == nil {
+		env.GroupID = mint
+	}
 	framework.DefineSpecs(env, all())
 }
 
@@ -73,6 +76,9 @@ func Validate() error {
 		if _, ok := clause.Lookup(c.Section); !ok {
 			problems = append(problems, fmt.Sprintf("%s cites unknown section %q", c.ID, c.Section))
 		}
+		if !citesSection(c) && sectionTestable(c.Section) {
+			problems = append(problems, fmt.Sprintf("%s is filed under %s but cites none of its clauses; cite its clause first (framework.NewCase)", c.ID, c.Section))
+		}
 		switch c.Level {
 		case framework.MUST, framework.SHOULD, framework.MAY:
 		default:
@@ -94,4 +100,24 @@ func Validate() error {
 		return fmt.Errorf("case catalogue: %s", strings.Join(problems, "; "))
 	}
 	return nil
+}
+
+// citesSection reports whether a case cites a clause of its own section.
+func citesSection(c framework.Case) bool {
+	for _, id := range c.Clauses {
+		if cl, ok := clause.LookupClause(id); ok && cl.Section == c.Section {
+			return true
+		}
+	}
+	return false
+}
+
+// sectionTestable reports whether a section has a testable clause.
+func sectionTestable(section string) bool {
+	for _, cl := range clause.Clauses() {
+		if cl.Section == section && cl.Testable {
+			return true
+		}
+	}
+	return false
 }

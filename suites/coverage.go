@@ -38,7 +38,7 @@ func CasesClauses(caseID string) []string {
 }
 
 // CaseSource returns whose rule the case with this ID enforces (see
-// caseSource).
+// framework.CaseSource).
 func CaseSource(caseID string) (source, ref string, clauses []string) {
 	c, ok := Lookup(caseID)
 	if !ok {

@@ -6,11 +6,18 @@ import (
 	"github.com/nipcl/nipcl-conform/suites/labels"
 )
 
-// profileSpecs returns the NIP-CL profile suites (identity and labels).
-// identitySpecs lives in the identity_*.go files, labelsSpecs in labels_*.go.
+// profileSpecs returns the NIP-CL profile suites (identity and labels):
+// identity.Specs and labels.Specs, each gathering its package's section
+// builders.
 func profileSpecs() []framework.Spec {
 	var out []framework.Spec
 	out = append(out, identity.Specs()...)
 	out = append(out, labels.Specs()...)
 	return out
+}
+
+// profileGroupIDs are the profiles that constrain the group id of a bare
+// 9007, with the id they mint (Env.GroupID).
+var profileGroupIDs = map[string]func() string{
+	framework.ProfileLabels: labels.NewGroupID,
 }

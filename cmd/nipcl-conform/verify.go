@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/nipcl/nipcl-conform/clause"
+
 	"bytes"
 	"errors"
 	"flag"
@@ -21,7 +23,7 @@ func knownCatalogue() *reports.KnownCatalogue {
 		Cases: map[string]reports.KnownCase{},
 	}
 	for _, e := range catalogue.Current() {
-		k.Cases[e.ID] = reports.KnownCase{Level: e.Level, Profile: e.Profile}
+		k.Cases[e.ID] = reports.KnownCase{Level: clause.Level(e.Level), Profile: e.Profile}
 	}
 	for _, s := range version.Specs() {
 		if s.Current {

@@ -47,19 +47,6 @@ var actorKinds = map[string]ActorKind{
 	"late":     KindAny,
 }
 
-// HistoryFreeCases are cases whose reads select by an actor's own key
-// (#P, #p, COUNT by key): they count everything the key did on the relay,
-// so they need keys with no history of their own. Configured keys are
-// shared by every case of a run, so with --actor-key these cases are
-// blocked (PreFreshKeys) instead of judging other cases' channels.
-var HistoryFreeCases = map[string]bool{
-	"identity/find/1": true, "identity/find/4": true, "identity/limit/2": true,
-	"identity/leave/3": true, "identity/leave/4": true,
-	"identity/notices/1": true, "identity/notices/2": true, "identity/notices/4": true, "identity/notices/6": true,
-	"identity/optin/1": true, "identity/optin/2": true, "identity/optin/3": true, "identity/optin/5": true, "identity/optin/6": true,
-	"identity/optin/10": true, "identity/optin/11": true, "identity/notices/8": true,
-}
-
 // ActorKindOf is the declared kind of an actor name.
 func ActorKindOf(name string) ActorKind {
 	if k, ok := actorKinds[name]; ok {
@@ -106,7 +93,7 @@ func (t *T) ActorAs(kind ActorKind, name string) *fixtures.Actor {
 		t.rememberActor(a)
 		return a
 	}
-	if HistoryFreeCases[t.Case.ID] {
+	if t.Case.FreshKeys {
 		t.Blocked(PreFreshKeys, fmt.Sprintf("the case's %s would act with a configured key (--actor-key), which other cases of the run also use", name))
 	}
 	caps := t.Env.KeyCaps

@@ -127,10 +127,11 @@ func judgeFailure(t *T, c Case) {
 	AddReportEntry(EntryNote, "harness: this failure names no clause (the case cites "+strings.Join(c.Clauses, ", ")+" and no step scope was set: t.Checking or t.Violates)", ReportEntryVisibilityNever)
 }
 
-// classify records the outcome class of a step's error: a timeout for
-// fixtures.ErrTimeout, a harness error for a relay that can no longer be
-// reached (it vanished: no verdict on what it would have answered).
-func classify(err error) {
+// recordStepError records the outcome class of a step's error: a timeout
+// for fixtures.ErrTimeout, a harness error for a relay that can no longer
+// be reached (it vanished: no verdict on what it would have answered).
+// (The runner's classify maps a finished spec to its class.)
+func recordStepError(err error) {
 	switch {
 	case errors.Is(err, fixtures.ErrTimeout):
 		recordOutcome(reports.Timeout)

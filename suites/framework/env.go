@@ -22,6 +22,11 @@ type Env struct {
 	// Profile is what the target is checked against: "nip29" (NIP-29
 	// only), "identity" or "labels".
 	Profile string
+	// GroupID, when set, mints the group id of a case's bare 9007 where the
+	// profile constrains it (suites.Define sets the profile's: the labels
+	// draft requires a UUID for every h-tagged creation); nil: an ordinary
+	// NIP-29 id (T.NewGroupID).
+	GroupID func() string
 	// URL is the relay's WebSocket URL.
 	URL string
 	// RelayURL is the URL the relay knows itself by, when it is not URL:
@@ -168,7 +173,7 @@ func (l *CleanupLog) Result() (int, []string) {
 
 // Applies reports whether this plan registers case c.
 func (e *Env) Applies(c Case) bool {
-	if c.Profile != ProfileBaseline && c.Profile != e.Profile && !(e.Profile == ProfileNone && e.Unsupported != "") {
+	if c.Profile != ProfileBaseline && c.Profile != e.Profile && !(e.Profile == ProfileNIP29 && e.Unsupported != "") {
 		return false
 	}
 	if e.Include != nil && !e.Include(c) {

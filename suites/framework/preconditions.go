@@ -243,8 +243,8 @@ func (t *T) LastState(c *fixtures.Client, kind int, ch string) *nostr.Event {
 // was observed decides how a relay without one blocks the case: no 39001
 // at all (admins-list), a 39001 without the creator, or one listing the
 // creator with no role (moderator-role; the last also breaks NIP-29's
-// "Each admin is listed along with one or more roles", which base/admins/1
-// reports).
+// "Each admin is listed along with one or more roles", nip29/admins.1,
+// which a case of its own reports).
 func (t *T) ModeratorRole(c *fixtures.Client, ch string) string {
 	GinkgoHelper()
 	if r := t.Env.RoleMap["admin"]; r != "" {
@@ -283,7 +283,7 @@ func (t *T) CreatorRole(c *fixtures.Client, ch string) (string, Precondition, st
 			return r, Precondition{}, ""
 		}
 	}
-	return "", PreModerator, fmt.Sprintf("the 39001 of %s lists the creator with no role at all: %s (NIP-29: \"Each admin is listed along with one or more roles\"; base/admins/1 reports it)", ch, TagsOf(admins))
+	return "", PreModerator, fmt.Sprintf("the 39001 of %s lists the creator with no role at all: %s (NIP-29: \"Each admin is listed along with one or more roles\", nip29/admins.1)", ch, TagsOf(admins))
 }
 
 // PutRole names the role a case's "admin" or "owner" gets on this target:
@@ -336,7 +336,7 @@ func TagsOf(ev *nostr.Event) string {
 // PrePutListed: the same-second membership cases start from a user the
 // creator's 9000 put in the group, shown in 39002.
 var PrePutListed = Precondition{"put-listed",
-	"a user the group's creator puts with a 9000 is listed in the group's 39002 (base/membership/1 reports it at its own level)",
+	"a user the group's creator puts with a 9000 is listed in the group's 39002 (a case of nip29/membership reports it at its own level)",
 	"list users put by 9000 in 39002"}
 
 // PreWithheldMetadata: the labels cases about channels whose labels

@@ -146,7 +146,7 @@ func (t *T) Must(err error, what string) {
 		if errors.Is(err, fixtures.ErrAuthRefused) {
 			t.Blocked(PreAuth, authRefusalObserved(t.Env, what, err))
 		}
-		classify(err)
+		recordStepError(err)
 		Fail(fmt.Sprintf("%s: %v", what, err))
 	}
 }
@@ -168,12 +168,12 @@ func (t *T) Unique(prefix string) string {
 	return t.Env.UniqueToken(prefix)
 }
 
-// NewGroupID returns a fresh group id for a baseline case: an ordinary
-// (non-UUID) NIP-29 id, or a UUID when the run checks the labels profile,
-// whose draft requires one for every h-tagged creation.
+// NewGroupID returns a fresh group id for a case's bare 9007: the one
+// Env.GroupID mints where the target's profile constrains group ids, else
+// an ordinary (non-UUID) NIP-29 id.
 func (t *T) NewGroupID() string {
-	if t.Env.Profile == ProfileLabels {
-		return fixtures.NewChannelID()
+	if t.Env.GroupID != nil {
+		return t.Env.GroupID()
 	}
 	return fixtures.NewGroupID()
 }
@@ -636,8 +636,8 @@ func (t *T) CreateChannel(c *fixtures.Client, spec fixtures.ChannelSpec) string 
 // must be of that kind and d (NIP-01: a REQ returns only matches); of
 // several heads the newest is current (ties: lowest id), and the report
 // notes how many heads the relay sent (NIP-01 lets a relay keep older
-// versions, NIP-29 asks for one instance: base/state/3; only OneHead fails
-// on them, where a draft forbids it).
+// versions, NIP-29 asks for one instance: nip29/state-events.3; only
+// OneHead fails on them, where a draft forbids it).
 func (t *T) StateEvent(c *fixtures.Client, kind int, channel string) *nostr.Event {
 	GinkgoHelper()
 	heads := t.StateHeads(c, kind, channel)
@@ -678,11 +678,10 @@ func (t *T) StateHeads(c *fixtures.Client, kind int, channel string) []*nostr.Ev
 
 // OneHead is the strict exact read: it requires at most one head for kind
 // and #d and returns it (nil when the reader gets none). Several heads fail
-// the case only where a draft makes the relay serve current state alone
-// (the labels profile's 39000, labels/finding-channels.6); elsewhere NIP-01
-// lets a relay keep older versions and NIP-29 only asks for one instance
-// (SHOULD, nip29/state-events.3, checked by base/state/3), so they are
-// noted and the newest is returned.
+// the case only where its draft makes the relay serve current state alone
+// (Case.CurrentHead); elsewhere NIP-01 lets a relay keep older versions and
+// NIP-29 only asks for one instance (SHOULD, nip29/state-events.3), so they
+// are noted and the newest is returned.
 func (t *T) OneHead(c *fixtures.Client, kind int, channel string) *nostr.Event {
 	GinkgoHelper()
 	heads := t.StateHeads(c, kind, channel)
@@ -693,17 +692,18 @@ func (t *T) OneHead(c *fixtures.Client, kind int, channel string) *nostr.Event {
 }
 
 // JudgeHeads is the one rule for a read that returned n > 1 heads of one
-// addressable state event (kind, one d): the labels draft makes a relay
-// serve only the current 39000 snapshot (labels/finding-channels.6, MUST),
-// so there it fails; elsewhere NIP-01 lets a relay keep older versions and
-// NIP-29 asks for one instance (SHOULD, nip29/state-events.3, checked by
-// base/state/3), so it is noted and the newest is taken as current.
+// addressable state event (kind, one d): where the case's draft makes a
+// relay serve only the current head (Case.CurrentHead) it fails; elsewhere
+// NIP-01 lets a relay keep older versions and NIP-29 asks for one instance
+// (SHOULD, nip29/state-events.3, checked by a case of its own), so it is
+// noted and the newest is taken as current.
 func (t *T) JudgeHeads(kind, n int, read string) {
 	GinkgoHelper()
-	if t.Case.Profile == ProfileLabels && kind == fixtures.KindMetadata {
-		Failf("labels draft (labels/finding-channels.6): only the current snapshot is served, but %s returned %d heads of kind %d", read, n, kind)
+	if r := t.Case.CurrentHead; r != nil && r.Kind == kind {
+		defer t.Invariant(r.Clause)()
+		Failf("%s: %s, but %s returned %d heads of kind %d", r.Rule, r.Says, read, n, kind)
 	}
-	t.Note("%s returned %d heads of kind %d; NIP-01 lets a relay keep older versions (NIP-29 asks for one instance: base/state/3), the newest is taken as current", read, n, kind)
+	t.Note("%s returned %d heads of kind %d; NIP-01 lets a relay keep older versions (NIP-29 asks for one instance: nip29/state-events.3), the newest is taken as current", read, n, kind)
 }
 
 // NewestHead is the current one of several heads: the newest, ties broken

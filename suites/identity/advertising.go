@@ -13,15 +13,17 @@ import (
 // advertisingSpecs are the cases of identity/advertising.
 func advertisingSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: idCase("identity/advertise/1", []string{"identity/advertising.2"}, "identity/advertising", framework.MUST,
-			`NIP-11 supported_extensions contains "nip-cl".`),
+		{Case: framework.NewCase("identity/advertise/1", framework.MUST,
+			`NIP-11 supported_extensions contains "nip-cl".`,
+			"identity/advertising.2"),
 			Run: func(t *framework.T) {
 				t.Expect(t.Env.Info).NotTo(BeNil(), "NIP-11 document")
 				t.Expect(t.Env.Info.SupportedExtensions).To(ContainElement("nip-cl"), "supported_extensions")
 			}},
-		{Case: idCase("identity/advertise/2", []string{"identity/advertising.1"}, "identity/advertising", framework.MUST,
+		{Case: framework.NewCase("identity/advertise/2", framework.MUST,
 			`NIP-11 supported_nips does not advertise this draft (no entry naming NIP-CL, such as "nip-cl"): it has no upstream NIP number yet.`,
-			`The draft forbids advertising itself in supported_nips; other entries are NIP-11's business, not this draft's, so a non-number entry that does not name NIP-CL is only noted. A made-up number cannot be told from a real NIP and is not judged.`),
+			"identity/advertising.1").
+			WithReading(`The draft forbids advertising itself in supported_nips; other entries are NIP-11's business, not this draft's, so a non-number entry that does not name NIP-CL is only noted. A made-up number cannot be told from a real NIP and is not judged.`),
 			Run: func(t *framework.T) {
 				info, err := fixtures.FetchInfoWith(t.Ctx(), t.Env.URL, "", t.Env.Header)
 				t.Must(err, "NIP-11 document")

@@ -10,111 +10,123 @@ import (
 
 	"github.com/nipcl/nipcl-conform/fixtures"
 	"github.com/nipcl/nipcl-conform/suites/framework"
+	"github.com/nipcl/nipcl-conform/suites/readmatrix"
 )
 
 // askingForSystemSpecs are the cases of identity/asking-for-system.
 func askingForSystemSpecs() []framework.Spec {
-	return []framework.Spec{
-		{Case: idCase("identity/optin/7", []string{"identity/asking-for-system.2", "identity/asking-for-system.7"}, "identity/asking-for-system", framework.MUST,
-			"#P:[creator] with #t:[label] on a 39000 filter opts in for every reader, but never past the channel ACL: each reader (a member of every channel, and a reader who is a member of the open ones only) gets exactly the creator's labeled channels it may read; the private system channel and the private stream reach the full member only."),
+	return append([]framework.Spec{
+		{Case: framework.NewCase("identity/optin/7", framework.MUST,
+			"#P:[creator] with #t:[label] on a 39000 filter opts in for every reader, but never past the channel ACL: each reader (a member of every channel, and a reader who is a member of the open ones only) gets exactly the creator's labeled channels it may read; the private system channel and the private stream reach the full member only.",
+			"identity/asking-for-system.2", "identity/asking-for-system.7"),
 			Run: func(t *framework.T) {
 				t.Checking("identity/asking-for-system.2")
 				w := newSysWorld(t)
 				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"P": {w.O.Actor().PubKey}, "t": {w.L}}}
 				for _, r := range w.readers() {
-					want := idSorted(append(w.legacyFor(r.c), w.systemFor(r.c)...)...)
-					t.Expect(idChannelSet(t.Query(r.c, f))).To(Equal(want), "%s: #P:[creator] #t:[label]", r.name)
+					want := sortedCopy(append(w.legacyFor(r.c), w.systemFor(r.c)...)...)
+					t.Expect(channelSet(t.Query(r.c, f))).To(Equal(want), "%s: #P:[creator] #t:[label]", r.name)
 				}
 			}},
-		{Case: idCase("identity/optin/8", []string{"identity/asking-for-system.4"}, "identity/asking-for-system", framework.MUST,
-			"The #P opt-in with a limit still matches as usual, newest first: with a labeled stream and a newer labeled system channel of one creator, {\"kinds\":[39000],\"#P\":[creator],\"#t\":[label],\"limit\":1} returns the system channel, and limit 2 returns both."),
+		{Case: framework.NewCase("identity/optin/8", framework.MUST,
+			"The #P opt-in with a limit still matches as usual, newest first: with a labeled stream and a newer labeled system channel of one creator, {\"kinds\":[39000],\"#P\":[creator],\"#t\":[label],\"limit\":1} returns the system channel, and limit 2 returns both.",
+			"identity/asking-for-system.4"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
-				x := idLabel(t)
-				stream := idChannel(t, c, idChanOpts{Visibility: fixtures.Open, Labels: []string{x}})
+				x := freshLabel(t)
+				stream := mkChannel(t, c, chanOpts{Visibility: fixtures.Open, Labels: []string{x}})
 				older := t.GroupMetadata(c, stream)
-				sys := idChannel(t, c, idChanOpts{Type: fixtures.TypeSystem, Visibility: fixtures.Open, Labels: []string{x}})
+				sys := mkChannel(t, c, chanOpts{Type: fixtures.TypeSystem, Visibility: fixtures.Open, Labels: []string{x}})
 				// The system channel's snapshot is made strictly the newest match.
 				t.NewerMetadata(c, sys, older.CreatedAt)
 				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"P": {c.Actor().PubKey}, "t": {x}}, Limit: 1}
-				if got := idChannelSet(t.Query(c, f)); len(got) != 1 || got[0] != sys {
+				if got := channelSet(t.Query(c, f)); len(got) != 1 || got[0] != sys {
 					framework.Failf("#P:[creator] #t:[%s] limit 1 must return the newest match, the system channel %s (the stream %s is older), got %v", x, sys, stream, got)
 				}
 				f.Limit = 2
-				t.Expect(idChannelSet(t.Query(c, f))).To(Equal(idSorted(stream, sys)), "#P:[creator] #t:[label] limit 2: the system channel and the stream")
+				t.Expect(channelSet(t.Query(c, f))).To(Equal(sortedCopy(stream, sys)), "#P:[creator] #t:[label] limit 2: the system channel and the stream")
 			}},
-		{Case: idCase("identity/optin/1", []string{"identity/asking-for-system.1", "identity/asking-for-system.4", "identity/asking-for-system.7"}, "identity/asking-for-system", framework.MUST,
-			`kinds:[39000] #t:["system"] returns the system channels the reader may read (member: private and open; outsider and anonymous: the open one), never a stream channel; COUNT with #t:["system"] and no #P agrees.`),
+		{Case: framework.NewCase("identity/optin/1", framework.MUST,
+			`kinds:[39000] #t:["system"] returns the system channels the reader may read (member: private and open; outsider and anonymous: the open one), never a stream channel; COUNT with #t:["system"] and no #P agrees.`,
+			"identity/asking-for-system.1", "identity/asking-for-system.4", "identity/asking-for-system.7").
+			WithFreshKeys(),
 			Run: func(t *framework.T) {
 				t.Checking("identity/asking-for-system.1")
 				w := newSysWorld(t)
 				anon := t.Connect(nil)
 				o := w.O.Actor().PubKey
 				probe := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}, "P": {o}}}
-				ids := idStateIDs(t, w.O, w.all())
-				for _, c := range idReaders(t, anon, probe, w.M, w.X) {
+				ids := stateIDs(t, w.O, w.all())
+				for _, c := range readersOf(t, anon, probe, w.M, w.X) {
 					want := w.systemFor(c)
 					if c == anon {
 						want = []string{w.SysOpen}
 					}
 					f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}, "P": {o}}}
-					t.Expect(idFind(t, c, f.Tags)).To(Equal(want), "#t:[system] #P:[creator]")
+					t.Expect(findChannels(t, c, f.Tags)).To(Equal(want), "#t:[system] #P:[creator]")
 					all := t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}}})
 					t.Expect(w.ours(all)).To(Equal(want), "#t:[system] (this run's channels)")
 					// COUNT with #t:["system"] alone (any #P opts in by
 					// itself): ids keep it to this world's 39000s without
 					// naming a channel.
 					byIDs := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, IDs: ids, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}}}
-					t.Expect(idChannelSet(t.Query(c, byIDs))).To(Equal(want), "#t:[system] with ids of this world's 39000s")
+					t.Expect(channelSet(t.Query(c, byIDs))).To(Equal(want), "#t:[system] with ids of this world's 39000s")
 					t.Expect(t.Count(c, byIDs)).To(Equal(int64(len(want))), "COUNT #t:[system] with ids of this world's 39000s (no #P)")
 				}
 			}},
-		{Case: idCase("identity/optin/2", []string{"identity/asking-for-system.2", "identity/asking-for-system.4", "identity/asking-for-system.7"}, "identity/asking-for-system", framework.MUST,
-			"Any #P on a 39000-39003 filter also returns the readable system channels: kinds:[39000] #P:[creator] gives the creator's readable stream and system channels; COUNT agrees."),
+		{Case: framework.NewCase("identity/optin/2", framework.MUST,
+			"Any #P on a 39000-39003 filter also returns the readable system channels: kinds:[39000] #P:[creator] gives the creator's readable stream and system channels; COUNT agrees.",
+			"identity/asking-for-system.2", "identity/asking-for-system.4", "identity/asking-for-system.7").
+			WithFreshKeys(),
 			Run: func(t *framework.T) {
 				t.Checking("identity/asking-for-system.2")
 				w := newSysWorld(t)
 				// Another creator's open system channel with the same label stays out of #P:[creator].
 				stranger := t.Connect(t.Actor("stranger"))
-				foreign := idChannel(t, stranger, idChanOpts{Type: fixtures.TypeSystem, Visibility: fixtures.Open, Labels: []string{w.L}})
+				foreign := mkChannel(t, stranger, chanOpts{Type: fixtures.TypeSystem, Visibility: fixtures.Open, Labels: []string{w.L}})
 				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"P": {w.O.Actor().PubKey}}}
 				for _, r := range w.readers() {
-					want := idSorted(append(w.legacyFor(r.c), w.systemFor(r.c)...)...)
-					t.Expect(idChannelSet(t.Query(r.c, f))).To(Equal(want), "%s: #P:[creator]", r.name)
+					want := sortedCopy(append(w.legacyFor(r.c), w.systemFor(r.c)...)...)
+					t.Expect(channelSet(t.Query(r.c, f))).To(Equal(want), "%s: #P:[creator]", r.name)
 					t.Expect(t.Count(r.c, f)).To(Equal(int64(len(want))), "%s: COUNT #P:[creator]", r.name)
 				}
 				withLabel := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"P": {w.O.Actor().PubKey}, "t": {w.L}}}
-				t.Expect(idChannelSet(t.Query(w.M, withLabel))).To(Equal(idSorted(w.all()...)), "member: #P:[creator] #t:[label] (one creator's channels with a label, system or not)")
-				t.Expect(idFind(t, w.M, nostr.TagMap{"P": {stranger.Actor().PubKey}})).To(Equal([]string{foreign}), "#P:[other creator] returns only that creator's system channel")
+				t.Expect(channelSet(t.Query(w.M, withLabel))).To(Equal(sortedCopy(w.all()...)), "member: #P:[creator] #t:[label] (one creator's channels with a label, system or not)")
+				t.Expect(findChannels(t, w.M, nostr.TagMap{"P": {stranger.Actor().PubKey}})).To(Equal([]string{foreign}), "#P:[other creator] returns only that creator's system channel")
 			}},
-		{Case: idCase("identity/optin/3", []string{"identity/asking-for-system.6"}, "identity/asking-for-system", framework.MUST,
-			`#t:["system", label] means system OR the label: system channels without the label and stream channels with it both come back.`),
+		{Case: framework.NewCase("identity/optin/3", framework.MUST,
+			`#t:["system", label] means system OR the label: system channels without the label and stream channels with it both come back.`,
+			"identity/asking-for-system.6").
+			WithFreshKeys(),
 			Run: func(t *framework.T) {
 				o := t.Connect(t.Actor("creator"))
-				label := idLabel(t)
-				sys := idChannel(t, o, idChanOpts{Type: fixtures.TypeSystem, Visibility: fixtures.Open})
-				labeled := idChannel(t, o, idChanOpts{Visibility: fixtures.Open, Labels: []string{label}})
-				idChannel(t, o, idChanOpts{Visibility: fixtures.Open, Labels: []string{idLabel(t)}})
-				idChannel(t, o, idChanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open})
-				got := idFind(t, o, nostr.TagMap{"t": {fixtures.TypeSystem, label}, "P": {o.Actor().PubKey}})
-				t.Expect(got).To(Equal(idSorted(sys, labeled)))
+				label := freshLabel(t)
+				sys := mkChannel(t, o, chanOpts{Type: fixtures.TypeSystem, Visibility: fixtures.Open})
+				labeled := mkChannel(t, o, chanOpts{Visibility: fixtures.Open, Labels: []string{label}})
+				mkChannel(t, o, chanOpts{Visibility: fixtures.Open, Labels: []string{freshLabel(t)}})
+				mkChannel(t, o, chanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open})
+				got := findChannels(t, o, nostr.TagMap{"t": {fixtures.TypeSystem, label}, "P": {o.Actor().PubKey}})
+				t.Expect(got).To(Equal(sortedCopy(sys, labeled)))
 			}},
-		{Case: idCase("identity/optin/4", []string{"identity/asking-for-system.5"}, "identity/asking-for-system", framework.MUST,
-			"A label alone does not ask for system channels: #t:[label] on 39000-39002 returns the labeled stream channels but not the labeled system channels the reader could read; COUNT agrees."),
+		{Case: framework.NewCase("identity/optin/4", framework.MUST,
+			"A label alone does not ask for system channels: #t:[label] on 39000-39002 returns the labeled stream channels but not the labeled system channels the reader could read; COUNT agrees.",
+			"identity/asking-for-system.5"),
 			Run: func(t *framework.T) {
 				w := newSysWorld(t)
 				for _, kinds := range [][]int{{fixtures.KindMetadata}, t.StateKinds(fixtures.KindMetadata, fixtures.KindAdmins, fixtures.KindMembers)} {
 					f := nostr.Filter{Kinds: kinds, Tags: nostr.TagMap{"t": {w.L}}}
-					t.Expect(idChannelSet(t.Query(w.M, f))).To(Equal(w.legacyFor(w.M)), "member: kinds %v #t:[label]", kinds)
+					t.Expect(channelSet(t.Query(w.M, f))).To(Equal(w.legacyFor(w.M)), "member: kinds %v #t:[label]", kinds)
 					var pairs []string
 					for _, k := range kinds {
-						pairs = append(pairs, idPairsOf(k, w.legacyFor(w.M)...)...)
+						pairs = append(pairs, pairsOf(k, w.legacyFor(w.M)...)...)
 					}
 					t.Expect(t.Count(w.M, f)).To(Equal(int64(len(w.present(t, pairs)))), "member: COUNT kinds %v #t:[label]", kinds)
 				}
 			}},
-		{Case: idCase("identity/optin/5", []string{"identity/asking-for-system.3"}, "identity/asking-for-system", framework.MUST,
-			"Opt-in needs kinds all within 39000-39003: #P or #t:[system] on a filter without kinds or that also has kind 9 returns no system channel."),
+		{Case: framework.NewCase("identity/optin/5", framework.MUST,
+			"Opt-in needs kinds all within 39000-39003: #P or #t:[system] on a filter without kinds or that also has kind 9 returns no system channel.",
+			"identity/asking-for-system.3").
+			WithFreshKeys(),
 			Run: func(t *framework.T) {
 				w := newSysWorld(t)
 				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata, fixtures.KindMessage}, Tags: nostr.TagMap{"P": {w.O.Actor().PubKey}}}
@@ -130,17 +142,20 @@ func askingForSystemSpecs() []framework.Spec {
 				// stream channel, and 39003 where the relay puts P there).
 				t.Expect(t.Count(w.M, f)).To(Equal(int64(len(got))), "member: COUNT #P:[creator] without kinds agrees with the REQ")
 			}},
-		{Case: idCase("identity/optin/6", []string{"identity/asking-for-system.1"}, "identity/asking-for-system", framework.MUST,
-			`"My system channels": kinds:[39002] #p:[me] #t:["system"] lists the system channels the reader belongs to.`),
+		{Case: framework.NewCase("identity/optin/6", framework.MUST,
+			`"My system channels": kinds:[39002] #p:[me] #t:["system"] lists the system channels the reader belongs to.`,
+			"identity/asking-for-system.1").
+			WithFreshKeys(),
 			Run: func(t *framework.T) {
 				t.RequireStateKinds(fixtures.KindMembers)
 				w := newSysWorld(t)
-				t.Expect(idFindOf(t, w.M, fixtures.KindMembers, nostr.TagMap{"p": {w.M.Actor().PubKey}, "t": {fixtures.TypeSystem}})).To(Equal(idSorted(w.Sys, w.SysOpen)), "member")
-				t.Expect(idFindOf(t, w.X, fixtures.KindMembers, nostr.TagMap{"p": {w.X.Actor().PubKey}, "t": {fixtures.TypeSystem}})).To(Equal([]string{w.SysOpen}), "outsider (member of the open one)")
+				t.Expect(findOf(t, w.M, fixtures.KindMembers, nostr.TagMap{"p": {w.M.Actor().PubKey}, "t": {fixtures.TypeSystem}})).To(Equal(sortedCopy(w.Sys, w.SysOpen)), "member")
+				t.Expect(findOf(t, w.X, fixtures.KindMembers, nostr.TagMap{"p": {w.X.Actor().PubKey}, "t": {fixtures.TypeSystem}})).To(Equal([]string{w.SysOpen}), "outsider (member of the open one)")
 			}},
-		{Case: idCase("identity/optin/9", []string{"identity/asking-for-system.1", "identity/asking-for-system.2", "identity/asking-for-system.7"}, "identity/asking-for-system", framework.MUST,
+		{Case: framework.NewCase("identity/optin/9", framework.MUST,
 			`The opt-in holds on live subscriptions: kinds:[39000] with #t:["system"], or with #P:[creator], receives the new 39000 of each system channel the reader may read (a member: both; a member of the open one only: that one), and never the private one's to an outsider.`,
-			"A message posted in the open stream, matched by a second filter of each subscription, is the marker that ends the observation. "+framework.LiveDeliveryReading),
+			"identity/asking-for-system.1", "identity/asking-for-system.2", "identity/asking-for-system.7").
+			WithReading("A message posted in the open stream, matched by a second filter of each subscription, is the marker that ends the observation. " + framework.LiveDeliveryReading),
 			Run: func(t *framework.T) {
 				t.Checking("identity/asking-for-system.1")
 				w := newSysWorld(t)
@@ -191,23 +206,25 @@ func askingForSystemSpecs() []framework.Spec {
 				}
 				for i, wa := range watches {
 					what := fmt.Sprintf("%s, live %s", wa.name, framework.FilterString([]nostr.Filter{wa.f}))
-					t.Expect(idOnly(idChannelSet(metasOf[i]), w.system())).To(Equal(w.systemFor(wa.c)), "%s: %s: the renamed system channels it may read", wa.clause, what)
+					t.Expect(onlyOf(channelSet(metasOf[i]), w.system())).To(Equal(w.systemFor(wa.c)), "%s: %s: the renamed system channels it may read", wa.clause, what)
 				}
 			}},
-		{Case: idCase("identity/optin/10", []string{"identity/asking-for-system.1", "identity/reads-leave-out.2"}, "identity/asking-for-system", framework.MUST,
-			`An opt-in stays in its filter: in one REQ (and one COUNT) holding kinds:[39000] #t:["system"] #P:[creator] and a kind 9 filter by label, the first returns the readable system channels and the kind 9 filter still no system-channel message, whichever comes first.`),
+		{Case: framework.NewCase("identity/optin/10", framework.MUST,
+			`An opt-in stays in its filter: in one REQ (and one COUNT) holding kinds:[39000] #t:["system"] #P:[creator] and a kind 9 filter by label, the first returns the readable system channels and the kind 9 filter still no system-channel message, whichever comes first.`,
+			"identity/asking-for-system.1", "identity/reads-leave-out.2").
+			WithFreshKeys(),
 			Run: func(t *framework.T) {
 				t.Checking("identity/asking-for-system.1")
 				w := newSysWorld(t)
 				optIn := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}, "P": {w.O.Actor().PubKey}}}
 				msgs := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"t": {w.L}}}
 				for _, r := range w.readers() {
-					want := idSorted(append(idPairsOf(fixtures.KindMetadata, w.systemFor(r.c)...), idPairsOf(fixtures.KindMessage, w.legacyFor(r.c)...)...)...)
+					want := sortedCopy(append(pairsOf(fixtures.KindMetadata, w.systemFor(r.c)...), pairsOf(fixtures.KindMessage, w.legacyFor(r.c)...)...)...)
 					t.Checking("identity/asking-for-system.1")
 					t.Expect(t.Count(r.c, optIn)).To(Equal(int64(len(w.systemFor(r.c)))), "identity/asking-for-system.1: %s: COUNT of the opt-in filter alone", r.name)
 					for _, fs := range [][]nostr.Filter{{optIn, msgs}, {msgs, optIn}} {
 						what := fmt.Sprintf("%s: %s", r.name, framework.FilterString(fs))
-						got := idPairs(t.Query(r.c, fs...), w.all())
+						got := pairsFor(t.Query(r.c, fs...), w.all())
 						var meta, chat []string
 						for _, p := range got {
 							if strings.HasSuffix(p, fmt.Sprintf("/%d", fixtures.KindMessage)) {
@@ -217,15 +234,17 @@ func askingForSystemSpecs() []framework.Spec {
 							}
 						}
 						t.Checking("identity/asking-for-system.1")
-						t.Expect(idSorted(meta...)).To(Equal(idSorted(idPairsOf(fixtures.KindMetadata, w.systemFor(r.c)...)...)), "identity/asking-for-system.1: REQ %s: the opt-in filter's system channels", what)
+						t.Expect(sortedCopy(meta...)).To(Equal(sortedCopy(pairsOf(fixtures.KindMetadata, w.systemFor(r.c)...)...)), "identity/asking-for-system.1: REQ %s: the opt-in filter's system channels", what)
 						t.Checking("identity/reads-leave-out.2")
-						t.Expect(idSorted(chat...)).To(Equal(idSorted(idPairsOf(fixtures.KindMessage, w.legacyFor(r.c)...)...)), "identity/reads-leave-out.2: REQ %s: the kind 9 filter's messages (no system channel)", what)
+						t.Expect(sortedCopy(chat...)).To(Equal(sortedCopy(pairsOf(fixtures.KindMessage, w.legacyFor(r.c)...)...)), "identity/reads-leave-out.2: REQ %s: the kind 9 filter's messages (no system channel)", what)
 						t.Expect(t.Count(r.c, fs...)).To(Equal(int64(len(want))), "identity/reads-leave-out.2: COUNT %s: the opt-in does not reach the kind 9 filter", what)
 					}
 				}
 			}},
-		{Case: idCase("identity/optin/11", []string{"identity/asking-for-system.2", "identity/asking-for-system.7"}, "identity/asking-for-system", framework.MUST,
-			`The #P opt-in holds on every state kind, not only 39000: kinds:[39001] and kinds:[39002] with #P:[creator], and kinds:[39001,39002] with #t:["system"] and #P, return the state of the creator's system channels the reader may read (a member: both, beside both streams; a member of the open one only: the open one, beside the open stream), and never the private system channel's to an outsider; COUNT agrees for the member.`),
+		{Case: framework.NewCase("identity/optin/11", framework.MUST,
+			`The #P opt-in holds on every state kind, not only 39000: kinds:[39001] and kinds:[39002] with #P:[creator], and kinds:[39001,39002] with #t:["system"] and #P, return the state of the creator's system channels the reader may read (a member: both, beside both streams; a member of the open one only: the open one, beside the open stream), and never the private system channel's to an outsider; COUNT agrees for the member.`,
+			"identity/asking-for-system.2", "identity/asking-for-system.7").
+			WithFreshKeys(),
 			Run: func(t *framework.T) {
 				t.Checking("identity/asking-for-system.2")
 				published := t.RequireStateKinds(fixtures.KindAdmins, fixtures.KindMembers)
@@ -242,12 +261,12 @@ func askingForSystemSpecs() []framework.Spec {
 					// The member reads every channel of the world.
 					chans := w.systemFor(w.M)
 					if !tSystem {
-						chans = idSorted(append(w.legacyFor(w.M), chans...)...)
+						chans = sortedCopy(append(w.legacyFor(w.M), chans...)...)
 					}
 					// Of those channels, the state events that exist now.
 					var pairs []string
 					for _, k := range f.Kinds {
-						pairs = append(pairs, idPairsOf(k, chans...)...)
+						pairs = append(pairs, pairsOf(k, chans...)...)
 					}
 					pairs = w.present(t, pairs)
 					want := []string{}
@@ -256,7 +275,7 @@ func askingForSystemSpecs() []framework.Spec {
 							want = append(want, ch)
 						}
 					}
-					want = idSorted(want...)
+					want = sortedCopy(want...)
 					got := t.Query(w.M, f)
 					t.Checking("identity/asking-for-system.2")
 					t.Expect(w.ours(got)).To(Equal(want), "identity/asking-for-system.2: member: %s", what)
@@ -270,7 +289,7 @@ func askingForSystemSpecs() []framework.Spec {
 					exists := func(ch string) bool {
 						var ps []string
 						for _, k := range f.Kinds {
-							ps = append(ps, idPairsOf(k, ch)...)
+							ps = append(ps, pairsOf(k, ch)...)
 						}
 						return len(w.present(t, ps)) > 0
 					}
@@ -285,5 +304,13 @@ func askingForSystemSpecs() []framework.Spec {
 					t.Expect(seen).NotTo(ContainElement(w.Sys), "identity/asking-for-system.7: outsider: %s: the private system channel", what)
 				}
 			}},
-	}
+	}, readmatrix.ReadsSpecs(
+		identitySystemRule([]readmatrix.ReadRow{
+			{Id: "identity/reads/11", Shape: "t-system", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen, Clause: "identity/asking-for-system.1"},
+			{Id: "identity/reads/15", Shape: "t-system", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Clause: "identity/asking-for-system.7"},
+			{Id: "identity/reads/18", Shape: "t-system", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld, Clause: "identity/asking-for-system.7"},
+			{Id: "identity/reads/19", Shape: "P", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen, Clause: "identity/asking-for-system.2"},
+			{Id: "identity/reads/20", Shape: "P", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Clause: "identity/asking-for-system.7"},
+		}),
+	)...)
 }

@@ -14,93 +14,102 @@ import (
 // findingChannelsSpecs are the cases of identity/finding-channels.
 func findingChannelsSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: idCase("identity/find/1", []string{"identity/finding-channels.1"}, "identity/finding-channels", framework.MUST,
-			"kinds:[39000] #P:[creator] returns exactly the channels that key created (every type), none of another creator's."),
+		{Case: framework.NewCase("identity/find/1", framework.MUST,
+			"kinds:[39000] #P:[creator] returns exactly the channels that key created (every type), none of another creator's.",
+			"identity/finding-channels.1").
+			WithFreshKeys(),
 			Run: func(t *framework.T) {
 				a, b := t.Connect(t.Actor("creator")), t.Connect(t.Actor("other"))
-				label := idLabel(t)
+				label := freshLabel(t)
 				var want []string
 				for _, typ := range []string{fixtures.TypeStream, fixtures.TypeForum, fixtures.TypeDM, fixtures.TypeWorkflow} {
-					want = append(want, idChannel(t, a, idChanOpts{Type: typ, Visibility: fixtures.Open, Labels: []string{label}}))
+					want = append(want, mkChannel(t, a, chanOpts{Type: typ, Visibility: fixtures.Open, Labels: []string{label}}))
 				}
-				idChannel(t, b, idChanOpts{Visibility: fixtures.Open, Labels: []string{label}})
-				t.Expect(idFind(t, b, nostr.TagMap{"P": {a.Actor().PubKey}})).To(Equal(idSorted(want...)))
+				mkChannel(t, b, chanOpts{Visibility: fixtures.Open, Labels: []string{label}})
+				t.Expect(findChannels(t, b, nostr.TagMap{"P": {a.Actor().PubKey}})).To(Equal(sortedCopy(want...)))
 			}},
-		{Case: idCase("identity/find/2", []string{"identity/choosing-one-channel.2", "identity/finding-channels.2"}, "identity/finding-channels", framework.MUST,
-			"kinds:[39000] #t:[label] returns exactly the channels with that label, whoever created them and whatever their type."),
+		{Case: framework.NewCase("identity/find/2", framework.MUST,
+			"kinds:[39000] #t:[label] returns exactly the channels with that label, whoever created them and whatever their type.",
+			"identity/finding-channels.2", "identity/choosing-one-channel.2"),
 			Run: func(t *framework.T) {
 				t.Checking("identity/finding-channels.2")
 				a, b := t.Connect(t.Actor("creator")), t.Connect(t.Actor("other"))
-				label, otherLabel := idLabel(t), idLabel(t)
+				label, otherLabel := freshLabel(t), freshLabel(t)
 				want := []string{
-					idChannel(t, a, idChanOpts{Visibility: fixtures.Open, Labels: []string{label}}),
-					idChannel(t, a, idChanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open, Labels: []string{otherLabel, label}}),
-					idChannel(t, b, idChanOpts{Type: fixtures.TypeWorkflow, Visibility: fixtures.Open, Labels: []string{label}}),
+					mkChannel(t, a, chanOpts{Visibility: fixtures.Open, Labels: []string{label}}),
+					mkChannel(t, a, chanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open, Labels: []string{otherLabel, label}}),
+					mkChannel(t, b, chanOpts{Type: fixtures.TypeWorkflow, Visibility: fixtures.Open, Labels: []string{label}}),
 				}
-				idChannel(t, a, idChanOpts{Visibility: fixtures.Open, Labels: []string{otherLabel}})
-				idChannel(t, b, idChanOpts{Visibility: fixtures.Open})
-				t.Expect(idFind(t, b, nostr.TagMap{"t": {label}})).To(Equal(idSorted(want...)))
+				mkChannel(t, a, chanOpts{Visibility: fixtures.Open, Labels: []string{otherLabel}})
+				mkChannel(t, b, chanOpts{Visibility: fixtures.Open})
+				t.Expect(findChannels(t, b, nostr.TagMap{"t": {label}})).To(Equal(sortedCopy(want...)))
 			}},
-		{Case: idCase("identity/find/3", []string{"identity/finding-channels.3"}, "identity/finding-channels", framework.MUST,
-			"#P and #t together are AND: one creator's channels with the label, not the creator's other channels nor others' channels with the label."),
+		{Case: framework.NewCase("identity/find/3", framework.MUST,
+			"#P and #t together are AND: one creator's channels with the label, not the creator's other channels nor others' channels with the label.",
+			"identity/finding-channels.3"),
 			Run: func(t *framework.T) {
 				a, b := t.Connect(t.Actor("creator")), t.Connect(t.Actor("other"))
-				label := idLabel(t)
+				label := freshLabel(t)
 				want := []string{
-					idChannel(t, a, idChanOpts{Visibility: fixtures.Open, Labels: []string{label}}),
-					idChannel(t, a, idChanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open, Labels: []string{idLabel(t), label}}),
+					mkChannel(t, a, chanOpts{Visibility: fixtures.Open, Labels: []string{label}}),
+					mkChannel(t, a, chanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open, Labels: []string{freshLabel(t), label}}),
 				}
-				idChannel(t, a, idChanOpts{Visibility: fixtures.Open, Labels: []string{idLabel(t)}})
-				idChannel(t, b, idChanOpts{Visibility: fixtures.Open, Labels: []string{label}})
-				t.Expect(idFind(t, b, nostr.TagMap{"P": {a.Actor().PubKey}, "t": {label}})).To(Equal(idSorted(want...)))
+				mkChannel(t, a, chanOpts{Visibility: fixtures.Open, Labels: []string{freshLabel(t)}})
+				mkChannel(t, b, chanOpts{Visibility: fixtures.Open, Labels: []string{label}})
+				t.Expect(findChannels(t, b, nostr.TagMap{"P": {a.Actor().PubKey}, "t": {label}})).To(Equal(sortedCopy(want...)))
 			}},
-		{Case: idCase("identity/find/4", []string{"identity/finding-channels.4"}, "identity/finding-channels", framework.MUST,
-			"#t:[type] matches the channel type: with #P it returns exactly that creator's channels of the type."),
+		{Case: framework.NewCase("identity/find/4", framework.MUST,
+			"#t:[type] matches the channel type: with #P it returns exactly that creator's channels of the type.",
+			"identity/finding-channels.4").
+			WithFreshKeys(),
 			Run: func(t *framework.T) {
 				a := t.Connect(t.Actor("creator"))
 				forums := []string{
-					idChannel(t, a, idChanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open}),
-					idChannel(t, a, idChanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open, Labels: idLabels(t, 1)}),
+					mkChannel(t, a, chanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open}),
+					mkChannel(t, a, chanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open, Labels: freshLabels(t, 1)}),
 				}
-				stream := idChannel(t, a, idChanOpts{Visibility: fixtures.Open})
-				workflow := idChannel(t, a, idChanOpts{Type: fixtures.TypeWorkflow, Visibility: fixtures.Open})
+				stream := mkChannel(t, a, chanOpts{Visibility: fixtures.Open})
+				workflow := mkChannel(t, a, chanOpts{Type: fixtures.TypeWorkflow, Visibility: fixtures.Open})
 				pk := a.Actor().PubKey
-				t.Expect(idFind(t, a, nostr.TagMap{"P": {pk}, "t": {fixtures.TypeForum}})).To(Equal(idSorted(forums...)), "#t:[forum]")
-				t.Expect(idFind(t, a, nostr.TagMap{"P": {pk}, "t": {fixtures.TypeStream}})).To(Equal([]string{stream}), "#t:[stream]")
-				t.Expect(idFind(t, a, nostr.TagMap{"P": {pk}, "t": {fixtures.TypeWorkflow, fixtures.TypeForum}})).To(Equal(idSorted(append(forums, workflow)...)), "#t:[workflow, forum]")
+				t.Expect(findChannels(t, a, nostr.TagMap{"P": {pk}, "t": {fixtures.TypeForum}})).To(Equal(sortedCopy(forums...)), "#t:[forum]")
+				t.Expect(findChannels(t, a, nostr.TagMap{"P": {pk}, "t": {fixtures.TypeStream}})).To(Equal([]string{stream}), "#t:[stream]")
+				t.Expect(findChannels(t, a, nostr.TagMap{"P": {pk}, "t": {fixtures.TypeWorkflow, fixtures.TypeForum}})).To(Equal(sortedCopy(append(forums, workflow)...)), "#t:[workflow, forum]")
 			}},
-		{Case: idCase("identity/find/5", []string{"identity/finding-channels.5"}, "identity/finding-channels", framework.MUST,
-			"Values in one tag filter are OR: #t:[l1, l2] returns channels with either label (and both), not channels with neither."),
+		{Case: framework.NewCase("identity/find/5", framework.MUST,
+			"Values in one tag filter are OR: #t:[l1, l2] returns channels with either label (and both), not channels with neither.",
+			"identity/finding-channels.5"),
 			Run: func(t *framework.T) {
 				a := t.Connect(t.Actor("creator"))
-				l1, l2 := idLabel(t), idLabel(t)
+				l1, l2 := freshLabel(t), freshLabel(t)
 				want := []string{
-					idChannel(t, a, idChanOpts{Visibility: fixtures.Open, Labels: []string{l1}}),
-					idChannel(t, a, idChanOpts{Visibility: fixtures.Open, Labels: []string{l2}}),
-					idChannel(t, a, idChanOpts{Visibility: fixtures.Open, Labels: []string{l2, l1}}),
+					mkChannel(t, a, chanOpts{Visibility: fixtures.Open, Labels: []string{l1}}),
+					mkChannel(t, a, chanOpts{Visibility: fixtures.Open, Labels: []string{l2}}),
+					mkChannel(t, a, chanOpts{Visibility: fixtures.Open, Labels: []string{l2, l1}}),
 				}
-				idChannel(t, a, idChanOpts{Visibility: fixtures.Open, Labels: []string{idLabel(t)}})
-				t.Expect(idFind(t, a, nostr.TagMap{"t": {l1, l2}})).To(Equal(idSorted(want...)), "#t:[l1, l2]")
-				t.Expect(idFind(t, a, nostr.TagMap{"t": {l2, l1}})).To(Equal(idSorted(want...)), "#t:[l2, l1]")
+				mkChannel(t, a, chanOpts{Visibility: fixtures.Open, Labels: []string{freshLabel(t)}})
+				t.Expect(findChannels(t, a, nostr.TagMap{"t": {l1, l2}})).To(Equal(sortedCopy(want...)), "#t:[l1, l2]")
+				t.Expect(findChannels(t, a, nostr.TagMap{"t": {l2, l1}})).To(Equal(sortedCopy(want...)), "#t:[l2, l1]")
 			}},
-		{Case: idCase("identity/find/6", []string{"identity/finding-channels.2", "identity/labels.3"}, "identity/finding-channels", framework.MUST,
-			"Lookups follow label changes: after a 9002 replaces the labels, #t:[old] no longer returns the channel and #t:[new] does."),
+		{Case: framework.NewCase("identity/find/6", framework.MUST,
+			"Lookups follow label changes: after a 9002 replaces the labels, #t:[old] no longer returns the channel and #t:[new] does.",
+			"identity/finding-channels.2", "identity/labels.3"),
 			Run: func(t *framework.T) {
 				t.Checking("identity/finding-channels.2")
 				a := t.Connect(t.Actor("creator"))
-				old, next := idLabel(t), idLabel(t)
-				ch := idChannel(t, a, idChanOpts{Visibility: fixtures.Open, Labels: []string{old}})
-				t.Expect(idFind(t, a, nostr.TagMap{"t": {old}})).To(Equal([]string{ch}), "before the edit")
-				t.Accept(a, fixtures.EditChannel(a.Actor(), ch, idTTags(next)...), "replace the label")
-				t.Expect(idFind(t, a, nostr.TagMap{"t": {old}})).To(BeEmpty(), "#t:[old] after the edit")
-				t.Expect(idFind(t, a, nostr.TagMap{"t": {next}})).To(Equal([]string{ch}), "#t:[new] after the edit")
+				old, next := freshLabel(t), freshLabel(t)
+				ch := mkChannel(t, a, chanOpts{Visibility: fixtures.Open, Labels: []string{old}})
+				t.Expect(findChannels(t, a, nostr.TagMap{"t": {old}})).To(Equal([]string{ch}), "before the edit")
+				t.Accept(a, fixtures.EditChannel(a.Actor(), ch, tTags(next)...), "replace the label")
+				t.Expect(findChannels(t, a, nostr.TagMap{"t": {old}})).To(BeEmpty(), "#t:[old] after the edit")
+				t.Expect(findChannels(t, a, nostr.TagMap{"t": {next}})).To(Equal([]string{ch}), "#t:[new] after the edit")
 			}},
-		{Case: idCase("identity/find/7", []string{"identity/finding-channels.3"}, "identity/finding-channels", framework.MUST,
-			"#P and #t also match 39001 and 39002, which carry the identity tags."),
+		{Case: framework.NewCase("identity/find/7", framework.MUST,
+			"#P and #t also match 39001 and 39002, which carry the identity tags.",
+			"identity/finding-channels.3"),
 			Run: func(t *framework.T) {
 				a := t.Connect(t.Actor("creator"))
-				label := idLabel(t)
-				ch := idChannel(t, a, idChanOpts{Visibility: fixtures.Open, Labels: []string{label}})
+				label := freshLabel(t)
+				ch := mkChannel(t, a, chanOpts{Visibility: fixtures.Open, Labels: []string{label}})
 				published := t.RequireStateKinds(fixtures.KindAdmins, fixtures.KindMembers)
 				got := t.Query(a, nostr.Filter{Kinds: []int{fixtures.KindAdmins, fixtures.KindMembers}, Tags: nostr.TagMap{"P": {a.Actor().PubKey}, "t": {label}}})
 				kinds := []int{}
@@ -114,12 +123,12 @@ func findingChannelsSpecs() []framework.Spec {
 }
 
 // findChannels runs a 39000 query and returns the distinct channel IDs.
-func idFind(t *framework.T, c *fixtures.Client, tags nostr.TagMap) []string {
-	return idChannelSet(t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: tags}))
+func findChannels(t *framework.T, c *fixtures.Client, tags nostr.TagMap) []string {
+	return channelSet(t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: tags}))
 }
 
-// idDistractor describes the non-matching channels of a limit case.
-type idDistractor struct {
+// distractorChannel describes the non-matching channels of a limit case.
+type distractorChannel struct {
 	actor  *fixtures.Actor
 	labels []string
 }
@@ -128,7 +137,7 @@ type idDistractor struct {
 // spec(i) says who creates channel i and with which labels. It returns the
 // UUIDs in creation order per connection, and the last few of each
 // connection (created after everything before them on that connection).
-func idDistractors(t *framework.T, n int, spec func(i int) idDistractor) []string {
+func createDistractors(t *framework.T, n int, spec func(i int) distractorChannel) []string {
 	const workers = 4
 	ids := make([]string, n)
 	var mu sync.Mutex
@@ -150,7 +159,7 @@ func idDistractors(t *framework.T, n int, spec func(i int) idDistractor) []strin
 		for i := w; i < n; i += workers {
 			s := spec(i)
 			c := connFor(w, s.actor)
-			ev, id := idCreateEvent(t, s.actor, idChanOpts{Visibility: fixtures.Open, Labels: s.labels})
+			ev, id := createEvent(t, s.actor, chanOpts{Visibility: fixtures.Open, Labels: s.labels})
 			t.Accept(c, ev, "distractor channel")
 			ids[i] = id
 		}
@@ -161,13 +170,13 @@ func idDistractors(t *framework.T, n int, spec func(i int) idDistractor) []strin
 // limitCase creates matching channels, then t.Env.Scale newer
 // non-matching ones, and checks that a query with limit = number of matches
 // returns exactly the matches, newest first.
-func idLimitCase(t *framework.T, tags func(creator *fixtures.Actor, label string) nostr.TagMap, distractor func(i int, creator, other *fixtures.Actor, label string) idDistractor) {
+func limitCase(t *framework.T, tags func(creator *fixtures.Actor, label string) nostr.TagMap, distractor func(i int, creator, other *fixtures.Actor, label string) distractorChannel) {
 	creator, other := t.Actor("creator"), t.Actor("other")
 	c := t.Connect(creator)
-	label := idLabel(t)
+	label := freshLabel(t)
 	var matches []string
 	for _, typ := range []string{fixtures.TypeStream, fixtures.TypeForum, fixtures.TypeWorkflow} {
-		matches = append(matches, idChannel(t, c, idChanOpts{Type: typ, Visibility: fixtures.Open, Labels: []string{label}}))
+		matches = append(matches, mkChannel(t, c, chanOpts{Type: typ, Visibility: fixtures.Open, Labels: []string{label}}))
 	}
 	var newestMatch nostr.Timestamp
 	for _, ev := range t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": matches}}) {
@@ -175,7 +184,7 @@ func idLimitCase(t *framework.T, tags func(creator *fixtures.Actor, label string
 			newestMatch = ev.CreatedAt
 		}
 	}
-	ds := idDistractors(t, max(t.Env.Scale, len(matches)+2), func(i int) idDistractor { return distractor(i, creator, other, label) })
+	ds := createDistractors(t, max(t.Env.Scale, len(matches)+2), func(i int) distractorChannel { return distractor(i, creator, other, label) })
 	// Replacement state events are strictly newer than the ones they replace,
 	// so editing the last distractors makes at least len(matches) of them
 	// strictly newer than every match (no second-resolution tie can hide a
@@ -195,7 +204,7 @@ func idLimitCase(t *framework.T, tags func(creator *fixtures.Actor, label string
 	t.Expect(newer).To(BeNumerically(">=", len(matches)), "setup: %d distractors must be strictly newer than the matches", len(matches))
 
 	got := t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: tags(creator, label), Limit: len(matches)})
-	t.Expect(idChannelSet(got)).To(Equal(idSorted(matches...)), "limit %d behind %d newer non-matching channels returns every match", len(matches), len(ds))
+	t.Expect(channelSet(got)).To(Equal(sortedCopy(matches...)), "limit %d behind %d newer non-matching channels returns every match", len(matches), len(ds))
 	for i := 1; i < len(got); i++ {
 		t.Expect(got[i].CreatedAt).To(BeNumerically("<=", got[i-1].CreatedAt), "results newest first")
 	}

@@ -10,33 +10,40 @@ import (
 // matchBeforeLimitSpecs are the cases of identity/match-before-limit.
 func matchBeforeLimitSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: framework.Heavy(idCase("identity/limit/1", []string{"identity/match-before-limit.1"}, "identity/match-before-limit", framework.MUST,
-			"#t is matched before limit: with limit = number of matches, older labeled channels behind Scale newer unlabeled ones are all returned, newest first.")),
+		{Case: framework.NewCase("identity/limit/1", framework.MUST,
+			"#t is matched before limit: with limit = number of matches, older labeled channels behind Scale newer unlabeled ones are all returned, newest first.",
+			"identity/match-before-limit.1").
+			WithHeavy(),
 			Run: func(t *framework.T) {
-				idLimitCase(t, func(_ *fixtures.Actor, label string) nostr.TagMap { return nostr.TagMap{"t": {label}} },
-					func(i int, creator, _ *fixtures.Actor, _ string) idDistractor {
-						return idDistractor{actor: creator}
+				limitCase(t, func(_ *fixtures.Actor, label string) nostr.TagMap { return nostr.TagMap{"t": {label}} },
+					func(i int, creator, _ *fixtures.Actor, _ string) distractorChannel {
+						return distractorChannel{actor: creator}
 					})
 			}},
-		{Case: framework.Heavy(idCase("identity/limit/2", []string{"identity/match-before-limit.2"}, "identity/match-before-limit", framework.MUST,
-			"#P is matched before limit: a creator's older channels behind Scale newer channels of another key are all returned, newest first.")),
+		{Case: framework.NewCase("identity/limit/2", framework.MUST,
+			"#P is matched before limit: a creator's older channels behind Scale newer channels of another key are all returned, newest first.",
+			"identity/match-before-limit.2").
+			WithFreshKeys().
+			WithHeavy(),
 			Run: func(t *framework.T) {
-				idLimitCase(t, func(creator *fixtures.Actor, _ string) nostr.TagMap { return nostr.TagMap{"P": {creator.PubKey}} },
-					func(i int, _, other *fixtures.Actor, label string) idDistractor {
-						return idDistractor{actor: other, labels: []string{label}}
+				limitCase(t, func(creator *fixtures.Actor, _ string) nostr.TagMap { return nostr.TagMap{"P": {creator.PubKey}} },
+					func(i int, _, other *fixtures.Actor, label string) distractorChannel {
+						return distractorChannel{actor: other, labels: []string{label}}
 					})
 			}},
-		{Case: framework.Heavy(idCase("identity/limit/3", []string{"identity/match-before-limit.1", "identity/match-before-limit.2"}, "identity/match-before-limit", framework.MUST,
-			"#P with #t is matched before limit: behind Scale newer channels of the creator without the label and of others with it, every match is returned.")),
+		{Case: framework.NewCase("identity/limit/3", framework.MUST,
+			"#P with #t is matched before limit: behind Scale newer channels of the creator without the label and of others with it, every match is returned.",
+			"identity/match-before-limit.1", "identity/match-before-limit.2").
+			WithHeavy(),
 			Run: func(t *framework.T) {
 				t.Checking("identity/match-before-limit.1")
-				idLimitCase(t, func(creator *fixtures.Actor, label string) nostr.TagMap {
+				limitCase(t, func(creator *fixtures.Actor, label string) nostr.TagMap {
 					return nostr.TagMap{"P": {creator.PubKey}, "t": {label}}
-				}, func(i int, creator, other *fixtures.Actor, label string) idDistractor {
+				}, func(i int, creator, other *fixtures.Actor, label string) distractorChannel {
 					if i%2 == 0 {
-						return idDistractor{actor: creator}
+						return distractorChannel{actor: creator}
 					}
-					return idDistractor{actor: other, labels: []string{label}}
+					return distractorChannel{actor: other, labels: []string{label}}
 				})
 			}},
 	}

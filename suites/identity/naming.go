@@ -11,13 +11,15 @@ import (
 
 	"github.com/nipcl/nipcl-conform/fixtures"
 	"github.com/nipcl/nipcl-conform/suites/framework"
+	"github.com/nipcl/nipcl-conform/suites/readmatrix"
 )
 
 // namingSpecs are the cases of identity/naming.
 func namingSpecs() []framework.Spec {
-	return []framework.Spec{
-		{Case: idCase("identity/naming/1", []string{"identity/naming.1", "identity/naming.4"}, "identity/naming", framework.MUST,
-			"#h names a system channel: a member reads its messages, anyone reads an open system channel's, an outsider never a private one's (REQ and COUNT)."),
+	return append([]framework.Spec{
+		{Case: framework.NewCase("identity/naming/1", framework.MUST,
+			"#h names a system channel: a member reads its messages, anyone reads an open system channel's, an outsider never a private one's (REQ and COUNT).",
+			"identity/naming.1", "identity/naming.4"),
 			Run: func(t *framework.T) {
 				t.Checking("identity/naming.1")
 				w := newSysWorld(t)
@@ -27,18 +29,19 @@ func namingSpecs() []framework.Spec {
 				}
 				t.Expect(framework.IDs(t.Query(w.M, byH(w.Sys)))).To(Equal([]string{w.Msg[w.Sys].ID}), "member, private system channel")
 				t.Expect(t.Count(w.M, byH(w.Sys))).To(Equal(int64(1)), "member, COUNT")
-				for _, c := range idReaders(t, anon, byH(w.SysOpen), w.M, w.X) {
+				for _, c := range readersOf(t, anon, byH(w.SysOpen), w.M, w.X) {
 					t.Expect(framework.IDs(t.Query(c, byH(w.SysOpen)))).To(Equal([]string{w.Msg[w.SysOpen].ID}), "open system channel by #h")
 					t.Expect(t.Count(c, byH(w.SysOpen))).To(Equal(int64(1)), "open system channel, COUNT")
 				}
 				for _, c := range []*fixtures.Client{w.X, anon} {
 					t.Note("%s, private system channel by #h: %s", framework.ActorName(c), t.QueryAbsent(c, "outsider, private system channel by #h", byH(w.Sys)))
-					t.Note("%s, COUNT: %s", framework.ActorName(c), idCountNone(t, c, "outsider, COUNT", byH(w.Sys)))
+					t.Note("%s, COUNT: %s", framework.ActorName(c), countNone(t, c, "outsider, COUNT", byH(w.Sys)))
 				}
 			}},
-		{Case: idCase("identity/naming/2", []string{"identity/naming.2", "identity/naming.4", "identity/system-channels.2"}, "identity/naming", framework.MUST,
+		{Case: framework.NewCase("identity/naming/2", framework.MUST,
 			"#d on a filter whose kinds are all 39000-39003 names a system channel: a member reads its 39000-39002, anyone an open one's, an outsider never a private one's.",
-			idReadingNoKinds),
+			"identity/naming.2", "identity/naming.4", "identity/system-channels.2").
+			WithReading(readingNoKinds),
 			Run: func(t *framework.T) {
 				t.Checking("identity/naming.2")
 				w := newSysWorld(t)
@@ -49,36 +52,37 @@ func namingSpecs() []framework.Spec {
 				want := func(ch string) []string {
 					var out []string
 					for _, k := range published {
-						out = append(out, idPairsOf(k, ch)...)
+						out = append(out, pairsOf(k, ch)...)
 					}
-					return idSorted(w.present(t, out)...)
+					return sortedCopy(w.present(t, out)...)
 				}
-				t.Expect(idPairs(t.Query(w.M, byD(w.Sys)), w.all())).To(Equal(want(w.Sys)), "member, private system channel")
+				t.Expect(pairsFor(t.Query(w.M, byD(w.Sys)), w.all())).To(Equal(want(w.Sys)), "member, private system channel")
 				t.Expect(t.Count(w.M, byD(w.Sys))).To(Equal(int64(len(want(w.Sys)))), "member, COUNT")
-				for _, c := range idReaders(t, anon, byD(w.SysOpen), w.M, w.X) {
-					t.Expect(idPairs(t.Query(c, byD(w.SysOpen)), w.all())).To(Equal(want(w.SysOpen)), "open system channel by #d")
-					t.Expect(idPairs(t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {w.SysOpen}}}), w.all())).
-						To(Equal(idPairsOf(fixtures.KindMetadata, w.SysOpen)), "open system channel by #d, kinds:[39000]")
+				for _, c := range readersOf(t, anon, byD(w.SysOpen), w.M, w.X) {
+					t.Expect(pairsFor(t.Query(c, byD(w.SysOpen)), w.all())).To(Equal(want(w.SysOpen)), "open system channel by #d")
+					t.Expect(pairsFor(t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {w.SysOpen}}}), w.all())).
+						To(Equal(pairsOf(fixtures.KindMetadata, w.SysOpen)), "open system channel by #d, kinds:[39000]")
 				}
 				for _, c := range []*fixtures.Client{w.X, anon} {
 					t.Note("%s, private system channel by #d: %s", framework.ActorName(c), t.QueryAbsent(c, "outsider, private system channel by #d", byD(w.Sys)))
-					t.Note("%s, COUNT: %s", framework.ActorName(c), idCountNone(t, c, "outsider, COUNT", byD(w.Sys)))
+					t.Note("%s, COUNT: %s", framework.ActorName(c), countNone(t, c, "outsider, COUNT", byD(w.Sys)))
 				}
 			}},
-		{Case: idCase("identity/naming/3", []string{"identity/naming.3"}, "identity/naming", framework.MUST,
-			"#d on a filter without kinds or with a kind outside 39000-39003 does not name a channel: system channels stay out (REQ and COUNT), stream channels come back (control)."),
+		{Case: framework.NewCase("identity/naming/3", framework.MUST,
+			"#d on a filter without kinds or with a kind outside 39000-39003 does not name a channel: system channels stay out (REQ and COUNT), stream channels come back (control).",
+			"identity/naming.3"),
 			Run: func(t *framework.T) {
 				w := newSysWorld(t)
 				for _, extra := range []int{fixtures.KindMessage, 44100} {
 					f := nostr.Filter{Kinds: []int{fixtures.KindMetadata, extra}, Tags: nostr.TagMap{"d": w.all()}}
-					t.Expect(idPairs(t.Query(w.M, f), w.all())).To(Equal(idSorted(idPairsOf(fixtures.KindMetadata, w.Stream, w.StreamPriv)...)), "member, kinds:[39000,%d] #d", extra)
+					t.Expect(pairsFor(t.Query(w.M, f), w.all())).To(Equal(sortedCopy(pairsOf(fixtures.KindMetadata, w.Stream, w.StreamPriv)...)), "member, kinds:[39000,%d] #d", extra)
 					t.Expect(t.Count(w.M, f)).To(Equal(int64(2)), "member, COUNT kinds:[39000,%d] #d", extra)
 				}
 				noKinds := nostr.Filter{Tags: nostr.TagMap{"d": w.all()}}
 				// A 39003 of the stream channels may come back too (NIP-29
 				// lets a relay publish it); it is noted, not required.
-				got := idPairs(t.Query(w.M, noKinds), w.all())
-				roles := idPairsOf(fixtures.KindRoles, w.Stream, w.StreamPriv)
+				got := pairsFor(t.Query(w.M, noKinds), w.all())
+				roles := pairsOf(fixtures.KindRoles, w.Stream, w.StreamPriv)
 				var rest []string
 				for _, p := range got {
 					if slices.Contains(roles, p) {
@@ -89,31 +93,32 @@ func namingSpecs() []framework.Spec {
 				}
 				var want []string
 				for _, k := range t.StateKinds(fixtures.KindMetadata, fixtures.KindAdmins, fixtures.KindMembers) {
-					want = append(want, idPairsOf(k, w.Stream, w.StreamPriv)...)
+					want = append(want, pairsOf(k, w.Stream, w.StreamPriv)...)
 				}
-				t.Expect(idSorted(rest...)).To(Equal(idSorted(w.present(t, want)...)), "member, #d without kinds")
+				t.Expect(sortedCopy(rest...)).To(Equal(sortedCopy(w.present(t, want)...)), "member, #d without kinds")
 			}},
-		{Case: idCase("identity/naming/4", []string{"identity/naming.5"}, "identity/naming", framework.MUST,
-			"Naming is per filter: in one REQ (and one COUNT) with a filter naming a system channel and a generic filter, the generic filter gains nothing of it, whichever comes first."),
+		{Case: framework.NewCase("identity/naming/4", framework.MUST,
+			"Naming is per filter: in one REQ (and one COUNT) with a filter naming a system channel and a generic filter, the generic filter gains nothing of it, whichever comes first.",
+			"identity/naming.5"),
 			Run: func(t *framework.T) {
 				w := newSysWorld(t)
 				genericKinds := t.RequireStateKinds(fixtures.KindAdmins, fixtures.KindMembers)
 				for _, r := range w.readers() {
 					named := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {w.SysOpen}}}
 					generic := nostr.Filter{Kinds: genericKinds, Tags: nostr.TagMap{"t": {w.L}}}
-					want := idPairsOf(fixtures.KindMetadata, w.SysOpen)
+					want := pairsOf(fixtures.KindMetadata, w.SysOpen)
 					for _, ch := range w.legacyFor(r.c) {
 						for _, k := range genericKinds {
-							want = append(want, idPairsOf(k, ch)...)
+							want = append(want, pairsOf(k, ch)...)
 						}
 					}
-					want = idSorted(w.present(t, want)...)
-					t.Expect(idPairs(t.Query(r.c, named, generic), w.all())).To(Equal(want), "%s: REQ [named #d, generic #t]", r.name)
-					t.Expect(idPairs(t.Query(r.c, generic, named), w.all())).To(Equal(want), "%s: REQ [generic #t, named #d]", r.name)
+					want = sortedCopy(w.present(t, want)...)
+					t.Expect(pairsFor(t.Query(r.c, named, generic), w.all())).To(Equal(want), "%s: REQ [named #d, generic #t]", r.name)
+					t.Expect(pairsFor(t.Query(r.c, generic, named), w.all())).To(Equal(want), "%s: REQ [generic #t, named #d]", r.name)
 					t.Expect(t.Count(r.c, named)).To(Equal(int64(1)), "%s: COUNT named", r.name)
 					var genericPairs []string
 					for _, k := range genericKinds {
-						genericPairs = append(genericPairs, idPairsOf(k, w.legacyFor(r.c)...)...)
+						genericPairs = append(genericPairs, pairsOf(k, w.legacyFor(r.c)...)...)
 					}
 					t.Expect(t.Count(r.c, generic)).To(Equal(int64(len(w.present(t, genericPairs)))), "%s: COUNT generic", r.name)
 					t.Expect(t.Count(r.c, named, generic)).To(Equal(int64(len(want))), "%s: COUNT [named, generic]", r.name)
@@ -121,13 +126,14 @@ func namingSpecs() []framework.Spec {
 				// #h naming a private system channel for its member, next to a generic 39000 filter.
 				named := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {w.Sys}}}
 				generic := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {w.L}}}
-				want := idSorted(append(idPairsOf(fixtures.KindMessage, w.Sys), idPairsOf(fixtures.KindMetadata, w.Stream, w.StreamPriv)...)...)
-				t.Expect(idPairs(t.Query(w.M, named, generic), w.all())).To(Equal(want), "member: REQ [named #h, generic 39000 #t]")
+				want := sortedCopy(append(pairsOf(fixtures.KindMessage, w.Sys), pairsOf(fixtures.KindMetadata, w.Stream, w.StreamPriv)...)...)
+				t.Expect(pairsFor(t.Query(w.M, named, generic), w.all())).To(Equal(want), "member: REQ [named #h, generic 39000 #t]")
 				t.Expect(t.Count(w.M, named, generic)).To(Equal(int64(len(want))), "member: COUNT [named #h, generic 39000 #t]")
 			}},
-		{Case: idCase("identity/naming/5", []string{"identity/naming.1", "identity/naming.2", "identity/naming.3"}, "identity/naming", framework.MUST,
+		{Case: framework.NewCase("identity/naming/5", framework.MUST,
 			"Naming holds on live subscriptions: a member's subscription naming a private system channel by #h receives its new message, one with #d on kinds [39000] its new 39000; one with the same #d on kinds [39000, 9] receives the named stream's new 39000 but nothing of the system channel.",
-			framework.LiveDeliveryReading),
+			"identity/naming.1", "identity/naming.2", "identity/naming.3").
+			WithReading(framework.LiveDeliveryReading),
 			Run: func(t *framework.T) {
 				t.Checking("identity/naming.1")
 				w := newSysWorld(t)
@@ -155,18 +161,26 @@ func namingSpecs() []framework.Spec {
 				seen = append(seen, mixed.Drain()...)
 				for _, ev := range seen {
 					t.Checking("identity/naming.3")
-					t.Expect(idChannelOf(ev)).NotTo(Equal(w.Sys), "identity/naming.3: live {\"kinds\":[39000,9],\"#d\":[system channel, ...]} does not name the system channel, yet its kind %d %s was delivered", ev.Kind, ev.ID)
+					t.Expect(channelOfEvent(ev)).NotTo(Equal(w.Sys), "identity/naming.3: live {\"kinds\":[39000,9],\"#d\":[system channel, ...]} does not name the system channel, yet its kind %d %s was delivered", ev.Kind, ev.ID)
 				}
 			}},
-	}
+	}, readmatrix.ReadsSpecs(
+		identitySystemRule([]readmatrix.ReadRow{
+			{Id: "identity/reads/8", Shape: "multi", Viewer: readmatrix.ViewMember, Want: readmatrix.WantWithheld, Clause: "identity/naming.5"},
+			{Id: "identity/reads/9", Shape: "d-named", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen, Clause: "identity/naming.2"},
+			{Id: "identity/reads/10", Shape: "d-no-kinds", Viewer: readmatrix.ViewMember, Want: readmatrix.WantWithheld, Clause: "identity/naming.3"},
+			{Id: "identity/reads/14", Shape: "d-named", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Clause: "identity/naming.4"},
+			{Id: "identity/reads/17", Shape: "d-named", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld, Clause: "identity/naming.4"},
+		}),
+	)...)
 }
 
 // pairs returns "channel/kind" for each event, sorted, to compare exact
 // event sets across channels and kinds.
-func idPairs(evs []*nostr.Event, keep []string) []string {
+func pairsFor(evs []*nostr.Event, keep []string) []string {
 	out := []string{}
 	for _, ev := range evs {
-		ch := idChannelOf(ev)
+		ch := channelOfEvent(ev)
 		for _, k := range keep {
 			if k == ch {
 				out = append(out, fmt.Sprintf("%s/%d", ch, ev.Kind))
@@ -177,7 +191,7 @@ func idPairs(evs []*nostr.Event, keep []string) []string {
 	return out
 }
 
-func idPairsOf(kind int, chans ...string) []string {
+func pairsOf(kind int, chans ...string) []string {
 	out := []string{}
 	for _, ch := range chans {
 		out = append(out, fmt.Sprintf("%s/%d", ch, kind))
@@ -185,11 +199,11 @@ func idPairsOf(kind int, chans ...string) []string {
 	return out
 }
 
-// idReaders returns the authenticated readers and, when the relay serves it
+// readersOf returns the authenticated readers and, when the relay serves it
 // the probe read f, the anonymous one. NIP-42 lets a relay require
 // authentication for reads, so an anonymous refusal (CLOSED) only drops
 // that reader from the checks that need a read served; it is noted.
-func idReaders(t *framework.T, anon *fixtures.Client, f nostr.Filter, authed ...*fixtures.Client) []*fixtures.Client {
+func readersOf(t *framework.T, anon *fixtures.Client, f nostr.Filter, authed ...*fixtures.Client) []*fixtures.Client {
 	GinkgoHelper()
 	r := t.QueryResult(anon, f)
 	if r.Closed {

@@ -18,9 +18,11 @@ import (
 // noticesSpecs are the cases of identity/notices.
 func noticesSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: idCase("identity/notices/1", []string{"identity/notices.1", "identity/notices.2"}, "identity/notices", framework.MUST,
+		{Case: framework.NewCase("identity/notices/1", framework.MUST,
 			`Every membership notice the relay sends is stored and relay-signed, with ["p", member], one ["h", UUID] and ["t", the channel's type] (system for a system channel).`,
-			idReadingNoNotices, idReadingSysNotices, idReadingCreatorNote),
+			"identity/notices.1", "identity/notices.2").
+			WithFreshKeys().
+			WithReading(readingNoNotices + " " + readingSysNotices + " " + readingCreatorNote),
 			Run: func(t *framework.T) {
 				t.Checking("identity/notices.1")
 				w := newNoticeWorld(t)
@@ -41,7 +43,7 @@ func noticesSpecs() []framework.Spec {
 				}
 				t.Note("M's notices: %v", noticeKeys(w.All))
 				w.noteSystem(t)
-				own := t.QueryResult(w.O, nostr.Filter{Kinds: idNoticeKinds, Tags: nostr.TagMap{"p": {w.O.Actor().PubKey}, "t": idAllTypes}})
+				own := t.QueryResult(w.O, nostr.Filter{Kinds: noticeKinds, Tags: nostr.TagMap{"p": {w.O.Actor().PubKey}, "t": allTypes}})
 				t.Note("the creator has %d notices of its own (44100 at creation: %v)", len(own.Events), len(own.Events) > 0)
 				if len(own.Events) > 0 {
 					t.Reading(clause.ReadingIdentityCreatorNotice, "sent")
@@ -49,9 +51,11 @@ func noticesSpecs() []framework.Spec {
 					t.Reading(clause.ReadingIdentityCreatorNotice, "not-sent")
 				}
 			}},
-		{Case: idCase("identity/notices/2", []string{"identity/notices.3", "identity/notices.4"}, "identity/notices", framework.MUST,
+		{Case: framework.NewCase("identity/notices/2", framework.MUST,
 			"A notice filter with #t matches only notices of the listed types; without #t only legacy-type notices (never a system one).",
-			idReadingNoNotices, idReadingSysNotices),
+			"identity/notices.3", "identity/notices.4").
+			WithFreshKeys().
+			WithReading(readingNoNotices + " " + readingSysNotices),
 			Run: func(t *framework.T) {
 				t.Checking("identity/notices.3")
 				w := newNoticeWorld(t)
@@ -62,51 +66,55 @@ func noticesSpecs() []framework.Spec {
 				t.Expect(noticeKeys(t.Query(w.M, w.mine([]string{fixtures.TypeForum})))).To(BeEmpty(), "#t:[forum]")
 				w.noteSystem(t)
 			}},
-		{Case: idCase("identity/notices/3", []string{"identity/notices.10", "identity/notices.9"}, "identity/notices", framework.MUST,
+		{Case: framework.NewCase("identity/notices/3", framework.MUST,
 			"Notices go only to the pubkey in their p tag: another user, the channel owner and an anonymous reader get none of M's notices, by #p or by ids.",
-			idReadingNoNotices, "A relay may also refuse such a read with CLOSED; that withholds as surely and is noted."),
+			"identity/notices.10", "identity/notices.9").
+			WithReading(readingNoNotices + " " + "A relay may also refuse such a read with CLOSED; that withholds as surely and is noted."),
 			Run: func(t *framework.T) {
 				t.Checking("identity/notices.9")
 				w := newNoticeWorld(t)
 				ids := framework.IDs(w.All)
 				for _, c := range []*fixtures.Client{w.X, w.O, t.Connect(nil)} {
 					who := framework.ActorName(c)
-					t.Note("%s, #p:[M] #t:[every type]: %s", who, t.QueryAbsent(c, "#p:[M] #t:[every type] by someone else", w.mine(idAllTypes)))
+					t.Note("%s, #p:[M] #t:[every type]: %s", who, t.QueryAbsent(c, "#p:[M] #t:[every type] by someone else", w.mine(allTypes)))
 					t.Note("%s, #p:[M]: %s", who, t.QueryAbsent(c, "#p:[M] by someone else", w.mine(nil)))
 					t.Note("%s, ids: %s", who, t.QueryAbsent(c, "ids of M's notices by someone else", nostr.Filter{IDs: ids}))
 					// The owner may get its own notices by #h; none of M's.
-					byH := t.QueryResult(c, nostr.Filter{Kinds: idNoticeKinds, Tags: nostr.TagMap{"h": {w.Stream, w.System}, "t": idAllTypes}})
+					byH := t.QueryResult(c, nostr.Filter{Kinds: noticeKinds, Tags: nostr.TagMap{"h": {w.Stream, w.System}, "t": allTypes}})
 					for _, ev := range byH.Events {
 						t.Expect(fixtures.TagValues(ev, "p")).NotTo(ContainElement(w.M.Actor().PubKey), "#h by %s: a notice for M (%s)", who, ev.ID)
 					}
 				}
 			}},
-		{Case: idCase("identity/notices/4", []string{"identity/notices.10", "identity/notices.7", "identity/notices.9"}, "identity/notices", framework.MUST,
+		{Case: framework.NewCase("identity/notices/4", framework.MUST,
 			"COUNT obeys the notice rules: the member's count without #t covers only the stream notices, with every type all of them, with #t:[system] the system ones; another user counts none, also by ids.",
-			idReadingNoNotices, idReadingSysNotices),
+			"identity/notices.10", "identity/notices.7", "identity/notices.9").
+			WithFreshKeys().
+			WithReading(readingNoNotices + " " + readingSysNotices),
 			Run: func(t *framework.T) {
 				t.Checking("identity/notices.7")
 				w := newNoticeWorld(t)
 				t.Expect(t.Count(w.M, w.mine(nil))).To(Equal(int64(len(w.of(w.Stream)))), "M, no #t")
-				t.Expect(t.Count(w.M, w.mine(idAllTypes))).To(Equal(int64(len(w.All))), "M, #t of every type")
+				t.Expect(t.Count(w.M, w.mine(allTypes))).To(Equal(int64(len(w.All))), "M, #t of every type")
 				t.Expect(t.Count(w.M, w.mine([]string{fixtures.TypeSystem}))).To(Equal(int64(len(w.of(w.System)))), "M, #t:[system]")
 				ids := framework.IDs(w.All)
 				for _, c := range []*fixtures.Client{w.X, w.O} {
-					t.Note("%s, COUNT #p:[M]: %s", framework.ActorName(c), idCountNone(t, c, "someone else, #p:[M]", w.mine(idAllTypes)))
-					t.Note("%s, COUNT ids: %s", framework.ActorName(c), idCountNone(t, c, "someone else, ids", nostr.Filter{IDs: ids}))
+					t.Note("%s, COUNT #p:[M]: %s", framework.ActorName(c), countNone(t, c, "someone else, #p:[M]", w.mine(allTypes)))
+					t.Note("%s, COUNT ids: %s", framework.ActorName(c), countNone(t, c, "someone else, ids", nostr.Filter{IDs: ids}))
 				}
 				w.noteSystem(t)
 			}},
-		{Case: idCase("identity/notices/5", []string{"identity/notices.6", "identity/notices.9"}, "identity/notices", framework.MUST,
+		{Case: framework.NewCase("identity/notices/5", framework.MUST,
 			"Live delivery obeys the notice rules: a subscription without #t never gets a system notice and gets the stream notices a #t subscription gets; another user's subscription to M's notices gets none.",
-			idReadingSysNotices, "A message posted after the membership changes is the marker on every subscription. A relay that delivers no notice live makes the case unsupported (identity/notices/6 checks live delivery after a since read)."),
+			"identity/notices.6", "identity/notices.9").
+			WithReading(readingSysNotices + " " + "A message posted after the membership changes is the marker on every subscription. A relay that delivers no notice live makes the case unsupported (identity/notices/6 checks live delivery after a since read)."),
 			Run: func(t *framework.T) {
 				t.Checking("identity/notices.6")
 				w := newNoticeActors(t)
 				w.channels(t)
 				plain := t.Subscribe(w.M, w.mine(nil), w.markerFilter())
-				typed := t.Subscribe(w.M, w.mine(idAllTypes), w.markerFilter())
-				spy := t.Subscribe(w.X, w.mine(idAllTypes), w.markerFilter())
+				typed := t.Subscribe(w.M, w.mine(allTypes), w.markerFilter())
+				spy := t.Subscribe(w.X, w.mine(allTypes), w.markerFilter())
 				w.put(t, w.System)
 				w.put(t, w.Stream)
 				marker := w.postMarker(t)
@@ -143,9 +151,11 @@ func noticesSpecs() []framework.Spec {
 					}
 				}
 			}},
-		{Case: idCase("identity/notices/6", []string{"identity/notices.2"}, "identity/notices", framework.MUST,
+		{Case: framework.NewCase("identity/notices/6", framework.MUST,
 			"Notices are stored: resubscribing with since = the newest notice seen returns the ones missed while away, then new ones live.",
-			idReadingNoNotices, idReadingSysNotices, framework.LiveDeliveryReading),
+			"identity/notices.2").
+			WithFreshKeys().
+			WithReading(readingNoNotices + " " + readingSysNotices + " " + framework.LiveDeliveryReading),
 			Run: func(t *framework.T) {
 				w := newNoticeActors(t)
 				w.channels(t)
@@ -161,7 +171,7 @@ func noticesSpecs() []framework.Spec {
 				w.put(t, w.System)
 				m := t.Connect(w.M.Actor())
 				history := noticeKeys(w.stored(t, m))
-				sub := t.Subscribe(m, nostr.Filter{Kinds: idNoticeKinds, Tags: nostr.TagMap{"p": {w.M.Actor().PubKey}, "t": idAllTypes}, Since: &since})
+				sub := t.Subscribe(m, nostr.Filter{Kinds: noticeKinds, Tags: nostr.TagMap{"p": {w.M.Actor().PubKey}, "t": allTypes}, Since: &since})
 				var missed []*nostr.Event
 				for _, ev := range sub.Stored() {
 					if ev.ID != first[0].ID {
@@ -182,9 +192,10 @@ func noticesSpecs() []framework.Spec {
 				t.WaitLiveSigned(m, sub, readded, nostr.Filter{Kinds: []int{fixtures.KindMemberAdded}, Tags: nostr.TagMap{"p": {w.M.Actor().PubKey}, "h": {w.Stream}}},
 					"the next notice arrives live on the same subscription")
 			}},
-		{Case: idCase("identity/notices/7", []string{"identity/notices.12"}, "identity/notices", framework.MUST,
+		{Case: framework.NewCase("identity/notices/7", framework.MUST,
 			"A channel keeps its type: after a 9002 that tries to change channel_type, the 39000 and any later notice still carry the original type.",
-			"The 9002 with a channel_type tag may be accepted (tag ignored) or refused; either way the type must not change. "+idReadingSysNotices),
+			"identity/notices.12").
+			WithReading("The 9002 with a channel_type tag may be accepted (tag ignored) or refused; either way the type must not change. " + readingSysNotices),
 			Run: func(t *framework.T) {
 				w := newNoticeActors(t)
 				w.channels(t)
@@ -209,9 +220,11 @@ func noticesSpecs() []framework.Spec {
 					t.Expect(fixtures.TagValues(ev, "t")).To(Equal([]string{fixtures.TypeSystem}), "notice %s type after the attempted change", ev.ID)
 				}
 			}},
-		{Case: idCase("identity/notices/8", []string{"identity/notices.3", "identity/notices.4", "identity/notices.6", "identity/notices.7"}, "identity/notices", framework.MUST,
+		{Case: framework.NewCase("identity/notices/8", framework.MUST,
 			"The notice type rule holds whatever else a filter asks for: the member's #p filter without kinds, or with kind 9 beside 44100/44101, returns, counts and delivers live only stream notices without #t, and only system notices with #t:[system].",
-			idReadingNoNotices, idReadingSysNotices),
+			"identity/notices.3", "identity/notices.4", "identity/notices.6", "identity/notices.7").
+			WithFreshKeys().
+			WithReading(readingNoNotices + " " + readingSysNotices),
 			Run: func(t *framework.T) {
 				t.Checking("identity/notices.3")
 				w := newNoticeActors(t)
@@ -225,16 +238,16 @@ func noticesSpecs() []framework.Spec {
 				for _, f := range []nostr.Filter{noKinds, mixed} {
 					what := framework.FilterString([]nostr.Filter{f})
 					t.Checking("identity/notices.4")
-					t.Expect(noticeKeys(idNoticesOf(t.Query(w.M, f)))).To(Equal(stream), "identity/notices.4: %s (no #t): exactly the stream notices", what)
-					typed := idWithT(f, fixtures.TypeSystem)
+					t.Expect(noticeKeys(noticesOf(t.Query(w.M, f)))).To(Equal(stream), "identity/notices.4: %s (no #t): exactly the stream notices", what)
+					typed := withT(f, fixtures.TypeSystem)
 					t.Checking("identity/notices.3")
-					t.Expect(noticeKeys(idNoticesOf(t.Query(w.M, typed)))).To(Equal(system), "identity/notices.3: %s: exactly the system notices", framework.FilterString([]nostr.Filter{typed}))
+					t.Expect(noticeKeys(noticesOf(t.Query(w.M, typed)))).To(Equal(system), "identity/notices.3: %s: exactly the system notices", framework.FilterString([]nostr.Filter{typed}))
 				}
 				// Kind 9 events p-tagging a fresh key are none: the count is the notices'.
 				t.Checking("identity/notices.7")
 				t.Expect(t.Count(w.M, mixed)).To(Equal(int64(len(stream))), "identity/notices.7: COUNT kinds [44100, 44101, 9] #p:[me] (no #t)")
-				t.Expect(t.Count(w.M, idWithT(mixed, fixtures.TypeSystem))).To(Equal(int64(len(system))), "identity/notices.7: COUNT kinds [44100, 44101, 9] #p:[me] #t:[system]")
-				for _, ev := range idNoticesOf(delivered) {
+				t.Expect(t.Count(w.M, withT(mixed, fixtures.TypeSystem))).To(Equal(int64(len(system))), "identity/notices.7: COUNT kinds [44100, 44101, 9] #p:[me] #t:[system]")
+				for _, ev := range noticesOf(delivered) {
 					t.Checking("identity/notices.6")
 					t.Expect(framework.TagOf(ev, "h")).NotTo(Equal(w.System), "identity/notices.6: live {\"#p\":[me]} without kinds or #t: the system channel's notice %s was delivered (t %v)", ev.ID, fixtures.TagValues(ev, "t"))
 				}
@@ -242,15 +255,15 @@ func noticesSpecs() []framework.Spec {
 				case !markerSeen:
 					t.Note("the marker message was not delivered live; live delivery was not observed")
 				default:
-					t.Note("delivered live on {\"#p\":[me]}: %v", noticeKeys(idNoticesOf(delivered)))
+					t.Note("delivered live on {\"#p\":[me]}: %v", noticeKeys(noticesOf(delivered)))
 				}
 				w.noteSystem(t)
 			}},
 	}
 }
 
-// idNoticesOf keeps the 44100/44101 events.
-func idNoticesOf(evs []*nostr.Event) []*nostr.Event {
+// noticesOf keeps the 44100/44101 events.
+func noticesOf(evs []*nostr.Event) []*nostr.Event {
 	var out []*nostr.Event
 	for _, ev := range evs {
 		if ev.Kind == fixtures.KindMemberAdded || ev.Kind == fixtures.KindMemberGone {
@@ -260,8 +273,8 @@ func idNoticesOf(evs []*nostr.Event) []*nostr.Event {
 	return out
 }
 
-// idWithT returns a copy of f with #t set to types.
-func idWithT(f nostr.Filter, types ...string) nostr.Filter {
+// withT returns a copy of f with #t set to types.
+func withT(f nostr.Filter, types ...string) nostr.Filter {
 	tags := nostr.TagMap{}
 	for k, v := range f.Tags {
 		tags[k] = v
@@ -272,8 +285,8 @@ func idWithT(f nostr.Filter, types ...string) nostr.Filter {
 }
 
 var (
-	idNoticeKinds = []int{fixtures.KindMemberAdded, fixtures.KindMemberGone}
-	idAllTypes    = []string{fixtures.TypeStream, fixtures.TypeForum, fixtures.TypeDM, fixtures.TypeWorkflow, fixtures.TypeSystem}
+	noticeKinds = []int{fixtures.KindMemberAdded, fixtures.KindMemberGone}
+	allTypes    = []string{fixtures.TypeStream, fixtures.TypeForum, fixtures.TypeDM, fixtures.TypeWorkflow, fixtures.TypeSystem}
 )
 
 // Readings of the notice cases. The newest identity text says what every
@@ -281,8 +294,8 @@ var (
 // against makes a relay send notices at all (44100/44101 are not NIP-29
 // kinds), nor says that a system channel's membership change produces one.
 const (
-	idReadingNoNotices  = "A relay that sends no 44100/44101 notices at all (none stored or delivered live for a member added to and removed from a stream channel) makes the case unsupported."
-	idReadingSysNotices = "Whether a system channel's membership change produces a notice is not stated: a relay that sends none for system channels passes with a note. Any notice it does send must carry [\"t\", type] and reach only the filters the type rule allows."
+	readingNoNotices  = "A relay that sends no 44100/44101 notices at all (none stored or delivered live for a member added to and removed from a stream channel) makes the case unsupported."
+	readingSysNotices = "Whether a system channel's membership change produces a notice is not stated: a relay that sends none for system channels passes with a note. Any notice it does send must carry [\"t\", type] and reach only the filters the type rule allows."
 )
 
 // noticeWorld: O owns an open stream channel and a private system channel;
@@ -300,8 +313,8 @@ func newNoticeActors(t *framework.T) *noticeWorld {
 }
 
 func (w *noticeWorld) channels(t *framework.T) {
-	w.Stream = idChannel(t, w.O, idChanOpts{Visibility: fixtures.Open})
-	w.System = idChannel(t, w.O, idChanOpts{Type: fixtures.TypeSystem})
+	w.Stream = mkChannel(t, w.O, chanOpts{Visibility: fixtures.Open})
+	w.System = mkChannel(t, w.O, chanOpts{Type: fixtures.TypeSystem})
 }
 
 func (w *noticeWorld) put(t *framework.T, ch string) {
@@ -349,7 +362,7 @@ func newNoticeWorld(t *framework.T) *noticeWorld {
 	GinkgoHelper()
 	w := newNoticeActors(t)
 	w.channels(t)
-	live := t.Subscribe(w.M, w.mine(idAllTypes), w.mine(nil), w.markerFilter())
+	live := t.Subscribe(w.M, w.mine(allTypes), w.mine(nil), w.markerFilter())
 	delivered, markerSeen := w.churn(t, live)
 	stored := map[string]bool{}
 	for _, ev := range w.All {
@@ -391,7 +404,7 @@ func (w *noticeWorld) churn(t *framework.T, live *fixtures.Subscription) (delive
 // must return it too; a relay that returns it only without #t fails.
 func (w *noticeWorld) stored(t *framework.T, c *fixtures.Client) []*nostr.Event {
 	GinkgoHelper()
-	typed := t.Query(c, w.mine(idAllTypes))
+	typed := t.Query(c, w.mine(allTypes))
 	plain := t.Query(c, w.mine(nil))
 	ids := map[string]bool{}
 	for _, ev := range typed {
@@ -438,7 +451,7 @@ func (w *noticeWorld) noteSystem(t *framework.T) {
 
 // mine is M's notice filter, with #t when types is not nil.
 func (w *noticeWorld) mine(types []string) nostr.Filter {
-	f := nostr.Filter{Kinds: idNoticeKinds, Tags: nostr.TagMap{"p": {w.M.Actor().PubKey}}}
+	f := nostr.Filter{Kinds: noticeKinds, Tags: nostr.TagMap{"p": {w.M.Actor().PubKey}}}
 	if types != nil {
 		f.Tags["t"] = types
 	}
@@ -465,10 +478,10 @@ func noticeKindName(k int) string {
 	return "other"
 }
 
-// idCountNone requires that a COUNT returns nothing for c: 0, or a CLOSED
+// countNone requires that a COUNT returns nothing for c: 0, or a CLOSED
 // refusal (a lawful way to withhold), or no answer from a relay that does
 // not advertise NIP-45. It returns how, for a note.
-func idCountNone(t *framework.T, c *fixtures.Client, why string, filters ...nostr.Filter) string {
+func countNone(t *framework.T, c *fixtures.Client, why string, filters ...nostr.Filter) string {
 	GinkgoHelper()
 	r, err := c.Count(t.Ctx(), filters...)
 	advertised := t.Env.Info != nil && t.Env.Info.Supports(45)

@@ -11,13 +11,14 @@ import (
 // systemChannelsSpecs are the cases of identity/system-channels.
 func systemChannelsSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: idCase("identity/system/1", []string{"identity/system-channels.1", "identity/system-channels.4"}, "identity/system-channels", framework.MUST,
-			`A 9007 with ["channel_type","system"] creates a channel whose 39000-39002 start with ["t","system"]; members read it by #d, post in it, and roles and labels work like in any channel.`),
+		{Case: framework.NewCase("identity/system/1", framework.MUST,
+			`A 9007 with ["channel_type","system"] creates a channel whose 39000-39002 start with ["t","system"]; members read it by #d, post in it, and roles and labels work like in any channel.`,
+			"identity/system-channels.1", "identity/system-channels.4"),
 			Run: func(t *framework.T) {
 				t.Checking("identity/system-channels.1")
 				o, m := t.Connect(t.Actor("creator")), t.Connect(t.Actor("member"))
-				labels := idLabels(t, 1)
-				ch := idChannel(t, o, idChanOpts{Type: fixtures.TypeSystem, Labels: labels})
+				labels := freshLabels(t, 1)
+				ch := mkChannel(t, o, chanOpts{Type: fixtures.TypeSystem, Labels: labels})
 				t.Accept(o, fixtures.PutUser(o.Actor(), ch, m.Actor().PubKey, "member"), "add a member")
 				requireIdentityAll(t, m, ch, fixtures.TypeSystem, labels, o.Actor().PubKey)
 				msg := fixtures.Message(m.Actor(), ch, "config")
@@ -27,12 +28,13 @@ func systemChannelsSpecs() []framework.Spec {
 				admin := t.Connect(t.Actor("admin"))
 				t.Accept(o, fixtures.PutUser(o.Actor(), ch, admin.Actor().PubKey, "admin"), "add an admin")
 				t.Accept(admin, fixtures.PutUser(admin.Actor(), ch, t.Actor("late").PubKey, "member"), "the admin adds a member")
-				next := idLabels(t, 2)
-				t.Accept(admin, fixtures.EditChannel(admin.Actor(), ch, idTTags(next...)...), "the admin relabels")
+				next := freshLabels(t, 2)
+				t.Accept(admin, fixtures.EditChannel(admin.Actor(), ch, tTags(next...)...), "the admin relabels")
 				requireIdentityAll(t, m, ch, fixtures.TypeSystem, next, o.Actor().PubKey)
 			}},
-		{Case: idCase("identity/system/2", []string{"identity/naming.4", "identity/system-channels.2"}, "identity/system-channels", framework.MUST,
-			"A system channel created without a visibility tag is private: an outsider reads neither its 39000-39002 (by #d) nor its messages (by #h or id)."),
+		{Case: framework.NewCase("identity/system/2", framework.MUST,
+			"A system channel created without a visibility tag is private: an outsider reads neither its 39000-39002 (by #d) nor its messages (by #h or id).",
+			"identity/system-channels.2", "identity/naming.4"),
 			Run: func(t *framework.T) {
 				t.Checking("identity/system-channels.2")
 				w := newSysWorld(t)
@@ -44,8 +46,9 @@ func systemChannelsSpecs() []framework.Spec {
 				}
 				t.Expect(fixtures.HasTag(t.MustStateEvent(w.M, fixtures.KindMetadata, w.Sys), "private")).To(BeTrue(), "39000 of the private system channel is marked private")
 			}},
-		{Case: idCase("identity/system/3", []string{"identity/system-channels.3"}, "identity/system-channels", framework.MUST,
-			`A private system channel's 39000 carries the NIP-29 ["hidden"] tag; an open system channel's does not.`),
+		{Case: framework.NewCase("identity/system/3", framework.MUST,
+			`A private system channel's 39000 carries the NIP-29 ["hidden"] tag; an open system channel's does not.`,
+			"identity/system-channels.3"),
 			Run: func(t *framework.T) {
 				w := newSysWorld(t)
 				t.Expect(fixtures.HasTag(t.MustStateEvent(w.M, fixtures.KindMetadata, w.Sys), "hidden")).To(BeTrue(), "private system channel: hidden")

@@ -10,16 +10,18 @@ import (
 // trustSpecs are the cases of identity/trust.
 func trustSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: idCase("identity/trust/1", []string{"nip29/state-events.1"}, "identity/trust", framework.MUST,
-			"Every channel-state event carrying identity tags (39000-39002, after create, label edit, membership and ownership changes) is signed by the relay key (NIP-11 self)."),
+		{Case: framework.NewCase("identity/trust/1", framework.MUST,
+			"Every channel-state event carrying identity tags (39000-39002, after create, label edit, membership and ownership changes) is signed by the relay key (NIP-11 self).",
+			"nip29/state-events.1").
+			InSection("identity/trust"), // its clauses are the client's
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("creator"))
 				heir := t.Connect(t.Actor("heir"))
-				ch := idChannel(t, owner, idChanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open, Labels: idLabels(t, 2)})
+				ch := mkChannel(t, owner, chanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open, Labels: freshLabels(t, 2)})
 				steps := []func(){
 					func() {},
 					func() {
-						t.Accept(owner, fixtures.EditChannel(owner.Actor(), ch, idTTags(idLabel(t))...), "relabel")
+						t.Accept(owner, fixtures.EditChannel(owner.Actor(), ch, tTags(freshLabel(t))...), "relabel")
 					},
 					func() {
 						t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, heir.Actor().PubKey, "owner"), "add an owner")

@@ -14,10 +14,11 @@ import (
 
 // addRemoveSpecs are the cases of labels/add-remove.
 func addRemoveSpecs() []framework.Spec {
-	return []framework.Spec{
-		{Case: framework.WithReading(lcase("labels/add-remove/13", []string{"labels/add-remove.2"}, "mixed", "labels/add-remove", framework.MUST,
-			"A label mutation never also changes topic, purpose, TTL or the NIP-29 visibility flags (private, hidden): each such command is rejected with invalid: nip-cl-rejected and applies nothing, or — where the relay has no such field — its label operation applies and the field stays unchanged in the 39000."),
-			"The draft names these fields but not their tag names; the case sends [\"topic\"], [\"purpose\"], [\"ttl\"], [\"private\"] and [\"hidden\"]. A relay that rejects the command keeps the label-only rule; a relay that does not know the tag and ignores it changes no field either. Both are accepted and noted per tag; applying the field with the label operation fails."),
+	out := []framework.Spec{
+		{Case: framework.NewCase("labels/add-remove/13", framework.MUST,
+			"A label mutation never also changes topic, purpose, TTL or the NIP-29 visibility flags (private, hidden): each such command is rejected with invalid: nip-cl-rejected and applies nothing, or — where the relay has no such field — its label operation applies and the field stays unchanged in the 39000.",
+			"labels/add-remove.2").
+			WithReading("The draft names these fields but not their tag names; the case sends [\"topic\"], [\"purpose\"], [\"ttl\"], [\"private\"] and [\"hidden\"]. A relay that rejects the command keeps the label-only rule; a relay that does not know the tag and ignores it changes no field either. Both are accepted and noted per tag; applying the field with the label operation fails."),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				a := lbl(t, "a")
@@ -54,8 +55,9 @@ func addRemoveSpecs() []framework.Spec {
 					mixedReading(t, row.tag[0], "ignored")
 				}
 			}},
-		{Case: lcase("labels/add-remove/14", []string{"labels/add-remove.10", "labels/add-remove.7", "labels/add-remove.9", "labels/responses.9"}, "no-op", "labels/add-remove", framework.MUST,
-			"A combined no-op — adding a present value and removing an absent one in one command — answers OK true \"\", keeps the snapshot's id and created_at, and its exact retry answers duplicate: nip-cl-committed."),
+		{Case: framework.NewCase("labels/add-remove/14", framework.MUST,
+			"A combined no-op — adding a present value and removing an absent one in one command — answers OK true \"\", keeps the snapshot's id and created_at, and its exact retry answers duplicate: nip-cl-committed.",
+			"labels/add-remove.10", "labels/add-remove.7", "labels/add-remove.9", "labels/responses.9"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/add-remove.7")
 				c := t.Connect(t.Actor("owner"))
@@ -69,7 +71,9 @@ func addRemoveSpecs() []framework.Spec {
 				expectUnchanged(t, c, ch, before, "combined no-op and its retry")
 				expectLabels(t, c, ch, a, b)
 			}},
-		{Case: lcase("labels/add-remove/12", []string{"labels/add-remove.4"}, "authorization", "labels/add-remove", framework.MUST, "Malformed or unknown tags never let a label operation skip the owner/admin check: a member's malformed or odd mutation is rejected and applies nothing."),
+		{Case: framework.NewCase("labels/add-remove/12", framework.MUST,
+			"Malformed or unknown tags never let a label operation skip the owner/admin check: a member's malformed or odd mutation is rejected and applies nothing.",
+			"labels/add-remove.4"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				a := lbl(t, "a")
@@ -86,8 +90,9 @@ func addRemoveSpecs() []framework.Spec {
 				}
 				expectUnchanged(t, owner, ch, before, "member mutations")
 			}},
-		{Case: lcase("labels/add-remove/16", []string{"labels/add-remove.2"}, "mixed", "labels/add-remove", framework.MUST,
-			"A label mutation carrying channel_type (a creation tag) beside add-label is label-only or nothing: it is refused with invalid: nip-cl-rejected and applies nothing, or the tag is ignored and only the label is added; the channel's type never changes."),
+		{Case: framework.NewCase("labels/add-remove/16", framework.MUST,
+			"A label mutation carrying channel_type (a creation tag) beside add-label is label-only or nothing: it is refused with invalid: nip-cl-rejected and applies nothing, or the tag is ignored and only the label is added; the channel's type never changes.",
+			"labels/add-remove.2"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				a, x := lbl(t, "a"), lbl(t, "x")
@@ -109,14 +114,22 @@ func addRemoveSpecs() []framework.Spec {
 				}
 				t.Note("add-label beside channel_type: tag ignored, label applied")
 			}},
+		{Case: framework.NewCase("labels/limits/6", framework.MUST,
+			"The resulting set decides the stored-label limit: with 32 labels, adding one and removing another in one command is accepted.",
+			"labels/add-remove.13"),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				vs := nValues(t, 33)
+				ch := createLabeled(t, c, "", fixtures.Open, vs[:32]...)
+				acceptNew(t, c, mutationEv(c.Actor(), ch, vs[32:], vs[:1]), "add 1 remove 1 at 32")
+				expectLabels(t, c, ch, vs[1:]...)
+			}},
 	}
-}
-
-// labelsAddRemoveSpecs: "Add and remove labels: kind 9002".
-func labelsAddRemoveSpecs() []framework.Spec {
-	sec := "labels/add-remove"
-	return []framework.Spec{
-		{Case: lcase("labels/add-remove/1", []string{"labels/add-remove.14", "labels/add-remove.3"}, "mutation", sec, framework.MUST, "add-label adds a value and keeps every other label."),
+	// "Add and remove labels: kind 9002".
+	out = append(out, []framework.Spec{
+		{Case: framework.NewCase("labels/add-remove/1", framework.MUST,
+			"add-label adds a value and keeps every other label.",
+			"labels/add-remove.14", "labels/add-remove.3"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/add-remove.3")
 				c := t.Connect(t.Actor("owner"))
@@ -125,7 +138,9 @@ func labelsAddRemoveSpecs() []framework.Spec {
 				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{x}, nil), "add")
 				expectLabels(t, c, ch, a, b, x)
 			}},
-		{Case: lcase("labels/add-remove/2", []string{"labels/add-remove.14"}, "mutation", sec, framework.MUST, "remove-label removes a value and keeps every other label."),
+		{Case: framework.NewCase("labels/add-remove/2", framework.MUST,
+			"remove-label removes a value and keeps every other label.",
+			"labels/add-remove.14"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				a, b, x := lbl(t, "a"), lbl(t, "b"), lbl(t, "x")
@@ -133,7 +148,9 @@ func labelsAddRemoveSpecs() []framework.Spec {
 				acceptNew(t, c, mutationEv(c.Actor(), ch, nil, []string{b}), "remove")
 				expectLabels(t, c, ch, a, x)
 			}},
-		{Case: lcase("labels/add-remove/3", []string{"labels/add-remove.6"}, "mutation", sec, framework.MUST, "One command with disjoint adds and removes yields (L ∪ A) \\ R."),
+		{Case: framework.NewCase("labels/add-remove/3", framework.MUST,
+			"One command with disjoint adds and removes yields (L ∪ A) \\ R.",
+			"labels/add-remove.6"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				a, b, x, y := lbl(t, "a"), lbl(t, "b"), lbl(t, "x"), lbl(t, "y")
@@ -141,7 +158,9 @@ func labelsAddRemoveSpecs() []framework.Spec {
 				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{x, y, x}, []string{a, a}), "add and remove")
 				expectLabels(t, c, ch, b, x, y)
 			}},
-		{Case: lcase("labels/add-remove/4", []string{"labels/add-remove.5", "labels/responses.10", "labels/responses.5", "labels/responses.6"}, "mutation", sec, framework.MUST, "A command whose add-label and remove-label values intersect is rejected with invalid: nip-cl-rejected and nothing is applied."),
+		{Case: framework.NewCase("labels/add-remove/4", framework.MUST,
+			"A command whose add-label and remove-label values intersect is rejected with invalid: nip-cl-rejected and nothing is applied.",
+			"labels/add-remove.5", "labels/responses.10", "labels/responses.5", "labels/responses.6"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/add-remove.5")
 				c := t.Connect(t.Actor("owner"))
@@ -152,7 +171,9 @@ func labelsAddRemoveSpecs() []framework.Spec {
 				rejectCL(t, c, mutationEv(c.Actor(), ch, []string{a}, []string{a}), "overlap on an existing label", "invalid")
 				expectUnchanged(t, c, ch, before, "rejected mutations")
 			}},
-		{Case: lcase("labels/add-remove/5", []string{"labels/add-remove.10", "labels/add-remove.11", "labels/add-remove.7", "labels/responses.8"}, "no-op", sec, framework.MUST, "Adding an existing label is a no-op: OK true \"\" and the snapshot keeps its id and created_at."),
+		{Case: framework.NewCase("labels/add-remove/5", framework.MUST,
+			"Adding an existing label is a no-op: OK true \"\" and the snapshot keeps its id and created_at.",
+			"labels/add-remove.10", "labels/add-remove.11", "labels/add-remove.7", "labels/responses.8"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/add-remove.7")
 				c := t.Connect(t.Actor("owner"))
@@ -163,7 +184,9 @@ func labelsAddRemoveSpecs() []framework.Spec {
 				t.Checking("labels/add-remove.11")
 				expectUnchanged(t, c, ch, before, "no-op add")
 			}},
-		{Case: lcase("labels/add-remove/6", []string{"labels/add-remove.10", "labels/add-remove.11", "labels/add-remove.7"}, "no-op", sec, framework.MUST, "Removing an absent label is a no-op: OK true \"\" and the snapshot keeps its id and created_at."),
+		{Case: framework.NewCase("labels/add-remove/6", framework.MUST,
+			"Removing an absent label is a no-op: OK true \"\" and the snapshot keeps its id and created_at.",
+			"labels/add-remove.10", "labels/add-remove.11", "labels/add-remove.7"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/add-remove.7")
 				c := t.Connect(t.Actor("owner"))
@@ -179,7 +202,9 @@ func labelsAddRemoveSpecs() []framework.Spec {
 				t.Checking("labels/add-remove.11")
 				expectUnchanged(t, c, empty, before, "no-op remove on an empty set")
 			}},
-		{Case: lcase("labels/add-remove/7", []string{"labels/add-remove.14", "labels/scope.3"}, "mutation", sec, framework.MUST, "Labels a command does not name are preserved byte for byte, whatever their prefix."),
+		{Case: framework.NewCase("labels/add-remove/7", framework.MUST,
+			"Labels a command does not name are preserved byte for byte, whatever their prefix.",
+			"labels/add-remove.14", "labels/scope.3"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/add-remove.14")
 				c := t.Connect(t.Actor("owner"))
@@ -190,7 +215,9 @@ func labelsAddRemoveSpecs() []framework.Spec {
 				acceptNew(t, c, mutationEv(c.Actor(), ch, nil, []string{x}), "remove")
 				expectLabels(t, c, ch, keep...)
 			}},
-		{Case: lcase("labels/add-remove/8", []string{"labels/add-remove.15", "labels/compatibility.1", "labels/serialization.3"}, "ordinary-edit", sec, framework.MUST, "A 9002 without label operations is an ordinary edit: name and about change and the labels are kept."),
+		{Case: framework.NewCase("labels/add-remove/8", framework.MUST,
+			"A 9002 without label operations is an ordinary edit: name and about change and the labels are kept.",
+			"labels/add-remove.15", "labels/compatibility.1", "labels/serialization.3"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/add-remove.15")
 				c := t.Connect(t.Actor("owner"))
@@ -204,8 +231,10 @@ func labelsAddRemoveSpecs() []framework.Spec {
 				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"archived", "false"}), "unarchive")
 				expectLabels(t, c, ch, a, b)
 			}},
-		{Case: framework.WithReading(lcase("labels/add-remove/9", []string{"labels/add-remove.2", "labels/responses.5"}, "mixed", sec, framework.MUST, "A label mutation that also changes name, about, visibility, archive state, topic, purpose or TTL is rejected with invalid: nip-cl-rejected and nothing is applied (the snapshot stays the same event, the channel stays open and unarchived); a relay may instead ignore a topic, purpose, ttl or visibility tag beside a label operation as long as nothing but the labels changes."),
-			"name, about and archived are fields every relay keeps: beside a label operation they are refused. The draft gives no tag names for topic, purpose or TTL, and visibility is NIP-29's private flag (the harness also sends [\"visibility\",\"private\"]): a relay may refuse those commands (invalid:, nothing applied) or ignore the tag, applying the label operation only. Both are accepted and noted per tag (reading labels-mixed-extended-fields for topic, purpose and ttl); a command that changes the field fails."),
+		{Case: framework.NewCase("labels/add-remove/9", framework.MUST,
+			"A label mutation that also changes name, about, visibility, archive state, topic, purpose or TTL is rejected with invalid: nip-cl-rejected and nothing is applied (the snapshot stays the same event, the channel stays open and unarchived); a relay may instead ignore a topic, purpose, ttl or visibility tag beside a label operation as long as nothing but the labels changes.",
+			"labels/add-remove.2", "labels/responses.5").
+			WithReading("name, about and archived are fields every relay keeps: beside a label operation they are refused. The draft gives no tag names for topic, purpose or TTL, and visibility is NIP-29's private flag (the harness also sends [\"visibility\",\"private\"]): a relay may refuse those commands (invalid:, nothing applied) or ignore the tag, applying the label operation only. Both are accepted and noted per tag (reading labels-mixed-extended-fields for topic, purpose and ttl); a command that changes the field fails."),
 			Run: func(t *framework.T) {
 				t.Checking("labels/add-remove.2")
 				c := t.Connect(t.Actor("owner"))
@@ -240,7 +269,9 @@ func labelsAddRemoveSpecs() []framework.Spec {
 				t.Expect(framework.DTags(t.Query(outsider, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}}))).To(Equal([]string{ch}), "the channel is still open to an outsider after the mixed edits")
 				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{lbl(t, "after")}, nil), "a label-only mutation after the mixed edits (the channel is not archived)")
 			}},
-		{Case: lcase("labels/add-remove/10", []string{"labels/add-remove.8"}, "no-op", sec, framework.MUST, "A no-op is validated and authorized like any mutation: a member's no-op is rejected with restricted: nip-cl-rejected, a malformed no-op with invalid: nip-cl-rejected."),
+		{Case: framework.NewCase("labels/add-remove/10", framework.MUST,
+			"A no-op is validated and authorized like any mutation: a member's no-op is rejected with restricted: nip-cl-rejected, a malformed no-op with invalid: nip-cl-rejected.",
+			"labels/add-remove.8"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				a := lbl(t, "a")
@@ -251,7 +282,9 @@ func labelsAddRemoveSpecs() []framework.Spec {
 				rejectCL(t, owner, fixtures.EditChannel(owner.Actor(), ch, nostr.Tag{"add-label", a, "x"}), "malformed no-op", "invalid")
 				expectUnchanged(t, owner, ch, before, "rejected no-ops")
 			}},
-		{Case: lcase("labels/add-remove/11", []string{"labels/add-remove.10", "labels/add-remove.11", "labels/snapshot.5"}, "no-op", sec, framework.MUST, "Removing the last label publishes a snapshot without L or l; removing it again is a no-op that publishes nothing."),
+		{Case: framework.NewCase("labels/add-remove/11", framework.MUST,
+			"Removing the last label publishes a snapshot without L or l; removing it again is a no-op that publishes nothing.",
+			"labels/add-remove.10", "labels/add-remove.11", "labels/snapshot.5"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/add-remove.10")
 				c := t.Connect(t.Actor("owner"))
@@ -266,5 +299,6 @@ func labelsAddRemoveSpecs() []framework.Spec {
 				t.Checking("labels/add-remove.11")
 				expectUnchanged(t, c, ch, before, "no-op")
 			}},
-	}
+	}...)
+	return out
 }

@@ -8,12 +8,13 @@ import (
 	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
-// labelsApplicationSpecs: "Application and publication guarantees" —
+// applicationSpecs: "Application and publication guarantees" —
 // atomic application, positive OK = committed.
-func labelsApplicationSpecs() []framework.Spec {
-	sec := "labels/application"
+func applicationSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: lcase("labels/application/1", []string{"labels/application.2", "labels/initial-labels.6"}, "atomicity", sec, framework.MUST, "A rejected labeled create (one invalid label among valid ones) leaves no 39000-39003, no membership and no channel by any filter; the UUID stays free."),
+		{Case: framework.NewCase("labels/application/1", framework.MUST,
+			"A rejected labeled create (one invalid label among valid ones) leaves no 39000-39003, no membership and no channel by any filter; the UUID stays free.",
+			"labels/application.2", "labels/initial-labels.6"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/application.2")
 				c := t.Connect(t.Actor("owner"))
@@ -27,7 +28,9 @@ func labelsApplicationSpecs() []framework.Spec {
 				acceptNew(t, c, good, "a valid create on the UUID the rejected one named")
 				expectLabels(t, c, ch, x)
 			}},
-		{Case: lcase("labels/application/2", []string{"labels/application.2"}, "atomicity", sec, framework.MUST, "A mutation with one invalid value among valid adds and removes applies none of them."),
+		{Case: framework.NewCase("labels/application/2", framework.MUST,
+			"A mutation with one invalid value among valid adds and removes applies none of them.",
+			"labels/application.2"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				a, x := lbl(t, "a"), lbl(t, "x")
@@ -39,7 +42,9 @@ func labelsApplicationSpecs() []framework.Spec {
 				t.Checking("labels/application.2")
 				expectUnchanged(t, c, ch, before, "rejected mutation")
 			}},
-		{Case: lcase("labels/application/3", []string{"labels/application.2", "labels/initial-labels.6"}, "atomicity", sec, framework.MUST, "A rejected labeled dm create leaves no channel, membership or snapshot."),
+		{Case: framework.NewCase("labels/application/3", framework.MUST,
+			"A rejected labeled dm create leaves no channel, membership or snapshot.",
+			"labels/application.2", "labels/initial-labels.6"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/application.2")
 				c := t.Connect(t.Actor("owner"))
@@ -47,7 +52,9 @@ func labelsApplicationSpecs() []framework.Spec {
 				rejectCL(t, c, ev, "labeled dm create", "invalid", "restricted")
 				goneChannel(t, c, ch, "rejected create")
 			}},
-		{Case: lcase("labels/application/4", []string{"labels/application.1", "labels/serialization.5"}, "committed", sec, framework.MUST, "A positive OK means committed: each acknowledged state-changing mutation is readable at once in a new snapshot with a greater created_at."),
+		{Case: framework.NewCase("labels/application/4", framework.MUST,
+			"A positive OK means committed: each acknowledged state-changing mutation is readable at once in a new snapshot with a greater created_at.",
+			"labels/application.1", "labels/serialization.5"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/application.1")
 				c := t.Connect(t.Actor("owner"))

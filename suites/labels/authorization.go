@@ -10,13 +10,17 @@ import (
 
 	"github.com/nipcl/nipcl-conform/fixtures"
 	"github.com/nipcl/nipcl-conform/suites/framework"
+	"github.com/nipcl/nipcl-conform/suites/readmatrix"
 )
 
 // authorizationSpecs are the cases of labels/authorization.
 func authorizationSpecs() []framework.Spec {
-	return []framework.Spec{
-		{Case: framework.Heavy(framework.WithReading(lcase("labels/concurrency/7", []string{"labels/authorization.5"}, "concurrency", "labels/authorization", framework.MUST, "An admin's label mutation and its in-flight exact retry racing the admin's demotion (9000) or removal (9001) form a linearizable history: the label is in the stored snapshot exactly when one send was acknowledged as new; the other is a committed duplicate or refused (restricted: nip-cl-rejected); once a read shows the role change without the label, no send applies it; a retry after the role change is refused and applies nothing."),
-			readingLinearizable)),
+	out := append([]framework.Spec{
+		{Case: framework.NewCase("labels/concurrency/7", framework.MUST,
+			"An admin's label mutation and its in-flight exact retry racing the admin's demotion (9000) or removal (9001) form a linearizable history: the label is in the stored snapshot exactly when one send was acknowledged as new; the other is a committed duplicate or refused (restricted: nip-cl-rejected); once a read shows the role change without the label, no send applies it; a retry after the role change is refused and applies nothing.",
+			"labels/authorization.5").
+			WithReading(readingLinearizable).
+			WithHeavy(),
 			Run: func(t *framework.T) {
 				ownerActor := t.Actor("owner")
 				// The rounds run in raceLanes lanes at once, each on its own
@@ -125,14 +129,20 @@ func authorizationSpecs() []framework.Spec {
 					t.Note("the relay publishes no 39001/39002 the owner can read: only answers and stored snapshots were judged")
 				}
 			}},
-	}
-}
-
-// labelsAuthorizationSpecs: "Authorization and visibility".
-func labelsAuthorizationSpecs() []framework.Spec {
-	sec := "labels/authorization"
-	return []framework.Spec{
-		{Case: lcase("labels/authorization/1", []string{"labels/authorization.4", "labels/compatibility.3", "labels/responses.12"}, "authorization", sec, framework.MUST, "A plain member's add-label and remove-label are rejected with restricted: nip-cl-rejected; membership alone is not enough."),
+	}, readmatrix.ReadsSpecs(
+		labelsInaccessibleRule([]readmatrix.ReadRow{
+			{Id: "labels/reads/18", Shape: "d", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Clause: "labels/authorization.8"},
+			{Id: "labels/reads/23", Shape: "d", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld, Clause: "labels/authorization.8"},
+			{Id: "labels/reads/32", Shape: "d", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld, Clause: "labels/authorization.8"},
+			{Id: "labels/reads/40", Shape: "count-d", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Clause: "labels/authorization.8"},
+			{Id: "labels/reads/41", Shape: "count-d", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld, Clause: "labels/authorization.8"},
+		}),
+	)...)
+	// "Authorization and visibility".
+	out = append(out, []framework.Spec{
+		{Case: framework.NewCase("labels/authorization/1", framework.MUST,
+			"A plain member's add-label and remove-label are rejected with restricted: nip-cl-rejected; membership alone is not enough.",
+			"labels/authorization.4", "labels/compatibility.3", "labels/responses.12"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/authorization.4")
 				owner := t.Connect(t.Actor("owner"))
@@ -144,7 +154,9 @@ func labelsAuthorizationSpecs() []framework.Spec {
 				rejectCL(t, member, mutationEv(member.Actor(), ch, nil, []string{a}), "member removes", "restricted")
 				expectUnchanged(t, owner, ch, before, "rejected member mutations")
 			}},
-		{Case: lcase("labels/authorization/2", []string{"labels/authorization.4"}, "authorization", sec, framework.MUST, "A non-member's label mutation is rejected with restricted: nip-cl-rejected."),
+		{Case: framework.NewCase("labels/authorization/2", framework.MUST,
+			"A non-member's label mutation is rejected with restricted: nip-cl-rejected.",
+			"labels/authorization.4"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, owner, "", fixtures.Open, lbl(t, "a"))
@@ -153,7 +165,9 @@ func labelsAuthorizationSpecs() []framework.Spec {
 				rejectCL(t, outsider, mutationEv(outsider.Actor(), ch, []string{lbl(t, "x")}, nil), "outsider adds", "restricted")
 				expectUnchanged(t, owner, ch, before, "rejected outsider mutation")
 			}},
-		{Case: lcase("labels/authorization/3", []string{"labels/authorization.2"}, "authorization", sec, framework.MUST, "An admin may add and remove labels (OK true \"\")."),
+		{Case: framework.NewCase("labels/authorization/3", framework.MUST,
+			"An admin may add and remove labels (OK true \"\").",
+			"labels/authorization.2"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				a, x := lbl(t, "a"), lbl(t, "x")
@@ -162,7 +176,9 @@ func labelsAuthorizationSpecs() []framework.Spec {
 				acceptNew(t, admin, mutationEv(admin.Actor(), ch, []string{x}, []string{a}), "admin adds and removes")
 				expectLabels(t, owner, ch, x)
 			}},
-		{Case: lcase("labels/authorization/4", []string{"labels/authorization.2"}, "authorization", sec, framework.MUST, "An owner other than the creator may add and remove labels."),
+		{Case: framework.NewCase("labels/authorization/4", framework.MUST,
+			"An owner other than the creator may add and remove labels.",
+			"labels/authorization.2"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				a, x := lbl(t, "a"), lbl(t, "x")
@@ -172,7 +188,9 @@ func labelsAuthorizationSpecs() []framework.Spec {
 				acceptNew(t, second, mutationEv(second.Actor(), ch, nil, []string{a, x}), "second owner removes")
 				expectLabels(t, owner, ch)
 			}},
-		{Case: lcase("labels/authorization/5", []string{"labels/authorization.6", "labels/scope.3"}, "authorization", sec, framework.MUST, "A label belongs to no one: an admin removes the owner's label and the owner removes the admin's, whatever the prefix."),
+		{Case: framework.NewCase("labels/authorization/5", framework.MUST,
+			"A label belongs to no one: an admin removes the owner's label and the owner removes the admin's, whatever the prefix.",
+			"labels/authorization.6", "labels/scope.3"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/authorization.6")
 				owner := t.Connect(t.Actor("owner"))
@@ -184,7 +202,9 @@ func labelsAuthorizationSpecs() []framework.Spec {
 				acceptNew(t, owner, mutationEv(owner.Actor(), ch, nil, []string{theirs}), "owner removes the admin's label")
 				expectLabels(t, owner, ch)
 			}},
-		{Case: lcase("labels/authorization/6", []string{"labels/authorization.5"}, "authorization", sec, framework.MUST, "Authority is checked against current state: an admin demoted to member can no longer change labels."),
+		{Case: framework.NewCase("labels/authorization/6", framework.MUST,
+			"Authority is checked against current state: an admin demoted to member can no longer change labels.",
+			"labels/authorization.5"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, owner, "", fixtures.Open)
@@ -196,7 +216,9 @@ func labelsAuthorizationSpecs() []framework.Spec {
 				rejectCL(t, admin, mutationEv(admin.Actor(), ch, nil, []string{x}), "demoted admin removes", "restricted")
 				expectUnchanged(t, owner, ch, before, "rejected mutation")
 			}},
-		{Case: lcase("labels/authorization/7", []string{"labels/authorization.8", "labels/authorization.9"}, "visibility", sec, framework.MUST, "A private channel's labels (its metadata made private and hidden with NIP-29's flags, and seen withheld) are readable by members (by #d with the whole label set, and by each label) and invisible to outsiders and anonymous readers by any label in #l, by #L alone, by #L and #l, or by #d; an open channel labeled alongside stays visible to them."),
+		{Case: framework.NewCase("labels/authorization/7", framework.MUST,
+			"A private channel's labels (its metadata made private and hidden with NIP-29's flags, and seen withheld) are readable by members (by #d with the whole label set, and by each label) and invisible to outsiders and anonymous readers by any label in #l, by #L alone, by #L and #l, or by #d; an open channel labeled alongside stays visible to them.",
+			"labels/authorization.8", "labels/authorization.9"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/authorization.8")
 				owner := t.Connect(t.Actor("owner"))
@@ -245,7 +267,9 @@ func labelsAuthorizationSpecs() []framework.Spec {
 				}
 				t.Note("anonymous, #d: %s", t.QueryAbsent(anon, "anonymous: #d", nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}}))
 			}},
-		{Case: lcase("labels/authorization/8", []string{"labels/authorization.7", "labels/finding-channels.14", "labels/finding-channels.7"}, "visibility", sec, framework.MUST, "Private snapshots do not consume an outsider's limit: with newer private, hidden channels (metadata seen withheld) carrying the label, limit 1 returns the older open one."),
+		{Case: framework.NewCase("labels/authorization/8", framework.MUST,
+			"Private snapshots do not consume an outsider's limit: with newer private, hidden channels (metadata seen withheld) carrying the label, limit 1 returns the older open one.",
+			"labels/authorization.7", "labels/finding-channels.14", "labels/finding-channels.7"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/authorization.7")
 				owner := t.Connect(t.Actor("owner"))
@@ -264,5 +288,6 @@ func labelsAuthorizationSpecs() []framework.Spec {
 				t.Expect(framework.DTags(findL(t, outsider, []string{x}, nil, 50))).To(Equal([]string{open}), "outsider sees only the open channel")
 				t.Expect(framework.DTags(findL(t, owner, []string{x}, nil, 1))).To(Equal([]string{priv[4]}), "the owner's limit 1 is the newest private one")
 			}},
-	}
+	}...)
+	return out
 }

@@ -9,8 +9,9 @@ import (
 // capabilitySpecs are the cases of labels/capability.
 func capabilitySpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: lcase("labels/capability/1", []string{"labels/capability.1", "labels/capability.2"}, "capability", "labels/capability", framework.MUST,
-			"The relay advertises \"nip-cl\" in NIP-11 supported_extensions and not in supported_nips."),
+		{Case: framework.NewCase("labels/capability/1", framework.MUST,
+			"The relay advertises \"nip-cl\" in NIP-11 supported_extensions and not in supported_nips.",
+			"labels/capability.1", "labels/capability.2"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/capability.1")
 				t.Expect(t.Env.Info).NotTo(BeNil(), "NIP-11 document")

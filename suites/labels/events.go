@@ -15,10 +15,11 @@ import (
 
 // eventsSpecs are the cases of labels/events.
 func eventsSpecs() []framework.Spec {
-	return []framework.Spec{
-		{Case: framework.WithReading(lcase("labels/commands/17", []string{"labels/events.5", "labels/events.8", "labels/values-and-limits.8"}, "command-shape", "labels/events", framework.MUST,
-			"Arity sweep: label, add-label, remove-label, h and t with no value, with one value plus an extra element, and (t) with a value, on 9007 and on 9002 (beside a valid add-label where the tag is not h), are each rejected with invalid: nip-cl-rejected and apply nothing; a 9007 whose over-long h tag names the existing channel may be refused with duplicate: nip-cl-rejected instead."),
-			"A 9007 whose 3- or 4-element h tag names the existing channel is both malformed (invalid:) and a create of a used UUID (duplicate:), and the draft does not order the two checks: both are accepted (nip-cl-rejected) and noted as reading labels-malformed-used-h."),
+	out := []framework.Spec{
+		{Case: framework.NewCase("labels/commands/17", framework.MUST,
+			"Arity sweep: label, add-label, remove-label, h and t with no value, with one value plus an extra element, and (t) with a value, on 9007 and on 9002 (beside a valid add-label where the tag is not h), are each rejected with invalid: nip-cl-rejected and apply nothing; a 9007 whose over-long h tag names the existing channel may be refused with duplicate: nip-cl-rejected instead.",
+			"labels/events.5", "labels/events.8", "labels/values-and-limits.8").
+			WithReading("A 9007 whose 3- or 4-element h tag names the existing channel is both malformed (invalid:) and a create of a used UUID (duplicate:), and the draft does not order the two checks: both are accepted (nip-cl-rejected) and noted as reading labels-malformed-used-h."),
 			Run: func(t *framework.T) {
 				t.Checking("labels/events.5")
 				c := t.Connect(t.Actor("owner"))
@@ -100,8 +101,9 @@ func eventsSpecs() []framework.Spec {
 				expectUnchanged(t, c, ch, before, "rejected malformed mutations")
 				t.Expect(findL(t, c, []string{v}, nil, 10)).To(BeEmpty(), "no channel carries the value of a rejected command")
 			}},
-		{Case: lcase("labels/commands/18", []string{"labels/events.5", "labels/events.6"}, "command-shape", "labels/events", framework.MUST,
-			"l and L are misplaced on a command whatever their namespace: an unmarked [\"l\",v], a foreign [\"l\",v,\"ugc\"], a differently cased [\"l\",v,\"NIP-CL\"], a foreign [\"L\",\"ugc\"] (alone or with its l) and a repeated [\"L\",\"nip-cl\"], on a labeled and an unlabeled 9007 and on a 9002 (beside add-label and alone), are each rejected with invalid: nip-cl-rejected and apply nothing."),
+		{Case: framework.NewCase("labels/commands/18", framework.MUST,
+			"l and L are misplaced on a command whatever their namespace: an unmarked [\"l\",v], a foreign [\"l\",v,\"ugc\"], a differently cased [\"l\",v,\"NIP-CL\"], a foreign [\"L\",\"ugc\"] (alone or with its l) and a repeated [\"L\",\"nip-cl\"], on a labeled and an unlabeled 9007 and on a 9002 (beside add-label and alone), are each rejected with invalid: nip-cl-rejected and apply nothing.",
+			"labels/events.5", "labels/events.6"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/events.5")
 				c := t.Connect(t.Actor("owner"))
@@ -144,8 +146,9 @@ func eventsSpecs() []framework.Spec {
 				expectUnchanged(t, c, ch, before, "rejected mutations")
 				t.Expect(findL(t, c, []string{v}, nil, 10)).To(BeEmpty(), "no channel carries the value of a rejected command")
 			}},
-		{Case: lcase("labels/commands/19", []string{"labels/events.7", "labels/events.8", "labels/scope.1"}, "command-shape", "labels/events", framework.MUST,
-			"The channel-identifier rule covers every h-tagged 9007, labels or not: an unlabeled 9007 whose h value is not a UUID or is the nil UUID, whose h tag has three elements, or that carries two h tags, is rejected with invalid: nip-cl-rejected and creates no channel under any id it names (an unlabeled 9007 with one valid UUID is the control)."),
+		{Case: framework.NewCase("labels/commands/19", framework.MUST,
+			"The channel-identifier rule covers every h-tagged 9007, labels or not: an unlabeled 9007 whose h value is not a UUID or is the nil UUID, whose h tag has three elements, or that carries two h tags, is rejected with invalid: nip-cl-rejected and creates no channel under any id it names (an unlabeled 9007 with one valid UUID is the control).",
+			"labels/events.7", "labels/events.8", "labels/scope.1"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/events.7")
 				c := t.Connect(t.Actor("owner"))
@@ -186,46 +189,16 @@ func eventsSpecs() []framework.Spec {
 					goneChannel(t, c, id, what)
 				}
 			}},
-		{Case: lcase("labels/commands/16", []string{"labels/events.9"}, "command-shape", "labels/events", framework.MUST, "A label mutation without an h tag is rejected with invalid: nip-cl-rejected."),
+		{Case: framework.NewCase("labels/commands/16", framework.MUST,
+			"A label mutation without an h tag is rejected with invalid: nip-cl-rejected.",
+			"labels/events.9"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				ev := c.Actor().Event(fixtures.KindEditMetadata, nostr.Tags{{"add-label", lbl(t, "no-h")}}, "")
 				rejectCL(t, c, ev, "mutation without h", "invalid")
 			}},
 	}
-}
-
-// deleteObserved sends a NIP-09 kind 5 for each command and waits until
-// the relay no longer serves it by id; a relay that does not serve the
-// commands by id before, refuses a kind 5 or keeps serving a command after
-// it makes the case unsupported (NIP-09 lets a relay keep deleted events),
-// so a case about evidence surviving a deletion never passes without one.
-func deleteObserved(t *framework.T, c *fixtures.Client, evs ...*nostr.Event) {
-	GinkgoHelper()
-	ids := framework.IDs(evs)
-	byID := nostr.Filter{IDs: ids}
-	if r := t.QueryResult(c, byID); r.Closed || len(r.Events) != len(evs) {
-		t.Unsupported(fmt.Sprintf("the relay does not serve the %d stored commands by id to their author (%d event(s), CLOSED %q): a NIP-09 deletion of them cannot be observed", len(evs), len(r.Events), r.ClosedReason))
-	}
-	for _, ev := range evs {
-		ok := t.Publish(c, c.Actor().Event(5, nostr.Tags{{"e", ev.ID}, {"k", fmt.Sprint(ev.Kind)}}, ""))
-		if !ok.Accepted {
-			framework.CheckPrefix("OK", ok.Reason)
-			t.Unsupported(fmt.Sprintf("the relay refused the NIP-09 deletion request for the kind %d command: %s", ev.Kind, ok))
-		}
-	}
-	// A relay may apply a deletion asynchronously: wait for it.
-	if !t.Within(func(g Gomega) { g.Expect(t.QueryResult(c, byID).Events).To(BeEmpty()) }) {
-		t.Unsupported("the relay accepted the kind 5 requests but still serves a command by id (NIP-09 lets it keep deleted events): evidence surviving a deletion cannot be observed")
-	}
-	t.Note("kind 5 for %d commands; none reads by id any more", len(evs))
-}
-
-// labelsCommandSpecs: "Events" — command shape, misplaced tags, the h tag.
-func labelsCommandSpecs() []framework.Spec {
-	sec := "labels/events"
-	var out []framework.Spec
-
+	// "Events" — command shape, misplaced tags, the h tag.
 	misplacedCreate := []struct {
 		id      string
 		clauses []string
@@ -240,8 +213,9 @@ func labelsCommandSpecs() []framework.Spec {
 	}
 	for _, row := range misplacedCreate {
 		row := row
-		out = append(out, framework.Spec{Case: lcase(row.id, row.clauses, "command-shape", sec, framework.MUST,
-			fmt.Sprintf("A 9007 carrying a misplaced %q tag is rejected with invalid: nip-cl-rejected (labeled or not) and creates nothing.", row.name)),
+		out = append(out, framework.Spec{Case: framework.NewCase(row.id, framework.MUST,
+			fmt.Sprintf("A 9007 carrying a misplaced %q tag is rejected with invalid: nip-cl-rejected (labeled or not) and creates nothing.", row.name),
+			row.clauses...),
 			Run: func(t *framework.T) {
 				t.Checking(row.clauses[0])
 				c := t.Connect(t.Actor("owner"))
@@ -273,8 +247,9 @@ func labelsCommandSpecs() []framework.Spec {
 	}
 	for _, row := range misplacedEdit {
 		row := row
-		out = append(out, framework.Spec{Case: lcase(row.id, row.clauses, "command-shape", sec, framework.MUST,
-			fmt.Sprintf("A 9002 carrying a misplaced %q tag is rejected with invalid: nip-cl-rejected, alone or beside add-label, and nothing is applied.", row.name)),
+		out = append(out, framework.Spec{Case: framework.NewCase(row.id, framework.MUST,
+			fmt.Sprintf("A 9002 carrying a misplaced %q tag is rejected with invalid: nip-cl-rejected, alone or beside add-label, and nothing is applied.", row.name),
+			row.clauses...),
 			Run: func(t *framework.T) {
 				t.Checking(row.clauses[0]) // the refusal of the misplaced tag
 				c := t.Connect(t.Actor("owner"))
@@ -289,7 +264,9 @@ func labelsCommandSpecs() []framework.Spec {
 			}})
 	}
 	out = append(out,
-		framework.Spec{Case: lcase("labels/commands/10", []string{"labels/events.7", "labels/initial-labels.6"}, "command-shape", sec, framework.MUST, "A labeled 9007 with two h tags is rejected with invalid: nip-cl-rejected; neither UUID gets a channel."),
+		framework.Spec{Case: framework.NewCase("labels/commands/10", framework.MUST,
+			"A labeled 9007 with two h tags is rejected with invalid: nip-cl-rejected; neither UUID gets a channel.",
+			"labels/events.7", "labels/initial-labels.6"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/events.7")
 				c := t.Connect(t.Actor("owner"))
@@ -300,7 +277,9 @@ func labelsCommandSpecs() []framework.Spec {
 				goneChannel(t, c, id, "first h")
 				goneChannel(t, c, other, "second h")
 			}},
-		framework.Spec{Case: lcase("labels/commands/11", []string{"labels/events.7"}, "command-shape", sec, framework.MUST, "A label mutation with two h tags (the same channel twice, or two channels) is rejected with invalid: nip-cl-rejected; nothing is applied."),
+		framework.Spec{Case: framework.NewCase("labels/commands/11", framework.MUST,
+			"A label mutation with two h tags (the same channel twice, or two channels) is rejected with invalid: nip-cl-rejected; nothing is applied.",
+			"labels/events.7"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				a := createLabeled(t, c, "", fixtures.Open)
@@ -312,7 +291,9 @@ func labelsCommandSpecs() []framework.Spec {
 				expectUnchanged(t, c, a, ba, "first channel")
 				expectUnchanged(t, c, b, bb, "second channel")
 			}},
-		framework.Spec{Case: lcase("labels/commands/12", []string{"labels/events.8"}, "command-shape", sec, framework.MUST, "A labeled 9007 whose h value is not a UUID, or is the nil UUID, or whose h tag has three elements, is rejected with invalid: nip-cl-rejected."),
+		framework.Spec{Case: framework.NewCase("labels/commands/12", framework.MUST,
+			"A labeled 9007 whose h value is not a UUID, or is the nil UUID, or whose h tag has three elements, is rejected with invalid: nip-cl-rejected.",
+			"labels/events.8"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				v := lbl(t, "bad-h")
@@ -322,14 +303,18 @@ func labelsCommandSpecs() []framework.Spec {
 				}
 				t.Expect(findL(t, c, []string{v}, nil, 10)).To(BeEmpty(), "no channel carries the label of the rejected creates")
 			}},
-		framework.Spec{Case: lcase("labels/commands/13", []string{"labels/events.8"}, "command-shape", sec, framework.MUST, "A label mutation whose h value is not a UUID or is the nil UUID is rejected with invalid: nip-cl-rejected."),
+		framework.Spec{Case: framework.NewCase("labels/commands/13", framework.MUST,
+			"A label mutation whose h value is not a UUID or is the nil UUID is rejected with invalid: nip-cl-rejected.",
+			"labels/events.8"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				for _, h := range []string{"not-a-uuid", "00000000-0000-0000-0000-000000000000"} {
 					rejectCL(t, c, mutationEv(c.Actor(), h, []string{lbl(t, "x")}, nil), "mutation with h "+h, "invalid")
 				}
 			}},
-		framework.Spec{Case: lcase("labels/commands/14", []string{"labels/events.10"}, "command-shape", sec, framework.MUST, "A labeled 9007 without an h tag is rejected with invalid: nip-cl-rejected and creates no channel."),
+		framework.Spec{Case: framework.NewCase("labels/commands/14", framework.MUST,
+			"A labeled 9007 without an h tag is rejected with invalid: nip-cl-rejected and creates no channel.",
+			"labels/events.10"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				v := lbl(t, "no-h")
@@ -337,22 +322,32 @@ func labelsCommandSpecs() []framework.Spec {
 				rejectCL(t, c, fixtures.CreateChannel(c.Actor(), spec), "labeled 9007 without h", "invalid")
 				t.Expect(findL(t, c, []string{v}, nil, 10)).To(BeEmpty(), "no channel carries the label")
 			}},
-		framework.Spec{Case: lcase("labels/commands/15", []string{"labels/compatibility.3", "labels/values-and-limits.8"}, "command-shape", sec, framework.MUST, "Label command tags must have exactly two elements: a three-element label or add-label, or a one-element remove-label, is rejected with invalid: nip-cl-rejected."),
-			Run: func(t *framework.T) {
-				t.Checking("labels/compatibility.3")
-				c := t.Connect(t.Actor("owner"))
-				v := lbl(t, "shape")
-				ev, id := createEv(c.Actor(), "", fixtures.Open)
-				ev = resign(c.Actor(), ev, nostr.Tag{"label", v, labelNS})
-				rejectCL(t, c, ev, "three-element label tag", "invalid")
-				goneChannel(t, c, id, "rejected create")
-				ch := createLabeled(t, c, "", fixtures.Open, v)
-				before := snapshot(t, c, ch)
-				rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", lbl(t, "x"), labelNS}), "three-element add-label", "invalid")
-				t.Checking("labels/values-and-limits.8")
-				rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"remove-label"}), "one-element remove-label", "invalid")
-				expectUnchanged(t, c, ch, before, "rejected mutations")
-			}},
 	)
 	return out
+}
+
+// deleteObserved sends a NIP-09 kind 5 for each command and waits until
+// the relay no longer serves it by id; a relay that does not serve the
+// commands by id before, refuses a kind 5 or keeps serving a command after
+// it makes the case unsupported (NIP-09 lets a relay keep deleted events),
+// so a case about evidence surviving a deletion never passes without one.
+func deleteObserved(t *framework.T, c *fixtures.Client, evs ...*nostr.Event) {
+	GinkgoHelper()
+	ids := framework.IDs(evs)
+	byID := nostr.Filter{IDs: ids}
+	if r := t.QueryResult(c, byID); r.Closed || len(r.Events) != len(evs) {
+		t.Unsupported(fmt.Sprintf("the relay does not serve the %d stored commands by id to their author (%d event(s), CLOSED %q): a NIP-09 deletion of them cannot be observed", len(evs), len(r.Events), r.ClosedReason))
+	}
+	for _, ev := range evs {
+		ok := t.Publish(c, c.Actor().Event(5, nostr.Tags{{"e", ev.ID}, {"k", fmt.Sprint(ev.Kind)}}, ""))
+		if !ok.Accepted {
+			framework.CheckPrefix("OK", ok.Reason)
+			t.Unsupported(fmt.Sprintf("the relay refused the NIP-09 deletion request for the kind %d command: %s", ev.Kind, ok))
+		}
+	}
+	// A relay may apply a deletion asynchronously: wait for it.
+	if !t.Within(func(g Gomega) { g.Expect(t.QueryResult(c, byID).Events).To(BeEmpty()) }) {
+		t.Unsupported("the relay accepted the kind 5 requests but still serves a command by id (NIP-09 lets it keep deleted events): evidence surviving a deletion cannot be observed")
+	}
+	t.Note("kind 5 for %d commands; none reads by id any more", len(evs))
 }

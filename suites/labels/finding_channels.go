@@ -8,12 +8,15 @@ import (
 
 	"github.com/nipcl/nipcl-conform/fixtures"
 	"github.com/nipcl/nipcl-conform/suites/framework"
+	"github.com/nipcl/nipcl-conform/suites/readmatrix"
 )
 
 // findingChannelsSpecs are the cases of labels/finding-channels.
 func findingChannelsSpecs() []framework.Spec {
-	return []framework.Spec{
-		{Case: lcase("labels/discovery/8", []string{"labels/finding-channels.5"}, "discovery", "labels/finding-channels", framework.MUST, "authors on a 39000 label filter selects the relay signer: the relay key finds the snapshot, the creator's key finds none."),
+	out := append([]framework.Spec{
+		{Case: framework.NewCase("labels/discovery/8", framework.MUST,
+			"authors on a 39000 label filter selects the relay signer: the relay key finds the snapshot, the creator's key finds none.",
+			"labels/finding-channels.5"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				x := lbl(t, "authors")
@@ -24,8 +27,10 @@ func findingChannelsSpecs() []framework.Spec {
 				f.Authors = []string{c.Actor().PubKey}
 				t.Expect(t.Query(c, f)).To(BeEmpty(), "authors = creator")
 			}},
-		{Case: framework.WithReading(lcase("labels/discovery/9", []string{"labels/finding-channels.10"}, "live", "labels/finding-channels", framework.MUST, "Label reads respect the channel ACL on every path: an outsider's stored #L/#l read finds the open channel that gained the label and not the private one, and no live snapshot of the private channel ever reaches a subscription of the outsider (by #L and #l, #l alone or #L alone) or of a member removed before the label change."),
-			"The draft promises no global live metadata feed, so live delivery on an unscoped #l subscription is optional: the stored reads decide, and the report notes whether the open channel's snapshot arrived live. What does arrive live must obey the current ACL; the open channel's snapshot (labeled after the private one) is the marker that proves the private one was not sent before it."),
+		{Case: framework.NewCase("labels/discovery/9", framework.MUST,
+			"Label reads respect the channel ACL on every path: an outsider's stored #L/#l read finds the open channel that gained the label and not the private one, and no live snapshot of the private channel ever reaches a subscription of the outsider (by #L and #l, #l alone or #L alone) or of a member removed before the label change.",
+			"labels/finding-channels.10").
+			WithReading("The draft promises no global live metadata feed, so live delivery on an unscoped #l subscription is optional: the stored reads decide, and the report notes whether the open channel's snapshot arrived live. What does arrive live must obey the current ACL; the open channel's snapshot (labeled after the private one) is the marker that proves the private one was not sent before it."),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				x := lbl(t, "live")
@@ -84,8 +89,10 @@ func findingChannelsSpecs() []framework.Spec {
 					t.Note("the owner's #l subscription received the private channel's snapshot live")
 				}
 			}},
-		{Case: framework.WithReading(lcase("labels/discovery/10", []string{"labels/finding-channels.11"}, "live", "labels/finding-channels", framework.MUST, "A subscription on #l is not a removal feed: the replacement snapshot of a channel that lost the label does not match it and is never delivered to it."),
-			"Live delivery on #l is optional (no global live feed is promised). A second channel gaining the label afterwards is the marker: once its snapshot arrives, the replacement would have arrived before it. A relay that delivers no live snapshot on the subscription passes with a note."),
+		{Case: framework.NewCase("labels/discovery/10", framework.MUST,
+			"A subscription on #l is not a removal feed: the replacement snapshot of a channel that lost the label does not match it and is never delivered to it.",
+			"labels/finding-channels.11").
+			WithReading("Live delivery on #l is optional (no global live feed is promised). A second channel gaining the label afterwards is the marker: once its snapshot arrives, the replacement would have arrived before it. A relay that delivers no live snapshot on the subscription passes with a note."),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				x := lbl(t, "leaving")
@@ -105,8 +112,9 @@ func findingChannelsSpecs() []framework.Spec {
 				}
 				t.Expect(framework.DTags(findL(t, c, []string{x}, nil, 50))).To(Equal([]string{marker}), "stored #l read after the removal")
 			}},
-		{Case: lcase("labels/discovery/11", []string{"labels/finding-channels.1"}, "discovery", "labels/finding-channels", framework.MUST,
-			"A read naming 39000 beside another kind ({\"kinds\":[39000,1],\"#L\":[\"nip-cl\"],\"#l\":[x],\"limit\":1}) matches snapshots by their labels like a 39000-only read: it returns the newer of two labeled channels."),
+		{Case: framework.NewCase("labels/discovery/11", framework.MUST,
+			"A read naming 39000 beside another kind ({\"kinds\":[39000,1],\"#L\":[\"nip-cl\"],\"#l\":[x],\"limit\":1}) matches snapshots by their labels like a 39000-only read: it returns the newer of two labeled channels.",
+			"labels/finding-channels.1"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				x := lbl(t, "mixedkind")
@@ -122,8 +130,9 @@ func findingChannelsSpecs() []framework.Spec {
 					framework.Failf("{\"kinds\":[39000,1],\"#L\",\"#l\":[%s],\"limit\":1} must return the newest labeled snapshot %s (channel %s; the older one is %s), got %d event(s): %v", x, want.ID, newer, older, len(got), framework.IDs(got))
 				}
 			}},
-		{Case: lcase("labels/discovery/14", []string{"labels/finding-channels.1", "labels/finding-channels.8"}, "discovery", "labels/finding-channels", framework.MUST,
-			"A mixed-kinds label read ({\"kinds\":[39000,1] and [1,39000],\"#L\":[\"nip-cl\"],\"#l\":[x],\"limit\":1}) made after newer unlabeled channels (and a newer kind 1 event where the relay takes one) returns the labeled snapshot: labels are matched before the limit, whichever kind comes first."),
+		{Case: framework.NewCase("labels/discovery/14", framework.MUST,
+			"A mixed-kinds label read ({\"kinds\":[39000,1] and [1,39000],\"#L\":[\"nip-cl\"],\"#l\":[x],\"limit\":1}) made after newer unlabeled channels (and a newer kind 1 event where the relay takes one) returns the labeled snapshot: labels are matched before the limit, whichever kind comes first.",
+			"labels/finding-channels.1", "labels/finding-channels.8"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/finding-channels.1")
 				c := t.Connect(t.Actor("owner"))
@@ -147,8 +156,9 @@ func findingChannelsSpecs() []framework.Spec {
 					}
 				}
 			}},
-		{Case: lcase("labels/discovery/15", []string{"labels/finding-channels.1"}, "discovery", "labels/finding-channels", framework.MUST,
-			"A user-signed kind 39000 carrying [\"L\",\"nip-cl\"] and [\"l\",x,\"nip-cl\"] (for an existing channel and for an unused id), whatever its OK, is never what a label read returns: {\"kinds\":[39000],\"#L\":[\"nip-cl\"],\"#l\":[x]} returns only relay-signed snapshots, and with limit 1 the channel's relay-signed snapshot, although the user's events are newer."),
+		{Case: framework.NewCase("labels/discovery/15", framework.MUST,
+			"A user-signed kind 39000 carrying [\"L\",\"nip-cl\"] and [\"l\",x,\"nip-cl\"] (for an existing channel and for an unused id), whatever its OK, is never what a label read returns: {\"kinds\":[39000],\"#L\":[\"nip-cl\"],\"#l\":[x]} returns only relay-signed snapshots, and with limit 1 the channel's relay-signed snapshot, although the user's events are newer.",
+			"labels/finding-channels.1"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				x := lbl(t, "forged")
@@ -177,8 +187,9 @@ func findingChannelsSpecs() []framework.Spec {
 					t.Violates("labels/finding-channels.1", "labels draft (labels/finding-channels.1): %s must return the channel's relay-signed snapshot %s, got %v", f, want.ID, framework.IDs(got))
 				}
 			}},
-		{Case: lcase("labels/discovery/12", []string{"labels/finding-channels.1", "labels/finding-channels.2", "labels/finding-channels.5"}, "discovery", "labels/finding-channels", framework.MUST,
-			"A client's whole discovery filter ({\"authors\":[relay],\"kinds\":[39000],\"#L\":[\"nip-cl\"],\"#l\":[x],\"#t\":[\"stream\"],\"limit\":10}) returns exactly the stream channels carrying the label, not a forum carrying it; with the creator as author it returns none."),
+		{Case: framework.NewCase("labels/discovery/12", framework.MUST,
+			"A client's whole discovery filter ({\"authors\":[relay],\"kinds\":[39000],\"#L\":[\"nip-cl\"],\"#l\":[x],\"#t\":[\"stream\"],\"limit\":10}) returns exactly the stream channels carrying the label, not a forum carrying it; with the creator as author it returns none.",
+			"labels/finding-channels.1", "labels/finding-channels.2", "labels/finding-channels.5"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/finding-channels.1")
 				c := t.Connect(t.Actor("owner"))
@@ -192,8 +203,9 @@ func findingChannelsSpecs() []framework.Spec {
 				f.Authors = []string{c.Actor().PubKey}
 				t.Expect(t.Query(reader, f)).To(BeEmpty(), "the same filter with the creator as author finds nothing (snapshots are relay-signed)")
 			}},
-		{Case: lcase("labels/discovery/13", []string{"labels/finding-channels.7"}, "discovery", "labels/finding-channels", framework.MUST,
-			"ids with a limit: a withheld snapshot does not use up the limit. An outsider's {\"kinds\":[39000],\"ids\":[private, open],\"limit\":1}, naming a newer private, hidden channel's snapshot and an older open one's, returns the open one; the owner's returns the private one."),
+		{Case: framework.NewCase("labels/discovery/13", framework.MUST,
+			"ids with a limit: a withheld snapshot does not use up the limit. An outsider's {\"kinds\":[39000],\"ids\":[private, open],\"limit\":1}, naming a newer private, hidden channel's snapshot and an older open one's, returns the open one; the owner's returns the private one.",
+			"labels/finding-channels.7"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				outsider := t.Connect(t.Actor("outsider"))
@@ -208,14 +220,55 @@ func findingChannelsSpecs() []framework.Spec {
 					framework.Failf("the owner's ids read with limit 1 must return the newer private snapshot %s, got %d event(s): %v", priv.ID, len(got), framework.IDs(got))
 				}
 			}},
-	}
-}
-
-// labelsDiscoverySpecs: "Finding channels".
-func labelsDiscoverySpecs() []framework.Spec {
-	sec := "labels/finding-channels"
-	return []framework.Spec{
-		{Case: lcase("labels/discovery/1", []string{"labels/finding-channels.1"}, "discovery", sec, framework.MUST, "#L nip-cl with #l finds exactly the channels carrying the label, with their canonical snapshot."),
+	}, readmatrix.ReadsSpecs(
+		labelsSupersededRule([]readmatrix.ReadRow{
+			{Id: "labels/reads/1", Shape: "l", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/2", Shape: "L-l", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/3", Shape: "l-limit", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/4", Shape: "ids", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/5", Shape: "until", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/6", Shape: "authors", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/7", Shape: "multi", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/8", Shape: "d", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/9", Shape: "count", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/10", Shape: "l", Viewer: readmatrix.ViewMember, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/35", Shape: "L", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/44", Shape: "ids-l-limit", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+		}),
+		labelsInaccessibleRule([]readmatrix.ReadRow{
+			{Id: "labels/reads/11", Shape: "l", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/12", Shape: "L-l", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/13", Shape: "l-limit", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/14", Shape: "ids", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/15", Shape: "until", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/16", Shape: "authors", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/17", Shape: "multi", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/19", Shape: "count", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/20", Shape: "live", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Clause: "labels/finding-channels.10"},
+			{Id: "labels/reads/21", Shape: "l", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/22", Shape: "l-limit", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/24", Shape: "l", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "labels/reads/25", Shape: "l-limit", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "labels/reads/26", Shape: "ids", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "labels/reads/27", Shape: "d", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen, Clause: "labels/finding-channels.3"},
+			{Id: "labels/reads/28", Shape: "count", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "labels/reads/29", Shape: "live", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld, Clause: "labels/finding-channels.10"},
+			{Id: "labels/reads/30", Shape: "l", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/31", Shape: "ids", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/33", Shape: "count", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/34", Shape: "L", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/36", Shape: "L", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "labels/reads/38", Shape: "count-limit", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/39", Shape: "count-limit", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "labels/reads/42", Shape: "ids-l-limit", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "labels/reads/43", Shape: "ids-l-limit", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld},
+		}),
+	)...)
+	// "Finding channels".
+	out = append(out, []framework.Spec{
+		{Case: framework.NewCase("labels/discovery/1", framework.MUST,
+			"#L nip-cl with #l finds exactly the channels carrying the label, with their canonical snapshot.",
+			"labels/finding-channels.1"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				x := lbl(t, "find")
@@ -226,7 +279,9 @@ func labelsDiscoverySpecs() []framework.Spec {
 				only := t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"l": {x}}})
 				t.Expect(framework.DTags(only)).To(ConsistOf(a, b), "#l alone matches too")
 			}},
-		{Case: lcase("labels/discovery/2", []string{"labels/finding-channels.2"}, "discovery", sec, framework.MUST, "#t composes with #l: a stream and a forum with the same label are told apart by #t."),
+		{Case: framework.NewCase("labels/discovery/2", framework.MUST,
+			"#t composes with #l: a stream and a forum with the same label are told apart by #t.",
+			"labels/finding-channels.2"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				x := lbl(t, "typed")
@@ -236,7 +291,9 @@ func labelsDiscoverySpecs() []framework.Spec {
 				t.Expect(framework.DTags(findL(t, c, []string{x}, nostr.TagMap{"t": {fixtures.TypeForum}}, 50))).To(ConsistOf(f))
 				t.Expect(framework.DTags(findL(t, c, []string{x}, nostr.TagMap{"t": {fixtures.TypeStream, fixtures.TypeForum}}, 50))).To(ConsistOf(s, f))
 			}},
-		{Case: lcase("labels/discovery/3", []string{"labels/finding-channels.2"}, "discovery", sec, framework.MUST, "#d composes with #l: only the named channel, and only when it carries the label."),
+		{Case: framework.NewCase("labels/discovery/3", framework.MUST,
+			"#d composes with #l: only the named channel, and only when it carries the label.",
+			"labels/finding-channels.2"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				x, y := lbl(t, "x"), lbl(t, "y")
@@ -245,7 +302,9 @@ func labelsDiscoverySpecs() []framework.Spec {
 				t.Expect(framework.DTags(findL(t, c, []string{x}, nostr.TagMap{"d": {a}}, 50))).To(ConsistOf(a))
 				t.Expect(findL(t, c, []string{y}, nostr.TagMap{"d": {a}}, 50)).To(BeEmpty(), "a does not carry y")
 			}},
-		{Case: lcase("labels/discovery/4", []string{"labels/finding-channels.4"}, "discovery", sec, framework.MUST, "Values within #l combine with OR (no intersection), and several filters combine with OR."),
+		{Case: framework.NewCase("labels/discovery/4", framework.MUST,
+			"Values within #l combine with OR (no intersection), and several filters combine with OR.",
+			"labels/finding-channels.4"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				x, y := lbl(t, "x"), lbl(t, "y")
@@ -258,7 +317,10 @@ func labelsDiscoverySpecs() []framework.Spec {
 					nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"l": {y}, "d": {b}}})
 				t.Expect(framework.DTags(got)).To(ConsistOf(a, b), "two filter objects")
 			}},
-		{Case: framework.Heavy(lcase("labels/discovery/5", []string{"labels/finding-channels.8"}, "discovery", sec, framework.MUST, "Labels are matched before limit: an older labeled channel is found with limit 1 behind Scale newer channels that carry other labels.")),
+		{Case: framework.NewCase("labels/discovery/5", framework.MUST,
+			"Labels are matched before limit: an older labeled channel is found with limit 1 behind Scale newer channels that carry other labels.",
+			"labels/finding-channels.8").
+			WithHeavy(),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				x, other := lbl(t, "needle"), lbl(t, "hay")
@@ -274,7 +336,9 @@ func labelsDiscoverySpecs() []framework.Spec {
 				t.Expect(framework.DTags(findL(t, c, []string{x}, nostr.TagMap{"t": {fixtures.TypeStream}}, 1))).To(Equal([]string{target}), "#t+#l limit 1")
 				t.Expect(framework.DTags(findL(t, c, []string{x, lbl(t, "absent")}, nil, 1))).To(Equal([]string{target}), "#l OR limit 1")
 			}},
-		{Case: lcase("labels/discovery/6", []string{"labels/finding-channels.14", "labels/finding-channels.6"}, "discovery", sec, framework.MUST, "A removed label no longer finds the channel, and the superseded snapshot that carried it does not consume the limit."),
+		{Case: framework.NewCase("labels/discovery/6", framework.MUST,
+			"A removed label no longer finds the channel, and the superseded snapshot that carried it does not consume the limit.",
+			"labels/finding-channels.14", "labels/finding-channels.6"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/finding-channels.6")
 				c := t.Connect(t.Actor("owner"))
@@ -288,7 +352,9 @@ func labelsDiscoverySpecs() []framework.Spec {
 				t.Expect(framework.DTags(findL(t, c, []string{x}, nil, 50))).To(Equal([]string{older}), "the channel that lost x is not found by it")
 				t.Expect(findL(t, c, []string{x}, nostr.TagMap{"d": {gone}}, 50)).To(BeEmpty(), "#d+#l on the channel that lost x")
 			}},
-		{Case: lcase("labels/discovery/7", []string{"labels/add-remove.15", "labels/finding-channels.3"}, "discovery", sec, framework.MUST, "Exact channel reads (#d) and label discovery return the same current snapshot with the same labels."),
+		{Case: framework.NewCase("labels/discovery/7", framework.MUST,
+			"Exact channel reads (#d) and label discovery return the same current snapshot with the same labels.",
+			"labels/finding-channels.3", "labels/add-remove.15"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/finding-channels.3")
 				c := t.Connect(t.Actor("owner"))
@@ -300,5 +366,6 @@ func labelsDiscoverySpecs() []framework.Spec {
 				t.Expect(framework.IDs(found)).To(Equal([]string{exact.ID}), "discovery returns the current snapshot")
 				t.Expect(fmt.Sprint(labelsOf(found[0]))).To(Equal(fmt.Sprint(labelsOf(exact))))
 			}},
-	}
+	}...)
+	return out
 }

@@ -11,9 +11,10 @@ import (
 
 // initialLabelsSpecs are the cases of labels/initial-labels.
 func initialLabelsSpecs() []framework.Spec {
-	return []framework.Spec{
-		{Case: lcase("labels/initial/8", []string{"labels/initial-labels.7", "labels/responses.9"}, "create", "labels/initial-labels", framework.MUST,
-			"An exact retry of a committed unlabeled h-tagged 9007 is recognized before the UUID conflict: OK true \"duplicate: nip-cl-committed\", no label appears and no new snapshot."),
+	out := []framework.Spec{
+		{Case: framework.NewCase("labels/initial/8", framework.MUST,
+			"An exact retry of a committed unlabeled h-tagged 9007 is recognized before the UUID conflict: OK true \"duplicate: nip-cl-committed\", no label appears and no new snapshot.",
+			"labels/initial-labels.7", "labels/responses.9"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/initial-labels.7")
 				c := t.Connect(t.Actor("owner"))
@@ -25,8 +26,9 @@ func initialLabelsSpecs() []framework.Spec {
 				acceptCommitted(t, t.Connect(c.Actor()), ev, "second retry on a fresh connection")
 				expectUnchanged(t, c, ch, before, "retried unlabeled create")
 			}},
-		{Case: lcase("labels/initial/9", []string{"labels/initial-labels.8", "labels/responses.2"}, "conflict", "labels/initial-labels", framework.MUST,
-			"A refused conflicting 9007 (the channel owner's different create on a used UUID) re-sent exactly stays refused with duplicate: nip-cl-rejected every time — never duplicate: nip-cl-committed — and leaves no trace in the channel."),
+		{Case: framework.NewCase("labels/initial/9", framework.MUST,
+			"A refused conflicting 9007 (the channel owner's different create on a used UUID) re-sent exactly stays refused with duplicate: nip-cl-rejected every time — never duplicate: nip-cl-committed — and leaves no trace in the channel.",
+			"labels/initial-labels.8", "labels/responses.2"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/initial-labels.8")
 				c := t.Connect(t.Actor("owner"))
@@ -44,13 +46,11 @@ func initialLabelsSpecs() []framework.Spec {
 				acceptCommitted(t, c, ev, "the original create still retries as committed")
 			}},
 	}
-}
-
-// labelsInitialSpecs: "Initial labels: kind 9007", including conflicts.
-func labelsInitialSpecs() []framework.Spec {
-	sec := "labels/initial-labels"
-	return []framework.Spec{
-		{Case: lcase("labels/initial/1", []string{"labels/initial-labels.2", "labels/snapshot.4"}, "create", sec, framework.MUST, "Repeated label values on a 9007 are applied once: the snapshot has each value once, sorted."),
+	// "Initial labels: kind 9007", including conflicts.
+	out = append(out, []framework.Spec{
+		{Case: framework.NewCase("labels/initial/1", framework.MUST,
+			"Repeated label values on a 9007 are applied once: the snapshot has each value once, sorted.",
+			"labels/initial-labels.2", "labels/snapshot.4"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/initial-labels.2")
 				c := t.Connect(t.Actor("owner"))
@@ -63,7 +63,9 @@ func labelsInitialSpecs() []framework.Spec {
 				t.Checking("labels/snapshot.4")
 				expectLabels(t, c, ch, a, b)
 			}},
-		{Case: lcase("labels/initial/2", []string{"labels/initial-labels.4", "labels/responses.8", "labels/scope.1", "labels/snapshot.5", "labels/snapshot.8"}, "create", sec, framework.MUST, "An h-tagged 9007 without labels answers OK true \"\" and yields a snapshot with no L or l tags and one t tag with the type."),
+		{Case: framework.NewCase("labels/initial/2", framework.MUST,
+			"An h-tagged 9007 without labels answers OK true \"\" and yields a snapshot with no L or l tags and one t tag with the type.",
+			"labels/initial-labels.4", "labels/responses.8", "labels/scope.1", "labels/snapshot.5", "labels/snapshot.8"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/initial-labels.4")
 				c := t.Connect(t.Actor("owner"))
@@ -71,15 +73,19 @@ func labelsInitialSpecs() []framework.Spec {
 				ev := expectLabels(t, c, ch)
 				t.Expect(typeOf(ev)).To(Equal(fixtures.TypeStream))
 			}},
-		{Case: lcase("labels/initial/3", []string{"labels/initial-labels.1"}, "create", sec, framework.MUST, "A forum channel accepts initial labels; its snapshot keeps t=forum."),
+		{Case: framework.NewCase("labels/initial/3", framework.MUST,
+			"A forum channel accepts initial labels; its snapshot keeps t=forum.",
+			"labels/initial-labels.1"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				v := lbl(t, "forum")
 				ch := createLabeled(t, c, fixtures.TypeForum, fixtures.Open, v)
 				t.Expect(typeOf(expectLabels(t, c, ch, v))).To(Equal(fixtures.TypeForum))
 			}},
-		{Case: framework.WithReading(lcase("labels/initial/4", []string{"labels/application.1", "labels/application.2", "labels/initial-labels.1", "labels/initial-labels.5"}, "create", sec, framework.MUST, "When a labeled create is acknowledged, its fields, labels and snapshot are readable at once and the creator already holds owner authority (an immediate label mutation by the creator is accepted)."),
-			"The draft commits owner membership with the create but does not require 39001/39002 to be published atomically (or at all: NIP-29 makes them optional), so owner membership is observed through the creator's owner authority. Where the creator's role shows is only noted: NIP-29 puts roles on 39001; a role on the 39002 p tag is accepted too."),
+		{Case: framework.NewCase("labels/initial/4", framework.MUST,
+			"When a labeled create is acknowledged, its fields, labels and snapshot are readable at once and the creator already holds owner authority (an immediate label mutation by the creator is accepted).",
+			"labels/initial-labels.1", "labels/initial-labels.5", "labels/application.1", "labels/application.2").
+			WithReading("The draft commits owner membership with the create but does not require 39001/39002 to be published atomically (or at all: NIP-29 makes them optional), so owner membership is observed through the creator's owner authority. Where the creator's role shows is only noted: NIP-29 puts roles on 39001; a role on the 39002 p tag is accepted too."),
 			Run: func(t *framework.T) {
 				t.Checking("labels/initial-labels.1")
 				c := t.Connect(t.Actor("owner"))
@@ -95,7 +101,9 @@ func labelsInitialSpecs() []framework.Spec {
 				expectLabels(t, c, ch, v, w)
 				t.Note("creator's role: %s", creatorRoleNote(t, c, ch))
 			}},
-		{Case: lcase("labels/initial/5", []string{"labels/initial-labels.10", "labels/initial-labels.8", "labels/responses.13", "labels/responses.17"}, "conflict", sec, framework.MUST, "A different 9007 on an existing UUID is rejected with duplicate: nip-cl-rejected; the answer names neither the channel's name nor its labels, and the channel is unchanged."),
+		{Case: framework.NewCase("labels/initial/5", framework.MUST,
+			"A different 9007 on an existing UUID is rejected with duplicate: nip-cl-rejected; the answer names neither the channel's name nor its labels, and the channel is unchanged.",
+			"labels/initial-labels.10", "labels/initial-labels.8", "labels/responses.13", "labels/responses.17"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/initial-labels.8")
 				owner := t.Connect(t.Actor("owner"))
@@ -112,7 +120,9 @@ func labelsInitialSpecs() []framework.Spec {
 				}
 				expectUnchanged(t, owner, ch, before, "existing channel")
 			}},
-		{Case: lcase("labels/initial/6", []string{"labels/initial-labels.10", "labels/initial-labels.9", "labels/responses.13", "labels/responses.17", "labels/scope.10"}, "conflict", sec, framework.MUST, "A different 9007 on a deleted channel's UUID is rejected with duplicate: nip-cl-rejected without disclosing the old channel's name or labels, and no channel appears."),
+		{Case: framework.NewCase("labels/initial/6", framework.MUST,
+			"A different 9007 on a deleted channel's UUID is rejected with duplicate: nip-cl-rejected without disclosing the old channel's name or labels, and no channel appears.",
+			"labels/initial-labels.10", "labels/initial-labels.9", "labels/responses.13", "labels/responses.17", "labels/scope.10"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/initial-labels.9")
 				owner := t.Connect(t.Actor("owner"))
@@ -127,7 +137,9 @@ func labelsInitialSpecs() []framework.Spec {
 				t.Expect(ok.Reason).NotTo(ContainSubstring("labels stream"), "the conflict answer discloses the name")
 				goneChannel(t, owner, ch, "deleted UUID")
 			}},
-		{Case: lcase("labels/initial/7", []string{"labels/initial-labels.7", "labels/responses.6", "labels/responses.9", "labels/retry-admission.8"}, "conflict", sec, framework.MUST, "An exact retry of a committed 9007 is recognized before the UUID conflict: OK true \"duplicate: nip-cl-committed\", and no new snapshot."),
+		{Case: framework.NewCase("labels/initial/7", framework.MUST,
+			"An exact retry of a committed 9007 is recognized before the UUID conflict: OK true \"duplicate: nip-cl-committed\", and no new snapshot.",
+			"labels/initial-labels.7", "labels/responses.6", "labels/responses.9", "labels/retry-admission.8"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/initial-labels.7")
 				c := t.Connect(t.Actor("owner"))
@@ -138,5 +150,6 @@ func labelsInitialSpecs() []framework.Spec {
 				t.Checking("labels/retry-admission.8")
 				expectUnchanged(t, c, ch, before, "retried create")
 			}},
-	}
+	}...)
+	return out
 }

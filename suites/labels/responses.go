@@ -14,19 +14,22 @@ import (
 	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
-// labelsResponsesSpecs: "Acknowledgements, retries and recovery: Responses
+// responsesSpecs: "Acknowledgements, retries and recovery: Responses
 // and client outcomes" — exact answers, exact retries, lost acknowledgements.
-func labelsResponsesSpecs() []framework.Spec {
-	sec := "labels/responses"
+func responsesSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: lcase("labels/responses/1", []string{"labels/responses.1", "labels/responses.8", "labels/scope.1"}, "responses", sec, framework.MUST, "A new h-tagged create, labeled or not, answers exactly OK true \"\"."),
+		{Case: framework.NewCase("labels/responses/1", framework.MUST,
+			"A new h-tagged create, labeled or not, answers exactly OK true \"\".",
+			"labels/responses.1", "labels/responses.8", "labels/scope.1"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/responses.1")
 				c := t.Connect(t.Actor("owner"))
 				createLabeled(t, c, "", fixtures.Open, lbl(t, "new"))
 				createLabeled(t, c, "", fixtures.Open)
 			}},
-		{Case: lcase("labels/responses/2", []string{"labels/responses.1", "labels/responses.8"}, "responses", sec, framework.MUST, "A new label mutation, state-changing or no-op, answers exactly OK true \"\"."),
+		{Case: framework.NewCase("labels/responses/2", framework.MUST,
+			"A new label mutation, state-changing or no-op, answers exactly OK true \"\".",
+			"labels/responses.1", "labels/responses.8"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/responses.1")
 				c := t.Connect(t.Actor("owner"))
@@ -36,7 +39,9 @@ func labelsResponsesSpecs() []framework.Spec {
 				acceptNew(t, c, mutationAt(c.Actor(), ch, []string{x}, nil, base), "state-changing add")
 				acceptNew(t, c, mutationAt(c.Actor(), ch, []string{x}, nil, base.Add(-time.Second)), "no-op add (a new event)")
 			}},
-		{Case: lcase("labels/responses/3", []string{"labels/responses.9", "labels/retry-admission.8"}, "retry", sec, framework.MUST, "An exact retry of a committed mutation answers OK true \"duplicate: nip-cl-committed\", publishes nothing and changes nothing."),
+		{Case: framework.NewCase("labels/responses/3", framework.MUST,
+			"An exact retry of a committed mutation answers OK true \"duplicate: nip-cl-committed\", publishes nothing and changes nothing.",
+			"labels/responses.9", "labels/retry-admission.8"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/responses.9")
 				c := t.Connect(t.Actor("owner"))
@@ -50,20 +55,9 @@ func labelsResponsesSpecs() []framework.Spec {
 				t.Checking("labels/retry-admission.8")
 				expectUnchanged(t, c, ch, before, "retried mutation")
 			}},
-		{Case: lcase("labels/responses/4", []string{"labels/retry-admission.12", "labels/retry-admission.9"}, "retry", sec, framework.MUST, "An exact retry succeeds without reapplication after a later command superseded it: add X, remove X, retry the add; X stays removed."),
-			Run: func(t *framework.T) {
-				t.Checking("labels/retry-admission.9")
-				c := t.Connect(t.Actor("owner"))
-				x := lbl(t, "x")
-				ch := createLabeled(t, c, "", fixtures.Open)
-				add := mutationEv(c.Actor(), ch, []string{x}, nil)
-				acceptNew(t, c, add, "add x")
-				acceptNew(t, c, mutationEv(c.Actor(), ch, nil, []string{x}), "remove x")
-				before := expectLabels(t, c, ch)
-				acceptCommitted(t, c, add, "retry the add")
-				expectUnchanged(t, c, ch, before, "superseded retry")
-			}},
-		{Case: lcase("labels/responses/5", []string{"labels/add-remove.9", "labels/responses.9"}, "retry", sec, framework.MUST, "An exact retry of a committed no-op answers duplicate: nip-cl-committed and publishes nothing."),
+		{Case: framework.NewCase("labels/responses/5", framework.MUST,
+			"An exact retry of a committed no-op answers duplicate: nip-cl-committed and publishes nothing.",
+			"labels/responses.9", "labels/add-remove.9"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/responses.9")
 				c := t.Connect(t.Actor("owner"))
@@ -75,7 +69,9 @@ func labelsResponsesSpecs() []framework.Spec {
 				acceptCommitted(t, c, noop, "retry the no-op")
 				expectUnchanged(t, c, ch, before, "no-op and its retry")
 			}},
-		{Case: lcase("labels/responses/6", []string{"labels/responses.1", "labels/responses.2"}, "retry", sec, framework.MUST, "A rejected command retried exactly stays rejected with the same class and never applies."),
+		{Case: framework.NewCase("labels/responses/6", framework.MUST,
+			"A rejected command retried exactly stays rejected with the same class and never applies.",
+			"labels/responses.1", "labels/responses.2"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/responses.1")
 				owner := t.Connect(t.Actor("owner"))
@@ -91,8 +87,10 @@ func labelsResponsesSpecs() []framework.Spec {
 				}
 				expectUnchanged(t, owner, ch, before, "rejected commands")
 			}},
-		{Case: framework.WithReading(lcase("labels/responses/7", []string{"labels/responses.11"}, "responses", sec, framework.MUST, "On a relay that requires authentication for writes, a label mutation or labeled create from an unauthenticated connection is refused (auth-required: nip-cl-rejected, a plain NIP-01 auth-required: refusal, or a closed connection) and not applied."),
-			readingAdmission+" Requiring AUTH for writes is the target contract's convention, not a draft rule (the draft keeps the relay's existing authentication requirements): an ordinary message sent first without authentication tells which the relay does; a relay that accepts it makes the case unsupported."),
+		{Case: framework.NewCase("labels/responses/7", framework.MUST,
+			"On a relay that requires authentication for writes, a label mutation or labeled create from an unauthenticated connection is refused (auth-required: nip-cl-rejected, a plain NIP-01 auth-required: refusal, or a closed connection) and not applied.",
+			"labels/responses.11").
+			WithReading(readingAdmission + " Requiring AUTH for writes is the target contract's convention, not a draft rule (the draft keeps the relay's existing authentication requirements): an ordinary message sent first without authentication tells which the relay does; a relay that accepts it makes the case unsupported."),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, owner, "", fixtures.Open, lbl(t, "a"))
@@ -112,8 +110,10 @@ func labelsResponsesSpecs() []framework.Spec {
 				goneChannel(t, owner, id, "unauthenticated create")
 				expectUnchanged(t, owner, ch, before, "unauthenticated mutation")
 			}},
-		{Case: framework.WithReading(lcase("labels/responses/8", []string{"labels/responses.9"}, "lost-ack", sec, framework.MUST, "Lost acknowledgement of a create: the OK is cut by a proxy, the client resends the same signed event and gets duplicate: nip-cl-committed; one channel exists."),
-			"The harness follows the draft's client rules: a missing answer is Unknown, the same signed event is resent (never a new id)."),
+		{Case: framework.NewCase("labels/responses/8", framework.MUST,
+			"Lost acknowledgement of a create: the OK is cut by a proxy, the client resends the same signed event and gets duplicate: nip-cl-committed; one channel exists.",
+			"labels/responses.9").
+			WithReading("The harness follows the draft's client rules: a missing answer is Unknown, the same signed event is resent (never a new id)."),
 			Run: func(t *framework.T) {
 				p, c := lossyConnect(t, "owner")
 				x := lbl(t, "lost")
@@ -126,8 +126,10 @@ func labelsResponsesSpecs() []framework.Spec {
 				t.Expect(framework.DTags(findL(t, direct, []string{x}, nil, 50))).To(Equal([]string{ch}), "exactly one channel carries the label")
 				t.Expect(t.Query(direct, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})).To(HaveLen(1), "one current snapshot")
 			}},
-		{Case: framework.WithReading(lcase("labels/responses/9", []string{"labels/responses.9", "labels/retry-admission.8"}, "lost-ack", sec, framework.MUST, "Lost acknowledgement of a mutation: the resend answers duplicate: nip-cl-committed and the state shows exactly one application."),
-			"As responses/8; the resend goes over a direct connection."),
+		{Case: framework.NewCase("labels/responses/9", framework.MUST,
+			"Lost acknowledgement of a mutation: the resend answers duplicate: nip-cl-committed and the state shows exactly one application.",
+			"labels/responses.9", "labels/retry-admission.8").
+			WithReading("As responses/8; the resend goes over a direct connection."),
 			Run: func(t *framework.T) {
 				t.Checking("labels/responses.9")
 				p, c := lossyConnect(t, "owner")
@@ -143,9 +145,10 @@ func labelsResponsesSpecs() []framework.Spec {
 				acceptCommitted(t, direct, m, "second resend")
 				expectUnchanged(t, direct, ch, after, "resends publish nothing")
 			}},
-		{Case: framework.WithReading(lcase("labels/responses/10", []string{"labels/authorization.4", "labels/responses.17"}, "responses", sec, framework.MUST,
-			"An outsider's refusals reveal nothing of a private, hidden channel's labels: the same label mutations sent to two such channels, one holding 31 labels and one holding 1 — adding two new values (over the 32-label limit on the first only), adding a value only the first holds, removing a value only the first holds — are each refused with nip-cl-rejected and the same prefix on both channels, no refusal names a label the outsider did not send, and nothing is applied."),
-			"A relay may refuse an outsider's command on an inaccessible channel as a permission denial (restricted:) or as an unknown channel (invalid:); either is accepted. An answer that depends on the hidden label set — a different prefix for the same command on the two channels — tells the outsider something it may not read."),
+		{Case: framework.NewCase("labels/responses/10", framework.MUST,
+			"An outsider's refusals reveal nothing of a private, hidden channel's labels: the same label mutations sent to two such channels, one holding 31 labels and one holding 1 — adding two new values (over the 32-label limit on the first only), adding a value only the first holds, removing a value only the first holds — are each refused with nip-cl-rejected and the same prefix on both channels, no refusal names a label the outsider did not send, and nothing is applied.",
+			"labels/responses.17", "labels/authorization.4").
+			WithReading("A relay may refuse an outsider's command on an inaccessible channel as a permission denial (restricted:) or as an unknown channel (invalid:); either is accepted. An answer that depends on the hidden label set — a different prefix for the same command on the two channels — tells the outsider something it may not read."),
 			Run: func(t *framework.T) {
 				t.Checking("labels/responses.17")
 				owner := t.Connect(t.Actor("owner"))
@@ -191,9 +194,10 @@ func labelsResponsesSpecs() []framework.Spec {
 				expectLabels(t, owner, chFull, full...)
 				expectLabels(t, owner, chLone, lone)
 			}},
-		{Case: framework.WithReading(lcase("labels/responses/11", []string{"labels/responses.2", "labels/responses.8"}, "retry", sec, framework.MUST,
-			"A refused mutation never turns into a committed one: a member's add-label refused with restricted: nip-cl-rejected and re-sent exactly once the member is an admin, and an owner's add-label refused on an archived channel and re-sent exactly after the unarchive, are each applied now as new (OK true \"\", the label readable at once) or refused again with nip-cl-rejected (nothing applied); never answered duplicate: nip-cl-committed, never OK true without the label."),
-			"The first submission did not apply (nip-cl-rejected), so the exact re-send is a new command once the refusal's cause is gone; the exact-retry rules cover committed commands only. A relay may apply it as new or refuse it again (as a replay of a refused event, say); both are accepted and noted. A positive answer must mean application, and duplicate: nip-cl-committed claims an application that never happened."),
+		{Case: framework.NewCase("labels/responses/11", framework.MUST,
+			"A refused mutation never turns into a committed one: a member's add-label refused with restricted: nip-cl-rejected and re-sent exactly once the member is an admin, and an owner's add-label refused on an archived channel and re-sent exactly after the unarchive, are each applied now as new (OK true \"\", the label readable at once) or refused again with nip-cl-rejected (nothing applied); never answered duplicate: nip-cl-committed, never OK true without the label.",
+			"labels/responses.2", "labels/responses.8").
+			WithReading("The first submission did not apply (nip-cl-rejected), so the exact re-send is a new command once the refusal's cause is gone; the exact-retry rules cover committed commands only. A relay may apply it as new or refuse it again (as a replay of a refused event, say); both are accepted and noted. A positive answer must mean application, and duplicate: nip-cl-committed claims an application that never happened."),
 			Run: func(t *framework.T) {
 				t.Checking("labels/responses.2")
 				owner := t.Connect(t.Actor("owner"))

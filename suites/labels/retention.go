@@ -13,9 +13,10 @@ import (
 // retentionSpecs are the cases of labels/retention.
 func retentionSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: framework.WithReading(lcase("labels/retention/3", []string{"labels/retention.1", "labels/retry-admission.14"}, "retention", "labels/retention", framework.MUST,
-			"Application evidence of a create and of a no-op survives a NIP-09 deletion of those command events: once the relay has deleted both (their ids no longer read), and after later commands, both exact retries answer duplicate: nip-cl-committed and nothing is reapplied."),
-			"The clause is about a deletion that happened: as labels/retention/1 does, the case first observes that the relay serves both stored commands by id and, after the kind 5 requests, that it no longer does. NIP-09 lets a relay keep deleted events; a relay that refuses the kind 5, keeps serving a command, or never serves stored commands by id makes the case unsupported, with what was seen."),
+		{Case: framework.NewCase("labels/retention/3", framework.MUST,
+			"Application evidence of a create and of a no-op survives a NIP-09 deletion of those command events: once the relay has deleted both (their ids no longer read), and after later commands, both exact retries answer duplicate: nip-cl-committed and nothing is reapplied.",
+			"labels/retention.1", "labels/retry-admission.14").
+			WithReading("The clause is about a deletion that happened: as labels/retention/1 does, the case first observes that the relay serves both stored commands by id and, after the kind 5 requests, that it no longer does. NIP-09 lets a relay keep deleted events; a relay that refuses the kind 5, keeps serving a command, or never serves stored commands by id makes the case unsupported, with what was seen."),
 			Run: func(t *framework.T) {
 				t.Checking("labels/retention.1")
 				c := t.Connect(t.Actor("owner"))
@@ -31,8 +32,10 @@ func retentionSpecs() []framework.Spec {
 				acceptCommitted(t, c, noop, "retry the no-op after its deletion")
 				expectUnchanged(t, c, ch, before, "retries after deletions")
 			}},
-		{Case: framework.WithReading(lcase("labels/retention/1", []string{"labels/retention.1", "labels/retry-admission.14"}, "retention", "labels/retention", framework.MUST, "Application evidence survives a NIP-09 deletion of the command event: once the relay has deleted the command (its id no longer reads), the exact retry is still duplicate: nip-cl-committed and nothing is reapplied."),
-			"The clause is about a deletion that happened: the case first observes that the relay serves the stored command by id and that after the kind 5 it no longer does. NIP-09 lets a relay keep deleted events; a relay that refuses the kind 5, keeps serving the command, or never serves stored commands by id makes the case unsupported, with what was seen."),
+		{Case: framework.NewCase("labels/retention/1", framework.MUST,
+			"Application evidence survives a NIP-09 deletion of the command event: once the relay has deleted the command (its id no longer reads), the exact retry is still duplicate: nip-cl-committed and nothing is reapplied.",
+			"labels/retention.1", "labels/retry-admission.14").
+			WithReading("The clause is about a deletion that happened: the case first observes that the relay serves the stored command by id and that after the kind 5 it no longer does. NIP-09 lets a relay keep deleted events; a relay that refuses the kind 5, keeps serving the command, or never serves stored commands by id makes the case unsupported, with what was seen."),
 			Run: func(t *framework.T) {
 				t.Checking("labels/retention.1")
 				c := t.Connect(t.Actor("owner"))
@@ -60,7 +63,9 @@ func retentionSpecs() []framework.Spec {
 				acceptCommitted(t, c, add, "retry after the deletion request")
 				expectUnchanged(t, c, ch, before, "retry after deletion request")
 			}},
-		{Case: lcase("labels/retention/2", []string{"labels/retention.2"}, "retention", "labels/retention", framework.MUST, "Evidence is kept while the command can pass admission: retries spread over the case, after later commands, stay duplicate: nip-cl-committed."),
+		{Case: framework.NewCase("labels/retention/2", framework.MUST,
+			"Evidence is kept while the command can pass admission: retries spread over the case, after later commands, stay duplicate: nip-cl-committed.",
+			"labels/retention.2"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, c, "", fixtures.Open)

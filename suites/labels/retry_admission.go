@@ -16,9 +16,10 @@ import (
 
 // retryAdmissionSpecs are the cases of labels/retry-admission.
 func retryAdmissionSpecs() []framework.Spec {
-	return []framework.Spec{
-		{Case: lcase("labels/retry/12", []string{"labels/responses.9", "labels/retry-admission.9"}, "retry-admission", "labels/retry-admission", framework.MUST,
-			"Retries after the state was superseded: a committed create and a committed no-op, retried after later commands removed and added labels, answer duplicate: nip-cl-committed and reapply nothing (the later state and snapshot stay)."),
+	out := []framework.Spec{
+		{Case: framework.NewCase("labels/retry/12", framework.MUST,
+			"Retries after the state was superseded: a committed create and a committed no-op, retried after later commands removed and added labels, answer duplicate: nip-cl-committed and reapply nothing (the later state and snapshot stay).",
+			"labels/retry-admission.9", "labels/responses.9"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/retry-admission.9")
 				c := t.Connect(t.Actor("owner"))
@@ -34,8 +35,10 @@ func retryAdmissionSpecs() []framework.Spec {
 				expectUnchanged(t, c, ch, before, "superseded retries")
 				expectLabels(t, c, ch, b)
 			}},
-		{Case: framework.WithReading(lcase("labels/retry/8", []string{"labels/retry-admission.1"}, "retry-admission", "labels/retry-admission", framework.MUST, "An exact retry passes authentication like a new event: where the relay refuses a new write without authentication (or from another authenticated key), it refuses the retry the same way and applies nothing."),
-			readingAdmission+" On the other key's connection an ordinary refusal may also be NIP-42's restricted: (authenticated, but not as the author). Requiring AUTH for writes is the target contract's convention, not a draft rule: an ordinary message sent the same way first tells what the relay requires of a new event; a part whose new event is accepted is skipped with a note (the whole case is unsupported when neither is refused)."),
+		{Case: framework.NewCase("labels/retry/8", framework.MUST,
+			"An exact retry passes authentication like a new event: where the relay refuses a new write without authentication (or from another authenticated key), it refuses the retry the same way and applies nothing.",
+			"labels/retry-admission.1").
+			WithReading(readingAdmission + " On the other key's connection an ordinary refusal may also be NIP-42's restricted: (authenticated, but not as the author). Requiring AUTH for writes is the target contract's convention, not a draft rule: an ordinary message sent the same way first tells what the relay requires of a new event; a part whose new event is accepted is skipped with a note (the whole case is unsupported when neither is refused)."),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, c, "", fixtures.Open)
@@ -70,7 +73,10 @@ func retryAdmissionSpecs() []framework.Spec {
 				}
 				expectUnchanged(t, c, ch, before, "refused retries")
 			}},
-		{Case: framework.Heavy(lcase("labels/retry/9", []string{"labels/retry-admission.7"}, "retry-admission", "labels/retry-admission", framework.MUST, "A retry racing an archive is either a committed duplicate or restricted: nip-cl-rejected, and once the archive is acknowledged every later retry is rejected.")),
+		{Case: framework.NewCase("labels/retry/9", framework.MUST,
+			"A retry racing an archive is either a committed duplicate or restricted: nip-cl-rejected, and once the archive is acknowledged every later retry is rejected.",
+			"labels/retry-admission.7").
+			WithHeavy(),
 			Run: func(t *framework.T) {
 				owner := t.Actor("owner")
 				conns := connectN(t, owner, 2)
@@ -96,8 +102,10 @@ func retryAdmissionSpecs() []framework.Spec {
 				}
 				t.Note("%d rounds; the retry won %d", t.Env.Rounds, won)
 			}},
-		{Case: framework.WithReading(lcase("labels/retry/10", []string{"labels/retry-admission.13"}, "retry-admission", "labels/retry-admission", framework.MUST, "A command stamped outside the ±900 s window that never applied is refused (invalid: nip-cl-rejected, or an ordinary NIP-01 refusal from the shared timestamp check) and not applied."),
-			readingAdmission),
+		{Case: framework.NewCase("labels/retry/10", framework.MUST,
+			"A command stamped outside the ±900 s window that never applied is refused (invalid: nip-cl-rejected, or an ordinary NIP-01 refusal from the shared timestamp check) and not applied.",
+			"labels/retry-admission.13").
+			WithReading(readingAdmission),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				x := lbl(t, "old")
@@ -117,7 +125,9 @@ func retryAdmissionSpecs() []framework.Spec {
 				expectUnchanged(t, c, ch, before, "expired commands")
 				t.Expect(findL(t, c, []string{x}, nil, 10)).To(BeEmpty(), "nothing carries the label")
 			}},
-		{Case: lcase("labels/retry/11", []string{"labels/retry-admission.14"}, "retry-admission", "labels/retry-admission", framework.MUST, "Revoking and restoring the author's role never makes a committed command apply again: the retry is rejected while revoked and a committed duplicate after, with the superseded effect still gone."),
+		{Case: framework.NewCase("labels/retry/11", framework.MUST,
+			"Revoking and restoring the author's role never makes a committed command apply again: the retry is rejected while revoked and a committed duplicate after, with the superseded effect still gone.",
+			"labels/retry-admission.14"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, owner, "", fixtures.Open)
@@ -141,14 +151,83 @@ func retryAdmissionSpecs() []framework.Spec {
 				acceptCommitted(t, admin, add, "retry after restore")
 				expectUnchanged(t, owner, ch, before, "retry after restore")
 			}},
+		{Case: framework.NewCase("labels/concurrency/1", framework.MUST,
+			"N parallel exact sends of one new create on N connections: exactly one OK true \"\", the rest duplicate: nip-cl-committed; one channel, one snapshot.",
+			"labels/retry-admission.10").
+			WithHeavy(),
+			Run: func(t *framework.T) {
+				const n = 6
+				owner := t.Actor("owner")
+				conns := connectN(t, owner, n)
+				for r := 0; r < t.Env.Rounds; r++ {
+					x := lbl(t, "race")
+					ev, ch := createEv(owner, "", fixtures.Open, x)
+					oks := inFlight(t, conns, func(int) *nostr.Event { return ev })
+					expectOneNew(t, oks, fmt.Sprintf("round %d", r))
+					expectLabels(t, conns[0], ch, x)
+					t.Expect(framework.DTags(findL(t, conns[0], []string{x}, nil, 50))).To(Equal([]string{ch}), "one channel")
+				}
+				t.Note("%d rounds of %d parallel sends", t.Env.Rounds, n)
+			}},
+		{Case: framework.NewCase("labels/concurrency/2", framework.MUST,
+			"N parallel exact sends of one new mutation: exactly one OK true \"\", the rest duplicate: nip-cl-committed; the stored snapshot shows one application and no second snapshot is published for it.",
+			"labels/retry-admission.10").
+			WithReading(readingLiveSubset).
+			WithHeavy(),
+			Run: func(t *framework.T) {
+				const n = 6
+				owner := t.Actor("owner")
+				conns := connectN(t, owner, n)
+				ch := createLabeled(t, conns[0], "", fixtures.Open)
+				delivered := 0
+				var watch liveWatch
+				for r := 0; r < t.Env.Rounds; r++ {
+					before := snapshot(t, conns[0], ch)
+					x, y := lbl(t, "race"), lbl(t, "mark")
+					m := mutationEv(owner, ch, []string{x}, labelsOf(before))
+					sub := t.Subscribe(conns[0], nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})
+					oks := inFlight(t, conns, func(int) *nostr.Event { return m })
+					expectOneNew(t, oks, fmt.Sprintf("round %d", r))
+					after := expectLabels(t, conns[0], ch, x)
+					t.Expect(after.CreatedAt).To(BeNumerically(">", before.CreatedAt), "round %d: the mutation published a newer snapshot", r)
+					// A later mutation is the marker: any second snapshot of
+					// the raced one would be delivered before the marker's.
+					acceptNew(t, conns[0], mutationEv(owner, ch, []string{y}, nil), "marker mutation")
+					mark := expectLabels(t, conns[0], ch, x, y)
+					live, ok := watch.until(t, sub, mark.ID)
+					live = newerThan(live, before)
+					checkDelivered(t, live, mark, r)
+					for _, ev := range live {
+						t.Expect([]string{after.ID, mark.ID}).To(ContainElement(ev.ID),
+							"round %d: a snapshot other than the mutation's and the marker's was published: %s with labels %v", r, ev.ID, labelsOf(ev))
+					}
+					if ok {
+						delivered++
+					}
+				}
+				t.Note("%d rounds of %d parallel sends; live snapshots delivered in %d rounds", t.Env.Rounds, n, delivered)
+			}},
+		{Case: framework.NewCase("labels/responses/4", framework.MUST,
+			"An exact retry succeeds without reapplication after a later command superseded it: add X, remove X, retry the add; X stays removed.",
+			"labels/retry-admission.12", "labels/retry-admission.9"),
+			Run: func(t *framework.T) {
+				t.Checking("labels/retry-admission.9")
+				c := t.Connect(t.Actor("owner"))
+				x := lbl(t, "x")
+				ch := createLabeled(t, c, "", fixtures.Open)
+				add := mutationEv(c.Actor(), ch, []string{x}, nil)
+				acceptNew(t, c, add, "add x")
+				acceptNew(t, c, mutationEv(c.Actor(), ch, nil, []string{x}), "remove x")
+				before := expectLabels(t, c, ch)
+				acceptCommitted(t, c, add, "retry the add")
+				expectUnchanged(t, c, ch, before, "superseded retry")
+			}},
 	}
-}
-
-// labelsRetrySpecs: "Acknowledgements, retries and recovery: Retry admission".
-func labelsRetrySpecs() []framework.Spec {
-	sec := "labels/retry-admission"
-	return []framework.Spec{
-		{Case: lcase("labels/retry/1", []string{"labels/compatibility.1", "labels/responses.12", "labels/retry-admission.11", "labels/retry-admission.6"}, "retry-admission", sec, framework.MUST, "A retry by an author demoted to member is rejected with restricted: nip-cl-rejected; the earlier committed effect stays in place."),
+	// "Acknowledgements, retries and recovery: Retry admission".
+	out = append(out, []framework.Spec{
+		{Case: framework.NewCase("labels/retry/1", framework.MUST,
+			"A retry by an author demoted to member is rejected with restricted: nip-cl-rejected; the earlier committed effect stays in place.",
+			"labels/retry-admission.11", "labels/retry-admission.6", "labels/compatibility.1", "labels/responses.12"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/retry-admission.6")
 				owner := t.Connect(t.Actor("owner"))
@@ -162,7 +241,9 @@ func labelsRetrySpecs() []framework.Spec {
 				rejectCL(t, admin, m, "retry after demotion", "restricted")
 				expectUnchanged(t, owner, ch, before, "rejected retry")
 			}},
-		{Case: lcase("labels/retry/2", []string{"labels/compatibility.1", "labels/retry-admission.11", "labels/retry-admission.6"}, "retry-admission", sec, framework.MUST, "A retry by an author removed from the channel is rejected with restricted: nip-cl-rejected; the effect stays."),
+		{Case: framework.NewCase("labels/retry/2", framework.MUST,
+			"A retry by an author removed from the channel is rejected with restricted: nip-cl-rejected; the effect stays.",
+			"labels/retry-admission.11", "labels/retry-admission.6", "labels/compatibility.1"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/retry-admission.6")
 				owner := t.Connect(t.Actor("owner"))
@@ -176,7 +257,9 @@ func labelsRetrySpecs() []framework.Spec {
 				rejectCL(t, admin, m, "retry after removal", "restricted")
 				expectUnchanged(t, owner, ch, before, "rejected retry")
 			}},
-		{Case: lcase("labels/retry/3", []string{"labels/retry-admission.12", "labels/retry-admission.4", "labels/retry-admission.8", "labels/retry-admission.9"}, "retry-admission", sec, framework.MUST, "A retry on an archived channel is rejected with restricted: nip-cl-rejected; after unarchiving, the same retry answers duplicate: nip-cl-committed without reapplying a superseded effect."),
+		{Case: framework.NewCase("labels/retry/3", framework.MUST,
+			"A retry on an archived channel is rejected with restricted: nip-cl-rejected; after unarchiving, the same retry answers duplicate: nip-cl-committed without reapplying a superseded effect.",
+			"labels/retry-admission.12", "labels/retry-admission.4", "labels/retry-admission.8", "labels/retry-admission.9"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/retry-admission.4")
 				c := t.Connect(t.Actor("owner"))
@@ -196,7 +279,10 @@ func labelsRetrySpecs() []framework.Spec {
 				t.Checking("labels/retry-admission.8")
 				expectUnchanged(t, c, ch, before, "committed retry")
 			}},
-		{Case: framework.WithReading(lcase("labels/retry/4", []string{"labels/retry-admission.12", "labels/retry-admission.5"}, "retry-admission", sec, framework.MUST, "A retry on a deleted channel is rejected (nip-cl-rejected) and no snapshot reappears."), readingDeletedPrefix),
+		{Case: framework.NewCase("labels/retry/4", framework.MUST,
+			"A retry on a deleted channel is rejected (nip-cl-rejected) and no snapshot reappears.",
+			"labels/retry-admission.12", "labels/retry-admission.5").
+			WithReading(readingDeletedPrefix),
 			Run: func(t *framework.T) {
 				t.Checking("labels/retry-admission.5")
 				c := t.Connect(t.Actor("owner"))
@@ -210,7 +296,9 @@ func labelsRetrySpecs() []framework.Spec {
 				t.Reading(clause.ReadingLabelsDeletedPrefix, prefixOf(ok.Reason))
 				goneChannel(t, c, ch, "deleted channel")
 			}},
-		{Case: lcase("labels/retry/5", []string{"labels/retry-admission.6"}, "retry-admission", sec, framework.MUST, "A retry of a committed create by a creator who is no longer owner or admin is rejected with restricted: nip-cl-rejected; the channel is unchanged."),
+		{Case: framework.NewCase("labels/retry/5", framework.MUST,
+			"A retry of a committed create by a creator who is no longer owner or admin is rejected with restricted: nip-cl-rejected; the channel is unchanged.",
+			"labels/retry-admission.6"),
 			Run: func(t *framework.T) {
 				first := t.Connect(t.Actor("creator"))
 				ev, ch := createEv(first.Actor(), "", fixtures.Open, lbl(t, "a"))
@@ -221,8 +309,10 @@ func labelsRetrySpecs() []framework.Spec {
 				rejectCL(t, first, ev, "creator retries the create", "restricted")
 				expectUnchanged(t, heir, ch, before, "rejected retry")
 			}},
-		{Case: framework.WithReading(lcase("labels/retry/6", []string{"labels/retry-admission.4", "labels/retry-admission.5"}, "retry-admission", sec, framework.MUST, "A retry of a committed create on an archived channel is rejected with restricted:, on a deleted one with restricted:, invalid: or duplicate: (nip-cl-rejected)."),
-			readingDeletedPrefix+" A retried create of a deleted channel is also a create of a used UUID, which the draft refuses as a conflict: duplicate: nip-cl-rejected is accepted too (reading labels-deleted-create-retry)."),
+		{Case: framework.NewCase("labels/retry/6", framework.MUST,
+			"A retry of a committed create on an archived channel is rejected with restricted:, on a deleted one with restricted:, invalid: or duplicate: (nip-cl-rejected).",
+			"labels/retry-admission.4", "labels/retry-admission.5").
+			WithReading(readingDeletedPrefix + " A retried create of a deleted channel is also a create of a used UUID, which the draft refuses as a conflict: duplicate: nip-cl-rejected is accepted too (reading labels-deleted-create-retry)."),
 			Run: func(t *framework.T) {
 				t.Checking("labels/retry-admission.4")
 				c := t.Connect(t.Actor("owner"))
@@ -243,10 +333,12 @@ func labelsRetrySpecs() []framework.Spec {
 				}
 				goneChannel(t, c, ch, "deleted channel")
 			}},
-		{Case: framework.Case{ID: "labels/retry/7", Clauses: []string{"labels/retention.5", "labels/retry-admission.11", "labels/retry-admission.2"}, Profile: framework.ProfileLabels, Area: "retry-admission", Section: sec, Level: framework.MUST, Slow: true,
-			Requirement: "A command committed near the edge of the ±900 s window and retried once after the window closed is refused, never acknowledged (invalid: nip-cl-rejected, or an ordinary NIP-01 refusal from the shared timestamp check); its effect stays.",
-			Reading: "The relay clock is estimated from a fresh snapshot's created_at; the command is signed 893 s before it and retried once 2 s after the window closes (about 9 s of waiting). " +
-				readingAdmission},
+		{Case: framework.NewCase("labels/retry/7", framework.MUST,
+			"A command committed near the edge of the ±900 s window and retried once after the window closed is refused, never acknowledged (invalid: nip-cl-rejected, or an ordinary NIP-01 refusal from the shared timestamp check); its effect stays.",
+			"labels/retry-admission.11", "labels/retry-admission.2", "labels/retention.5").
+			WithReading("The relay clock is estimated from a fresh snapshot's created_at; the command is signed 893 s before it and retried once 2 s after the window closes (about 9 s of waiting). " +
+				readingAdmission).
+			WithSlow(),
 			Run: func(t *framework.T) {
 				t.Checking("labels/retry-admission.2")
 				c := t.Connect(t.Actor("owner"))
@@ -270,7 +362,8 @@ func labelsRetrySpecs() []framework.Spec {
 				t.Note("retry outside the window: %s", admissionRefusal(t, c, m, "retry outside the window", []string{"invalid"}, nil))
 				expectUnchanged(t, t.Connect(c.Actor()), ch, before, "expired retry")
 			}},
-	}
+	}...)
+	return out
 }
 
 // pEntries returns an event's p tags (pubkey and roles), sorted.

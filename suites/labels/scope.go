@@ -14,9 +14,11 @@ import (
 
 // scopeSpecs are the cases of labels/scope.
 func scopeSpecs() []framework.Spec {
-	return []framework.Spec{
-		{Case: framework.WithReading(lcase("labels/scope/8", []string{"labels/scope.11"}, "scope", "labels/scope", framework.MUST, "Adding or removing labels leaves the channel's messages, its members and their roles (as 39001/39002 list them) untouched."),
-			"Membership is compared by content (the p entries and their roles), not by event id: republishing an unchanged list is not a change. 39001/39002 are optional in NIP-29 and the labels draft does not require them; a kind the relay does not publish is noted and not compared."),
+	out := []framework.Spec{
+		{Case: framework.NewCase("labels/scope/8", framework.MUST,
+			"Adding or removing labels leaves the channel's messages, its members and their roles (as 39001/39002 list them) untouched.",
+			"labels/scope.11").
+			WithReading("Membership is compared by content (the p entries and their roles), not by event id: republishing an unchanged list is not a change. 39001/39002 are optional in NIP-29 and the labels draft does not require them; a kind the relay does not publish is noted and not compared."),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, owner, "", fixtures.Open, lbl(t, "a"))
@@ -43,9 +45,10 @@ func scopeSpecs() []framework.Spec {
 				}
 				t.Expect(framework.IDs(t.Query(owner, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {ch}}}))).To(Equal([]string{msg.ID}), "messages unchanged")
 			}},
-		{Case: framework.WithReading(lcase("labels/scope/9", []string{"labels/add-remove.2", "labels/scope.7"}, "lifecycle", "labels/scope", framework.MUST,
-			"An archived channel is unarchived separately: a label mutation that also carries [\"archived\",\"false\"] (after or before its add-label, or with a remove-label) is refused with nip-cl-rejected and applies nothing — the snapshot stays the same event and the channel stays archived (a label-only mutation is still refused with restricted:); after a separate unarchive the label change is accepted."),
-			"The command is both a mixed edit (invalid:) and a label mutation of an archived channel (restricted:); the draft does not order the two checks, so either prefix is accepted with the nip-cl-rejected marker and noted."),
+		{Case: framework.NewCase("labels/scope/9", framework.MUST,
+			"An archived channel is unarchived separately: a label mutation that also carries [\"archived\",\"false\"] (after or before its add-label, or with a remove-label) is refused with nip-cl-rejected and applies nothing — the snapshot stays the same event and the channel stays archived (a label-only mutation is still refused with restricted:); after a separate unarchive the label change is accepted.",
+			"labels/scope.7", "labels/add-remove.2").
+			WithReading("The command is both a mixed edit (invalid:) and a label mutation of an archived channel (restricted:); the draft does not order the two checks, so either prefix is accepted with the nip-cl-rejected marker and noted."),
 			Run: func(t *framework.T) {
 				t.Checking("labels/scope.7")
 				c := t.Connect(t.Actor("owner"))
@@ -78,8 +81,9 @@ func scopeSpecs() []framework.Spec {
 				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{x}, []string{a}), "the label change after the unarchive")
 				expectLabels(t, c, ch, x)
 			}},
-		{Case: lcase("labels/scope/10", []string{"labels/finding-channels.1", "labels/scope.3"}, "scope", "labels/scope", framework.MUST,
-			"No value or prefix is reserved: values spelled like the namespace or an authority (\"nip-cl\", \"nip-cl:verified\", \"system:pinned\", \"relay:official\", \"mod:approved\") are accepted on a 9007 and by an admin's add-label (OK true \"\"), published as ordinary [\"l\",v,\"nip-cl\"] tags, found by #l, and removed by an admin like any other value."),
+		{Case: framework.NewCase("labels/scope/10", framework.MUST,
+			"No value or prefix is reserved: values spelled like the namespace or an authority (\"nip-cl\", \"nip-cl:verified\", \"system:pinned\", \"relay:official\", \"mod:approved\") are accepted on a 9007 and by an admin's add-label (OK true \"\"), published as ordinary [\"l\",v,\"nip-cl\"] tags, found by #l, and removed by an admin like any other value.",
+			"labels/scope.3", "labels/finding-channels.1"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/scope.3")
 				owner := t.Connect(t.Actor("owner"))
@@ -102,18 +106,28 @@ func scopeSpecs() []framework.Spec {
 				acceptNew(t, admin, mutationEv(admin.Actor(), ch, nil, []string{"nip-cl", "nip-cl:verified"}), "the admin removes the namespace-like values")
 				expectLabels(t, owner, ch, "system:pinned", "relay:official", "mod:approved")
 			}},
+		{Case: framework.NewCase("labels/snapshot/4", framework.MUST,
+			"A label mutation changes only the labels: name, about, visibility and type are republished unchanged.",
+			"labels/scope.2"),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				ch := createLabeled(t, c, fixtures.TypeForum, fixtures.Private, lbl(t, "a"))
+				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"about", "kept"}), "set about")
+				before := snapshot(t, c, ch)
+				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{lbl(t, "b")}, nil), "add")
+				after := snapshot(t, c, ch)
+				for _, name := range []string{"name", "about", "t", "private", "public", "closed", "open"} {
+					t.Expect(fixtures.HasTag(after, name)).To(Equal(fixtures.HasTag(before, name)), "tag %s present before and after", name)
+					t.Expect(framework.TagOf(after, name)).To(Equal(framework.TagOf(before, name)), "tag %s unchanged", name)
+				}
+			}},
+		{Case: framework.NewCase("labels/grammar/5", framework.MUST,
+			`A valid label value (a channel type name: "stream") is accepted on 9007 and on add-label and published byte for byte.`,
+			"labels/scope.3", "labels/snapshot.9"),
+			Run: func(t *framework.T) { acceptValidLabel(t, "stream") }},
 	}
-}
-
-const readingTypePrefix = "The draft does not fix whether labels on a channel type outside its scope are invalid: or restricted:; either is accepted with the nip-cl-rejected marker, and the report notes which one the relay used."
-
-const readingDeletedPrefix = "A mutation on a deleted channel is a lifecycle denial (restricted:); a relay that treats the deleted channel as unknown may answer invalid:. Both are accepted with the nip-cl-rejected marker and noted."
-
-// labelsLifecycleSpecs: "Scope" — channel types, archive, deletion.
-func labelsLifecycleSpecs() []framework.Spec {
-	sec := "labels/scope"
-	var out []framework.Spec
-	createClauses := []string{"labels/initial-labels.6", "labels/scope.4"}
+	// "Scope" — channel types, archive, deletion.
+	createClauses := []string{"labels/scope.4", "labels/initial-labels.6"}
 	mutateClauses := []string{"labels/scope.5"}
 	for _, row := range []struct{ typ, createID, mutateID string }{
 		{fixtures.TypeDM, "labels/scope/1", "labels/scope/2"},
@@ -121,7 +135,10 @@ func labelsLifecycleSpecs() []framework.Spec {
 	} {
 		typ := row.typ
 		out = append(out,
-			framework.Spec{Case: framework.WithReading(lcase(row.createID, createClauses, "scope", sec, framework.MUST, "A "+typ+" 9007 with labels is rejected (invalid: or restricted: nip-cl-rejected) and creates nothing."), readingTypePrefix),
+			framework.Spec{Case: framework.NewCase(row.createID, framework.MUST,
+				"A "+typ+" 9007 with labels is rejected (invalid: or restricted: nip-cl-rejected) and creates nothing.",
+				createClauses...).
+				WithReading(readingTypePrefix),
 				Run: func(t *framework.T) {
 					t.Checking("labels/scope.4")
 					c := t.Connect(t.Actor("owner"))
@@ -131,7 +148,10 @@ func labelsLifecycleSpecs() []framework.Spec {
 					t.Reading(clause.ReadingLabelsCreatePrefix, prefixOf(ok.Reason))
 					goneChannel(t, c, id, "rejected create")
 				}},
-			framework.Spec{Case: framework.WithReading(lcase(row.mutateID, mutateClauses, "scope", sec, framework.MUST, "A label mutation on a "+typ+" channel is rejected (invalid: or restricted: nip-cl-rejected); its unlabeled snapshot stays canonical and unchanged."), readingTypePrefix),
+			framework.Spec{Case: framework.NewCase(row.mutateID, framework.MUST,
+				"A label mutation on a "+typ+" channel is rejected (invalid: or restricted: nip-cl-rejected); its unlabeled snapshot stays canonical and unchanged.",
+				mutateClauses...).
+				WithReading(readingTypePrefix),
 				Run: func(t *framework.T) {
 					c := t.Connect(t.Actor("owner"))
 					ch := createLabeled(t, c, typ, fixtures.Private)
@@ -144,7 +164,9 @@ func labelsLifecycleSpecs() []framework.Spec {
 				}})
 	}
 	out = append(out,
-		framework.Spec{Case: lcase("labels/scope/5", []string{"labels/responses.12", "labels/scope.6", "labels/scope.7"}, "lifecycle", sec, framework.MUST, "An archived channel keeps readable, findable labels but rejects label mutations with restricted: nip-cl-rejected until it is unarchived."),
+		framework.Spec{Case: framework.NewCase("labels/scope/5", framework.MUST,
+			"An archived channel keeps readable, findable labels but rejects label mutations with restricted: nip-cl-rejected until it is unarchived.",
+			"labels/scope.6", "labels/scope.7", "labels/responses.12"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/scope.6")
 				c := t.Connect(t.Actor("owner"))
@@ -162,8 +184,10 @@ func labelsLifecycleSpecs() []framework.Spec {
 				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{x}, nil), "add after unarchive")
 				expectLabels(t, c, ch, a, x)
 			}},
-		framework.Spec{Case: framework.WithReading(lcase("labels/scope/6", []string{"labels/scope.8", "labels/scope.9"}, "lifecycle", sec, framework.MUST, "A deleted channel rejects label mutations (nip-cl-rejected) and gets no new snapshot: none is readable and none is delivered live."),
-			readingDeletedPrefix+" Live: a second channel's snapshot on the same subscription is the marker; a relay that delivers nothing live passes that part with a note."),
+		framework.Spec{Case: framework.NewCase("labels/scope/6", framework.MUST,
+			"A deleted channel rejects label mutations (nip-cl-rejected) and gets no new snapshot: none is readable and none is delivered live.",
+			"labels/scope.8", "labels/scope.9").
+			WithReading(readingDeletedPrefix + " Live: a second channel's snapshot on the same subscription is the marker; a relay that delivers nothing live passes that part with a note."),
 			Run: func(t *framework.T) {
 				t.Checking("labels/scope.8")
 				c := t.Connect(t.Actor("owner"))
@@ -190,7 +214,9 @@ func labelsLifecycleSpecs() []framework.Spec {
 					t.Note("no live snapshot arrived on the #d subscription (%v); only stored reads were checked", err)
 				}
 			}},
-		framework.Spec{Case: lcase("labels/scope/7", []string{"labels/initial-labels.9", "labels/responses.13", "labels/scope.10"}, "lifecycle", sec, framework.MUST, "A deleted UUID is never reused: a labeled create on it, even by the old owner with the old labels, is rejected with duplicate: nip-cl-rejected."),
+		framework.Spec{Case: framework.NewCase("labels/scope/7", framework.MUST,
+			"A deleted UUID is never reused: a labeled create on it, even by the old owner with the old labels, is rejected with duplicate: nip-cl-rejected.",
+			"labels/scope.10", "labels/initial-labels.9", "labels/responses.13"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/scope.10")
 				c := t.Connect(t.Actor("owner"))
@@ -203,3 +229,7 @@ func labelsLifecycleSpecs() []framework.Spec {
 	)
 	return out
 }
+
+const readingTypePrefix = "The draft does not fix whether labels on a channel type outside its scope are invalid: or restricted:; either is accepted with the nip-cl-rejected marker, and the report notes which one the relay used."
+
+const readingDeletedPrefix = "A mutation on a deleted channel is a lifecycle denial (restricted:); a relay that treats the deleted channel as unknown may answer invalid:. Both are accepted with the nip-cl-rejected marker and noted."

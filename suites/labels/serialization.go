@@ -15,9 +15,12 @@ import (
 
 // serializationSpecs are the cases of labels/serialization.
 func serializationSpecs() []framework.Spec {
-	return []framework.Spec{
-		{Case: framework.Heavy(framework.WithReading(lcase("labels/concurrency/8", []string{"labels/serialization.1", "labels/serialization.3", "labels/serialization.4", "labels/serialization.5"}, "concurrency", "labels/serialization", framework.MUST, "Ordinary edits (two renames, each carrying the whole name-and-about metadata) racing the removal of the channel's last label are serialized with it: all are acknowledged, the stored snapshot ends with one edit's name and about, whole, and no label, stays so after every live snapshot arrived, and every live snapshot is a prefix of one order of the commands (the label never comes back, no name or about outside the edits appears)."),
-			readingLinearizable+" Each edit carries every field it sets (name and about), so a relay that reads a 9002 as a patch and one that reads it as the whole new metadata (reading nip29-edit-metadata) end in the same states.")),
+	out := []framework.Spec{
+		{Case: framework.NewCase("labels/concurrency/8", framework.MUST,
+			"Ordinary edits (two renames, each carrying the whole name-and-about metadata) racing the removal of the channel's last label are serialized with it: all are acknowledged, the stored snapshot ends with one edit's name and about, whole, and no label, stays so after every live snapshot arrived, and every live snapshot is a prefix of one order of the commands (the label never comes back, no name or about outside the edits appears).",
+			"labels/serialization.1", "labels/serialization.3", "labels/serialization.4", "labels/serialization.5").
+			WithReading(readingLinearizable + " Each edit carries every field it sets (name and about), so a relay that reads a 9002 as a patch and one that reads it as the whole new metadata (reading nip29-edit-metadata) end in the same states.").
+			WithHeavy(),
 			Run: func(t *framework.T) {
 				t.Checking("labels/serialization.1")
 				owner := t.Actor("owner")
@@ -81,8 +84,9 @@ func serializationSpecs() []framework.Spec {
 				}
 				t.Note("%d rounds of two whole-metadata edits racing the last label's removal", t.Env.Rounds)
 			}},
-		{Case: lcase("labels/add-remove/15", []string{"labels/compatibility.1", "labels/serialization.3"}, "ordinary-edit", "labels/serialization", framework.MUST,
-			"Ordinary 9002 edits that make the channel private and hidden (NIP-29's flags, with the whole metadata) or set a topic or a purpose keep the label set byte for byte; a topic or purpose edit the relay refuses leaves it too."),
+		{Case: framework.NewCase("labels/add-remove/15", framework.MUST,
+			"Ordinary 9002 edits that make the channel private and hidden (NIP-29's flags, with the whole metadata) or set a topic or a purpose keep the label set byte for byte; a topic or purpose edit the relay refuses leaves it too.",
+			"labels/serialization.3", "labels/compatibility.1"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/serialization.3")
 				c := t.Connect(t.Actor("owner"))
@@ -103,70 +107,14 @@ func serializationSpecs() []framework.Spec {
 				}
 			}},
 	}
-}
-
-// labelsConcurrencySpecs: "Application and publication guarantees" —
-// serialized mutations and publication. Every race runs Env.Rounds times.
-func labelsConcurrencySpecs() []framework.Spec {
-	return labelsSerializationSpecs()
-}
-
-// labelsSerializationSpecs are concurrency/1 to /6.
-func labelsSerializationSpecs() []framework.Spec {
-	sec := "labels/serialization"
-	return []framework.Spec{
-		{Case: framework.Heavy(lcase("labels/concurrency/1", []string{"labels/retry-admission.10"}, "concurrency", sec, framework.MUST, "N parallel exact sends of one new create on N connections: exactly one OK true \"\", the rest duplicate: nip-cl-committed; one channel, one snapshot.")),
-			Run: func(t *framework.T) {
-				const n = 6
-				owner := t.Actor("owner")
-				conns := connectN(t, owner, n)
-				for r := 0; r < t.Env.Rounds; r++ {
-					x := lbl(t, "race")
-					ev, ch := createEv(owner, "", fixtures.Open, x)
-					oks := inFlight(t, conns, func(int) *nostr.Event { return ev })
-					expectOneNew(t, oks, fmt.Sprintf("round %d", r))
-					expectLabels(t, conns[0], ch, x)
-					t.Expect(framework.DTags(findL(t, conns[0], []string{x}, nil, 50))).To(Equal([]string{ch}), "one channel")
-				}
-				t.Note("%d rounds of %d parallel sends", t.Env.Rounds, n)
-			}},
-		{Case: framework.Heavy(framework.WithReading(lcase("labels/concurrency/2", []string{"labels/retry-admission.10"}, "concurrency", sec, framework.MUST, "N parallel exact sends of one new mutation: exactly one OK true \"\", the rest duplicate: nip-cl-committed; the stored snapshot shows one application and no second snapshot is published for it."),
-			readingLiveSubset)),
-			Run: func(t *framework.T) {
-				const n = 6
-				owner := t.Actor("owner")
-				conns := connectN(t, owner, n)
-				ch := createLabeled(t, conns[0], "", fixtures.Open)
-				delivered := 0
-				var watch liveWatch
-				for r := 0; r < t.Env.Rounds; r++ {
-					before := snapshot(t, conns[0], ch)
-					x, y := lbl(t, "race"), lbl(t, "mark")
-					m := mutationEv(owner, ch, []string{x}, labelsOf(before))
-					sub := t.Subscribe(conns[0], nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})
-					oks := inFlight(t, conns, func(int) *nostr.Event { return m })
-					expectOneNew(t, oks, fmt.Sprintf("round %d", r))
-					after := expectLabels(t, conns[0], ch, x)
-					t.Expect(after.CreatedAt).To(BeNumerically(">", before.CreatedAt), "round %d: the mutation published a newer snapshot", r)
-					// A later mutation is the marker: any second snapshot of
-					// the raced one would be delivered before the marker's.
-					acceptNew(t, conns[0], mutationEv(owner, ch, []string{y}, nil), "marker mutation")
-					mark := expectLabels(t, conns[0], ch, x, y)
-					live, ok := watch.until(t, sub, mark.ID)
-					live = newerThan(live, before)
-					checkDelivered(t, live, mark, r)
-					for _, ev := range live {
-						t.Expect([]string{after.ID, mark.ID}).To(ContainElement(ev.ID),
-							"round %d: a snapshot other than the mutation's and the marker's was published: %s with labels %v", r, ev.ID, labelsOf(ev))
-					}
-					if ok {
-						delivered++
-					}
-				}
-				t.Note("%d rounds of %d parallel sends; live snapshots delivered in %d rounds", t.Env.Rounds, n, delivered)
-			}},
-		{Case: framework.Heavy(framework.WithReading(lcase("labels/concurrency/3", []string{"labels/serialization.1", "labels/serialization.5"}, "concurrency", sec, framework.MUST, "K admins adding K distinct labels at once: every label is in the stored snapshot afterwards; the snapshots delivered live, ordered by created_at, only ever gain labels."),
-			readingLiveSubset)),
+	// "Application and publication guarantees" —
+	// serialized mutations and publication. Every race runs Env.Rounds times.
+	out = append(out, []framework.Spec{
+		{Case: framework.NewCase("labels/concurrency/3", framework.MUST,
+			"K admins adding K distinct labels at once: every label is in the stored snapshot afterwards; the snapshots delivered live, ordered by created_at, only ever gain labels.",
+			"labels/serialization.1", "labels/serialization.5").
+			WithReading(readingLiveSubset).
+			WithHeavy(),
 			Run: func(t *framework.T) {
 				t.Checking("labels/serialization.1")
 				const k = 6
@@ -200,8 +148,11 @@ func labelsSerializationSpecs() []framework.Spec {
 				}
 				t.Note("%d rounds of %d concurrent adds; the final snapshot arrived live in %d rounds", t.Env.Rounds, k, delivered)
 			}},
-		{Case: framework.Heavy(framework.WithReading(lcase("labels/concurrency/4", []string{"labels/serialization.1", "labels/serialization.4", "labels/serialization.5"}, "concurrency", sec, framework.MUST, "Parallel disjoint adds and removes are all preserved in the stored snapshot, which is newer than the one before them and still current once the live snapshots arrived; among the snapshots delivered live, by created_at, an added label never disappears and a removed one never comes back."),
-			readingLiveSubset)),
+		{Case: framework.NewCase("labels/concurrency/4", framework.MUST,
+			"Parallel disjoint adds and removes are all preserved in the stored snapshot, which is newer than the one before them and still current once the live snapshots arrived; among the snapshots delivered live, by created_at, an added label never disappears and a removed one never comes back.",
+			"labels/serialization.1", "labels/serialization.4", "labels/serialization.5").
+			WithReading(readingLiveSubset).
+			WithHeavy(),
 			Run: func(t *framework.T) {
 				t.Checking("labels/serialization.1")
 				const k = 4
@@ -252,8 +203,11 @@ func labelsSerializationSpecs() []framework.Spec {
 				}
 				t.Note("%d rounds of %d adds racing %d removes; the final snapshot arrived live in %d rounds", t.Env.Rounds, k, k, delivered)
 			}},
-		{Case: framework.Heavy(framework.WithReading(lcase("labels/concurrency/5", []string{"labels/serialization.2"}, "concurrency", sec, framework.MUST, "A label mutation racing an archive is serialized with it: if accepted, its label is in the final snapshot and was applied before the archive; if refused (restricted: nip-cl-rejected), it left nothing; either way the channel ends archived and refuses a further mutation."),
-			"Archive state is observed as the draft defines it, by behaviour: an archived channel refuses new label mutations (restricted: nip-cl-rejected). The snapshot's archived tag is read by its value (the target contract's [\"archived\",\"true\"]; \"false\" or no tag is not archived) only to order the snapshots delivered live; the draft defines no snapshot form for archive state. "+readingLiveSubset)),
+		{Case: framework.NewCase("labels/concurrency/5", framework.MUST,
+			"A label mutation racing an archive is serialized with it: if accepted, its label is in the final snapshot and was applied before the archive; if refused (restricted: nip-cl-rejected), it left nothing; either way the channel ends archived and refuses a further mutation.",
+			"labels/serialization.2").
+			WithReading("Archive state is observed as the draft defines it, by behaviour: an archived channel refuses new label mutations (restricted: nip-cl-rejected). The snapshot's archived tag is read by its value (the target contract's [\"archived\",\"true\"]; \"false\" or no tag is not archived) only to order the snapshots delivered live; the draft defines no snapshot form for archive state. " + readingLiveSubset).
+			WithHeavy(),
 			Run: func(t *framework.T) {
 				owner := t.Actor("owner")
 				conns := connectN(t, owner, 2)
@@ -308,7 +262,10 @@ func labelsSerializationSpecs() []framework.Spec {
 				}
 				t.Note("%d rounds; the mutation won %d of them; final snapshots: %v", t.Env.Rounds, applied, keys(forms))
 			}},
-		{Case: framework.Heavy(lcase("labels/concurrency/6", []string{"labels/serialization.2", "labels/serialization.6"}, "concurrency", sec, framework.MUST, "A label mutation racing a delete never leaves a snapshot after the delete: the deleted channel has no readable 39000 and is not found by the label.")),
+		{Case: framework.NewCase("labels/concurrency/6", framework.MUST,
+			"A label mutation racing a delete never leaves a snapshot after the delete: the deleted channel has no readable 39000 and is not found by the label.",
+			"labels/serialization.2", "labels/serialization.6").
+			WithHeavy(),
 			Run: func(t *framework.T) {
 				t.Checking("labels/serialization.2")
 				owner := t.Actor("owner")
@@ -335,7 +292,8 @@ func labelsSerializationSpecs() []framework.Spec {
 				}
 				t.Note("%d rounds; the mutation won %d of them", t.Env.Rounds, applied)
 			}},
-	}
+	}...)
+	return out
 }
 
 func repeat(s string, n int) []string {

@@ -13,11 +13,12 @@ import (
 	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
-// labelsSnapshotSpecs: "Metadata snapshot: kind 39000".
-func labelsSnapshotSpecs() []framework.Spec {
-	sec := "labels/snapshot"
+// snapshotSpecs: "Metadata snapshot: kind 39000".
+func snapshotSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: lcase("labels/snapshot/1", []string{"labels/snapshot.1", "labels/snapshot.10", "labels/snapshot.2", "labels/snapshot.3", "labels/snapshot.4", "labels/snapshot.6"}, "snapshot", sec, framework.MUST, "A labeled snapshot has one [\"L\",\"nip-cl\"] and one [\"l\",v,\"nip-cl\"] per value, sorted by ASCII value whatever the command's order."),
+		{Case: framework.NewCase("labels/snapshot/1", framework.MUST,
+			"A labeled snapshot has one [\"L\",\"nip-cl\"] and one [\"l\",v,\"nip-cl\"] per value, sorted by ASCII value whatever the command's order.",
+			"labels/snapshot.1", "labels/snapshot.10", "labels/snapshot.2", "labels/snapshot.3", "labels/snapshot.4", "labels/snapshot.6"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/snapshot.1")
 				c := t.Connect(t.Actor("owner"))
@@ -30,7 +31,9 @@ func labelsSnapshotSpecs() []framework.Spec {
 				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{x}, nil), "add")
 				expectLabels(t, c, ch, append(vals, x)...)
 			}},
-		{Case: lcase("labels/snapshot/2", []string{"labels/finding-channels.2", "labels/snapshot.8", "labels/snapshot.9"}, "snapshot", sec, framework.MUST, "A label equal to a channel type (\"stream\") on a forum channel does not change the type: one t tag, t=forum."),
+		{Case: framework.NewCase("labels/snapshot/2", framework.MUST,
+			"A label equal to a channel type (\"stream\") on a forum channel does not change the type: one t tag, t=forum.",
+			"labels/snapshot.8", "labels/snapshot.9", "labels/finding-channels.2"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/snapshot.8")
 				c := t.Connect(t.Actor("owner"))
@@ -42,7 +45,9 @@ func labelsSnapshotSpecs() []framework.Spec {
 				t.Expect(findL(t, c, []string{"stream"}, nostr.TagMap{"d": {ch}, "t": {fixtures.TypeStream}}, 10)).To(BeEmpty(), "#t stream does not match a forum labeled stream")
 				t.Expect(framework.DTags(findL(t, c, []string{"stream"}, nostr.TagMap{"d": {ch}, "t": {fixtures.TypeForum}}, 10))).To(Equal([]string{ch}))
 			}},
-		{Case: lcase("labels/snapshot/3", []string{"labels/scope.3", "labels/snapshot.8", "labels/snapshot.9"}, "snapshot", sec, framework.MUST, "Labels spelled like channel types (dm, forum, workflow, system) stay l tags; the snapshot keeps exactly one t tag with the real type."),
+		{Case: framework.NewCase("labels/snapshot/3", framework.MUST,
+			"Labels spelled like channel types (dm, forum, workflow, system) stay l tags; the snapshot keeps exactly one t tag with the real type.",
+			"labels/snapshot.8", "labels/snapshot.9", "labels/scope.3"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/snapshot.8")
 				c := t.Connect(t.Actor("owner"))
@@ -51,21 +56,10 @@ func labelsSnapshotSpecs() []framework.Spec {
 				acceptNew(t, c, mutationEv(c.Actor(), ch, nil, []string{"dm"}), "remove dm")
 				t.Expect(typeOf(expectLabels(t, c, ch, "forum", "workflow", "system"))).To(Equal(fixtures.TypeStream))
 			}},
-		{Case: lcase("labels/snapshot/4", []string{"labels/scope.2"}, "snapshot", sec, framework.MUST, "A label mutation changes only the labels: name, about, visibility and type are republished unchanged."),
-			Run: func(t *framework.T) {
-				c := t.Connect(t.Actor("owner"))
-				ch := createLabeled(t, c, fixtures.TypeForum, fixtures.Private, lbl(t, "a"))
-				t.Accept(c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"about", "kept"}), "set about")
-				before := snapshot(t, c, ch)
-				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{lbl(t, "b")}, nil), "add")
-				after := snapshot(t, c, ch)
-				for _, name := range []string{"name", "about", "t", "private", "public", "closed", "open"} {
-					t.Expect(fixtures.HasTag(after, name)).To(Equal(fixtures.HasTag(before, name)), "tag %s present before and after", name)
-					t.Expect(framework.TagOf(after, name)).To(Equal(framework.TagOf(before, name)), "tag %s unchanged", name)
-				}
-			}},
-		{Case: framework.WithReading(lcase("labels/snapshot/5", []string{"labels/events.1", "labels/snapshot.1", "labels/snapshot.10", "labels/snapshot.5", "labels/snapshot.6"}, "snapshot", sec, framework.MUST, "While labels change, the stored snapshot after each step is relay-signed and canonical with the expected set, the empty one included; every snapshot delivered live is canonical too, carries the label set of the step it was published for, and none older than the subscription's start is delivered."),
-			readingLiveSubset),
+		{Case: framework.NewCase("labels/snapshot/5", framework.MUST,
+			"While labels change, the stored snapshot after each step is relay-signed and canonical with the expected set, the empty one included; every snapshot delivered live is canonical too, carries the label set of the step it was published for, and none older than the subscription's start is delivered.",
+			"labels/snapshot.1", "labels/snapshot.10", "labels/snapshot.5", "labels/snapshot.6", "labels/events.1").
+			WithReading(readingLiveSubset),
 			Run: func(t *framework.T) {
 				t.Checking("labels/snapshot.1")
 				c := t.Connect(t.Actor("owner"))

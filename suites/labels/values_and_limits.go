@@ -16,9 +16,10 @@ import (
 
 // valuesAndLimitsSpecs are the cases of labels/values-and-limits.
 func valuesAndLimitsSpecs() []framework.Spec {
-	return []framework.Spec{
-		{Case: lcase("labels/limits/11", []string{"labels/values-and-limits.5", "labels/values-and-limits.7"}, "limits", "labels/values-and-limits", framework.MUST,
-			"64 add-label tags repeating one value are within the raw tag limit and one stored label: the mutation answers OK true \"\" and the snapshot carries the value once."),
+	out := []framework.Spec{
+		{Case: framework.NewCase("labels/limits/11", framework.MUST,
+			"64 add-label tags repeating one value are within the raw tag limit and one stored label: the mutation answers OK true \"\" and the snapshot carries the value once.",
+			"labels/values-and-limits.5", "labels/values-and-limits.7"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/values-and-limits.5")
 				c := t.Connect(t.Actor("owner"))
@@ -33,8 +34,9 @@ func valuesAndLimitsSpecs() []framework.Spec {
 				t.Checking("labels/values-and-limits.5")
 				expectLabels(t, c, ch, v)
 			}},
-		{Case: lcase("labels/limits/12", []string{"labels/values-and-limits.5"}, "limits", "labels/values-and-limits", framework.MUST,
-			"A mutation whose 40 distinct values stay within the 64 raw tags but exceed the 32 stored labels is refused (nip-cl-rejected) and applies nothing, even on a channel without labels."),
+		{Case: framework.NewCase("labels/limits/12", framework.MUST,
+			"A mutation whose 40 distinct values stay within the 64 raw tags but exceed the 32 stored labels is refused (nip-cl-rejected) and applies nothing, even on a channel without labels.",
+			"labels/values-and-limits.5"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				ch := createLabeled(t, c, "", fixtures.Open)
@@ -48,8 +50,9 @@ func valuesAndLimitsSpecs() []framework.Spec {
 				t.Reading(clause.ReadingLabelsLimitPrefix, prefixOf(ok.Reason))
 				expectUnchanged(t, c, ch, before, "refused 40-value mutation")
 			}},
-		{Case: lcase("labels/limits/13", []string{"labels/add-remove.10", "labels/add-remove.7", "labels/values-and-limits.7"}, "limits", "labels/values-and-limits", framework.MUST,
-			"64 remove-label tags naming 64 distinct absent values are within the raw tag limit and leave the set as it is: OK true \"\" and the same snapshot (a relay that caps the distinct values of one command refuses them)."),
+		{Case: framework.NewCase("labels/limits/13", framework.MUST,
+			"64 remove-label tags naming 64 distinct absent values are within the raw tag limit and leave the set as it is: OK true \"\" and the same snapshot (a relay that caps the distinct values of one command refuses them).",
+			"labels/values-and-limits.7", "labels/add-remove.10", "labels/add-remove.7"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/values-and-limits.7")
 				c := t.Connect(t.Actor("owner"))
@@ -65,8 +68,9 @@ func valuesAndLimitsSpecs() []framework.Spec {
 				expectUnchanged(t, c, ch, before, "64 distinct absent removes")
 				expectLabels(t, c, ch, keep...)
 			}},
-		{Case: lcase("labels/limits/14", []string{"labels/initial-labels.2", "labels/values-and-limits.6"}, "limits", "labels/values-and-limits", framework.MUST,
-			"A 9007 with 64 label tags of one value is within the raw tag limit and creates the channel with that one label."),
+		{Case: framework.NewCase("labels/limits/14", framework.MUST,
+			"A 9007 with 64 label tags of one value is within the raw tag limit and creates the channel with that one label.",
+			"labels/values-and-limits.6", "labels/initial-labels.2"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/values-and-limits.6")
 				c := t.Connect(t.Actor("owner"))
@@ -78,12 +82,27 @@ func valuesAndLimitsSpecs() []framework.Spec {
 				ch := createLabeled(t, c, "", fixtures.Open, copies...)
 				expectLabels(t, c, ch, v)
 			}},
+		{Case: framework.NewCase("labels/commands/15", framework.MUST,
+			"Label command tags must have exactly two elements: a three-element label or add-label, or a one-element remove-label, is rejected with invalid: nip-cl-rejected.",
+			"labels/values-and-limits.8", "labels/compatibility.3"),
+			Run: func(t *framework.T) {
+				t.Checking("labels/compatibility.3")
+				c := t.Connect(t.Actor("owner"))
+				v := lbl(t, "shape")
+				ev, id := createEv(c.Actor(), "", fixtures.Open)
+				ev = resign(c.Actor(), ev, nostr.Tag{"label", v, labelNS})
+				rejectCL(t, c, ev, "three-element label tag", "invalid")
+				goneChannel(t, c, id, "rejected create")
+				ch := createLabeled(t, c, "", fixtures.Open, v)
+				before := snapshot(t, c, ch)
+				rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"add-label", lbl(t, "x"), labelNS}), "three-element add-label", "invalid")
+				t.Checking("labels/values-and-limits.8")
+				rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"remove-label"}), "one-element remove-label", "invalid")
+				expectUnchanged(t, c, ch, before, "rejected mutations")
+			}},
 	}
-}
-
-// labelsGrammarSpecs: "Label values and limits" — the value grammar, one
-// case per table row.
-func labelsGrammarSpecs() []framework.Spec {
+	// "Label values and limits" — the value grammar, one
+	// case per table row.
 	rows := []struct {
 		id      string
 		clauses []string
@@ -94,9 +113,8 @@ func labelsGrammarSpecs() []framework.Spec {
 		{"labels/grammar/2", []string{"labels/values-and-limits.1"}, true, "single digit", "0"},
 		{"labels/grammar/3", []string{"labels/values-and-limits.1"}, true, "every punctuation character", "a._:/-z"},
 		{"labels/grammar/4", []string{"labels/values-and-limits.2"}, true, "exactly 64 bytes", "a" + strings.Repeat("0123456789abcdef", 4)[:63]},
-		{"labels/grammar/5", []string{"labels/scope.3", "labels/snapshot.9"}, true, "a channel type name", "stream"},
 		{"labels/grammar/6", []string{"labels/values-and-limits.1"}, true, "trailing punctuation", "x-"},
-		{"labels/grammar/7", []string{"labels/compatibility.3", "labels/responses.10", "labels/values-and-limits.1", "labels/values-and-limits.3"}, false, "uppercase", "Team:infra"},
+		{"labels/grammar/7", []string{"labels/values-and-limits.1", "labels/values-and-limits.3", "labels/compatibility.3", "labels/responses.10"}, false, "uppercase", "Team:infra"},
 		{"labels/grammar/8", []string{"labels/values-and-limits.1"}, false, "leading dot", ".a"},
 		{"labels/grammar/9", []string{"labels/values-and-limits.1"}, false, "leading hyphen", "-a"},
 		{"labels/grammar/10", []string{"labels/values-and-limits.1"}, false, "leading underscore", "_a"},
@@ -104,28 +122,21 @@ func labelsGrammarSpecs() []framework.Spec {
 		{"labels/grammar/12", []string{"labels/values-and-limits.1"}, false, "space inside", "a b"},
 		{"labels/grammar/13", []string{"labels/values-and-limits.1", "labels/values-and-limits.3"}, false, "trailing space", "a "},
 		{"labels/grammar/14", []string{"labels/values-and-limits.1"}, false, "non-ASCII", "café"},
-		{"labels/grammar/15", []string{"labels/compatibility.3", "labels/values-and-limits.2"}, false, "65 bytes", "a" + strings.Repeat("0123456789abcdef", 5)[:64]},
+		{"labels/grammar/15", []string{"labels/values-and-limits.2", "labels/compatibility.3"}, false, "65 bytes", "a" + strings.Repeat("0123456789abcdef", 5)[:64]},
 		{"labels/grammar/16", []string{"labels/values-and-limits.1"}, false, "empty", ""},
 	}
-	var out []framework.Spec
 	for _, row := range rows {
 		row := row
 		if row.valid {
-			out = append(out, framework.Spec{Case: lcase(row.id, row.clauses, "grammar", "labels/values-and-limits", framework.MUST,
-				fmt.Sprintf("A valid label value (%s: %q) is accepted on 9007 and on add-label and published byte for byte.", row.name, row.v)),
-				Run: func(t *framework.T) {
-					t.Checking(valueClause(row.clauses))
-					c := t.Connect(t.Actor("owner"))
-					ch := createLabeled(t, c, "", fixtures.Open, row.v)
-					expectLabels(t, c, ch, row.v)
-					other := createLabeled(t, c, "", fixtures.Open)
-					acceptNew(t, c, mutationEv(c.Actor(), other, []string{row.v}, nil), "add-label "+row.v)
-					expectLabels(t, c, other, row.v)
-				}})
+			out = append(out, framework.Spec{Case: framework.NewCase(row.id, framework.MUST,
+				fmt.Sprintf("A valid label value (%s: %q) is accepted on 9007 and on add-label and published byte for byte.", row.name, row.v),
+				row.clauses...),
+				Run: func(t *framework.T) { t.Checking(valueClause(row.clauses)); acceptValidLabel(t, row.v) }})
 			continue
 		}
-		out = append(out, framework.Spec{Case: lcase(row.id, row.clauses, "grammar", "labels/values-and-limits", framework.MUST,
-			fmt.Sprintf("An invalid label value (%s: %q) is rejected, not rewritten, with invalid: nip-cl-rejected on 9007 and on add-label; nothing is applied.", row.name, row.v)),
+		out = append(out, framework.Spec{Case: framework.NewCase(row.id, framework.MUST,
+			fmt.Sprintf("An invalid label value (%s: %q) is rejected, not rewritten, with invalid: nip-cl-rejected on 9007 and on add-label; nothing is applied.", row.name, row.v),
+			row.clauses...),
 			Run: func(t *framework.T) {
 				t.Checking(valueClause(row.clauses))
 				c := t.Connect(t.Actor("owner"))
@@ -139,8 +150,9 @@ func labelsGrammarSpecs() []framework.Spec {
 				expectUnchanged(t, c, ch, before, "rejected mutation")
 			}})
 	}
-	out = append(out, framework.Spec{Case: lcase("labels/grammar/17", []string{"labels/values-and-limits.1", "labels/values-and-limits.3"}, "grammar", "labels/values-and-limits", framework.MUST,
-		"A remove-label with a noncanonical value is rejected with invalid: nip-cl-rejected, even though no such label can be stored."),
+	out = append(out, framework.Spec{Case: framework.NewCase("labels/grammar/17", framework.MUST,
+		"A remove-label with a noncanonical value is rejected with invalid: nip-cl-rejected, even though no such label can be stored.",
+		"labels/values-and-limits.1", "labels/values-and-limits.3"),
 		Run: func(t *framework.T) {
 			t.Checking("labels/values-and-limits.1")
 			c := t.Connect(t.Actor("owner"))
@@ -150,47 +162,42 @@ func labelsGrammarSpecs() []framework.Spec {
 			rejectCL(t, c, fixtures.EditChannel(c.Actor(), ch, nostr.Tag{"remove-label", strings.ToUpper(keep)}), "remove-label uppercase", "invalid")
 			expectUnchanged(t, c, ch, before, "rejected mutation")
 		}})
-	return append(out, labelsGrammarSweepSpecs()...)
-}
-
-// labelsLimitsSpecs: "Label values and limits" — counts.
-func labelsLimitsSpecs() []framework.Spec {
-	sec := "labels/values-and-limits"
-	values := func(t *framework.T, n int) []string {
-		base := lbl(t, "n")
-		out := make([]string, n)
-		for i := range out {
-			out[i] = fmt.Sprintf("%s-%02d", base, i)
-		}
-		return out
-	}
-	return []framework.Spec{
-		{Case: lcase("labels/limits/1", []string{"labels/values-and-limits.5"}, "limits", sec, framework.MUST, "A 9007 with 32 distinct labels is accepted and all 32 are published."),
+	// "Label values and limits" — counts.
+	out = append(out, []framework.Spec{
+		{Case: framework.NewCase("labels/limits/1", framework.MUST,
+			"A 9007 with 32 distinct labels is accepted and all 32 are published.",
+			"labels/values-and-limits.5"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
-				vs := values(t, maxLabels)
+				vs := nValues(t, maxLabels)
 				ch := createLabeled(t, c, "", fixtures.Open, vs...)
 				expectLabels(t, c, ch, vs...)
 			}},
-		{Case: lcase("labels/limits/2", []string{"labels/compatibility.3", "labels/values-and-limits.5"}, "limits", sec, framework.MUST, "A 9007 with 33 distinct labels is rejected with invalid: nip-cl-rejected and creates nothing."),
+		{Case: framework.NewCase("labels/limits/2", framework.MUST,
+			"A 9007 with 33 distinct labels is rejected with invalid: nip-cl-rejected and creates nothing.",
+			"labels/values-and-limits.5", "labels/compatibility.3"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/values-and-limits.5")
 				c := t.Connect(t.Actor("owner"))
-				ev, id := createEv(c.Actor(), "", fixtures.Open, values(t, maxLabels+1)...)
+				ev, id := createEv(c.Actor(), "", fixtures.Open, nValues(t, maxLabels+1)...)
 				rejectCL(t, c, ev, "33 labels", "invalid")
 				goneChannel(t, c, id, "rejected create")
 			}},
-		{Case: lcase("labels/limits/3", []string{"labels/values-and-limits.6"}, "limits", sec, framework.MUST, "A 9007 with 64 raw label tags (32 values, each twice) is accepted and stores the 32 distinct values."),
+		{Case: framework.NewCase("labels/limits/3", framework.MUST,
+			"A 9007 with 64 raw label tags (32 values, each twice) is accepted and stores the 32 distinct values.",
+			"labels/values-and-limits.6"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
-				vs := values(t, maxLabels)
+				vs := nValues(t, maxLabels)
 				ch := createLabeled(t, c, "", fixtures.Open, append(vs, vs...)...)
 				expectLabels(t, c, ch, vs...)
 			}},
-		{Case: lcase("labels/limits/4", []string{"labels/values-and-limits.6"}, "limits", sec, framework.MUST, "A 9007 with 65 raw label tags is rejected even though they hold only two distinct values (the raw count is taken before deduplication)."),
+		{Case: framework.NewCase("labels/limits/4", framework.MUST,
+			"A 9007 with 65 raw label tags is rejected even though they hold only two distinct values (the raw count is taken before deduplication).",
+			"labels/values-and-limits.6"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
-				vs := values(t, 2)
+				vs := nValues(t, 2)
 				raw := make([]string, maxRawTags+1)
 				for i := range raw {
 					raw[i] = vs[i%2]
@@ -199,11 +206,13 @@ func labelsLimitsSpecs() []framework.Spec {
 				rejectCL(t, c, ev, "65 raw label tags", "invalid")
 				goneChannel(t, c, id, "rejected create")
 			}},
-		{Case: framework.WithReading(lcase("labels/limits/5", []string{"labels/values-and-limits.10"}, "limits", sec, framework.MUST, "A mutation whose result would exceed 32 labels is rejected (nip-cl-rejected) before anything is applied."),
-			"The command itself is well formed; only the channel's state makes it exceed the limit. The draft fixes invalid: for malformed commands and restricted: for permission and lifecycle denials but names no prefix for a state limit, so either is accepted with the nip-cl-rejected marker and noted."),
+		{Case: framework.NewCase("labels/limits/5", framework.MUST,
+			"A mutation whose result would exceed 32 labels is rejected (nip-cl-rejected) before anything is applied.",
+			"labels/values-and-limits.10").
+			WithReading("The command itself is well formed; only the channel's state makes it exceed the limit. The draft fixes invalid: for malformed commands and restricted: for permission and lifecycle denials but names no prefix for a state limit, so either is accepted with the nip-cl-rejected marker and noted."),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
-				vs := values(t, 33)
+				vs := nValues(t, 33)
 				ch := createLabeled(t, c, "", fixtures.Open, vs[:30]...)
 				before := snapshot(t, c, ch)
 				ok := rejectCL(t, c, mutationEv(c.Actor(), ch, vs[30:], nil), "add 3 labels to 30", "invalid", "restricted")
@@ -211,18 +220,12 @@ func labelsLimitsSpecs() []framework.Spec {
 				t.Reading(clause.ReadingLabelsLimitPrefix, prefixOf(ok.Reason))
 				expectUnchanged(t, c, ch, before, "rejected mutation")
 			}},
-		{Case: lcase("labels/limits/6", []string{"labels/add-remove.13"}, "limits", sec, framework.MUST, "The resulting set decides the stored-label limit: with 32 labels, adding one and removing another in one command is accepted."),
+		{Case: framework.NewCase("labels/limits/7", framework.MUST,
+			"A mutation with 65 add-label/remove-label tags combined is rejected even though they hold two values; nothing is applied.",
+			"labels/values-and-limits.7"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
-				vs := values(t, 33)
-				ch := createLabeled(t, c, "", fixtures.Open, vs[:32]...)
-				acceptNew(t, c, mutationEv(c.Actor(), ch, vs[32:], vs[:1]), "add 1 remove 1 at 32")
-				expectLabels(t, c, ch, vs[1:]...)
-			}},
-		{Case: lcase("labels/limits/7", []string{"labels/values-and-limits.7"}, "limits", sec, framework.MUST, "A mutation with 65 add-label/remove-label tags combined is rejected even though they hold two values; nothing is applied."),
-			Run: func(t *framework.T) {
-				c := t.Connect(t.Actor("owner"))
-				vs := values(t, 3)
+				vs := nValues(t, 3)
 				ch := createLabeled(t, c, "", fixtures.Open, vs[2])
 				before := snapshot(t, c, ch)
 				var add, rm []string
@@ -235,10 +238,12 @@ func labelsLimitsSpecs() []framework.Spec {
 				rejectCL(t, c, mutationEv(c.Actor(), ch, add, rm), "65 raw mutation tags", "invalid")
 				expectUnchanged(t, c, ch, before, "rejected mutation")
 			}},
-		{Case: lcase("labels/limits/8", []string{"labels/values-and-limits.7"}, "limits", sec, framework.MUST, "A mutation with exactly 64 add-label/remove-label tags (repeats included) is accepted."),
+		{Case: framework.NewCase("labels/limits/8", framework.MUST,
+			"A mutation with exactly 64 add-label/remove-label tags (repeats included) is accepted.",
+			"labels/values-and-limits.7"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
-				vs := values(t, 3)
+				vs := nValues(t, 3)
 				ch := createLabeled(t, c, "", fixtures.Open, vs[1], vs[2])
 				var add, rm []string
 				for i := 0; i < 32; i++ {
@@ -248,20 +253,18 @@ func labelsLimitsSpecs() []framework.Spec {
 				acceptNew(t, c, mutationEv(c.Actor(), ch, add, rm), "64 raw mutation tags")
 				expectLabels(t, c, ch, vs[0], vs[2])
 			}},
-	}
-}
-
-// labelsGrammarSweepSpecs: "Label values and limits" swept rather than
-// sampled — every disallowed byte class in every position, the arity of
-// every command tag on both kinds, and the counts with repeats and
-// absent-value removes. Each case checks many values on one connection
-// and names every value that was wrongly accepted.
-func labelsGrammarSweepSpecs() []framework.Spec {
-	sec := "labels/values-and-limits"
-	return []framework.Spec{
-		{Case: framework.Heavy(framework.WithReading(lcase("labels/grammar/18", []string{"labels/values-and-limits.1", "labels/values-and-limits.2", "labels/values-and-limits.3"}, "grammar", sec, framework.MUST,
-			"Every byte outside the label alphabet (a-z 0-9 . _ : / -), as first, middle or last byte, and every 2-, 3- and 4-byte UTF-8 character is rejected on 9007 label and on 9002 add-label; the first byte must also not be one of . _ : / -; nothing is applied."),
-			"Printable values must be answered invalid: nip-cl-rejected. A rate-limited: answer (the draft's rate-limited: nip-cl-rejected, or a generic one) judges nothing: the command is sent again later, paced, and values the relay still rate-limits make the case unsupported with that reason, never a failure. A value with a control byte (NUL, a newline, DEL …) may instead be refused before command handling by the relay's generic event admission, with an ordinary NIP-01 refusal; that is accepted and noted. A trailing newline is swept like every other byte: a validator whose end anchor matches before a final newline accepts it and fails.")),
+	}...)
+	// "Label values and limits" swept rather than
+	// sampled — every disallowed byte class in every position, the arity of
+	// every command tag on both kinds, and the counts with repeats and
+	// absent-value removes. Each case checks many values on one connection
+	// and names every value that was wrongly accepted.
+	out = append(out, []framework.Spec{
+		{Case: framework.NewCase("labels/grammar/18", framework.MUST,
+			"Every byte outside the label alphabet (a-z 0-9 . _ : / -), as first, middle or last byte, and every 2-, 3- and 4-byte UTF-8 character is rejected on 9007 label and on 9002 add-label; the first byte must also not be one of . _ : / -; nothing is applied.",
+			"labels/values-and-limits.1", "labels/values-and-limits.2", "labels/values-and-limits.3").
+			WithReading("Printable values must be answered invalid: nip-cl-rejected. A rate-limited: answer (the draft's rate-limited: nip-cl-rejected, or a generic one) judges nothing: the command is sent again later, paced, and values the relay still rate-limits make the case unsupported with that reason, never a failure. A value with a control byte (NUL, a newline, DEL …) may instead be refused before command handling by the relay's generic event admission, with an ordinary NIP-01 refusal; that is accepted and noted. A trailing newline is swept like every other byte: a validator whose end anchor matches before a final newline accepts it and fails.").
+			WithHeavy(),
 			Run: func(t *framework.T) {
 				t.Checking("labels/values-and-limits.1")
 				c := t.Connect(t.Actor("owner"))
@@ -270,11 +273,11 @@ func labelsGrammarSweepSpecs() []framework.Spec {
 				var accepted, unmarked []string
 				type try struct {
 					kind, id string
-					value    framework.LabelSweepValue
+					value    LabelSweepValue
 				}
 				var tries []try
 				var evs []*nostr.Event
-				for _, s := range framework.LabelSweepValues() {
+				for _, s := range LabelSweepValues() {
 					ev, id := createEv(c.Actor(), "", fixtures.Open, s.Value)
 					tries = append(tries, try{"9007 label", id, s}, try{"9002 add-label", "", s})
 					evs = append(evs, ev, mutationEv(c.Actor(), ch, []string{s.Value}, nil))
@@ -316,15 +319,16 @@ func labelsGrammarSweepSpecs() []framework.Spec {
 					t.Note("%d of %d sweep commands were answered rate-limited: and sent again, paced", limited, len(evs))
 				}
 				if len(accepted) > 0 {
-					framework.Failf("%d of %d swept values were not rejected with invalid: %s:\n  %s", len(accepted), 2*len(framework.LabelSweepValues()), markRejected, strings.Join(accepted, "\n  "))
+					framework.Failf("%d of %d swept values were not rejected with invalid: %s:\n  %s", len(accepted), 2*len(LabelSweepValues()), markRejected, strings.Join(accepted, "\n  "))
 				}
 				expectUnchanged(t, c, ch, before, "swept rejections")
 				if len(still) > 0 {
 					t.Unsupported(fmt.Sprintf("the relay's rate limit left %d of %d sweep commands unjudged (still rate-limited after paced resends), e.g. %s", len(still), len(evs), still[0]))
 				}
 			}},
-		{Case: lcase("labels/limits/9", []string{"labels/add-remove.10", "labels/add-remove.13", "labels/add-remove.7", "labels/values-and-limits.7"}, "limits", sec, framework.MUST,
-			"The raw tag limit counts absent-value removes and repeats like any tag: 64 remove-label tags naming absent values are a no-op (OK true \"\", same snapshot), 65 are rejected with invalid: nip-cl-rejected; at 32 stored labels, re-adding a present value with absent removes is a no-op."),
+		{Case: framework.NewCase("labels/limits/9", framework.MUST,
+			"The raw tag limit counts absent-value removes and repeats like any tag: 64 remove-label tags naming absent values are a no-op (OK true \"\", same snapshot), 65 are rejected with invalid: nip-cl-rejected; at 32 stored labels, re-adding a present value with absent removes is a no-op.",
+			"labels/values-and-limits.7", "labels/add-remove.10", "labels/add-remove.13", "labels/add-remove.7"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/values-and-limits.7")
 				c := t.Connect(t.Actor("owner"))
@@ -347,8 +351,9 @@ func labelsGrammarSweepSpecs() []framework.Spec {
 				acceptNew(t, c, mutationEv(c.Actor(), ch, []string{vs[0], vs[0], vs[31]}, rm[:61]), "re-add present values with absent removes at 32 labels")
 				expectUnchanged(t, c, ch, before, "no-ops at the stored-label limit")
 			}},
-		{Case: lcase("labels/limits/10", []string{"labels/values-and-limits.10", "labels/values-and-limits.5"}, "limits", sec, framework.MUST,
-			"The stored-label limit counts distinct values, with repeats on both sides of it: a 9007 with 33 distinct values in 64 raw tags is rejected; at 31 labels, one new value repeated 20 times (plus absent removes) is accepted, two new values repeated are rejected with nip-cl-rejected (invalid: or restricted:, as labels/limits/5) and nothing is applied."),
+		{Case: framework.NewCase("labels/limits/10", framework.MUST,
+			"The stored-label limit counts distinct values, with repeats on both sides of it: a 9007 with 33 distinct values in 64 raw tags is rejected; at 31 labels, one new value repeated 20 times (plus absent removes) is accepted, two new values repeated are rejected with nip-cl-rejected (invalid: or restricted:, as labels/limits/5) and nothing is applied.",
+			"labels/values-and-limits.10", "labels/values-and-limits.5"),
 			Run: func(t *framework.T) {
 				t.Checking("labels/values-and-limits.5")
 				c := t.Connect(t.Actor("owner"))
@@ -373,7 +378,8 @@ func labelsGrammarSweepSpecs() []framework.Spec {
 				t.Note("a mutation over the stored-label limit: %s (the draft names no prefix for it; see labels/limits/5)", prefixOf(ok.Reason))
 				expectUnchanged(t, c, ch, before, "rejected mutation over the stored limit")
 			}},
-	}
+	}...)
+	return out
 }
 
 // rateLimited reports whether an OK is a rate-limit refusal (NIP-01's
@@ -401,6 +407,27 @@ func resendPaced(t *framework.T, c *fixtures.Client, ev *nostr.Event) fixtures.O
 			t.Must(t.Ctx().Err(), "pausing before a resend")
 		}
 	}
+}
+
+// nValues returns n distinct run-unique label values.
+func nValues(t *framework.T, n int) []string {
+	base := lbl(t, "n")
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("%s-%02d", base, i)
+	}
+	return out
+}
+
+// acceptValidLabel checks that a valid label value v is accepted on 9007
+// and on add-label and published byte for byte.
+func acceptValidLabel(t *framework.T, v string) {
+	c := t.Connect(t.Actor("owner"))
+	ch := createLabeled(t, c, "", fixtures.Open, v)
+	expectLabels(t, c, ch, v)
+	other := createLabeled(t, c, "", fixtures.Open)
+	acceptNew(t, c, mutationEv(c.Actor(), other, []string{v}, nil), "add-label "+v)
+	expectLabels(t, c, other, v)
 }
 
 // valueClause is the clause a grammar row's steps check: refused outright,

@@ -12,8 +12,9 @@ import (
 // adminsSpecs are the cases of nip29/admins: the 39001 admin list: every admin listed with its roles.
 func adminsSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: framework.Case{ID: "base/admins/1", Clauses: []string{"nip29/admins.1"}, Area: "groups", Section: "nip29/admins", Level: framework.MUST,
-			Requirement: "Every admin a group's 39001 lists carries one or more role names in its p tag."},
+		{Case: framework.NewCase("base/admins/1", framework.MUST,
+			"Every admin a group's 39001 lists carries one or more role names in its p tag.",
+			"nip29/admins.1"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(c, fixtures.ChannelSpec{})

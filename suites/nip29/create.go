@@ -15,16 +15,18 @@ import (
 // createSpecs are the cases of nip29/create: group creation: a fresh key's bare 9007, the creator's moderating role, and a 9007 over an existing group refused.
 func createSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: framework.Case{ID: "base/create/1", Clauses: []string{"nip29/create.1"}, Area: "groups", Section: "nip29/create", Level: framework.MUST,
-			Requirement: "A fresh key's bare 9007 creates a group whose relay-signed 39000 has d = the chosen id (harness precondition)."},
+		{Case: framework.NewCase("base/create/1", framework.MUST,
+			"A fresh key's bare 9007 creates a group whose relay-signed 39000 has d = the chosen id (harness precondition).",
+			"nip29/create.1"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(c, fixtures.ChannelSpec{})
 				meta := t.GroupMetadata(c, ch)
 				t.Expect(framework.TagOf(meta, "d")).To(Equal(ch), "39000 d tag")
 			}},
-		{Case: framework.Case{ID: "base/create/2", Clauses: []string{"nip29/create.2"}, Area: "groups", Section: "nip29/create", Level: framework.MUST,
-			Requirement: "The creator of a group holds a role that may moderate it, shown in 39001 (harness precondition)."},
+		{Case: framework.NewCase("base/create/2", framework.MUST,
+			"The creator of a group holds a role that may moderate it, shown in 39001 (harness precondition).",
+			"nip29/create.2"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(c, fixtures.ChannelSpec{})
@@ -46,8 +48,9 @@ func createSpecs() []framework.Spec {
 				}
 				t.Note("the creator's role on this relay: %q (it put and removed a user)", role)
 			}},
-		{Case: framework.Case{ID: "base/create/3", Clauses: []string{"nip01/ok-prefix.1", "nip29/create.3"}, Area: "groups", Section: "nip29/create", Level: framework.SHOULD,
-			Requirement: "A 9007 from a key with no role in an existing group with that id is refused and the group is untouched."},
+		{Case: framework.NewCase("base/create/3", framework.SHOULD,
+			"A 9007 from a key with no role in an existing group with that id is refused and the group is untouched.",
+			"nip29/create.3", "nip01/ok-prefix.1"),
 			Run: func(t *framework.T) {
 				t.Checking("nip29/create.3")
 				c := t.Connect(t.Actor("owner"))
@@ -60,22 +63,10 @@ func createSpecs() []framework.Spec {
 					t.Violates("nip29/create.3", "NIP-29 (nip29/create.3): the outsider's refused 9007 made it an admin of the existing group")
 				}
 			}},
-		{Case: framework.Case{ID: "base/create/4", Clauses: []string{"nip01/ok-prefix.3", "nip29/read-access.1"}, Area: "groups", Section: "nip29/create", Level: framework.MUST,
-			Requirement: "After an outsider's bare 9007 on an existing private group (closed too, where the relay shows the flag), the outsider still does not read the group's private message, and a refused 9007 changed nothing (name, flags, admins, members).",
-			Reading:     "Follow-through: what a 9007 on an existing id did is read back, whatever the OK said, and judged at the sentence the damage breaks: the outsider reading the private message breaks nip29/read-access.1 (MUST); a change after an OK false breaks nip01/ok-prefix.3 (MUST). A change after an OK true is base/create/5's (nip29/create.3, SHOULD)."},
-			Run: func(t *framework.T) {
-				t.Checking("nip01/ok-prefix.3")
-				w := takeOver(t)
-				switch {
-				case w.reads:
-					t.Violates("nip29/read-access.1", "NIP-29 (nip29/read-access.1): after its 9007 on the existing private group (answered %s), the outsider reads the group's private message %s", w.ok, w.secret)
-				case len(w.damage) > 0 && !w.ok.Accepted:
-					t.Violates("nip01/ok-prefix.3", "NIP-01 (nip01/ok-prefix.3): the outsider's 9007 on the existing group was refused (%s), yet it changed the group: %s", w.ok, strings.Join(w.damage, "; "))
-				}
-			}},
-		{Case: framework.Case{ID: "base/create/5", Clauses: []string{"nip29/create.3"}, Area: "groups", Section: "nip29/create", Level: framework.SHOULD,
-			Requirement: "An outsider's bare 9007 on an existing private group (closed too, where the relay shows the flag) that the relay accepts leaves the group untouched: the name, the flags and the member stay, and the outsider is no admin.",
-			Reading:     "Follow-through on an accepted unauthorized command: the acceptance alone is base/create/3's finding; this case reads what the accepted 9007 did (the outsider reading the private message is base/create/4's, at MUST)."},
+		{Case: framework.NewCase("base/create/5", framework.SHOULD,
+			"An outsider's bare 9007 on an existing private group (closed too, where the relay shows the flag) that the relay accepts leaves the group untouched: the name, the flags and the member stay, and the outsider is no admin.",
+			"nip29/create.3").
+			WithReading("Follow-through on an accepted unauthorized command: the acceptance alone is base/create/3's finding; this case reads what the accepted 9007 did (the outsider reading the private message is base/create/4's, at MUST)."),
 			Run: func(t *framework.T) {
 				w := takeOver(t)
 				switch {

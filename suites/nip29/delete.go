@@ -10,8 +10,9 @@ import (
 // deleteSpecs are the cases of nip29/delete: 9008 delete-group: the creator's delete removes the group's 39000; a member without a role may not delete it.
 func deleteSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: framework.Case{ID: "base/delete/1", Clauses: []string{"labels/scope.10", "nip29/delete.1"}, Area: "groups", Section: "nip29/delete", Level: framework.MUST,
-			Requirement: "The creator's 9008 is accepted and the group's 39000 is no longer served (harness precondition: safe mode cleans up with it)."},
+		{Case: framework.NewCase("base/delete/1", framework.MUST,
+			"The creator's 9008 is accepted and the group's 39000 is no longer served (harness precondition: safe mode cleans up with it).",
+			"nip29/delete.1", "labels/scope.10"),
 			Run: func(t *framework.T) {
 				t.Checking("nip29/delete.1")
 				owner := t.Connect(t.Actor("owner"))
@@ -25,8 +26,9 @@ func deleteSpecs() []framework.Spec {
 					t.Blocked(framework.PreDeleteGroup, "the 39000 is still served after an accepted 9008: "+framework.TagsOf(meta))
 				}
 			}},
-		{Case: framework.Case{ID: "base/delete/2", Clauses: []string{"nip29/delete.2"}, Area: "groups", Section: "nip29/delete", Level: framework.SHOULD,
-			Requirement: "A 9008 from a member without a role is refused and the group stays."},
+		{Case: framework.NewCase("base/delete/2", framework.SHOULD,
+			"A 9008 from a member without a role is refused and the group stays.",
+			"nip29/delete.2"),
 			Run: func(t *framework.T) {
 				owner, member, ch := framework.ChannelWithMember(t, fixtures.Open, "member")
 				t.Reject(member, fixtures.DeleteChannel(member.Actor(), ch), "", "a member without a role deletes the group")

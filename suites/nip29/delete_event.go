@@ -13,9 +13,10 @@ import (
 // deleteEventSpecs are the cases of nip29/delete-event: 9005 delete-event: the event is gone from every read path.
 func deleteEventSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: framework.Case{ID: "base/delete-event/1", Clauses: []string{"nip29/delete-event.1"}, Area: "moderation", Section: "nip29/delete-event", Level: framework.MUST,
-			Requirement: "After the creator's accepted 9005, the event is served by no read: #h, ids, authors, kinds, nor a subscription opened afterwards; the group's other messages still are.",
-			Reading:     "9005 is optional (moderation events are): a refused 9005 from the creator makes the case unsupported, quoting the refusal."},
+		{Case: framework.NewCase("base/delete-event/1", framework.MUST,
+			"After the creator's accepted 9005, the event is served by no read: #h, ids, authors, kinds, nor a subscription opened afterwards; the group's other messages still are.",
+			"nip29/delete-event.1").
+			WithReading("9005 is optional (moderation events are): a refused 9005 from the creator makes the case unsupported, quoting the refusal."),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{})

@@ -10,9 +10,10 @@ import (
 // groupIdsSpecs are the cases of nip29/group-ids.
 func groupIdsSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: framework.Case{ID: "base/group-ids/1", Clauses: []string{"nip29/group-ids.1"}, Area: "group-ids", Section: "nip29/group-ids", Level: framework.SHOULD,
-			Requirement: "A group with an ordinary, non-UUID id is created by a bare 9007, and its creator's message to it is accepted and served by #h.",
-			Reading:     "NIP-29 gives group ids no format (\"a random string of any length\") and no duty to create groups: a relay that creates groups for UUID ids but refuses an ordinary id narrows the id space the NIP defines; the case runs at SHOULD. The labels draft requires UUIDs for its h-tagged creation, so under --profile labels the case is unsupported."},
+		{Case: framework.NewCase("base/group-ids/1", framework.SHOULD,
+			"A group with an ordinary, non-UUID id is created by a bare 9007, and its creator's message to it is accepted and served by #h.",
+			"nip29/group-ids.1").
+			WithReading("NIP-29 gives group ids no format (\"a random string of any length\") and no duty to create groups: a relay that creates groups for UUID ids but refuses an ordinary id narrows the id space the NIP defines; the case runs at SHOULD. The labels draft requires UUIDs for its h-tagged creation, so under --profile labels the case is unsupported."),
 			Run: func(t *framework.T) {
 				if t.Env.Profile == framework.ProfileLabels {
 					t.Unsupported("the labels profile requires a UUID for every h-tagged 9007 (nip-cl-labels.md), so an ordinary group id is checked in the nip29 and identity profiles")

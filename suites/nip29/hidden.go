@@ -12,8 +12,9 @@ import (
 // hiddenSpecs are the cases of nip29/hidden.
 func hiddenSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: framework.Case{ID: "base/read/3", Clauses: []string{"nip29/hidden.1"}, Area: "read-access", Section: "nip29/hidden", Level: framework.SHOULD,
-			Requirement: "A hidden group's 39000 is served to members and withheld from outsiders and anonymous readers."},
+		{Case: framework.NewCase("base/read/3", framework.SHOULD,
+			"A hidden group's 39000 is served to members and withheld from outsiders and anonymous readers.",
+			"nip29/hidden.1"),
 			Run: func(t *framework.T) {
 				owner, member, ch := framework.ChannelWithMember(t, fixtures.Open, "member")
 				t.Accept(owner, fixtures.EditGroup(owner.Actor(), ch, fixtures.GroupMetadata{Name: t.Unique("hidden"), Flags: []string{fixtures.FlagHidden}}), "make the group hidden")
@@ -23,8 +24,9 @@ func hiddenSpecs() []framework.Spec {
 				t.QueryAbsent(t.Connect(t.Actor("outsider")), "NIP-29 (nip29/hidden.1): an outsider reading the hidden group's 39000", f)
 				t.QueryAbsent(t.Connect(nil), "NIP-29 (nip29/hidden.1): an anonymous reader of the hidden group's 39000", f)
 			}},
-		{Case: framework.Case{ID: "base/read/4", Clauses: []string{"nip29/hidden.2"}, Area: "read-access", Section: "nip29/hidden", Level: framework.SHOULD,
-			Requirement: "Hidden groups do not use up a non-member's limit on 39000: limit 1 over one visible and five hidden groups returns the visible one."},
+		{Case: framework.NewCase("base/read/4", framework.SHOULD,
+			"Hidden groups do not use up a non-member's limit on 39000: limit 1 over one visible and five hidden groups returns the visible one.",
+			"nip29/hidden.2"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				visible := t.CreateChannel(owner, fixtures.ChannelSpec{})

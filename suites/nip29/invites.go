@@ -10,9 +10,10 @@ import (
 // invitesSpecs are the cases of nip29/invites.
 func invitesSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: framework.Case{ID: "base/invites/1", Clauses: []string{"nip29/invites.1"}, Area: "invites", Section: "nip29/invites", Level: framework.SHOULD,
-			Requirement: "After the group owner's accepted 9009 create-invite, a join request carrying that code to the closed group is accepted and the user is added.",
-			Reading:     "Invites are optional: a relay that refuses the owner's 9009 does not support them (unsupported). Once it accepted one, \"join requests are not honored unless they include an invite code\" and the code \"preauthorize[s] acceptance\": a refusal of the invited join fails at SHOULD."},
+		{Case: framework.NewCase("base/invites/1", framework.SHOULD,
+			"After the group owner's accepted 9009 create-invite, a join request carrying that code to the closed group is accepted and the user is added.",
+			"nip29/invites.1").
+			WithReading("Invites are optional: a relay that refuses the owner's 9009 does not support them (unsupported). Once it accepted one, \"join requests are not honored unless they include an invite code\" and the code \"preauthorize[s] acceptance\": a refusal of the invited join fails at SHOULD."),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{Flags: []string{fixtures.FlagClosed}})
@@ -30,9 +31,10 @@ func invitesSpecs() []framework.Spec {
 				}
 				awaitMember(t, owner, ch, joiner.Actor().PubKey, true, "NIP-29 (nip29/invites.1, nip29/join.1): the invited join request was accepted, so the user must have been added")
 			}},
-		{Case: framework.Case{ID: "base/invites/2", Clauses: []string{"nip29/invites.2"}, Area: "invites", Section: "nip29/invites", Level: framework.MUST,
-			Requirement: "A join request to a closed group carrying a code that no 9009 created is refused and the user is not added, even while the group has an invite.",
-			Reading:     "The owner first tries to create an invite with another code, so that a relay supporting invites has one in play; whether it accepted is noted."},
+		{Case: framework.NewCase("base/invites/2", framework.MUST,
+			"A join request to a closed group carrying a code that no 9009 created is refused and the user is not added, even while the group has an invite.",
+			"nip29/invites.2").
+			WithReading("The owner first tries to create an invite with another code, so that a relay supporting invites has one in play; whether it accepted is noted."),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{Flags: []string{fixtures.FlagClosed}})
@@ -54,8 +56,9 @@ func invitesSpecs() []framework.Spec {
 				}
 				t.Note("the refusal: %s", ok)
 			}},
-		{Case: framework.Case{ID: "base/invites/3", Clauses: []string{"nip29/invites.3"}, Area: "invites", Section: "nip29/invites", Level: framework.SHOULD,
-			Requirement: "A 9009 create-invite from a member without a privileged role is refused, and a join request carrying its code to the closed group is refused too."},
+		{Case: framework.NewCase("base/invites/3", framework.SHOULD,
+			"A 9009 create-invite from a member without a privileged role is refused, and a join request carrying its code to the closed group is refused too.",
+			"nip29/invites.3"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{Flags: []string{fixtures.FlagClosed}})

@@ -12,8 +12,9 @@ import (
 // latePublicationSpecs are the cases of nip29/late-publication.
 func latePublicationSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: framework.Case{ID: "base/event/3", Clauses: []string{"nip29/late-publication.1"}, Area: "events", Section: "nip29/late-publication", Level: framework.SHOULD,
-			Requirement: "A group message stamped three hours in the past is refused (late publication)."},
+		{Case: framework.NewCase("base/event/3", framework.SHOULD,
+			"A group message stamped three hours in the past is refused (late publication).",
+			"nip29/late-publication.1"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(c, fixtures.ChannelSpec{})

@@ -11,9 +11,10 @@ import (
 // leaveSpecs are the cases of nip29/leave.
 func leaveSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: framework.Case{ID: "base/ties/1", Clauses: []string{"nip29/leave.3"}, Area: "join", Section: "nip29/leave", Level: framework.MUST,
-			Requirement: "A member's leave request in the same second as the 9000 that added the member, its id sorting first, removes the member.",
-			Reading:     "With equal created_at the leave is the latest both by arrival and by NIP-01's lowest-id rule; no careful reading lets the earlier put win."},
+		{Case: framework.NewCase("base/ties/1", framework.MUST,
+			"A member's leave request in the same second as the 9000 that added the member, its id sorting first, removes the member.",
+			"nip29/leave.3").
+			WithReading("With equal created_at the leave is the latest both by arrival and by NIP-01's lowest-id rule; no careful reading lets the earlier put win."),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				member := t.Connect(t.Actor("member"))
@@ -32,8 +33,9 @@ func leaveSpecs() []framework.Spec {
 				}
 				framework.AwaitListed(t, owner, ch, pk, false, "NIP-29 (nip29/leave.3): the member whose same-second leave was accepted")
 			}},
-		{Case: framework.Case{ID: "base/leave/1", Clauses: []string{"nip29/leave.1"}, Area: "join", Section: "nip29/leave", Level: framework.MUST,
-			Requirement: "A member's leave request removes the member from the group."},
+		{Case: framework.NewCase("base/leave/1", framework.MUST,
+			"A member's leave request removes the member from the group.",
+			"nip29/leave.1"),
 			Run: func(t *framework.T) {
 				owner, member, ch := framework.ChannelWithMember(t, fixtures.Open, "member")
 				pk := member.Actor().PubKey
@@ -47,8 +49,9 @@ func leaveSpecs() []framework.Spec {
 				// After the step nothing blocks: a lost leave is a failure.
 				framework.AwaitListed(t, owner, ch, pk, false, "NIP-29 (nip29/leave.1): the member who asked to leave")
 			}},
-		{Case: framework.Case{ID: "base/leave/2", Clauses: []string{"nip29/leave.2"}, Area: "join", Section: "nip29/leave", Level: framework.SHOULD,
-			Requirement: "The relay answers an honoured leave request with a 9001 removing the user."},
+		{Case: framework.NewCase("base/leave/2", framework.SHOULD,
+			"The relay answers an honoured leave request with a 9001 removing the user.",
+			"nip29/leave.2"),
 			Run: func(t *framework.T) {
 				owner, member, ch := framework.ChannelWithMember(t, fixtures.Open, "member")
 				pk := member.Actor().PubKey

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"github.com/nipcl/nipcl-conform/internal/text"
 	"io"
 	"net/http"
 	"net/url"
@@ -35,14 +36,7 @@ func (a httpAnswer) String() string {
 	if a.contentType != "" {
 		s += " (" + a.contentType + ")"
 	}
-	return s + fmt.Sprintf(" %q", truncateText(a.body, 200))
-}
-
-func truncateText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
+	return s + fmt.Sprintf(" %q", text.Clip(a.body, 200))
 }
 
 // livekitURL is the absolute http(s) URL of path on the relay's host.
@@ -197,10 +191,10 @@ func avMetadata(owner *fixtures.Client, ch string, spec fixtures.ChannelSpec) *n
 // gives every group it creates with metadata.
 const avAbout = "nipcl-conform test group"
 
-// baselineLiveKitSpecs: NIP-29 live audio/video endpoints (optional). The
+// livekitSpecs: NIP-29 live audio/video endpoints (optional). The
 // group gets a 9002 with its metadata and ["livekit"] first (a relay may
 // ignore the tag).
-func baselineLiveKitSpecs() []framework.Spec {
+func livekitSpecs() []framework.Spec {
 	avGroup := func(t *framework.T, owner *fixtures.Client, spec fixtures.ChannelSpec) string {
 		if spec.Name == "" {
 			spec.Name = t.Unique("av")
@@ -213,8 +207,9 @@ func baselineLiveKitSpecs() []framework.Spec {
 		return ch
 	}
 	return []framework.Spec{
-		{Case: framework.Case{ID: "base/livekit/1", Clauses: []string{"nip29/livekit.1"}, Area: "livekit", Section: "nip29/livekit", Level: framework.SHOULD,
-			Requirement: "A relay that issues LiveKit tokens answers 204 at /.well-known/nip29/livekit."},
+		{Case: framework.NewCase("base/livekit/1", framework.SHOULD,
+			"A relay that issues LiveKit tokens answers 204 at /.well-known/nip29/livekit.",
+			"nip29/livekit.1"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := avGroup(t, owner, fixtures.ChannelSpec{})
@@ -228,8 +223,9 @@ func baselineLiveKitSpecs() []framework.Spec {
 					t.Violates("nip29/livekit.1", "NIP-29 (nip29/livekit.1): relays should serve status 204 at /.well-known/nip29/livekit to announce AV support; the relay issues tokens but answered %s", status)
 				}
 			}},
-		{Case: framework.Case{ID: "base/livekit/2", Clauses: []string{"nip29/livekit.2"}, Area: "livekit", Section: "nip29/livekit", Level: framework.MUST,
-			Requirement: "The JWT the token endpoint issues to the group owner (NIP-98 kind 27235 with u and method) has a sub starting with the owner's lowercase hex pubkey."},
+		{Case: framework.NewCase("base/livekit/2", framework.MUST,
+			"The JWT the token endpoint issues to the group owner (NIP-98 kind 27235 with u and method) has a sub starting with the owner's lowercase hex pubkey.",
+			"nip29/livekit.2"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := avGroup(t, owner, fixtures.ChannelSpec{})
@@ -247,8 +243,9 @@ func baselineLiveKitSpecs() []framework.Spec {
 					t.Note("sub is the bare pubkey (no random suffix)")
 				}
 			}},
-		{Case: framework.Case{ID: "base/livekit/3", Clauses: []string{"nip29/livekit.3"}, Area: "livekit", Section: "nip29/livekit", Level: framework.SHOULD,
-			Requirement: "The token endpoint refuses a private group's token to a non-member and issues it to the owner."},
+		{Case: framework.NewCase("base/livekit/3", framework.SHOULD,
+			"The token endpoint refuses a private group's token to a non-member and issues it to the owner.",
+			"nip29/livekit.3"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := avGroup(t, owner, fixtures.ChannelSpec{Visibility: fixtures.Private})
@@ -261,9 +258,10 @@ func baselineLiveKitSpecs() []framework.Spec {
 				}
 				t.Note("the non-member's token request issued no JWT: %s", a)
 			}},
-		{Case: framework.Case{ID: "base/livekit/4", Clauses: []string{"nip29/livekit.4"}, Area: "livekit", Section: "nip29/livekit", Level: framework.SHOULD,
-			Requirement: "Two tokens the endpoint issues to the same caller for the same group have different subs, each starting with the caller's pubkey: the relay appends an identifier after the 64 hex characters.",
-			Reading:     "NIP-29 expects relays to append a random identifier (\"the same user can be issued multiple JWTs and join the same LiveKit room multiple times\"); what two samples can show of \"random\" is that the two suffixes differ. A relay that refuses the second token breaks the same sentence."},
+		{Case: framework.NewCase("base/livekit/4", framework.SHOULD,
+			"Two tokens the endpoint issues to the same caller for the same group have different subs, each starting with the caller's pubkey: the relay appends an identifier after the 64 hex characters.",
+			"nip29/livekit.4").
+			WithReading("NIP-29 expects relays to append a random identifier (\"the same user can be issued multiple JWTs and join the same LiveKit room multiple times\"); what two samples can show of \"random\" is that the two suffixes differ. A relay that refuses the second token breaks the same sentence."),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := avGroup(t, owner, fixtures.ChannelSpec{})

@@ -12,9 +12,10 @@ import (
 // membershipSpecs are the cases of nip29/membership.
 func membershipSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: framework.Case{ID: "base/ties/2", Clauses: []string{"nip29/membership.6"}, Area: "membership", Section: "nip29/membership", Level: framework.SHOULD,
-			Requirement: "A 9001 in the same second as the 9000 that put the user takes the user out when its id sorts first; when its id sorts after, either outcome passes and the reading is noted.",
-			Reading:     "NIP-29's \"latest of either kind:9000 or kind:9001\" with equal created_at: arrival order or NIP-01's lowest-id rule. Both pass where they disagree; the report notes which the relay showed."},
+		{Case: framework.NewCase("base/ties/2", framework.SHOULD,
+			"A 9001 in the same second as the 9000 that put the user takes the user out when its id sorts first; when its id sorts after, either outcome passes and the reading is noted.",
+			"nip29/membership.6").
+			WithReading("NIP-29's \"latest of either kind:9000 or kind:9001\" with equal created_at: arrival order or NIP-01's lowest-id rule. Both pass where they disagree; the report notes which the relay showed."),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{})
@@ -48,8 +49,9 @@ func membershipSpecs() []framework.Spec {
 					t.Note("reading seen: %s", tieReadingArrival)
 				}
 			}},
-		{Case: framework.Case{ID: "base/membership/1", Clauses: []string{"nip29/membership.1", "nip29/membership.2"}, Area: "membership", Section: "nip29/membership", Level: framework.SHOULD,
-			Requirement: "9000 adds a user to 39002 and 9001 takes the user out again."},
+		{Case: framework.NewCase("base/membership/1", framework.SHOULD,
+			"9000 adds a user to 39002 and 9001 takes the user out again.",
+			"nip29/membership.1", "nip29/membership.2"),
 			Run: func(t *framework.T) {
 				t.Checking("nip29/membership.1")
 				owner, member, ch := framework.ChannelWithMember(t, fixtures.Open, "member")
@@ -62,8 +64,9 @@ func membershipSpecs() []framework.Spec {
 				t.Checking("nip29/membership.2")
 				framework.AwaitListed(t, owner, ch, pk, false, "NIP-29 (nip29/membership.2): the user removed by the 9001")
 			}},
-		{Case: framework.Case{ID: "base/membership/4", Clauses: []string{"nip29/membership.3"}, Area: "membership", Section: "nip29/membership", Level: framework.MUST,
-			Requirement: "A 9000 naming an existing member with a role updates the member's roles: 39001 then lists the role."},
+		{Case: framework.NewCase("base/membership/4", framework.MUST,
+			"A 9000 naming an existing member with a role updates the member's roles: 39001 then lists the role.",
+			"nip29/membership.3"),
 			Run: func(t *framework.T) {
 				owner, member, ch := framework.ChannelWithMember(t, fixtures.Open, "member")
 				role := t.PutRole(owner, ch, "admin")
@@ -73,8 +76,9 @@ func membershipSpecs() []framework.Spec {
 					t.Violates("nip29/membership.3", "NIP-29 (nip29/membership.3): a 9000 on an existing member must update its roles; 39001 entry after giving %q: found=%v roles=%q", role, found, roles)
 				}
 			}},
-		{Case: framework.Case{ID: "base/membership/5", Clauses: []string{"nip29/membership.4"}, Area: "membership", Section: "nip29/membership", Level: framework.SHOULD,
-			Requirement: "A user given the moderating role by 9000 is listed in 39001 with that role."},
+		{Case: framework.NewCase("base/membership/5", framework.SHOULD,
+			"A user given the moderating role by 9000 is listed in 39001 with that role.",
+			"nip29/membership.4"),
 			Run: func(t *framework.T) {
 				owner, admin, ch := framework.ChannelWithMember(t, fixtures.Open, "admin")
 				role := t.PutRole(owner, ch, "admin")
@@ -83,9 +87,10 @@ func membershipSpecs() []framework.Spec {
 					t.Violates("nip29/membership.4", "NIP-29 (nip29/membership.4): the new %q is not listed in 39001 with that role (found=%v roles=%q)", role, found, roles)
 				}
 			}},
-		{Case: framework.Case{ID: "base/membership/6", Clauses: []string{"nip29/membership.5"}, Area: "membership", Section: "nip29/membership", Level: framework.SHOULD,
-			Requirement: "A 9000 without roles naming an existing member who holds the moderating role leaves the user a member; its role is either kept or cleared.",
-			Reading:     "NIP-29: on an existing member \"the user roles must just be updated\"; a 9000 with no roles may keep them (nothing to update) or reset them to none. Both pass, noted as reading nip29-roleless-put-user=keep or reset. A relay may also refuse the no-op 9000; the user must then be unchanged."},
+		{Case: framework.NewCase("base/membership/6", framework.SHOULD,
+			"A 9000 without roles naming an existing member who holds the moderating role leaves the user a member; its role is either kept or cleared.",
+			"nip29/membership.5").
+			WithReading("NIP-29: on an existing member \"the user roles must just be updated\"; a 9000 with no roles may keep them (nothing to update) or reset them to none. Both pass, noted as reading nip29-roleless-put-user=keep or reset. A relay may also refuse the no-op 9000; the user must then be unchanged."),
 			Run: func(t *framework.T) {
 				owner, admin, ch := framework.ChannelWithMember(t, fixtures.Open, "admin")
 				pk := admin.Actor().PubKey
@@ -126,7 +131,7 @@ func membershipSpecs() []framework.Spec {
 // awaitMember waits, within the step deadline, until the group's 39002 (as
 // read by reader) lists pubkey (want true) or no longer does (want false).
 // A relay that publishes no 39002 blocks the case; a CLOSED read is never
-// "not listed" (see awaitListed).
+// "not listed" (see framework.AwaitListed).
 func awaitMember(t *framework.T, reader *fixtures.Client, ch, pubkey string, want bool, what string) {
 	t.MustStateEvent(reader, fixtures.KindMembers, ch)
 	framework.AwaitListed(t, reader, ch, pubkey, want, what)

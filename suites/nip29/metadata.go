@@ -12,10 +12,11 @@ import (
 
 // metadataSpecs are the cases of nip29/metadata.
 func metadataSpecs() []framework.Spec {
-	return []framework.Spec{
-		{Case: framework.Case{ID: "base/ties/3", Clauses: []string{"nip29/metadata.3"}, Area: "groups", Section: "nip29/metadata", Level: framework.SHOULD,
-			Requirement: "After two 9002 edits in the same second, the 39000 carries the second's name when its id sorts first; when it sorts after, either name passes and the reading is noted.",
-			Reading:     "The 39000 \"should reflect the latest group state\"; with equal created_at the latest edit is the later accepted or, by NIP-01's tie rule, the one with the lower id. Both pass where they disagree; the report notes which the relay showed."},
+	out := []framework.Spec{
+		{Case: framework.NewCase("base/ties/3", framework.SHOULD,
+			"After two 9002 edits in the same second, the 39000 carries the second's name when its id sorts first; when it sorts after, either name passes and the reading is noted.",
+			"nip29/metadata.3").
+			WithReading("The 39000 \"should reflect the latest group state\"; with equal created_at the latest edit is the later accepted or, by NIP-01's tie rule, the one with the lower id. Both pass where they disagree; the report notes which the relay showed."),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(c, fixtures.ChannelSpec{})
@@ -51,8 +52,9 @@ func metadataSpecs() []framework.Spec {
 					t.Note("reading seen: %s", tieReadingLowID)
 				}
 			}},
-		{Case: framework.Case{ID: "base/edit/1", Clauses: []string{"nip29/metadata.1"}, Area: "groups", Section: "nip29/metadata", Level: framework.SHOULD,
-			Requirement: "After the creator's 9002 with name, about and picture, the 39000 carries all three."},
+		{Case: framework.NewCase("base/edit/1", framework.SHOULD,
+			"After the creator's 9002 with name, about and picture, the 39000 carries all three.",
+			"nip29/metadata.1"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(c, fixtures.ChannelSpec{})
@@ -65,9 +67,10 @@ func metadataSpecs() []framework.Spec {
 					}
 				}
 			}},
-		{Case: framework.Case{ID: "base/edit/2", Clauses: []string{"nip29/metadata.1"}, Area: "groups", Section: "nip29/metadata", Level: framework.SHOULD,
-			Requirement: "After a 9002 carrying only a new name, the 39000 has that name, and the about and picture set before are kept or cleared, never replaced.",
-			Reading:     "edit-metadata carries \"all the fields of group-metadata\": a 9002 may be a patch (what it leaves out is kept) or the whole new metadata (what it leaves out is cleared, flags unset). Both pass, noted as reading nip29-edit-metadata=patch or replace; a relay that keeps some and clears others passes with a note."},
+		{Case: framework.NewCase("base/edit/2", framework.SHOULD,
+			"After a 9002 carrying only a new name, the 39000 has that name, and the about and picture set before are kept or cleared, never replaced.",
+			"nip29/metadata.1").
+			WithReading("edit-metadata carries \"all the fields of group-metadata\": a 9002 may be a patch (what it leaves out is kept) or the whole new metadata (what it leaves out is cleared, flags unset). Both pass, noted as reading nip29-edit-metadata=patch or replace; a relay that keeps some and clears others passes with a note."),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(c, fixtures.ChannelSpec{})
@@ -105,22 +108,12 @@ func metadataSpecs() []framework.Spec {
 				}
 			}},
 	}
-}
-
-// groupFlags are NIP-29's 39000 flags a 9002 sets, one case each.
-var groupFlags = []struct {
-	id      string
-	clauses []string
-	flag    string
-}{{"base/flags/1", []string{"nip29/metadata.2"}, fixtures.FlagPrivate}, {"base/flags/2", []string{"nip29/metadata.2"}, fixtures.FlagClosed}, {"base/flags/3", []string{"nip29/metadata.2"}, fixtures.FlagHidden}, {"base/flags/4", []string{"nip29/metadata.2"}, fixtures.FlagRestricted}}
-
-// flagSpecs: a 9002 carrying a flag makes the 39000 carry it.
-func flagSpecs() []framework.Spec {
-	var out []framework.Spec
+	// Flags: a 9002 carrying a flag makes the 39000 carry it.
 	for _, f := range groupFlags {
 		flag := f.flag
-		out = append(out, framework.Spec{Case: framework.Case{ID: f.id, Clauses: f.clauses, Area: "groups", Section: "nip29/metadata", Level: framework.SHOULD,
-			Requirement: fmt.Sprintf("After the creator's 9002 with every field and the %s flag, the 39000 carries %s.", flag, flag)},
+		out = append(out, framework.Spec{Case: framework.NewCase(f.id, framework.SHOULD,
+			fmt.Sprintf("After the creator's 9002 with every field and the %s flag, the 39000 carries %s.", flag, flag),
+			f.clauses...),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(c, fixtures.ChannelSpec{Flags: []string{flag}})
@@ -132,3 +125,10 @@ func flagSpecs() []framework.Spec {
 	}
 	return out
 }
+
+// groupFlags are NIP-29's 39000 flags a 9002 sets, one case each.
+var groupFlags = []struct {
+	id      string
+	clauses []string
+	flag    string
+}{{"base/flags/1", []string{"nip29/metadata.2"}, fixtures.FlagPrivate}, {"base/flags/2", []string{"nip29/metadata.2"}, fixtures.FlagClosed}, {"base/flags/3", []string{"nip29/metadata.2"}, fixtures.FlagHidden}, {"base/flags/4", []string{"nip29/metadata.2"}, fixtures.FlagRestricted}}

@@ -28,8 +28,9 @@ const (
 // unsupported, never a failure).
 func moderationSpecs() []framework.Spec {
 	specs := []framework.Spec{
-		{Case: framework.Case{ID: "base/moderation/1", Clauses: []string{"nip29/moderation.1"}, Area: "moderation", Section: "nip29/moderation", Level: framework.MUST,
-			Requirement: "A 9001 remove-user from a key with no role in the group is refused and the member stays."},
+		{Case: framework.NewCase("base/moderation/1", framework.MUST,
+			"A 9001 remove-user from a key with no role in the group is refused and the member stays.",
+			"nip29/moderation.1"),
 			Run: func(t *framework.T) {
 				owner, member, ch := framework.ChannelWithMember(t, fixtures.Open, "member")
 				outsider := t.Connect(t.Actor("outsider"))
@@ -40,8 +41,9 @@ func moderationSpecs() []framework.Spec {
 					t.Violates("nip29/moderation.1", "NIP-29 (nip29/moderation.1): the outsider's refused 9001 still removed the member %s from 39002", pk)
 				}
 			}},
-		{Case: framework.Case{ID: "base/moderation/2", Clauses: []string{"nip29/moderation.1"}, Area: "moderation", Section: "nip29/moderation", Level: framework.MUST,
-			Requirement: "A 9002 edit-metadata from a key with no role in the group is refused and the name stays."},
+		{Case: framework.NewCase("base/moderation/2", framework.MUST,
+			"A 9002 edit-metadata from a key with no role in the group is refused and the name stays.",
+			"nip29/moderation.1"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{})
@@ -52,8 +54,9 @@ func moderationSpecs() []framework.Spec {
 					t.Violates("nip29/moderation.1", "NIP-29 (nip29/moderation.1): the outsider's refused 9002 still renamed the group from %q to %q", before, got)
 				}
 			}},
-		{Case: framework.Case{ID: "base/moderation/3", Clauses: []string{"nip29/moderation.1"}, Area: "moderation", Section: "nip29/moderation", Level: framework.MUST,
-			Requirement: "A 9005 delete-event from a key with no role in the group is refused and the event it names is still served."},
+		{Case: framework.NewCase("base/moderation/3", framework.MUST,
+			"A 9005 delete-event from a key with no role in the group is refused and the event it names is still served.",
+			"nip29/moderation.1"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{})
@@ -66,8 +69,9 @@ func moderationSpecs() []framework.Spec {
 					t.Violates("nip29/moderation.1", "NIP-29 (nip29/moderation.1): the outsider's refused 9005 still deleted %s: a read by id returns nothing", msg.ID)
 				}
 			}},
-		{Case: framework.Case{ID: "base/moderation/4", Clauses: []string{"nip29/moderation.1"}, Area: "moderation", Section: "nip29/moderation", Level: framework.MUST,
-			Requirement: "A 9008 delete-group from a key with no role in the group is refused and the group stays."},
+		{Case: framework.NewCase("base/moderation/4", framework.MUST,
+			"A 9008 delete-group from a key with no role in the group is refused and the group stays.",
+			"nip29/moderation.1"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{})
@@ -77,9 +81,10 @@ func moderationSpecs() []framework.Spec {
 					t.Violates("nip29/moderation.1", "NIP-29 (nip29/moderation.1): the outsider's refused 9008 still deleted the group: its 39000 is no longer served")
 				}
 			}},
-		{Case: framework.Case{ID: "base/moderation/5", Clauses: []string{"nip29/moderation.1"}, Area: "moderation", Section: "nip29/moderation", Level: framework.MUST,
-			Requirement: "A 9009 create-invite from a key with no role in a closed group is refused, and its code admits nobody.",
-			Reading:     "NIP-29 gives an invite code no effect of its own beyond \"may be used by the relay to preauthorize acceptance\"; the refused code's effect is observed as a join request carrying it. When a join request with a code nobody issued is honoured too, the code's effect cannot be told apart and the case is unsupported, with a note (see base/join)."},
+		{Case: framework.NewCase("base/moderation/5", framework.MUST,
+			"A 9009 create-invite from a key with no role in a closed group is refused, and its code admits nobody.",
+			"nip29/moderation.1").
+			WithReading("NIP-29 gives an invite code no effect of its own beyond \"may be used by the relay to preauthorize acceptance\"; the refused code's effect is observed as a join request carrying it. When a join request with a code nobody issued is honoured too, the code's effect cannot be told apart and the case is unsupported, with a note (see base/join)."),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{Flags: []string{fixtures.FlagClosed}})
@@ -98,8 +103,9 @@ func moderationSpecs() []framework.Spec {
 				}
 				framework.CheckPrefix("OK", ok.Reason)
 			}},
-		{Case: framework.Case{ID: "base/moderation/6", Clauses: []string{"nip29/moderation.1"}, Area: "moderation", Section: "nip29/moderation", Level: framework.MUST,
-			Requirement: "A 9010 update-pin-list from a key with no role in the group is refused and the 39005, when published, does not pin the event."},
+		{Case: framework.NewCase("base/moderation/6", framework.MUST,
+			"A 9010 update-pin-list from a key with no role in the group is refused and the 39005, when published, does not pin the event.",
+			"nip29/moderation.1"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{})
@@ -116,8 +122,9 @@ func moderationSpecs() []framework.Spec {
 					t.Violates("nip29/moderation.1", "NIP-29 (nip29/moderation.1): the outsider's refused 9010 still pinned %s (39005 tags: %s)", msg.ID, framework.TagsOf(pins))
 				}
 			}},
-		{Case: framework.Case{ID: "base/moderation/7", Clauses: []string{"nip29/moderation.2"}, Area: "moderation", Section: "nip29/moderation", Level: framework.SHOULD,
-			Requirement: "The creator's accepted 9000 and 9002 stay readable by #h and by id, so the group state can be reconstructed from them."},
+		{Case: framework.NewCase("base/moderation/7", framework.SHOULD,
+			"The creator's accepted 9000 and 9002 stay readable by #h and by id, so the group state can be reconstructed from them.",
+			"nip29/moderation.2"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{})

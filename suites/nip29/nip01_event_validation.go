@@ -10,8 +10,9 @@ import (
 // nip01EventValidationSpecs are the cases of nip01/event-validation.
 func nip01EventValidationSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: framework.Case{ID: "base/event/1", Clauses: []string{"labels/events.2", "nip01/event-validation.1", "nip01/ok-prefix.1"}, Area: "events", Section: "nip01/event-validation", Level: framework.MUST,
-			Requirement: "An event whose signature does not verify is refused (OK false) and has no effect."},
+		{Case: framework.NewCase("base/event/1", framework.MUST,
+			"An event whose signature does not verify is refused (OK false) and has no effect.",
+			"nip01/event-validation.1", "labels/events.2", "nip01/ok-prefix.1"),
 			Run: func(t *framework.T) {
 				t.Checking("nip01/event-validation.1")
 				a := t.Actor("owner")
@@ -26,8 +27,9 @@ func nip01EventValidationSpecs() []framework.Spec {
 				noteInvalid(t, ok)
 				t.QueryAbsent(c, "no group from a badly signed create", nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})
 			}},
-		{Case: framework.Case{ID: "base/event/2", Clauses: []string{"labels/events.2", "nip01/event-validation.2", "nip01/ok-prefix.1"}, Area: "events", Section: "nip01/event-validation", Level: framework.MUST,
-			Requirement: "An event whose id is not the hash of its content is refused (OK false)."},
+		{Case: framework.NewCase("base/event/2", framework.MUST,
+			"An event whose id is not the hash of its content is refused (OK false).",
+			"nip01/event-validation.2", "labels/events.2", "nip01/ok-prefix.1"),
 			Run: func(t *framework.T) {
 				t.Checking("nip01/event-validation.2")
 				a := t.Actor("owner")

@@ -15,15 +15,17 @@ import (
 // nip01FiltersSpecs are the cases of nip01/filters.
 func nip01FiltersSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: framework.Case{ID: "base/filters/1", Clauses: []string{"nip01/filters.2"}, Area: "filters", Section: "nip01/filters", Level: framework.SHOULD,
-			Requirement: "With limit 1, a REQ by #h and #t returns the one older match behind newer non-matching messages."},
+		{Case: framework.NewCase("base/filters/1", framework.SHOULD,
+			"With limit 1, a REQ by #h and #t returns the one older match behind newer non-matching messages.",
+			"nip01/filters.2"),
 			Run: func(t *framework.T) {
 				c, ch, want, _ := needleChannel(t)
 				got := t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {ch}, "t": {framework.TagOf(want, "t")}}, Limit: 1})
 				t.Expect(framework.IDs(got)).To(Equal([]string{want.ID}), "REQ #h #t limit 1 returns the one match, the newest n matching events (NIP-01 limit)")
 			}},
-		{Case: framework.Case{ID: "base/filters/3", Clauses: []string{"nip01/filters.1"}, Area: "filters", Section: "nip01/filters", Level: framework.MUST,
-			Requirement: "Every event a REQ returns matches its filter: a REQ by #h and #t returns no event without that t tag."},
+		{Case: framework.NewCase("base/filters/3", framework.MUST,
+			"Every event a REQ returns matches its filter: a REQ by #h and #t returns no event without that t tag.",
+			"nip01/filters.1"),
 			Run: func(t *framework.T) {
 				c, ch, want, distractors := needleChannel(t)
 				f := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {ch}, "t": {framework.TagOf(want, "t")}}}
@@ -33,25 +35,28 @@ func nip01FiltersSpecs() []framework.Spec {
 					}
 				}
 			}},
-		{Case: framework.Case{ID: "base/filters/2", Clauses: []string{"nip01/filters.3"}, Area: "filters", Section: "nip01/filters", Level: framework.MUST,
-			Requirement: "A REQ with two id filters returns the events matching either."},
+		{Case: framework.NewCase("base/filters/2", framework.MUST,
+			"A REQ with two id filters returns the events matching either.",
+			"nip01/filters.3"),
 			Run: func(t *framework.T) {
 				c, m1, m2 := twoMessages(t)
 				got := t.Query(c, nostr.Filter{IDs: []string{m1.ID}}, nostr.Filter{IDs: []string{m2.ID}})
 				t.Checking("nip01/filters.3")
 				t.Expect(framework.IDs(got)).To(ConsistOf(m1.ID, m2.ID), "NIP-01 (nip01/filters.3): several filters are || conditions")
 			}},
-		{Case: framework.Case{ID: "base/filters/4", Clauses: []string{"nip01/filters.4"}, Area: "filters", Section: "nip01/filters", Level: framework.SHOULD,
-			Requirement: "Stored events come newest first."},
+		{Case: framework.NewCase("base/filters/4", framework.SHOULD,
+			"Stored events come newest first.",
+			"nip01/filters.4"),
 			Run: func(t *framework.T) {
 				c, m1, m2 := twoMessages(t)
 				got := t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {mustH(m1)}}})
 				t.Checking("nip01/filters.4")
 				t.Expect(framework.IDs(got)).To(Equal([]string{m2.ID, m1.ID}), "NIP-01 (nip01/filters.4): newer events should come first")
 			}},
-		{Case: framework.Case{ID: "base/filters/5", Clauses: []string{"nip01/filters.1", "nip01/filters.5"}, Area: "filters", Section: "nip01/filters", Level: framework.SHOULD,
-			Requirement: "A list condition matches by any of its values: ids, authors, kinds, #h and #t lists with the message's value first, second and last among values nothing carries each return the message, and nothing that does not match.",
-			Reading:     "NIP-01: the relay SHOULD return events that match, and a list matches when at least one of its values does; the decoy values match no event, so every order has the same one answer."},
+		{Case: framework.NewCase("base/filters/5", framework.SHOULD,
+			"A list condition matches by any of its values: ids, authors, kinds, #h and #t lists with the message's value first, second and last among values nothing carries each return the message, and nothing that does not match.",
+			"nip01/filters.1", "nip01/filters.5").
+			WithReading("NIP-01: the relay SHOULD return events that match, and a list matches when at least one of its values does; the decoy values match no event, so every order has the same one answer."),
 			Run: func(t *framework.T) {
 				t.Checking("nip01/filters.1")
 				w := newSweepWorld(t)
@@ -84,8 +89,9 @@ func nip01FiltersSpecs() []framework.Spec {
 					}
 				}
 			}},
-		{Case: framework.Case{ID: "base/filters/6", Clauses: []string{"nip01/filters.1", "nip01/filters.6"}, Area: "filters", Section: "nip01/filters", Level: framework.SHOULD,
-			Requirement: "since and until are inclusive: since = t, until = t and both return the message of second t, and none returns the messages one second before or after outside its range."},
+		{Case: framework.NewCase("base/filters/6", framework.SHOULD,
+			"since and until are inclusive: since = t, until = t and both return the message of second t, and none returns the messages one second before or after outside its range.",
+			"nip01/filters.1", "nip01/filters.6"),
 			Run: func(t *framework.T) {
 				t.Checking("nip01/filters.1")
 				w := newSweepWorld(t)
@@ -103,8 +109,9 @@ func nip01FiltersSpecs() []framework.Spec {
 					}
 				}
 			}},
-		{Case: framework.Case{ID: "base/filters/7", Clauses: []string{"nip01/filters.1", "nip01/filters.3"}, Area: "filters", Section: "nip01/filters", Level: framework.MUST,
-			Requirement: "A REQ with three filters of different shapes (ids; kinds, #h and #t; kinds, #h and since) returns the message each matches, whichever place each filter has in the REQ."},
+		{Case: framework.NewCase("base/filters/7", framework.MUST,
+			"A REQ with three filters of different shapes (ids; kinds, #h and #t; kinds, #h and since) returns the message each matches, whichever place each filter has in the REQ.",
+			"nip01/filters.1", "nip01/filters.3"),
 			Run: func(t *framework.T) {
 				t.Checking("nip01/filters.1")
 				w := newSweepWorld(t)
@@ -127,9 +134,10 @@ func nip01FiltersSpecs() []framework.Spec {
 					}
 				}
 			}},
-		{Case: framework.Case{ID: "base/filters/8", Clauses: []string{"nip01/filters.1"}, Area: "filters", Section: "nip01/filters", Level: framework.MUST,
-			Requirement: "A filter with an empty list (ids, authors, kinds, #h, #t or #l: []) matches no event: the REQ is refused with CLOSED or returns nothing, never the events its other conditions match.",
-			Reading:     "NIP-01 has clients send lists of one or more values, and a list matches when one of its values does: an empty list has none, so a relay may refuse the filter or answer it with no event. A relay that answers neither (no EOSE, no CLOSED) is noted, not judged here."},
+		{Case: framework.NewCase("base/filters/8", framework.MUST,
+			"A filter with an empty list (ids, authors, kinds, #h, #t or #l: []) matches no event: the REQ is refused with CLOSED or returns nothing, never the events its other conditions match.",
+			"nip01/filters.1").
+			WithReading("NIP-01 has clients send lists of one or more values, and a list matches when one of its values does: an empty list has none, so a relay may refuse the filter or answer it with no event. A relay that answers neither (no EOSE, no CLOSED) is noted, not judged here."),
 			Run: func(t *framework.T) {
 				w := newSweepWorld(t)
 				h, tv := strconv.Quote(w.ch), strconv.Quote(framework.TagOf(w.mid, "t"))

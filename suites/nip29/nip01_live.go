@@ -12,8 +12,9 @@ import (
 // nip01LiveSpecs are the cases of nip01/live.
 func nip01LiveSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: framework.Case{ID: "base/live/1", Clauses: []string{"nip01/live.1"}, Area: "filters", Section: "nip01/live", Level: framework.SHOULD,
-			Requirement: "An open subscription receives a new matching event after EOSE."},
+		{Case: framework.NewCase("base/live/1", framework.SHOULD,
+			"An open subscription receives a new matching event after EOSE.",
+			"nip01/live.1"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(c, fixtures.ChannelSpec{})

@@ -12,8 +12,9 @@ import (
 // nip01OkPrefixSpecs are the cases of nip01/ok-prefix.
 func nip01OkPrefixSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: framework.Case{ID: "base/prefix/1", Clauses: []string{"nip01/ok-prefix.1"}, Area: "events", Section: "nip01/ok-prefix", Level: framework.MUST,
-			Requirement: "An OK false carries a machine-readable prefix and a colon before its human-readable message."},
+		{Case: framework.NewCase("base/prefix/1", framework.MUST,
+			"An OK false carries a machine-readable prefix and a colon before its human-readable message.",
+			"nip01/ok-prefix.1"),
 			Run: func(t *framework.T) {
 				a := t.Actor("owner")
 				c := t.Connect(a)
@@ -26,9 +27,10 @@ func nip01OkPrefixSpecs() []framework.Spec {
 				}
 				framework.CheckPrefix("OK", ok.Reason)
 			}},
-		{Case: framework.Case{ID: "base/prefix/2", Clauses: []string{"nip01/ok-prefix.3"}, Area: "events", Section: "nip01/ok-prefix", Level: framework.MUST,
-			Requirement: "An OK false means the event was not accepted: the creator's 9000 adding a member and an outsider's 9000 making itself admin, each when refused, are not served by ids afterwards, and the key each names is not in the group's 39002 or 39001.",
-			Reading:     "NIP-01: OK true when the event has been accepted, false otherwise. A refused command the relay serves by id afterwards, or whose effect shows, was accepted after all. Whether the relay accepts either command is not judged here (the permissions cases do). Every case's refusals are read back the same way after the case (the OK postcondition)."},
+		{Case: framework.NewCase("base/prefix/2", framework.MUST,
+			"An OK false means the event was not accepted: the creator's 9000 adding a member and an outsider's 9000 making itself admin, each when refused, are not served by ids afterwards, and the key each names is not in the group's 39002 or 39001.",
+			"nip01/ok-prefix.3").
+			WithReading("NIP-01: OK true when the event has been accepted, false otherwise. A refused command the relay serves by id afterwards, or whose effect shows, was accepted after all. Whether the relay accepts either command is not judged here (the permissions cases do). Every case's refusals are read back the same way after the case (the OK postcondition)."),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{})

@@ -10,9 +10,10 @@ import (
 // nip01ReplaceableSpecs are the cases of nip01/replaceable.
 func nip01ReplaceableSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: framework.Case{ID: "base/ties/4", Clauses: []string{"nip01/replaceable.1"}, Area: "state-events", Section: "nip01/replaceable", Level: framework.SHOULD,
-			Requirement: "Of two versions of an addressable event with the same created_at, the relay keeps the one with the lowest id, whichever came first.",
-			Reading:     "NIP-01: \"In case of replaceable events with the same timestamp, the event with the lowest id (first in lexical order) should be retained, and the other discarded\", read as covering addressable events (same kind, pubkey and d). The harness's own kind 30078 events in its group; a relay may refuse the discarded version or accept and drop it."},
+		{Case: framework.NewCase("base/ties/4", framework.SHOULD,
+			"Of two versions of an addressable event with the same created_at, the relay keeps the one with the lowest id, whichever came first.",
+			"nip01/replaceable.1").
+			WithReading("NIP-01: \"In case of replaceable events with the same timestamp, the event with the lowest id (first in lexical order) should be retained, and the other discarded\", read as covering addressable events (same kind, pubkey and d). The harness's own kind 30078 events in its group; a relay may refuse the discarded version or accept and drop it."),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(c, fixtures.ChannelSpec{})

@@ -10,9 +10,10 @@ import (
 // nip11DocumentSpecs are the cases of nip11/document.
 func nip11DocumentSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: framework.Case{ID: "base/nip11/1", Clauses: []string{"nip11/document.1", "nip11/document.2"}, Area: "nip11", Section: "nip11/document", Level: framework.MUST,
-			Requirement: "The NIP-11 document is served for Accept: application/nostr+json; its self field, when present, is a 64-hex key.",
-			Reading:     "NIP-29 names self as the key of group state; a document without self but with pubkey is read as naming that key, with a note."},
+		{Case: framework.NewCase("base/nip11/1", framework.MUST,
+			"The NIP-11 document is served for Accept: application/nostr+json; its self field, when present, is a 64-hex key.",
+			"nip11/document.1", "nip11/document.2").
+			WithReading("NIP-29 names self as the key of group state; a document without self but with pubkey is read as naming that key, with a note."),
 			Run: func(t *framework.T) {
 				t.Checking("nip11/document.1")
 				info := t.Env.Info

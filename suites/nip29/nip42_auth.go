@@ -14,9 +14,10 @@ import (
 // nip42AuthSpecs are the cases of nip42/auth.
 func nip42AuthSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: framework.Case{ID: "base/auth/1", Clauses: []string{"labels/events.2", "nip42/auth.3"}, Area: "auth", Section: "nip42/auth", Level: framework.SHOULD,
-			Requirement: "A write refused only because the connection has not authenticated is refused with auth-required:.",
-			Reading:     "NIP-42 lets a relay choose whether writes need AUTH: a relay that accepts the write has no AUTH gate to check (unsupported, with the reason); a refusal that AUTH then lifts must have said auth-required:."},
+		{Case: framework.NewCase("base/auth/1", framework.SHOULD,
+			"A write refused only because the connection has not authenticated is refused with auth-required:.",
+			"nip42/auth.3", "labels/events.2").
+			WithReading("NIP-42 lets a relay choose whether writes need AUTH: a relay that accepts the write has no AUTH gate to check (unsupported, with the reason); a refusal that AUTH then lifts must have said auth-required:."),
 			Run: func(t *framework.T) {
 				t.Checking("nip42/auth.3")
 				owner := t.Actor("owner")
@@ -40,9 +41,10 @@ func nip42AuthSpecs() []framework.Spec {
 					t.Violates("nip42/auth.3", "NIP-42 (nip42/auth.3): the write was refused before AUTH and accepted after it, so the refusal should say auth-required:, got %s", ok)
 				}
 			}},
-		{Case: framework.Case{ID: "base/auth/2", Clauses: []string{"labels/events.2", "nip42/auth.3"}, Area: "auth", Section: "nip42/auth", Level: framework.SHOULD,
-			Requirement: "A write signed by a key the connection has not authenticated, if refused for that, says auth-required: (or restricted:).",
-			Reading:     "NIP-42 does not oblige a relay to tie writes to the authenticated key: acceptance leaves nothing to check (unsupported, with the reason); a refusal that authenticating the signer lifts must use a NIP-42 prefix."},
+		{Case: framework.NewCase("base/auth/2", framework.SHOULD,
+			"A write signed by a key the connection has not authenticated, if refused for that, says auth-required: (or restricted:).",
+			"nip42/auth.3", "labels/events.2").
+			WithReading("NIP-42 does not oblige a relay to tie writes to the authenticated key: acceptance leaves nothing to check (unsupported, with the reason); a refusal that authenticating the signer lifts must use a NIP-42 prefix."),
 			Run: func(t *framework.T) {
 				t.Checking("nip42/auth.3")
 				a, b := t.Actor("authed"), t.Actor("other")
@@ -75,8 +77,9 @@ func nip42AuthSpecs() []framework.Spec {
 				t.Track(ev)
 				t.Violates("nip42/auth.3", "NIP-42 (nip42/auth.3): a write refused for its signer not being authenticated should say auth-required: or restricted:, got %s (the signer's own authenticated connection was accepted)", ok)
 			}},
-		{Case: framework.Case{ID: "base/auth/3", Clauses: []string{"nip42/auth.1"}, Area: "auth", Section: "nip42/auth", Level: framework.MUST,
-			Requirement: "An AUTH message with a valid kind 22242 event is answered with OK."},
+		{Case: framework.NewCase("base/auth/3", framework.MUST,
+			"An AUTH message with a valid kind 22242 event is answered with OK.",
+			"nip42/auth.1"),
 			Run: func(t *framework.T) {
 				a := t.Actor("owner")
 				c := t.ConnectWith(fixtures.DialOptions{Actor: a, NoAutoAuth: true})
@@ -95,8 +98,9 @@ func nip42AuthSpecs() []framework.Spec {
 					t.Blocked(framework.PreAuth, err.Error())
 				}
 			}},
-		{Case: framework.Case{ID: "base/auth/4", Clauses: []string{"nip01/ok-prefix.2", "nip42/auth.2"}, Area: "auth", Section: "nip42/auth", Level: framework.MUST,
-			Requirement: "Kind 22242 AUTH events are never broadcast: a subscription for kind 22242 receives none when another client authenticates."},
+		{Case: framework.NewCase("base/auth/4", framework.MUST,
+			"Kind 22242 AUTH events are never broadcast: a subscription for kind 22242 receives none when another client authenticates.",
+			"nip42/auth.2", "nip01/ok-prefix.2"),
 			Run: func(t *framework.T) {
 				t.Checking("nip42/auth.2")
 				watcher := t.Connect(t.Actor("watcher"))

@@ -7,13 +7,15 @@ import (
 
 	"github.com/nipcl/nipcl-conform/fixtures"
 	"github.com/nipcl/nipcl-conform/suites/framework"
+	"github.com/nipcl/nipcl-conform/suites/readmatrix"
 )
 
 // nip45CountSpecs are the cases of nip45/count.
 func nip45CountSpecs() []framework.Spec {
-	return []framework.Spec{
-		{Case: framework.Case{ID: "base/count/1", Clauses: []string{"nip45/count.1", "nip45/count.2"}, Area: "count", Section: "nip45/count", Level: framework.MUST,
-			Requirement: "A relay that serves COUNT answers with the number of matching events; one that refuses answers CLOSED."},
+	return append([]framework.Spec{
+		{Case: framework.NewCase("base/count/1", framework.MUST,
+			"A relay that serves COUNT answers with the number of matching events; one that refuses answers CLOSED.",
+			"nip45/count.1", "nip45/count.2"),
 			Run: func(t *framework.T) {
 				t.Checking("nip45/count.1")
 				c := t.Connect(t.Actor("owner"))
@@ -26,8 +28,9 @@ func nip45CountSpecs() []framework.Spec {
 					t.Violates("nip45/count.1", "NIP-45 (nip45/count.1): COUNT of the group's three messages answered %d", n)
 				}
 			}},
-		{Case: framework.Case{ID: "base/count/2", Clauses: []string{"nip45/count.1", "nip45/count.3"}, Area: "count", Section: "nip45/count", Level: framework.SHOULD,
-			Requirement: "COUNT does not count a private group's messages for an outsider."},
+		{Case: framework.NewCase("base/count/2", framework.SHOULD,
+			"COUNT does not count a private group's messages for an outsider.",
+			"nip45/count.1", "nip45/count.3"),
 			Run: func(t *framework.T) {
 				t.Checking("nip45/count.1")
 				c := t.Connect(t.Actor("owner"))
@@ -50,5 +53,16 @@ func nip45CountSpecs() []framework.Spec {
 					t.Violates("nip45/count.3", "NIP-45 with NIP-29 private (nip45/count.3): an outsider's COUNT of a private group's messages answered %d, want 0 or a refusal", r.Count)
 				}
 			}},
-	}
+	}, readmatrix.ReadsSpecs(
+		basePrivateRule([]readmatrix.ReadRow{
+			{Id: "base/reads/28", Shape: "count-h", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen, Clause: "nip45/count.1"},
+			{Id: "base/reads/29", Shape: "count-h", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Level: framework.SHOULD, Clause: "nip45/count.3"},
+			{Id: "base/reads/30", Shape: "count-ids", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Level: framework.SHOULD, Clause: "nip45/count.3"},
+			{Id: "base/reads/31", Shape: "count-h", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld, Level: framework.SHOULD, Clause: "nip45/count.3"},
+			{Id: "base/reads/32", Shape: "count-h", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld, Level: framework.SHOULD, Clause: "nip45/count.3"},
+		}),
+		baseFlippedRule([]readmatrix.ReadRow{
+			{Id: "base/reads/38", Shape: "count-h", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Level: framework.SHOULD, Clause: "nip45/count.3"},
+		}),
+	)...)
 }

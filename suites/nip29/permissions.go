@@ -10,16 +10,18 @@ import (
 // permissionsSpecs are the cases of nip29/permissions: a key without a role may neither edit a group's metadata nor put users in it.
 func permissionsSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: framework.Case{ID: "base/permissions/1", Clauses: []string{"nip29/permissions.2"}, Area: "permissions", Section: "nip29/permissions", Level: framework.SHOULD,
-			Requirement: "A 9002 from a member without a role is refused and the name stays."},
+		{Case: framework.NewCase("base/permissions/1", framework.SHOULD,
+			"A 9002 from a member without a role is refused and the name stays.",
+			"nip29/permissions.2"),
 			Run: func(t *framework.T) {
 				owner, member, ch := framework.ChannelWithMember(t, fixtures.Open, "member")
 				before := framework.TagOf(t.GroupMetadata(owner, ch), "name")
 				t.Reject(member, fixtures.EditGroup(member.Actor(), ch, fixtures.GroupMetadata{Name: "member-rename"}), "", "a member without a role edits metadata")
 				t.Expect(framework.TagOf(t.GroupMetadata(owner, ch), "name")).To(Equal(before), "the name after the refused edit")
 			}},
-		{Case: framework.Case{ID: "base/permissions/2", Clauses: []string{"nip29/permissions.1"}, Area: "permissions", Section: "nip29/permissions", Level: framework.MUST,
-			Requirement: "A 9000 from a key with no role in the group is refused and the named user does not become a member."},
+		{Case: framework.NewCase("base/permissions/2", framework.MUST,
+			"A 9000 from a key with no role in the group is refused and the named user does not become a member.",
+			"nip29/permissions.1"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{})

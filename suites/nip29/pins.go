@@ -14,17 +14,19 @@ import (
 // pinsSpecs are the cases of nip29/pins.
 func pinsSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: framework.Case{ID: "base/pins/1", Clauses: []string{"nip29/pins.1"}, Area: "pins", Section: "nip29/pins", Level: framework.MUST,
-			Requirement: "After the owner's accepted 9010 [e2, a, e1], the group's relay-signed 39005 lists those references in that order.",
-			Reading:     "Pinned events are optional: a relay that refuses the owner's 9010 (with the a tag and without it), or accepts it but publishes no 39005 for the group at all, is unsupported. An a tag may be refused for an address the relay does not hold; the case then pins e tags only, noted."},
+		{Case: framework.NewCase("base/pins/1", framework.MUST,
+			"After the owner's accepted 9010 [e2, a, e1], the group's relay-signed 39005 lists those references in that order.",
+			"nip29/pins.1").
+			WithReading("Pinned events are optional: a relay that refuses the owner's 9010 (with the a tag and without it), or accepts it but publishes no 39005 for the group at all, is unsupported. An a tag may be refused for an address the relay does not hold; the case then pins e tags only, noted."),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				group, _, _, pinned := pinnedGroup(t, owner)
 				ev := awaitPins(t, owner, group, pinned, "NIP-29 (nip29/pins.1): the relay regenerates the 39005 to mirror an accepted 9010, in order; the 39005")
 				t.RequireRelaySigned(ev)
 			}},
-		{Case: framework.Case{ID: "base/pins/2", Clauses: []string{"nip29/pins.2"}, Area: "pins", Section: "nip29/pins", Level: framework.MUST,
-			Requirement: "A second 9010 that unpins one event and reorders the rest, then a third with no references, are each mirrored by the 39005."},
+		{Case: framework.NewCase("base/pins/2", framework.MUST,
+			"A second 9010 that unpins one event and reorders the rest, then a third with no references, are each mirrored by the 39005.",
+			"nip29/pins.2"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				group, e1, e2, pinned := pinnedGroup(t, owner)
@@ -34,8 +36,9 @@ func pinsSpecs() []framework.Spec {
 				t.Accept(owner, pinList(owner.Actor(), group), "the 9010 with no references (clearing the pins)")
 				awaitPins(t, owner, group, []string{}, "NIP-29 (nip29/pins.2): clearing is done by submitting an empty list; after the empty 9010, the 39005")
 			}},
-		{Case: framework.Case{ID: "base/pins/3", Clauses: []string{"nip29/pins.3"}, Area: "pins", Section: "nip29/pins", Level: framework.SHOULD,
-			Requirement: "A 9010 from a member without a privileged role is refused and the 39005 keeps the owner's list."},
+		{Case: framework.NewCase("base/pins/3", framework.SHOULD,
+			"A 9010 from a member without a privileged role is refused and the 39005 keeps the owner's list.",
+			"nip29/pins.3"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				group, e1, _, pinned := pinnedGroup(t, owner)

@@ -16,9 +16,10 @@ import (
 
 // readAccessSpecs are the cases of nip29/read-access.
 func readAccessSpecs() []framework.Spec {
-	return []framework.Spec{
-		{Case: framework.Case{ID: "base/read/1", Clauses: []string{"nip01/ok-prefix.2", "nip29/read-access.1", "nip29/read-access.3"}, Area: "read-access", Section: "nip29/read-access", Level: framework.MUST,
-			Requirement: "A private group's messages reach its members and nobody else, by #h or by id, anonymous or not."},
+	return append([]framework.Spec{
+		{Case: framework.NewCase("base/read/1", framework.MUST,
+			"A private group's messages reach its members and nobody else, by #h or by id, anonymous or not.",
+			"nip29/read-access.1", "nip29/read-access.3", "nip01/ok-prefix.2"),
 			Run: func(t *framework.T) {
 				t.Checking("nip29/read-access.1")
 				owner, member, ch := framework.ChannelWithMember(t, fixtures.Private, "member")
@@ -38,8 +39,9 @@ func readAccessSpecs() []framework.Spec {
 				how = append(how, "anonymous by #h: "+t.QueryAbsent(t.Connect(nil), "NIP-29 (nip29/read-access.1): an anonymous reader of the private group", f))
 				t.Note("withheld: %s", strings.Join(how, "; "))
 			}},
-		{Case: framework.Case{ID: "base/read/2", Clauses: []string{"nip29/read-access.1", "nip29/read-access.2"}, Area: "read-access", Section: "nip29/read-access", Level: framework.SHOULD,
-			Requirement: "Newer messages of private groups do not use up an outsider's limit: limit 1 returns the readable older message."},
+		{Case: framework.NewCase("base/read/2", framework.SHOULD,
+			"Newer messages of private groups do not use up an outsider's limit: limit 1 returns the readable older message.",
+			"nip29/read-access.1", "nip29/read-access.2"),
 			Run: func(t *framework.T) {
 				t.Checking("nip29/read-access.1")
 				owner := t.Connect(t.Actor("owner"))
@@ -70,5 +72,56 @@ func readAccessSpecs() []framework.Spec {
 					t.Expect(framework.IDs(r.Events)).To(Equal([]string{old.ID}), "NIP-29 private with NIP-01 limit (nip29/read-access.2): limit 1 returns the one message the outsider may read, for "+framework.FilterString(fs))
 				}
 			}},
-	}
+		{Case: framework.NewCase("base/create/4", framework.MUST,
+			"After an outsider's bare 9007 on an existing private group (closed too, where the relay shows the flag), the outsider still does not read the group's private message, and a refused 9007 changed nothing (name, flags, admins, members).",
+			"nip29/read-access.1", "nip01/ok-prefix.3").
+			WithReading("Follow-through: what a 9007 on an existing id did is read back, whatever the OK said, and judged at the sentence the damage breaks: the outsider reading the private message breaks nip29/read-access.1 (MUST); a change after an OK false breaks nip01/ok-prefix.3 (MUST). A change after an OK true is base/create/5's (nip29/create.3, SHOULD)."),
+			Run: func(t *framework.T) {
+				t.Checking("nip01/ok-prefix.3")
+				w := takeOver(t)
+				switch {
+				case w.reads:
+					t.Violates("nip29/read-access.1", "NIP-29 (nip29/read-access.1): after its 9007 on the existing private group (answered %s), the outsider reads the group's private message %s", w.ok, w.secret)
+				case len(w.damage) > 0 && !w.ok.Accepted:
+					t.Violates("nip01/ok-prefix.3", "NIP-01 (nip01/ok-prefix.3): the outsider's 9007 on the existing group was refused (%s), yet it changed the group: %s", w.ok, strings.Join(w.damage, "; "))
+				}
+			}},
+	}, readmatrix.ReadsSpecs(
+		basePrivateRule([]readmatrix.ReadRow{
+			{Id: "base/reads/1", Shape: "h", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "base/reads/2", Shape: "ids", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "base/reads/3", Shape: "authors", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "base/reads/4", Shape: "since-until", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "base/reads/5", Shape: "multi", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "base/reads/6", Shape: "live", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "base/reads/7", Shape: "h", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/8", Shape: "ids", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/9", Shape: "authors", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/10", Shape: "kinds", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/11", Shape: "since-until", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/12", Shape: "multi", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/13", Shape: "live", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/14", Shape: "h", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/15", Shape: "ids", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/16", Shape: "kinds", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/17", Shape: "since-until", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/18", Shape: "multi", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/19", Shape: "h", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/20", Shape: "ids", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/21", Shape: "authors", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/22", Shape: "since-until", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/23", Shape: "multi", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/24", Shape: "live", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/25", Shape: "limit", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Level: framework.SHOULD, Clause: "nip29/read-access.2"},
+			{Id: "base/reads/26", Shape: "limit", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld, Level: framework.SHOULD, Clause: "nip29/read-access.2"},
+			{Id: "base/reads/27", Shape: "limit", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld, Level: framework.SHOULD, Clause: "nip29/read-access.2"},
+		}),
+		baseFlippedRule([]readmatrix.ReadRow{
+			{Id: "base/reads/33", Shape: "h", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
+			{Id: "base/reads/34", Shape: "h", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/35", Shape: "ids", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/36", Shape: "since-until", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld},
+			{Id: "base/reads/37", Shape: "multi", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
+		}),
+	)...)
 }

@@ -8,9 +8,10 @@ import (
 // restrictedSpecs are the cases of nip29/restricted.
 func restrictedSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: framework.Case{ID: "base/restricted/2", Clauses: []string{"nip29/restricted.2"}, Area: "read-access", Section: "nip29/restricted", Level: framework.MUST,
-			Requirement: "A non-member's message to a closed group that is neither restricted nor private is accepted, as it is in a group without flags.",
-			Reading:     "\"restricted indicates that only members can write ... Omitting this tag indicates that anyone can send messages\"; closed only says join requests are ignored. The same non-member first writes to a group without flags: when even that is refused, the relay's refusal is not about closed and the case is unsupported."},
+		{Case: framework.NewCase("base/restricted/2", framework.MUST,
+			"A non-member's message to a closed group that is neither restricted nor private is accepted, as it is in a group without flags.",
+			"nip29/restricted.2").
+			WithReading("\"restricted indicates that only members can write ... Omitting this tag indicates that anyone can send messages\"; closed only says join requests are ignored. The same non-member first writes to a group without flags: when even that is refused, the relay's refusal is not about closed and the case is unsupported."),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				plain := t.CreateChannel(owner, fixtures.ChannelSpec{})
@@ -32,8 +33,9 @@ func restrictedSpecs() []framework.Spec {
 					t.Violates("nip29/restricted.2", "NIP-29 (nip29/restricted.2): only restricted limits writing to members (\"Omitting this tag indicates that anyone can send messages\"); closed limits joining. The non-member's message to the closed, unrestricted group was refused (while one to a group without flags was accepted): %s", ok)
 				}
 			}},
-		{Case: framework.Case{ID: "base/restricted/1", Clauses: []string{"nip29/restricted.1"}, Area: "read-access", Section: "nip29/restricted", Level: framework.MUST,
-			Requirement: "A non-member's message to a restricted group is refused."},
+		{Case: framework.NewCase("base/restricted/1", framework.MUST,
+			"A non-member's message to a restricted group is refused.",
+			"nip29/restricted.1"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{Flags: []string{fixtures.FlagRestricted}})

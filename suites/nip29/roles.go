@@ -10,8 +10,9 @@ import (
 // rolesSpecs are the cases of nip29/roles: the roles 39001 lists are those the relay advertises in 39003.
 func rolesSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: framework.Case{ID: "base/roles/1", Clauses: []string{"nip29/roles.1"}, Area: "membership", Section: "nip29/roles", Level: framework.SHOULD,
-			Requirement: "Every role 39001 lists is one the relay advertises in its 39003, when it publishes one."},
+		{Case: framework.NewCase("base/roles/1", framework.SHOULD,
+			"Every role 39001 lists is one the relay advertises in its 39003, when it publishes one.",
+			"nip29/roles.1"),
 			Run: func(t *framework.T) {
 				owner, _, ch := framework.ChannelWithMember(t, fixtures.Open, "admin")
 				roles := t.StateEvent(owner, fixtures.KindRoles, ch)

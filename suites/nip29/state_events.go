@@ -16,8 +16,9 @@ import (
 // stateEventsSpecs are the cases of nip29/state-events: the relay-signed state events (39000-39004): served by #d, signed by the relay, one per group, their content.
 func stateEventsSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: framework.Case{ID: "base/state/1", Clauses: []string{"labels/events.1", "nip11/document.3", "nip29/state-events.1"}, Area: "state-events", Section: "nip29/state-events", Level: framework.MUST,
-			Requirement: "The group state events the relay publishes (39000-39003) are signed by the NIP-11 self key with a valid id and signature."},
+		{Case: framework.NewCase("base/state/1", framework.MUST,
+			"The group state events the relay publishes (39000-39003) are signed by the NIP-11 self key with a valid id and signature.",
+			"nip29/state-events.1", "labels/events.1", "nip11/document.3"),
 			Run: func(t *framework.T) {
 				t.Checking("nip29/state-events.1")
 				c := t.Connect(t.Actor("owner"))
@@ -32,8 +33,9 @@ func stateEventsSpecs() []framework.Spec {
 				}
 				t.Note("state kinds the relay published for the group: %v", seen)
 			}},
-		{Case: framework.Case{ID: "base/state/2", Clauses: []string{"nip29/state-events.2"}, Area: "state-events", Section: "nip29/state-events", Level: framework.SHOULD,
-			Requirement: "A replacement 39000 has a greater created_at than the one it replaces, even for edits in the same second."},
+		{Case: framework.NewCase("base/state/2", framework.SHOULD,
+			"A replacement 39000 has a greater created_at than the one it replaces, even for edits in the same second.",
+			"nip29/state-events.2"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(c, fixtures.ChannelSpec{})
@@ -52,8 +54,9 @@ func stateEventsSpecs() []framework.Spec {
 					prev = cur
 				}
 			}},
-		{Case: framework.Case{ID: "base/state/3", Clauses: []string{"nip29/state-events.3"}, Area: "state-events", Section: "nip29/state-events", Level: framework.SHOULD,
-			Requirement: "After edits, a #d read of a group's 39000 returns a single head, not superseded ones."},
+		{Case: framework.NewCase("base/state/3", framework.SHOULD,
+			"After edits, a #d read of a group's 39000 returns a single head, not superseded ones.",
+			"nip29/state-events.3"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(c, fixtures.ChannelSpec{})
@@ -65,8 +68,9 @@ func stateEventsSpecs() []framework.Spec {
 					t.Violates("nip29/state-events.3", "NIP-29 (nip29/state-events.3): a single 39000 should exist per group; #d read returned %d: %v", len(got), framework.IDs(got))
 				}
 			}},
-		{Case: framework.Case{ID: "base/state/4", Clauses: []string{"nip29/state-events.4"}, Area: "state-events", Section: "nip29/state-events", Level: framework.SHOULD,
-			Requirement: "A 39000 REQ over three groups with limit 2 returns at most two events."},
+		{Case: framework.NewCase("base/state/4", framework.SHOULD,
+			"A 39000 REQ over three groups with limit 2 returns at most two events.",
+			"nip29/state-events.4"),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				var ids []string
@@ -87,8 +91,9 @@ func stateEventsSpecs() []framework.Spec {
 					}
 				}
 			}},
-		{Case: framework.Case{ID: "base/state/5", Clauses: []string{"nip29/state-events.5"}, Area: "state-events", Section: "nip29/state-events", Level: framework.SHOULD,
-			Requirement: "After the creator's 9002 with name, picture, banner and about, the 39000 carries all four."},
+		{Case: framework.NewCase("base/state/5", framework.SHOULD,
+			"After the creator's 9002 with name, picture, banner and about, the 39000 carries all four.",
+			"nip29/state-events.5"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{})
@@ -110,8 +115,9 @@ func stateEventsSpecs() []framework.Spec {
 					}
 				}
 			}},
-		{Case: framework.Case{ID: "base/state/6", Clauses: []string{"nip29/state-events.6"}, Area: "state-events", Section: "nip29/state-events", Level: framework.SHOULD,
-			Requirement: "A 39000 for the group signed by a user key is refused and not served."},
+		{Case: framework.NewCase("base/state/6", framework.SHOULD,
+			"A 39000 for the group signed by a user key is refused and not served.",
+			"nip29/state-events.6"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{})
@@ -129,8 +135,9 @@ func stateEventsSpecs() []framework.Spec {
 					t.Violates("nip29/state-events.6", "NIP-29 (nip29/state-events.6): the group's name changed from %q to %q after a refused user-signed 39000", before, got)
 				}
 			}},
-		{Case: framework.Case{ID: "base/state/7", Clauses: []string{"nip29/state-events.3"}, Area: "state-events", Section: "nip29/state-events", Level: framework.SHOULD,
-			Requirement: "After moderation events that leave the state as it was (the same 9002 and 9000 again, in the same second), each state kind still has a single instance per group."},
+		{Case: framework.NewCase("base/state/7", framework.SHOULD,
+			"After moderation events that leave the state as it was (the same 9002 and 9000 again, in the same second), each state kind still has a single instance per group.",
+			"nip29/state-events.3"),
 			Run: func(t *framework.T) {
 				owner, member, ch := framework.ChannelWithMember(t, fixtures.Open, "member")
 				role := t.PutRole(owner, ch, "member")
@@ -153,9 +160,10 @@ func stateEventsSpecs() []framework.Spec {
 				}
 				t.Note("state kinds published for the group: %v", seen)
 			}},
-		{Case: framework.Case{ID: "base/state/8", Clauses: []string{"nip29/state-events.7"}, Area: "state-events", Section: "nip29/state-events", Level: framework.MUST,
-			Requirement: "Every 39004 the relay publishes names participants only in participant tags, as 64-character lowercase hex, and is signed by the relay.",
-			Reading:     "39004 is optional and tied to live AV rooms: where the relay offers AV (204 at /.well-known/nip29/livekit), the case first takes a LiveKit token for a fresh group as its owner, then reads the relay's 39004 events (the group's, waited for after a token, and up to 20 of any group); none makes it unsupported."},
+		{Case: framework.NewCase("base/state/8", framework.MUST,
+			"Every 39004 the relay publishes names participants only in participant tags, as 64-character lowercase hex, and is signed by the relay.",
+			"nip29/state-events.7").
+			WithReading("39004 is optional and tied to live AV rooms: where the relay offers AV (204 at /.well-known/nip29/livekit), the case first takes a LiveKit token for a fresh group as its owner, then reads the relay's 39004 events (the group's, waited for after a token, and up to 20 of any group); none makes it unsupported."),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{})

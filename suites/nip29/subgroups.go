@@ -16,8 +16,9 @@ import (
 // subgroupsSpecs are the cases of nip29/subgroups.
 func subgroupsSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: framework.Case{ID: "base/subgroups/1", Clauses: []string{"nip29/subgroups.1"}, Area: "subgroups", Section: "nip29/subgroups", Level: framework.SHOULD,
-			Requirement: `A relay that honours a 9002 parent tag advertises "nip29": {"subgroups": true} in its NIP-11 document.`},
+		{Case: framework.NewCase("base/subgroups/1", framework.SHOULD,
+			`A relay that honours a 9002 parent tag advertises "nip29": {"subgroups": true} in its NIP-11 document.`,
+			"nip29/subgroups.1"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				subgroupFamily(t, owner, 1)
@@ -25,8 +26,9 @@ func subgroupsSpecs() []framework.Spec {
 					t.Violates("nip29/subgroups.1", `NIP-29 (nip29/subgroups.1): the relay supports subgroups (after a 9002 adopting a group it added the child tag to the parent's 39000) but its NIP-11 document has no "nip29": {"subgroups": true}`)
 				}
 			}},
-		{Case: framework.Case{ID: "base/subgroups/2", Clauses: []string{"nip29/subgroups.2"}, Area: "subgroups", Section: "nip29/subgroups", Level: framework.MUST,
-			Requirement: "After the owner's 9002 with one parent tag the child's 39000 carries exactly that parent; a 9002 with two parent tags is refused or leaves at most one."},
+		{Case: framework.NewCase("base/subgroups/2", framework.MUST,
+			"After the owner's 9002 with one parent tag the child's 39000 carries exactly that parent; a 9002 with two parent tags is refused or leaves at most one.",
+			"nip29/subgroups.2"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				parent, children := subgroupFamily(t, owner, 1)
@@ -44,9 +46,10 @@ func subgroupsSpecs() []framework.Spec {
 				}
 				t.Note("the 9002 with two parent tags was accepted; the child's 39000 now has parent tags %q", parentsOf(meta))
 			}},
-		{Case: framework.Case{ID: "base/subgroups/3", Clauses: []string{"nip29/subgroups.3"}, Area: "subgroups", Section: "nip29/subgroups", Level: framework.MUST,
-			Requirement: "After two children are adopted, the parent's 39000 lists both as child tags, each once; appending in adoption order is noted.",
-			Reading:     "\"By default relays can just append new children\": the order of a new child is the relay's; the MUST is that every child is listed."},
+		{Case: framework.NewCase("base/subgroups/3", framework.MUST,
+			"After two children are adopted, the parent's 39000 lists both as child tags, each once; appending in adoption order is noted.",
+			"nip29/subgroups.3").
+			WithReading("\"By default relays can just append new children\": the order of a new child is the relay's; the MUST is that every child is listed."),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				parent, children := subgroupFamily(t, owner, 2)
@@ -64,8 +67,9 @@ func subgroupsSpecs() []framework.Spec {
 					t.Note("children listed as %q, adopted as %q", got, children)
 				}
 			}},
-		{Case: framework.Case{ID: "base/subgroups/4", Clauses: []string{"nip29/subgroups.4"}, Area: "subgroups", Section: "nip29/subgroups", Level: framework.SHOULD,
-			Requirement: "The parent owner's 9002 carrying both children as child tags in the reverse order is accepted and the parent's 39000 then lists them in that order."},
+		{Case: framework.NewCase("base/subgroups/4", framework.SHOULD,
+			"The parent owner's 9002 carrying both children as child tags in the reverse order is accepted and the parent's 39000 then lists them in that order.",
+			"nip29/subgroups.4"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				parent, children := subgroupFamily(t, owner, 2)
@@ -77,8 +81,9 @@ func subgroupsSpecs() []framework.Spec {
 				}
 				awaitChildren(t, owner, parent, rev, "NIP-29 (nip29/subgroups.4): after the reordering 9002, the parent's 39000")
 			}},
-		{Case: framework.Case{ID: "base/subgroups/5", Clauses: []string{"nip29/subgroups.5"}, Area: "subgroups", Section: "nip29/subgroups", Level: framework.MUST,
-			Requirement: "A 9002 making a group its own parent, or the child of its own child, is refused and the group stays a root."},
+		{Case: framework.NewCase("base/subgroups/5", framework.MUST,
+			"A 9002 making a group its own parent, or the child of its own child, is refused and the group stays a root.",
+			"nip29/subgroups.5"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				parent, children := subgroupFamily(t, owner, 1)
@@ -87,8 +92,9 @@ func subgroupsSpecs() []framework.Spec {
 				awaitParents(t, owner, parent, nil, "NIP-29 (nip29/subgroups.5): after the refused cycles, the parent's 39000")
 				awaitParents(t, owner, children[0], []string{parent}, "NIP-29 (nip29/subgroups.5): after the refused cycles, the child's 39000")
 			}},
-		{Case: framework.Case{ID: "base/subgroups/6", Clauses: []string{"nip29/subgroups.6"}, Area: "subgroups", Section: "nip29/subgroups", Level: framework.MUST,
-			Requirement: "On a relay that supports subgroups, a 9002 naming a parent group that does not exist is refused and the group stays a root."},
+		{Case: framework.NewCase("base/subgroups/6", framework.MUST,
+			"On a relay that supports subgroups, a 9002 naming a parent group that does not exist is refused and the group stays a root.",
+			"nip29/subgroups.6"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				subgroupFamily(t, owner, 1)
@@ -97,8 +103,9 @@ func subgroupsSpecs() []framework.Spec {
 				t.Reject(owner, t.FullEdit(owner, lone, nostr.Tag{"parent", missing}), "", "NIP-29 (nip29/subgroups.6): a 9002 whose declared parent "+missing+" does not exist on the relay")
 				awaitParents(t, owner, lone, nil, "NIP-29 (nip29/subgroups.6): after the refused 9002, the group's 39000")
 			}},
-		{Case: framework.Case{ID: "base/subgroups/7", Clauses: []string{"nip29/subgroups.7"}, Area: "subgroups", Section: "nip29/subgroups", Level: framework.MUST,
-			Requirement: "A group owner's 9002 naming as parent a group it is not an admin of is refused; neither 39000 changes."},
+		{Case: framework.NewCase("base/subgroups/7", framework.MUST,
+			"A group owner's 9002 naming as parent a group it is not an admin of is refused; neither 39000 changes.",
+			"nip29/subgroups.7"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				parent, _ := subgroupFamily(t, owner, 1)
@@ -110,8 +117,9 @@ func subgroupsSpecs() []framework.Spec {
 					t.Violates("nip29/subgroups.7", "NIP-29 (nip29/subgroups.7): the refused 9002 still made %s a child of %s", own, parent)
 				}
 			}},
-		{Case: framework.Case{ID: "base/subgroups/8", Clauses: []string{"nip29/subgroups.8"}, Area: "subgroups", Section: "nip29/subgroups", Level: framework.MUST,
-			Requirement: "A parent's 9002 whose child tags leave out one of its two children is refused and both stay listed."},
+		{Case: framework.NewCase("base/subgroups/8", framework.MUST,
+			"A parent's 9002 whose child tags leave out one of its two children is refused and both stay listed.",
+			"nip29/subgroups.8"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				parent, children := subgroupFamily(t, owner, 2)
@@ -120,8 +128,9 @@ func subgroupsSpecs() []framework.Spec {
 				t.Reject(owner, t.FullEdit(owner, parent, nostr.Tag{"child", children[0]}), "", "NIP-29 (nip29/subgroups.8): a 9002 whose child tags do not include all the children")
 				awaitChildren(t, owner, parent, before, "NIP-29 (nip29/subgroups.8): after the refused 9002, the parent's 39000")
 			}},
-		{Case: framework.Case{ID: "base/subgroups/9", Clauses: []string{"nip29/subgroups.9"}, Area: "subgroups", Section: "nip29/subgroups", Level: framework.MUST,
-			Requirement: "A child moved to another parent leaves the first parent's list; its 9002 without a parent tag then makes it a root that no parent lists."},
+		{Case: framework.NewCase("base/subgroups/9", framework.MUST,
+			"A child moved to another parent leaves the first parent's list; its 9002 without a parent tag then makes it a root that no parent lists.",
+			"nip29/subgroups.9"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				first, children := subgroupFamily(t, owner, 1)
@@ -135,8 +144,9 @@ func subgroupsSpecs() []framework.Spec {
 				awaitParents(t, owner, child, nil, "NIP-29 (nip29/subgroups.9): absence of the parent tag makes the group a root; after the 9002 without one, the child's 39000")
 				awaitChildren(t, owner, second, nil, "NIP-29 (nip29/subgroups.9): after the child became a root, its former parent's 39000")
 			}},
-		{Case: framework.Case{ID: "base/subgroups/10", Clauses: []string{"nip29/subgroups.10"}, Area: "subgroups", Section: "nip29/subgroups", Level: framework.MUST,
-			Requirement: "After the parent's 9008, its child's 39000 carries no parent tag."},
+		{Case: framework.NewCase("base/subgroups/10", framework.MUST,
+			"After the parent's 9008, its child's 39000 carries no parent tag.",
+			"nip29/subgroups.10"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				parent, children := subgroupFamily(t, owner, 1)
@@ -146,8 +156,9 @@ func subgroupsSpecs() []framework.Spec {
 				}
 				awaitParents(t, owner, children[0], nil, "NIP-29 (nip29/subgroups.10): when a parent is deleted its children become roots; the child's 39000")
 			}},
-		{Case: framework.Case{ID: "base/subgroups/11", Clauses: []string{"nip29/subgroups.11"}, Area: "subgroups", Section: "nip29/subgroups", Level: framework.MUST,
-			Requirement: "An admin of the parent only may not put a user into the child, and the parent's member is not in the child's 39002 unless a 9000 of the child names it."},
+		{Case: framework.NewCase("base/subgroups/11", framework.MUST,
+			"An admin of the parent only may not put a user into the child, and the parent's member is not in the child's 39002 unless a 9000 of the child names it.",
+			"nip29/subgroups.11"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				parent, children := subgroupFamily(t, owner, 1)
@@ -170,8 +181,9 @@ func subgroupsSpecs() []framework.Spec {
 					t.Note("the relay propagated the parent's membership with a 9000 in the child (%s), as NIP-29 allows", fmt.Sprint(framework.IDs(puts)))
 				}
 			}},
-		{Case: framework.Case{ID: "base/subgroups/12", Clauses: []string{"nip29/subgroups.13"}, Area: "subgroups", Section: "nip29/subgroups", Level: framework.MUST,
-			Requirement: "A message stored in a group before the group gains a parent is still served, by #h and by id, after the group gains a parent, moves to another parent and becomes a root again."},
+		{Case: framework.NewCase("base/subgroups/12", framework.MUST,
+			"A message stored in a group before the group gains a parent is still served, by #h and by id, after the group gains a parent, moves to another parent and becomes a root again.",
+			"nip29/subgroups.13"),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				group := t.CreateChannel(owner, fixtures.ChannelSpec{Name: t.Unique("history")})
@@ -192,9 +204,10 @@ func subgroupsSpecs() []framework.Spec {
 				awaitParents(t, owner, group, nil, "NIP-29 (nip29/subgroups.9): after the 9002 without a parent tag, the group's 39000")
 				requireHistory(t, owner, group, msg.ID, "after the group became a root again")
 			}},
-		{Case: framework.Case{ID: "base/subgroups/13", Clauses: []string{"nip29/subgroups.6"}, Area: "subgroups", Section: "nip29/subgroups", Level: framework.MUST,
-			Requirement: "A group deleted by an accepted 9008 no longer exists: a 9002 declaring it as parent is rejected. What else the deleted group still does (a member's message, an outsider's join request, its 39000 and 39002, its earlier message by #h) is noted.",
-			Reading:     "NIP-29 names 9008 delete-group and gives it one effect in words: when a parent is deleted its children become roots (base/subgroups/10). A deleted group is read as one that no longer exists on the relay, so a 9002 naming it as parent falls under \"if a group's declared parent does not exist on the relay the kind:9002 MUST be rejected\". No sentence says what writes, joins and reads of a deleted group get: they are noted, never judged."},
+		{Case: framework.NewCase("base/subgroups/13", framework.MUST,
+			"A group deleted by an accepted 9008 no longer exists: a 9002 declaring it as parent is rejected. What else the deleted group still does (a member's message, an outsider's join request, its 39000 and 39002, its earlier message by #h) is noted.",
+			"nip29/subgroups.6").
+			WithReading("NIP-29 names 9008 delete-group and gives it one effect in words: when a parent is deleted its children become roots (base/subgroups/10). A deleted group is read as one that no longer exists on the relay, so a 9002 naming it as parent falls under \"if a group's declared parent does not exist on the relay the kind:9002 MUST be rejected\". No sentence says what writes, joins and reads of a deleted group get: they are noted, never judged."),
 			Run: func(t *framework.T) {
 				owner, member, gone := framework.ChannelWithMember(t, fixtures.Open, "member")
 				subgroupFamily(t, owner, 1) // subgroups are optional: unsupported without them
@@ -236,7 +249,7 @@ func subgroupsAdvertised(t *framework.T) bool {
 	return json.Unmarshal([]byte(t.Env.Info.Raw), &doc) == nil && doc.NIP29.Subgroups
 }
 
-// parentOf and childrenOf read a 39000's subgroup tags.
+// parentsOf and childrenOf read a 39000's subgroup tags.
 func parentsOf(meta *nostr.Event) []string  { return fixtures.TagValues(meta, "parent") }
 func childrenOf(meta *nostr.Event) []string { return fixtures.TagValues(meta, "child") }
 

@@ -13,9 +13,10 @@ import (
 // timelineSpecs are the cases of nip29/timeline: timeline references (previous): unknown references refused, known ones accepted.
 func timelineSpecs() []framework.Spec {
 	return []framework.Spec{
-		{Case: framework.Case{ID: "base/timeline/1", Clauses: []string{"nip29/timeline.1"}, Area: "timeline", Section: "nip29/timeline", Level: framework.SHOULD,
-			Requirement: "A group message whose previous tag adds a reference matching no event of the relay to three valid ones is refused.",
-			Reading:     timelineReading},
+		{Case: framework.NewCase("base/timeline/1", framework.SHOULD,
+			"A group message whose previous tag adds a reference matching no event of the relay to three valid ones is refused.",
+			"nip29/timeline.1").
+			WithReading(timelineReading),
 			Run: func(t *framework.T) {
 				owner, refs, ch := timelineSetup(t)
 				valid := fixtures.Message(owner.Actor(), ch, "in context "+t.Unique("m"))
@@ -33,9 +34,10 @@ func timelineSpecs() []framework.Spec {
 				framework.CheckPrefix("OK", ok.Reason)
 				t.Note("the unknown reference was refused: %s", ok)
 			}},
-		{Case: framework.Case{ID: "base/timeline/2", Clauses: []string{"nip29/timeline.2"}, Area: "timeline", Section: "nip29/timeline", Level: framework.MUST,
-			Requirement: "A group message whose previous tag names three of other members' recent messages (first 8 hex digits) is accepted and served.",
-			Reading:     timelineReading},
+		{Case: framework.NewCase("base/timeline/2", framework.MUST,
+			"A group message whose previous tag names three of other members' recent messages (first 8 hex digits) is accepted and served.",
+			"nip29/timeline.2").
+			WithReading(timelineReading),
 			Run: func(t *framework.T) {
 				owner, refs, ch := timelineSetup(t)
 				ev := fixtures.Message(owner.Actor(), ch, "in context "+t.Unique("m"))

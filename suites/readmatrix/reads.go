@@ -83,7 +83,7 @@ type readObs struct {
 	refused string // CLOSED reason when the relay refused the read
 	// must are ids a withholding read still has to return: the older
 	// readable match of a limit shape, or the readable control of a shape
-	// that matches it (controlShape), so an empty answer never passes a
+	// that matches it (ControlShape), so an empty answer never passes a
 	// withheld row. limited marks the limit shapes.
 	must    []string
 	limited bool
@@ -111,11 +111,14 @@ type ReadShape struct {
 
 // ReadRule is one rule of the matrix.
 type ReadRule struct {
-	Name    string // short name, in the requirement line
-	Profile string
+	Name string // short name, in the requirement line
+	// Refusal is what a refused read means for the rule's rows (their
+	// Case.Refusal): NIP-29 obliges a relay to serve none of the reads a
+	// row sets up with (blocks), a NIP-CL draft requires them (fails).
+	Refusal framework.Refusal
 	Level   framework.Level
 	Clause  string                                             // default clause ID the rows rest on
-	SeenCl  string                                             // clause of wantSeen rows, when it differs
+	SeenCl  string                                             // clause of WantSeen rows, when it differs
 	Rests   string                                             // the rule in our words
 	Build   func(t *framework.T, viewer, shape string) *ReadFx // shape: what the row reads with
 	Shapes  []ReadShape
@@ -123,11 +126,16 @@ type ReadRule struct {
 }
 
 // ReadsSpecs returns the matrix cases of the given rules, one per row.
+// The rows are written in the call, in the file of their section: each
+// case's Where is the line of the call.
 func ReadsSpecs(rules ...ReadRule) []framework.Spec {
+	where := framework.CallerAt()
 	var out []framework.Spec
 	for _, rule := range rules {
 		for _, row := range rule.Rows {
-			out = append(out, rule.spec(row))
+			s := rule.spec(row)
+			s.Where = where
+			out = append(out, s)
 		}
 	}
 	return out
@@ -160,7 +168,6 @@ func (rule ReadRule) caseID(row ReadRow) string {
 func (rule ReadRule) spec(row ReadRow) framework.Spec {
 	shape := rule.shape(row.Shape)
 	cl := rule.rowClause(row)
-	section := cl[:strings.LastIndex(cl, ".")]
 	level := rule.Level
 	if row.Level != "" {
 		level = row.Level
@@ -169,11 +176,12 @@ func (rule ReadRule) spec(row ReadRow) framework.Spec {
 	if row.Want == WantSeen {
 		verb = "reaches"
 	}
-	c := framework.Case{ID: rule.caseID(row), Clauses: []string{cl}, Profile: rule.Profile, Area: "reads", Section: section, Level: level,
-		Requirement: fmt.Sprintf("read matrix [rule %s | shape %s | viewer %s]: %s; the target %s the %s (%s; rests on %s).",
+	c := framework.NewCase(rule.caseID(row), level,
+		fmt.Sprintf("read matrix [rule %s | shape %s | viewer %s]: %s; the target %s the %s (%s; rests on %s).",
 			rule.Name, shape.name, row.Viewer, rule.Rests, verb, row.Viewer, shape.what, cl),
-		Reading: shape.reading}
-	c.Where = framework.DefinedAt(rule.Build) // the rule's table: the row is in it
+		cl)
+	c.Reading = shape.reading
+	c.Refusal = rule.Refusal
 	return framework.Spec{Case: c, Run: func(t *framework.T) { rule.run(t, row, shape, cl) }}
 }
 
@@ -197,13 +205,13 @@ func (rule ReadRule) judge(t *framework.T, fx *ReadFx, row ReadRow, shape ReadSh
 		if row.Want == WantWithheld && obs.limited && len(obs.must) > 0 {
 			// A refusal withholds the target, but also the older readable
 			// match the row is about: it shows nothing of the limit.
-			if t.Case.Profile == framework.ProfileBaseline || row.Viewer == ViewAnon {
+			if t.Case.RefusalBlocks() || row.Viewer == ViewAnon {
 				t.Blocked(framework.PreReadServed, fmt.Sprintf("%s: %s refused with CLOSED %q, so whether withheld targets use up the limit cannot be seen", who, shape.what, obs.refused))
 			}
 			framework.Failf("%s: withheld targets must not use up the limit, and %s must return the older readable match %s to the %s, but the relay refused the read with CLOSED %q", who, shape.what, strings.Join(obs.must, ", "), row.Viewer, obs.refused)
 		}
 		if row.Want == WantSeen {
-			if t.Case.Profile == framework.ProfileBaseline {
+			if t.Case.RefusalBlocks() {
 				t.Blocked(framework.PreReadServed, fmt.Sprintf("%s: %s refused with CLOSED %q", who, shape.what, obs.refused))
 			}
 			framework.Failf("%s: the %s must read the target by %s, but the relay refused with CLOSED %q", who, row.Viewer, shape.what, obs.refused)
@@ -316,7 +324,7 @@ func eachOrder(o readObs, mark func(*readObs)) readObs {
 	return o
 }
 
-// LimitShape is reqShape whose withholding answer must still hold fx.base.
+// LimitShape is ReqShape whose withholding answer must still hold fx.Base.
 func LimitShape(name, what string, filters func(fx *ReadFx) []nostr.Filter) ReadShape {
 	s := ReqShape(name, what, filters)
 	inner := s.run
@@ -326,7 +334,7 @@ func LimitShape(name, what string, filters func(fx *ReadFx) []nostr.Filter) Read
 	return s
 }
 
-// ControlShape is reqShape whose filters also match the fixture's readable
+// ControlShape is ReqShape whose filters also match the fixture's readable
 // control events (fx.base): a withholding answer must still hold them, so a
 // withheld row has a positive control of its own.
 func ControlShape(name, what string, filters func(fx *ReadFx) []nostr.Filter) ReadShape {
@@ -338,7 +346,7 @@ func ControlShape(name, what string, filters func(fx *ReadFx) []nostr.Filter) Re
 	return s
 }
 
-// ExactShape is reqShape that also counts heads per channel and kind.
+// ExactShape is ReqShape that also counts heads per channel and kind.
 func ExactShape(name, what string, filters func(fx *ReadFx) []nostr.Filter) ReadShape {
 	s := ReqShape(name, what, filters)
 	s.reading = exactReading
@@ -372,7 +380,7 @@ func CountShapeBase(name, what string, base int64, filters func(fx *ReadFx) []no
 	return s
 }
 
-// LiveShape opens fx.liveFilter as a subscription, makes one more target
+// LiveShape opens fx.LiveFilter as a subscription, makes one more target
 // and then a readable control event, and reports what was delivered: up to
 // the target for a viewer who must see it, up to the control otherwise
 // (the relay delivers events in the order it committed them).
@@ -426,7 +434,7 @@ func Ts(v nostr.Timestamp) *nostr.Timestamp { return &v }
 func One(f ...nostr.Filter) []nostr.Filter { return f }
 
 // ViewerClient opens the row's viewer: member (and removed-member, removed
-// by a 9001 from the owner after the fixture is built, see removeViewer),
+// by a 9001 from the owner after the fixture is built, see RemoveViewer),
 // a fresh outsider key, or an anonymous connection.
 func ViewerClient(t *framework.T, viewer string, member *fixtures.Client) *fixtures.Client {
 	switch viewer {

@@ -10,19 +10,16 @@ import (
 	"github.com/nipcl/nipcl-conform/suites/readmatrix"
 )
 
-// readsIdentitySpecs are the read-matrix cases of this profile.
-func readsIdentitySpecs() []framework.Spec { return readmatrix.ReadsSpecs(identitySystemRule()) }
-
 // identitySystemRule: reads that do not name a system channel leave it out,
 // even for its members, whatever the filter (identity/reads-leave-out: an
 // ids filter names no channel, only #h does, or #d on a filter of kinds
 // 39000-39003 alone); COUNT likewise; naming or opting in reads it under
 // the ordinary rules (identity/naming, identity/asking-for-system), which
 // still withhold a private one from outsiders.
-func identitySystemRule() readmatrix.ReadRule {
+func identitySystemRule(rows []readmatrix.ReadRow) readmatrix.ReadRule {
 	meta := []int{fixtures.KindMetadata}
 	return readmatrix.ReadRule{
-		Name: "system-channel", Profile: framework.ProfileIdentity, Level: framework.MUST,
+		Name: "system-channel", Refusal: framework.RefusalFailsCase, Level: framework.MUST,
 		Clause: "identity/reads-leave-out.1",
 		Rests:  "a private system channel's state is left out of every read that does not name it or opt in",
 		Build:  buildIdentitySystem,
@@ -66,28 +63,7 @@ func identitySystemRule() readmatrix.ReadRule {
 			}),
 			readmatrix.LiveShape(`live {"kinds":[39000],"#t":[label]}: a rename of the system channel, then one of the open stream`, true),
 		},
-		Rows: []readmatrix.ReadRow{
-			{Id: "identity/reads/1", Shape: "kinds", Viewer: readmatrix.ViewMember, Want: readmatrix.WantWithheld},
-			{Id: "identity/reads/2", Shape: "authors", Viewer: readmatrix.ViewMember, Want: readmatrix.WantWithheld},
-			{Id: "identity/reads/3", Shape: "ids", Viewer: readmatrix.ViewMember, Want: readmatrix.WantWithheld},
-			{Id: "identity/reads/4", Shape: "t-label", Viewer: readmatrix.ViewMember, Want: readmatrix.WantWithheld},
-			{Id: "identity/reads/5", Shape: "t-limit", Viewer: readmatrix.ViewMember, Want: readmatrix.WantWithheld},
-			{Id: "identity/reads/6", Shape: "count", Viewer: readmatrix.ViewMember, Want: readmatrix.WantWithheld, Clause: "identity/reads-leave-out.4"},
-			{Id: "identity/reads/7", Shape: "member-list", Viewer: readmatrix.ViewMember, Want: readmatrix.WantWithheld, Clause: "identity/reads-leave-out.3"},
-			{Id: "identity/reads/8", Shape: "multi", Viewer: readmatrix.ViewMember, Want: readmatrix.WantWithheld, Clause: "identity/naming.5"},
-			{Id: "identity/reads/9", Shape: "d-named", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen, Clause: "identity/naming.2"},
-			{Id: "identity/reads/10", Shape: "d-no-kinds", Viewer: readmatrix.ViewMember, Want: readmatrix.WantWithheld, Clause: "identity/naming.3"},
-			{Id: "identity/reads/11", Shape: "t-system", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen, Clause: "identity/asking-for-system.1"},
-			{Id: "identity/reads/12", Shape: "ids", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-			{Id: "identity/reads/13", Shape: "t-label", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-			{Id: "identity/reads/14", Shape: "d-named", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Clause: "identity/naming.4"},
-			{Id: "identity/reads/15", Shape: "t-system", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Clause: "identity/asking-for-system.7"},
-			{Id: "identity/reads/16", Shape: "live", Viewer: readmatrix.ViewMember, Want: readmatrix.WantWithheld, Clause: "identity/reads-leave-out.6"},
-			{Id: "identity/reads/17", Shape: "d-named", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld, Clause: "identity/naming.4"},
-			{Id: "identity/reads/18", Shape: "t-system", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld, Clause: "identity/asking-for-system.7"},
-			{Id: "identity/reads/19", Shape: "P", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen, Clause: "identity/asking-for-system.2"},
-			{Id: "identity/reads/20", Shape: "P", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Clause: "identity/asking-for-system.7"},
-		},
+		Rows: rows,
 	}
 }
 
@@ -98,10 +74,10 @@ func buildIdentitySystem(t *framework.T, viewer, _ string) *readmatrix.ReadFx {
 	t0 := nostr.Timestamp(time.Now().Add(-5 * time.Second).Unix())
 	owner := t.Connect(t.Actor("creator"))
 	member := t.Connect(t.ActorAs(readmatrix.MemberKind(viewer), "member"))
-	label := idLabel(t)
-	open := idChannel(t, owner, idChanOpts{Visibility: fixtures.Open, Labels: []string{label}})
+	label := freshLabel(t)
+	open := mkChannel(t, owner, chanOpts{Visibility: fixtures.Open, Labels: []string{label}})
 	openMeta := t.MustStateEvent(owner, fixtures.KindMetadata, open)
-	ch := idChannel(t, owner, idChanOpts{Type: fixtures.TypeSystem, Labels: []string{label}})
+	ch := mkChannel(t, owner, chanOpts{Type: fixtures.TypeSystem, Labels: []string{label}})
 	t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, member.Actor().PubKey, "member"), "add the member to the system channel")
 	t.Accept(owner, fixtures.Message(owner.Actor(), ch, t.Unique("system message")), "message in the system channel")
 	readmatrix.RemoveViewer(t, viewer, owner, member, ch)

@@ -17,43 +17,43 @@ import (
 	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
-// labelsSpecs returns every labels-profile case (nip-cl-labels.md), one
-// slice per section file.
+// Specs returns the labels-profile cases (nip-cl-labels.md): one builder per
+// section file, named by it (<section>.go holds <section>Specs).
 func Specs() []framework.Spec {
-	var out []framework.Spec
-	for _, group := range [][]framework.Spec{
-		labelsGrammarSpecs(),
-		labelsLimitsSpecs(),
-		labelsCommandSpecs(),
-		labelsInitialSpecs(),
-		labelsAddRemoveSpecs(),
-		labelsSnapshotSpecs(),
-		labelsDiscoverySpecs(),
-		labelsAuthorizationSpecs(),
-		labelsLifecycleSpecs(),
-		labelsCommunitySpecs(),
-		labelsResponsesSpecs(),
-		labelsRetrySpecs(),
-		labelsApplicationSpecs(),
-		labelsConcurrencySpecs(),
-		readsLabelsSpecs(),
+	specs := slices.Concat(
 		addRemoveSpecs(),
+		applicationSpecs(),
 		authorizationSpecs(),
 		capabilitySpecs(),
 		communitySpecs(),
 		eventsSpecs(),
 		findingChannelsSpecs(),
 		initialLabelsSpecs(),
+		nip01FiltersSpecs(),
+		responsesSpecs(),
 		retentionSpecs(),
 		retryAdmissionSpecs(),
 		scopeSpecs(),
 		serializationSpecs(),
+		snapshotSpecs(),
 		valuesAndLimitsSpecs(),
-	} {
-		out = append(out, group...)
+	)
+	for i := range specs {
+		specs[i].Case.CurrentHead = &currentSnapshot
 	}
-	return out
+	return specs
 }
+
+// currentSnapshot is the draft's rule that a read serves only a channel's
+// current 39000 snapshot (labels/finding-channels.6): every labels case
+// fails on more heads (framework.T.JudgeHeads).
+var currentSnapshot = framework.HeadRule{Kind: fixtures.KindMetadata, Clause: "labels/finding-channels.6",
+	Rule: "labels draft (labels/finding-channels.6)", Says: "only the current snapshot is served"}
+
+// NewGroupID mints the group id of a bare 9007 under the labels profile:
+// the draft requires a UUID for every h-tagged creation (suites.Define
+// sets it as Env.GroupID).
+func NewGroupID() string { return fixtures.NewChannelID() }
 
 // Fixed strings of nip-cl-labels.md.
 const (
@@ -67,11 +67,6 @@ const (
 )
 
 var labelGrammar = regexp.MustCompile(`^[a-z0-9][a-z0-9._:/-]*$`)
-
-// lcase is the Case of one labels-profile check.
-func lcase(id string, clauses []string, area, section string, level framework.Level, req string) framework.Case {
-	return framework.Case{ID: id, Clauses: clauses, Profile: framework.ProfileLabels, Area: area, Section: section, Level: level, Requirement: req}
-}
 
 // lbl returns a run-unique label value (matches the label grammar): the
 // prefix, the run ID, the process's instance and a sequence number.

@@ -10,11 +10,6 @@ import (
 	"github.com/nipcl/nipcl-conform/suites/readmatrix"
 )
 
-// readsLabelsSpecs are the read-matrix cases of this profile.
-func readsLabelsSpecs() []framework.Spec {
-	return readmatrix.ReadsSpecs(labelsSupersededRule(), labelsInaccessibleRule(), labelsTagPositionRule())
-}
-
 // labelShapes are the read shapes of the labels rules: label x (the rule's
 // label), the older readable channel fx.open, and the target channel fx.ch.
 func labelShapes(x func(fx *readmatrix.ReadFx) string) []readmatrix.ReadShape {
@@ -67,27 +62,14 @@ func labelShapes(x func(fx *readmatrix.ReadFx) string) []readmatrix.ReadShape {
 // labelsSupersededRule: a snapshot replaced by a label change is no longer
 // current and must not be served by label reads, nor use up their limit,
 // whatever the request's shape (labels/finding-channels.6, MUST).
-func labelsSupersededRule() readmatrix.ReadRule {
+func labelsSupersededRule(rows []readmatrix.ReadRow) readmatrix.ReadRule {
 	return readmatrix.ReadRule{
-		Name: "superseded-snapshot", Profile: framework.ProfileLabels, Level: framework.MUST,
+		Name: "superseded-snapshot", Refusal: framework.RefusalFailsCase, Level: framework.MUST,
 		Clause: "labels/finding-channels.6",
 		Rests:  "a snapshot superseded by a label change is never served by a label read nor uses up its limit",
 		Build:  buildLabelsSuperseded,
 		Shapes: labelShapes(func(fx *readmatrix.ReadFx) string { return fx.Label }),
-		Rows: []readmatrix.ReadRow{
-			{Id: "labels/reads/1", Shape: "l", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-			{Id: "labels/reads/2", Shape: "L-l", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-			{Id: "labels/reads/3", Shape: "l-limit", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-			{Id: "labels/reads/4", Shape: "ids", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-			{Id: "labels/reads/5", Shape: "until", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-			{Id: "labels/reads/6", Shape: "authors", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-			{Id: "labels/reads/7", Shape: "multi", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-			{Id: "labels/reads/8", Shape: "d", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-			{Id: "labels/reads/9", Shape: "count", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-			{Id: "labels/reads/10", Shape: "l", Viewer: readmatrix.ViewMember, Want: readmatrix.WantWithheld},
-			{Id: "labels/reads/35", Shape: "L", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-			{Id: "labels/reads/44", Shape: "ids-l-limit", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-		},
+		Rows:   rows,
 	}
 }
 
@@ -128,46 +110,14 @@ func buildLabelsSuperseded(t *framework.T, viewer, _ string) *readmatrix.ReadFx 
 // delivered, and never use up a label read's limit, whatever the request's
 // shape (labels/finding-channels.7 with labels/authorization.8; live
 // delivery labels/finding-channels.10). A 9001 ends access.
-func labelsInaccessibleRule() readmatrix.ReadRule {
+func labelsInaccessibleRule(rows []readmatrix.ReadRow) readmatrix.ReadRule {
 	return readmatrix.ReadRule{
-		Name: "private-snapshot", Profile: framework.ProfileLabels, Level: framework.MUST,
+		Name: "private-snapshot", Refusal: framework.RefusalFailsCase, Level: framework.MUST,
 		Clause: "labels/finding-channels.7",
 		Rests:  "a private channel's labeled snapshot is read by its members only and never uses up another reader's limit",
 		Build:  buildLabelsPrivate,
 		Shapes: labelShapes(func(fx *readmatrix.ReadFx) string { return fx.Label }),
-		Rows: []readmatrix.ReadRow{
-			{Id: "labels/reads/11", Shape: "l", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-			{Id: "labels/reads/12", Shape: "L-l", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-			{Id: "labels/reads/13", Shape: "l-limit", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-			{Id: "labels/reads/14", Shape: "ids", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-			{Id: "labels/reads/15", Shape: "until", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-			{Id: "labels/reads/16", Shape: "authors", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-			{Id: "labels/reads/17", Shape: "multi", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-			{Id: "labels/reads/18", Shape: "d", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Clause: "labels/authorization.8"},
-			{Id: "labels/reads/19", Shape: "count", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-			{Id: "labels/reads/20", Shape: "live", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Clause: "labels/finding-channels.10"},
-			{Id: "labels/reads/21", Shape: "l", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld},
-			{Id: "labels/reads/22", Shape: "l-limit", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld},
-			{Id: "labels/reads/23", Shape: "d", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld, Clause: "labels/authorization.8"},
-			{Id: "labels/reads/24", Shape: "l", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
-			{Id: "labels/reads/25", Shape: "l-limit", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
-			{Id: "labels/reads/26", Shape: "ids", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
-			{Id: "labels/reads/27", Shape: "d", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen, Clause: "labels/finding-channels.3"},
-			{Id: "labels/reads/28", Shape: "count", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
-			{Id: "labels/reads/29", Shape: "live", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld, Clause: "labels/finding-channels.10"},
-			{Id: "labels/reads/30", Shape: "l", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld},
-			{Id: "labels/reads/31", Shape: "ids", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld},
-			{Id: "labels/reads/32", Shape: "d", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld, Clause: "labels/authorization.8"},
-			{Id: "labels/reads/33", Shape: "count", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld},
-			{Id: "labels/reads/34", Shape: "L", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-			{Id: "labels/reads/36", Shape: "L", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
-			{Id: "labels/reads/38", Shape: "count-limit", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-			{Id: "labels/reads/39", Shape: "count-limit", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
-			{Id: "labels/reads/40", Shape: "count-d", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Clause: "labels/authorization.8"},
-			{Id: "labels/reads/41", Shape: "count-d", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld, Clause: "labels/authorization.8"},
-			{Id: "labels/reads/42", Shape: "ids-l-limit", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-			{Id: "labels/reads/43", Shape: "ids-l-limit", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld},
-		},
+		Rows:   rows,
 	}
 }
 
@@ -217,9 +167,9 @@ func buildLabelsPrivate(t *framework.T, viewer, _ string) *readmatrix.ReadFx {
 // labelsTagPositionRule: a tag filter matches a tag's first value only
 // (NIP-01), so the nip-cl namespace that closes every snapshot l tag is not
 // a value #l finds (nip01/filters.1: every returned event matches).
-func labelsTagPositionRule() readmatrix.ReadRule {
+func labelsTagPositionRule(rows []readmatrix.ReadRow) readmatrix.ReadRule {
 	return readmatrix.ReadRule{
-		Name: "tag-position", Profile: framework.ProfileLabels, Level: framework.MUST,
+		Name: "tag-position", Refusal: framework.RefusalFailsCase, Level: framework.MUST,
 		Clause: "nip01/filters.1",
 		Rests:  "#l matches the first value of an l tag only, so the namespace element (third position) finds no snapshot",
 		Build:  buildLabelsOpen,
@@ -228,9 +178,7 @@ func labelsTagPositionRule() readmatrix.ReadRule {
 				return readmatrix.One(nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"l": {labelNS}}, Since: readmatrix.Ts(fx.T0)})
 			}),
 		},
-		Rows: []readmatrix.ReadRow{
-			{Id: "labels/reads/37", Shape: "l-namespace", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-		},
+		Rows: rows,
 	}
 }
 

@@ -14,13 +14,13 @@ import (
 // sysWorld is the fixture of the system-channel cases. The creator O owns
 // four channels that all carry the label L:
 //
-//	sys        system, created without visibility (private by default)
-//	sysOpen    system, ["visibility","open"]
-//	stream     stream, open      (control: a legacy type)
-//	streamPriv stream, private   (control)
+//	Sys        system, created without visibility (private by default)
+//	SysOpen    system, ["visibility","open"]
+//	Stream     stream, open      (control: a legacy type)
+//	StreamPriv stream, private   (control)
 //
-// M (member) belongs to sys, sysOpen and streamPriv; X (outsider of sys
-// and streamPriv) belongs to sysOpen and stream. Every channel has one kind
+// M (member) belongs to Sys, SysOpen and StreamPriv; X (outsider of Sys
+// and StreamPriv) belongs to SysOpen and Stream. Every channel has one kind
 // 9 message tagged ["t", L].
 type sysWorld struct {
 	O, M, X *fixtures.Client
@@ -36,7 +36,7 @@ type sysWorld struct {
 func newSysActors(t *framework.T) *sysWorld {
 	return &sysWorld{
 		O: t.Connect(t.Actor("creator")), M: t.Connect(t.Actor("member")), X: t.Connect(t.Actor("outsider")),
-		L: idLabel(t), Since: nostr.Timestamp(time.Now().Add(-5 * time.Second).Unix()),
+		L: freshLabel(t), Since: nostr.Timestamp(time.Now().Add(-5 * time.Second).Unix()),
 		Msg: map[string]*nostr.Event{},
 	}
 }
@@ -51,8 +51,8 @@ func newSysWorld(t *framework.T) *sysWorld {
 // live cases the last events are the controls').
 func (w *sysWorld) build(t *framework.T) {
 	o := w.O.Actor()
-	w.Sys = idChannel(t, w.O, idChanOpts{Type: fixtures.TypeSystem, Labels: []string{w.L}})
-	w.SysOpen = idChannel(t, w.O, idChanOpts{Type: fixtures.TypeSystem, Visibility: fixtures.Open, Labels: []string{w.L}})
+	w.Sys = mkChannel(t, w.O, chanOpts{Type: fixtures.TypeSystem, Labels: []string{w.L}})
+	w.SysOpen = mkChannel(t, w.O, chanOpts{Type: fixtures.TypeSystem, Visibility: fixtures.Open, Labels: []string{w.L}})
 	for _, ch := range []string{w.Sys, w.SysOpen} {
 		t.Accept(w.O, fixtures.PutUser(o, ch, w.M.Actor().PubKey, "member"), "add M to a system channel")
 	}
@@ -60,8 +60,8 @@ func (w *sysWorld) build(t *framework.T) {
 	for _, ch := range []string{w.Sys, w.SysOpen} {
 		w.post(t, ch)
 	}
-	w.Stream = idChannel(t, w.O, idChanOpts{Visibility: fixtures.Open, Labels: []string{w.L}})
-	w.StreamPriv = idChannel(t, w.O, idChanOpts{Visibility: fixtures.Private, Labels: []string{w.L}})
+	w.Stream = mkChannel(t, w.O, chanOpts{Visibility: fixtures.Open, Labels: []string{w.L}})
+	w.StreamPriv = mkChannel(t, w.O, chanOpts{Visibility: fixtures.Private, Labels: []string{w.L}})
 	t.Accept(w.O, fixtures.PutUser(o, w.StreamPriv, w.M.Actor().PubKey, "member"), "add M to the private stream")
 	t.Accept(w.O, fixtures.PutUser(o, w.Stream, w.X.Actor().PubKey, "member"), "add X to the open stream")
 	for _, ch := range []string{w.StreamPriv, w.Stream} {
@@ -130,7 +130,7 @@ func (w *sysWorld) legacyFor(c *fixtures.Client) []string {
 	if c == w.X {
 		return []string{w.Stream}
 	}
-	return idSorted(w.Stream, w.StreamPriv)
+	return sortedCopy(w.Stream, w.StreamPriv)
 }
 
 // systemFor is the system channels the reader may read.
@@ -138,7 +138,7 @@ func (w *sysWorld) systemFor(c *fixtures.Client) []string {
 	if c == w.X {
 		return []string{w.SysOpen}
 	}
-	return idSorted(w.Sys, w.SysOpen)
+	return sortedCopy(w.Sys, w.SysOpen)
 }
 
 // readers are M and X with their names for messages.
@@ -154,21 +154,21 @@ func (w *sysWorld) readers() []struct {
 
 // ours keeps the events of this world's channels.
 func (w *sysWorld) ours(evs []*nostr.Event) []string {
-	return idOnly(idChannelsOf(evs), idSorted(w.all()...))
+	return onlyOf(channelsOf(evs), sortedCopy(w.all()...))
 }
 
 // findOf returns the distinct channels of one kind matching tags.
-func idFindOf(t *framework.T, c *fixtures.Client, kind int, tags nostr.TagMap) []string {
-	return idChannelSet(t.Query(c, nostr.Filter{Kinds: []int{kind}, Tags: tags}))
+func findOf(t *framework.T, c *fixtures.Client, kind int, tags nostr.TagMap) []string {
+	return channelSet(t.Query(c, nostr.Filter{Kinds: []int{kind}, Tags: tags}))
 }
 
-// present keeps, of pairs ("channel/kind", see idPairsOf), those whose
+// present keeps, of pairs ("channel/kind", see pairsOf), those whose
 // state event the relay serves the world's creator now: NIP-29 lets a
 // relay have none of a state kind ("a single instance of each (or none)"),
 // for a while too, so a case expects of a reader only what exists.
 func (w *sysWorld) present(t *framework.T, pairs []string) []string {
 	GinkgoHelper()
-	have := idPairs(t.Query(w.O, nostr.Filter{Kinds: []int{fixtures.KindMetadata, fixtures.KindAdmins, fixtures.KindMembers}, Tags: nostr.TagMap{"d": w.all()}}), w.all())
+	have := pairsFor(t.Query(w.O, nostr.Filter{Kinds: []int{fixtures.KindMetadata, fixtures.KindAdmins, fixtures.KindMembers}, Tags: nostr.TagMap{"d": w.all()}}), w.all())
 	out := []string{}
 	for _, p := range pairs {
 		if slices.Contains(have, p) {

@@ -1,4 +1,4 @@
-package framework
+package labels
 
 import (
 	"fmt"

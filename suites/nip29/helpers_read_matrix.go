@@ -10,60 +10,22 @@ import (
 	"github.com/nipcl/nipcl-conform/suites/readmatrix"
 )
 
-// readsBaselineSpecs are the read-matrix cases of this profile.
-func readsBaselineSpecs() []framework.Spec {
-	return readmatrix.ReadsSpecs(basePrivateRule(), baseFlippedRule())
-}
-
 // basePrivateRule: NIP-29's private groups are read by members only, and
 // that holds whatever the filter looks like (nip29/read-access.1 and .3,
 // MUST); hidden newer private messages do not use up an outsider's limit
 // (read-access.2, SHOULD); COUNT counts what the reader may read (NIP-45:
 // count.1 MUST for what the reader may read, count.3 SHOULD for the rest).
 // A 9001 ends membership, so a removed member reads like an outsider.
-func basePrivateRule() readmatrix.ReadRule {
+func basePrivateRule(rows []readmatrix.ReadRow) readmatrix.ReadRule {
 	return readmatrix.ReadRule{
-		Name: "private-group", Profile: framework.ProfileBaseline, Level: framework.MUST,
+		Name: "private-group", Refusal: framework.RefusalBlocksCase, Level: framework.MUST,
 		Clause: "nip29/read-access.1", SeenCl: "nip29/read-access.3",
 		Rests: "a private group's messages are read by its members only, whatever the filter",
 		Build: func(t *framework.T, viewer, shape string) *readmatrix.ReadFx {
 			return buildBasePrivate(t, viewer, shape, false)
 		},
 		Shapes: basePrivateShapes(),
-		Rows: []readmatrix.ReadRow{
-			{Id: "base/reads/1", Shape: "h", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
-			{Id: "base/reads/2", Shape: "ids", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
-			{Id: "base/reads/3", Shape: "authors", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
-			{Id: "base/reads/4", Shape: "since-until", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
-			{Id: "base/reads/5", Shape: "multi", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
-			{Id: "base/reads/6", Shape: "live", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
-			{Id: "base/reads/7", Shape: "h", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-			{Id: "base/reads/8", Shape: "ids", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-			{Id: "base/reads/9", Shape: "authors", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-			{Id: "base/reads/10", Shape: "kinds", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-			{Id: "base/reads/11", Shape: "since-until", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-			{Id: "base/reads/12", Shape: "multi", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-			{Id: "base/reads/13", Shape: "live", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-			{Id: "base/reads/14", Shape: "h", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld},
-			{Id: "base/reads/15", Shape: "ids", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld},
-			{Id: "base/reads/16", Shape: "kinds", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld},
-			{Id: "base/reads/17", Shape: "since-until", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld},
-			{Id: "base/reads/18", Shape: "multi", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld},
-			{Id: "base/reads/19", Shape: "h", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld},
-			{Id: "base/reads/20", Shape: "ids", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld},
-			{Id: "base/reads/21", Shape: "authors", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld},
-			{Id: "base/reads/22", Shape: "since-until", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld},
-			{Id: "base/reads/23", Shape: "multi", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld},
-			{Id: "base/reads/24", Shape: "live", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld},
-			{Id: "base/reads/25", Shape: "limit", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Level: framework.SHOULD, Clause: "nip29/read-access.2"},
-			{Id: "base/reads/26", Shape: "limit", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld, Level: framework.SHOULD, Clause: "nip29/read-access.2"},
-			{Id: "base/reads/27", Shape: "limit", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld, Level: framework.SHOULD, Clause: "nip29/read-access.2"},
-			{Id: "base/reads/28", Shape: "count-h", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen, Clause: "nip45/count.1"},
-			{Id: "base/reads/29", Shape: "count-h", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Level: framework.SHOULD, Clause: "nip45/count.3"},
-			{Id: "base/reads/30", Shape: "count-ids", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Level: framework.SHOULD, Clause: "nip45/count.3"},
-			{Id: "base/reads/31", Shape: "count-h", Viewer: readmatrix.ViewRemoved, Want: readmatrix.WantWithheld, Level: framework.SHOULD, Clause: "nip45/count.3"},
-			{Id: "base/reads/32", Shape: "count-h", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld, Level: framework.SHOULD, Clause: "nip45/count.3"},
-		},
+		Rows:   rows,
 	}
 }
 
@@ -106,23 +68,16 @@ func basePrivateShapes() []readmatrix.ReadShape {
 // baseFlippedRule: a group made private by a 9002 after its messages were
 // posted is, from then on, read by its members only (nip29/read-access.1
 // and .3 on the group's current flags; COUNT nip45/count.3).
-func baseFlippedRule() readmatrix.ReadRule {
+func baseFlippedRule(rows []readmatrix.ReadRow) readmatrix.ReadRule {
 	return readmatrix.ReadRule{
-		Name: "flipped-private", Profile: framework.ProfileBaseline, Level: framework.MUST,
+		Name: "flipped-private", Refusal: framework.RefusalBlocksCase, Level: framework.MUST,
 		Clause: "nip29/read-access.1", SeenCl: "nip29/read-access.3",
 		Rests: "an open group's messages are read by its members only once a 9002 makes it private",
 		Build: func(t *framework.T, viewer, shape string) *readmatrix.ReadFx {
 			return buildBasePrivate(t, viewer, shape, true)
 		},
 		Shapes: basePrivateShapes(),
-		Rows: []readmatrix.ReadRow{
-			{Id: "base/reads/33", Shape: "h", Viewer: readmatrix.ViewMember, Want: readmatrix.WantSeen},
-			{Id: "base/reads/34", Shape: "h", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-			{Id: "base/reads/35", Shape: "ids", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-			{Id: "base/reads/36", Shape: "since-until", Viewer: readmatrix.ViewAnon, Want: readmatrix.WantWithheld},
-			{Id: "base/reads/37", Shape: "multi", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld},
-			{Id: "base/reads/38", Shape: "count-h", Viewer: readmatrix.ViewOutside, Want: readmatrix.WantWithheld, Level: framework.SHOULD, Clause: "nip45/count.3"},
-		},
+		Rows:   rows,
 	}
 }
 

@@ -15,17 +15,17 @@ import (
 	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
-// identitySpecs returns every identity-profile case (nip-cl-identity.md).
-// The cases live in identity_<section>.go files.
+// Specs returns the identity-profile cases (nip-cl-identity.md): one builder per
+// section file, named by it (<section>.go holds <section>Specs).
 func Specs() []framework.Spec {
-	var out []framework.Spec
-	for _, group := range [][]framework.Spec{
-		identityTagSpecs(),
-		readsIdentitySpecs(),
+	return slices.Concat(
 		advertisingSpecs(),
 		askingForSystemSpecs(),
 		choosingOneChannelSpecs(),
+		creationTimeSpecs(),
+		creatorSpecs(),
 		findingChannelsSpecs(),
+		identityTagsSpecs(),
 		labelRulesSpecs(),
 		labelsSpecs(),
 		matchBeforeLimitSpecs(),
@@ -34,52 +34,37 @@ func Specs() []framework.Spec {
 		readsLeaveOutSpecs(),
 		systemChannelsSpecs(),
 		trustSpecs(),
-	} {
-		out = append(out, group...)
-	}
-	return out
-}
-
-// ic builds the metadata of an identity case; the area is the ID's middle
-// part ("identity/labels/3" -> "labels").
-func idCase(id string, clauses []string, section string, level framework.Level, requirement string, reading ...string) framework.Case {
-	parts := strings.Split(id, "/")
-	area := parts[0]
-	if len(parts) > 1 {
-		area = parts[1]
-	}
-	return framework.Case{ID: id, Clauses: clauses, Profile: framework.ProfileIdentity, Area: area, Section: section, Level: level,
-		Requirement: requirement, Reading: strings.Join(reading, " ")}
+	)
 }
 
 // Readings shared by several identity cases.
 const (
-	idReadingStoredOrder = `"Stored order" of labels is not defined further: any order is accepted as long as 39000, 39001 and 39002 list the labels in the same order; the report notes whether it was the order of the command's t tags or sorted.`
-	idReadingStateKinds  = "Identity tags are required on 39000-39002 (the tag table); the system-channel section's 39000-39003 is read as the naming range. A 39003, if published, is only noted."
-	idReadingCreatedAt   = "The created_at tag may come from the relay clock or from the 9007's created_at (both lie in the admission window); either is accepted and the report notes which one was seen."
-	idReadingNoKinds     = "A filter without kinds is never taken as 'all kinds within 39000-39003'; the harness always sends explicit kinds."
-	idReadingCreatorNote = "Whether the creator gets a 44100 at creation is not stated; the harness does not count the creator's notices and only notes whether one was seen."
+	readingStoredOrder = `"Stored order" of labels is not defined further: any order is accepted as long as 39000, 39001 and 39002 list the labels in the same order; the report notes whether it was the order of the command's t tags or sorted.`
+	readingStateKinds  = "Identity tags are required on 39000-39002 (the tag table); the system-channel section's 39000-39003 is read as the naming range. A 39003, if published, is only noted."
+	readingCreatedAt   = "The created_at tag may come from the relay clock or from the 9007's created_at (both lie in the admission window); either is accepted and the report notes which one was seen."
+	readingNoKinds     = "A filter without kinds is never taken as 'all kinds within 39000-39003'; the harness always sends explicit kinds."
+	readingCreatorNote = "Whether the creator gets a 44100 at creation is not stated; the harness does not count the creator's notices and only notes whether one was seen."
 )
 
 // --- labels and tags ----------------------------------------------------------
 
-// idLabel returns a fresh label unique to this run and case (a-z0-9 and '-').
-func idLabel(t *framework.T) string {
+// freshLabel returns a fresh label unique to this run and case (a-z0-9 and '-').
+func freshLabel(t *framework.T) string {
 	slug := strings.ReplaceAll(strings.TrimPrefix(t.Case.ID, "identity/"), "/", "-")
 	return t.Unique("lbl-" + slug)
 }
 
-// idLabels returns n fresh labels.
-func idLabels(t *framework.T, n int) []string {
+// freshLabels returns n fresh labels.
+func freshLabels(t *framework.T, n int) []string {
 	out := make([]string, n)
 	for i := range out {
-		out[i] = idLabel(t)
+		out[i] = freshLabel(t)
 	}
 	return out
 }
 
 // tTags returns one ["t", v] tag per value.
-func idTTags(vals ...string) nostr.Tags {
+func tTags(vals ...string) nostr.Tags {
 	out := make(nostr.Tags, 0, len(vals))
 	for _, v := range vals {
 		out = append(out, nostr.Tag{"t", v})
@@ -87,8 +72,19 @@ func idTTags(vals ...string) nostr.Tags {
 	return out
 }
 
-// idChanOpts describes a channel an identity case creates.
-type idChanOpts struct {
+// distinct returns vals without repeats, first occurrence first.
+func distinct(vals []string) []string {
+	var out []string
+	for _, v := range vals {
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// chanOpts describes a channel an identity case creates.
+type chanOpts struct {
 	Type       string // "" = no channel_type tag (stream)
 	Visibility string // "" = no visibility tag
 	Labels     []string
@@ -96,16 +92,16 @@ type idChanOpts struct {
 }
 
 // mkChannel creates a channel as c's actor and returns its UUID.
-func idChannel(t *framework.T, c *fixtures.Client, o idChanOpts) string {
+func mkChannel(t *framework.T, c *fixtures.Client, o chanOpts) string {
 	GinkgoHelper()
-	extra := append(idTTags(o.Labels...), o.Extra...)
+	extra := append(tTags(o.Labels...), o.Extra...)
 	return t.CreateChannel(c, fixtures.ChannelSpec{Type: o.Type, Visibility: o.Visibility, Extra: extra})
 }
 
 // createEvent builds (does not send) a 9007 for o and returns it with its UUID.
-func idCreateEvent(t *framework.T, a *fixtures.Actor, o idChanOpts) (*nostr.Event, string) {
+func createEvent(t *framework.T, a *fixtures.Actor, o chanOpts) (*nostr.Event, string) {
 	spec := &fixtures.ChannelSpec{Name: t.Unique("chan"), Type: o.Type, Visibility: o.Visibility,
-		Extra: append(idTTags(o.Labels...), o.Extra...)}
+		Extra: append(tTags(o.Labels...), o.Extra...)}
 	ev := fixtures.CreateChannel(a, spec)
 	return ev, spec.ID
 }
@@ -158,7 +154,7 @@ func requireIdentity(t *framework.T, ev *nostr.Event, typ string, labels []strin
 
 // stateOf returns the current 39000, 39001 and 39002 of a channel (one
 // query by #d), failing when any is missing.
-func idStateOf(t *framework.T, c *fixtures.Client, ch string) map[int]*nostr.Event {
+func stateOf(t *framework.T, c *fixtures.Client, ch string) map[int]*nostr.Event {
 	GinkgoHelper()
 	evs := t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata, fixtures.KindAdmins, fixtures.KindMembers, fixtures.KindRoles},
 		Tags: nostr.TagMap{"d": {ch}}})
@@ -179,7 +175,7 @@ func idStateOf(t *framework.T, c *fixtures.Client, ch string) map[int]*nostr.Eve
 // that order.
 func requireIdentityAll(t *framework.T, c *fixtures.Client, ch, typ string, labels []string, creator string) []string {
 	GinkgoHelper()
-	st := idStateOf(t, c, ch)
+	st := stateOf(t, c, ch)
 	var order []string
 	for i, k := range []int{fixtures.KindMetadata, fixtures.KindAdmins, fixtures.KindMembers} {
 		if st[k] == nil {
@@ -210,7 +206,7 @@ func requireIdentityAll(t *framework.T, c *fixtures.Client, ch, typ string, labe
 }
 
 // noteOrder records which label order a relay uses.
-func idNoteOrder(t *framework.T, sent, got []string) {
+func noteOrder(t *framework.T, sent, got []string) {
 	sorted := slices.Clone(sent)
 	sort.Strings(sorted)
 	switch {
@@ -227,7 +223,7 @@ func idNoteOrder(t *framework.T, sent, got []string) {
 
 // labelsOf returns the labels of a state event (the t tags after the first
 // up to P), or nil when it has no identity block.
-func idLabelsOf(ev *nostr.Event) []string {
+func labelsOf(ev *nostr.Event) []string {
 	seq := identitySeq(ev)
 	if len(seq) == 0 || seq[0][0] != "t" {
 		return nil
@@ -243,7 +239,7 @@ func idLabelsOf(ev *nostr.Event) []string {
 }
 
 // channelSet returns the distinct channel IDs (d tags) of state events, sorted.
-func idChannelSet(evs []*nostr.Event) []string {
+func channelSet(evs []*nostr.Event) []string {
 	var out []string
 	for _, d := range framework.DTags(evs) {
 		if !slices.Contains(out, d) {
@@ -255,7 +251,7 @@ func idChannelSet(evs []*nostr.Event) []string {
 }
 
 // sorted returns a sorted copy.
-func idSorted(vals ...string) []string {
+func sortedCopy(vals ...string) []string {
 	out := slices.Clone(vals)
 	sort.Strings(out)
 	if out == nil {
@@ -265,7 +261,7 @@ func idSorted(vals ...string) []string {
 }
 
 // only keeps the values of vals that are in set.
-func idOnly(vals, set []string) []string {
+func onlyOf(vals, set []string) []string {
 	out := []string{}
 	for _, v := range vals {
 		if slices.Contains(set, v) {
@@ -277,7 +273,7 @@ func idOnly(vals, set []string) []string {
 
 // channelOfEvent returns the channel an event belongs to (d of 39000-39003,
 // else h).
-func idChannelOf(ev *nostr.Event) string {
+func channelOfEvent(ev *nostr.Event) string {
 	if ev.Kind >= fixtures.KindMetadata && ev.Kind <= fixtures.KindRoles {
 		return framework.TagOf(ev, "d")
 	}
@@ -285,10 +281,10 @@ func idChannelOf(ev *nostr.Event) string {
 }
 
 // channelsOf returns the distinct channels of events, sorted.
-func idChannelsOf(evs []*nostr.Event) []string {
+func channelsOf(evs []*nostr.Event) []string {
 	var out []string
 	for _, ev := range evs {
-		if id := idChannelOf(ev); id != "" && !slices.Contains(out, id) {
+		if id := channelOfEvent(ev); id != "" && !slices.Contains(out, id) {
 			out = append(out, id)
 		}
 	}

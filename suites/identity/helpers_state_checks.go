@@ -12,12 +12,12 @@ import (
 	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
-// idStateTags returns the tags of a channel's current 39000, 39001 and
+// stateTags returns the tags of a channel's current 39000, 39001 and
 // 39002 by kind (a kind the relay does not publish is absent), read by #d
 // as c's actor.
-func idStateTags(t *framework.T, c *fixtures.Client, ch string) map[int]nostr.Tags {
+func stateTags(t *framework.T, c *fixtures.Client, ch string) map[int]nostr.Tags {
 	GinkgoHelper()
-	st := idStateOf(t, c, ch)
+	st := stateOf(t, c, ch)
 	out := map[int]nostr.Tags{}
 	for _, k := range []int{fixtures.KindMetadata, fixtures.KindAdmins, fixtures.KindMembers} {
 		if ev := st[k]; ev != nil {
@@ -27,24 +27,24 @@ func idStateTags(t *framework.T, c *fixtures.Client, ch string) map[int]nostr.Ta
 	return out
 }
 
-// idRequireStateUnchanged fails unless the channel's 39000-39002 carry the
+// requireStateUnchanged fails unless the channel's 39000-39002 carry the
 // same tags as before (a refused event changes nothing: not the labels,
 // and not the type, creator, name or any other field either).
-func idRequireStateUnchanged(t *framework.T, c *fixtures.Client, ch string, before map[int]nostr.Tags, why string) {
+func requireStateUnchanged(t *framework.T, c *fixtures.Client, ch string, before map[int]nostr.Tags, why string) {
 	GinkgoHelper()
 	// Every refused label event is held to it, whatever the case cites.
 	defer t.Invariant("identity/label-rules.5")()
-	after := idStateTags(t, c, ch)
+	after := stateTags(t, c, ch)
 	for _, k := range []int{fixtures.KindMetadata, fixtures.KindAdmins, fixtures.KindMembers} {
 		b, hadB := before[k]
 		a, hasA := after[k]
 		t.Expect(hasA).To(Equal(hadB), "%s: kind %d of %s present before (%v) and after (%v)", why, k, ch, hadB, hasA)
-		t.Expect(idTagStrings(a)).To(Equal(idTagStrings(b)), "%s: kind %d of %s must be unchanged (a refused event applies nothing)", why, k, ch)
+		t.Expect(tagStrings(a)).To(Equal(tagStrings(b)), "%s: kind %d of %s must be unchanged (a refused event applies nothing)", why, k, ch)
 	}
 }
 
-// idTagStrings renders tags one per string, for readable comparisons.
-func idTagStrings(tags nostr.Tags) []string {
+// tagStrings renders tags one per string, for readable comparisons.
+func tagStrings(tags nostr.Tags) []string {
 	out := make([]string, 0, len(tags))
 	for _, tag := range tags {
 		out = append(out, fmt.Sprintf("%q", []string(tag)))
@@ -52,10 +52,10 @@ func idTagStrings(tags nostr.Tags) []string {
 	return out
 }
 
-// idStateIDs returns the event IDs of the current 39000 of each channel,
+// stateIDs returns the event IDs of the current 39000 of each channel,
 // read by #d as c's actor (who must be able to read them all). A filter by
 // ids names no channel, so it reads them under the generic rules.
-func idStateIDs(t *framework.T, c *fixtures.Client, chans []string) []string {
+func stateIDs(t *framework.T, c *fixtures.Client, chans []string) []string {
 	GinkgoHelper()
 	evs := t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": chans}})
 	heads := map[string]*nostr.Event{}
