@@ -94,7 +94,7 @@ func VerdictOf(r types.SpecReport) (Verdict, bool) {
 // A clause named by Violates or Checking must be one of the case's own
 // Clauses, or a clause of the case's own Section that a shared step of the
 // section breaks (adopting a subgroup, which every subgroup case needs and
-// base/subgroups/2 checks): then the failure is that clause's, reported
+// a subgroup case of its own checks): then the failure is that clause's, reported
 // and grouped with the case that checks it. Any other is a harness error,
 // reported at once (the case ends harness-error, never failed).
 //

@@ -72,17 +72,6 @@ func tTags(vals ...string) nostr.Tags {
 	return out
 }
 
-// distinct returns vals without repeats, first occurrence first.
-func distinct(vals []string) []string {
-	var out []string
-	for _, v := range vals {
-		if !slices.Contains(out, v) {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
 // chanOpts describes a channel an identity case creates.
 type chanOpts struct {
 	Type       string // "" = no channel_type tag (stream)
