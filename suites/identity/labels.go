@@ -91,7 +91,7 @@ func labelsSpecs() []framework.Spec {
 		{Case: idCase("identity/labels/12", []string{"identity/labels.7"}, "identity/labels", framework.MUST,
 			"A plain member or a non-member cannot change labels: label-only, clearing and name+label 9002s are rejected; labels are unchanged."),
 			Run: func(t *framework.T) {
-				owner, member, ch := framework.ChannelWithMember(t, fixtures.Open, "member")
+				owner, member, ch := framework.ChannelWithMemberKind(t, fixtures.Open, "member", framework.KindUnprivileged)
 				labels := idLabels(t, 2)
 				t.Accept(owner, fixtures.EditChannel(owner.Actor(), ch, idTTags(labels...)...), "owner sets labels")
 				t.Reject(member, fixtures.EditChannel(member.Actor(), ch, idTTags(idLabel(t))...), "", "member's label-only 9002")

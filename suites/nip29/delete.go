@@ -27,7 +27,7 @@ func deleteSpecs() []framework.Spec {
 		{Case: framework.Case{ID: "base/delete/2", Clauses: []string{"nip29/delete.2"}, Area: "groups", Section: "nip29/delete", Level: framework.SHOULD,
 			Requirement: "A 9008 from a member without a role is refused and the group stays."},
 			Run: func(t *framework.T) {
-				owner, member, ch := framework.ChannelWithMember(t, fixtures.Open, "member")
+				owner, member, ch := framework.ChannelWithMemberKind(t, fixtures.Open, "member", framework.KindUnprivileged)
 				t.Reject(member, fixtures.DeleteChannel(member.Actor(), ch), "", "a member without a role deletes the group")
 				t.Expect(t.StateEvent(owner, fixtures.KindMetadata, ch)).NotTo(BeNil(), "the group's 39000 after the refused 9008")
 			}},

@@ -13,7 +13,7 @@ func permissionsSpecs() []framework.Spec {
 		{Case: framework.Case{ID: "base/permissions/1", Clauses: []string{"nip29/permissions.2"}, Area: "permissions", Section: "nip29/permissions", Level: framework.SHOULD,
 			Requirement: "A 9002 from a member without a role is refused and the name stays."},
 			Run: func(t *framework.T) {
-				owner, member, ch := framework.ChannelWithMember(t, fixtures.Open, "member")
+				owner, member, ch := framework.ChannelWithMemberKind(t, fixtures.Open, "member", framework.KindUnprivileged)
 				before := framework.TagOf(t.GroupMetadata(owner, ch), "name")
 				t.Reject(member, fixtures.EditGroup(member.Actor(), ch, fixtures.GroupMetadata{Name: "member-rename"}), "", "a member without a role edits metadata")
 				t.Expect(framework.TagOf(t.GroupMetadata(owner, ch), "name")).To(Equal(before), "the name after the refused edit")

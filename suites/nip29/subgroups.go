@@ -151,7 +151,10 @@ func subgroupsSpecs() []framework.Spec {
 				owner := t.Connect(t.Actor("owner"))
 				parent, children := subgroupFamily(t, owner, 1)
 				child := children[0]
-				admin := t.Connect(t.Actor("admin"))
+				// The parent's admin must have no power over the child by
+				// the relay's policy either: what is judged is that the
+				// parent's role does not give it any.
+				admin := t.Connect(t.ActorAs(framework.KindUnprivileged, "admin"))
 				member := t.Connect(t.Actor("member"))
 				t.Accept(owner, fixtures.PutUser(owner.Actor(), parent, admin.Actor().PubKey, t.PutRole(owner, parent, "admin")), "put the parent's admin")
 				t.Accept(owner, fixtures.PutUser(owner.Actor(), parent, member.Actor().PubKey, t.PutRole(owner, parent, "member")), "put the parent's member")
@@ -209,7 +212,7 @@ func subgroupsSpecs() []framework.Spec {
 					framework.CheckPrefix("OK", ok.Reason)
 				}
 				okMsg := t.Publish(member, fixtures.Message(member.Actor(), gone, t.Unique("after the delete")))
-				outsider := t.Connect(t.Actor("outsider"))
+				outsider := t.Connect(t.ActorAs(framework.KindAny, "outsider")) // its join is noted, not judged
 				okJoin := t.Publish(outsider, fixtures.JoinRequest(outsider.Actor(), gone, ""))
 				meta := t.QueryResult(owner, nostr.Filter{Kinds: []int{fixtures.KindMetadata, fixtures.KindMembers}, Tags: nostr.TagMap{"d": {gone}}})
 				msgs := t.QueryResult(owner, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {gone}}})
