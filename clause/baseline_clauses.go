@@ -210,7 +210,7 @@ var baselineClauses = []Clause{
 		Text: "A 9002 on a parent whose child tags leave out an existing child is rejected and the child list is unchanged."},
 	{ID: "nip29/subgroups.9", Section: "nip29/subgroups", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29SubRules,
 		Text: "A child's authorized 9002 naming another parent moves it (the previous parent's 39000 no longer lists it); one without a parent tag makes it a root: its 39000 has no parent tag and the former parent's 39000 no longer lists it."},
-	{ID: "nip29/subgroups.10", Section: "nip29/subgroups", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29SubRules,
+	{ID: "nip29/subgroups.10", Section: "nip29/subgroups", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29SubRules,
 		Text: "When a parent is deleted (9008), its remaining children become roots: their 39000 no longer carry the parent tag."},
 	{ID: "nip29/subgroups.11", Section: "nip29/subgroups", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Sub + ": Membership",
 		Text: "Nothing is inherited across the parent-child link: a parent's admin who is not an admin of the child may not put users into it, and a parent's member is not listed in the child's 39002 without a 9000 of the child."},

@@ -33,7 +33,8 @@ func restrictedSpecs() []framework.Spec {
 				}
 			}},
 		{Case: framework.Case{ID: "base/restricted/1", Clauses: []string{"nip29/restricted.1"}, Area: "read-access", Section: "nip29/restricted", Level: framework.MUST,
-			Requirement: "A non-member's message to a restricted group is refused."},
+			Requirement: "A non-member's message to a restricted group is refused.",
+			Reading:     "Level: \"restricted indicates that only members can write messages to the group\" is a definition without a keyword. It is held at MUST as binding on a relay that shows the flag: the case judges only after the group's 39000 shows restricted (else it is blocked on flag-restricted), so the relay's own metadata tells clients that only members write, and accepting a non-member's message makes what it published false. The weaker reading (39000s are \"merely informative\" and \"should reflect the latest group state\") is not taken: the flag is the relay's own statement of the group's rule, not a description of someone else's."},
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{Flags: []string{fixtures.FlagRestricted}})
