@@ -168,6 +168,10 @@ type Findings struct {
 	// returned; Undeleted names those it could not, and why.
 	Deleted   int
 	Undeleted []string
+	// Answered: the relay answered at least one of the probe's writes with
+	// an OK (accepted or refused), so it is not silent even when no
+	// answer said what a key may do (a pow: or rate-limited: refusal).
+	Answered bool
 }
 
 // Target is how the probe reaches the relay.
@@ -187,4 +191,6 @@ type Target struct {
 	// CommandTags are extra tags every command of the probe carries
 	// (--command-tag; a deployment's own admission tags).
 	CommandTags nostr.Tags
+	// PoW is the NIP-13 difficulty the probe's events are mined to.
+	PoW int
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/nbd-wtf/go-nostr/nip13"
 
 	"github.com/nipcl/nipcl-conform/clause"
 )
@@ -211,7 +212,24 @@ const (
 	variantKindsAllowlist = "kinds-allowlist-relay29"
 	variantTagLimits      = "tag-limits-relay29"
 	variantRatePerConn    = "rate-limited-20-per-connection"
+	variantPoW            = "pow-10"
+	variantPoWUnpublished = "pow-10-unpublished"
 )
+
+// powDifficulty is what the proof-of-work variants require: small enough
+// that mining it (about a thousand hashes per event) keeps a run short.
+const powDifficulty = 10
+
+// requirePoW refuses an EVENT whose id has fewer than bits leading zero
+// bits (NIP-13), in the words khatru's policy uses.
+func requirePoW(bits int) func(c *conn, ev *nostr.Event) string {
+	return func(_ *conn, ev *nostr.Event) string {
+		if d := nip13.Difficulty(ev.ID); d < bits {
+			return fmt.Sprintf("pow: difficulty %d is less than %d", d, bits)
+		}
+		return ""
+	}
+}
 
 // relayClockSkew is how far relay-clock-behind and relay-clock-ahead set
 // the relay's clock from the machine's: a few seconds, as an unsynchronised
@@ -419,6 +437,26 @@ var issue34Variants = []Variant{
 				}
 				return ""
 			})
+		}},
+	{Name: variantPoW, Dimension: "proof-of-work", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-13: a relay may require proof of work, and NIP-11's limitation.min_pow_difficulty publishes it; NIP-01 lists \"pow\" among the OK prefixes",
+		Describes: "every EVENT whose id has fewer than 10 leading zero bits (NIP-13) is refused \"pow: difficulty D is less than 10\"; NIP-11 publishes limitation.min_pow_difficulty 10 (the harness mines to it on its own)",
+		install: func(r *Relay) {
+			r.hooks.refuseEvent = append(r.hooks.refuseEvent, requirePoW(powDifficulty))
+			r.hooks.editInfo = append(r.hooks.editInfo, func(info *Info) {
+				if info.Limitation != nil {
+					info.Limitation.MinPowDifficulty = powDifficulty
+				}
+			})
+		}},
+	// Not drawn: without the published difficulty the harness mines only
+	// with --pow, so every case would be blocked (true, and told with the
+	// advice to pass --pow 10; TestVariantPoWUnpublished).
+	{Name: variantPoWUnpublished, Dimension: "proof-of-work", Kind: "variant",
+		Freedom:   "NIP-13: a relay may require proof of work; NIP-11's limitation is optional",
+		Describes: "every EVENT whose id has fewer than 10 leading zero bits is refused \"pow: difficulty D is less than 10\", and NIP-11 does not publish it (run with --pow 10)",
+		install: func(r *Relay) {
+			r.hooks.refuseEvent = append(r.hooks.refuseEvent, requirePoW(powDifficulty))
 		}},
 	// Not drawn, like the per-key rate limits: a labels sweep writes
 	// faster than 20 events/s on one connection.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/nbd-wtf/go-nostr/nip13"
 )
 
 // TestVariantRoleNames: under role-names-king-moderator the relay's own
@@ -51,6 +52,29 @@ func TestVariantRelay29Policies(t *testing.T) {
 	} {
 		if ok := c.publish(ev); ok.OK || !strings.HasPrefix(ok.Reason, "blocked:") {
 			t.Errorf("%s: OK %v %q, want refused blocked:", what, ok.OK, ok.Reason)
+		}
+	}
+}
+
+// TestVariantPoW: pow-10 refuses an unmined event with "pow:", accepts a
+// mined one, and publishes the difficulty; pow-10-unpublished does not.
+func TestVariantPoW(t *testing.T) {
+	for _, v := range []string{variantPoW, variantPoWUnpublished} {
+		r, url := startRelay(t, Config{Profile: "nip29", Variants: []string{v}})
+		published := r.Info().Limitation.MinPowDifficulty
+		if want := map[string]int{variantPoW: powDifficulty}[v]; published != want {
+			t.Errorf("%s: limitation.min_pow_difficulty %d, want %d", v, published, want)
+		}
+		owner := newActor(t)
+		c := dial(t, url)
+		c.auth(owner)
+		id := newChannelID()
+		ev := owner.create(t, id)
+		if nip13.Difficulty(ev.ID) >= powDifficulty {
+			continue // mined by chance (1 in 1024): nothing to see
+		}
+		if ok := c.publish(ev); ok.OK || !strings.HasPrefix(ok.Reason, "pow: difficulty") {
+			t.Errorf("%s: unmined 9007: OK %v %q, want refused pow:", v, ok.OK, ok.Reason)
 		}
 	}
 }

@@ -272,6 +272,12 @@ var explains = map[string][]allowance{
 	"rate-limited-5-per-key":         {{reports.Blocked, "rate-limit", "", ""}},
 	"rate-limit-error-5-per-key":     {{reports.Blocked, "rate-limit", "", ""}},
 	"rate-limited-20-per-connection": {{reports.Blocked, "rate-limit", "", ""}},
+	// Proof of work the relay publishes explains nothing: the harness mines
+	// it (NIP-11 limitation.min_pow_difficulty). Unpublished, every write
+	// is refused until --pow (not drawn; TestVariantPoW, and a run with
+	// --variant pow-10-unpublished blocks on proof-of-work naming --pow).
+	"pow-10":             nil,
+	"pow-10-unpublished": {{reports.Blocked, "proof-of-work", "--pow", ""}, {reports.Unsupported, "", "pow:", ""}},
 	// Role names the relay chooses explain nothing: the harness learns them.
 	"role-names-king-moderator": nil,
 	// relay29's example policies: the kinds it refuses (9008, 9009, 9010,
