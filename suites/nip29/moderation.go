@@ -29,7 +29,8 @@ const (
 func moderationSpecs() []framework.Spec {
 	specs := []framework.Spec{
 		{Case: framework.Case{ID: "base/moderation/1", Clauses: []string{"nip29/moderation.1"}, Area: "moderation", Section: "nip29/moderation", Level: framework.MUST,
-			Requirement: "A 9001 remove-user from a key with no role in the group is refused and the member stays."},
+			Requirement: "A 9001 remove-user from a key with no role in the group is refused and the member stays.",
+			Reading:     outsiderModerationReading},
 			Run: func(t *framework.T) {
 				owner, member, ch := framework.ChannelWithMember(t, fixtures.Open, "member")
 				outsider := t.Connect(t.Actor("outsider"))
@@ -41,7 +42,8 @@ func moderationSpecs() []framework.Spec {
 				}
 			}},
 		{Case: framework.Case{ID: "base/moderation/2", Clauses: []string{"nip29/moderation.1"}, Area: "moderation", Section: "nip29/moderation", Level: framework.MUST,
-			Requirement: "A 9002 edit-metadata from a key with no role in the group is refused and the name stays."},
+			Requirement: "A 9002 edit-metadata from a key with no role in the group is refused and the name stays.",
+			Reading:     outsiderModerationReading},
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{})
@@ -53,7 +55,8 @@ func moderationSpecs() []framework.Spec {
 				}
 			}},
 		{Case: framework.Case{ID: "base/moderation/3", Clauses: []string{"nip29/moderation.1"}, Area: "moderation", Section: "nip29/moderation", Level: framework.MUST,
-			Requirement: "A 9005 delete-event from a key with no role in the group is refused and the event it names is still served."},
+			Requirement: "A 9005 delete-event from a key with no role in the group is refused and the event it names is still served.",
+			Reading:     outsiderModerationReading},
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{})
@@ -67,7 +70,8 @@ func moderationSpecs() []framework.Spec {
 				}
 			}},
 		{Case: framework.Case{ID: "base/moderation/4", Clauses: []string{"nip29/moderation.1"}, Area: "moderation", Section: "nip29/moderation", Level: framework.MUST,
-			Requirement: "A 9008 delete-group from a key with no role in the group is refused and the group stays."},
+			Requirement: "A 9008 delete-group from a key with no role in the group is refused and the group stays.",
+			Reading:     outsiderModerationReading},
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{})
@@ -79,7 +83,7 @@ func moderationSpecs() []framework.Spec {
 			}},
 		{Case: framework.Case{ID: "base/moderation/5", Clauses: []string{"nip29/moderation.1"}, Area: "moderation", Section: "nip29/moderation", Level: framework.MUST,
 			Requirement: "A 9009 create-invite from a key with no role in a closed group is refused, and its code admits nobody.",
-			Reading:     "NIP-29 gives an invite code no effect of its own beyond \"may be used by the relay to preauthorize acceptance\"; the refused code's effect is observed as a join request carrying it. When a join request with a code nobody issued is honoured too, the code's effect cannot be told apart and the case is unsupported, with a note (see base/join)."},
+			Reading:     "NIP-29 gives an invite code no effect of its own beyond \"may be used by the relay to preauthorize acceptance\"; the refused code's effect is observed as a join request carrying it. When a join request with a code nobody issued is honoured too, the code's effect cannot be told apart and the case is unsupported, with a note (see base/join). " + outsiderModerationReading},
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{Flags: []string{fixtures.FlagClosed}})
@@ -142,6 +146,11 @@ func moderationSpecs() []framework.Spec {
 	}
 	return specs
 }
+
+// outsiderModerationReading is the level reading of the cases that judge
+// an outsider's moderation event refused (base/moderation/1-5,
+// base/permissions/2).
+const outsiderModerationReading = "Level: \"Relays must check if the pubkey sending the event is capable of performing the given action based on its role and the relay's internal policy\" (lowercase must, MUST) with \"relays should reject them if they don't come from an authorized admin\". The outsider has no role in the group, and the capability probe saw the relay's policy refuse this key moderation of groups it does not administer (a key it saw moderate is never handed out as an outsider), so neither its role nor the relay's observed policy gives it the power: held at MUST. On a relay where every key moderates, the case is blocked (unprivileged-key), never failed."
 
 // unknownPrefix returns 8 random hex digits: a reference that names no event
 // the harness knows of (a collision with any stored event is a 1 in 2^32

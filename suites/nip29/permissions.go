@@ -19,7 +19,8 @@ func permissionsSpecs() []framework.Spec {
 				t.Expect(framework.TagOf(t.GroupMetadata(owner, ch), "name")).To(Equal(before), "the name after the refused edit")
 			}},
 		{Case: framework.Case{ID: "base/permissions/2", Clauses: []string{"nip29/permissions.1"}, Area: "permissions", Section: "nip29/permissions", Level: framework.MUST,
-			Requirement: "A 9000 from a key with no role in the group is refused and the named user does not become a member."},
+			Requirement: "A 9000 from a key with no role in the group is refused and the named user does not become a member.",
+			Reading:     outsiderModerationReading},
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{})
