@@ -83,8 +83,32 @@ type Key struct {
 	Evidence []string
 }
 
-// Kind says what the probe found the key fit for, in report words.
+// Contradiction says how the probe contradicted the role the user
+// declared for the key ("" when it did not): a key declared unprivileged
+// that the probe saw moderate a group it does not administer, or one
+// declared a creator whose bare 9007 was refused. The observation wins —
+// such a key is never handed out for the declared role — and the report
+// says so (Kind), so no advice rests on the declaration.
+func (k *Key) Contradiction() string {
+	switch {
+	case k.Declared == RoleUnprivileged && k.ModeratesForeign == Yes:
+		return "declared unprivileged, but the probe saw it moderate a group it does not administer (its 9000 there was accepted): not used as an unprivileged actor"
+	case k.Declared == RoleCreator && k.MayCreate == No:
+		return "declared creator, but the probe saw its bare 9007 refused: not used as a creator"
+	}
+	return ""
+}
+
+// Kind says what the probe found the key fit for, in report words, with
+// the contradiction of its declared role first when there is one.
 func (k *Key) Kind() string {
+	if c := k.Contradiction(); c != "" {
+		return c + "; " + k.observedKind()
+	}
+	return k.observedKind()
+}
+
+func (k *Key) observedKind() string {
 	switch {
 	case k.Admitted == No:
 		return "not admitted"
@@ -144,6 +168,10 @@ type Findings struct {
 	// returned; Undeleted names those it could not, and why.
 	Deleted   int
 	Undeleted []string
+	// Answered: the relay answered at least one of the probe's writes with
+	// an OK (accepted or refused), so it is not silent even when no
+	// answer said what a key may do (a pow: or rate-limited: refusal).
+	Answered bool
 }
 
 // Target is how the probe reaches the relay.
@@ -163,4 +191,6 @@ type Target struct {
 	// CommandTags are extra tags every command of the probe carries
 	// (--command-tag; a deployment's own admission tags).
 	CommandTags nostr.Tags
+	// PoW is the NIP-13 difficulty the probe's events are mined to.
+	PoW int
 }

@@ -27,6 +27,7 @@ func Probe(ctx context.Context, tg Target, keys []*Key) *Findings {
 	}
 	for _, k := range keys {
 		k.Actor.CommandTags = tg.CommandTags
+		k.Actor.PoW = tg.PoW
 	}
 	p := &prober{tg: tg, conns: map[string]*fixtures.Client{}}
 	defer p.close(ctx)
@@ -55,7 +56,7 @@ func Probe(ctx context.Context, tg Target, keys []*Key) *Findings {
 			p.join(ctx, k, fixtures.NewChannelID())
 		}
 	}
-	f := &Findings{Keys: keys}
+	f := &Findings{Keys: keys, Answered: p.answered}
 	if len(p.groups) > 0 {
 		f.State, f.StateEvidence, f.CreatorRole = p.stateKinds(ctx, p.groups[0])
 	}
@@ -137,6 +138,8 @@ type prober struct {
 	conns  map[string]*fixtures.Client
 	groups []probeGroup
 	fresh  *probeGroup // a fresh key's group, made when no configured key's group fits
+	// answered: some write of the probe got an OK.
+	answered bool
 }
 
 func (k *Key) note(format string, args ...any) {
@@ -192,7 +195,11 @@ func (p *prober) publish(ctx context.Context, a *fixtures.Actor, ev *nostr.Event
 			return fixtures.OK{}, fmt.Errorf("pacing writes: %w", err)
 		}
 	}
-	return c.Publish(ctx, ev)
+	ok, err := c.Publish(ctx, ev)
+	if err == nil {
+		p.answered = true
+	}
+	return ok, err
 }
 
 // keyRefused reports whether an OK false refuses the key rather than the
@@ -247,6 +254,7 @@ func (p *prober) foreignGroup(ctx context.Context, k *Key, keys []*Key, owned ma
 	if p.fresh == nil {
 		owner := fixtures.NewActor("probe-owner")
 		owner.CommandTags = p.tg.CommandTags
+		owner.PoW = p.tg.PoW
 		id := fixtures.NewChannelID()
 		ok, err := p.publish(ctx, owner, fixtures.CreateGroup(owner, id))
 		switch {

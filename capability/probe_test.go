@@ -2,6 +2,7 @@ package capability
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -96,6 +97,15 @@ func TestDeclaredRoles(t *testing.T) {
 	k.ModeratesForeign = Yes
 	if k.FitsUnprivileged() {
 		t.Error("a key seen moderating a foreign group fits unprivileged although declared so")
+	}
+	// The report says so: the key's kind names the contradiction, never
+	// silently the observed kind alone.
+	if c := k.Contradiction(); c == "" || !strings.HasPrefix(k.Kind(), c) || !strings.Contains(k.Kind(), "moderates foreign groups") {
+		t.Errorf("declared unprivileged, seen moderating: contradiction %q, kind %q", c, k.Kind())
+	}
+	k.ModeratesForeign = No
+	if c := k.Contradiction(); c != "" {
+		t.Errorf("declared unprivileged, seen refused: contradiction %q, want none", c)
 	}
 	for in, want := range map[string]Role{"creator": RoleCreator, "Unprivileged": RoleUnprivileged, "member": RoleUnprivileged} {
 		if got, err := ParseRole(in); err != nil || got != want {

@@ -210,7 +210,7 @@ var baselineClauses = []Clause{
 		"A 9002 on a parent whose child tags leave out an existing child is rejected and the child list is unchanged."),
 	nip29("nip29/subgroups.9", LevelMust, refNIP29SubRules,
 		"A child's authorized 9002 naming another parent moves it (the previous parent's 39000 no longer lists it); one without a parent tag makes it a root: its 39000 has no parent tag and the former parent's 39000 no longer lists it."),
-	nip29("nip29/subgroups.10", LevelMust, refNIP29SubRules,
+	nip29("nip29/subgroups.10", LevelShould, refNIP29SubRules,
 		"When a parent is deleted (9008), its remaining children become roots: their 39000 no longer carry the parent tag."),
 	nip29("nip29/subgroups.11", LevelMust, refNIP29Sub+": Membership",
 		"Nothing is inherited across the parent-child link: a parent's admin who is not an admin of the child may not put users into it, and a parent's member is not listed in the child's 39002 without a 9000 of the child."),

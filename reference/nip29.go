@@ -441,13 +441,16 @@ func (r *Relay) putUser(t *txn, ev *nostr.Event, ch *Channel) error {
 			role = ""
 		}
 		if len(tag) >= 3 && tag[2] != "" {
-			role = tag[2]
+			role = r.internalRole(tag[2])
+			if role == "" {
+				return reject("invalid", "role %q is not one this relay supports (see its 39003)", text.Clip(tag[2], 32))
+			}
 		}
 		if role == "" {
 			role = roleMember
 		}
 		if roleRank(role) == 0 {
-			return reject("invalid", "role %q is not owner, admin or member", text.Clip(role, 32))
+			return reject("invalid", "role %q is not %s, %s or %s", text.Clip(role, 32), r.wireRole(roleOwner), r.wireRole(roleAdmin), r.wireRole(roleMember))
 		}
 		if (role == roleOwner || prev == roleOwner) && actor != roleOwner && role != prev {
 			return reject("restricted", "only an owner may grant or take the owner role")
@@ -631,16 +634,16 @@ func (r *Relay) stateTags(t *txn, kind int, ch *Channel) nostr.Tags {
 					tags = append(tags, nostr.Tag{"p", pk})
 					continue
 				}
-				tags = append(tags, nostr.Tag{"p", pk, role})
+				tags = append(tags, nostr.Tag{"p", pk, r.wireRole(role)})
 			}
 		}
 	case kindGroupMembers:
 		for _, pk := range sortedMembers(ch) {
-			tags = append(tags, nostr.Tag{"p", pk, ch.Members[pk]})
+			tags = append(tags, nostr.Tag{"p", pk, r.wireRole(ch.Members[pk])})
 		}
 	case kindGroupRoles:
 		for _, rd := range roleDescriptions {
-			tags = append(tags, nostr.Tag{"role", rd[0], rd[1]})
+			tags = append(tags, nostr.Tag{"role", r.wireRole(rd[0]), rd[1]})
 		}
 	}
 	tags = append(tags, r.profile.stateTags(kind, ch)...)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/nbd-wtf/go-nostr/nip13"
 
 	"github.com/nipcl/nipcl-conform/clause"
 )
@@ -88,6 +89,33 @@ type hooks struct {
 	dropIdentical []func(r *Relay, kind int, prevAt int64) bool
 	// absent lists optional features the relay lacks.
 	absent map[feature]bool
+	// roleNames renames the relay's roles on the wire (internal name ->
+	// the name its 9000s, 39001, 39002 and 39003 use); nil = the names
+	// as they are.
+	roleNames map[string]string
+}
+
+// wireRole is the name the relay gives the internal role on the wire.
+func (r *Relay) wireRole(role string) string {
+	if n, ok := r.hooks.roleNames[role]; ok {
+		return n
+	}
+	return role
+}
+
+// internalRole reads a role name of a 9000: the relay's own names map
+// back to its roles; under a renaming variant the default names are
+// names it does not support ("" is returned for them).
+func (r *Relay) internalRole(name string) string {
+	if r.hooks.roleNames == nil {
+		return name
+	}
+	for in, wire := range r.hooks.roleNames {
+		if wire == name {
+			return in
+		}
+	}
+	return ""
 }
 
 // feature is an optional part of the NIP texts a variant may take away.
@@ -179,7 +207,29 @@ const (
 	variantNarrowUnadvert   = "created-at-60s-past-30s-future-unpublished"
 	variantRateLimited      = "rate-limited-5-per-key"
 	variantRateLimitError   = "rate-limit-error-5-per-key"
+	// Issue 34, the relay29 example's policies and relay-chosen role names.
+	variantRoleNames      = "role-names-king-moderator"
+	variantKindsAllowlist = "kinds-allowlist-relay29"
+	variantTagLimits      = "tag-limits-relay29"
+	variantRatePerConn    = "rate-limited-20-per-connection"
+	variantPoW            = "pow-10"
+	variantPoWUnpublished = "pow-10-unpublished"
 )
+
+// powDifficulty is what the proof-of-work variants require: small enough
+// that mining it (about a thousand hashes per event) keeps a run short.
+const powDifficulty = 10
+
+// requirePoW refuses an EVENT whose id has fewer than bits leading zero
+// bits (NIP-13), in the words khatru's policy uses.
+func requirePoW(bits int) func(c *conn, ev *nostr.Event) string {
+	return func(_ *conn, ev *nostr.Event) string {
+		if d := nip13.Difficulty(ev.ID); d < bits {
+			return fmt.Sprintf("pow: difficulty %d is less than %d", d, bits)
+		}
+		return ""
+	}
+}
 
 // relayClockSkew is how far relay-clock-behind and relay-clock-ahead set
 // the relay's clock from the machine's: a few seconds, as an unsynchronised
@@ -340,6 +390,90 @@ var variantCatalogue = []Variant{
 		}},
 }
 
+// relay29KindsAllowlist are the kinds relay29's basic-khatru example lets
+// in (RestrictToSpecifiedKinds): chat, threads, comments, articles,
+// calendar, highlights, 9000-9007 and the join and leave requests.
+var relay29KindsAllowlist = []int{9, 10, 11, 12, 1111, 30023, 31922, 31923, 9802,
+	9000, 9001, 9002, 9003, 9004, 9005, 9006, 9007, 9021, 9022}
+
+// issue34Variants are the lawful relays issue 34 names beyond the first
+// round: role names the relay chooses, relay29's example policies (a kinds
+// allowlist, tag limits) and a per-connection rate limit. Grouped here by
+// their own dimensions.
+var issue34Variants = []Variant{
+	{Name: variantRoleNames, Dimension: "role-names", Kind: "variant", Drawn: true, Profiles: []string{"nip29"},
+		Freedom:   "NIP-29: \"These users are identified by role labels which are arbitrarily defined by the relays (see also the description of kind:39003)\"; \"the exact role name is not relevant\"",
+		Describes: "the relay's roles are named \"king\" (the creator's, with every power) and \"moderator\" (edits metadata, puts and removes users) in its 9000s, 39001, 39002 and 39003; a 9000 naming \"owner\" or \"admin\" is refused \"invalid:\" (roles it does not support)",
+		install: func(r *Relay) {
+			r.hooks.roleNames = map[string]string{roleOwner: "king", roleAdmin: "moderator", roleMember: roleMember}
+		}},
+	{Name: variantKindsAllowlist, Dimension: "kinds-allowlist", Kind: "variant", Drawn: true, Profiles: []string{"nip29"},
+		Freedom:   "NIP-29: \"Groups may accept any event kind\" (a relay chooses which); NIP-01 lists \"blocked\" among the OK prefixes",
+		Describes: "only kinds 9, 10, 11, 12, 1111, 30023, 31922, 31923, 9802, 9000-9007, 9021 and 9022 are accepted; any other kind is refused \"blocked: …\" (relay29's basic-khatru RestrictToSpecifiedKinds)",
+		install: func(r *Relay) {
+			r.hooks.refuseEvent = append(r.hooks.refuseEvent, func(_ *conn, ev *nostr.Event) string {
+				if slices.Contains(relay29KindsAllowlist, ev.Kind) {
+					return ""
+				}
+				return fmt.Sprintf("blocked: received event kind %d not allowed", ev.Kind)
+			})
+		}},
+	{Name: variantTagLimits, Dimension: "tag-limits", Kind: "variant", Drawn: true, Profiles: []string{"nip29"},
+		Freedom:   "NIP-01: a relay may refuse an event for its own reasons (OK false with a prefix); NIP-11's limitation is optional",
+		Describes: "an event with a tag value (its second element) over 64 characters is refused \"blocked: event contains too large tags\", and one with more than 6 single-letter (indexable) tags, kind 9005 excepted, \"blocked: too many indexable tags\" (relay29's basic-khatru PreventLargeTags(64), PreventTooManyIndexableTags(6, [9005]))",
+		install: func(r *Relay) {
+			r.hooks.refuseEvent = append(r.hooks.refuseEvent, func(_ *conn, ev *nostr.Event) string {
+				indexable := 0
+				for _, tag := range ev.Tags {
+					if len(tag) > 1 && len(tag[1]) > 64 {
+						return "blocked: event contains too large tags"
+					}
+					if len(tag) > 0 && len(tag[0]) == 1 {
+						indexable++
+					}
+				}
+				if indexable > 6 && ev.Kind != kindDeleteEvent {
+					return "blocked: too many indexable tags"
+				}
+				return ""
+			})
+		}},
+	{Name: variantPoW, Dimension: "proof-of-work", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-13: a relay may require proof of work, and NIP-11's limitation.min_pow_difficulty publishes it; NIP-01 lists \"pow\" among the OK prefixes",
+		Describes: "every EVENT whose id has fewer than 10 leading zero bits (NIP-13) is refused \"pow: difficulty D is less than 10\"; NIP-11 publishes limitation.min_pow_difficulty 10 (the harness mines to it on its own)",
+		install: func(r *Relay) {
+			r.hooks.refuseEvent = append(r.hooks.refuseEvent, requirePoW(powDifficulty))
+			r.hooks.editInfo = append(r.hooks.editInfo, func(info *Info) {
+				if info.Limitation != nil {
+					info.Limitation.MinPowDifficulty = powDifficulty
+				}
+			})
+		}},
+	// Not drawn: without the published difficulty the harness mines only
+	// with --pow, so every case would be blocked (true, and told with the
+	// advice to pass --pow 10; TestVariantPoWUnpublished).
+	{Name: variantPoWUnpublished, Dimension: "proof-of-work", Kind: "variant",
+		Freedom:   "NIP-13: a relay may require proof of work; NIP-11's limitation is optional",
+		Describes: "every EVENT whose id has fewer than 10 leading zero bits is refused \"pow: difficulty D is less than 10\", and NIP-11 does not publish it (run with --pow 10)",
+		install: func(r *Relay) {
+			r.hooks.refuseEvent = append(r.hooks.refuseEvent, requirePoW(powDifficulty))
+		}},
+	// Not drawn, like the per-key rate limits: a labels sweep writes
+	// faster than 20 events/s on one connection.
+	{Name: variantRatePerConn, Dimension: "rate-limit", Kind: "variant",
+		Freedom:   "NIP-01 lists \"rate-limited\" among the OK prefixes: a relay bounds how fast a connection may write",
+		Describes: "each connection may write 20 events per second (bursts of 40), whatever the key; more are answered \"rate-limited: …\"",
+		install: func(r *Relay) {
+			l := newRateLimiter(20, 40, r.now)
+			r.hooks.refuseEvent = append(r.hooks.refuseEvent, func(c *conn, _ *nostr.Event) string {
+				if l.allow(fmt.Sprintf("%p", c)) {
+					return ""
+				}
+				return "rate-limited: at most 20 events per second per connection (burst 40)"
+			})
+		}},
+}
+
 // namesClosedGroup is auth-on-demand's read rule: before AUTH, a REQ or
 // COUNT naming a private or hidden group by #h or #d is answered
 // "auth-required:" (with the challenge), so a member learns it must
@@ -461,7 +595,7 @@ func keepUnknownMetadataTags(r *Relay) {
 // Variants returns every lawful switch — variants, policies and readings —
 // sorted by kind then name. A reading value is named "READING=VALUE".
 func Variants() []Variant {
-	out := append([]Variant(nil), variantCatalogue...)
+	out := append(append([]Variant(nil), variantCatalogue...), issue34Variants...)
 	for _, p := range policyCatalogue {
 		p := p
 		dim, drawn := "policy:"+p.Name, true

@@ -96,7 +96,7 @@ func hostKeys(values, hosts []string, commandTags nostr.Tags) (map[string]*fixtu
 // the configured keys, or one fresh key for every generated one. The
 // findings go to the env (actor assignment) and the plan's report; it
 // returns how many of the probe's groups were deleted and which were not.
-func probeKeys(ctx context.Context, env *suites.Env, keys []*capability.Key, result *reports.PlanResult) (deleted int, undeleted []string) {
+func probeKeys(ctx context.Context, env *suites.Env, keys []*capability.Key, result *reports.PlanResult) (deleted int, undeleted []string, answered bool) {
 	// A budget of steps, and never more than a third of what is left of
 	// the run: a relay that answers nothing must leave the cases their time.
 	budget := time.Duration(4*len(keys)+6) * env.StepTimeout
@@ -108,7 +108,7 @@ func probeKeys(ctx context.Context, env *suites.Env, keys []*capability.Key, res
 	pctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
 	found := capability.Probe(pctx, capability.Target{
-		URL: env.URL, AuthRelayURL: env.RelayURL, Header: env.Header, CommandTags: env.CommandTags, AuthOnConnect: env.AuthOnConnect, StepTimeout: env.StepTimeout, Pace: env.Pace,
+		URL: env.URL, AuthRelayURL: env.RelayURL, Header: env.Header, CommandTags: env.CommandTags, PoW: env.PoW, AuthOnConnect: env.AuthOnConnect, StepTimeout: env.StepTimeout, Pace: env.Pace,
 	}, keys)
 	env.KeyCaps, env.StatePublished, env.ProbedCreatorRole = found.Keys, found.State, found.CreatorRole
 	for kind, a := range found.State {
@@ -128,5 +128,5 @@ func probeKeys(ctx context.Context, env *suites.Env, keys []*capability.Key, res
 		}
 		result.Keys = append(result.Keys, f)
 	}
-	return found.Deleted, found.Undeleted
+	return found.Deleted, found.Undeleted, found.Answered
 }

@@ -46,6 +46,10 @@ type Options struct {
 	// command (kinds 9000-9022) the harness signs: a deployment's own
 	// admission tags, outside NIP-29 and NIP-CL.
 	CommandTags nostr.Tags
+	// PoW is the NIP-13 difficulty (--pow N) every event the harness signs
+	// is mined to; 0 mines only what a relay publishes in NIP-11
+	// (limitation.min_pow_difficulty, up to fixtures.AutoPoW).
+	PoW         int
 	StepTimeout time.Duration // per network step, default 10s, plus 20 measured round trips
 	// Deadline bounds the whole run, setup included; 0 derives one from
 	// the plans once they are prepared (cases × their cost at the

@@ -311,6 +311,13 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 		return p
 	}
 	env.Info = info
+	env.PoW = minedDifficulty(opts.PoW, info)
+	for _, a := range env.Keys {
+		a.PoW = env.PoW
+	}
+	for _, a := range env.HostKeys {
+		a.PoW = env.PoW
+	}
 	p.result.Relay = &reports.RelayIdentity{Name: info.Name, Self: info.Self, Software: info.Software, Version: info.Version}
 	env.RelayPubKey = firstNonEmpty(opts.RelayPubKey, ep.RelayPubKey, info.Self)
 	keyNote := ""
@@ -351,8 +358,9 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 		profile, note = detect(ctx, opts, env, runID)
 	}
 	env.Profile, p.result.Profile, p.result.Note = profile, profile, joinNotes(keyNote, note)
-	p.probeDeleted, p.probeUndeleted = probeKeys(ctx, env, declared, &p.result)
-	if err, timedOut := observedNothing(p.result, probe); err != nil {
+	var answered bool
+	p.probeDeleted, p.probeUndeleted, answered = probeKeys(ctx, env, declared, &p.result)
+	if err, timedOut := observedNothing(p.result, probe, answered); err != nil {
 		setupFailed(p, err, timedOut)
 		return p
 	}
@@ -362,11 +370,34 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 	return p
 }
 
+// powFlag repeats the mined difficulty in a repro command.
+func powFlag(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" --pow %d", n)
+}
+
+// minedDifficulty is the NIP-13 difficulty the plan's events are mined to:
+// --pow, raised to the relay's published limitation.min_pow_difficulty when
+// that is no more than fixtures.AutoPoW (a relay that asks more is met only
+// by an explicit --pow; its refusals block on proof-of-work with that
+// advice).
+func minedDifficulty(flag int, info *fixtures.RelayInfo) int {
+	if info != nil && info.Limitation != nil {
+		if d := info.Limitation.MinPowDifficulty; d > flag && d <= fixtures.AutoPoW {
+			return d
+		}
+	}
+	return flag
+}
+
 // detect resolves profile "auto" on a relay that advertises nip-cl by
 // behaviour; it reports the claim (nip-cl advertised) next to what it saw.
 func detect(ctx context.Context, opts *Options, env *suites.Env, runID string) (string, string) {
 	actor := fixtures.NewActor("detector")
 	actor.CommandTags = env.CommandTags
+	actor.PoW = env.PoW
 	if len(env.Keys) > 0 {
 		actor = env.Keys[0]
 	}
@@ -388,8 +419,11 @@ func detect(ctx context.Context, opts *Options, env *suites.Env, runID string) (
 // times as failures, so the run stops with one line. timedOut: the relay
 // left steps unanswered (its REQs or writes timed out) rather than
 // dropping the connections.
-func observedNothing(r reports.PlanResult, link linkProbe) (error, bool) {
-	if len(r.Keys) == 0 || len(r.StateEvents) > 0 {
+func observedNothing(r reports.PlanResult, link linkProbe, answered bool) (error, bool) {
+	// A relay that answered a write (a pow: or rate-limited: refusal says
+	// nothing of a key's powers) is not silent: its cases run and quote
+	// the refusal with its own advice.
+	if answered || len(r.Keys) == 0 || len(r.StateEvents) > 0 {
 		return nil, false
 	}
 	var evidence string
@@ -837,7 +871,7 @@ func baseResult(plan string, c framework.Case) reports.CaseResult {
 }
 
 func reproCommand(p *preparedPlan, c framework.Case) string {
-	return ReproPrefix(p.target, p.env.Profile, p.result.URL) + safeFlags(p.env.Safe, p.rate) + redactedHeaderFlags(p.env.Header) + commandTagFlags(p.env.CommandTags) + " --focus " + c.ID
+	return ReproPrefix(p.target, p.env.Profile, p.result.URL) + safeFlags(p.env.Safe, p.rate) + redactedHeaderFlags(p.env.Header) + commandTagFlags(p.env.CommandTags) + powFlag(p.env.PoW) + " --focus " + c.ID
 }
 
 // safeFlags are the --safe and --rate flags of a run: a repro command

@@ -83,7 +83,7 @@ type runFlags struct {
 	safe                                    *bool
 	rate                                    *float64
 	allowHeavy, slow                        *bool
-	parallel                                *int
+	parallel, pow                           *int
 	shard, runID                            *string
 	seed                                    *int64
 	simRTT                                  *time.Duration
@@ -103,6 +103,7 @@ func defineRunFlags(fs *flag.FlagSet) *runFlags {
 		target:      fs.String("target", "", "WebSocket URL (ws:// or wss://) of the relay to test; default: the built-in reference relay"),
 		profile:     fs.String("profile", "", "profile to check: nip29 (NIP-29 only; \"none\" is its old name), identity, labels or auto; a comma-separated list for the reference relay or an image, e.g. identity,labels (default: every profile for the reference relay, auto for --target)"),
 		relayPubKey: fs.String("relay-pubkey", "", "relay key (hex) when its NIP-11 document lacks \"self\""),
+		pow:         fs.Int("pow", 0, "N: mine a NIP-13 nonce tag of difficulty N on every event the harness signs, for a relay that requires proof of work (0: only what the relay publishes in NIP-11 limitation.min_pow_difficulty, up to 16); each bit doubles the signing cost"),
 		relayURL:    fs.String("relay-url", "", "the URL the relay knows itself by, signed into NIP-42 AUTH relay tags, when --target reaches it another way (a tunnel or port forward to wss://relay.example.com); default the --target URL (behind --simulate-rtt: the relay's own, not the proxy's)"),
 		timeout:     fs.Duration("timeout", 10*time.Second, "deadline for each network step"),
 		deadline:    fs.Duration("deadline", 0, "deadline for the whole run (default: derived from the plan — its cases at the measured round trip, plus --rate pacing, with a margin — and printed at start)"),
@@ -203,6 +204,9 @@ func (f *runFlags) settle() (*runSettings, error) {
 	}
 	if s.commandTags, err = fixtures.ParseCommandTags(f.commandTags); err != nil {
 		return nil, usagef("--command-tag: %v", err)
+	}
+	if *f.pow < 0 || *f.pow > fixtures.MaxPoW {
+		return nil, usagef("--pow: want a difficulty from 0 to %d bits, got %d", fixtures.MaxPoW, *f.pow)
 	}
 	if err := runner.CheckHostKeys(f.hostKeys); err != nil {
 		return nil, usagef("%v", err)
@@ -559,7 +563,7 @@ func (f *runFlags) runParallel(ctx context.Context, fs *flag.FlagSet, n int, sta
 // runnerOptions are the options of one in-process runner.Run.
 func (f *runFlags) runnerOptions(s *runSettings, plans []runner.Plan, claim func(plan, caseID string) bool, caseDone func(plan, caseID string, failed bool), stdout io.Writer) runner.Options {
 	return runner.Options{
-		Plans: plans, RelayPubKey: *f.relayPubKey, RelayURL: *f.relayURL, ActorKeys: f.actorKeys, Hosts: f.hosts, HostKeys: f.hostKeys, Header: s.header, CommandTags: s.commandTags,
+		Plans: plans, RelayPubKey: *f.relayPubKey, RelayURL: *f.relayURL, ActorKeys: f.actorKeys, Hosts: f.hosts, HostKeys: f.hostKeys, Header: s.header, CommandTags: s.commandTags, PoW: *f.pow,
 		StepTimeout: *f.timeout, Deadline: *f.deadline, ReportDir: *f.reportDir, JUnitPath: *f.junit,
 		Force: *f.force, Focus: f.focus, Skip: f.skip, Scale: *f.scale, Out: stdout, Baseline: s.base,
 		Safe: *f.safe, Rate: *f.rate, AllowHeavy: *f.allowHeavy, Slow: *f.slow, Progress: isTerminal(stdout),

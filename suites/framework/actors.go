@@ -20,7 +20,12 @@ const (
 	// KindCreator: a key that may create groups (the case's creator or owner).
 	KindCreator ActorKind = "creator"
 	// KindUnprivileged: a key that may not moderate groups it does not
-	// administer (an outsider, a watcher, a member without a role).
+	// administer: an outsider whose refusal a case judges, or a member
+	// without a role whose moderation event a case expects refused. Only a
+	// case whose assertion rests on the key's lack of power asks for it
+	// (T.ActorAs, ChannelWithMemberKind); a member who posts, leaves or
+	// reads needs none (NIP-29, 9022: "Any user can send one of these
+	// events"), so it runs on a relay where every key moderates too.
 	KindUnprivileged ActorKind = "unprivileged"
 	// KindAny: any admitted key (an admin the case puts, a bystander).
 	KindAny ActorKind = "any"
@@ -35,10 +40,10 @@ var actorKinds = map[string]ActorKind{
 	"stranger": KindCreator, // creates a channel of its own
 	"other":    KindCreator, // a second creator: its 9007 must be judged for the id, not the key
 	"outsider": KindUnprivileged,
-	"watcher":  KindUnprivileged,
-	"member":   KindUnprivileged,
+	"watcher":  KindAny, // watches a subscription: needs no particular power
+	"member":   KindAny, // posts, leaves, reads as a member; cases that expect its moderation refused ask for KindUnprivileged
 	"joiner":   KindAny, // a join request needs no particular power
-	"reader":   KindUnprivileged,
+	"reader":   KindAny, // reads what anyone (or every member) may read
 	"admin":    KindAny,
 	"heir":     KindAny,
 	"authed":   KindAny,
@@ -61,7 +66,7 @@ var (
 		"a key that may create groups, for the case's creator",
 		"pass --actor-key creator=HEX with a key the relay lets create groups (the report's key table shows what the probe saw of each key)"}
 	PreUnprivilegedKey = Precondition{"unprivileged-key",
-		"a key without moderation power over groups it does not administer, for the case's outsider, watcher or member without a role",
+		"a key without moderation power over groups it does not administer, for the case's outsider, or for a member without a role whose moderation event the case expects refused",
 		"pass at least one --actor-key unprivileged=HEX that the relay admits and that may not moderate groups it does not administer (the report's key table shows what the probe saw of each key)"}
 	PreFreshKeys = Precondition{"fresh-keys",
 		"keys with no history on the relay, because the case reads by the actor's own key (#P, #p, COUNT) and counts everything that key did",
@@ -186,6 +191,17 @@ func (t *T) noFittingKey(kind ActorKind, name string, caps []*capability.Key) {
 		}
 	}
 	keys := strings.Join(seen, ", ")
+	var contradicted []string
+	for _, k := range caps {
+		if k.Contradiction() != "" {
+			contradicted = append(contradicted, k.Label)
+		}
+	}
+	if len(contradicted) > 0 {
+		// The observation wins over the declaration, and the advice says
+		// so rather than asking for what the user already declared.
+		keys += "; the probe contradicted the role declared for " + strings.Join(contradicted, ", ")
+	}
 	if len(fitting) > 0 {
 		t.Blocked(PreActorKeys, fmt.Sprintf("the case's %s needs another %s key; the case already uses %s (keys: %s)", name, kind, strings.Join(fitting, ", "), keys))
 	}

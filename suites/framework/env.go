@@ -59,6 +59,10 @@ type Env struct {
 	// command (--command-tag; outside NIP-29 and NIP-CL): every case actor
 	// adds them to the commands it signs (fixtures.Actor.CommandTags).
 	CommandTags nostr.Tags
+	// PoW is the NIP-13 difficulty every event a case signs is mined to
+	// (fixtures.Actor.PoW): --pow, or the relay's published
+	// limitation.min_pow_difficulty up to fixtures.AutoPoW.
+	PoW int
 	// Scale is the distractor count for limit-ordering cases.
 	Scale int
 	// Rounds is how many times race scenarios repeat.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/nbd-wtf/go-nostr/nip11"
+	"github.com/nbd-wtf/go-nostr/nip13"
 	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
 
 	"github.com/nipcl/nipcl-conform/fixtures"
@@ -87,14 +88,16 @@ func ResultMayBeCut(l *nip11.RelayLimitationDocument, filters []nostr.Filter, go
 }
 
 // eventOutsideLimits names the first published limit ev leaves ("" when
-// none). min_pow_difficulty is one: the harness does not mine proof of work.
+// none). min_pow_difficulty is one when the event was not mined to it
+// (the harness mines to --pow, or to the published difficulty up to
+// fixtures.AutoPoW).
 func eventOutsideLimits(l *nip11.RelayLimitationDocument, ev *nostr.Event, now time.Time) string {
 	if l == nil {
 		return ""
 	}
 	switch {
-	case l.MinPowDifficulty > 0:
-		return fmt.Sprintf("limitation.min_pow_difficulty is %d and the harness does not mine proof of work", l.MinPowDifficulty)
+	case l.MinPowDifficulty > 0 && idDifficulty(ev.ID) < l.MinPowDifficulty:
+		return fmt.Sprintf("limitation.min_pow_difficulty is %d and the event's id has %d leading zero bits (run with --pow %d)", l.MinPowDifficulty, idDifficulty(ev.ID), l.MinPowDifficulty)
 	case l.MaxEventTags > 0 && len(ev.Tags) > l.MaxEventTags:
 		return fmt.Sprintf("it has %d tags, limitation.max_event_tags is %d", len(ev.Tags), l.MaxEventTags)
 	case l.MaxContentLength > 0 && utf8.RuneCountInString(ev.Content) > l.MaxContentLength:
@@ -186,4 +189,14 @@ func (t *T) PageBack(c *fixtures.Client, f nostr.Filter, page []*nostr.Event) []
 			return out
 		}
 	}
+}
+
+// idDifficulty is the NIP-13 difficulty of an event id: its leading zero
+// bits, 0 for an id that is not 64 hex characters (nip13.Difficulty
+// panics on one shorter than two).
+func idDifficulty(id string) int {
+	if len(id) != 64 {
+		return 0
+	}
+	return nip13.Difficulty(id)
 }

@@ -61,7 +61,7 @@ var (
 		"the relay answered a write with a rate limit (rate-limited:, or words of a rate limit): run again with --rate N below the relay's limit (writes per second, global across workers), and --parallel 1"}
 	PreProofOfWork = Precondition{"proof-of-work",
 		"the relay accepts writes without NIP-13 proof of work",
-		"the relay requires NIP-13 proof of work on the harness's writes (pow:, or words of proof of work), which the harness does not mine; no --actor-key can satisfy it"}
+		"the relay requires NIP-13 proof of work on the harness's writes (pow:, or words of proof of work): run again with --pow N, N the difficulty its refusal names (the harness mines a nonce tag on every event it signs; it mines on its own only what NIP-11 limitation.min_pow_difficulty publishes, up to 16 bits); no --actor-key can satisfy it"}
 	PreAuth = Precondition{"auth",
 		"the relay answers the harness's NIP-42 AUTH",
 		"send a challenge on connect or with auth-required:, and accept kind 22242 answers whose relay tag is the relay's URL (the --target URL, or the one --relay-url names)"}

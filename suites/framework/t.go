@@ -160,6 +160,7 @@ func (t *T) rememberActor(a *fixtures.Actor) {
 	t.actors[a.PubKey] = a
 	a.Clock = t.actorClockLocked()
 	a.CommandTags = t.Env.CommandTags
+	a.PoW = t.Env.PoW
 }
 
 // Unique returns a run-scoped unique token usable in names and labels

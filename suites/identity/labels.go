@@ -89,7 +89,7 @@ func labelsSpecs() []framework.Spec {
 			"A plain member or a non-member cannot change labels: label-only, clearing and name+label 9002s are rejected; labels are unchanged.",
 			"identity/labels.7"),
 			Run: func(t *framework.T) {
-				owner, member, ch := framework.ChannelWithMember(t, fixtures.Open, "member")
+				owner, member, ch := framework.ChannelWithMemberKind(t, fixtures.Open, "member", framework.KindUnprivileged)
 				labels := freshLabels(t, 2)
 				t.Accept(owner, fixtures.EditChannel(owner.Actor(), ch, tTags(labels...)...), "owner sets labels")
 				t.Reject(member, fixtures.EditChannel(member.Actor(), ch, tTags(freshLabel(t))...), "", "member's label-only 9002")

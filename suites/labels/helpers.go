@@ -348,7 +348,14 @@ func withRoles(t *framework.T, owner *fixtures.Client, ch string, roles ...strin
 	GinkgoHelper()
 	var out []*fixtures.Client
 	for _, role := range roles {
-		c := t.Connect(t.Actor(role))
+		// The labels cases give a plain member a role to see its label
+		// mutations refused, or remove it to see what it no longer reads:
+		// both rest on the key's lack of power.
+		kind := framework.ActorKindOf(role)
+		if role == "member" {
+			kind = framework.KindUnprivileged
+		}
+		c := t.Connect(t.ActorAs(kind, role))
 		t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, c.Actor().PubKey, role), "put user as "+role)
 		out = append(out, c)
 	}

@@ -30,7 +30,7 @@ func deleteSpecs() []framework.Spec {
 			"A 9008 from a member without a role is refused and the group stays.",
 			"nip29/delete.2"),
 			Run: func(t *framework.T) {
-				owner, member, ch := framework.ChannelWithMember(t, fixtures.Open, "member")
+				owner, member, ch := framework.ChannelWithMemberKind(t, fixtures.Open, "member", framework.KindUnprivileged)
 				t.Reject(member, fixtures.DeleteChannel(member.Actor(), ch), "", "a member without a role deletes the group")
 				t.Expect(t.StateEvent(owner, fixtures.KindMetadata, ch)).NotTo(BeNil(), "the group's 39000 after the refused 9008")
 			}},

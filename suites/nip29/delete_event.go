@@ -16,7 +16,7 @@ func deleteEventSpecs() []framework.Spec {
 		{Case: framework.NewCase("base/delete-event/1", framework.MUST,
 			"After the creator's accepted 9005, the event is served by no read: #h, ids, authors, kinds, nor a subscription opened afterwards; the group's other messages still are.",
 			"nip29/delete-event.1").
-			WithReading("9005 is optional (moderation events are): a refused 9005 from the creator makes the case unsupported, quoting the refusal."),
+			WithReading("9005 is optional (moderation events are): a refused 9005 from the creator makes the case unsupported, quoting the refusal. Level: the row \"9005 | delete-event | e with event id hex\" has no keyword; its name is its definition. Held at MUST for a 9005 the relay accepted: NIP-01's OK true says the command was accepted, and a delete-event whose event every read still serves was not performed. Deleting the event from storage or only withholding it from every read both pass. The reader needs no particular power: the creator's own reads must not serve the event either."),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{})

@@ -35,7 +35,8 @@ func leaveSpecs() []framework.Spec {
 			}},
 		{Case: framework.NewCase("base/leave/1", framework.MUST,
 			"A member's leave request removes the member from the group.",
-			"nip29/leave.1"),
+			"nip29/leave.1").
+			WithReading("Level: \"Any user can send one of these events to the relay in order to be automatically removed from the group\" has no keyword; it defines what 9022 does, as the moderation table defines 9000 and 9001, and \"automatically\" leaves no admin's decision between the request and the removal (unlike 9021, where the text lets the relay defer). Held at MUST: a member's refused leave, or an accepted one that leaves the member listed, denies the event its only defined effect. Whether the relay removes the member through its own 9001 (\"The relay will automatically issue a kind:9001\") is base/leave/2's point. The member needs no particular power (\"Any user\"), so any admitted key plays it."),
 			Run: func(t *framework.T) {
 				owner, member, ch := framework.ChannelWithMember(t, fixtures.Open, "member")
 				pk := member.Actor().PubKey

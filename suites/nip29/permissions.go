@@ -14,14 +14,15 @@ func permissionsSpecs() []framework.Spec {
 			"A 9002 from a member without a role is refused and the name stays.",
 			"nip29/permissions.2"),
 			Run: func(t *framework.T) {
-				owner, member, ch := framework.ChannelWithMember(t, fixtures.Open, "member")
+				owner, member, ch := framework.ChannelWithMemberKind(t, fixtures.Open, "member", framework.KindUnprivileged)
 				before := framework.TagOf(t.GroupMetadata(owner, ch), "name")
 				t.Reject(member, fixtures.EditGroup(member.Actor(), ch, fixtures.GroupMetadata{Name: "member-rename"}), "", "a member without a role edits metadata")
 				t.Expect(framework.TagOf(t.GroupMetadata(owner, ch), "name")).To(Equal(before), "the name after the refused edit")
 			}},
 		{Case: framework.NewCase("base/permissions/2", framework.MUST,
 			"A 9000 from a key with no role in the group is refused and the named user does not become a member.",
-			"nip29/permissions.1"),
+			"nip29/permissions.1").
+			WithReading(outsiderModerationReading),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{})
