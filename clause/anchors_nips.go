@@ -42,6 +42,13 @@ var nipAnchors = map[string][]Anchor{
 		{DocNIP01, "From client to relay: sending events and creating subscriptions", "b36bc3a769b8cdb8"},
 		{DocNIP01, "From client to relay: sending events and creating subscriptions", "868c593dc4a9d1a3"},
 	},
+	"nip01/limit.1": {
+		{DocNIP01, "From client to relay: sending events and creating subscriptions", "157a212f05ca214b"},
+	},
+	"nip01/limit.2": {
+		{DocNIP01, "From client to relay: sending events and creating subscriptions", "b77e09b687ac50d1"},
+		{DocNIP01, "From client to relay: sending events and creating subscriptions", "d895898b80cdc583"},
+	},
 	"nip01/live.1": {
 		{DocNIP01, "From client to relay: sending events and creating subscriptions", "50f0ee4f1f7e2bb0"},
 		{DocNIP01, "From relay to client: sending events and notices", "0fe0f5d9e8e25842"},
@@ -61,6 +68,22 @@ var nipAnchors = map[string][]Anchor{
 	"nip01/replaceable.1": {
 		{DocNIP01, "Kinds", "d1d21b2828e0a14f"},
 		{DocNIP01, "Kinds", "5a6ea8d2f2922ba6"},
+	},
+	"nip01/subscriptions.1": {
+		{DocNIP01, "From client to relay: sending events and creating subscriptions", "50f0ee4f1f7e2bb0"},
+		{DocNIP01, "From client to relay: sending events and creating subscriptions", "ce456d2af2073146"},
+	},
+	"nip01/subscriptions.2": {
+		{DocNIP01, "From client to relay: sending events and creating subscriptions", "50f0ee4f1f7e2bb0"},
+		{DocNIP01, "From client to relay: sending events and creating subscriptions", "3b74087d3eb946f6"},
+	},
+	"nip01/subscriptions.3": {
+		{DocNIP01, "From client to relay: sending events and creating subscriptions", "627f61af3c4b83bd"},
+		{DocNIP01, "From client to relay: sending events and creating subscriptions", "36df8e5e792ae879"},
+		{DocNIP01, "From client to relay: sending events and creating subscriptions", "61b29b8a37e5cb16"},
+	},
+	"nip01/subscriptions.4": {
+		{DocNIP01, "From relay to client: sending events and notices", "0fe0f5d9e8e25842"},
 	},
 	"nip11/document.1": {
 		{DocNIP11, "Relay Information Document", "64ede4f53c2d95e2"},
@@ -467,6 +490,19 @@ var nipAnchors = map[string][]Anchor{
 		{DocNIP42, "Canonical authentication event", "9a26d16cb4a2c890"},
 		{DocNIP42, "Protocol flow", "ffe1108c520bb868"},
 	},
+	"nip42/verify.1": {
+		{DocNIP42, "Signed Event Verification", "8641911e5458a2a7"},
+		{DocNIP42, "Signed Event Verification", "9568b1f1a52ebfdc"},
+		{DocNIP42, "Protocol flow", "ffe1108c520bb868"},
+	},
+	"nip42/verify.2": {
+		{DocNIP42, "Signed Event Verification", "8641911e5458a2a7"},
+		{DocNIP42, "Signed Event Verification", "11579a09170280bd"},
+	},
+	"nip42/verify.3": {
+		{DocNIP42, "Signed Event Verification", "8641911e5458a2a7"},
+		{DocNIP42, "Signed Event Verification", "708f3ef93894b497"},
+	},
 	"nip45/count.1": {
 		{DocNIP45, "Filters and return values", "e667e960fad8b875"},
 		{DocNIP45, "Filters and return values", "4b2f7906a2174313"},
@@ -477,5 +513,8 @@ var nipAnchors = map[string][]Anchor{
 	},
 	"nip45/count.3": {
 		{DocNIP45, "Filters and return values", "4b2f7906a2174313"},
+	},
+	"nip45/filters.1": {
+		{DocNIP45, "Filters and return values", "d2fcfd59a1e9e151"},
 	},
 }

@@ -87,6 +87,7 @@ var clauses = func() []Clause {
 	out = append(out, withNIPAnchors(baselineClauses)...)
 	out = append(out, withNIPAnchors(nip29ClientClauses)...)
 	out = append(out, withNIPAnchors(nip29ModerationClauses)...)
+	out = append(out, withNIPAnchors(protocolClauses)...)
 	out = append(out, withDraftSource(identityClauses)...)
 	out = append(out, withDraftSource(labelsClauses)...)
 	sort.SliceStable(out, func(i, j int) bool { return clauseLess(out[i].ID, out[j].ID) })

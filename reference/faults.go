@@ -146,3 +146,22 @@ func (f faultSet) on(name FaultName) bool { return f[name] }
 func (r *Relay) fault(name FaultName) bool {
 	return r.faults[name]
 }
+
+// dropSubOthers ends the subscription subID on every connection but c
+// (fault sub-ids-shared: the relay keys subscriptions by id alone).
+func (r *Relay) dropSubOthers(c *conn, subID string) {
+	r.connMu.Lock()
+	others := make([]*conn, 0, len(r.conns))
+	for o := range r.conns {
+		if o != c {
+			others = append(others, o)
+		}
+	}
+	r.connMu.Unlock()
+	for _, o := range others {
+		o.mu.Lock()
+		delete(o.subs, subID)
+		delete(o.subSeq, subID)
+		o.mu.Unlock()
+	}
+}

@@ -19,6 +19,10 @@ const (
 	faultExclusiveSinceUtil FaultName = "filter-exclusive-since-until"
 	faultEmptyArrayMatchAll FaultName = "filter-empty-array-matches-all"
 
+	// nip01/limit (NIP-01 Filters: limit on the initial answer, one limit per filter).
+	faultLimitCapsLive     FaultName = "limit-caps-live"
+	faultLimitAcrossFilter FaultName = "limit-across-filters"
+
 	// nip01/ok-prefix (NIP-01 From relay to client: OK and CLOSED machine-readable prefixes).
 	faultOKWithoutPrefix   FaultName = "ok-without-prefix"
 	faultRefusedButStored  FaultName = "ok-refused-but-stored"
@@ -26,6 +30,12 @@ const (
 
 	// nip01/replaceable (NIP-01 Kinds: replaceable and addressable events, equal created_at).
 	faultReplaceableTieLastWins FaultName = "replaceable-tie-last-wins"
+
+	// nip01/subscriptions (NIP-01 Subscriptions: REQ under an open id, CLOSE, ids per connection, EOSE).
+	faultSubReplaceKeepsOld FaultName = "sub-replace-keeps-old"
+	faultCloseIgnored       FaultName = "close-ignored"
+	faultSubIDsShared       FaultName = "sub-ids-shared"
+	faultEOSEBeforeStored   FaultName = "eose-before-stored"
 
 	// nip29/admins (NIP-29 Group metadata events: group admins (39001)).
 	faultAdminsWithoutRoles FaultName = "admins-without-roles"
@@ -126,8 +136,18 @@ const (
 	// nip42/auth (NIP-42 Authentication of clients to relays).
 	faultAuthEventBroadcast FaultName = "auth-event-broadcast"
 
+	// nip42/verify (NIP-42 Signed event verification: kind, created_at, challenge).
+	faultAuthIgnoresChallenge FaultName = "auth-ignores-challenge"
+	faultAuthIgnoresCreatedAt FaultName = "auth-ignores-created-at"
+	faultAuthAnyKind          FaultName = "auth-any-kind"
+
 	// nip45/count (NIP-45 Event counts).
 	faultCountIgnoresAccess FaultName = "count-ignores-access"
+	faultCountIgnoresTags   FaultName = "count-ignores-tags"
+	faultCountAnswersLimit  FaultName = "count-answers-limit"
+
+	// nip45/filters (NIP-45 Event counts: several filters OR'd into one count).
+	faultCountSumsFilters FaultName = "count-sums-filters"
 )
 
 // nip29Faults is the every profile fault table, grouped by the section each row
@@ -151,6 +171,12 @@ var nip29Faults = []faultSpec{
 	{Name: faultEmptyArrayMatchAll, Section: "nip01/filters", Clause: "nip01/filters.1", In: "Relay.filterFaults",
 		Breaks: "an empty list (\"ids\":[], \"authors\":[], \"kinds\":[], \"#x\":[]) is read as no condition, so the filter matches every event of its other conditions"},
 
+	// nip01/limit (NIP-01 Filters: limit on the initial answer, one limit per filter).
+	{Name: faultLimitCapsLive, Section: "nip01/limit", Clause: "nip01/limit.1", In: "Relay.liveMatch",
+		Breaks: "a subscription filter with a limit gets no live event: the limit is applied to the live stream as if the initial answer had used it up"},
+	{Name: faultLimitAcrossFilter, Section: "nip01/limit", Clause: "nip01/limit.2", In: "Relay.query",
+		Breaks: "the first filter's limit cuts the merged answer of every filter of the REQ, so a filter's own matches are dropped by another's limit"},
+
 	// nip01/ok-prefix (NIP-01 From relay to client: OK and CLOSED machine-readable prefixes).
 	{Name: faultOKWithoutPrefix, Section: "nip01/ok-prefix", Clause: "nip01/ok-prefix.1", In: "conn.ok",
 		Breaks: "OK false messages lose their machine-readable prefix (\"bad signature\" instead of \"invalid: bad signature\")"},
@@ -162,6 +188,16 @@ var nip29Faults = []faultSpec{
 	// nip01/replaceable (NIP-01 Kinds: replaceable and addressable events, equal created_at).
 	{Name: faultReplaceableTieLastWins, Section: "nip01/replaceable", Clause: "nip01/replaceable.1", In: "txn.storeUserEvent",
 		Breaks: "of two versions of an addressable event with the same created_at, the one stored last is kept, not the one with the lowest id"},
+
+	// nip01/subscriptions (NIP-01 Subscriptions: REQ under an open id, CLOSE, ids per connection, EOSE).
+	{Name: faultSubReplaceKeepsOld, Section: "nip01/subscriptions", Clause: "nip01/subscriptions.1", In: "conn.handleReq",
+		Breaks: "a REQ under the id of an open subscription adds its filters to the old ones: events matching only the old filters still come under that id"},
+	{Name: faultCloseIgnored, Section: "nip01/subscriptions", Clause: "nip01/subscriptions.2", In: "conn.handle",
+		Breaks: "CLOSE is ignored: the subscription keeps receiving new matching events"},
+	{Name: faultSubIDsShared, Section: "nip01/subscriptions", Clause: "nip01/subscriptions.3", In: "conn.handleReq",
+		Breaks: "subscription ids are global: a REQ under an id ends the subscription of that id on every other connection"},
+	{Name: faultEOSEBeforeStored, Section: "nip01/subscriptions", Clause: "nip01/subscriptions.4", In: "conn.handleReq",
+		Breaks: "EOSE is sent before the stored events, which then arrive as if newly received"},
 
 	// nip29/admins (NIP-29 Group metadata events: group admins (39001)).
 	{Name: faultAdminsWithoutRoles, Section: "nip29/admins", Clause: "nip29/admins.1", In: "Relay.stateTags",
@@ -317,9 +353,25 @@ var nip29Faults = []faultSpec{
 	{Name: faultAuthEventBroadcast, Section: "nip42/auth", Clause: "nip42/auth.2", In: "conn.handleAuth",
 		Breaks: "a client's kind 22242 AUTH event is delivered to open subscriptions whose filter matches it (kinds [22242])"},
 
+	// nip42/verify (NIP-42 Signed event verification: kind, created_at, challenge).
+	{Name: faultAuthIgnoresChallenge, Section: "nip42/verify", Clause: "nip42/verify.1", In: "conn.handleAuth",
+		Breaks: "an AUTH event is accepted whatever its challenge tag says"},
+	{Name: faultAuthIgnoresCreatedAt, Section: "nip42/verify", Clause: "nip42/verify.2", In: "conn.handleAuth",
+		Breaks: "an AUTH event is accepted whatever its created_at, hours or days away from now"},
+	{Name: faultAuthAnyKind, Section: "nip42/verify", Clause: "nip42/verify.3", In: "conn.handleAuth",
+		Breaks: "an AUTH message carrying an event of any kind is accepted as if it were kind 22242"},
+
 	// nip45/count (NIP-45 Event counts).
 	{Name: faultCountIgnoresAccess, Section: "nip45/count", Clause: "nip45/count.3", In: "Relay.accessSQL",
 		Breaks: "COUNT counts private-channel events for readers who are not members"},
+	{Name: faultCountIgnoresTags, Section: "nip45/count", Clause: "nip45/count.1", In: "Relay.countIn",
+		Breaks: "COUNT ignores the tag conditions of its filters (#h, #t, ...): it counts every event of the kinds, ids and authors named"},
+	{Name: faultCountAnswersLimit, Section: "nip45/count", Clause: "nip45/count.1", In: "Relay.countIn",
+		Breaks: "a COUNT whose filter has a limit answers the limit itself, not the number of matching events"},
+
+	// nip45/filters (NIP-45 Event counts: several filters OR'd into one count).
+	{Name: faultCountSumsFilters, Section: "nip45/filters", Clause: "nip45/filters.1", In: "Relay.countIn",
+		Breaks: "a COUNT with several filters adds up each filter's count: an event two filters match is counted twice"},
 }
 
 // The same-second faults' variant: the relay orders a group's commands by

@@ -503,6 +503,11 @@ func (r *Relay) query(rd *reader, filters []nostr.Filter) ([]*nostr.Event, error
 		}
 		return byID && out[i].ID < out[j].ID
 	})
+	// Fault limit-across-filters: the first filter's limit cuts the
+	// merged answer.
+	if len(filters) > 1 && filters[0].Limit > 0 && len(out) > filters[0].Limit && r.fault(faultLimitAcrossFilter) {
+		out = out[:filters[0].Limit]
+	}
 	return out, nil
 }
 
@@ -524,6 +529,34 @@ func (r *Relay) countIn(rd *reader, filters []nostr.Filter) (int64, error) {
 	// Fault filter-last-filter-only: only the last filter is counted.
 	if len(filters) > 1 && r.fault(faultLastFilterOnly) {
 		filters = filters[len(filters)-1:]
+	}
+	// Fault count-sums-filters: each filter is counted on its own and
+	// the counts added.
+	if len(filters) > 1 && r.fault(faultCountSumsFilters) {
+		var sum int64
+		for i := range filters {
+			n, err := r.countIn(rd, filters[i:i+1])
+			if err != nil {
+				return 0, err
+			}
+			sum += n
+		}
+		return sum, nil
+	}
+	// Fault count-answers-limit: a filter's limit is the answer.
+	for i := range filters {
+		if filters[i].Limit > 0 && r.fault(faultCountAnswersLimit) {
+			return int64(filters[i].Limit), nil
+		}
+	}
+	// Fault count-ignores-tags: the tag conditions are dropped.
+	if r.fault(faultCountIgnoresTags) {
+		untagged := make([]nostr.Filter, len(filters))
+		for i := range filters {
+			untagged[i] = filters[i]
+			untagged[i].Tags = nil
+		}
+		filters = untagged
 	}
 	where := ""
 	var args []any
@@ -554,6 +587,10 @@ func (r *Relay) liveMatch(f *nostr.Filter, rd *reader, ev *nostr.Event, ch *Chan
 	// Fault labels-live-namespace-skips-acl: a #L subscription without #l
 	// is treated as a public feed.
 	nsFeed := r.fault(faultLabelsLiveNSSkipsACL) && f.Tags["L"] != nil && f.Tags["l"] == nil
+	// Fault limit-caps-live: a filter with a limit gets nothing live.
+	if f.Limit > 0 && r.fault(faultLimitCapsLive) {
+		return false
+	}
 	return r.filterFaults(f).Matches(ev) && searchMatches(f, ev) && (nsFeed || r.canRead(rd, ev, ch)) && r.profileReadMatch(f, rd, ev, ch)
 }
 

@@ -42,5 +42,10 @@ func Specs() []framework.Spec {
 		subgroupsSpecs(),
 		nip42AuthSpecs(),
 		nip45CountSpecs(),
+		nip01SubscriptionsSpecs(),
+		nip01LimitSpecs(),
+		nip42VerifySpecs(),
+		nip45FiltersSpecs(),
+		nip45CountRecallSpecs(),
 	)
 }

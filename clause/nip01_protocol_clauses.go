@@ -1,0 +1,39 @@
+package clause
+
+// refNIP42Verify: the list of checks NIP-42 gives relays for an AUTH event.
+const refNIP42Verify = "NIP-42 § Signed Event Verification"
+
+// protocolClauses are the NIP-01 subscription and limit sentences, the
+// NIP-42 AUTH verification list and the NIP-45 multi-filter sentence that a
+// NIP-29 relay keeps (issue 37), each at the level of its own sentence; a
+// declarative definition ("EOSE, used to indicate the end of stored events")
+// counts as MUST for the behaviour it defines (see baselineClauses).
+var protocolClauses = []Clause{
+	// NIP-01 subscriptions.
+	{ID: "nip01/subscriptions.1", Section: "nip01/subscriptions", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP01Filters,
+		Text: "A REQ with the id of a subscription still open replaces it: events matching only the old filters no longer come under that id, events matching the new ones do."},
+	{ID: "nip01/subscriptions.2", Section: "nip01/subscriptions", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP01Filters,
+		Text: "After a CLOSE, the relay sends no more events under that subscription's id."},
+	{ID: "nip01/subscriptions.3", Section: "nip01/subscriptions", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP01Filters,
+		Text: "Subscription ids belong to their connection: the same id open on two connections is two subscriptions, and a REQ under that id on one leaves the other's running."},
+	{ID: "nip01/subscriptions.4", Section: "nip01/subscriptions", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP01FromRel,
+		Text: "EOSE ends the stored events: the stored events a REQ matches come before its EOSE, never after it as if newly received."},
+
+	// NIP-01 limit.
+	{ID: "nip01/limit.1", Section: "nip01/limit", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP01Filters,
+		Text: "limit bounds the initial answer only: a subscription whose filter has a limit still receives every matching event stored after its EOSE."},
+	{ID: "nip01/limit.2", Section: "nip01/limit", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP01Filters,
+		Text: "Each filter of a REQ carries its own limit: with several filters, each returns its own newest matches up to its limit, and one filter's limit does not cut another's."},
+
+	// NIP-42 AUTH verification.
+	{ID: "nip42/verify.1", Section: "nip42/verify", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP42Verify,
+		Text: "An AUTH event whose challenge tag is not the challenge the relay sent on this connection is refused (OK false)."},
+	{ID: "nip42/verify.2", Section: "nip42/verify", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP42Verify,
+		Text: "An AUTH event whose created_at is hours away from the current time is refused (OK false)."},
+	{ID: "nip42/verify.3", Section: "nip42/verify", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP42Verify,
+		Text: "An AUTH message carrying an event of a kind other than 22242 is refused (OK false)."},
+
+	// NIP-45 several filters.
+	{ID: "nip45/filters.1", Section: "nip45/filters", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP45,
+		Text: "A COUNT's filters are OR'd into one count: an event two of its filters match is counted once."},
+}
