@@ -411,6 +411,9 @@ var nipAnchors = map[string][]Anchor{
 	"nip29/state-events.11": {
 		{DocNIP29, "Group metadata events", "074e6e7ec17a2261"},
 	},
+	"nip29/state-follow.1": {
+		{DocNIP29, "Group metadata events", "af0d1844dcc0fa10"},
+	},
 	"nip29/subgroups.1": {
 		{DocNIP29, "Relay support detection", "05f5c076295ab094"},
 	},

@@ -43,6 +43,7 @@ var sections = []Section{
 	// NIP-29, current text.
 	{"nip29/create", DocNIP29, "Moderation events: create-group"},
 	{"nip29/state-events", DocNIP29, "Group metadata events: relay-signed 39000-39003"},
+	{"nip29/state-follow", DocNIP29, "Group metadata events: every state event follows every command that changes it"},
 	{"nip29/metadata", DocNIP29, "edit-metadata (9002) and group metadata (39000) fields and flags"},
 	{"nip29/membership", DocNIP29, "Group management: put-user / remove-user, 39001 and 39002"},
 	{"nip29/roles", DocNIP29, "Group roles (39003)"},

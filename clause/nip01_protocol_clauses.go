@@ -36,4 +36,8 @@ var protocolClauses = []Clause{
 	// NIP-45 several filters.
 	{ID: "nip45/filters.1", Section: "nip45/filters", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP45,
 		Text: "A COUNT's filters are OR'd into one count: an event two of its filters match is counted once."},
+
+	// NIP-29 state events after every command that changes them.
+	{ID: "nip29/state-follow.1", Section: "nip29/state-follow", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Meta,
+		Text: "Each state event, read again after every accepted command that changes it, shows the change both ways: a flag set and cleared (39000), a member added and removed (39002), an admin added and removed (39001), a join and a leave, an invited join, a parent set and detached (both groups' 39000), a pin added and removed (39005)."},
 }

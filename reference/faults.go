@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -164,4 +165,37 @@ func (r *Relay) dropSubOthers(c *conn, subID string) {
 		delete(o.subSeq, subID)
 		o.mu.Unlock()
 	}
+}
+
+// dropsTag reports whether next lacks a tag (name and value) of the state
+// event whose tags are prevJSON: something was cleared, removed or
+// changed (fault state-stale-on-removal). The d tag and the relay's own
+// markers of a cleared flag (public, open) are not counted: setting a flag
+// drops those, and it is not a removal.
+func dropsTag(prevJSON string, next nostr.Tags) bool {
+	var prev nostr.Tags
+	if err := json.Unmarshal([]byte(prevJSON), &prev); err != nil {
+		return false
+	}
+	have := map[string]bool{}
+	for _, tag := range next {
+		have[tagKey(tag)] = true
+	}
+	for _, tag := range prev {
+		if len(tag) == 0 || tag[0] == "d" || tag[0] == flagPrivate.clear || tag[0] == flagClosed.clear {
+			continue
+		}
+		if !have[tagKey(tag)] {
+			return true
+		}
+	}
+	return false
+}
+
+// tagKey is a tag's name and value.
+func tagKey(tag nostr.Tag) string {
+	if len(tag) < 2 {
+		return strings.Join(tag, "\x00")
+	}
+	return tag[0] + "\x00" + tag[1]
 }

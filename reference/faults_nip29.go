@@ -129,6 +129,9 @@ const (
 	faultSubgroupAdminInherited       FaultName = "subgroup-admin-inherited"
 	faultSubgroupMoveDropsHistory     FaultName = "subgroup-move-drops-history"
 
+	// nip29/state-follow (NIP-29 Group metadata events: every state event follows every command that changes it).
+	faultStateStaleOnRemoval FaultName = "state-stale-on-removal"
+
 	// nip29/timeline (NIP-29 Timeline references (previous)).
 	faultPreviousUnchecked FaultName = "previous-unchecked"
 	faultPreviousRefused   FaultName = "previous-refused"
@@ -342,6 +345,10 @@ var nip29Faults = []faultSpec{
 		Breaks: "an admin of a parent group may put users into its children (roles are inherited)"},
 	{Name: faultSubgroupMoveDropsHistory, Section: "nip29/subgroups", Clause: "nip29/subgroups.13", In: "Relay.editTree",
 		Breaks: "when a group gains, changes or loses a parent, its stored kind 9 messages are deleted"},
+
+	// nip29/state-follow (NIP-29 Group metadata events: every state event follows every command that changes it).
+	{Name: faultStateStaleOnRemoval, Section: "nip29/state-follow", Clause: "nip29/state-follow.1", In: "Relay.publishState, Relay.updatePins",
+		Breaks: "a state event is not regenerated when the new one would drop a tag of the current one (a flag cleared, a member, admin or pin removed, a parent or child detached, a field changed): the old instance stays"},
 
 	// nip29/timeline (NIP-29 Timeline references (previous)).
 	{Name: faultPreviousUnchecked, Section: "nip29/timeline", Clause: "nip29/timeline.1", In: "Relay.checkTimeline",

@@ -157,3 +157,22 @@ func onSub(t *testing.T, c *client, marker, id string) map[string]bool {
 	})
 	return got
 }
+
+// The state-follow fault's probe: a removed member stays in the 39002.
+func init() {
+	faultProbes[faultStateStaleOnRemoval] = func(t *testing.T, r *Relay, url string) bool {
+		owner, user := newActor(t), newActor(t)
+		c := dial(t, url)
+		c.auth(owner)
+		id := newChannelID()
+		c.mustPublish(owner.create(t, id))
+		c.mustPublish(owner.put(t, id, user.pk, ""))
+		c.mustPublish(owner.remove(t, id, user.pk))
+		for _, tag := range c.state(kindGroupMembers, id).Tags {
+			if len(tag) >= 2 && tag[0] == "p" && tag[1] == user.pk {
+				return true
+			}
+		}
+		return false
+	}
+}

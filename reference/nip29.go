@@ -699,6 +699,11 @@ func (r *Relay) publishState(t *txn, ch *Channel) error {
 			}
 			continue
 		}
+		// Fault state-stale-on-removal: a state event that would drop a
+		// tag of the current one is left as it is.
+		if found && r.fault(faultStateStaleOnRemoval) && dropsTag(prev.tags, tags) {
+			continue
+		}
 		if found && prev.tags == tagsJSON(tags) {
 			// Fault identical-state-duplicated: store another instance
 			// beside the current one.

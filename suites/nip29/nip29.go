@@ -47,5 +47,6 @@ func Specs() []framework.Spec {
 		nip42VerifySpecs(),
 		nip45FiltersSpecs(),
 		nip45CountRecallSpecs(),
+		stateFollowSpecs(),
 	)
 }
