@@ -175,6 +175,10 @@ var nipAnchors = map[string][]Anchor{
 	"nip29/delete-event.1": {
 		{DocNIP29, "Group state -- or moderation", "260d6bbb43063dfb"},
 	},
+	"nip29/deleted-group.1": {
+		{DocNIP29, "Group metadata events", "af0d1844dcc0fa10"},
+		{DocNIP29, "Group state -- or moderation", "ede332e7ff05af18"},
+	},
 	"nip29/group-ids.1": {
 		{DocNIP29, "Relay-based Groups", "86c3bf62256a82d4"},
 	},

@@ -50,6 +50,7 @@ var sections = []Section{
 	{"nip29/join", DocNIP29, "User-related group management: join request (9021)"},
 	{"nip29/leave", DocNIP29, "User-related group management: leave request (9022)"},
 	{"nip29/delete", DocNIP29, "Moderation events: delete-group"},
+	{"nip29/deleted-group", DocNIP29, "A group after its accepted delete-group (9008): state, joins, reads"},
 	{"nip29/read-access", DocNIP29, "Group metadata: the private flag"},
 	{"nip29/hidden", DocNIP29, "Group metadata: the hidden flag"},
 	{"nip29/restricted", DocNIP29, "Group metadata: the restricted flag"},

@@ -40,4 +40,8 @@ var protocolClauses = []Clause{
 	// NIP-29 state events after every command that changes them.
 	{ID: "nip29/state-follow.1", Section: "nip29/state-follow", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Meta,
 		Text: "Each state event, read again after every accepted command that changes it, shows the change both ways: a flag set and cleared (39000), a member added and removed (39002), an admin added and removed (39001), a join and a leave, an invited join, a parent set and detached (both groups' 39000), a pin added and removed (39005)."},
+
+	// NIP-29 a group after its accepted 9008.
+	{ID: "nip29/deleted-group.1", Section: "nip29/deleted-group", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP29Meta + ", with § Group state -- or moderation: delete-group (9008)",
+		Text: "After an accepted 9008 (delete-group), the group's state events no longer list its admins (39001) or members (39002): they reflect the latest group state, a group that is gone (\"or none\")."},
 }

@@ -46,6 +46,9 @@ const (
 	// nip29/delete-event (NIP-29 Moderation events: delete-event (9005)).
 	faultDeleteEventIgnored FaultName = "delete-event-ignored"
 
+	// nip29/deleted-group (NIP-29 A group after its accepted delete-group (9008)).
+	faultDeleteKeepsMemberLists FaultName = "delete-keeps-member-lists"
+
 	// nip29/group-ids (NIP-29 Group ids: a random string of any length).
 	faultGroupIDUUIDOnly FaultName = "group-id-uuid-only"
 
@@ -58,6 +61,7 @@ const (
 	faultMemberCanInvite   FaultName = "member-can-invite"
 
 	// nip29/join (NIP-29 User-related group management: join request (9021)).
+	faultJoinDeletedAccepted     FaultName = "join-deleted-group-accepted"
 	faultJoinMemberNotDuplicate  FaultName = "join-member-not-duplicate"
 	faultJoinAcceptedNotAdmitted FaultName = "join-accepted-not-admitted"
 
@@ -96,6 +100,7 @@ const (
 	faultPinsMemberCanUpdate FaultName = "pins-member-can-update"
 
 	// nip29/read-access (NIP-29 Group metadata: the private flag).
+	faultDeletedGroupPublic       FaultName = "deleted-group-messages-public"
 	faultPrivateMessagesReadable  FaultName = "private-messages-readable"
 	faultReadsIDsSkipAccess       FaultName = "reads-ids-skip-access"
 	faultReadsRemovedMemberReads  FaultName = "reads-removed-member-reads"
@@ -214,6 +219,10 @@ var nip29Faults = []faultSpec{
 	{Name: faultDeleteEventIgnored, Section: "nip29/delete-event", Clause: "nip29/delete-event.1", In: "Relay.deleteEvent",
 		Breaks: "an authorized 9005 delete-event is accepted (OK true) but the event it names is still served"},
 
+	// nip29/deleted-group (NIP-29 A group after its accepted delete-group (9008)).
+	{Name: faultDeleteKeepsMemberLists, Section: "nip29/deleted-group", Clause: "nip29/deleted-group.1", In: "Relay.accessSQL, Relay.deleteChannel",
+		Breaks: "an accepted 9008 withdraws the group's 39000 but leaves its 39001 and 39002 served, listing the admins and members of a group that is gone"},
+
 	// nip29/group-ids (NIP-29 Group ids: a random string of any length).
 	{Name: faultGroupIDUUIDOnly, Section: "nip29/group-ids", Clause: "nip29/group-ids.1", In: "Relay.groupEvent",
 		Breaks: `every group event needs a canonical lowercase UUID as its h value ("invalid: h tag ... is not a canonical lowercase UUID"), as the labels draft asks only for its own commands`},
@@ -231,6 +240,8 @@ var nip29Faults = []faultSpec{
 		Breaks: "a plain member's 9009 create-invite is accepted and its code admits to the closed group"},
 
 	// nip29/join (NIP-29 User-related group management: join request (9021)).
+	{Name: faultJoinDeletedAccepted, Section: "nip29/join", Clause: "nip29/join.1", In: "Relay.groupEvent",
+		Breaks: "a join request to a deleted group is answered OK true and nobody is added"},
 	{Name: faultJoinMemberNotDuplicate, Section: "nip29/join", Clause: "nip29/join.2", In: "Relay.joinRequest",
 		Breaks: `a current member's 9021 join request is refused with "blocked: already a member" instead of the duplicate: prefix`},
 	{Name: faultJoinAcceptedNotAdmitted, Section: "nip29/join", Clause: "nip29/join.3", In: "Relay.joinRequest",
@@ -287,6 +298,8 @@ var nip29Faults = []faultSpec{
 		Breaks: "a plain member's 9010 update-pin-list is accepted and changes the 39005"},
 
 	// nip29/read-access (NIP-29 Group metadata: the private flag).
+	{Name: faultDeletedGroupPublic, Section: "nip29/read-access", Clause: "nip29/read-access.1", In: "Relay.accessSQL, Relay.canRead",
+		Breaks: "once a group is deleted (9008), its events are served to anyone: a private group's messages reach outsiders"},
 	{Name: faultPrivateMessagesReadable, Section: "nip29/read-access", Clause: "nip29/read-access.1", In: "Relay.accessSQL, Relay.canRead",
 		Breaks: "kind 9 messages of a private channel are returned, counted and delivered to non-members"},
 	{Name: faultReadsIDsSkipAccess, Section: "nip29/read-access", Clause: "nip29/read-access.1", In: "Relay.filterSQL",

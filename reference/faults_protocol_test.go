@@ -176,3 +176,37 @@ func init() {
 		return false
 	}
 }
+
+// The probes of a deleted group's faults.
+func init() {
+	deleted := func(t *testing.T, c *client, owner actor, tags ...nostr.Tag) (id string, m *nostr.Event) {
+		id = newChannelID()
+		c.mustPublish(owner.create(t, id, tags...))
+		m = owner.msg(t, id, "before the delete", 0)
+		c.mustPublish(m)
+		c.mustPublish(owner.event(t, 9008, nostr.Tags{{"h", id}}, "", 0))
+		return id, m
+	}
+	faultProbes[faultDeleteKeepsMemberLists] = func(t *testing.T, r *Relay, url string) bool {
+		owner := newActor(t)
+		c := dial(t, url)
+		c.auth(owner)
+		id, _ := deleted(t, c, owner)
+		return c.state(kindGroupMembers, id) != nil
+	}
+	faultProbes[faultJoinDeletedAccepted] = func(t *testing.T, r *Relay, url string) bool {
+		owner, joiner := newActor(t), newActor(t)
+		c, j := dial(t, url), dial(t, url)
+		c.auth(owner)
+		j.auth(joiner)
+		id, _ := deleted(t, c, owner)
+		return j.publish(joiner.event(t, 9021, nostr.Tags{{"h", id}}, "", 0)).OK
+	}
+	faultProbes[faultDeletedGroupPublic] = func(t *testing.T, r *Relay, url string) bool {
+		owner := newActor(t)
+		c, anon := dial(t, url), dial(t, url)
+		c.auth(owner)
+		_, m := deleted(t, c, owner, nostr.Tag{"visibility", "private"})
+		return len(anon.query(nostr.Filter{IDs: []string{m.ID}})) > 0
+	}
+}

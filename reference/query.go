@@ -78,6 +78,16 @@ func (r *Relay) accessSQL(rd *reader, forCount bool) (string, []any) {
 			selfArgs = append(selfArgs, k)
 		}
 	}
+	// Fault delete-keeps-member-lists: a deleted channel's 39001 and 39002
+	// are still served.
+	if r.fault(faultDeleteKeepsMemberLists) {
+		self += fmt.Sprintf(" OR (c.deleted = 1 AND e.kind IN (%d, %d))", kindGroupAdmins, kindGroupMembers)
+	}
+	// Fault deleted-group-messages-public: a deleted channel's events are
+	// served to anyone.
+	if r.fault(faultDeletedGroupPublic) {
+		self += " OR c.deleted = 1"
+	}
 	return "(e.channel = ''" + self + " OR (c.deleted = 0 AND (" + readable + ")))", append(selfArgs, args...)
 }
 
@@ -96,7 +106,8 @@ func (r *Relay) canRead(rd *reader, ev *nostr.Event, ch *Channel) bool {
 		return true
 	}
 	if ch == nil || ch.Deleted {
-		return false
+		// Fault deleted-group-messages-public.
+		return ch != nil && r.fault(faultDeletedGroupPublic)
 	}
 	if ch.Visibility == visibilityOpen && !(ch.Hidden && slices.Contains(r.hiddenKinds(), ev.Kind)) {
 		return true

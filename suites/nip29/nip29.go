@@ -48,5 +48,6 @@ func Specs() []framework.Spec {
 		nip45FiltersSpecs(),
 		nip45CountRecallSpecs(),
 		stateFollowSpecs(),
+		deletedGroupSpecs(),
 	)
 }
