@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/nbd-wtf/go-nostr"
 )
@@ -105,6 +106,11 @@ func parseFaults(names []string, profile string) (faultSet, error) {
 // faultState is the relay's state that only fault switches use, kept
 // apart from Relay's own fields.
 type faultState struct {
+	// nip11First is the community first served a NIP-11 document
+	// (identity-nip11-host-no-extension, labels-nip11-host-no-extension).
+	nip11Mu    sync.Mutex
+	nip11First string
+
 	otherStateKey string     // state-signed-by-other-key: signs the state events (stateKey)
 	otherRolesKey string     // roles-not-relay-signed: signs 39003 (stateKeyOf)
 	stale         liveLabels // labels-live-stale-labels: each channel's last live labels
@@ -198,4 +204,15 @@ func tagKey(tag nostr.Tag) string {
 		return strings.Join(tag, "\x00")
 	}
 	return tag[0] + "\x00" + tag[1]
+}
+
+// nip11Secondary reports whether community is not the first community
+// the relay served a NIP-11 document to (faults *-nip11-host-no-extension).
+func (s *faultState) nip11Secondary(community string) bool {
+	s.nip11Mu.Lock()
+	defer s.nip11Mu.Unlock()
+	if s.nip11First == "" {
+		s.nip11First = community
+	}
+	return community != s.nip11First
 }

@@ -6,7 +6,8 @@ package reference
 // breaks; TestEveryFaultIsConsulted lists the places.
 const (
 	// identity/advertising (nip-cl-identity.md Advertising support).
-	faultIDNIPCLInNIPs FaultName = "identity-nip-cl-in-supported-nips"
+	faultIDNIPCLInNIPs    FaultName = "identity-nip-cl-in-supported-nips"
+	faultIDNIP11HostNoExt FaultName = "identity-nip11-host-no-extension"
 
 	// identity/asking-for-system (nip-cl-identity.md System channels: Asking for system channels).
 	faultIDCountTOptInIgnored FaultName = "identity-count-ignores-t-system-opt-in"
@@ -100,6 +101,8 @@ var identityFaults = []faultSpec{
 	// identity/advertising (nip-cl-identity.md Advertising support).
 	{Name: faultIDNIPCLInNIPs, Section: "identity/advertising", Clause: "identity/advertising.1", In: "identityProfile.supportedNIPs",
 		Breaks: `"nip-cl" is listed in NIP-11 supported_nips`},
+	{Name: faultIDNIP11HostNoExt, Section: "identity/advertising", Clause: "identity/advertising.2", In: "Relay.serveHTTP",
+		Breaks: `only the community first asked for its NIP-11 document lists "nip-cl" in supported_extensions: another community's (--host) document omits it`},
 
 	// identity/asking-for-system (nip-cl-identity.md System channels: Asking for system channels).
 	{Name: faultIDCountTOptInIgnored, Section: "identity/asking-for-system", Clause: "identity/asking-for-system.1", In: "identityProfile.scope",

@@ -23,6 +23,7 @@ func Specs() []framework.Spec {
 		identityTagSpecs(),
 		readsIdentitySpecs(),
 		advertisingSpecs(),
+		advertisingHostsSpecs(),
 		askingForSystemSpecs(),
 		choosingOneChannelSpecs(),
 		findingChannelsSpecs(),

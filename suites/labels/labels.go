@@ -40,6 +40,7 @@ func Specs() []framework.Spec {
 		addRemoveSpecs(),
 		authorizationSpecs(),
 		capabilitySpecs(),
+		capabilityHostsSpecs(),
 		communitySpecs(),
 		eventsSpecs(),
 		findingChannelsSpecs(),
