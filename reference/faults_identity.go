@@ -79,6 +79,7 @@ const (
 	faultIDSystemLive          FaultName = "identity-live-leaks-system"
 
 	// identity/system-channels (nip-cl-identity.md System channels).
+	faultIDHiddenOnOpen        FaultName = "identity-system-hidden-on-open"
 	faultIDSystemOpenByDefault FaultName = "identity-system-open-by-default"
 	faultIDHiddenMissing       FaultName = "identity-system-hidden-missing"
 
@@ -223,6 +224,8 @@ var identityFaults = []faultSpec{
 		Breaks: "a system channel created without a visibility tag is open"},
 	{Name: faultIDHiddenMissing, Section: "identity/system-channels", Clause: "identity/system-channels.3", In: "identityProfile.stateTags",
 		Breaks: "a private system channel's 39000 lacks the hidden tag"},
+	{Name: faultIDHiddenOnOpen, Section: "identity/system-channels", Clause: "identity/system-channels.3", In: "identityProfile.stateTags",
+		Breaks: "the 39000 of an open system channel carries hidden too: a private system channel made open keeps the tag"},
 
 	// Appended (identity sentence walk). identity/creation-time.
 	{Name: faultIDClientCreatedAtOnCreate, Section: "identity/creation-time", Clause: "identity/creation-time.1", In: "identityProfile.onCreate",

@@ -34,6 +34,7 @@ func Specs() []framework.Spec {
 		noticesSpecs(),
 		readsLeaveOutSpecs(),
 		systemChannelsSpecs(),
+		systemChannelsFlipSpecs(),
 		trustSpecs(),
 	} {
 		out = append(out, group...)
