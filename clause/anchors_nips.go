@@ -69,6 +69,12 @@ var nipAnchors = map[string][]Anchor{
 		{DocNIP01, "Kinds", "d1d21b2828e0a14f"},
 		{DocNIP01, "Kinds", "5a6ea8d2f2922ba6"},
 	},
+	"nip01/replaceable-kinds.1": {
+		{DocNIP01, "Kinds", "499c14a771abcb86"},
+	},
+	"nip01/replaceable-kinds.2": {
+		{DocNIP01, "Kinds", "e66ebcca56dacbeb"},
+	},
 	"nip01/subscriptions.1": {
 		{DocNIP01, "From client to relay: sending events and creating subscriptions", "50f0ee4f1f7e2bb0"},
 		{DocNIP01, "From client to relay: sending events and creating subscriptions", "ce456d2af2073146"},

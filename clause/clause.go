@@ -35,6 +35,7 @@ var sections = []Section{
 	{"nip01/limit", DocNIP01, "Filters: limit on the initial answer, one limit per filter"},
 	{"nip01/ok-prefix", DocNIP01, "From relay to client: OK and CLOSED machine-readable prefixes"},
 	{"nip01/replaceable", DocNIP01, "Kinds: replaceable and addressable events, equal created_at"},
+	{"nip01/replaceable-kinds", DocNIP01, "Kinds: replaceable events (0, 3, 10000-19999), the latest version"},
 	{"nip11/document", DocNIP11, "Relay information document"},
 	{"nip42/auth", DocNIP42, "Authentication of clients to relays"},
 	{"nip42/verify", DocNIP42, "Signed event verification: kind, created_at, challenge"},

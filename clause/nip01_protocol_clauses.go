@@ -19,6 +19,12 @@ var protocolClauses = []Clause{
 	{ID: "nip01/subscriptions.4", Section: "nip01/subscriptions", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP01FromRel,
 		Text: "EOSE ends the stored events: the stored events a REQ matches come before its EOSE, never after it as if newly received."},
 
+	// NIP-01 replaceable kinds.
+	{ID: "nip01/replaceable-kinds.1", Section: "nip01/replaceable-kinds", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP01Kinds,
+		Text: "Of a pubkey's replaceable events of one kind (0, 3, 10000-19999), the latest version is stored: after a newer version is accepted, a REQ by kind and author returns it."},
+	{ID: "nip01/replaceable-kinds.2", Section: "nip01/replaceable-kinds", Level: LevelShould, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP01Kinds,
+		Text: "A REQ for a replaceable kind and author returns just the latest version, even if the relay keeps older ones."},
+
 	// NIP-01 limit.
 	{ID: "nip01/limit.1", Section: "nip01/limit", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP01Filters,
 		Text: "limit bounds the initial answer only: a subscription whose filter has a limit still receives every matching event stored after its EOSE."},

@@ -31,6 +31,10 @@ const (
 	// nip01/replaceable (NIP-01 Kinds: replaceable and addressable events, equal created_at).
 	faultReplaceableTieLastWins FaultName = "replaceable-tie-last-wins"
 
+	// nip01/replaceable-kinds (NIP-01 Kinds: replaceable events (0, 3, 10000-19999), the latest version).
+	faultReplaceableFirstWins  FaultName = "replaceable-first-wins"
+	faultReplaceableKeepsOlder FaultName = "replaceable-keeps-older"
+
 	// nip01/subscriptions (NIP-01 Subscriptions: REQ under an open id, CLOSE, ids per connection, EOSE).
 	faultSubReplaceKeepsOld FaultName = "sub-replace-keeps-old"
 	faultCloseIgnored       FaultName = "close-ignored"
@@ -196,6 +200,12 @@ var nip29Faults = []faultSpec{
 	// nip01/replaceable (NIP-01 Kinds: replaceable and addressable events, equal created_at).
 	{Name: faultReplaceableTieLastWins, Section: "nip01/replaceable", Clause: "nip01/replaceable.1", In: "txn.storeUserEvent",
 		Breaks: "of two versions of an addressable event with the same created_at, the one stored last is kept, not the one with the lowest id"},
+
+	// nip01/replaceable-kinds (NIP-01 Kinds: replaceable events (0, 3, 10000-19999), the latest version).
+	{Name: faultReplaceableFirstWins, Section: "nip01/replaceable-kinds", Clause: "nip01/replaceable-kinds.1", In: "txn.storeUserEvent",
+		Breaks: "a newer version of a replaceable event is answered OK true but not stored: the first version stays the latest"},
+	{Name: faultReplaceableKeepsOlder, Section: "nip01/replaceable-kinds", Clause: "nip01/replaceable-kinds.2", In: "txn.storeUserEvent",
+		Breaks: "the older version of a replaceable event stays stored beside the newer, and a REQ by kind and author returns both"},
 
 	// nip01/subscriptions (NIP-01 Subscriptions: REQ under an open id, CLOSE, ids per connection, EOSE).
 	{Name: faultSubReplaceKeepsOld, Section: "nip01/subscriptions", Clause: "nip01/subscriptions.1", In: "conn.handleReq",

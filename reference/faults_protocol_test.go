@@ -210,3 +210,24 @@ func init() {
 		return len(anon.query(nostr.Filter{IDs: []string{m.ID}})) > 0
 	}
 }
+
+// The probes of the replaceable-kind faults: two versions of a kind 10009.
+func init() {
+	versions := func(t *testing.T, url string) (*client, actor, *nostr.Event) {
+		a := newActor(t)
+		c := dial(t, url)
+		c.auth(a)
+		c.mustPublish(a.event(t, 10009, nostr.Tags{{"group", "older"}}, "", -2))
+		newer := a.event(t, 10009, nostr.Tags{{"group", "newer"}}, "", 0)
+		c.mustPublish(newer)
+		return c, a, newer
+	}
+	faultProbes[faultReplaceableFirstWins] = func(t *testing.T, r *Relay, url string) bool {
+		c, a, newer := versions(t, url)
+		return !hasID(c.query(nostr.Filter{Kinds: []int{10009}, Authors: []string{a.pk}}), newer.ID)
+	}
+	faultProbes[faultReplaceableKeepsOlder] = func(t *testing.T, r *Relay, url string) bool {
+		c, a, _ := versions(t, url)
+		return len(c.query(nostr.Filter{Kinds: []int{10009}, Authors: []string{a.pk}})) != 1
+	}
+}

@@ -49,5 +49,6 @@ func Specs() []framework.Spec {
 		nip45CountRecallSpecs(),
 		stateFollowSpecs(),
 		deletedGroupSpecs(),
+		nip01ReplaceableKindsSpecs(),
 	)
 }
