@@ -516,6 +516,10 @@ var nipAnchors = map[string][]Anchor{
 		{DocNIP42, "Signed Event Verification", "8641911e5458a2a7"},
 		{DocNIP42, "Signed Event Verification", "708f3ef93894b497"},
 	},
+	"nip42/verify.4": {
+		{DocNIP42, "New client-relay protocol messages", "b1f5783396bbabf0"},
+		{DocNIP42, "New client-relay protocol messages", "a446dad80a664cd6"},
+	},
 	"nip45/count.1": {
 		{DocNIP45, "Filters and return values", "e667e960fad8b875"},
 		{DocNIP45, "Filters and return values", "4b2f7906a2174313"},

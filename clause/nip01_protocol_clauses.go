@@ -38,6 +38,8 @@ var protocolClauses = []Clause{
 		Text: "An AUTH event whose created_at is hours away from the current time is refused (OK false)."},
 	{ID: "nip42/verify.3", Section: "nip42/verify", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP42Verify,
 		Text: "An AUTH message carrying an event of a kind other than 22242 is refused (OK false)."},
+	{ID: "nip42/verify.4", Section: "nip42/verify", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: "NIP-42 § New client-relay protocol messages",
+		Text: "After AUTH messages for several pubkeys on one connection, every one of them counts as authenticated, not only the last."},
 
 	// NIP-45 several filters.
 	{ID: "nip45/filters.1", Section: "nip45/filters", Level: LevelMust, Subject: SubjectRelay, Testable: true, Source: SourceNIP, Ref: refNIP45,

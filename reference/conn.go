@@ -591,6 +591,10 @@ func (c *conn) handleAuth(ev *nostr.Event) {
 		return
 	}
 	c.mu.Lock()
+	// Fault auth-last-key-only: a new AUTH replaces the keys before it.
+	if c.r.fault(faultAuthLastKeyOnly) {
+		c.authed = nil
+	}
 	if !containsStr(c.authed, ev.PubKey) {
 		c.authed = append(c.authed, ev.PubKey)
 	}

@@ -152,6 +152,7 @@ const (
 	faultAuthIgnoresChallenge FaultName = "auth-ignores-challenge"
 	faultAuthIgnoresCreatedAt FaultName = "auth-ignores-created-at"
 	faultAuthAnyKind          FaultName = "auth-any-kind"
+	faultAuthLastKeyOnly      FaultName = "auth-last-key-only"
 
 	// nip45/count (NIP-45 Event counts).
 	faultCountIgnoresAccess FaultName = "count-ignores-access"
@@ -390,6 +391,8 @@ var nip29Faults = []faultSpec{
 		Breaks: "an AUTH event is accepted whatever its created_at, hours or days away from now"},
 	{Name: faultAuthAnyKind, Section: "nip42/verify", Clause: "nip42/verify.3", In: "conn.handleAuth",
 		Breaks: "an AUTH message carrying an event of any kind is accepted as if it were kind 22242"},
+	{Name: faultAuthLastKeyOnly, Section: "nip42/verify", Clause: "nip42/verify.4", In: "conn.handleAuth",
+		Breaks: "a second AUTH on a connection replaces the first: only the last key counts as authenticated"},
 
 	// nip45/count (NIP-45 Event counts).
 	{Name: faultCountIgnoresAccess, Section: "nip45/count", Clause: "nip45/count.3", In: "Relay.accessSQL",

@@ -231,3 +231,15 @@ func init() {
 		return len(c.query(nostr.Filter{Kinds: []int{10009}, Authors: []string{a.pk}})) != 1
 	}
 }
+
+// The probe of auth-last-key-only: the first of two authenticated keys
+// writes after the second AUTH.
+func init() {
+	faultProbes[faultAuthLastKeyOnly] = func(t *testing.T, r *Relay, url string) bool {
+		a, b := newActor(t), newActor(t)
+		c := dial(t, url)
+		c.auth(a)
+		c.auth(b)
+		return !c.publish(a.create(t, newChannelID())).OK
+	}
+}

@@ -74,5 +74,47 @@ func nip42VerifySpecs() []framework.Spec {
 				ev := a.Event(1, nostr.Tags{{"relay", c.AuthRelayURL()}, {"challenge", c.Challenge()}}, "")
 				refusedAuth(t, c, ev, "nip42/verify.3", "a kind 1 event")
 			}},
+		{Case: framework.Case{ID: "base/auth/8", Clauses: []string{"nip42/verify.4"}, Area: "auth", Section: "nip42/verify", Level: framework.MUST,
+			Requirement: "A connection that authenticated as two keys, one AUTH after the other, may write as either: the first key's write after the second AUTH is accepted as it is on a connection of its own.",
+			Reading:     "NIP-42 lets a relay choose whether writes need AUTH: a relay that accepts a write signed by a key the connection has not authenticated ties nothing to AUTH (unsupported), and one that refuses the second AUTH or the first key's own write on its own connection leaves nothing to compare (unsupported, blocked)."},
+			Run: func(t *framework.T) {
+				a, b := t.Actor("owner"), t.Actor("other")
+				// Does the relay tie writes to the authenticated key at all?
+				onlyB := t.Connect(b)
+				t.Must(framework.AuthIfNeeded(t, onlyB), "authenticate as the second key")
+				probe := fixtures.CreateGroup(a, t.NewGroupID())
+				if ok := t.Publish(onlyB, probe); ok.Accepted {
+					t.Track(probe)
+					t.Unsupported("the relay accepted a write signed by a key the connection had not authenticated: it does not tie writes to AUTH, so which keys count as authenticated is not observable")
+				}
+				c := challenged(t, a)
+				if err := c.Auth(t.Ctx()); err != nil {
+					t.Blocked(framework.PreAuth, "AUTH as the first key: "+err.Error())
+				}
+				second := b.Event(fixtures.KindAuth, nostr.Tags{{"relay", c.AuthRelayURL()}, {"challenge", c.Challenge()}}, "")
+				ok, err := c.AuthEvent(t.Ctx(), second)
+				t.Must(err, "AUTH as the second key")
+				if !ok.Accepted {
+					framework.CheckPrefix("OK", ok.Reason)
+					t.Unsupported(fmt.Sprintf("the relay refused a second AUTH on the connection (%s): clients MAY send several, and a relay that refuses them leaves one key to judge", ok))
+				}
+				for _, signer := range []*fixtures.Actor{b, a} {
+					ev := fixtures.CreateGroup(signer, t.NewGroupID())
+					got := t.Publish(c, ev)
+					if got.Accepted {
+						t.Track(ev)
+						continue
+					}
+					framework.CheckPrefix("OK", got.Reason)
+					own := t.Connect(signer)
+					t.Must(framework.AuthIfNeeded(t, own), "authenticate the signer on its own connection")
+					again := fixtures.CreateGroup(signer, t.NewGroupID())
+					if !t.Publish(own, again).Accepted {
+						t.Unsupported(fmt.Sprintf("the key's write was refused on its own authenticated connection too (%s): a refusal of the write, not of the key", got))
+					}
+					t.Track(again)
+					t.Violates("nip42/verify.4", "NIP-42 (nip42/verify.4): relays MUST treat all pubkeys of a sequence of AUTH messages as authenticated; after AUTH as %s then %s, a write signed by %s was refused (%s), though its own authenticated connection may write", a.PubKey, b.PubKey, signer.PubKey, got)
+				}
+			}},
 	}
 }
