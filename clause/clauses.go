@@ -118,7 +118,7 @@ func (c Clause) Profile() string {
 // adds its list here).
 var clauses = func() []Clause {
 	var out []Clause
-	for _, list := range [][]Clause{baselineClauses, nip29ClientClauses, nip29ModerationClauses, identityClauses, labelsClauses} {
+	for _, list := range [][]Clause{baselineClauses, nip29ClientClauses, nip29ModerationClauses, protocolClauses, identityClauses, labelsClauses} {
 		out = append(out, list...)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return clauseLess(out[i].ID, out[j].ID) })

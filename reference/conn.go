@@ -325,6 +325,10 @@ func (c *conn) handle(data []byte) {
 			c.malformed(`expected ["CLOSE", <subscription id>]`)
 			return
 		}
+		// Fault close-ignored: the subscription stays open.
+		if c.r.fault(faultCloseIgnored) {
+			return
+		}
 		c.mu.Lock()
 		delete(c.subs, subID)
 		delete(c.subSeq, subID)
@@ -465,8 +469,12 @@ func (c *conn) handleReq(subID string, filters nostr.Filters) {
 		c.closed(subID, reason)
 		return
 	}
+	// Fault sub-ids-shared: the id is taken from every other connection.
+	if c.r.fault(faultSubIDsShared) {
+		c.r.dropSubOthers(c, subID)
+	}
 	c.mu.Lock()
-	_, exists := c.subs[subID]
+	old, exists := c.subs[subID]
 	full := !exists && len(c.subs) >= c.r.maxSubs
 	c.mu.Unlock()
 	if full {
@@ -488,11 +496,22 @@ func (c *conn) handleReq(subID string, filters nostr.Filters) {
 		c.closed(subID, "error: query failed")
 		return
 	}
+	// Fault eose-before-stored: EOSE goes out before the stored events.
+	eoseFirst := c.r.fault(faultEOSEBeforeStored)
+	if eoseFirst {
+		c.send(nostr.EOSEEnvelope(subID))
+	}
 	for _, ev := range evs {
 		id := subID
 		c.send(nostr.EventEnvelope{SubscriptionID: &id, Event: *ev})
 	}
-	c.send(nostr.EOSEEnvelope(subID))
+	if !eoseFirst {
+		c.send(nostr.EOSEEnvelope(subID))
+	}
+	// Fault sub-replace-keeps-old: the old filters stay beside the new.
+	if exists && c.r.fault(faultSubReplaceKeepsOld) {
+		filters = append(append(nostr.Filters{}, old...), filters...)
+	}
 	c.mu.Lock()
 	c.subs[subID] = filters
 	if c.subSeq == nil {
@@ -544,7 +563,8 @@ func (c *conn) deliver(ev *nostr.Event, ch *Channel, committed uint64) {
 
 func (c *conn) handleAuth(ev *nostr.Event) {
 	fail := func(msg string) { c.send(nostr.OKEnvelope{EventID: ev.ID, OK: false, Reason: msg}) }
-	if ev.Kind != nostr.KindClientAuthentication {
+	// Fault auth-any-kind: any kind passes.
+	if ev.Kind != nostr.KindClientAuthentication && !c.r.fault(faultAuthAnyKind) {
 		fail("invalid: AUTH needs a kind 22242 event")
 		return
 	}
@@ -557,11 +577,13 @@ func (c *conn) handleAuth(ev *nostr.Event) {
 		fail("invalid: bad signature")
 		return
 	}
-	if d := c.r.now().Unix() - int64(ev.CreatedAt); d > AuthWindow || d < -AuthWindow {
+	// Fault auth-ignores-created-at: any created_at passes.
+	if d := c.r.now().Unix() - int64(ev.CreatedAt); (d > AuthWindow || d < -AuthWindow) && !c.r.fault(faultAuthIgnoresCreatedAt) {
 		fail(fmt.Sprintf("invalid: created_at must be within %d seconds of the relay clock", AuthWindow))
 		return
 	}
-	if ch := ev.Tags.Find("challenge"); ch == nil || ch[1] != c.challenge {
+	// Fault auth-ignores-challenge: any challenge tag passes.
+	if ch := ev.Tags.Find("challenge"); (ch == nil || ch[1] != c.challenge) && !c.r.fault(faultAuthIgnoresChallenge) {
 		fail("invalid: challenge tag does not match")
 		return
 	}
@@ -570,6 +592,10 @@ func (c *conn) handleAuth(ev *nostr.Event) {
 		return
 	}
 	c.mu.Lock()
+	// Fault auth-last-key-only: a new AUTH replaces the keys before it.
+	if c.r.fault(faultAuthLastKeyOnly) {
+		c.authed = nil
+	}
 	if !slices.Contains(c.authed, ev.PubKey) {
 		c.authed = append(c.authed, ev.PubKey)
 	}

@@ -1,9 +1,11 @@
 package reference
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/nbd-wtf/go-nostr"
 
@@ -109,6 +111,11 @@ func parseFaults(names []string, profile string) (faultSet, error) {
 // faultState is the relay's state that only fault switches use, kept
 // apart from Relay's own fields.
 type faultState struct {
+	// nip11First is the community first served a NIP-11 document
+	// (identity-nip11-host-no-extension, labels-nip11-host-no-extension).
+	nip11Mu    sync.Mutex
+	nip11First string
+
 	otherStateKey string     // state-signed-by-other-key: signs the state events (stateKey)
 	otherRolesKey string     // roles-not-relay-signed: signs 39003 (stateKeyOf)
 	stale         liveLabels // labels-live-stale-labels: each channel's last live labels
@@ -150,4 +157,67 @@ func (f faultSet) on(name FaultName) bool { return f[name] }
 // fault reports whether the named switch is on.
 func (r *Relay) fault(name FaultName) bool {
 	return r.faults[name]
+}
+
+// dropSubOthers ends the subscription subID on every connection but c
+// (fault sub-ids-shared: the relay keys subscriptions by id alone).
+func (r *Relay) dropSubOthers(c *conn, subID string) {
+	r.connMu.Lock()
+	others := make([]*conn, 0, len(r.conns))
+	for o := range r.conns {
+		if o != c {
+			others = append(others, o)
+		}
+	}
+	r.connMu.Unlock()
+	for _, o := range others {
+		o.mu.Lock()
+		delete(o.subs, subID)
+		delete(o.subSeq, subID)
+		o.mu.Unlock()
+	}
+}
+
+// dropsTag reports whether next lacks a tag (name and value) of the state
+// event whose tags are prevJSON: something was cleared, removed or
+// changed (fault state-stale-on-removal). The d tag and the relay's own
+// markers of a cleared flag (public, open) are not counted: setting a flag
+// drops those, and it is not a removal.
+func dropsTag(prevJSON string, next nostr.Tags) bool {
+	var prev nostr.Tags
+	if err := json.Unmarshal([]byte(prevJSON), &prev); err != nil {
+		return false
+	}
+	have := map[string]bool{}
+	for _, tag := range next {
+		have[tagKey(tag)] = true
+	}
+	for _, tag := range prev {
+		if len(tag) == 0 || tag[0] == "d" || tag[0] == flagPrivate.clear || tag[0] == flagClosed.clear {
+			continue
+		}
+		if !have[tagKey(tag)] {
+			return true
+		}
+	}
+	return false
+}
+
+// tagKey is a tag's name and value.
+func tagKey(tag nostr.Tag) string {
+	if len(tag) < 2 {
+		return strings.Join(tag, "\x00")
+	}
+	return tag[0] + "\x00" + tag[1]
+}
+
+// nip11Secondary reports whether community is not the first community
+// the relay served a NIP-11 document to (faults *-nip11-host-no-extension).
+func (s *faultState) nip11Secondary(community string) bool {
+	s.nip11Mu.Lock()
+	defer s.nip11Mu.Unlock()
+	if s.nip11First == "" {
+		s.nip11First = community
+	}
+	return community != s.nip11First
 }

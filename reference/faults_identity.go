@@ -6,7 +6,8 @@ package reference
 // breaks; TestEveryFaultIsConsulted lists the places.
 const (
 	// identity/advertising (nip-cl-identity.md Advertising support).
-	faultIDNIPCLInNIPs FaultName = "identity-nip-cl-in-supported-nips"
+	faultIDNIPCLInNIPs    FaultName = "identity-nip-cl-in-supported-nips"
+	faultIDNIP11HostNoExt FaultName = "identity-nip11-host-no-extension"
 
 	// identity/asking-for-system (nip-cl-identity.md System channels: Asking for system channels).
 	faultIDCountTOptInIgnored FaultName = "identity-count-ignores-t-system-opt-in"
@@ -78,6 +79,7 @@ const (
 	faultIDSystemLive          FaultName = "identity-live-leaks-system"
 
 	// identity/system-channels (nip-cl-identity.md System channels).
+	faultIDHiddenOnOpen        FaultName = "identity-system-hidden-on-open"
 	faultIDSystemOpenByDefault FaultName = "identity-system-open-by-default"
 	faultIDHiddenMissing       FaultName = "identity-system-hidden-missing"
 
@@ -100,6 +102,8 @@ var identityFaults = []faultSpec{
 	// identity/advertising (nip-cl-identity.md Advertising support).
 	{Name: faultIDNIPCLInNIPs, Clause: "identity/advertising.1",
 		Breaks: `"nip-cl" is listed in NIP-11 supported_nips`},
+	{Name: faultIDNIP11HostNoExt, Clause: "identity/advertising.2",
+		Breaks: `only the community first asked for its NIP-11 document lists "nip-cl" in supported_extensions: another community's (--host) document omits it`},
 
 	// identity/asking-for-system (nip-cl-identity.md System channels: Asking for system channels).
 	{Name: faultIDCountTOptInIgnored, Clause: "identity/asking-for-system.1",
@@ -220,6 +224,8 @@ var identityFaults = []faultSpec{
 		Breaks: "a system channel created without a visibility tag is open"},
 	{Name: faultIDHiddenMissing, Clause: "identity/system-channels.3",
 		Breaks: "a private system channel's 39000 lacks the hidden tag"},
+	{Name: faultIDHiddenOnOpen, Clause: "identity/system-channels.3",
+		Breaks: "the 39000 of an open system channel carries hidden too: a private system channel made open keeps the tag"},
 
 	// Appended (identity sentence walk). identity/creation-time.
 	{Name: faultIDClientCreatedAtOnCreate, Clause: "identity/creation-time.1",

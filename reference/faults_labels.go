@@ -31,6 +31,9 @@ const (
 	faultLabelsNSReadSkipsACL    FaultName = "labels-namespace-read-skips-acl"
 	faultLabelsPrivateVisible    FaultName = "labels-private-visible"
 
+	// labels/capability (nip-cl-labels.md Capability discovery).
+	faultLabelsNIP11HostNoExt FaultName = "labels-nip11-host-no-extension"
+
 	// labels/community (nip-cl-labels.md Authorization and visibility: community scope).
 	faultLabelsCountCommunities  FaultName = "labels-count-across-communities"
 	faultLabelsCommunityLeak     FaultName = "labels-community-leak"
@@ -144,6 +147,10 @@ var labelsFaults = []faultSpec{
 		Breaks: "a stored 39000 read by #L without #l skips the read ACL: outsiders see private channels' snapshots"},
 	{Name: faultLabelsPrivateVisible, Clause: "labels/authorization.8",
 		Breaks: "the 39000 snapshots a label command publishes for a private channel are stored outside the channel ACL"},
+
+	// labels/capability (nip-cl-labels.md Capability discovery).
+	{Name: faultLabelsNIP11HostNoExt, Clause: "labels/capability.1",
+		Breaks: `only the community first asked for its NIP-11 document lists "nip-cl" in supported_extensions: another community's (--host) document omits it`},
 
 	// labels/community (nip-cl-labels.md Authorization and visibility: community scope).
 	{Name: faultLabelsCountCommunities, Clause: "labels/community.1",

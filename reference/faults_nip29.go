@@ -19,6 +19,10 @@ const (
 	faultExclusiveSinceUtil FaultName = "filter-exclusive-since-until"
 	faultEmptyArrayMatchAll FaultName = "filter-empty-array-matches-all"
 
+	// nip01/limit (NIP-01 Filters: limit on the initial answer, one limit per filter).
+	faultLimitCapsLive     FaultName = "limit-caps-live"
+	faultLimitAcrossFilter FaultName = "limit-across-filters"
+
 	// nip01/ok-prefix (NIP-01 From relay to client: OK and CLOSED machine-readable prefixes).
 	faultOKWithoutPrefix   FaultName = "ok-without-prefix"
 	faultRefusedButStored  FaultName = "ok-refused-but-stored"
@@ -26,6 +30,16 @@ const (
 
 	// nip01/replaceable (NIP-01 Kinds: replaceable and addressable events, equal created_at).
 	faultReplaceableTieLastWins FaultName = "replaceable-tie-last-wins"
+
+	// nip01/replaceable-kinds (NIP-01 Kinds: replaceable events (0, 3, 10000-19999), the latest version).
+	faultReplaceableFirstWins  FaultName = "replaceable-first-wins"
+	faultReplaceableKeepsOlder FaultName = "replaceable-keeps-older"
+
+	// nip01/subscriptions (NIP-01 Subscriptions: REQ under an open id, CLOSE, ids per connection, EOSE).
+	faultSubReplaceKeepsOld FaultName = "sub-replace-keeps-old"
+	faultCloseIgnored       FaultName = "close-ignored"
+	faultSubIDsShared       FaultName = "sub-ids-shared"
+	faultEOSEBeforeStored   FaultName = "eose-before-stored"
 
 	// nip29/admins (NIP-29 Group metadata events: group admins (39001)).
 	faultAdminsWithoutRoles FaultName = "admins-without-roles"
@@ -35,6 +49,9 @@ const (
 
 	// nip29/delete-event (NIP-29 Moderation events: delete-event (9005)).
 	faultDeleteEventIgnored FaultName = "delete-event-ignored"
+
+	// nip29/deleted-group (NIP-29 A group after its accepted delete-group (9008)).
+	faultDeleteKeepsMemberLists FaultName = "delete-keeps-member-lists"
 
 	// nip29/group-ids (NIP-29 Group ids: a random string of any length).
 	faultGroupIDUUIDOnly FaultName = "group-id-uuid-only"
@@ -48,6 +65,7 @@ const (
 	faultMemberCanInvite   FaultName = "member-can-invite"
 
 	// nip29/join (NIP-29 User-related group management: join request (9021)).
+	faultJoinDeletedAccepted     FaultName = "join-deleted-group-accepted"
 	faultJoinMemberNotDuplicate  FaultName = "join-member-not-duplicate"
 	faultJoinAcceptedNotAdmitted FaultName = "join-accepted-not-admitted"
 
@@ -86,6 +104,7 @@ const (
 	faultPinsMemberCanUpdate FaultName = "pins-member-can-update"
 
 	// nip29/read-access (NIP-29 Group metadata: the private flag).
+	faultDeletedGroupPublic       FaultName = "deleted-group-messages-public"
 	faultPrivateMessagesReadable  FaultName = "private-messages-readable"
 	faultReadsIDsSkipAccess       FaultName = "reads-ids-skip-access"
 	faultReadsRemovedMemberReads  FaultName = "reads-removed-member-reads"
@@ -119,6 +138,9 @@ const (
 	faultSubgroupAdminInherited       FaultName = "subgroup-admin-inherited"
 	faultSubgroupMoveDropsHistory     FaultName = "subgroup-move-drops-history"
 
+	// nip29/state-follow (NIP-29 Group metadata events: every state event follows every command that changes it).
+	faultStateStaleOnRemoval FaultName = "state-stale-on-removal"
+
 	// nip29/timeline (NIP-29 Timeline references (previous)).
 	faultPreviousUnchecked FaultName = "previous-unchecked"
 	faultPreviousRefused   FaultName = "previous-refused"
@@ -126,8 +148,19 @@ const (
 	// nip42/auth (NIP-42 Authentication of clients to relays).
 	faultAuthEventBroadcast FaultName = "auth-event-broadcast"
 
+	// nip42/verify (NIP-42 Signed event verification: kind, created_at, challenge).
+	faultAuthIgnoresChallenge FaultName = "auth-ignores-challenge"
+	faultAuthIgnoresCreatedAt FaultName = "auth-ignores-created-at"
+	faultAuthAnyKind          FaultName = "auth-any-kind"
+	faultAuthLastKeyOnly      FaultName = "auth-last-key-only"
+
 	// nip45/count (NIP-45 Event counts).
 	faultCountIgnoresAccess FaultName = "count-ignores-access"
+	faultCountIgnoresTags   FaultName = "count-ignores-tags"
+	faultCountAnswersLimit  FaultName = "count-answers-limit"
+
+	// nip45/filters (NIP-45 Event counts: several filters OR'd into one count).
+	faultCountSumsFilters FaultName = "count-sums-filters"
 )
 
 // nip29Faults is the every profile fault table, grouped by the section each row
@@ -151,6 +184,12 @@ var nip29Faults = []faultSpec{
 	{Name: faultEmptyArrayMatchAll, Clause: "nip01/filters.1",
 		Breaks: "an empty list (\"ids\":[], \"authors\":[], \"kinds\":[], \"#x\":[]) is read as no condition, so the filter matches every event of its other conditions"},
 
+	// nip01/limit (NIP-01 Filters: limit on the initial answer, one limit per filter).
+	{Name: faultLimitCapsLive, Clause: "nip01/limit.1",
+		Breaks: "a subscription filter with a limit gets no live event: the limit is applied to the live stream as if the initial answer had used it up"},
+	{Name: faultLimitAcrossFilter, Clause: "nip01/limit.2",
+		Breaks: "the first filter's limit cuts the merged answer of every filter of the REQ, so a filter's own matches are dropped by another's limit"},
+
 	// nip01/ok-prefix (NIP-01 From relay to client: OK and CLOSED machine-readable prefixes).
 	{Name: faultOKWithoutPrefix, Clause: "nip01/ok-prefix.1",
 		Breaks: "OK false messages lose their machine-readable prefix (\"bad signature\" instead of \"invalid: bad signature\")"},
@@ -163,6 +202,22 @@ var nip29Faults = []faultSpec{
 	{Name: faultReplaceableTieLastWins, Clause: "nip01/replaceable.1",
 		Breaks: "of two versions of an addressable event with the same created_at, the one stored last is kept, not the one with the lowest id"},
 
+	// nip01/replaceable-kinds (NIP-01 Kinds: replaceable events (0, 3, 10000-19999), the latest version).
+	{Name: faultReplaceableFirstWins, Clause: "nip01/replaceable-kinds.1",
+		Breaks: "a newer version of a replaceable event is answered OK true but not stored: the first version stays the latest"},
+	{Name: faultReplaceableKeepsOlder, Clause: "nip01/replaceable-kinds.2",
+		Breaks: "the older version of a replaceable event stays stored beside the newer, and a REQ by kind and author returns both"},
+
+	// nip01/subscriptions (NIP-01 Subscriptions: REQ under an open id, CLOSE, ids per connection, EOSE).
+	{Name: faultSubReplaceKeepsOld, Clause: "nip01/subscriptions.1",
+		Breaks: "a REQ under the id of an open subscription adds its filters to the old ones: events matching only the old filters still come under that id"},
+	{Name: faultCloseIgnored, Clause: "nip01/subscriptions.2",
+		Breaks: "CLOSE is ignored: the subscription keeps receiving new matching events"},
+	{Name: faultSubIDsShared, Clause: "nip01/subscriptions.3",
+		Breaks: "subscription ids are global: a REQ under an id ends the subscription of that id on every other connection"},
+	{Name: faultEOSEBeforeStored, Clause: "nip01/subscriptions.4",
+		Breaks: "EOSE is sent before the stored events, which then arrive as if newly received"},
+
 	// nip29/admins (NIP-29 Group metadata events: group admins (39001)).
 	{Name: faultAdminsWithoutRoles, Clause: "nip29/admins.1",
 		Breaks: `39001 lists each admin as ["p", <pubkey>] with no role (NIP-29: "Each admin is listed along with one or more roles"; a fault, not a policy)`},
@@ -174,6 +229,10 @@ var nip29Faults = []faultSpec{
 	// nip29/delete-event (NIP-29 Moderation events: delete-event (9005)).
 	{Name: faultDeleteEventIgnored, Clause: "nip29/delete-event.1",
 		Breaks: "an authorized 9005 delete-event is accepted (OK true) but the event it names is still served"},
+
+	// nip29/deleted-group (NIP-29 A group after its accepted delete-group (9008)).
+	{Name: faultDeleteKeepsMemberLists, Clause: "nip29/deleted-group.1",
+		Breaks: "an accepted 9008 withdraws the group's 39000 but leaves its 39001 and 39002 served, listing the admins and members of a group that is gone"},
 
 	// nip29/group-ids (NIP-29 Group ids: a random string of any length).
 	{Name: faultGroupIDUUIDOnly, Clause: "nip29/group-ids.1",
@@ -192,6 +251,8 @@ var nip29Faults = []faultSpec{
 		Breaks: "a plain member's 9009 create-invite is accepted and its code admits to the closed group"},
 
 	// nip29/join (NIP-29 User-related group management: join request (9021)).
+	{Name: faultJoinDeletedAccepted, Clause: "nip29/join.1",
+		Breaks: "a join request to a deleted group is answered OK true and nobody is added"},
 	{Name: faultJoinMemberNotDuplicate, Clause: "nip29/join.2",
 		Breaks: `a current member's 9021 join request is refused with "blocked: already a member" instead of the duplicate: prefix`},
 	{Name: faultJoinAcceptedNotAdmitted, Clause: "nip29/join.3",
@@ -248,6 +309,8 @@ var nip29Faults = []faultSpec{
 		Breaks: "a plain member's 9010 update-pin-list is accepted and changes the 39005"},
 
 	// nip29/read-access (NIP-29 Group metadata: the private flag).
+	{Name: faultDeletedGroupPublic, Clause: "nip29/read-access.1",
+		Breaks: "once a group is deleted (9008), its events are served to anyone: a private group's messages reach outsiders"},
 	{Name: faultPrivateMessagesReadable, Clause: "nip29/read-access.1",
 		Breaks: "kind 9 messages of a private channel are returned, counted and delivered to non-members"},
 	{Name: faultReadsIDsSkipAccess, Clause: "nip29/read-access.1",
@@ -307,6 +370,10 @@ var nip29Faults = []faultSpec{
 	{Name: faultSubgroupMoveDropsHistory, Clause: "nip29/subgroups.13",
 		Breaks: "when a group gains, changes or loses a parent, its stored kind 9 messages are deleted"},
 
+	// nip29/state-follow (NIP-29 Group metadata events: every state event follows every command that changes it).
+	{Name: faultStateStaleOnRemoval, Clause: "nip29/state-follow.1",
+		Breaks: "a state event is not regenerated when the new one would drop a tag of the current one (a flag cleared, a member, admin or pin removed, a parent or child detached, a field changed): the old instance stays"},
+
 	// nip29/timeline (NIP-29 Timeline references (previous)).
 	{Name: faultPreviousUnchecked, Clause: "nip29/timeline.1",
 		Breaks: "previous tags are not checked: a reference to no stored event is accepted"},
@@ -317,9 +384,27 @@ var nip29Faults = []faultSpec{
 	{Name: faultAuthEventBroadcast, Clause: "nip42/auth.2",
 		Breaks: "a client's kind 22242 AUTH event is delivered to open subscriptions whose filter matches it (kinds [22242])"},
 
+	// nip42/verify (NIP-42 Signed event verification: kind, created_at, challenge).
+	{Name: faultAuthIgnoresChallenge, Clause: "nip42/verify.1",
+		Breaks: "an AUTH event is accepted whatever its challenge tag says"},
+	{Name: faultAuthIgnoresCreatedAt, Clause: "nip42/verify.2",
+		Breaks: "an AUTH event is accepted whatever its created_at, hours or days away from now"},
+	{Name: faultAuthAnyKind, Clause: "nip42/verify.3",
+		Breaks: "an AUTH message carrying an event of any kind is accepted as if it were kind 22242"},
+	{Name: faultAuthLastKeyOnly, Clause: "nip42/verify.4",
+		Breaks: "a second AUTH on a connection replaces the first: only the last key counts as authenticated"},
+
 	// nip45/count (NIP-45 Event counts).
 	{Name: faultCountIgnoresAccess, Clause: "nip45/count.3",
 		Breaks: "COUNT counts private-channel events for readers who are not members"},
+	{Name: faultCountIgnoresTags, Clause: "nip45/count.1",
+		Breaks: "COUNT ignores the tag conditions of its filters (#h, #t, ...): it counts every event of the kinds, ids and authors named"},
+	{Name: faultCountAnswersLimit, Clause: "nip45/count.1",
+		Breaks: "a COUNT whose filter has a limit answers the limit itself, not the number of matching events"},
+
+	// nip45/filters (NIP-45 Event counts: several filters OR'd into one count).
+	{Name: faultCountSumsFilters, Clause: "nip45/filters.1",
+		Breaks: "a COUNT with several filters adds up each filter's count: an event two filters match is counted twice"},
 }
 
 // The same-second faults' variant: the relay orders a group's commands by

@@ -361,6 +361,11 @@ func (p identityProfile) stateTags(kind int, ch *Channel) nostr.Tags {
 		if ch.Type == typeSystem && ch.Visibility == visibilityPrivate && !ch.Hidden && !p.faults.on(faultIDHiddenMissing) {
 			tags = append(tags, nostr.Tag{"hidden"})
 		}
+		// Fault identity-system-hidden-on-open: an open system channel is
+		// marked hidden too.
+		if ch.Type == typeSystem && ch.Visibility != visibilityPrivate && !ch.Hidden && p.faults.on(faultIDHiddenOnOpen) {
+			tags = append(tags, nostr.Tag{"hidden"})
+		}
 	}
 	return tags
 }

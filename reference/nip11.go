@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/nbd-wtf/go-nostr/nip11"
@@ -112,7 +113,14 @@ func (r *Relay) serveHTTP(w http.ResponseWriter, req *http.Request) {
 	}
 	if strings.Contains(req.Header.Get("Accept"), "application/nostr+json") {
 		w.Header().Set("Content-Type", "application/nostr+json")
-		_ = json.NewEncoder(w).Encode(r.Info())
+		doc := r.Info()
+		// Faults identity-nip11-host-no-extension,
+		// labels-nip11-host-no-extension: a community other than the
+		// first asked is served a document without nip-cl.
+		if (r.fault(faultIDNIP11HostNoExt) || r.fault(faultLabelsNIP11HostNoExt)) && r.faulty.nip11Secondary(communityOf(req)) {
+			doc.SupportedExtensions = slices.DeleteFunc(doc.SupportedExtensions, func(e string) bool { return e == "nip-cl" })
+		}
+		_ = json.NewEncoder(w).Encode(doc)
 		return
 	}
 	for _, h := range r.hooks.answerHTTP {

@@ -254,6 +254,12 @@ func (r *Relay) groupEvent(t *txn, ev *nostr.Event) error {
 	}
 	ch, err := r.liveChannel(t, id)
 	if err != nil {
+		// Fault join-deleted-group-accepted: OK true, nobody added.
+		if ev.Kind == kindJoinRequest && r.fault(faultJoinDeletedAccepted) {
+			if dead, derr := t.channel(id); derr == nil && dead != nil && dead.Deleted {
+				return nil
+			}
+		}
 		return err
 	}
 	switch ev.Kind {
@@ -559,6 +565,11 @@ func (r *Relay) deleteChannel(t *txn, ev *nostr.Event, ch *Channel) error {
 	if err := t.deleteWhere(condStateOfKind, kindGroupPins, ch.UUID); err != nil {
 		return err
 	}
+	// Fault delete-keeps-member-lists: only the 39000 leaves; the deleted
+	// channel's 39001 and 39002 stay served.
+	if r.fault(faultDeleteKeepsMemberLists) {
+		return t.deleteWhere(condStateOfKind, kindGroupMetadata, ch.UUID)
+	}
 	return t.deleteWhere(condAllState, ch.UUID, kindGroupMetadata, kindGroupRoles)
 }
 
@@ -701,6 +712,11 @@ func (r *Relay) publishState(t *txn, ch *Channel) error {
 			if err := t.deleteWhere(condStateOfKind, kind, ch.UUID); err != nil {
 				return err
 			}
+			continue
+		}
+		// Fault state-stale-on-removal: a state event that would drop a
+		// tag of the current one is left as it is.
+		if found && r.fault(faultStateStaleOnRemoval) && dropsTag(prev.tags, tags) {
 			continue
 		}
 		if found && prev.tags == tagsJSON(tags) {

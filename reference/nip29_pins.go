@@ -78,6 +78,10 @@ func (r *Relay) updatePins(t *txn, ev *nostr.Event, ch *Channel) error {
 	if prev != nil && r.fault(faultPinsNotRegenerated) {
 		return nil
 	}
+	// Fault state-stale-on-removal: a list that drops a pin is not published.
+	if prev != nil && r.fault(faultStateStaleOnRemoval) && dropsTag(tagsJSON(prev.Tags), refs) {
+		return nil
+	}
 	ts := nostr.Timestamp(r.now().Unix())
 	if prev != nil && ts <= prev.CreatedAt {
 		ts = prev.CreatedAt + 1

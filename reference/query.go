@@ -78,6 +78,16 @@ func (r *Relay) accessSQL(rd *reader, forCount bool) (string, []any) {
 			selfArgs = append(selfArgs, k)
 		}
 	}
+	// Fault delete-keeps-member-lists: a deleted channel's 39001 and 39002
+	// are still served.
+	if r.fault(faultDeleteKeepsMemberLists) {
+		self += fmt.Sprintf(" OR (c.deleted = 1 AND e.kind IN (%d, %d))", kindGroupAdmins, kindGroupMembers)
+	}
+	// Fault deleted-group-messages-public: a deleted channel's events are
+	// served to anyone.
+	if r.fault(faultDeletedGroupPublic) {
+		self += " OR c.deleted = 1"
+	}
 	return "(e.channel = ''" + self + " OR (c.deleted = 0 AND (" + readable + ")))", append(selfArgs, args...)
 }
 
@@ -96,7 +106,8 @@ func (r *Relay) canRead(rd *reader, ev *nostr.Event, ch *Channel) bool {
 		return true
 	}
 	if ch == nil || ch.Deleted {
-		return false
+		// Fault deleted-group-messages-public.
+		return ch != nil && r.fault(faultDeletedGroupPublic)
 	}
 	if ch.Visibility == visibilityOpen && !(ch.Hidden && slices.Contains(r.hiddenKinds(), ev.Kind)) {
 		return true
@@ -503,6 +514,11 @@ func (r *Relay) query(rd *reader, filters []nostr.Filter) ([]*nostr.Event, error
 		}
 		return byID && out[i].ID < out[j].ID
 	})
+	// Fault limit-across-filters: the first filter's limit cuts the
+	// merged answer.
+	if len(filters) > 1 && filters[0].Limit > 0 && len(out) > filters[0].Limit && r.fault(faultLimitAcrossFilter) {
+		out = out[:filters[0].Limit]
+	}
 	return out, nil
 }
 
@@ -524,6 +540,34 @@ func (r *Relay) countIn(rd *reader, filters []nostr.Filter) (int64, error) {
 	// Fault filter-last-filter-only: only the last filter is counted.
 	if len(filters) > 1 && r.fault(faultLastFilterOnly) {
 		filters = filters[len(filters)-1:]
+	}
+	// Fault count-sums-filters: each filter is counted on its own and
+	// the counts added.
+	if len(filters) > 1 && r.fault(faultCountSumsFilters) {
+		var sum int64
+		for i := range filters {
+			n, err := r.countIn(rd, filters[i:i+1])
+			if err != nil {
+				return 0, err
+			}
+			sum += n
+		}
+		return sum, nil
+	}
+	// Fault count-answers-limit: a filter's limit is the answer.
+	for i := range filters {
+		if filters[i].Limit > 0 && r.fault(faultCountAnswersLimit) {
+			return int64(filters[i].Limit), nil
+		}
+	}
+	// Fault count-ignores-tags: the tag conditions are dropped.
+	if r.fault(faultCountIgnoresTags) {
+		untagged := make([]nostr.Filter, len(filters))
+		for i := range filters {
+			untagged[i] = filters[i]
+			untagged[i].Tags = nil
+		}
+		filters = untagged
 	}
 	where := ""
 	var args []any
@@ -554,6 +598,10 @@ func (r *Relay) liveMatch(f *nostr.Filter, rd *reader, ev *nostr.Event, ch *Chan
 	// Fault labels-live-namespace-skips-acl: a #L subscription without #l
 	// is treated as a public feed.
 	nsFeed := r.fault(faultLabelsLiveNSSkipsACL) && f.Tags["L"] != nil && f.Tags["l"] == nil
+	// Fault limit-caps-live: a filter with a limit gets nothing live.
+	if f.Limit > 0 && r.fault(faultLimitCapsLive) {
+		return false
+	}
 	return r.filterFaults(f).Matches(ev) && searchMatches(f, ev) && (nsFeed || r.canRead(rd, ev, ch)) && r.profileReadMatch(f, rd, ev, ch)
 }
 

@@ -411,6 +411,16 @@ func (t *txn) storeUserEvent(ev *nostr.Event, channel string) (bool, error) {
 			if prevAt > int64(ev.CreatedAt) || (prevAt == int64(ev.CreatedAt) && tieKeepsPrev) {
 				return false, nil
 			}
+			// Fault replaceable-first-wins: a newer version of a replaceable
+			// event is answered OK true and dropped.
+			if isReplaceable(ev.Kind) && t.r.fault(faultReplaceableFirstWins) {
+				return true, nil
+			}
+			// Fault replaceable-keeps-older: the older version stays stored
+			// (and served) beside the newer.
+			if isReplaceable(ev.Kind) && t.r.fault(faultReplaceableKeepsOlder) {
+				return true, t.insert(ev, channel)
+			}
 			if err := t.deleteWhere(condAddressable, ev.Kind, ev.PubKey, d); err != nil {
 				return false, err
 			}

@@ -30,8 +30,10 @@ func identitySystemRule(rows []readmatrix.ReadRow) readmatrix.ReadRule {
 			readmatrix.ControlShape("authors", `{"authors":[relay key],"kinds":[39000],"since":fixture start}`, func(fx *readmatrix.ReadFx) []nostr.Filter {
 				return readmatrix.One(nostr.Filter{Authors: []string{fx.Relay}, Kinds: meta, Since: readmatrix.Ts(fx.T0)})
 			}),
-			readmatrix.ReqShape("ids", `{"ids":[the system channel's 39000]}`, func(fx *readmatrix.ReadFx) []nostr.Filter {
+			readmatrix.WithControl(readmatrix.ReqShape("ids", `{"ids":[the system channel's 39000]}`, func(fx *readmatrix.ReadFx) []nostr.Filter {
 				return readmatrix.One(nostr.Filter{IDs: []string{fx.Ev["target"].ID}})
+			}), `{"ids":[the open stream's 39000]}`, func(fx *readmatrix.ReadFx) []nostr.Filter {
+				return readmatrix.One(nostr.Filter{IDs: fx.Base})
 			}),
 			readmatrix.ControlShape("t-label", `{"kinds":[39000],"#t":[label]}`, func(fx *readmatrix.ReadFx) []nostr.Filter {
 				return readmatrix.One(nostr.Filter{Kinds: meta, Tags: nostr.TagMap{"t": {fx.Label}}})
@@ -42,24 +44,34 @@ func identitySystemRule(rows []readmatrix.ReadRow) readmatrix.ReadRule {
 			readmatrix.CountShape("count", `COUNT {"kinds":[39000],"#t":[label]}`, func(fx *readmatrix.ReadFx) []nostr.Filter {
 				return readmatrix.One(nostr.Filter{Kinds: meta, Tags: nostr.TagMap{"t": {fx.Label}}})
 			}),
-			readmatrix.ReqShape("member-list", `{"kinds":[39002],"#p":[reader]}`, func(fx *readmatrix.ReadFx) []nostr.Filter {
+			readmatrix.WithControl(readmatrix.ReqShape("member-list", `{"kinds":[39002],"#p":[reader]}`, func(fx *readmatrix.ReadFx) []nostr.Filter {
 				return readmatrix.One(nostr.Filter{Kinds: []int{fixtures.KindMembers}, Tags: nostr.TagMap{"p": {fx.Viewer.Actor().PubKey}}})
+			}), `{"kinds":[39000],"#d":[open stream]}`, func(fx *readmatrix.ReadFx) []nostr.Filter {
+				return readmatrix.One(nostr.Filter{Kinds: meta, Tags: nostr.TagMap{"d": {fx.Open}}})
 			}),
 			readmatrix.ControlShape("multi", `two filters in one REQ: {"kinds":[9],"#h":[system channel]} (names it), {"kinds":[39000],"#t":[label]}`, func(fx *readmatrix.ReadFx) []nostr.Filter {
 				return readmatrix.One(nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {fx.Ch}}},
 					nostr.Filter{Kinds: meta, Tags: nostr.TagMap{"t": {fx.Label}}})
 			}),
-			readmatrix.ReqShape("d-named", `{"kinds":[39000],"#d":[system channel]} (names it)`, func(fx *readmatrix.ReadFx) []nostr.Filter {
+			readmatrix.WithControl(readmatrix.ReqShape("d-named", `{"kinds":[39000],"#d":[system channel]} (names it)`, func(fx *readmatrix.ReadFx) []nostr.Filter {
 				return readmatrix.One(nostr.Filter{Kinds: meta, Tags: nostr.TagMap{"d": {fx.Ch}}})
+			}), `{"kinds":[39000],"#d":[open stream]}`, func(fx *readmatrix.ReadFx) []nostr.Filter {
+				return readmatrix.One(nostr.Filter{Kinds: meta, Tags: nostr.TagMap{"d": {fx.Open}}})
 			}),
-			readmatrix.ReqShape("d-no-kinds", `{"#d":[system channel]} without kinds (does not name it)`, func(fx *readmatrix.ReadFx) []nostr.Filter {
+			readmatrix.WithControl(readmatrix.ReqShape("d-no-kinds", `{"#d":[system channel]} without kinds (does not name it)`, func(fx *readmatrix.ReadFx) []nostr.Filter {
 				return readmatrix.One(nostr.Filter{Tags: nostr.TagMap{"d": {fx.Ch}}})
+			}), `{"#d":[open stream]} without kinds`, func(fx *readmatrix.ReadFx) []nostr.Filter {
+				return readmatrix.One(nostr.Filter{Tags: nostr.TagMap{"d": {fx.Open}}})
 			}),
-			readmatrix.ReqShape("t-system", `{"kinds":[39000],"#t":["system"],"since":fixture start} (opts in)`, func(fx *readmatrix.ReadFx) []nostr.Filter {
+			readmatrix.WithControl(readmatrix.ReqShape("t-system", `{"kinds":[39000],"#t":["system"],"since":fixture start} (opts in)`, func(fx *readmatrix.ReadFx) []nostr.Filter {
 				return readmatrix.One(nostr.Filter{Kinds: meta, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}}, Since: readmatrix.Ts(fx.T0)})
+			}), `{"kinds":[39000],"#t":[label],"since":fixture start}`, func(fx *readmatrix.ReadFx) []nostr.Filter {
+				return readmatrix.One(nostr.Filter{Kinds: meta, Tags: nostr.TagMap{"t": {fx.Label}}, Since: readmatrix.Ts(fx.T0)})
 			}),
-			readmatrix.ReqShape("P", `{"kinds":[39000],"#P":[creator]} (opts in)`, func(fx *readmatrix.ReadFx) []nostr.Filter {
+			readmatrix.WithControl(readmatrix.ReqShape("P", `{"kinds":[39000],"#P":[creator]} (opts in)`, func(fx *readmatrix.ReadFx) []nostr.Filter {
 				return readmatrix.One(nostr.Filter{Kinds: meta, Tags: nostr.TagMap{"P": {fx.Owner.Actor().PubKey}}})
+			}), `{"kinds":[39000],"#d":[open stream]}`, func(fx *readmatrix.ReadFx) []nostr.Filter {
+				return readmatrix.One(nostr.Filter{Kinds: meta, Tags: nostr.TagMap{"d": {fx.Open}}})
 			}),
 			readmatrix.LiveShape(`live {"kinds":[39000],"#t":[label]}: a rename of the system channel, then one of the open stream`, true),
 		},

@@ -40,8 +40,10 @@ func labelShapes(x func(fx *readmatrix.ReadFx) string) []readmatrix.ReadShape {
 		readmatrix.ControlShape("multi", `two filters in one REQ: {"kinds":[39000],"#d":[readable]}, {"kinds":[39000],"#l":[x]}`, func(fx *readmatrix.ReadFx) []nostr.Filter {
 			return readmatrix.One(nostr.Filter{Kinds: meta, Tags: nostr.TagMap{"d": {fx.Open}}}, nostr.Filter{Kinds: meta, Tags: l(fx)})
 		}),
-		readmatrix.ExactShape("d", `exact read {"kinds":[39000],"#d":[target channel]}, heads counted`, func(fx *readmatrix.ReadFx) []nostr.Filter {
+		readmatrix.WithControl(readmatrix.ExactShape("d", `exact read {"kinds":[39000],"#d":[target channel]}, heads counted`, func(fx *readmatrix.ReadFx) []nostr.Filter {
 			return readmatrix.One(nostr.Filter{Kinds: meta, Tags: nostr.TagMap{"d": {fx.Ch}}})
+		}), `the exact read {"kinds":[39000],"#d":[readable channel]}`, func(fx *readmatrix.ReadFx) []nostr.Filter {
+			return readmatrix.One(nostr.Filter{Kinds: meta, Tags: nostr.TagMap{"d": {fx.Open}}})
 		}),
 		readmatrix.CountShape("count", `COUNT {"kinds":[39000],"#l":[x]}`, func(fx *readmatrix.ReadFx) []nostr.Filter {
 			return readmatrix.One(nostr.Filter{Kinds: meta, Tags: l(fx)})

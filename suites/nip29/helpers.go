@@ -40,5 +40,12 @@ func Specs() []framework.Spec {
 		stateEventsSpecs(),
 		subgroupsSpecs(),
 		timelineSpecs(),
+		nip01SubscriptionsSpecs(),
+		nip01LimitSpecs(),
+		nip42VerifySpecs(),
+		nip45FiltersSpecs(),
+		stateFollowSpecs(),
+		deletedGroupSpecs(),
+		nip01ReplaceableKindsSpecs(),
 	)
 }

@@ -1,6 +1,9 @@
 package nip29
 
 import (
+	"github.com/nbd-wtf/go-nostr"
+	. "github.com/onsi/gomega"
+
 	"github.com/nipcl/nipcl-conform/clause"
 	"github.com/nipcl/nipcl-conform/fixtures"
 	"github.com/nipcl/nipcl-conform/suites/framework"
@@ -9,6 +12,36 @@ import (
 // joinSpecs are the cases of nip29/join.
 func joinSpecs() []framework.Spec {
 	return []framework.Spec{
+		{Case: framework.NewCase("base/deleted/2", framework.MUST,
+			"A join request to a group deleted by an accepted 9008 is rejected, or, if accepted, it added the user (the group's 39002 or a relay-signed 9000 names it).",
+			"nip29/join.1").
+			WithReading(readingDeletedGroup + " NIP-29: relays MUST reject a join request if the user has not been added to the group; whether a relay re-opens a deleted id to joins is its own, so an accepted join is judged by whether it added the user."),
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				ch := t.CreateChannel(owner, fixtures.ChannelSpec{})
+				deletedGroup(t, owner, ch)
+				joiner := t.Connect(t.Actor("joiner"))
+				pk := joiner.Actor().PubKey
+				join := fixtures.JoinRequest(joiner.Actor(), ch, "")
+				ok := t.Publish(joiner, join)
+				if !ok.Accepted {
+					framework.CheckPrefix("OK", ok.Reason)
+					t.Note("the join request to the deleted group was refused: %s", ok)
+					return
+				}
+				t.Track(join)
+				added := t.Within(func(g Gomega) {
+					if members := t.StateEvent(joiner, fixtures.KindMembers, ch); members != nil && listed(members, pk, "") {
+						return
+					}
+					puts := t.QueryResult(joiner, nostr.Filter{Kinds: []int{fixtures.KindPutUser}, Tags: nostr.TagMap{"h": {ch}, "p": {pk}}})
+					g.Expect(puts.Events).NotTo(BeEmpty())
+				})
+				if !added {
+					t.Violates("nip29/join.1", "NIP-29 (nip29/join.1): relays MUST reject a join request if the user has not been added to the group; the join request to %s, deleted by an accepted 9008, was accepted (%s), yet no 39002 lists %s and no 9000 names it", ch, ok, pk)
+				}
+				t.Note("the join request to the deleted group was accepted and added the user: the relay re-opened the id")
+			}},
 		{Case: framework.NewCase("base/join/1", framework.MUST,
 			"A join request to an open group is either refused (OK false) or accepted with the user added to the group.",
 			"nip29/join.1").

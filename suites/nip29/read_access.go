@@ -17,6 +17,36 @@ import (
 // readAccessSpecs are the cases of nip29/read-access.
 func readAccessSpecs() []framework.Spec {
 	return append([]framework.Spec{
+		{Case: framework.NewCase("base/deleted/3", framework.MUST,
+			"Deleting a private group admits no reader: after its accepted 9008, its message (read by the member before) reaches no outsider or anonymous reader, by #h or by id.",
+			"nip29/read-access.1").
+			WithReading(readingDeletedGroup + " \"private indicates that only members can read group messages\": a group that is gone has no members to add, so its messages reach nobody new; whether its members still read them is noted."),
+			Run: func(t *framework.T) {
+				owner, member, ch := framework.ChannelWithMember(t, fixtures.Private, "member")
+				t.RequireFlags(owner, ch, fixtures.FlagPrivate)
+				m := fixtures.Message(owner.Actor(), ch, "secret")
+				t.Accept(owner, m, "message in the private group")
+				byH := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {ch}}}
+				// The positive control: the message is served, to a member.
+				if r := t.QueryResult(member, byH); r.Closed || !slices.Contains(framework.IDs(r.Events), m.ID) {
+					t.Blocked(framework.PreReadServed, fmt.Sprintf("the member's REQ %s did not return the group's message before the delete (got %v, CLOSED %q)", byH, framework.IDs(r.Events), r.ClosedReason))
+				}
+				deletedGroup(t, owner, ch)
+				byID := nostr.Filter{IDs: []string{m.ID}}
+				for _, reader := range []struct {
+					who string
+					c   *fixtures.Client
+				}{{"an outsider", t.Connect(t.Actor("outsider"))}, {"an anonymous reader", t.Connect(nil)}} {
+					for _, f := range []nostr.Filter{byH, byID} {
+						r := t.QueryResult(reader.c, f)
+						if slices.Contains(framework.IDs(r.Events), m.ID) {
+							t.Violates("nip29/read-access.1", "NIP-29 (nip29/read-access.1): only members can read a private group's messages; after the group's accepted 9008, %s got its message %s by %s", reader.who, m.ID, f)
+						}
+					}
+				}
+				after := t.QueryResult(member, byID)
+				t.Note("after the 9008, the member's REQ by id returned the message: %v", slices.Contains(framework.IDs(after.Events), m.ID))
+			}},
 		{Case: framework.NewCase("base/read/1", framework.MUST,
 			"A private group's messages reach its members and nobody else, by #h or by id, anonymous or not.",
 			"nip29/read-access.1", "nip29/read-access.3", "nip01/ok-prefix.2"),

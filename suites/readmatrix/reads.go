@@ -97,6 +97,10 @@ type readObs struct {
 	// countBase, when set, replaces fx.CountBase for a COUNT shape whose
 	// filters match fewer readable events than the rule's (CountShapeBase).
 	countBase *int64
+	// control is what a separate control read returned (WithControl): the
+	// ids must is checked against besides events; controlWhat is that read.
+	control     []string
+	controlWhat string
 }
 
 // ReadShape is one way of asking.
@@ -250,9 +254,12 @@ func (rule ReadRule) judge(t *framework.T, fx *ReadFx, row ReadRow, shape ReadSh
 		framework.Failf("%s: the %s must not get the target by %s; got %s", who, row.Viewer, shape.what, strings.Join(targets, ", "))
 	}
 	if row.Want == WantWithheld {
-		got := framework.IDs(obs.events)
+		got := append(framework.IDs(obs.events), obs.control...)
 		for _, id := range obs.must {
 			if !slices.Contains(got, id) {
+				if obs.controlWhat != "" {
+					framework.Failf("%s: positive control: %s, read beside %s by the same %s, must return the readable control %s, but the answer lacks it (got %s); without it the empty answer shows nothing withheld", who, obs.controlWhat, shape.what, row.Viewer, id, strings.Join(obs.control, ", "))
+				}
 				if obs.limited {
 					framework.Failf("%s: withheld targets must not use up the limit: %s must still return the older readable match %s; got %s", who, shape.what, id, strings.Join(got, ", "))
 				}
@@ -342,6 +349,29 @@ func ControlShape(name, what string, filters func(fx *ReadFx) []nostr.Filter) Re
 	inner := s.run
 	s.run = func(t *framework.T, fx *ReadFx) readObs {
 		return eachOrder(inner(t, fx), func(o *readObs) { o.must = fx.Base })
+	}
+	return s
+}
+
+// WithControl gives a shape whose own filters cannot match the fixture's
+// readable control events (an exact #d read, an ids read of the target) a
+// positive control of its own: after the shape's read, the viewer reads
+// control's filters on the same connection, and a withholding row must
+// find fx.Base there, so an empty answer never passes a withheld row of a
+// relay that serves the viewer nothing. what is the control read.
+func WithControl(s ReadShape, what string, control func(fx *ReadFx) []nostr.Filter) ReadShape {
+	inner := s.run
+	s.run = func(t *framework.T, fx *ReadFx) readObs {
+		o := inner(t, fx)
+		if len(fx.Base) == 0 || o.counted != nil {
+			return o
+		}
+		r := t.QueryResult(fx.Viewer, control(fx)...)
+		got := framework.IDs(r.Events)
+		if r.Closed {
+			got = nil
+		}
+		return eachOrder(o, func(o *readObs) { o.must, o.control, o.controlWhat = fx.Base, got, what })
 	}
 	return s
 }

@@ -1,0 +1,224 @@
+package nip29
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/nbd-wtf/go-nostr"
+	. "github.com/onsi/gomega"
+
+	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/suites/framework"
+)
+
+// clauseStateFollow is the clause every case of nip29/state-follow
+// observes: the state events "should reflect the latest group state (as it
+// was changed by moderation events over time)".
+const clauseStateFollow = "nip29/state-follow.1"
+
+// followRead reads kind of group again as c until holds says the command's
+// change is there; a relay that shows it within the step deadline
+// follows, one that does not breaks the clause. what names the command
+// and the change.
+func followRead(t *framework.T, c *fixtures.Client, kind int, group string, holds func(*nostr.Event) bool, what string) {
+	var last *nostr.Event
+	if t.Within(func(g Gomega) {
+		last = t.StateEvent(c, kind, group)
+		g.Expect(last != nil && holds(last)).To(BeTrue())
+	}) {
+		return
+	}
+	tags := "none served"
+	if last != nil {
+		tags = framework.TagsOf(last)
+	}
+	t.Violates(clauseStateFollow, "NIP-29 (%s): the state events should reflect the latest group state; after %s, the kind %d of %s read again does not show the change (tags: %s)", clauseStateFollow, what, kind, group, tags)
+}
+
+// editFlag is owner's 9002 for group with its current metadata, flag set
+// (on) or cleared (off): cleared by omission (NIP-29: "Omitting this tag
+// indicates …") and by the opposite tag relay29 reads (public, open,
+// visible, unrestricted), so that a relay reading a 9002 as a patch and one
+// reading it as the whole metadata reach the same state.
+func editFlag(t *framework.T, c *fixtures.Client, group, flag, opposite string, on bool) *nostr.Event {
+	keep, add := opposite, flag
+	if !on {
+		keep, add = flag, opposite
+	}
+	full := t.FullEdit(c, group, nostr.Tag{add})
+	var tags []nostr.Tag
+	for _, tag := range full.Tags {
+		if len(tag) == 0 || tag[0] == "h" || tag[0] == keep {
+			continue
+		}
+		tags = append(tags, tag)
+	}
+	return fixtures.EditChannel(c.Actor(), group, tags...)
+}
+
+// flagFollows: the owner sets flag by 9002, the 39000 shows it; clears it,
+// the 39000 no longer does. A refused 9002 is the relay's choice of
+// flags (unsupported).
+func flagFollows(t *framework.T, flag, opposite string) {
+	owner := t.Connect(t.Actor("owner"))
+	ch := t.CreateChannel(owner, fixtures.ChannelSpec{})
+	t.GroupMetadata(owner, ch)
+	for _, on := range []bool{true, false} {
+		ev := editFlag(t, owner, ch, flag, opposite, on)
+		verb := "setting"
+		if !on {
+			verb = "clearing"
+		}
+		if ok := t.Publish(owner, ev); !ok.Accepted {
+			framework.CheckPrefix("OK", ok.Reason)
+			t.Unsupported(fmt.Sprintf("the relay refused the owner's 9002 %s the %s flag (%s): flags are the relay's to support", verb, flag, ok))
+		}
+		t.Track(ev)
+		followRead(t, owner, fixtures.KindMetadata, ch, func(meta *nostr.Event) bool { return fixtures.HasFlag(meta, flag) == on },
+			fmt.Sprintf("the owner's accepted 9002 %s the %s flag", verb, flag))
+	}
+}
+
+// listed reports whether ev has a p tag for pubkey (with role among its
+// roles when role is not "").
+func listed(ev *nostr.Event, pubkey, role string) bool {
+	found, roles := framework.HasP(ev, pubkey)
+	return found && (role == "" || slices.Contains(roles, role))
+}
+
+// stateFollowSpecs are the cases of nip29/state-follow: one row per command
+// pair that changes a state event and undoes the change, the state event
+// read again after each.
+func stateFollowSpecs() []framework.Spec {
+	return []framework.Spec{
+		{Case: framework.NewCase("base/follow/1", framework.SHOULD,
+			"After a 9002 setting private the 39000 carries private; after a 9002 clearing it, the 39000 read again no longer does.",
+			clauseStateFollow),
+			Run: func(t *framework.T) { flagFollows(t, fixtures.FlagPrivate, "public") }},
+		{Case: framework.NewCase("base/follow/2", framework.SHOULD,
+			"After a 9002 setting closed the 39000 carries closed; after a 9002 clearing it, the 39000 read again no longer does.",
+			clauseStateFollow),
+			Run: func(t *framework.T) { flagFollows(t, fixtures.FlagClosed, "open") }},
+		{Case: framework.NewCase("base/follow/3", framework.SHOULD,
+			"After a 9002 setting restricted the 39000 carries restricted; after a 9002 clearing it, the 39000 read again no longer does.",
+			clauseStateFollow),
+			Run: func(t *framework.T) { flagFollows(t, fixtures.FlagRestricted, "unrestricted") }},
+		{Case: framework.NewCase("base/follow/4", framework.SHOULD,
+			"After a 9002 setting hidden the 39000 (read by the owner, a member) carries hidden; after a 9002 clearing it, the 39000 read again no longer does.",
+			clauseStateFollow),
+			Run: func(t *framework.T) { flagFollows(t, fixtures.FlagHidden, "visible") }},
+		{Case: framework.NewCase("base/follow/5", framework.SHOULD,
+			"After a 9000 putting a user the 39002 lists it; after a 9001 removing it, the 39002 read again no longer does.",
+			clauseStateFollow),
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				ch := t.CreateChannel(owner, fixtures.ChannelSpec{})
+				t.MustStateEvent(owner, fixtures.KindMembers, ch)
+				pk := t.Actor("member").PubKey
+				t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, pk, t.PutRole(owner, ch, "member")), "the owner's 9000 putting the user")
+				followRead(t, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return listed(ev, pk, "") }, "the owner's accepted 9000 putting "+pk)
+				t.Accept(owner, fixtures.RemoveUser(owner.Actor(), ch, pk), "the owner's 9001 removing the user")
+				followRead(t, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return !listed(ev, pk, "") }, "the owner's accepted 9001 removing "+pk)
+			}},
+		{Case: framework.NewCase("base/follow/6", framework.SHOULD,
+			"After a 9000 giving a user the moderating role the 39001 lists it with the role; after a 9001 removing the user, the 39001 read again no longer lists it.",
+			clauseStateFollow),
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				ch := t.CreateChannel(owner, fixtures.ChannelSpec{})
+				t.MustStateEvent(owner, fixtures.KindAdmins, ch)
+				pk := t.Actor("admin").PubKey
+				role := t.PutRole(owner, ch, "admin")
+				t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, pk, role), "the owner's 9000 giving the user role "+role)
+				followRead(t, owner, fixtures.KindAdmins, ch, func(ev *nostr.Event) bool { return listed(ev, pk, role) }, "the owner's accepted 9000 giving "+pk+" role "+role)
+				t.Accept(owner, fixtures.RemoveUser(owner.Actor(), ch, pk), "the owner's 9001 removing the admin")
+				followRead(t, owner, fixtures.KindAdmins, ch, func(ev *nostr.Event) bool { return !listed(ev, pk, "") }, "the owner's accepted 9001 removing the admin "+pk)
+			}},
+		{Case: framework.NewCase("base/follow/7", framework.SHOULD,
+			"After an accepted 9021 join request to an open group the 39002 lists the user; after its 9022 leave request, the 39002 read again no longer does.",
+			clauseStateFollow).
+			WithReading("A relay may defer joins to an administrator (reading nip29-join-open=review): a refused join leaves nothing to follow (unsupported)."),
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				ch := t.CreateChannel(owner, fixtures.ChannelSpec{})
+				t.MustStateEvent(owner, fixtures.KindMembers, ch)
+				joiner := t.Connect(t.Actor("joiner"))
+				pk := joiner.Actor().PubKey
+				if ok := t.Publish(joiner, fixtures.JoinRequest(joiner.Actor(), ch, "")); !ok.Accepted {
+					framework.CheckPrefix("OK", ok.Reason)
+					t.Unsupported("the join request to the open group was refused (" + ok.String() + "): the relay defers joins, so there is no join to follow")
+				}
+				followRead(t, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return listed(ev, pk, "") }, "the accepted 9021 join request of "+pk)
+				leave := fixtures.LeaveRequest(joiner.Actor(), ch)
+				t.Accept(joiner, leave, "the member's 9022 leave request")
+				followRead(t, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return !listed(ev, pk, "") }, "the accepted 9022 leave request of "+pk)
+			}},
+		{Case: framework.NewCase("base/follow/8", framework.SHOULD,
+			"After an accepted join request carrying a 9009 invite code to a closed group the 39002 lists the user; after the owner's 9001 removing it, the 39002 read again no longer does.",
+			clauseStateFollow).
+			WithReading("Invites are optional: a refused 9009, or a refused invited join, leaves nothing to follow (unsupported; base/invites/1 judges the join)."),
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				ch := t.CreateChannel(owner, fixtures.ChannelSpec{Flags: []string{fixtures.FlagClosed}})
+				t.RequireFlags(owner, ch, fixtures.FlagClosed)
+				t.MustStateEvent(owner, fixtures.KindMembers, ch)
+				code := t.Unique("invite")
+				if ok := t.Publish(owner, fixtures.CreateInvite(owner.Actor(), ch, code)); !ok.Accepted {
+					framework.CheckPrefix("OK", ok.Reason)
+					t.Unsupported("the relay refused the owner's 9009 create-invite (" + ok.String() + "); invites are optional")
+				}
+				joiner := t.Connect(t.Actor("joiner"))
+				pk := joiner.Actor().PubKey
+				if ok := t.Publish(joiner, fixtures.JoinRequest(joiner.Actor(), ch, code)); !ok.Accepted {
+					framework.CheckPrefix("OK", ok.Reason)
+					t.Unsupported("the invited join request was refused (" + ok.String() + "): nothing to follow (base/invites/1 judges it)")
+				}
+				followRead(t, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return listed(ev, pk, "") }, "the accepted invited 9021 of "+pk)
+				t.Accept(owner, fixtures.RemoveUser(owner.Actor(), ch, pk), "the owner's 9001 removing the invited member")
+				followRead(t, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return !listed(ev, pk, "") }, "the owner's accepted 9001 removing the invited member "+pk)
+			}},
+		{Case: framework.NewCase("base/follow/9", framework.SHOULD,
+			"After a 9002 making a group the child of another, the child's 39000 carries the parent and the parent's the child; after a 9002 detaching it (no parent tag), both 39000s read again carry neither.",
+			clauseStateFollow, "nip29/subgroups.2").
+			WithReading("Subgroups are optional: without positive evidence of them (NIP-11 or the relay's own child tag) the case is unsupported."),
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				parent := t.CreateChannel(owner, fixtures.ChannelSpec{Name: t.Unique("parent")})
+				child := t.CreateChannel(owner, fixtures.ChannelSpec{Name: t.Unique("child")})
+				adoptOrSkip(t, owner, child, parent)
+				followRead(t, owner, fixtures.KindMetadata, child, func(ev *nostr.Event) bool { return slices.Equal(parentsOf(ev), []string{parent}) }, "the accepted 9002 making "+child+" a child of "+parent+" (the child's parent tag)")
+				followRead(t, owner, fixtures.KindMetadata, parent, func(ev *nostr.Event) bool { return slices.Contains(childrenOf(ev), child) }, "the accepted 9002 making "+child+" a child of "+parent+" (the parent's child tag)")
+				detach := t.FullEdit(owner, child)
+				if ok := t.Publish(owner, detach); !ok.Accepted {
+					framework.CheckPrefix("OK", ok.Reason)
+					t.Violates(clauseStateFollow, "NIP-29 (%s): promotion to root is a 9002 with no parent tag from an authorized admin; the owner's was refused: %s", clauseStateFollow, ok)
+				}
+				t.Track(detach)
+				followRead(t, owner, fixtures.KindMetadata, child, func(ev *nostr.Event) bool { return len(parentsOf(ev)) == 0 }, "the accepted 9002 detaching "+child+" (no parent tag)")
+				followRead(t, owner, fixtures.KindMetadata, parent, func(ev *nostr.Event) bool { return !slices.Contains(childrenOf(ev), child) }, "the accepted 9002 detaching "+child+" from "+parent+" (the parent's child tag)")
+			}},
+		{Case: framework.NewCase("base/follow/10", framework.SHOULD,
+			"After a 9010 pinning a message the 39005 lists it; after a 9010 with an empty list, the 39005 read again lists nothing.",
+			clauseStateFollow).
+			WithReading("Pins are optional: a refused 9010, or no 39005 after an accepted one, leaves nothing to follow (unsupported; base/pins/* judge them)."),
+			Run: func(t *framework.T) {
+				owner := t.Connect(t.Actor("owner"))
+				ch := t.CreateChannel(owner, fixtures.ChannelSpec{})
+				m := fixtures.Message(owner.Actor(), ch, "pin me")
+				t.Accept(owner, m, "the owner's message")
+				pin := pinList(owner.Actor(), ch, nostr.Tag{"e", m.ID})
+				if ok := t.Publish(owner, pin); !ok.Accepted {
+					framework.CheckPrefix("OK", ok.Reason)
+					t.Unsupported("the relay refused the owner's 9010 update-pin-list (" + ok.String() + "); pinned events (39005) are optional")
+				}
+				t.Track(pin)
+				if !t.Within(func(g Gomega) { g.Expect(t.StateEvent(owner, kindGroupPins, ch)).NotTo(BeNil()) }) {
+					t.Unsupported("no 39005 after the accepted 9010: the relay stores 9010 as a group event but publishes no pinned list")
+				}
+				followRead(t, owner, kindGroupPins, ch, func(ev *nostr.Event) bool { return slices.Equal(pinRefs(ev), []string{m.ID}) }, "the accepted 9010 pinning "+m.ID)
+				clear := pinList(owner.Actor(), ch)
+				t.Accept(owner, clear, "the owner's 9010 with an empty list")
+				followRead(t, owner, kindGroupPins, ch, func(ev *nostr.Event) bool { return len(pinRefs(ev)) == 0 }, "the accepted 9010 with an empty list")
+			}},
+	}
+}
