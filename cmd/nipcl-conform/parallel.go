@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -307,13 +308,14 @@ func autoParallel(ctx context.Context, started []workerPlan, step time.Duration)
 		return 1, "" // the run itself reports a relay it cannot reach or read
 	}
 	if rtt < localRTT {
-		return 1, fmt.Sprintf("round trip %s: a relay on this machine, run in one process", rtt.Round(time.Microsecond))
+		n, why := localParallel()
+		return n, fmt.Sprintf("round trip %s (the median of %d reads): a relay on this machine; %s", rtt.Round(time.Microsecond), 7, why)
 	}
 	n := parallelWorkers
 	if rtt >= farRTT {
 		n = farWorkers
 	}
-	why := fmt.Sprintf("round trip %s: %d workers", rtt.Round(time.Millisecond), n)
+	why := fmt.Sprintf("round trip %s (the median of 7 reads): %d workers", rtt.Round(time.Millisecond), n)
 	ictx, cancel := context.WithTimeout(ctx, step)
 	defer cancel()
 	if info, err := fixtures.FetchInfo(ictx, u, ""); err == nil && info.Limitation != nil && info.Limitation.MaxSubscriptions > 0 && info.Limitation.MaxSubscriptions < n {
@@ -322,6 +324,31 @@ func autoParallel(ctx context.Context, started []workerPlan, step time.Duration)
 	}
 	return n, why
 }
+
+// localParallel is the worker count for a relay on this machine: its
+// round trips cost nothing, but the cases still wait — on the relay's
+// clock (cases that need its next second), on settle windows after a
+// barrier, on the relay's own work while the harness's CPU is idle (an
+// in-process run keeps about half a core busy) — so one worker per core,
+// at most localWorkersMax, overlaps those waits without the workers
+// outrunning the CPU they share with the relay. It depends on the machine
+// alone: stable from run to run.
+func localParallel() (int, string) {
+	n := min(max(runtime.NumCPU(), 1), localWorkersMax)
+	if n == 1 {
+		return 1, "1 core: run in one process"
+	}
+	return n, fmt.Sprintf("%d workers, one per core (at most %d), to overlap the cases' waits on the relay's clock and settle windows", n, localWorkersMax)
+}
+
+// localWorkers is localParallel's count.
+func localWorkers() int {
+	n, _ := localParallel()
+	return n
+}
+
+// localWorkersMax bounds localParallel.
+const localWorkersMax = 4
 
 // localRTT separates a relay on this machine from one across a network;
 // parallelWorkers is how many workers a remote run gets by default, and
