@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"sync"
+	"sync/atomic"
 
 	"github.com/nbd-wtf/go-nostr"
 	"gitlab.com/yawning/secp256k1-voi/secec/bitcoin"
@@ -20,6 +21,9 @@ type verifier struct {
 	mu       sync.Mutex
 	keys     map[string]*bitcoin.SchnorrPublicKey
 	verified map[string]bool // id+sig of events whose signature verified
+	// verifies counts signature verifications, cached the checks a
+	// remembered signature answered (CryptoCounts).
+	verifies, cached atomic.Int64
 }
 
 // verifierKeys bounds the parsed-key cache and the verified-event cache;
@@ -43,6 +47,7 @@ func (v *verifier) check(ev *nostr.Event) (idOK, sigOK bool) {
 	done := v.verified[seen]
 	v.mu.Unlock()
 	if done {
+		v.cached.Add(1)
 		return true, true
 	}
 	pub := v.pubKey(ev.PubKey)
@@ -53,6 +58,7 @@ func (v *verifier) check(ev *nostr.Event) (idOK, sigOK bool) {
 	if err != nil {
 		return true, false
 	}
+	v.verifies.Add(1)
 	if !pub.Verify(h[:], raw) {
 		return true, false
 	}
@@ -86,4 +92,14 @@ func (v *verifier) pubKey(pubHex string) *bitcoin.SchnorrPublicKey {
 	v.keys[pubHex] = pub
 	v.mu.Unlock()
 	return pub
+}
+
+// CryptoCounts are the relay's BIP-340 work so far: signatures it
+// verified, checks a remembered signature answered, and signatures it
+// made (BENCHMARKS.md: the in-process run's floor).
+type CryptoCounts struct{ Verified, Cached, Signed int64 }
+
+// CryptoCounts returns the relay's BIP-340 work so far.
+func (r *Relay) CryptoCounts() CryptoCounts {
+	return CryptoCounts{Verified: r.verifier.verifies.Load(), Cached: r.verifier.cached.Load(), Signed: r.signer.signed.Load()}
 }
