@@ -14,7 +14,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -325,30 +324,16 @@ func autoParallel(ctx context.Context, started []workerPlan, step time.Duration)
 	return n, why
 }
 
-// localParallel is the worker count for a relay on this machine: its
-// round trips cost nothing, but the cases still wait — on the relay's
-// clock (cases that need its next second), on settle windows after a
-// barrier, on the relay's own work while the harness's CPU is idle (an
-// in-process run keeps about half a core busy) — so one worker per core,
-// at most localWorkersMax, overlaps those waits without the workers
-// outrunning the CPU they share with the relay. It depends on the machine
-// alone: stable from run to run.
+// localParallel is the worker count for a relay on this machine reached
+// by URL: one process, as before issue 36. Its round trips cost nothing,
+// but the cases still wait (on the relay's clock, on settle windows), so
+// one worker per core would overlap those waits; the parallel path does
+// not yet keep the single process's behaviour on SIGTERM, its progress
+// lines and its deadline message (cmd/nipcl-conform stop tests), so the
+// count stays 1 until it does (BENCHMARKS.md, "Run").
 func localParallel() (int, string) {
-	n := min(max(runtime.NumCPU(), 1), localWorkersMax)
-	if n == 1 {
-		return 1, "1 core: run in one process"
-	}
-	return n, fmt.Sprintf("%d workers, one per core (at most %d), to overlap the cases' waits on the relay's clock and settle windows", n, localWorkersMax)
+	return 1, "run in one process"
 }
-
-// localWorkers is localParallel's count.
-func localWorkers() int {
-	n, _ := localParallel()
-	return n
-}
-
-// localWorkersMax bounds localParallel.
-const localWorkersMax = 4
 
 // localRTT separates a relay on this machine from one across a network;
 // parallelWorkers is how many workers a remote run gets by default, and

@@ -466,7 +466,7 @@ func (f *runFlags) execute(fs *flag.FlagSet, s *runSettings, plans []runner.Plan
 	var caseDone func(plan, caseID string, failed bool)
 	if s.worker != nil {
 		claim, caseDone = s.worker.claimer(), s.worker.doneReporter()
-	} else if *f.parallel > 1 || (*f.parallel == 0 && (!onThisMachine(plans) || localWorkers() > 1)) {
+	} else if *f.parallel > 1 || (*f.parallel == 0 && !onThisMachine(plans)) {
 		// The relays are started once, here; the workers (or this
 		// process, when one is enough) share them.
 		startedPlans, err := startPlans(ctx, plans, *f.timeout)
@@ -482,7 +482,7 @@ func (f *runFlags) execute(fs *flag.FlagSet, s *runSettings, plans []runner.Plan
 			res, rerr := runner.Run(ctx, f.runnerOptions(s, failed, nil, nil, stdout))
 			return conclude(res, rerr, *f.strict, started, *f.reportDir, stdout, stderr)
 		}
-		if n := f.workerCount(ctx, startedPlans, onThisMachine(plans), stderr); n > 1 {
+		if n := f.workerCount(ctx, startedPlans, stderr); n > 1 {
 			res, err := f.runParallel(ctx, fs, n, startedPlans, stdout, stderr)
 			return conclude(res, err, *f.strict, started, *f.reportDir, stdout, stderr)
 		}
@@ -524,17 +524,10 @@ func stopContext() (ctx context.Context, stop func()) {
 	}
 }
 
-// workerCount is --parallel, or when it is 0 the count for the built-in
-// relay (local: localParallel) or the one the measured round trip to the
-// started relays calls for (said on stderr).
-func (f *runFlags) workerCount(ctx context.Context, startedPlans []workerPlan, local bool, stderr io.Writer) int {
+// workerCount is --parallel, or when it is 0 the count the measured round
+// trip to the started relays calls for (said on stderr).
+func (f *runFlags) workerCount(ctx context.Context, startedPlans []workerPlan, stderr io.Writer) int {
 	n := *f.parallel
-	if n == 0 && local {
-		var why string
-		n, why = localParallel()
-		fmt.Fprintf(stderr, "nipcl-conform: --parallel %d (the built-in reference relay: %s)\n", n, why)
-		return n
-	}
 	if n == 0 {
 		var why string
 		if n, why = autoParallel(ctx, startedPlans, *f.timeout); why != "" {
