@@ -221,6 +221,8 @@ var masks = []struct {
 // faults of the feature's section.
 var maskedSections = map[string][]string{
 	"no-subgroups": {"nip29/subgroups"},
+	"no-pins":      {"nip29/pins"},
+	"no-invites":   {"nip29/invites"},
 	"no-livekit":   {"nip29/livekit"},
 	"no-count":     {"nip45/count"},
 	"no-39003":     {"nip29/roles"},
@@ -264,6 +266,8 @@ var explains = map[string][]allowance{
 	"no-count":                   {{reports.Unsupported, "", "COUNT", ""}},
 	"no-search":                  {{reports.Unsupported, "", "NIP-50", ""}, {reports.Unsupported, "", "search", ""}},
 	"no-subgroups":               {{reports.Unsupported, "", "subgroups", ""}},
+	"no-pins":                    {{reports.Unsupported, "", "pinned events", ""}},
+	"no-invites":                 {{reports.Unsupported, "", "invites are optional", ""}},
 	"no-livekit":                 {{reports.Unsupported, "", "", "base/livekit/"}, {reports.Unsupported, "", "39004", ""}},
 	"every-key-moderates":        {{reports.Blocked, "unprivileged-key", "", ""}},
 	"state-lost-on-regeneration": {{reports.Blocked, "admins-list", "", ""}, {reports.Unsupported, "", "39001", ""}},
