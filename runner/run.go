@@ -168,10 +168,26 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 			_ = p.target.Stop(stopCtx)
 		}
 	}()
-	for _, plan := range opts.Plans {
-		p := prepare(ctx, &opts, plan, res.RunID)
-		prepared = append(prepared, p)
+	// Plans are prepared concurrently where their relay is the built-in
+	// one or already started (a parallel run's workers): each plan's
+	// set-up (NIP-11, the link probe, the capability probe) is round trips
+	// to its own relay, so the plans' waits overlap. Containers start one
+	// at a time (they may share an image build).
+	prepared = make([]*preparedPlan, len(opts.Plans))
+	var wg sync.WaitGroup
+	for i, plan := range opts.Plans {
+		switch plan.Target.(type) {
+		case *ReferenceTarget, *StartedTarget:
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				prepared[i] = prepare(ctx, &opts, plan, res.RunID)
+			}()
+		default:
+			prepared[i] = prepare(ctx, &opts, plan, res.RunID)
+		}
 	}
+	wg.Wait()
 
 	est := estimate(prepared, &opts)
 	if ctx.Err() == nil {
