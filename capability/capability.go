@@ -164,6 +164,10 @@ type Findings struct {
 	// creator ("" when none was seen): the relay's moderating role, for
 	// cases whose own group's 39001 is gone (NIP-29 allows none).
 	CreatorRole string
+	// StateDelays are the delays the probe measured between an OK and the
+	// state event it produced (its 9002's OK → the 39000 showing it): the
+	// first samples of the cases' settle windows (suites/framework).
+	StateDelays []time.Duration
 	// Deleted counts the probe's groups it deleted (9008) before it
 	// returned; Undeleted names those it could not, and why.
 	Deleted   int

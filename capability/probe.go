@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -58,7 +59,7 @@ func Probe(ctx context.Context, tg Target, keys []*Key) *Findings {
 	}
 	f := &Findings{Keys: keys, Answered: p.answered}
 	if len(p.groups) > 0 {
-		f.State, f.StateEvidence, f.CreatorRole = p.stateKinds(ctx, p.groups[0])
+		f.State, f.StateEvidence, f.CreatorRole, f.StateDelays = p.stateKinds(ctx, p.groups[0])
 	}
 	f.Deleted, f.Undeleted = p.deleteGroups(ctx)
 	return f
@@ -69,49 +70,115 @@ func Probe(ctx context.Context, tg Target, keys []*Key) *Findings {
 var StateKinds = []int{fixtures.KindMetadata, fixtures.KindAdmins, fixtures.KindMembers}
 
 // stateKinds reads, as the group's creator, which state kinds the relay
-// publishes for a new group: each is polled for a short while (a relay may
-// publish after its OK), then recorded as yes or no.
-func (p *prober) stateKinds(ctx context.Context, g probeGroup) (out map[int]Answer, evidence []string, creatorRole string) {
+// publishes for a new group. It first measures the relay's delay between
+// an OK and the state it produces (the creator's 9002 renaming the group →
+// the 39000 carrying the new name; StateDelays), then reads the three kinds
+// in one REQ, again until each is seen or the settle window has passed
+// since the first read answered (EOSE: the relay had processed the
+// creation long before): 4 × that delay, at least 100 ms, at most a fifth
+// of the step timeout (the whole fifth when no delay could be measured).
+func (p *prober) stateKinds(ctx context.Context, g probeGroup) (out map[int]Answer, evidence []string, creatorRole string, delays []time.Duration) {
 	out = map[int]Answer{}
 	c, err := p.conn(ctx, g.owner)
 	if err != nil {
-		return out, []string{"state events: " + err.Error()}, ""
+		return out, []string{"state events: " + err.Error()}, "", nil
 	}
 	wait := p.tg.StepTimeout / 5
-	for _, kind := range StateKinds {
-		deadline := time.Now().Add(wait)
-		for {
-			r, err := c.Query(ctx, nostr.Filter{Kinds: []int{kind}, Tags: nostr.TagMap{"d": {g.id}}})
-			switch {
-			case err != nil:
-				evidence = append(evidence, fmt.Sprintf("kind %d: %v", kind, err))
-			case r.Closed:
-				evidence = append(evidence, fmt.Sprintf("kind %d: CLOSED %q", kind, r.ClosedReason))
-			case len(r.Events) > 0:
-				out[kind] = Yes
-				evidence = append(evidence, fmt.Sprintf("kind %d: published (%s)", kind, r.Events[0].ID))
-				if kind == fixtures.KindAdmins {
-					for _, tag := range r.Events[0].Tags {
-						if len(tag) >= 3 && tag[0] == "p" && tag[1] == g.owner.PubKey && creatorRole == "" {
-							creatorRole = tag[2]
-						}
+	window := wait
+	if d, ev := p.editDelay(ctx, c, g, wait); ev != "" {
+		evidence = append(evidence, ev)
+		if d >= 0 {
+			delays = append(delays, d)
+			window = min(max(4*d, settleFloor), wait)
+		}
+	}
+	var start time.Time
+	for {
+		r, err := c.Query(ctx, nostr.Filter{Kinds: StateKinds, Tags: nostr.TagMap{"d": {g.id}}})
+		if start.IsZero() {
+			start = time.Now()
+		}
+		switch {
+		case err != nil:
+			evidence = append(evidence, fmt.Sprintf("state kinds: %v", err))
+			return out, evidence, creatorRole, delays
+		case r.Closed:
+			evidence = append(evidence, fmt.Sprintf("state kinds %v: CLOSED %q", StateKinds, r.ClosedReason))
+			return out, evidence, creatorRole, delays
+		}
+		for _, ev := range r.Events {
+			if out[ev.Kind] == Yes || !slices.Contains(StateKinds, ev.Kind) {
+				continue
+			}
+			out[ev.Kind] = Yes
+			evidence = append(evidence, fmt.Sprintf("kind %d: published (%s)", ev.Kind, ev.ID))
+			if ev.Kind == fixtures.KindAdmins {
+				for _, tag := range ev.Tags {
+					if len(tag) >= 3 && tag[0] == "p" && tag[1] == g.owner.PubKey && creatorRole == "" {
+						creatorRole = tag[2]
 					}
 				}
 			}
-			if err != nil || r.Closed || out[kind] == Yes {
-				break
-			}
-			if time.Now().After(deadline) {
-				out[kind] = No
-				evidence = append(evidence, fmt.Sprintf("kind %d: none within %s of the group's creation", kind, wait))
-				break
-			}
-			if !pause(ctx, 50*time.Millisecond) {
-				break
+		}
+		missing := 0
+		for _, kind := range StateKinds {
+			if out[kind] != Yes {
+				missing++
 			}
 		}
+		if missing == 0 {
+			return out, evidence, creatorRole, delays
+		}
+		if time.Since(start) >= window {
+			for _, kind := range StateKinds {
+				if out[kind] != Yes {
+					out[kind] = No
+					evidence = append(evidence, fmt.Sprintf("kind %d: none for the group, read %s after the relay answered a first read (its creation long processed; settle window %s)", kind, time.Since(start).Round(time.Millisecond), window))
+				}
+			}
+			return out, evidence, creatorRole, delays
+		}
+		if !pause(ctx, min(50*time.Millisecond, window-time.Since(start)+time.Millisecond)) {
+			return out, evidence, creatorRole, delays
+		}
 	}
-	return out, evidence, creatorRole
+}
+
+// settleFloor is the shortest settle window (framework.SettleFloor).
+const settleFloor = 100 * time.Millisecond
+
+// editDelay renames the probe's group with its creator's 9002 and returns
+// the delay from the OK to the first read of the 39000 carrying the new
+// name (-1 when none was seen within wait, or the 9002 was refused), with
+// evidence for the report.
+func (p *prober) editDelay(ctx context.Context, c *fixtures.Client, g probeGroup, wait time.Duration) (time.Duration, string) {
+	name := "probe-" + fixtures.NewGroupID()
+	ok, err := p.publish(ctx, g.owner, fixtures.EditChannel(g.owner, g.id, nostr.Tag{"name", name}))
+	switch {
+	case err != nil:
+		return -1, "OK→state delay: the 9002 renaming the probe's group: " + err.Error()
+	case !ok.Accepted:
+		return -1, "OK→state delay: the 9002 renaming the probe's group was refused: " + ok.String()
+	}
+	at := time.Now()
+	for {
+		r, err := c.Query(ctx, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {g.id}}})
+		if err != nil || r.Closed {
+			return -1, fmt.Sprintf("OK→state delay: the 39000 read failed (%v, CLOSED %q)", err, r.ClosedReason)
+		}
+		for _, ev := range r.Events {
+			if v, _ := fixtures.TagValue(ev, "name"); v == name {
+				d := time.Since(at)
+				return d, fmt.Sprintf("OK→state delay: the 39000 showed the 9002's new name %s after its OK", d.Round(time.Microsecond))
+			}
+		}
+		if time.Since(at) >= wait {
+			return -1, fmt.Sprintf("OK→state delay: no 39000 showed the 9002's new name within %s of its OK", wait)
+		}
+		if !pause(ctx, 20*time.Millisecond) {
+			return -1, "OK→state delay: stopped"
+		}
+	}
 }
 
 // pause waits d or until ctx ends (a poll interval, not a sleep: the

@@ -242,6 +242,22 @@ func (r *Relay) groupEvent(t *txn, ev *nostr.Event) error {
 			return err
 		}
 	}
+	// Variants no-pins and no-invites: a relay without the feature stores
+	// a 9010 as an ordinary group event and refuses a 9009 as a command
+	// it does not implement.
+	if ev.Kind == kindUpdatePins && r.lacks(featurePins) {
+		ch, err := r.liveChannel(t, id)
+		if err != nil {
+			return err
+		}
+		if !mayModerate(ch.roleOf(ev.PubKey)) {
+			return reject("restricted", "only an owner or admin may send moderation events")
+		}
+		return r.postToChannel(t, ev, id)
+	}
+	if ev.Kind == kindCreateInvite && r.lacks(featureInvites) {
+		return reject("invalid", "group command kind %d is not supported by this relay", ev.Kind)
+	}
 	switch ev.Kind {
 	case kindCreateGroup:
 		return r.createChannel(t, ev, id)

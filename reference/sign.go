@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/btcsuite/btcd/btcec/v2"
 	"github.com/btcsuite/btcd/chaincfg/chainhash"
@@ -29,6 +30,8 @@ type signer struct {
 
 	poolOnce sync.Once
 	pool     chan nonce
+	// signed counts signatures made (CryptoCounts).
+	signed atomic.Int64
 }
 
 // signingKey is a parsed secret key, negated when needed so that its
@@ -126,6 +129,7 @@ func (s *signer) key(secretHex string) (*signingKey, error) {
 
 // sign sets pubkey, id and sig of ev, like nostr.Event.Sign.
 func (s *signer) sign(ev *nostr.Event, secretHex string) error {
+	s.signed.Add(1)
 	k, err := s.key(secretHex)
 	if err != nil {
 		return err

@@ -3,8 +3,11 @@ package reference
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/nipcl/nipcl-conform/fixtures"
 )
 
 // TestSignerSignaturesVerify checks the relay's own BIP-340 signer against
@@ -79,6 +82,50 @@ func BenchmarkSigner(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			e := ev
 			_ = s.sign(&e, sk)
+		}
+	})
+}
+
+// BenchmarkCryptoFloor is the per-operation cost of the BIP-340 work the
+// in-process run needs (BENCHMARKS.md, "the floor"): the relay's check of
+// a client event with btcec (as before issue 36) and with secp256k1-voi
+// (now), a harness actor's signature (fixtures.Actor: voi, key parsed
+// once) beside go-nostr's Event.Sign, and the relay's own signature with
+// the nonce made inline (its whole CPU cost, wherever it runs).
+func BenchmarkCryptoFloor(b *testing.B) {
+	a := fixtures.NewActor("bench")
+	ev := a.Event(9002, nostr.Tags{{"h", "x"}, {"name", "bench"}}, "")
+	b.Run("verify-btcec", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if ok, _ := ev.CheckSignature(); !ok {
+				b.Fatal("bad signature")
+			}
+		}
+	})
+	b.Run("verify-voi", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			var v verifier // a fresh cache: every check verifies
+			if _, ok := v.check(ev); !ok {
+				b.Fatal("bad signature")
+			}
+		}
+	})
+	b.Run("harness-sign-go-nostr", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			e := nostr.Event{Kind: 9002, Tags: nostr.Tags{{"h", "x"}}, CreatedAt: nostr.Timestamp(i)}
+			_ = e.Sign(a.SecretKey)
+		}
+	})
+	b.Run("harness-sign-actor", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			a.EventAt(time.Unix(int64(i), 0), 9002, nostr.Tags{{"h", "x"}}, "")
+		}
+	})
+	b.Run("relay-sign-inline-nonce", func(b *testing.B) {
+		var s signer
+		for i := 0; i < b.N; i++ {
+			e := nostr.Event{Kind: 39000, Tags: nostr.Tags{{"d", "x"}}}
+			_ = s.sign(&e, a.SecretKey)
 		}
 	})
 }

@@ -125,6 +125,8 @@ const (
 	featureSubgroups feature = "subgroups"
 	featureSearch    feature = "search"
 	featureCount     feature = "count"
+	featurePins      feature = "pins"
+	featureInvites   feature = "invites"
 )
 
 // lacks reports whether a variant took the optional feature away.
@@ -201,6 +203,8 @@ const (
 	variantNoCount          = "no-count"
 	variantNoSearch         = "no-search"
 	variantNoSubgroups      = "no-subgroups"
+	variantNoPins           = "no-pins"
+	variantNoInvites        = "no-invites"
 	variantUnknownTags      = "metadata-keeps-unknown-tags"
 	variantNarrowWindow     = "created-at-60s-past-30s-future"
 	variantStateLost        = "state-lost-on-regeneration"
@@ -377,6 +381,18 @@ var variantCatalogue = []Variant{
 		Describes: "no subgroups: NIP-11 says nothing of them, and parent/child tags of a 9002 or 9007 are ignored",
 		install: func(r *Relay) {
 			r.hooks.absent[featureSubgroups] = true
+		}},
+	{Name: variantNoPins, Dimension: "pins", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-29: \"group pinned events (kind:39005) (optional)\"",
+		Describes: "no pinned events: a 9010 from an owner or admin is stored as an ordinary group event (\"Groups may accept any event kind\") and no 39005 is ever published; from anyone else it is refused \"restricted:\" as every moderation event",
+		install: func(r *Relay) {
+			r.hooks.absent[featurePins] = true
+		}},
+	{Name: variantNoInvites, Dimension: "invites", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-29: \"The optional code tag may be used by the relay to preauthorize acceptance, together with the kind:9009 create-invite moderation event\"",
+		Describes: "no invites: a 9009 create-invite is refused \"invalid:\" (as any group command kind the relay does not implement), and a join request to a closed group is refused whatever code it carries",
+		install: func(r *Relay) {
+			r.hooks.absent[featureInvites] = true
 		}},
 	{Name: variantUnknownTags, Dimension: "metadata-unknown-tags", Kind: "variant", Drawn: true, Profiles: []string{"nip29", "identity"},
 		Freedom:   "NIP-29 lists the 39000 tags it defines; it does not forbid a relay to keep others a 9002 carried",

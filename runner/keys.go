@@ -111,6 +111,12 @@ func probeKeys(ctx context.Context, env *suites.Env, keys []*capability.Key, res
 		URL: env.URL, AuthRelayURL: env.RelayURL, Header: env.Header, CommandTags: env.CommandTags, PoW: env.PoW, AuthOnConnect: env.AuthOnConnect, StepTimeout: env.StepTimeout, Pace: env.Pace,
 	}, keys)
 	env.KeyCaps, env.StatePublished, env.ProbedCreatorRole = found.Keys, found.State, found.CreatorRole
+	if env.Delays == nil {
+		env.Delays = &suites.Delays{}
+	}
+	for _, d := range found.StateDelays {
+		env.Delays.Observe(d)
+	}
 	for kind, a := range found.State {
 		if result.StateEvents == nil {
 			result.StateEvents = map[string]string{}

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -169,10 +170,26 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 			_ = p.target.Stop(stopCtx)
 		}
 	}()
-	for _, plan := range opts.Plans {
-		p := prepare(ctx, &opts, plan, res.RunID)
-		prepared = append(prepared, p)
+	// Plans are prepared concurrently where their relay is the built-in
+	// one or already started (a parallel run's workers): each plan's
+	// set-up (NIP-11, the link probe, the capability probe) is round trips
+	// to its own relay, so the plans' waits overlap. Containers start one
+	// at a time (they may share an image build).
+	prepared = make([]*preparedPlan, len(opts.Plans))
+	var wg sync.WaitGroup
+	for i, plan := range opts.Plans {
+		switch plan.Target.(type) {
+		case *ReferenceTarget, *StartedTarget:
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				prepared[i] = prepare(ctx, &opts, plan, res.RunID)
+			}()
+		default:
+			prepared[i] = prepare(ctx, &opts, plan, res.RunID)
+		}
 	}
+	wg.Wait()
 
 	est := estimate(prepared, &opts)
 	if ctx.Err() == nil {
@@ -485,15 +502,45 @@ func probeLink(ctx context.Context, url string, step time.Duration, header http.
 }
 
 // MeasureRTT opens a WebSocket to the relay and returns the link's round
-// trip (0 when the relay answers no REQ; see dialAndMeasure).
+// trip for choosing a worker count: the median of rttSamples REQs for an
+// unknown id (answered by EOSE or CLOSED), at most half the WebSocket
+// handshake (0 when the relay answers no REQ). The median, not one
+// sample, so one busy moment of the relay (its database writing) does not
+// decide the run's worker count: the same relay gets the same count run
+// after run.
 func MeasureRTT(ctx context.Context, url string, step time.Duration) (time.Duration, error) {
 	c, rtt, _, err := dialAndMeasure(ctx, url, step, nil)
 	if err != nil {
 		return 0, err
 	}
-	c.Close()
-	return rtt, nil
+	defer c.Close()
+	if rtt == 0 {
+		return 0, nil
+	}
+	start := time.Now()
+	c2, err := fixtures.Dial(ctx, url, fixtures.DialOptions{StepTimeout: step})
+	if err != nil {
+		return rtt, nil
+	}
+	defer c2.Close()
+	handshake := time.Since(start) / 2
+	var samples []time.Duration
+	for i := 0; i < rttSamples; i++ {
+		t0 := time.Now()
+		if c2.Ping(ctx) != nil {
+			break
+		}
+		samples = append(samples, time.Since(t0))
+	}
+	if len(samples) == 0 {
+		return rtt, nil
+	}
+	slices.Sort(samples)
+	return min(samples[len(samples)/2], max(handshake, rtt)), nil
 }
+
+// rttSamples is how many REQs MeasureRTT times.
+const rttSamples = 7
 
 // dialAndMeasure opens a WebSocket and measures the round trip: the
 // fastest of three REQs for an unknown id (answered by EOSE or CLOSED),

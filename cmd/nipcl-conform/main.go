@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 )
 
 const usage = `nipcl-conform — conformance test harness for NIP-CL relays
@@ -55,6 +56,16 @@ Every run also writes badge.svg: MUST cases passed / MUST cases not skipped or u
 `
 
 func main() {
+	// NIPCL_CPUPROFILE=FILE writes a CPU profile of the whole command
+	// (BENCHMARKS.md: where the in-process run's time goes).
+	if path := os.Getenv("NIPCL_CPUPROFILE"); path != "" {
+		if f, err := os.Create(path); err == nil && pprof.StartCPUProfile(f) == nil {
+			code := dispatch(os.Args[1:], os.Stdout, os.Stderr)
+			pprof.StopCPUProfile()
+			f.Close()
+			os.Exit(code)
+		}
+	}
 	os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -307,13 +307,14 @@ func autoParallel(ctx context.Context, started []workerPlan, step time.Duration)
 		return 1, "" // the run itself reports a relay it cannot reach or read
 	}
 	if rtt < localRTT {
-		return 1, fmt.Sprintf("round trip %s: a relay on this machine, run in one process", rtt.Round(time.Microsecond))
+		n, why := localParallel()
+		return n, fmt.Sprintf("round trip %s (the median of %d reads): a relay on this machine; %s", rtt.Round(time.Microsecond), 7, why)
 	}
 	n := parallelWorkers
 	if rtt >= farRTT {
 		n = farWorkers
 	}
-	why := fmt.Sprintf("round trip %s: %d workers", rtt.Round(time.Millisecond), n)
+	why := fmt.Sprintf("round trip %s (the median of 7 reads): %d workers", rtt.Round(time.Millisecond), n)
 	ictx, cancel := context.WithTimeout(ctx, step)
 	defer cancel()
 	if info, err := fixtures.FetchInfo(ictx, u, ""); err == nil && info.Limitation != nil && info.Limitation.MaxSubscriptions > 0 && info.Limitation.MaxSubscriptions < n {
@@ -321,6 +322,17 @@ func autoParallel(ctx context.Context, started []workerPlan, step time.Duration)
 		why += fmt.Sprintf(", capped at the relay's limitation.max_subscriptions %d", n)
 	}
 	return n, why
+}
+
+// localParallel is the worker count for a relay on this machine reached
+// by URL: one process, as before issue 36. Its round trips cost nothing,
+// but the cases still wait (on the relay's clock, on settle windows), so
+// one worker per core would overlap those waits; the parallel path does
+// not yet keep the single process's behaviour on SIGTERM, its progress
+// lines and its deadline message (cmd/nipcl-conform stop tests), so the
+// count stays 1 until it does (BENCHMARKS.md, "Run").
+func localParallel() (int, string) {
+	return 1, "run in one process"
 }
 
 // localRTT separates a relay on this machine from one across a network;

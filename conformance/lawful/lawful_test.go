@@ -211,6 +211,9 @@ var masks = []struct {
 	allOf []string
 }{
 	{"identity-tags-only-on-39000", []string{"no-39001", "no-39002"}},
+	// The labels' order on 39001 and 39002 cannot differ from 39000's
+	// where neither is published (a draw of issue 36's no-invites run).
+	{"identity-label-order-differs-by-kind", []string{"no-39001", "no-39002"}},
 	{"admins-without-roles", []string{"no-39001"}},
 	{"admins-without-roles", []string{"state-lost-on-regeneration"}},
 	{"roles-not-relay-signed", []string{"no-39003"}},
@@ -221,6 +224,8 @@ var masks = []struct {
 // faults of the feature's section.
 var maskedSections = map[string][]string{
 	"no-subgroups": {"nip29/subgroups"},
+	"no-pins":      {"nip29/pins"},
+	"no-invites":   {"nip29/invites"},
 	"no-livekit":   {"nip29/livekit"},
 	"no-count":     {"nip45/count"},
 	"no-39003":     {"nip29/roles"},
@@ -264,6 +269,8 @@ var explains = map[string][]allowance{
 	"no-count":              {{reports.Unsupported, "", "COUNT", ""}},
 	"no-search":             {{reports.Unsupported, "", "NIP-50", ""}, {reports.Unsupported, "", "search", ""}},
 	"no-subgroups":          {{reports.Unsupported, "", "subgroups", ""}},
+	"no-pins":               {{reports.Unsupported, "", "pinned events", ""}},
+	"no-invites":            {{reports.Unsupported, "", "invites are optional", ""}},
 	"no-livekit":            {{reports.Unsupported, "", "", "base/livekit/"}, {reports.Unsupported, "", "39004", ""}},
 	// Only the cases whose assertion rests on a key's lack of moderation
 	// power (unprivilegedCases) may be blocked for want of such a key.

@@ -129,6 +129,11 @@ type Env struct {
 	// Cleanup receives the channels a safe-mode case could not delete.
 	Cleanup *CleanupLog
 
+	// Delays are the OK→state delays the relay has shown in this plan
+	// (the capability probe's and every settled wait's): the settle
+	// window of a wait for something that may never come (settle.go).
+	Delays *Delays
+
 	// seq numbers unique names and labels across every case of the plan.
 	seq atomic.Int64
 }
@@ -187,6 +192,9 @@ func (e *Env) Applies(c Case) bool {
 }
 
 func (e *Env) defaults() {
+	if e.Delays == nil {
+		e.Delays = &Delays{}
+	}
 	if e.StepTimeout <= 0 {
 		e.StepTimeout = 10 * time.Second
 	}

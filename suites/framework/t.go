@@ -65,6 +65,9 @@ type T struct {
 	// checking is the clause the case's current step checks (Checking,
 	// verdict.go): what a plain failure breaks.
 	checking string
+	// lastSettle describes the last wait that ended without its
+	// condition (settle.go).
+	lastSettle string
 }
 
 // createdChannel is a channel the case created: its id, its creator's
@@ -103,13 +106,21 @@ func (t *T) Expect(actual any, extra ...any) gomegatypes.Assertion {
 	return t.g.Expect(actual, extra...)
 }
 
-// Within reports whether cond holds within the step deadline (polled): a
-// wait whose expiry the case judges itself (unsupported, blocked, a
-// diagnosis), never a failure by itself.
+// Within reports whether cond holds: at once, or within the settle
+// window after the relay answered cond's own read (a barrier: the relay
+// had processed the steps before it; see settle.go). A wait whose expiry
+// the case judges itself (unsupported, blocked, a diagnosis), never a
+// failure by itself. cond must read the relay. When cond did not hold,
+// the report notes how long the case waited and why that was enough
+// (LastSettle gives the same words for the verdict).
 func (t *T) Within(cond func(g Gomega)) bool {
-	held := true
-	g := NewGomega(func(string, ...int) { held = false })
-	g.Eventually(t.ctx, cond).WithTimeout(t.Env.StepTimeout).WithPolling(20 * time.Millisecond).Should(Succeed())
+	held, s := t.settle(cond)
+	if !held {
+		t.mu.Lock()
+		t.lastSettle = s.String()
+		t.mu.Unlock()
+		t.Note("not seen: %s", s)
+	}
 	return held
 }
 

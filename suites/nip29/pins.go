@@ -132,7 +132,7 @@ func pinnedGroup(t *framework.T, owner *fixtures.Client) (group string, e1, e2 s
 		g.Expect(r.Events).NotTo(BeEmpty())
 	})
 	if !published {
-		t.Unsupported("the relay accepted the group owner's 9010 but published no 39005 for the group within " + t.Env.StepTimeout.String() + "; it may store 9010 as an ordinary group event (pinned events, 39005, are optional)")
+		t.Unsupported("the relay accepted the group owner's 9010 but published no 39005 for the group (" + t.LastSettle() + "); it may store 9010 as an ordinary group event (pinned events, 39005, are optional)")
 	}
 	return group, e1, e2, pinned
 }

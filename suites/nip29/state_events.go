@@ -175,7 +175,7 @@ func stateEventsSpecs() []framework.Spec {
 					if a := livekitToken(t, owner, ch); tokenIssued(a) {
 						t.Note("took a LiveKit token for the group (HTTP %d, a JWT)", a.status)
 						if !t.Within(func(g Gomega) { g.Expect(t.Query(owner, own)).NotTo(BeEmpty()) }) {
-							t.Note("no 39004 for the group within %s of the token", t.Env.StepTimeout)
+							t.Note("no 39004 for the group after the token (%s)", t.LastSettle())
 						}
 					}
 				}
