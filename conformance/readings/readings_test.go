@@ -3,7 +3,6 @@ package readings
 import (
 	"context"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -77,7 +76,7 @@ func TestEveryReadingPasses(t *testing.T) {
 		}
 		runPlans = append(runPlans, rp)
 	}
-	dir := t.TempDir()
+	dir := conformance.KeepReportDir(t, "readings")
 	// Scale: the limit-ordering cases need distractors, not 200 of them
 	// per plan (no reading touches limit; the clean plans of TestKill run
 	// the default scale).
@@ -86,9 +85,6 @@ func TestEveryReadingPasses(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatalf("run: %v", err)
-	}
-	if os.Getenv("NIPCL_KEEP_REPORT") != "" {
-		t.Logf("reports in %s", dir)
 	}
 	byPlan := conformance.ByPlan(res.Cases)
 	var table []string

@@ -5,7 +5,6 @@ package ties
 
 import (
 	"context"
-	"os"
 	"testing"
 	"time"
 
@@ -40,15 +39,12 @@ func TestEveryProfilePassesUnderEachTieOrder(t *testing.T) {
 				Target: &runner.ReferenceTarget{Config: reference.Config{Profile: p, Policies: []string{pol}}}})
 		}
 	}
-	dir := t.TempDir()
+	dir := conformance.KeepReportDir(t, "ties")
 	res, err := runner.Run(context.Background(), runner.Options{
 		Plans: plans, ReportDir: dir, StepTimeout: 5 * time.Second, Deadline: 15 * time.Minute, Scale: 25,
 	})
 	if err != nil {
 		t.Fatalf("run: %v", err)
-	}
-	if os.Getenv("NIPCL_KEEP_REPORT") != "" {
-		t.Logf("reports in %s", dir)
 	}
 	ran := map[string]int{}
 	for _, c := range res.Cases {
