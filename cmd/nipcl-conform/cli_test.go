@@ -517,3 +517,26 @@ func TestRootCausesLeadTheSummary(t *testing.T) {
 		}
 	}
 }
+
+func TestKillJudgesOneFault(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	r := cli(t, time.Minute, "kill", "labels-unsorted", "--report-dir", dir)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{"labels-unsorted (labels, clause labels/snapshot.4): killed", "killers:", "labels/snapshot/1", "reports in " + dir} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "results.json")); err != nil {
+		t.Errorf("--report-dir: %v", err)
+	}
+	if r := cli(t, time.Minute, "kill", "no-such-fault"); r.code != 2 || !strings.Contains(r.stderr, "unknown fault") {
+		t.Errorf("unknown fault: exit %d, stderr %q; want 2 and \"unknown fault\"", r.code, r.stderr)
+	}
+	if r := cli(t, time.Minute, "kill"); r.code != 2 {
+		t.Errorf("no fault: exit %d, want 2", r.code)
+	}
+}
