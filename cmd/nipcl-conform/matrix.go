@@ -20,7 +20,7 @@ import (
 	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
-const matrixSynopsis = "matrix [--target [NAME=]URL ...] [--profile P ...] [--results NAME=results.json ...] [--no-reference] [--report-dir DIR]"
+const matrixSynopsis = "matrix [--target [NAME=]URL ...] [--profile P ...] [--results NAME=results.json ...] [--no-reference] [--focus X ...] [--report-dir DIR]"
 
 const matrixAbout = `Compares implementations side by side: rows are the cases (by section),
 columns are implementation × profile, each cell links to the case's message,
@@ -76,7 +76,9 @@ func cmdMatrix(args []string, stdout, stderr io.Writer) int {
 	timeout := fs.Duration("timeout", 5*time.Second, "deadline for each network step")
 	deadline := fs.Duration("deadline", 10*time.Minute, "deadline for the whole matrix")
 	noReference := fs.Bool("no-reference", false, "leave out the built-in reference relay's columns")
-	var targets, profileArgs, resultArgs listFlag
+	var targets, profileArgs, resultArgs, focus, skip listFlag
+	fs.Var(&focus, "focus", "run only these cases, by `ID`, area or section (labels/*), as run --focus (repeatable)")
+	fs.Var(&skip, "skip", "leave out these cases, by `ID`, area or section, as run --skip (repeatable)")
 	fs.Var(&targets, "target", "a relay to compare, as `NAME=URL` (ws:// or wss://), one column per --profile; a bare URL is named after its host:port (repeatable)")
 	fs.Var(&profileArgs, "profile", "suites to run against the --target relays, by `PROFILE`: "+strings.Join(framework.ProfileNames, ", ")+" (repeatable or comma-separated; default nip29)")
 	fs.Var(&resultArgs, "results", "add the columns of an earlier run's results.json (written by 'run --report-dir', e.g. in CI), as `NAME=FILE`, without re-running it (repeatable)")
@@ -175,7 +177,8 @@ func cmdMatrix(args []string, stdout, stderr io.Writer) int {
 	if len(plans) > 0 {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
-		res, err := runner.Run(ctx, runner.Options{Plans: plans, Force: true, StepTimeout: *timeout, Deadline: *deadline, ReportDir: *reportDir, Out: io.Discard})
+		res, err := runner.Run(ctx, runner.Options{Plans: plans, Force: true, StepTimeout: *timeout, Deadline: *deadline, ReportDir: *reportDir, Out: io.Discard,
+			Focus: focus, Skip: skip})
 		if res == nil {
 			fmt.Fprintf(stderr, "nipcl-conform matrix: %v\n", err)
 			return reports.ExitHarness
