@@ -67,7 +67,7 @@ func TestListAndExplainReadings(t *testing.T) {
 func TestRunWithReading(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	r := cli(t, 3*time.Minute, "run", "--profile", "nip29", "--reading", "nip29-edit-metadata=replace", "--report-dir", dir)
+	r := cli(t, 10*time.Minute, "run", "--profile", "nip29", "--reading", "nip29-edit-metadata=replace", "--deadline", heavyDeadline, "--report-dir", dir)
 	if r.code != 0 {
 		t.Fatalf("run --reading: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
