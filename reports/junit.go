@@ -228,18 +228,13 @@ func failureBody(c CaseResult) string {
 // junitHeadTail is how many lines of a long transcript JUnit keeps at
 // each end: CI systems show a failure's body whole, and a matrix run's
 // junit.xml held megabytes of transcripts. The whole transcript is in
-// results.json and report.html, written by the same run.
+// results.json, written by the same run.
 const junitHeadTail = 25
 
 // junitTranscript is t, or its first and last junitHeadTail lines with
 // what was left out said between them.
 func junitTranscript(t string) string {
-	lines := strings.Split(t, "\n")
-	if len(lines) <= 2*junitHeadTail+10 {
-		return t
-	}
-	head, tail := lines[:junitHeadTail], lines[len(lines)-junitHeadTail:]
-	return strings.Join(head, "\n") + fmt.Sprintf("\n… %d lines left out here: the whole transcript is in results.json and report.html …\n", len(lines)-2*junitHeadTail) + strings.Join(tail, "\n")
+	return cutTranscript(t, junitHeadTail, junitHeadTail)
 }
 
 func profileName(p string) string {

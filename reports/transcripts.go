@@ -2,6 +2,7 @@ package reports
 
 import (
 	"encoding/json"
+	"fmt"
 	"html/template"
 	"strconv"
 	"strings"
@@ -13,7 +14,8 @@ import (
 // once, in a JSON block the browser does not lay out, and show in its
 // place a closed <details> with the first lines; opening it loads the
 // whole transcript (a few lines of JavaScript). Short transcripts stay
-// inline and open, as before. results.json keeps every transcript whole.
+// inline and open, as before. results.json keeps every transcript whole;
+// of one over pageHead+pageTail lines a page keeps both ends and says so.
 
 const (
 	// lazyLines and lazyBytes: a transcript longer than either is loaded
@@ -22,7 +24,23 @@ const (
 	lazyBytes = 4 << 10
 	// previewLines is how many of its first lines show before it is opened.
 	previewLines = 12
+	// pageHead and pageTail: of a transcript longer than both together
+	// (and a margin), a page keeps the first pageHead and the last
+	// pageTail lines. The longest transcripts (a case publishing 550
+	// events) are hundreds of KiB each; results.json keeps them whole.
+	pageHead = 100
+	pageTail = 40
 )
+
+// cutTranscript is t, or its first head and last tail lines with what was
+// left out, and where the whole is, said between them.
+func cutTranscript(t string, head, tail int) string {
+	lines := strings.Split(t, "\n")
+	if len(lines) <= head+tail+10 {
+		return t
+	}
+	return strings.Join(lines[:head], "\n") + fmt.Sprintf("\n… %d lines left out here: the whole transcript is in results.json …\n", len(lines)-head-tail) + strings.Join(lines[len(lines)-tail:], "\n")
+}
 
 // pageTranscript is how a page shows one transcript: Key "" inline (Text),
 // else by its key in the page's transcript block, with Preview and Lines.
@@ -43,6 +61,7 @@ type transcriptStore struct {
 // add returns how the page shows t, storing it when it is long.
 func (s *transcriptStore) add(t string) pageTranscript {
 	lines := strings.Count(t, "\n") + 1
+	t = cutTranscript(t, pageHead, pageTail)
 	if lines <= lazyLines && len(t) <= lazyBytes {
 		return pageTranscript{Text: t, Lines: lines}
 	}

@@ -25,7 +25,7 @@ func longTranscript(n int) string {
 // cannot end the <script> element early; a short one stays inline.
 func TestHTMLReportLoadsLongTranscriptsWhenOpened(t *testing.T) {
 	r := sample()
-	long := longTranscript(300)
+	long := longTranscript(130)
 	r.Cases[2].Transcript = long // labels/grammar/3, timeout
 	r.Cases[3].Transcript = long // labels/grammar/4, harness error
 	var buf bytes.Buffer
@@ -50,9 +50,18 @@ func TestHTMLReportLoadsLongTranscriptsWhenOpened(t *testing.T) {
 	if blob["t0"] != long {
 		t.Error("the block does not hold the whole transcript")
 	}
+	// One over 140 lines keeps its ends there.
+	r.Cases[2].Transcript = longTranscript(1000)
+	buf.Reset()
+	if err := WriteHTML(&buf, r, HTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if p := buf.String(); !strings.Contains(p, "861 lines left out here: the whole transcript is in results.json") || strings.Contains(p, `s500\`) || !strings.Contains(p, `s999\`) {
+		t.Error("a transcript of 1001 lines is not cut to its first 100 and last 40 lines")
+	}
 	// A middle line is in the block only (the root cause's excerpt shows
 	// the last lines, the details the first).
-	if n := strings.Count(page, `s150`); n != 1 {
+	if n := strings.Count(page, `s60\`); n != 1 {
 		t.Errorf("the long transcript's middle is in the page %d times, want once", n)
 	}
 	if !strings.Contains(page, `&#34;s0&#34;`) {
@@ -70,7 +79,7 @@ func TestHTMLReportLoadsLongTranscriptsWhenOpened(t *testing.T) {
 // TestMatrixHTMLLoadsLongTranscriptsWhenOpened: the same for matrix.html.
 func TestMatrixHTMLLoadsLongTranscriptsWhenOpened(t *testing.T) {
 	r := sample()
-	long := longTranscript(300)
+	long := longTranscript(130)
 	r.Cases[1].Transcript = long
 	m := BuildMatrix(MatrixSource{Name: "a", Results: r}, MatrixSource{Name: "b", Results: r})
 	var buf bytes.Buffer
@@ -78,7 +87,7 @@ func TestMatrixHTMLLoadsLongTranscriptsWhenOpened(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := buf.String()
-	if n := strings.Count(page, "s150"); n != 1 {
+	if n := strings.Count(page, `s60\`); n != 1 {
 		t.Errorf("the long transcript of two columns is in the page %d times, want once", n)
 	}
 	if n := strings.Count(page, `data-t="t0"`); n != 2 {
@@ -94,7 +103,7 @@ func TestJUnitKeepsBothEndsOfALongTranscript(t *testing.T) {
 	if !strings.HasPrefix(got, "+0.000s owner") || !strings.HasSuffix(got, "<b>the last frame</b>") {
 		t.Errorf("the ends are not kept:\n%s", got)
 	}
-	if !strings.Contains(got, "lines left out here: the whole transcript is in results.json") {
+	if !strings.Contains(got, "251 lines left out here: the whole transcript is in results.json") {
 		t.Error("the cut is not said")
 	}
 	if short := longTranscript(10); junitTranscript(short) != short {
