@@ -109,6 +109,7 @@ type Wire struct {
 	// (NIP-42 § Signed Event Verification).
 	Auths []AuthCheck
 	log   []string
+	last  time.Time // the last frame, either way
 }
 
 // AuthCheck is one AUTH event the client sent and what the scripted relay
@@ -126,6 +127,15 @@ func (w *Wire) note(format string, a ...any) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.log = append(w.log, fmt.Sprintf(format, a...))
+	w.last = time.Now()
+}
+
+// LastFrame is when the last frame crossed the wire, either way (zero
+// before the first).
+func (w *Wire) LastFrame() time.Time {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.last
 }
 
 // Transcript is the conversation, one frame a line.

@@ -197,6 +197,18 @@ func RunCase(ctx context.Context, c Case, o Options) reports.CaseResult {
 	return res
 }
 
+// quietThreshold is the shortest silence before a client's answer that
+// counts as the library waiting on a timer of its own (a publish timeout,
+// an EOSE wait it gives up on) rather than working.
+const quietThreshold = 250 * time.Millisecond
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
 // runResult is one run of a case.
 type runResult struct {
 	outcome    reports.Outcome
@@ -243,13 +255,29 @@ func runCase(ctx context.Context, c Case, o Options) runResult {
 	} else {
 		cl = NewInProcess(o.Fault, o.Wait)
 	}
-	var log, notes, waits []string
-	var waited time.Duration
+	var log, notes, waits, idles []string
+	var waited, idle time.Duration
 	// waitNote says how long the harness waited for the client's answers:
 	// the time the library (and its adapter) took, apart from the case's
-	// own setup.
+	// own setup; and of that, the time it spent in its own timeouts —
+	// the wire silent, both ways, until it answered.
 	waitNote := func() string {
-		return fmt.Sprintf("waited for the client: %.2f s (%s)", waited.Seconds(), strings.Join(waits, ", "))
+		n := fmt.Sprintf("waited for the client: %.2f s (%s)", waited.Seconds(), strings.Join(waits, ", "))
+		if len(idles) > 0 {
+			n += fmt.Sprintf("; of which in its own timeouts (nothing on the wire before its answer): %.2f s (%s)", idle.Seconds(), strings.Join(idles, ", "))
+		} else {
+			n += "; none in its own timeouts"
+		}
+		return n
+	}
+	lastFrame := func() time.Time {
+		t := relay.Wire.LastFrame()
+		if second != nil {
+			if t2 := second.Wire.LastFrame(); t2.After(t) {
+				t = t2
+			}
+		}
+		return t
 	}
 	transcript := func() string {
 		t := strings.Join(log, "\n")
@@ -322,9 +350,18 @@ func runCase(ctx context.Context, c Case, o Options) runResult {
 		asked := time.Now()
 		a, err := cl.Do(ictx, in)
 		cancel()
-		took := time.Since(asked)
+		answered := time.Now()
+		took := answered.Sub(asked)
 		waited += took
 		waits = append(waits, fmt.Sprintf("%s %.2f s", in.Op, took.Seconds()))
+		// Silence before the answer: since the intent was asked or the
+		// last frame after it, whichever is later. Under the threshold it
+		// is the library's own work, not a timer.
+		quiet := answered.Sub(later(asked, lastFrame()))
+		if quiet >= quietThreshold {
+			idle += quiet
+			idles = append(idles, fmt.Sprintf("%s %.2f s", in.Op, quiet.Seconds()))
+		}
 		if in.Op == OpInit {
 			log = append(log, fmt.Sprintf("intent %d init (user %s, protocol %d; the client speaks %d)", in.ID, keys.UserPK, ProtocolVersion, max(a.Protocol, 1)))
 		} else {

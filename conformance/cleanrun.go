@@ -2,6 +2,8 @@ package conformance
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -66,4 +68,28 @@ func OneIncompatibleLine(t testing.TB, res *reports.Results, plan, flag string) 
 		t.Errorf("%s: the incompatible line does not name %s: %s", plan, flag, lines[0].Message)
 	}
 	return lines[0]
+}
+
+// KeepReportDir is the report directory of a self-test's run named name:
+// a temporary directory removed after the test, or, when
+// NIPCL_KEEP_REPORT is set, one that survives it — NIPCL_KEEP_REPORT/name
+// for an absolute path, else $TMPDIR/nipcl-keep-report/name (a fixed
+// place: go test shows no log of a passing package without -v). The
+// directory is logged, and printed on stderr.
+func KeepReportDir(t testing.TB, name string) string {
+	t.Helper()
+	keep := os.Getenv("NIPCL_KEEP_REPORT")
+	if keep == "" || keep == "0" {
+		return t.TempDir()
+	}
+	dir := filepath.Join(os.TempDir(), "nipcl-keep-report", name)
+	if filepath.IsAbs(keep) {
+		dir = filepath.Join(keep, name)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatalf("NIPCL_KEEP_REPORT: %v", err)
+	}
+	t.Logf("reports kept in %s (NIPCL_KEEP_REPORT)", dir)
+	fmt.Fprintf(os.Stderr, "%s: reports kept in %s (NIPCL_KEEP_REPORT)\n", t.Name(), dir)
+	return dir
 }

@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -25,21 +24,25 @@ func faultPlanName(f reference.Fault, profile string) string {
 
 // TestKill runs, in one process (Ginkgo allows one RunSpecs), every suite
 // against a clean reference relay per profile, and for each fault switch
-// the cases of the fault's section and of the cases citing its clause
-// against a relay with that fault. The clean relays must pass every case;
-// each fault must make at least one case citing its clause
-// (reference.Fault.Clause, suites.ClauseIndex) fail: a failure of another
-// clause's case does not count (judgeKill).
+// the cases citing its clause (KillPlan) against a relay with that fault.
+// The clean relays must pass every case; each fault must make at least one
+// case citing its clause (reference.Fault.Clause, suites.ClauseIndex)
+// fail: a failure of another clause's case would not count (judgeKill),
+// so no other case runs.
 //
 // NIPCL_KILL_FAULTS=name,name runs only those faults' plans and no clean
 // relay (a quick look at a few faults; the full test runs them all), each
-// judged in its own subtest TestKill/<fault>/<profile>.
+// judged in its own subtest TestKill/<fault>/<profile>; so does
+// `nipcl-conform kill name...`. NIPCL_KEEP_REPORT=1 keeps the reports
+// (KeepReportDir).
+// killProcs is how many child processes share the kill run (RunShares):
+// a fault's plan mostly waits (a case citing its clause waits out a step
+// timeout for what the fault withholds), so plans in separate processes
+// overlap their waits.
+const killProcs = 4
+
 func TestKill(t *testing.T) {
 	index := suites.ClauseIndex()
-	sectionOf := func(id string) string {
-		c, _ := suites.Lookup(id)
-		return c.Section
-	}
 	faults, only := killFaults(t, os.Getenv("NIPCL_KILL_FAULTS"))
 	var plans []runner.Plan
 	for _, p := range profiles {
@@ -50,20 +53,15 @@ func TestKill(t *testing.T) {
 			Target: &runner.ReferenceTarget{Config: reference.Config{Profile: p}}})
 	}
 	for _, f := range faults {
-		for _, p := range faultProfiles(f) {
-			plans = append(plans, runner.Plan{Name: faultPlanName(f, p), Profile: p, Sections: killSections(f, index, sectionOf),
-				Target: &runner.ReferenceTarget{Config: reference.Config{Profile: p, Faults: []string{f.Name}}}})
+		for _, p := range KillProfiles(f) {
+			plans = append(plans, KillPlan(faultPlanName(f, p), p, f, nil))
 		}
 	}
-	dir := t.TempDir()
-	res, err := runner.Run(context.Background(), runner.Options{
-		Plans: plans, ReportDir: dir, StepTimeout: 5 * time.Second, Deadline: 10 * time.Minute,
-	})
-	if err != nil {
-		t.Fatalf("run: %v", err)
-	}
-	if os.Getenv("NIPCL_KEEP_REPORT") != "" {
-		t.Logf("reports in %s", dir)
+	res := RunShares(t, runner.Options{
+		Plans: plans, ReportDir: KeepReportDir(t, "kill"), StepTimeout: 5 * time.Second, Deadline: 10 * time.Minute,
+	}, killProcs)
+	if res == nil {
+		return // a share, in its child process
 	}
 
 	byPlan := ByPlan(res.Cases)
@@ -86,7 +84,7 @@ func TestKill(t *testing.T) {
 	}
 	var table []string
 	for _, f := range faults {
-		for _, p := range faultProfiles(f) {
+		for _, p := range KillProfiles(f) {
 			name := faultPlanName(f, p)
 			for _, c := range byPlan[name] {
 				if c.Outcome != reports.Pass && framework.HasMatcherBoilerplate(c.Message) {
@@ -115,7 +113,7 @@ func TestKill(t *testing.T) {
 // killFaults is the faults the kill test runs: every fault, or only the
 // comma-separated names of list (then only is true). An unknown name stops
 // the test.
-func killFaults(t *testing.T, list string) (faults []reference.Fault, only bool) {
+func killFaults(t testing.TB, list string) (faults []reference.Fault, only bool) {
 	all := reference.Faults()
 	if strings.TrimSpace(list) == "" {
 		return all, false
@@ -132,14 +130,4 @@ func killFaults(t *testing.T, list string) (faults []reference.Fault, only bool)
 		faults = append(faults, f)
 	}
 	return faults, true
-}
-
-// faultProfiles lists the profiles a fault is exercised in: its own, or
-// nip29 for a core fault (the baseline cases that cite core sections run
-// in every profile, so one is enough to prove the kill).
-func faultProfiles(f reference.Fault) []string {
-	if f.Profile != "" {
-		return []string{f.Profile}
-	}
-	return []string{framework.ProfileNIP29}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/nipcl/nipcl-conform/reports"
 	"github.com/nipcl/nipcl-conform/runner"
 	"github.com/nipcl/nipcl-conform/suites"
+	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
 // killVerdict is the kill test's judgement of one fault in one profile.
@@ -78,36 +79,54 @@ func judgeKill(f reference.Fault, profile string, results []reports.CaseResult, 
 	return v
 }
 
-// killSections lists the sections whose cases the kill run needs for f in
-// profile: the fault's own section and the section of every case citing its
-// clause (a case may cite a clause of another section). sectionOf maps a
-// case ID to its section ("" when the case is unknown).
-func killSections(f reference.Fault, index map[string][]string, sectionOf func(caseID string) string) []string {
-	set := map[string]bool{f.Section: true}
+// killCases lists the cases the kill run needs for f: the cases citing
+// its clause, sorted, each once. Only they can kill it (judgeKill), so
+// they are all a fault's plan runs.
+func killCases(f reference.Fault, index map[string][]string) []string {
+	set := map[string]bool{}
 	for _, id := range index[f.Clause] {
-		if s := sectionOf(id); s != "" {
-			set[s] = true
-		}
+		set[id] = true
 	}
 	out := make([]string, 0, len(set))
-	for s := range set {
-		out = append(out, s)
+	for id := range set {
+		out = append(out, id)
 	}
 	sort.Strings(out)
 	return out
 }
 
 // KillPlan is the plan that runs the reference relay of profile with
-// fault f (and the lawful variants given) on, restricted to the sections
-// whose cases can kill it.
+// fault f (and the lawful variants given) on, restricted to the cases
+// citing the fault's clause: the only cases that can kill it. A fault
+// whose clause no case cites gets a plan of no case, which Killed
+// judges survived.
 func KillPlan(name, profile string, f reference.Fault, variants []string) runner.Plan {
-	index := suites.ClauseIndex()
-	sectionOf := func(id string) string {
-		c, _ := suites.Lookup(id)
-		return c.Section
+	cases := killCases(f, suites.ClauseIndex())
+	if len(cases) == 0 {
+		// An empty list would select every case; no case ID is empty.
+		cases = []string{""}
 	}
-	return runner.Plan{Name: name, Profile: profile, Sections: killSections(f, index, sectionOf),
+	return runner.Plan{Name: name, Profile: profile, Cases: cases,
 		Target: &runner.ReferenceTarget{Config: reference.Config{Profile: profile, Faults: []string{f.Name}, Variants: variants}}}
+}
+
+// KillProfiles lists the profiles a fault is exercised in: its own, or
+// nip29 for a core fault (the baseline cases that cite core sections run
+// in every profile, so one is enough to prove the kill).
+func KillProfiles(f reference.Fault) []string {
+	if f.Profile != "" {
+		return []string{f.Profile}
+	}
+	return []string{framework.ProfileNIP29}
+}
+
+// KillVerdict is the judgement of one fault in one profile (Judge).
+type KillVerdict = killVerdict
+
+// Judge judges a kill plan's results as the kill test does, with the
+// cases that killed the fault and the failing cases that did not count.
+func Judge(f reference.Fault, profile string, results []reports.CaseResult) KillVerdict {
+	return judgeKill(f, profile, results, suites.ClauseIndex())
 }
 
 // Killed judges a kill plan's results as the kill test does: a case citing

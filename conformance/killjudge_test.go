@@ -105,12 +105,13 @@ func TestJudgeKill(t *testing.T) {
 	}
 }
 
-func TestKillSections(t *testing.T) {
-	index := map[string][]string{"s.1": {"x/a/1", "x/other/1", "x/gone/1"}}
-	sectionOf := map[string]string{"x/a/1": "s", "x/other/1": "t"}
+func TestKillCases(t *testing.T) {
+	index := map[string][]string{"s.1": {"x/other/1", "x/a/1", "x/a/1"}, "s.2": {"x/b/1"}}
 	f := reference.Fault{Name: "synthetic", Section: "s", Clause: "s.1"}
-	got := killSections(f, index, func(id string) string { return sectionOf[id] })
-	if want := []string{"s", "t"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("sections: expected %v, observed %v", want, got)
+	if got, want := killCases(f, index), []string{"x/a/1", "x/other/1"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("cases: expected %v, observed %v", want, got)
+	}
+	if got := killCases(reference.Fault{Name: "none", Clause: "s.9"}, index); len(got) != 0 {
+		t.Errorf("a clause no case cites: expected no case, observed %v", got)
 	}
 }

@@ -41,6 +41,11 @@ type htmlData struct {
 	Sections []string          // distinct sections of the run's cases, for the filter
 	Must     map[string]string // plan → "passed/applicable" MUST cases
 	Known    string            // how a known failure is marked (KnownWord)
+	// Transcripts: each failure's, by "plan-ID" (the failure's anchor);
+	// long ones are in Blob, loaded when opened (transcripts.go).
+	Transcripts map[string]pageTranscript
+	Blob        template.JS
+	Loader      template.HTML
 }
 
 // WriteHTML renders r as one self-contained HTML file (no external assets).
@@ -84,6 +89,16 @@ func WriteHTML(w io.Writer, r *Results, o HTMLOptions) error {
 		}
 	}
 	d.Failures = NewFirst(d.Failures)
+	var store transcriptStore
+	d.Transcripts = map[string]pageTranscript{}
+	for _, c := range d.Failures {
+		if c.Transcript != "" {
+			d.Transcripts[c.Plan+"-"+c.ID] = store.add(c.Transcript)
+		}
+	}
+	if d.Blob = store.Blob(); d.Blob != "" {
+		d.Loader = template.HTML(transcriptLoader)
+	}
 	d.Known = KnownWord(r)
 	sort.Slice(d.Areas, func(i, j int) bool {
 		if d.Areas[i].Plan != d.Areas[j].Plan {
@@ -182,7 +197,7 @@ Check this run's results file with <code>nipcl-conform report verify results.jso
 {{if .Location}}<p>at <code>{{.Location}}</code></p>{{end}}
 {{if .Notes}}<p><strong>Notes</strong>:</p><ul>{{range .Notes}}<li>{{.}}</li>{{end}}</ul>{{end}}
 <p><strong>Reproduce</strong>: <code>{{.Repro}}</code> · <strong>Learn more</strong>: <code>nipcl-conform explain {{.ID}}</code></p>
-{{if .Transcript}}<details open><summary>Wire transcript</summary><pre class="wire">{{.Transcript}}</pre></details>{{end}}
+{{with index $.Transcripts (print .Plan "-" .ID)}}{{if .Key}}<details data-t="{{.Key}}"><summary>Wire transcript ({{.Lines}} lines: the first of them here, all once opened)</summary><pre class="wire">{{.Preview}}</pre></details>{{else if .Text}}<details open><summary>Wire transcript</summary><pre class="wire">{{.Text}}</pre></details>{{end}}{{end}}
 </div>{{else}}<p>None.</p>{{end}}
 {{if .Coverage}}<h2>Clause coverage</h2>
 <table><tr><th>clause</th><th>title</th><th>cases</th><th>results</th></tr>
@@ -202,5 +217,6 @@ Show: <input type="radio" name="fo" id="fo-all" checked><label for="fo-all">ever
 <table class="cases"><tr><th>case</th><th>plan</th><th>level</th><th>source</th><th>section</th><th>outcome</th><th>requirement</th></tr>
 {{range .R.Cases}}<tr class="o-{{.Outcome}} s-{{.Source}} x-{{slug .Section}}"><td>{{if or (eq .Outcome "fail") (eq .Outcome "timeout") (eq .Outcome "harness-error") (eq .Outcome "blocked")}}<a href="#{{.Plan}}-{{.ID}}"><code>{{.ID}}</code></a>{{else}}<code>{{.ID}}</code>{{end}}</td><td>{{.Plan}}</td><td>{{.Level}}</td><td title="{{.Ref}}">{{.Source}}</td><td>{{.Section}}</td><td class="{{.Outcome}}">{{.Outcome}}{{if known .}} <em class="known">(known)</em>{{end}}</td><td>{{.Requirement}}</td></tr>{{end}}
 </table></div>
-</body></html>
+{{if .Blob}}<script type="application/json" id="nipcl-transcripts">{{.Blob}}</script>
+{{.Loader}}{{end}}</body></html>
 `))

@@ -220,9 +220,21 @@ func failureBody(c CaseResult) string {
 		fmt.Fprintf(&b, "\nReproduce: %s\n", c.Repro)
 	}
 	if c.Transcript != "" {
-		fmt.Fprintf(&b, "\nWire transcript:\n%s", c.Transcript)
+		fmt.Fprintf(&b, "\nWire transcript:\n%s", junitTranscript(c.Transcript))
 	}
 	return b.String()
+}
+
+// junitHeadTail is how many lines of a long transcript JUnit keeps at
+// each end: CI systems show a failure's body whole, and a matrix run's
+// junit.xml held megabytes of transcripts. The whole transcript is in
+// results.json, written by the same run.
+const junitHeadTail = 25
+
+// junitTranscript is t, or its first and last junitHeadTail lines with
+// what was left out said between them.
+func junitTranscript(t string) string {
+	return cutTranscript(t, junitHeadTail, junitHeadTail)
 }
 
 func profileName(p string) string {

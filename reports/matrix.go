@@ -400,14 +400,31 @@ type matrixHTML struct {
 	Width    int // table columns: case, level, source + one per matrix column
 	Outcomes []Outcome
 	Meaning  map[Outcome]string
+	// Transcripts by detail anchor; long ones are in Blob, loaded when
+	// opened (transcripts.go).
+	Transcripts map[string]pageTranscript
+	Blob        template.JS
+	Loader      template.HTML
 }
 
 // WriteMatrixHTML renders the matrix as one self-contained HTML page (no
-// external assets, no JavaScript): the table, a legend, and a detail
+// external assets; JavaScript only to load a long transcript when its
+// details are opened): the table, a legend, and a detail
 // section per column with the message, notes and wire transcript of every
 // non-pass, which the cells link to.
 func WriteMatrixHTML(w io.Writer, m Matrix) error {
-	d := matrixHTML{Matrix: m, Width: 3 + len(m.Columns), Outcomes: Outcomes, Meaning: outcomeMeaning}
+	d := matrixHTML{Matrix: m, Width: 3 + len(m.Columns), Outcomes: Outcomes, Meaning: outcomeMeaning, Transcripts: map[string]pageTranscript{}}
+	var store transcriptStore
+	for _, col := range m.Columns {
+		for _, det := range col.Details {
+			if det.Transcript != "" {
+				d.Transcripts[det.Anchor] = store.add(det.Transcript)
+			}
+		}
+	}
+	if d.Blob = store.Blob(); d.Blob != "" {
+		d.Loader = template.HTML(transcriptLoader)
+	}
 	if err := matrixTemplate.Execute(w, d); err != nil {
 		return fmt.Errorf("render matrix HTML: %w", err)
 	}
@@ -466,8 +483,9 @@ code{background:#f0f0f0;padding:0 .2em} .muted{color:#666}
 {{if .Notes}}<p><strong>Notes</strong>:</p><ul>{{range .Notes}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{if .Location}}<p>at <code>{{.Location}}</code></p>{{end}}
 {{if .Repro}}<p><strong>Reproduce</strong>: <code>{{.Repro}}</code></p>{{end}}
-{{if .Transcript}}<p><strong>Wire transcript</strong>:</p><pre>{{.Transcript}}</pre>{{end}}
+{{with index $.Transcripts .Anchor}}{{if .Key}}<details data-t="{{.Key}}"><summary><strong>Wire transcript</strong> ({{.Lines}} lines: the first of them here, all once opened)</summary><pre>{{.Preview}}</pre></details>{{else if .Text}}<p><strong>Wire transcript</strong>:</p><pre>{{.Text}}</pre>{{end}}{{end}}
 </div>{{else}}<p>No non-passes.</p>{{end}}
 </section>
-{{end}}</body></html>
+{{end}}{{if .Blob}}<script type="application/json" id="nipcl-transcripts">{{.Blob}}</script>
+{{.Loader}}{{end}}</body></html>
 `))

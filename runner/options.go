@@ -20,8 +20,12 @@ type Plan struct {
 	Target  Target
 	Profile string // "nip29" (or its old name "none"), "identity", "labels" or "auto"
 	// Sections, when non-empty, restricts the plan to cases citing these
-	// section IDs (the fault kill test uses it).
+	// section IDs.
 	Sections []string
+	// Cases, when non-empty, restricts the plan to these case IDs (with
+	// Sections too: to the listed cases of those sections). The fault
+	// kill test runs only the cases citing a fault's clause.
+	Cases []string
 }
 
 // Options configures a run. The zero value plus Plans is usable.

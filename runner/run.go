@@ -602,7 +602,7 @@ func ShardOf(caseID string, total int) int {
 }
 
 func caseFilter(plan Plan, opts *Options) func(framework.Case) bool {
-	if len(plan.Sections) == 0 && len(opts.Focus) == 0 && len(opts.Skip) == 0 && opts.Shard.Total <= 1 && opts.LabelFilter == "" {
+	if len(plan.Sections) == 0 && len(plan.Cases) == 0 && len(opts.Focus) == 0 && len(opts.Skip) == 0 && opts.Shard.Total <= 1 && opts.LabelFilter == "" {
 		return nil
 	}
 	var labels types.LabelFilter
@@ -614,8 +614,15 @@ func caseFilter(plan Plan, opts *Options) func(framework.Case) bool {
 	for _, s := range plan.Sections {
 		sections[s] = true
 	}
+	ids := map[string]bool{}
+	for _, id := range plan.Cases {
+		ids[id] = true
+	}
 	return func(c framework.Case) bool {
 		if len(sections) > 0 && !sections[c.Section] {
+			return false
+		}
+		if len(ids) > 0 && !ids[c.ID] {
 			return false
 		}
 		if opts.Shard.Total > 1 && ShardOf(c.ID, opts.Shard.Total) != opts.Shard.Index {

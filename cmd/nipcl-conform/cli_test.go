@@ -7,13 +7,16 @@ import (
 	"database/sql"
 	"encoding/json"
 	"encoding/xml"
+	"flag"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -31,6 +34,13 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binary = filepath.Join(dir, "nipcl-conform")
+	// Most tests run the binary and wait on its runs (the reference
+	// relay's clocks, step timeouts): more of them at once than the
+	// default -test.parallel (GOMAXPROCS) overlap those waits.
+	flag.Parse()
+	if !flagSet("test.parallel") {
+		_ = flag.Set("test.parallel", "4")
+	}
 	build := exec.Command("go", "build", "-o", binary, ".")
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {
@@ -42,14 +52,39 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// heavyDeadline is the --deadline of the tests' whole-suite runs: the
+// deadline a run derives from its plan assumes the machine is its own,
+// and these tests run several at once, on machines shared with other
+// builds. A run that overruns it is a hang, not a verdict.
+const heavyDeadline = "8m"
+
+// flagSet reports whether the command line set the flag name.
+func flagSet(name string) bool {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
 type cliResult struct {
 	code           int
 	stdout, stderr string
 	took           time.Duration
+	err            string // why code is -1
 }
 
 // cli runs the binary with a hard deadline so a hang fails the test.
 func cli(t *testing.T, limit time.Duration, args ...string) cliResult {
+	t.Helper()
+	r := cliNoFatal(t, limit, args...)
+	if r.code < 0 {
+		t.Fatalf("nipcl-conform %v %s\nstdout:\n%s\nstderr:\n%s", args, r.err, r.stdout, r.stderr)
+	}
+	return r
+}
+
+// cliNoFatal is cli for a goroutine other than the test's: a hang or a
+// binary that does not start is code -1 with err saying which.
+func cliNoFatal(t *testing.T, limit time.Duration, args ...string) cliResult {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
@@ -61,12 +96,13 @@ func cli(t *testing.T, limit time.Duration, args ...string) cliResult {
 	err := cmd.Run()
 	r := cliResult{stdout: out.String(), stderr: errb.String(), took: time.Since(start)}
 	if ctx.Err() != nil {
-		t.Fatalf("nipcl-conform %v did not finish within %s\nstdout:\n%s\nstderr:\n%s", args, limit, r.stdout, r.stderr)
+		r.code, r.err = -1, fmt.Sprintf("did not finish within %s", limit)
+		return r
 	}
 	if ee, ok := err.(*exec.ExitError); ok {
 		r.code = ee.ExitCode()
 	} else if err != nil {
-		t.Fatalf("run CLI: %v", err)
+		r.code, r.err = -1, fmt.Sprintf("did not run: %v", err)
 	}
 	return r
 }
@@ -101,8 +137,9 @@ func readJUnit(t *testing.T, path string) junitDoc {
 var caseID = regexp.MustCompile(`^(base|identity|labels)/[a-z0-9-]+/[0-9]+ `)
 
 func TestDefaultRunPassesAndWritesJUnit(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
-	r := cli(t, 2*time.Minute, "run", "--report-dir", dir)
+	r := cli(t, 10*time.Minute, "run", "--deadline", heavyDeadline, "--report-dir", dir)
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
@@ -133,9 +170,10 @@ func TestDefaultRunPassesAndWritesJUnit(t *testing.T) {
 // its "listening on" line.
 func serve(t *testing.T, args ...string) string {
 	t.Helper()
-	port := freePort(t)
+	// Port 0: the relay picks a free port and prints it, so tests run in
+	// parallel never race for one.
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, binary, append([]string{"serve", "--addr", fmt.Sprintf("127.0.0.1:%d", port)}, args...)...)
+	cmd := exec.CommandContext(ctx, binary, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -162,22 +200,14 @@ func serve(t *testing.T, args ...string) string {
 	return ""
 }
 
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
 func TestServeThenRunTarget(t *testing.T) {
+	t.Parallel()
 	for _, profile := range []string{"identity", "labels"} {
 		t.Run(profile, func(t *testing.T) {
+			t.Parallel()
 			url := serve(t, "--profile", profile)
 			dir := t.TempDir()
-			r := cli(t, 2*time.Minute, "run", "--target", url, "--profile", profile, "--report-dir", dir)
+			r := cli(t, 10*time.Minute, "run", "--target", url, "--profile", profile, "--deadline", heavyDeadline, "--report-dir", dir)
 			if r.code != 0 {
 				t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 			}
@@ -298,10 +328,11 @@ func TestSilentRelayTimesOut(t *testing.T) {
 }
 
 func TestSafeModeDeletesEveryChannel(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "relay.db")
 	url := serve(t, "--profile", "labels", "--db", db)
 	dir := t.TempDir()
-	r := cli(t, 2*time.Minute, "run", "--target", url, "--profile", "labels", "--safe", "--rate", "1000", "--report-dir", dir)
+	r := cli(t, 10*time.Minute, "run", "--target", url, "--profile", "labels", "--safe", "--rate", "1000", "--deadline", heavyDeadline, "--report-dir", dir)
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
@@ -323,8 +354,9 @@ func TestSafeModeDeletesEveryChannel(t *testing.T) {
 }
 
 func TestMatrixWritesCaseByTarget(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
-	r := cli(t, 3*time.Minute, "matrix", "--report-dir", dir)
+	r := cli(t, 10*time.Minute, "matrix", "--report-dir", dir)
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
@@ -387,16 +419,42 @@ func sameOutcomes(t *testing.T, what string, want, got map[string]string) {
 // by `report merge` report the same cases with the same outcomes as a
 // serial run (with a fault on, so not every outcome is pass).
 func TestParallelAndShardsMatchSerial(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
-	common := []string{"run", "--profile", "labels", "--fault", "private-messages-readable"}
-	serial := cli(t, 2*time.Minute, append(common, "--report-dir", filepath.Join(root, "serial"))...)
+	common := []string{"run", "--profile", "labels", "--fault", "private-messages-readable", "--deadline", heavyDeadline}
+	// The four runs are independent processes: all at once.
+	runs := map[string][]string{
+		"serial": append(common, "--report-dir", filepath.Join(root, "serial")),
+		"par":    append(common, "--parallel", "2", "--report-dir", filepath.Join(root, "par")),
+		"s1":     append(common, "--shard", "1/2", "--report-dir", filepath.Join(root, "s1")),
+		"s2":     append(common, "--shard", "2/2", "--report-dir", filepath.Join(root, "s2")),
+	}
+	done := map[string]cliResult{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for name, args := range runs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := cliNoFatal(t, 10*time.Minute, slices.Clone(args)...)
+			mu.Lock()
+			done[name] = r
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	for name, r := range done {
+		if r.code < 0 {
+			t.Fatalf("%s run did not finish:\n%s", name, r.stderr)
+		}
+	}
+	serial := done["serial"]
 	if serial.code != 1 {
 		t.Fatalf("serial run with a fault: exit %d, want 1\n%s", serial.code, serial.stderr)
 	}
 	want := outcomes(t, filepath.Join(root, "serial", "results.json"))
 
-	par := cli(t, 2*time.Minute, append(common, "--parallel", "2", "--report-dir", filepath.Join(root, "par"))...)
-	if par.code != serial.code {
+	if par := done["par"]; par.code != serial.code {
 		t.Errorf("--parallel exit %d, serial %d\n%s", par.code, serial.code, par.stderr)
 	}
 	sameOutcomes(t, "--parallel 2", want, outcomes(t, filepath.Join(root, "par", "results.json")))
@@ -404,7 +462,6 @@ func TestParallelAndShardsMatchSerial(t *testing.T) {
 	var parts []string
 	for i := 1; i <= 2; i++ {
 		dir := filepath.Join(root, fmt.Sprintf("s%d", i))
-		cli(t, 2*time.Minute, append(common, "--shard", fmt.Sprintf("%d/2", i), "--report-dir", dir)...)
 		part := outcomes(t, filepath.Join(dir, "results.json"))
 		if len(part) == 0 || len(part) == len(want) {
 			t.Errorf("shard %d/2 ran %d of %d cases", i, len(part), len(want))
@@ -421,16 +478,31 @@ func TestParallelAndShardsMatchSerial(t *testing.T) {
 
 // TestAutoProfileDetectsTheLine: both drafts advertise "nip-cl"; auto
 // detection tells them apart by behaviour and reports claim vs behaviour.
+// Detection happens before the cases, so one section of the detected
+// profile's own cases shows which suites ran (the whole suite against a
+// served relay of each profile is TestServeThenRunTarget's).
 func TestAutoProfileDetectsTheLine(t *testing.T) {
-	for _, profile := range []string{"identity", "labels"} {
+	t.Parallel()
+	for profile, section := range map[string]string{"identity": "identity/tags/*", "labels": "labels/snapshot/*"} {
 		t.Run(profile, func(t *testing.T) {
+			t.Parallel()
 			url := serve(t, "--profile", profile)
-			r := cli(t, 2*time.Minute, "run", "--target", url, "--report-dir", t.TempDir())
+			dir := t.TempDir()
+			r := cli(t, 5*time.Minute, "run", "--target", url, "--focus", section, "--report-dir", dir)
 			if r.code != 0 {
 				t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 			}
 			if want := "behaviour says " + profile; !strings.Contains(r.stderr, want) {
 				t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+			}
+			got := outcomes(t, filepath.Join(dir, "results.json"))
+			if len(got) == 0 {
+				t.Errorf("no case of %s ran: the %s suites did not", section, profile)
+			}
+			for k, v := range got {
+				if !strings.Contains(k, strings.TrimSuffix(section, "*")) || v != "pass" {
+					t.Errorf("%s is %s; want only %s cases, passing", k, v, section)
+				}
 			}
 		})
 	}
@@ -442,13 +514,14 @@ func TestAutoProfileDetectsTheLine(t *testing.T) {
 // (before, per-process counters collided and label searches found another
 // shard's channel). --junit keeps its meaning under --parallel.
 func TestSharedRunIDShardsDoNotCollide(t *testing.T) {
+	t.Parallel()
 	url := serve(t, "--profile", "labels")
 	root := t.TempDir()
-	common := []string{"run", "--target", url, "--profile", "labels", "--run-id", "shared1"}
+	common := []string{"run", "--target", url, "--profile", "labels", "--run-id", "shared1", "--deadline", heavyDeadline}
 	results := make(chan cliResult, 2)
 	for i := 1; i <= 2; i++ {
 		go func(i int) {
-			results <- cli(t, 3*time.Minute, append(common, "--shard", fmt.Sprintf("%d/2", i), "--report-dir", filepath.Join(root, fmt.Sprintf("s%d", i)))...)
+			results <- cliNoFatal(t, 10*time.Minute, append(common, "--shard", fmt.Sprintf("%d/2", i), "--report-dir", filepath.Join(root, fmt.Sprintf("s%d", i)))...)
 		}(i)
 	}
 	for i := 0; i < 2; i++ {
@@ -457,7 +530,7 @@ func TestSharedRunIDShardsDoNotCollide(t *testing.T) {
 		}
 	}
 	junit := filepath.Join(root, "custom", "conformance.xml")
-	par := cli(t, 3*time.Minute, append(common, "--parallel", "8", "--report-dir", filepath.Join(root, "par"), "--junit", junit)...)
+	par := cli(t, 10*time.Minute, append(common, "--parallel", "8", "--report-dir", filepath.Join(root, "par"), "--junit", junit)...)
 	if par.code != 0 {
 		t.Errorf("--parallel 8 with a shared run ID exited %d\n%s\n%s", par.code, par.stdout, par.stderr)
 	}
@@ -479,7 +552,7 @@ func TestRunIDIsValidated(t *testing.T) {
 // so Ginkgo's filter syntax selects them; a bad filter is a usage error.
 func TestLabelFilterSelectsCases(t *testing.T) {
 	dir := t.TempDir()
-	r := cli(t, 2*time.Minute, "run", "--profile", "labels", "--label-filter", "labels && MUST && !slow && section:labels.snapshot", "--report-dir", dir)
+	r := cli(t, 5*time.Minute, "run", "--profile", "labels", "--label-filter", "labels && MUST && !slow && section:labels.snapshot", "--report-dir", dir)
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
@@ -500,6 +573,7 @@ func TestLabelFilterSelectsCases(t *testing.T) {
 // TestRootCausesLeadTheSummary: one broken rule seen by many cases is one
 // root cause; two unrelated broken rules are two.
 func TestRootCausesLeadTheSummary(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		faults []string
 		want   string
@@ -507,13 +581,39 @@ func TestRootCausesLeadTheSummary(t *testing.T) {
 		{[]string{"labels-unsorted"}, "1 root cause(s) explain"},
 		{[]string{"labels-unsorted", "join-member-not-duplicate"}, "2 root cause(s) explain"},
 	} {
-		args := []string{"run", "--profile", "labels", "--report-dir", t.TempDir()}
-		for _, f := range tc.faults {
-			args = append(args, "--fault", f)
+		t.Run(strings.Join(tc.faults, "+"), func(t *testing.T) {
+			t.Parallel()
+			args := []string{"run", "--profile", "labels", "--deadline", heavyDeadline, "--report-dir", t.TempDir()}
+			for _, f := range tc.faults {
+				args = append(args, "--fault", f)
+			}
+			r := cli(t, 10*time.Minute, args...)
+			if r.code != 1 || !strings.Contains(r.stdout, tc.want) {
+				t.Errorf("faults %v: exit %d, want 1 and %q in the summary:\n%s", tc.faults, r.code, tc.want, r.stdout)
+			}
+		})
+	}
+}
+
+func TestKillJudgesOneFault(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	r := cli(t, time.Minute, "kill", "labels-unsorted", "--report-dir", dir)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{"labels-unsorted (labels, clause labels/snapshot.4): killed", "killers:", "labels/snapshot/1", "reports in " + dir} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.stdout)
 		}
-		r := cli(t, 2*time.Minute, args...)
-		if r.code != 1 || !strings.Contains(r.stdout, tc.want) {
-			t.Errorf("faults %v: exit %d, want 1 and %q in the summary:\n%s", tc.faults, r.code, tc.want, r.stdout)
-		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "results.json")); err != nil {
+		t.Errorf("--report-dir: %v", err)
+	}
+	if r := cli(t, time.Minute, "kill", "no-such-fault"); r.code != 2 || !strings.Contains(r.stderr, "unknown fault") {
+		t.Errorf("unknown fault: exit %d, stderr %q; want 2 and \"unknown fault\"", r.code, r.stderr)
+	}
+	if r := cli(t, time.Minute, "kill"); r.code != 2 {
+		t.Errorf("no fault: exit %d, want 2", r.code)
 	}
 }

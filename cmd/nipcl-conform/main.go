@@ -20,6 +20,9 @@ Usage:
                                      measure mutations/s and OK, snapshot and discovery latencies, one column per relay
   nipcl-conform faults [--where]     list the reference relay's fault switches (the clause each breaks) and relay policies (--policy);
                                      --where: where the relay's code consults each switch (file:line)
+  nipcl-conform kill FAULT [FAULT...] [--report-dir DIR] [--sections]
+                                     judge faults as the kill test does: the built-in relay with the fault on, only the cases
+                                     citing its clause; prints the killers (and bystanders); exit 1 when one survives
   nipcl-conform client [--profile P] [--client-cmd CMD] [--client-fault NAME] [--repeat N]   test a client: the harness plays a misleading relay (docs/client-mode.md)
   nipcl-conform list [--profile P] [--clauses]
                                      list the conformance cases, or the spec clauses and the cases covering them
@@ -84,6 +87,8 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		return cmdBench(args[1:], stdout, stderr)
 	case "faults":
 		return cmdFaults(args[1:], stdout, stderr)
+	case "kill":
+		return cmdKill(args[1:], stdout, stderr)
 	case "list":
 		return cmdList(args[1:], stdout, stderr)
 	case "explain":

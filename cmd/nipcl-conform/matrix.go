@@ -1,15 +1,21 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/url"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
+	"sort"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 	"unicode"
@@ -20,7 +26,7 @@ import (
 	"github.com/nipcl/nipcl-conform/suites/framework"
 )
 
-const matrixSynopsis = "matrix [--target [NAME=]URL ...] [--profile P ...] [--results NAME=results.json ...] [--no-reference] [--report-dir DIR]"
+const matrixSynopsis = "matrix [--target [NAME=]URL ...] [--profile P ...] [--results NAME=results.json ...] [--no-reference] [--focus X ...] [--parallel N] [--report-dir DIR]"
 
 const matrixAbout = `Compares implementations side by side: rows are the cases (by section),
 columns are implementation × profile, each cell links to the case's message,
@@ -76,7 +82,10 @@ func cmdMatrix(args []string, stdout, stderr io.Writer) int {
 	timeout := fs.Duration("timeout", 5*time.Second, "deadline for each network step")
 	deadline := fs.Duration("deadline", 10*time.Minute, "deadline for the whole matrix")
 	noReference := fs.Bool("no-reference", false, "leave out the built-in reference relay's columns")
-	var targets, profileArgs, resultArgs listFlag
+	parallel := fs.Int("parallel", min(runtime.NumCPU()*2, 8), "run the live plans in up to `N` processes at once (each column's cases still run in order; a plan mostly waits on its relay)")
+	var targets, profileArgs, resultArgs, focus, skip listFlag
+	fs.Var(&focus, "focus", "run only these cases, by `ID`, area or section (labels/*), as run --focus (repeatable)")
+	fs.Var(&skip, "skip", "leave out these cases, by `ID`, area or section, as run --skip (repeatable)")
 	fs.Var(&targets, "target", "a relay to compare, as `NAME=URL` (ws:// or wss://), one column per --profile; a bare URL is named after its host:port (repeatable)")
 	fs.Var(&profileArgs, "profile", "suites to run against the --target relays, by `PROFILE`: "+strings.Join(framework.ProfileNames, ", ")+" (repeatable or comma-separated; default nip29)")
 	fs.Var(&resultArgs, "results", "add the columns of an earlier run's results.json (written by 'run --report-dir', e.g. in CI), as `NAME=FILE`, without re-running it (repeatable)")
@@ -85,6 +94,9 @@ func cmdMatrix(args []string, stdout, stderr io.Writer) int {
 	}
 	if *timeout <= 0 || *deadline <= 0 {
 		return usageError(stderr, "--timeout and --deadline must be positive durations")
+	}
+	if *parallel < 1 {
+		return usageError(stderr, "--parallel must be at least 1")
 	}
 	selected, err := parseProfiles(profileArgs)
 	if err != nil {
@@ -175,7 +187,18 @@ func cmdMatrix(args []string, stdout, stderr io.Writer) int {
 	if len(plans) > 0 {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
-		res, err := runner.Run(ctx, runner.Options{Plans: plans, Force: true, StepTimeout: *timeout, Deadline: *deadline, ReportDir: *reportDir, Out: io.Discard})
+		opts := runner.Options{Plans: plans, Force: true, StepTimeout: *timeout, Deadline: *deadline, ReportDir: *reportDir, Out: io.Discard,
+			Focus: focus, Skip: skip}
+		if raw := os.Getenv(matrixShareEnv); raw != "" {
+			return runMatrixShare(ctx, opts, raw, stderr)
+		}
+		var res *reports.Results
+		var err error
+		if *parallel > 1 && len(plans) > 1 {
+			res, err = runMatrixShares(ctx, opts, args, *parallel)
+		} else {
+			res, err = runner.Run(ctx, opts)
+		}
 		if res == nil {
 			fmt.Fprintf(stderr, "nipcl-conform matrix: %v\n", err)
 			return reports.ExitHarness
@@ -279,6 +302,118 @@ func readMatrixResults(path string) (*reports.Results, error) {
 	}
 	if len(res.Plans) == 0 {
 		return nil, fmt.Errorf("%s lists no plans: not the results.json of a nipcl-conform run", path)
+	}
+	return res, nil
+}
+
+// matrixShareEnv carries, to a child process of matrix --parallel, the
+// plans it runs and where it writes their results.
+const matrixShareEnv = "NIPCL_MATRIX_SHARE"
+
+type matrixShare struct {
+	Plans []string `json:"plans"`
+	Dir   string   `json:"dir"`
+}
+
+// runMatrixShare is a child of matrix --parallel: it runs the plans of its
+// share (the parent's command line built the same plans) into its
+// directory.
+func runMatrixShare(ctx context.Context, opts runner.Options, raw string, stderr io.Writer) int {
+	var sh matrixShare
+	if err := json.Unmarshal([]byte(raw), &sh); err != nil {
+		fmt.Fprintf(stderr, "nipcl-conform matrix: %s: %v\n", matrixShareEnv, err)
+		return reports.ExitHarness
+	}
+	want := map[string]bool{}
+	for _, n := range sh.Plans {
+		want[n] = true
+	}
+	var plans []runner.Plan
+	for _, p := range opts.Plans {
+		if want[p.Name] {
+			plans = append(plans, p)
+		}
+	}
+	opts.Plans, opts.ReportDir = plans, sh.Dir
+	if _, err := runner.Run(ctx, opts); err != nil {
+		fmt.Fprintf(stderr, "nipcl-conform matrix: %v\n", err)
+		return reports.ExitHarness
+	}
+	return 0
+}
+
+// runMatrixShares runs the plans in up to n child processes of this
+// binary (Ginkgo runs one suite per process), the plans dealt round
+// robin, and joins their results; the run's reports are written into
+// opts.ReportDir as one. An interrupt reaches every child.
+func runMatrixShares(ctx context.Context, opts runner.Options, args []string, n int) (*reports.Results, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	release, _, err := runner.ClaimReportDir(opts.ReportDir, "")
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	tmp, err := os.MkdirTemp("", "nipcl-matrix-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	n = min(n, len(opts.Plans))
+	shares := make([]matrixShare, n)
+	for i, p := range opts.Plans {
+		shares[i%n].Plans = append(shares[i%n].Plans, p.Name)
+	}
+	parts := make([]*reports.Results, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range shares {
+		shares[i].Dir = filepath.Join(tmp, fmt.Sprint(i))
+		raw, _ := json.Marshal(shares[i])
+		cmd := exec.CommandContext(ctx, self, append([]string{"matrix"}, args...)...)
+		cmd.Env = append(os.Environ(), matrixShareEnv+"="+string(raw))
+		cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+		cmd.WaitDelay = time.Minute
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			if err := cmd.Run(); err != nil {
+				errs[i] = fmt.Errorf("matrix share %v: %w\n%s", shares[i].Plans, err, out.String())
+			}
+			part, rerr := reports.ReadJSON(filepath.Join(shares[i].Dir, "results.json"))
+			parts[i] = part
+			if errs[i] == nil && rerr != nil {
+				errs[i] = rerr
+			}
+		}(i)
+	}
+	wg.Wait()
+	var got []*reports.Results
+	for i, p := range parts {
+		if p != nil {
+			got = append(got, p)
+		} else if errs[i] != nil {
+			return nil, errs[i]
+		}
+	}
+	res, err := reports.Merge(got...)
+	if err != nil {
+		return nil, err
+	}
+	// Plans in the order the command built them (the columns' order), not
+	// the shares'.
+	order := map[string]int{}
+	for i, p := range opts.Plans {
+		order[p.Name] = i
+	}
+	sort.SliceStable(res.Plans, func(i, j int) bool { return order[res.Plans[i].Name] < order[res.Plans[j].Name] })
+	res.Sort()
+	if err := runner.WriteReports(opts.ReportDir, "", res); err != nil {
+		return res, err
 	}
 	return res, nil
 }

@@ -133,3 +133,38 @@ func TestMatrixNamedTargetOnly(t *testing.T) {
 		t.Errorf("matrix.md lacks the column summary for ref29:\n%s", md)
 	}
 }
+
+// TestMatrixParallelMatchesSerial: the live plans run in several
+// processes (the default) give the cases, outcomes and column order of
+// one process.
+func TestMatrixParallelMatchesSerial(t *testing.T) {
+	t.Parallel()
+	focus := []string{"--focus", "labels/snapshot/*", "--focus", "base/nip11/*"}
+	dirs := map[string][]string{"serial": {"--parallel", "1"}, "par": {"--parallel", "4"}}
+	md := map[string]string{}
+	for name, extra := range dirs {
+		dir := filepath.Join(t.TempDir(), name)
+		r := cli(t, 3*time.Minute, append(append([]string{"matrix", "--report-dir", dir}, extra...), focus...)...)
+		if r.code != 0 {
+			t.Fatalf("matrix %v: exit %d\n%s", extra, r.code, r.stderr)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "matrix.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		md[name] = string(b)
+		dirs[name] = []string{dir}
+	}
+	sameOutcomes(t, "matrix --parallel 4", outcomes(t, filepath.Join(dirs["serial"][0], "results.json")), outcomes(t, filepath.Join(dirs["par"][0], "results.json")))
+	header := func(s string) string {
+		for _, l := range strings.Split(s, "\n") {
+			if strings.HasPrefix(l, "| case |") {
+				return l
+			}
+		}
+		return ""
+	}
+	if h := header(md["par"]); h == "" || h != header(md["serial"]) {
+		t.Errorf("column order differs:\nserial: %s\nparallel: %s", header(md["serial"]), h)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nipcl/nipcl-conform/clause"
 )
@@ -59,11 +60,16 @@ func TestListAndExplainReadings(t *testing.T) {
 
 // TestRunWithReading: the built-in relay takes the reading, the cases
 // pass, and the report names the reading on the target.
+//
+// The run is the built binary's, not this process's: Ginkgo (one RunSpecs
+// per process) refuses to run under a -test.parallel the command line or
+// TestMain set.
 func TestRunWithReading(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
-	code, out, errs := runDispatch(t, "run", "--profile", "nip29", "--reading", "nip29-edit-metadata=replace", "--report-dir", dir)
-	if code != 0 {
-		t.Fatalf("run --reading: exit %d\n%s\n%s", code, out, errs)
+	r := cli(t, 10*time.Minute, "run", "--profile", "nip29", "--reading", "nip29-edit-metadata=replace", "--deadline", heavyDeadline, "--report-dir", dir)
+	if r.code != 0 {
+		t.Fatalf("run --reading: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 	data, err := os.ReadFile(filepath.Join(dir, "results.json"))
 	if err != nil {

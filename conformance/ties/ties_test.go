@@ -4,8 +4,6 @@
 package ties
 
 import (
-	"context"
-	"os"
 	"testing"
 	"time"
 
@@ -18,8 +16,8 @@ import (
 // tiePolicies are the reference relay's clock-tie order policies.
 var tiePolicies = []string{"ties-newest-stored-first", "ties-first-stored-first"}
 
-// TestEveryProfilePassesUnderEachTieOrder runs, in one process (Ginkgo
-// allows one RunSpecs), every profile's whole suite against the clean
+// TestEveryProfilePassesUnderEachTieOrder runs, in three processes
+// (conformance.RunShares), every profile's whole suite against the clean
 // reference relay under each tie-order policy. Every case must pass
 // (unsupported and slow cases as in TestKill's clean plans).
 func TestEveryProfilePassesUnderEachTieOrder(t *testing.T) {
@@ -40,15 +38,13 @@ func TestEveryProfilePassesUnderEachTieOrder(t *testing.T) {
 				Target: &runner.ReferenceTarget{Config: reference.Config{Profile: p, Policies: []string{pol}}}})
 		}
 	}
-	dir := t.TempDir()
-	res, err := runner.Run(context.Background(), runner.Options{
+	dir := conformance.KeepReportDir(t, "ties")
+	// Three processes side by side overlap the cases' waits.
+	res := conformance.RunShares(t, runner.Options{
 		Plans: plans, ReportDir: dir, StepTimeout: 5 * time.Second, Deadline: 15 * time.Minute, Scale: 25,
-	})
-	if err != nil {
-		t.Fatalf("run: %v", err)
-	}
-	if os.Getenv("NIPCL_KEEP_REPORT") != "" {
-		t.Logf("reports in %s", dir)
+	}, 3)
+	if res == nil {
+		return // a share, in its child process
 	}
 	ran := map[string]int{}
 	for _, c := range res.Cases {
