@@ -70,7 +70,8 @@ func Probe(ctx context.Context, tg Target, keys []*Key) *Findings {
 var StateKinds = []int{fixtures.KindMetadata, fixtures.KindAdmins, fixtures.KindMembers}
 
 // stateKinds reads, as the group's creator, which state kinds the relay
-// publishes for a new group. It first measures the relay's delay between
+// publishes for a new group: those of one read right after the creation,
+// and of the reads below. It then measures the relay's delay between
 // an OK and the state it produces (the creator's 9002 renaming the group →
 // the 39000 carrying the new name; StateDelays), then reads the three kinds
 // in one REQ, again until each is seen or the settle window has passed
@@ -82,6 +83,29 @@ func (p *prober) stateKinds(ctx context.Context, g probeGroup) (out map[int]Answ
 	c, err := p.conn(ctx, g.owner)
 	if err != nil {
 		return out, []string{"state events: " + err.Error()}, "", nil
+	}
+	record := func(evs []*nostr.Event) {
+		for _, ev := range evs {
+			if out[ev.Kind] == Yes || !slices.Contains(StateKinds, ev.Kind) {
+				continue
+			}
+			out[ev.Kind] = Yes
+			evidence = append(evidence, fmt.Sprintf("kind %d: published (%s)", ev.Kind, ev.ID))
+			if ev.Kind == fixtures.KindAdmins {
+				for _, tag := range ev.Tags {
+					if len(tag) >= 3 && tag[0] == "p" && tag[1] == g.owner.PubKey && creatorRole == "" {
+						creatorRole = tag[2]
+					}
+				}
+			}
+		}
+	}
+	// What the creation published, read before the rename below: a relay
+	// may lose a state event the rename regenerates unchanged (NIP-29: "a
+	// single instance of each (or none)"), and a kind seen once is a kind
+	// the relay publishes.
+	if r, err := c.Query(ctx, nostr.Filter{Kinds: StateKinds, Tags: nostr.TagMap{"d": {g.id}}}); err == nil && !r.Closed {
+		record(r.Events)
 	}
 	wait := p.tg.StepTimeout / 5
 	window := wait
@@ -106,20 +130,7 @@ func (p *prober) stateKinds(ctx context.Context, g probeGroup) (out map[int]Answ
 			evidence = append(evidence, fmt.Sprintf("state kinds %v: CLOSED %q", StateKinds, r.ClosedReason))
 			return out, evidence, creatorRole, delays
 		}
-		for _, ev := range r.Events {
-			if out[ev.Kind] == Yes || !slices.Contains(StateKinds, ev.Kind) {
-				continue
-			}
-			out[ev.Kind] = Yes
-			evidence = append(evidence, fmt.Sprintf("kind %d: published (%s)", ev.Kind, ev.ID))
-			if ev.Kind == fixtures.KindAdmins {
-				for _, tag := range ev.Tags {
-					if len(tag) >= 3 && tag[0] == "p" && tag[1] == g.owner.PubKey && creatorRole == "" {
-						creatorRole = tag[2]
-					}
-				}
-			}
-		}
+		record(r.Events)
 		missing := 0
 		for _, kind := range StateKinds {
 			if out[kind] != Yes {

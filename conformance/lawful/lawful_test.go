@@ -269,7 +269,7 @@ var explains = map[string][]allowance{
 	"no-count":              {{reports.Unsupported, "", "COUNT", ""}},
 	"no-search":             {{reports.Unsupported, "", "NIP-50", ""}, {reports.Unsupported, "", "search", ""}},
 	"no-subgroups":          {{reports.Unsupported, "", "subgroups", ""}},
-	"no-pins":               {{reports.Unsupported, "", "pinned events", ""}},
+	"no-pins":               {{reports.Unsupported, "", "pinned events", ""}, {reports.Unsupported, "", "no 39005", ""}},
 	"no-invites":            {{reports.Unsupported, "", "invites are optional", ""}},
 	"no-livekit":            {{reports.Unsupported, "", "", "base/livekit/"}, {reports.Unsupported, "", "39004", ""}},
 	// Only the cases whose assertion rests on a key's lack of moderation

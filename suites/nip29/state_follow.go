@@ -18,9 +18,15 @@ const clauseStateFollow = "nip29/state-follow.1"
 
 // followRead reads kind of group again as c until holds says the command's
 // change is there; a relay that shows it within the step deadline
-// follows, one that does not breaks the clause. what names the command
-// and the change.
+// follows. One that keeps serving the instance c read before the command
+// (LastState) breaks the clause: its state event did not follow. One that
+// republished the state event without the change did follow: the event
+// reflects the group's state, and the command was not applied as sent,
+// which the command's own case judges (base/metadata/*, base/membership/*
+// …): blocked on command-applied, never a second finding of the same
+// defect here. what names the command and the change.
 func followRead(t *framework.T, c *fixtures.Client, kind int, group string, holds func(*nostr.Event) bool, what string) {
+	prev := t.LastState(c, kind, group)
 	var last *nostr.Event
 	if t.Within(func(g Gomega) {
 		last = t.StateEvent(c, kind, group)
@@ -32,7 +38,12 @@ func followRead(t *framework.T, c *fixtures.Client, kind int, group string, hold
 	if last != nil {
 		tags = framework.TagsOf(last)
 	}
-	t.Violates(clauseStateFollow, "NIP-29 (%s): the state events should reflect the latest group state; after %s, the kind %d of %s read again does not show the change (tags: %s)", clauseStateFollow, what, kind, group, tags)
+	if last != nil && (prev == nil || last.ID != prev.ID) {
+		t.Blocked(framework.Precondition{ID: "command-applied", Need: "the command the row sends takes effect as sent (its own case judges whether it does)",
+			Adapt: "apply the command as NIP-29 defines it"},
+			fmt.Sprintf("after %s, the relay republished the kind %d of %s without the change (tags: %s): the state event follows the group's state, and the command was not applied as sent", what, kind, group, tags))
+	}
+	t.Violates(clauseStateFollow, "NIP-29 (%s): the state events should reflect the latest group state; after %s, the kind %d of %s read again is the instance served before the command (tags: %s)", clauseStateFollow, what, kind, group, tags)
 }
 
 // editFlag is owner's 9002 for group with its current metadata, flag set
