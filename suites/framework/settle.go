@@ -139,12 +139,31 @@ func look(cond func(g Gomega)) (held bool) {
 // passed with one last look at its end. A condition that held records
 // its delay for later windows.
 func (t *T) settle(cond func(g Gomega)) (bool, Settle) {
+	return t.settleAtLeast(cond, 0)
+}
+
+// deferredWindow is the shortest window for work a relay may defer
+// (WithinDeferred): what a relay that showed no OK→state delay gets.
+func (e *Env) deferredWindow() time.Duration {
+	step := e.StepTimeout
+	if step <= 0 {
+		step = 10 * time.Second
+	}
+	return step / settleFallbackDiv
+}
+
+// settleAtLeast is settle with a window of at least floor.
+func (t *T) settleAtLeast(cond func(g Gomega), floor time.Duration) (bool, Settle) {
 	start := time.Now()
 	if look(cond) {
 		t.Env.Delays.Observe(time.Since(start))
 		return true, Settle{Waited: time.Since(start)}
 	}
 	window, why := t.Env.SettleWindow()
+	if window < floor {
+		window = floor
+		why += fmt.Sprintf("; work a relay may defer after its OK (a NIP-09 deletion) gets at least %s, a fifth of --timeout", floor)
+	}
 	barrier := time.Now()
 	for {
 		if t.ctx.Err() != nil {

@@ -124,6 +124,22 @@ func (t *T) Within(cond func(g Gomega)) bool {
 	return held
 }
 
+// WithinDeferred is Within for work a relay may do after its OK without
+// a barrier that shows it (NIP-09 deletions, which a relay may apply in a
+// background pass): the OK→state delays say nothing of such work, so the
+// window is at least the one a relay that showed no delay gets (a fifth
+// of --timeout), however fast its state events came.
+func (t *T) WithinDeferred(cond func(g Gomega)) bool {
+	held, s := t.settleAtLeast(cond, t.Env.deferredWindow())
+	if !held {
+		t.mu.Lock()
+		t.lastSettle = s.String()
+		t.mu.Unlock()
+		t.Note("not seen: %s", s)
+	}
+	return held
+}
+
 // Gomega is the case's own Gomega, for Eventually and Consistently
 // (prefer t.Eventually, which words its failure as the step that waited).
 func (t *T) Gomega() Gomega { return t.g }

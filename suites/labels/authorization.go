@@ -90,7 +90,7 @@ func authorizationSpecs() []framework.Spec {
 							judged++
 							mu.Unlock()
 							if seen && !slices.Contains(labelsOf(currentOf(view, fixtures.KindMetadata)), x) && has {
-								framework.Failf("%s: a read after the %s was acknowledged showed it applied and the label absent, yet the label was applied afterwards (answers %v): the mutation was authorized against the state before the role change", what, changeName(removal), oks)
+								t.Violates("labels/authorization.5", "%s: a read after the %s was acknowledged showed it applied and the label absent, yet the label was applied afterwards (answers %v): the mutation was authorized against the state before the role change", what, changeName(removal), oks)
 							}
 						}
 						// A retry now, after the role change, is refused and applies nothing.

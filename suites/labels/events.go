@@ -346,7 +346,7 @@ func deleteObserved(t *framework.T, c *fixtures.Client, evs ...*nostr.Event) {
 		}
 	}
 	// A relay may apply a deletion asynchronously: wait for it.
-	if !t.Within(func(g Gomega) { g.Expect(t.QueryResult(c, byID).Events).To(BeEmpty()) }) {
+	if !t.WithinDeferred(func(g Gomega) { g.Expect(t.QueryResult(c, byID).Events).To(BeEmpty()) }) {
 		t.Unsupported("the relay accepted the kind 5 requests but still serves a command by id (NIP-09 lets it keep deleted events): evidence surviving a deletion cannot be observed")
 	}
 	t.Note("kind 5 for %d commands; none reads by id any more", len(evs))

@@ -55,7 +55,7 @@ func retentionSpecs() []framework.Spec {
 					t.Unsupported("the relay refused the NIP-09 deletion request for the command: " + ok.String())
 				}
 				// A relay may apply the deletion asynchronously: wait for it.
-				if !t.Within(func(g Gomega) { g.Expect(t.QueryResult(c, byID).Events).To(BeEmpty()) }) {
+				if !t.WithinDeferred(func(g Gomega) { g.Expect(t.QueryResult(c, byID).Events).To(BeEmpty()) }) {
 					t.Unsupported("the relay accepted the kind 5 but still serves the command by id (NIP-09 lets it keep deleted events): evidence surviving a deletion cannot be observed")
 				}
 				t.Note("kind 5 %s; the command no longer reads by id", ok)
