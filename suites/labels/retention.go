@@ -60,7 +60,13 @@ func retentionSpecs() []framework.Spec {
 				}
 				t.Note("kind 5 %s; the command no longer reads by id", ok)
 				before := expectLabels(t, c, ch)
-				acceptCommitted(t, c, add, "retry after the deletion request")
+				// The retry is this case's observation of the evidence: an
+				// answer other than the committed duplicate breaks
+				// retention.1 here (the evidence did not survive), which is
+				// the sentence the fault breaks, not only the answer's own.
+				if ok := t.Publish(c, add); !ok.Accepted || !hasFixedPrefix(ok.Reason, markCommitted) {
+					t.Violates("labels/retention.1", `retry after the deletion request: expected ["OK",…,true,"duplicate: nip-cl-committed"] (the application evidence survives a NIP-09 deletion of the command), got %s`, ok)
+				}
 				expectUnchanged(t, c, ch, before, "retry after deletion request")
 			}},
 		{Case: framework.NewCase("labels/retention/2", framework.MUST,
