@@ -19,13 +19,14 @@ const clauseStateFollow = "nip29/state-follow.1"
 // followRead reads kind of group again as c until holds says the command's
 // change is there; a relay that shows it within the step deadline
 // follows. One that keeps serving the instance c read before the command
-// (LastState) breaks the clause: its state event did not follow. One that
+// (LastState) breaks clause (nip29/state-follow.1, or the sentence that
+// names the update itself, as subgroups.2 does for an adoption): its state event did not follow. One that
 // republished the state event without the change did follow: the event
 // reflects the group's state, and the command was not applied as sent,
 // which the command's own case judges (base/metadata/*, base/membership/*
 // …): blocked on command-applied, never a second finding of the same
 // defect here. what names the command and the change.
-func followRead(t *framework.T, c *fixtures.Client, kind int, group string, holds func(*nostr.Event) bool, what string) {
+func followRead(t *framework.T, clause string, c *fixtures.Client, kind int, group string, holds func(*nostr.Event) bool, what string) {
 	prev := t.LastState(c, kind, group)
 	var last *nostr.Event
 	if t.Within(func(g Gomega) {
@@ -43,7 +44,7 @@ func followRead(t *framework.T, c *fixtures.Client, kind int, group string, hold
 			Adapt: "apply the command as NIP-29 defines it"},
 			fmt.Sprintf("after %s, the relay republished the kind %d of %s without the change (tags: %s): the state event follows the group's state, and the command was not applied as sent", what, kind, group, tags))
 	}
-	t.Violates(clauseStateFollow, "NIP-29 (%s): the state events should reflect the latest group state; after %s, the kind %d of %s read again is the instance served before the command (tags: %s)", clauseStateFollow, what, kind, group, tags)
+	t.Violates(clause, "NIP-29 (%s): the state events should reflect the latest group state; after %s, the kind %d of %s read again is the instance served before the command (tags: %s)", clause, what, kind, group, tags)
 }
 
 // editFlag is owner's 9002 for group with its current metadata, flag set
@@ -85,7 +86,7 @@ func flagFollows(t *framework.T, flag, opposite string) {
 			t.Unsupported(fmt.Sprintf("the relay refused the owner's 9002 %s the %s flag (%s): flags are the relay's to support", verb, flag, ok))
 		}
 		t.Track(ev)
-		followRead(t, owner, fixtures.KindMetadata, ch, func(meta *nostr.Event) bool { return fixtures.HasFlag(meta, flag) == on },
+		followRead(t, clauseStateFollow, owner, fixtures.KindMetadata, ch, func(meta *nostr.Event) bool { return fixtures.HasFlag(meta, flag) == on },
 			fmt.Sprintf("the owner's accepted 9002 %s the %s flag", verb, flag))
 	}
 }
@@ -127,9 +128,9 @@ func stateFollowSpecs() []framework.Spec {
 				t.MustStateEvent(owner, fixtures.KindMembers, ch)
 				pk := t.Actor("member").PubKey
 				t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, pk, t.PutRole(owner, ch, "member")), "the owner's 9000 putting the user")
-				followRead(t, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return listed(ev, pk, "") }, "the owner's accepted 9000 putting "+pk)
+				followRead(t, clauseStateFollow, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return listed(ev, pk, "") }, "the owner's accepted 9000 putting "+pk)
 				t.Accept(owner, fixtures.RemoveUser(owner.Actor(), ch, pk), "the owner's 9001 removing the user")
-				followRead(t, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return !listed(ev, pk, "") }, "the owner's accepted 9001 removing "+pk)
+				followRead(t, clauseStateFollow, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return !listed(ev, pk, "") }, "the owner's accepted 9001 removing "+pk)
 			}},
 		{Case: framework.NewCase("base/follow/6", framework.SHOULD,
 			"After a 9000 giving a user the moderating role the 39001 lists it with the role; after a 9001 removing the user, the 39001 read again no longer lists it.",
@@ -141,9 +142,9 @@ func stateFollowSpecs() []framework.Spec {
 				pk := t.Actor("admin").PubKey
 				role := t.PutRole(owner, ch, "admin")
 				t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, pk, role), "the owner's 9000 giving the user role "+role)
-				followRead(t, owner, fixtures.KindAdmins, ch, func(ev *nostr.Event) bool { return listed(ev, pk, role) }, "the owner's accepted 9000 giving "+pk+" role "+role)
+				followRead(t, clauseStateFollow, owner, fixtures.KindAdmins, ch, func(ev *nostr.Event) bool { return listed(ev, pk, role) }, "the owner's accepted 9000 giving "+pk+" role "+role)
 				t.Accept(owner, fixtures.RemoveUser(owner.Actor(), ch, pk), "the owner's 9001 removing the admin")
-				followRead(t, owner, fixtures.KindAdmins, ch, func(ev *nostr.Event) bool { return !listed(ev, pk, "") }, "the owner's accepted 9001 removing the admin "+pk)
+				followRead(t, clauseStateFollow, owner, fixtures.KindAdmins, ch, func(ev *nostr.Event) bool { return !listed(ev, pk, "") }, "the owner's accepted 9001 removing the admin "+pk)
 			}},
 		{Case: framework.NewCase("base/follow/7", framework.SHOULD,
 			"After an accepted 9021 join request to an open group the 39002 lists the user; after its 9022 leave request, the 39002 read again no longer does.",
@@ -159,10 +160,10 @@ func stateFollowSpecs() []framework.Spec {
 					framework.CheckPrefix("OK", ok.Reason)
 					t.Unsupported("the join request to the open group was refused (" + ok.String() + "): the relay defers joins, so there is no join to follow")
 				}
-				followRead(t, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return listed(ev, pk, "") }, "the accepted 9021 join request of "+pk)
+				followRead(t, clauseStateFollow, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return listed(ev, pk, "") }, "the accepted 9021 join request of "+pk)
 				leave := fixtures.LeaveRequest(joiner.Actor(), ch)
 				t.Accept(joiner, leave, "the member's 9022 leave request")
-				followRead(t, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return !listed(ev, pk, "") }, "the accepted 9022 leave request of "+pk)
+				followRead(t, clauseStateFollow, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return !listed(ev, pk, "") }, "the accepted 9022 leave request of "+pk)
 			}},
 		{Case: framework.NewCase("base/follow/8", framework.SHOULD,
 			"After an accepted join request carrying a 9009 invite code to a closed group the 39002 lists the user; after the owner's 9001 removing it, the 39002 read again no longer does.",
@@ -184,9 +185,9 @@ func stateFollowSpecs() []framework.Spec {
 					framework.CheckPrefix("OK", ok.Reason)
 					t.Unsupported("the invited join request was refused (" + ok.String() + "): nothing to follow (base/invites/1 judges it)")
 				}
-				followRead(t, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return listed(ev, pk, "") }, "the accepted invited 9021 of "+pk)
+				followRead(t, clauseStateFollow, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return listed(ev, pk, "") }, "the accepted invited 9021 of "+pk)
 				t.Accept(owner, fixtures.RemoveUser(owner.Actor(), ch, pk), "the owner's 9001 removing the invited member")
-				followRead(t, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return !listed(ev, pk, "") }, "the owner's accepted 9001 removing the invited member "+pk)
+				followRead(t, clauseStateFollow, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return !listed(ev, pk, "") }, "the owner's accepted 9001 removing the invited member "+pk)
 			}},
 		{Case: framework.NewCase("base/follow/9", framework.SHOULD,
 			"After a 9002 making a group the child of another, the child's 39000 carries the parent and the parent's the child; after a 9002 detaching it (no parent tag), both 39000s read again carry neither.",
@@ -197,16 +198,16 @@ func stateFollowSpecs() []framework.Spec {
 				parent := t.CreateChannel(owner, fixtures.ChannelSpec{Name: t.Unique("parent")})
 				child := t.CreateChannel(owner, fixtures.ChannelSpec{Name: t.Unique("child")})
 				adoptOrSkip(t, owner, child, parent)
-				followRead(t, owner, fixtures.KindMetadata, child, func(ev *nostr.Event) bool { return slices.Equal(parentsOf(ev), []string{parent}) }, "the accepted 9002 making "+child+" a child of "+parent+" (the child's parent tag)")
-				followRead(t, owner, fixtures.KindMetadata, parent, func(ev *nostr.Event) bool { return slices.Contains(childrenOf(ev), child) }, "the accepted 9002 making "+child+" a child of "+parent+" (the parent's child tag)")
+				followRead(t, "nip29/subgroups.2", owner, fixtures.KindMetadata, child, func(ev *nostr.Event) bool { return slices.Equal(parentsOf(ev), []string{parent}) }, "the accepted 9002 making "+child+" a child of "+parent+" (the child's parent tag)")
+				followRead(t, clauseStateFollow, owner, fixtures.KindMetadata, parent, func(ev *nostr.Event) bool { return slices.Contains(childrenOf(ev), child) }, "the accepted 9002 making "+child+" a child of "+parent+" (the parent's child tag)")
 				detach := t.FullEdit(owner, child)
 				if ok := t.Publish(owner, detach); !ok.Accepted {
 					framework.CheckPrefix("OK", ok.Reason)
 					t.Violates(clauseStateFollow, "NIP-29 (%s): promotion to root is a 9002 with no parent tag from an authorized admin; the owner's was refused: %s", clauseStateFollow, ok)
 				}
 				t.Track(detach)
-				followRead(t, owner, fixtures.KindMetadata, child, func(ev *nostr.Event) bool { return len(parentsOf(ev)) == 0 }, "the accepted 9002 detaching "+child+" (no parent tag)")
-				followRead(t, owner, fixtures.KindMetadata, parent, func(ev *nostr.Event) bool { return !slices.Contains(childrenOf(ev), child) }, "the accepted 9002 detaching "+child+" from "+parent+" (the parent's child tag)")
+				followRead(t, clauseStateFollow, owner, fixtures.KindMetadata, child, func(ev *nostr.Event) bool { return len(parentsOf(ev)) == 0 }, "the accepted 9002 detaching "+child+" (no parent tag)")
+				followRead(t, clauseStateFollow, owner, fixtures.KindMetadata, parent, func(ev *nostr.Event) bool { return !slices.Contains(childrenOf(ev), child) }, "the accepted 9002 detaching "+child+" from "+parent+" (the parent's child tag)")
 			}},
 		{Case: framework.NewCase("base/follow/10", framework.SHOULD,
 			"After a 9010 pinning a message the 39005 lists it; after a 9010 with an empty list, the 39005 read again lists nothing.",
@@ -226,10 +227,10 @@ func stateFollowSpecs() []framework.Spec {
 				if !t.Within(func(g Gomega) { g.Expect(t.StateEvent(owner, kindGroupPins, ch)).NotTo(BeNil()) }) {
 					t.Unsupported("no 39005 after the accepted 9010: the relay stores 9010 as a group event but publishes no pinned list")
 				}
-				followRead(t, owner, kindGroupPins, ch, func(ev *nostr.Event) bool { return slices.Equal(pinRefs(ev), []string{m.ID}) }, "the accepted 9010 pinning "+m.ID)
+				followRead(t, clauseStateFollow, owner, kindGroupPins, ch, func(ev *nostr.Event) bool { return slices.Equal(pinRefs(ev), []string{m.ID}) }, "the accepted 9010 pinning "+m.ID)
 				clear := pinList(owner.Actor(), ch)
 				t.Accept(owner, clear, "the owner's 9010 with an empty list")
-				followRead(t, owner, kindGroupPins, ch, func(ev *nostr.Event) bool { return len(pinRefs(ev)) == 0 }, "the accepted 9010 with an empty list")
+				followRead(t, clauseStateFollow, owner, kindGroupPins, ch, func(ev *nostr.Event) bool { return len(pinRefs(ev)) == 0 }, "the accepted 9010 with an empty list")
 			}},
 	}
 }
