@@ -25,7 +25,9 @@ func askingForSystemSpecs() []framework.Spec {
 				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"P": {w.O.Actor().PubKey}, "t": {w.L}}}
 				for _, r := range w.readers() {
 					want := sortedCopy(append(w.legacyFor(r.c), w.systemFor(r.c)...)...)
-					t.Expect(channelSet(t.Query(r.c, f))).To(Equal(want), "%s: #P:[creator] #t:[label]", r.name)
+					got := channelSet(t.Query(r.c, f))
+					w.requireNoUnreadableSystem(t, got, w.systemFor(r.c), r.name+": #P:[creator] #t:[label]")
+					t.Expect(got).To(Equal(want), "%s: #P:[creator] #t:[label]", r.name)
 				}
 			}},
 		{Case: framework.NewCase("identity/optin/8", framework.MUST,
@@ -63,8 +65,11 @@ func askingForSystemSpecs() []framework.Spec {
 						want = []string{w.SysOpen}
 					}
 					f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}, "P": {o}}}
-					t.Expect(findChannels(t, c, f.Tags)).To(Equal(want), "#t:[system] #P:[creator]")
+					found := findChannels(t, c, f.Tags)
+					w.requireNoUnreadableSystem(t, found, want, "#t:[system] #P:[creator]")
+					t.Expect(found).To(Equal(want), "#t:[system] #P:[creator]")
 					all := t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}}})
+					w.requireNoUnreadableSystem(t, w.ours(all), want, "#t:[system]")
 					t.Expect(w.ours(all)).To(Equal(want), "#t:[system] (this run's channels)")
 					// COUNT with #t:["system"] alone (any #P opts in by
 					// itself): ids keep it to this world's 39000s without
@@ -206,6 +211,7 @@ func askingForSystemSpecs() []framework.Spec {
 				}
 				for i, wa := range watches {
 					what := fmt.Sprintf("%s, live %s", wa.name, framework.FilterString([]nostr.Filter{wa.f}))
+					t.Checking(wa.clause)
 					t.Expect(onlyOf(channelSet(metasOf[i]), w.system())).To(Equal(w.systemFor(wa.c)), "%s: %s: the renamed system channels it may read", wa.clause, what)
 				}
 			}},

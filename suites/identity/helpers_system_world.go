@@ -177,3 +177,16 @@ func (w *sysWorld) present(t *framework.T, pairs []string) []string {
 	}
 	return out
 }
+
+// requireNoUnreadableSystem fails at identity/asking-for-system.7 when got
+// holds a system channel of this world outside readable: an opt-in that
+// returned a channel past its ACL breaks that sentence, whatever the
+// filter's own opt-in sentence (checked after this, on what is left).
+func (w *sysWorld) requireNoUnreadableSystem(t *framework.T, got, readable []string, what string) {
+	GinkgoHelper()
+	for _, ch := range got {
+		if slices.Contains(w.system(), ch) && !slices.Contains(readable, ch) {
+			t.Violates("identity/asking-for-system.7", "identity draft (identity/asking-for-system.7): %s returned the system channel %s, which this reader may not read (readable: %v)", what, ch, readable)
+		}
+	}
+}
