@@ -86,8 +86,9 @@ func runSpec(ctx SpecContext, env *Env, s Spec) {
 //     contract case blocks: a contract point is the harness's need, which no
 //     NIP requires;
 //   - any other plain failure breaks a clause of the case: the one it
-//     named (Violates), else the step's scope or the case's only clause
-//     (Breaking, verdict.go), recorded as data (Verdict.Violates). A
+//     named (Violates), else the scope of the step that raised the failure
+//     (a t.Go worker's own: failureScope, scope.go) or the case's only
+//     clause (breaking, verdict.go), recorded as data (Verdict.Violates). A
 //     failure with neither records no clause and says so in a note: a
 //     harness bug the kill test reports.
 func judgeFailure(t *T, c Case) {
@@ -117,10 +118,14 @@ func judgeFailure(t *T, c Case) {
 		AddReportEntry(EntryNote, "blocked on "+PreRateLimit.ID+": the relay answered a write of this case with a rate limit ("+paced+"); "+PreRateLimit.Adapt, ReportEntryVisibilityNever)
 		return
 	}
-	if prior.Violates != "" {
+	// The scope of the step that raised the spec's failure: a worker's
+	// (t.Go) when a worker raised it, else the case's (scope.go). A
+	// worker's scope wins over a Violates another goroutine recorded.
+	scoped, inWorker := t.failureScope(report.Failure.Location)
+	if prior.Violates != "" && (!inWorker || scoped == "" || scoped == prior.Violates) {
 		return
 	}
-	if id := t.Breaking(); id != "" {
+	if id := breaking(c, scoped); id != "" {
 		recordVerdict(Verdict{Violates: id})
 		return
 	}

@@ -203,9 +203,7 @@ func (t *T) checkOKs() {
 	t.tr.Note("OK postcondition: %s", msg)
 	if report.State.Is(types.SpecStateFailed) {
 		prior, _ := VerdictOf(report)
-		t.mu.Lock()
-		scoped := t.checking
-		t.mu.Unlock()
+		scoped, _ := t.failureScope(report.Failure.Location)
 		if prior.Outcome != reports.Blocked && (prior.Violates != "" || scoped != "") {
 			AddReportEntry(EntryNote, "also: "+msg, ReportEntryVisibilityNever)
 			return

@@ -62,9 +62,14 @@ type T struct {
 	clock *fixtures.Clock
 	// oks are the case's sends and their OKs (okpostcondition.go).
 	oks okLog
-	// checking is the clause the case's current step checks (Checking,
-	// verdict.go): what a plain failure breaks.
-	checking string
+	// root is the step scope of the case's own goroutine: the clause its
+	// current step checks (Checking, verdict.go), what a plain failure
+	// breaks. workers are the scopes of the goroutines t.Go runs, by
+	// goroutine id; failures the failures raised in them, with their
+	// scopes (scope.go).
+	root     scopeSlot
+	workers  map[uint64]*scopeSlot
+	failures []failedStep
 	// lastSettle describes the last wait that ended without its
 	// condition (settle.go).
 	lastSettle string
@@ -808,16 +813,15 @@ func (t *T) RequireRelaySigned(ev *nostr.Event) {
 }
 
 // Go runs fn concurrently for i in [0,n) and waits for all; failures inside
-// are reported to the case.
+// are reported to the case. Each fn runs with a step scope of its own,
+// starting as the caller's: a Checking or Invariant inside changes only
+// its own, a failure inside breaks its own, and the caller's scope after
+// Go is the one it had before (scope.go).
 func (t *T) Go(n int, fn func(i int)) {
 	var wg sync.WaitGroup
 	for i := 0; i < n; i++ {
 		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			defer GinkgoRecover()
-			fn(i)
-		}(i)
+		t.spawn(func() { fn(i) }, wg.Done)
 	}
 	wg.Wait()
 }

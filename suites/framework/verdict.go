@@ -117,6 +117,10 @@ func (t *T) Violates(clauseID, format string, args ...any) {
 	GinkgoHelper()
 	t.mustCite("Violates", clauseID)
 	recordVerdict(Verdict{Violates: clauseID})
+	// The failing goroutine's scope is the clause: judgeFailure finds it
+	// there when the failure was a worker's (scope.go), whatever another
+	// goroutine recorded.
+	t.scope(clauseID)
 	Failf(format, args...)
 }
 
@@ -152,17 +156,20 @@ func (t *T) Invariant(clauseID string) (done func()) {
 // Deferred, it keeps the step's scope when the step fails (a failure
 // panics through it): the failure is judged after the case body
 // (judgeFailure), and must find the clause of the step that failed.
+// The scope is the calling goroutine's (scope.go): a worker of t.Go
+// changes its own only, and done restores the goroutine's it was set on.
 func (t *T) scope(clauseID string) func() {
 	t.mu.Lock()
-	prev := t.checking
-	t.checking = clauseID
+	s := t.slot()
+	prev := s.clause
+	s.clause = clauseID
 	t.mu.Unlock()
 	return func() {
 		if r := recover(); r != nil {
 			panic(r)
 		}
 		t.mu.Lock()
-		t.checking = prev
+		s.clause = prev
 		t.mu.Unlock()
 	}
 }
@@ -197,14 +204,11 @@ func MayBreak(c Case, id string) bool {
 	return ok && cl.Testable && cl.Section == c.Section
 }
 
-// Breaking is the clause a plain failure of the case breaks now: the step
-// scope (Checking), or the case's only clause; "" when the case cites
-// several and no step scope is set.
+// Breaking is the clause a plain failure of the calling goroutine breaks
+// now: its step scope (Checking), or the case's only clause; "" when the
+// case cites several and no step scope is set.
 func (t *T) Breaking() string {
-	t.mu.Lock()
-	scoped := t.checking
-	t.mu.Unlock()
-	return breaking(t.Case, scoped)
+	return breaking(t.Case, t.currentScope())
 }
 
 // breaking is Breaking's rule: the step scope, else the only clause.
