@@ -125,6 +125,9 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 			return nil, fmt.Errorf("label filter %q: %w", opts.LabelFilter, err)
 		}
 	}
+	if err := CheckSelection(opts.Focus, opts.Skip, opts.LabelFilter); err != nil {
+		return nil, err
+	}
 	// An explicit deadline covers the whole run, setup included; a derived
 	// one (Options.Deadline 0) starts once the plans are prepared.
 	if opts.Deadline > 0 {
