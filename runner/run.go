@@ -125,6 +125,9 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 			return nil, fmt.Errorf("label filter %q: %w", opts.LabelFilter, err)
 		}
 	}
+	if err := CheckSelection(opts.Focus, opts.Skip, opts.LabelFilter); err != nil {
+		return nil, err
+	}
 	// An explicit deadline covers the whole run, setup included; a derived
 	// one (Options.Deadline 0) starts once the plans are prepared.
 	if opts.Deadline > 0 {
@@ -737,8 +740,24 @@ func runGinkgo(ctx context.Context, opts *Options, prepared []*preparedPlan) (ty
 			}
 		}()
 	}
+	// A stop (SIGINT, SIGTERM, a cancel) that lands after Run last looked
+	// at ctx but before RunSpecs installs Ginkgo's own interrupt handler
+	// reaches only ctx: Ginkgo never hears of it and would run every case
+	// until the suite deadline. BeforeSuite runs once that handler is in
+	// place (a later signal is Ginkgo's to act on), so a ctx ended by then
+	// skips every case: they are not-run, the stop said first.
+	stoppedBeforeCases := false
+	BeforeSuite(func() {
+		if ctx.Err() != nil {
+			stoppedBeforeCases = true
+			Skip("the run was stopped before the cases started")
+		}
+	})
 	ReportAfterSuite("nipcl-conform capture", func(r Report) {
 		captured, stopped = r.SpecReports, strings.Join(r.SpecialSuiteFailureReasons, "; ")
+		if stoppedBeforeCases {
+			stopped = "the run was stopped before the cases started"
+		}
 	})
 
 	logPath := filepath.Join(opts.ReportDir, "ginkgo.log")

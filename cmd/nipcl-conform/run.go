@@ -253,6 +253,9 @@ func (f *runFlags) checkRunShape() error {
 			return usagef("--label-filter %q: %s", *f.labelFilter, ansi.ReplaceAllString(summaryLine(err.Error()), ""))
 		}
 	}
+	if err := runner.CheckSelection(f.focus, f.skip, *f.labelFilter); err != nil {
+		return usagef("%v", err)
+	}
 	if *f.runID != "" && !runner.ValidRunID(*f.runID) {
 		return usagef("--run-id %q: want 1-16 lowercase letters, digits or '-' (it becomes part of every label the run creates)", *f.runID)
 	}

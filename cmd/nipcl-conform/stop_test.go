@@ -135,16 +135,54 @@ func TestDeadlineIsDerivedAndSaid(t *testing.T) {
 		t.Fatal(err)
 	}
 	first, _ := bufio.NewReader(stdout).ReadString('\n')
-	// The first line is all this test reads: the process is killed, not
-	// interrupted (an interrupt arriving as the cases start is seen only
-	// at the deadline, a minute later; TestSIGTERMStopIsIncomplete covers
-	// the stop itself).
+	// The first line is all this test reads: the process is killed
+	// (TestInterruptAsCasesStartStopsAtOnce interrupts it at this moment).
 	_ = cmd.Process.Kill()
 	go func() { _, _ = io.Copy(io.Discard, stdout) }()
 	_ = cmd.Wait()
 	if !strings.HasPrefix(first, "warning: --deadline 1m0s is shorter than this run is expected to take") {
 		t.Errorf("first line %q, want the deadline said to be too short", first)
 	}
+}
+
+// TestInterruptAsCasesStartStopsAtOnce: a SIGINT sent right after the
+// run's first line (the plan prepared, the cases about to start) lands
+// after the runner looked at the stop but before Ginkgo hears signals; the
+// run still stops at once, incomplete, every case not-run — not at its
+// deadline a minute later.
+func TestInterruptAsCasesStartStopsAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, "run", "--profile", "nip29", "--rate", "5", "--deadline", "1m", "--report-dir", dir)
+	pipe, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	rd := bufio.NewReader(pipe)
+	first, _ := rd.ReadString('\n')
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	sent := time.Now()
+	rest, _ := io.ReadAll(rd)
+	err = cmd.Wait()
+	took := time.Since(sent)
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	stdout := first + string(rest)
+	// Seconds, not the minute of --deadline: the cases stop as they start.
+	if took > 20*time.Second {
+		t.Errorf("the run stopped %s after the interrupt, want seconds\n%s", took.Round(time.Second), stdout)
+	}
+	checkIncomplete(t, code, stdout, dir, "an interrupt (SIGINT)")
 }
 
 // TestSafeRunCancelledHalfWayCleansUp: a --safe run against a live relay
