@@ -134,14 +134,6 @@ func look(cond func(g Gomega)) (held bool) {
 	return true
 }
 
-// settle looks at cond until it holds or, after the first look that
-// failed (its own read answered: the barrier), the settle window has
-// passed with one last look at its end. A condition that held records
-// its delay for later windows.
-func (t *T) settle(cond func(g Gomega)) (bool, Settle) {
-	return t.settleAtLeast(cond, 0)
-}
-
 // deferredWindow is the shortest window for work a relay may defer
 // (WithinDeferred): what a relay that showed no OK→state delay gets.
 func (e *Env) deferredWindow() time.Duration {
@@ -152,7 +144,10 @@ func (e *Env) deferredWindow() time.Duration {
 	return step / settleFallbackDiv
 }
 
-// settleAtLeast is settle with a window of at least floor.
+// settleAtLeast looks at cond until it holds or, after the first look
+// that failed (its own read answered: the barrier), the settle window (at
+// least floor) has passed with one last look at its end. A condition that
+// held records its delay for later windows.
 func (t *T) settleAtLeast(cond func(g Gomega), floor time.Duration) (bool, Settle) {
 	start := time.Now()
 	if look(cond) {

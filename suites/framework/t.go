@@ -118,8 +118,11 @@ func (t *T) Expect(actual any, extra ...any) gomegatypes.Assertion {
 // failure by itself. cond must read the relay. When cond did not hold,
 // the report notes how long the case waited and why that was enough
 // (LastSettle gives the same words for the verdict).
-func (t *T) Within(cond func(g Gomega)) bool {
-	held, s := t.settle(cond)
+func (t *T) Within(cond func(g Gomega)) bool { return t.within(cond, 0) }
+
+// within is Within with a settle window of at least floor.
+func (t *T) within(cond func(g Gomega), floor time.Duration) bool {
+	held, s := t.settleAtLeast(cond, floor)
 	if !held {
 		t.mu.Lock()
 		t.lastSettle = s.String()
@@ -135,14 +138,7 @@ func (t *T) Within(cond func(g Gomega)) bool {
 // window is at least the one a relay that showed no delay gets (a fifth
 // of --timeout), however fast its state events came.
 func (t *T) WithinDeferred(cond func(g Gomega)) bool {
-	held, s := t.settleAtLeast(cond, t.Env.deferredWindow())
-	if !held {
-		t.mu.Lock()
-		t.lastSettle = s.String()
-		t.mu.Unlock()
-		t.Note("not seen: %s", s)
-	}
-	return held
+	return t.within(cond, t.Env.deferredWindow())
 }
 
 // Gomega is the case's own Gomega, for Eventually and Consistently
