@@ -185,11 +185,11 @@ func (c Case) WithFreshKeys() Case { c.FreshKeys = true; return c }
 
 // HeadRule is a draft's rule that a read serves only the current head of
 // Kind (one per d): Clause is the clause it breaks (recorded as the
-// failure's, whatever the case cites), Rule names it ("labels draft
-// (labels/finding-channels.6)"), Says states it.
+// failure's, whatever the case cites, and named in the message), Says
+// states it.
 type HeadRule struct {
-	Kind               int
-	Clause, Rule, Says string
+	Kind         int
+	Clause, Says string
 }
 
 // WithRefusal sets what a refused step of the case's scenario means.

@@ -730,7 +730,7 @@ func (t *T) JudgeHeads(kind, n int, read string) {
 	GinkgoHelper()
 	if r := t.Case.CurrentHead; r != nil && r.Kind == kind {
 		defer t.Invariant(r.Clause)()
-		Failf("%s: %s, but %s returned %d heads of kind %d", r.Rule, r.Says, read, n, kind)
+		Failf("%s: %s, but %s returned %d heads of kind %d", r.Clause, r.Says, read, n, kind)
 	}
 	t.Note("%s returned %d heads of kind %d; NIP-01 lets a relay keep older versions (NIP-29 asks for one instance: nip29/state-events.3), the newest is taken as current", read, n, kind)
 }

@@ -48,7 +48,7 @@ func Specs() []framework.Spec {
 // current 39000 snapshot (labels/finding-channels.6): every labels case
 // fails on more heads (framework.T.JudgeHeads).
 var currentSnapshot = framework.HeadRule{Kind: fixtures.KindMetadata, Clause: "labels/finding-channels.6",
-	Rule: "labels draft (labels/finding-channels.6)", Says: "only the current snapshot is served"}
+	Says: "only the current snapshot is served"}
 
 // NewGroupID mints the group id of a bare 9007 under the labels profile:
 // the draft requires a UUID for every h-tagged creation (suites.Define
