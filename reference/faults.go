@@ -25,6 +25,11 @@ type faultSpec struct {
 	Name   FaultName
 	Clause string // clause ID whose sentence Breaks contradicts
 	Breaks string // what the relay does wrong while the fault is on
+	// install, when set, makes the fault a hook set like a Variant's: it
+	// appends to the relay's hook slices (hooks, variants.go) and the
+	// conforming code never names the fault. Without it the fault is a
+	// point check (r.fault).
+	install func(r *Relay)
 }
 
 // faultTables are the fault tables, one per profile ("" = every profile).
@@ -154,7 +159,14 @@ type faultSet map[FaultName]bool
 // on reports whether the named switch is on.
 func (f faultSet) on(name FaultName) bool { return f[name] }
 
-// fault reports whether the named switch is on.
+// fault reports whether the named switch is on. It is the point check a
+// fault keeps only where its deviation sits inside an algorithm no general
+// hook slice can express without copying the algorithm: the order of
+// admission checks, SQL plans (where a LIMIT or an access clause goes),
+// transaction steps (what is written, deleted or rolled back between
+// two statements), the label parsers and the tie rules of stored events.
+// Every other fault is a hook set: its row's install func appends to the
+// relay's hook slices (hooks.go), as a Variant's does.
 func (r *Relay) fault(name FaultName) bool {
 	return r.faults[name]
 }

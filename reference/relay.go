@@ -232,9 +232,7 @@ func New(cfg Config) (*Relay, error) {
 	r.initLimits()
 	r.createdAtPast, r.createdAtFuture = CreatedAtWindow, CreatedAtWindow
 	r.hooks.absent = map[feature]bool{}
-	for _, v := range variants {
-		v.install(r)
-	}
+	installSwitches(r, append(variants, faultSwitches(faults)...))
 	if r.defaultLimit > r.maxLimit {
 		r.defaultLimit = r.maxLimit
 	}

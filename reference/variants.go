@@ -58,6 +58,16 @@ type Variant struct {
 // RejectEvent, QueryEvents, … slices). Empty slices leave the relay as the
 // NIP texts' most common reading has it.
 type hooks struct {
+	// General slices (hooks.go calls them) that faults and variants share.
+	// editStateTags edits the tags of a state event the relay publishes
+	// (core and profile tags, before the stateTags hooks add theirs).
+	editStateTags []func(kind int, ch *Channel, tags nostr.Tags) nostr.Tags
+	// okText rewrites the reason of an OK, accepted or not, after the
+	// profile's markers and before a refusal is reworded.
+	okText []func(ev *nostr.Event, accepted bool, reason string) string
+	// serveInfo edits the NIP-11 document served to one request.
+	serveInfo []func(req *http.Request, doc *Info)
+
 	// answerHTTP answers a plain HTTP request for anything but NIP-11 at
 	// "/", the WebSocket upgrade and (when offered) the AV endpoints; the
 	// first hook that returns true wrote the answer.
