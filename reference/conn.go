@@ -223,13 +223,7 @@ func (c *conn) readRefusal(verb string, filters nostr.Filters) string {
 }
 
 func (c *conn) ok(ev *nostr.Event, accepted bool, reason string) {
-	reason = c.r.profile.okReason(ev, accepted, reason)
-	if !accepted && c.r.fault(faultOKWithoutPrefix) {
-		// Fault: the refusal's machine-readable prefix is left out.
-		if _, rest, found := strings.Cut(reason, ":"); found {
-			reason = strings.TrimSpace(rest)
-		}
-	}
+	reason = c.r.okReason(ev, accepted, c.r.profile.okReason(ev, accepted, reason))
 	if !accepted {
 		c.beforeRefusal(reason)
 		reason = c.r.refusal(reason)

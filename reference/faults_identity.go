@@ -101,9 +101,11 @@ const (
 var identityFaults = []faultSpec{
 	// identity/advertising (nip-cl-identity.md Advertising support).
 	{Name: faultIDNIPCLInNIPs, Clause: "identity/advertising.1",
-		Breaks: `"nip-cl" is listed in NIP-11 supported_nips`},
+		Breaks:  `"nip-cl" is listed in NIP-11 supported_nips`,
+		install: idNIPCLInNIPs},
 	{Name: faultIDNIP11HostNoExt, Clause: "identity/advertising.2",
-		Breaks: `only the community first asked for its NIP-11 document lists "nip-cl" in supported_extensions: another community's (--host) document omits it`},
+		Breaks:  `only the community first asked for its NIP-11 document lists "nip-cl" in supported_extensions: another community's (--host) document omits it`,
+		install: nip11HostNoExtension},
 
 	// identity/asking-for-system (nip-cl-identity.md System channels: Asking for system channels).
 	{Name: faultIDCountTOptInIgnored, Clause: "identity/asking-for-system.1",
@@ -123,7 +125,8 @@ var identityFaults = []faultSpec{
 
 	// identity/creation-time (nip-cl-identity.md Channel identity tags: Creation time).
 	{Name: faultIDCreatedAtBackdated, Clause: "identity/creation-time.1",
-		Breaks: "the 39000 created_at tag is written 10 minutes before the channel's creation (neither the relay clock at the create nor the 9007's created_at)"},
+		Breaks:  "the 39000 created_at tag is written 10 minutes before the channel's creation (neither the relay clock at the create nor the 9007's created_at)",
+		install: idCreatedAtBackdated},
 	{Name: faultIDCreatedAtFollowsEdit, Clause: "identity/creation-time.2",
 		Breaks: "a 9002 rewrites the created_at tag with the edit's own created_at"},
 
@@ -131,7 +134,8 @@ var identityFaults = []faultSpec{
 	{Name: faultIDClientCreator, Clause: "identity/creator.2",
 		Breaks: "a client P tag on 9007 or 9002 sets the creator"},
 	{Name: faultIDCreatorFollowsOwner, Clause: "identity/creator.3",
-		Breaks: "P names the channel's current (first) owner instead of the key that signed the 9007"},
+		Breaks:  "P names the channel's current (first) owner instead of the key that signed the 9007",
+		install: idCreatorFollowsOwner},
 
 	// identity/finding-channels (nip-cl-identity.md Finding channels).
 	{Name: faultIDFirstTValueOnly, Clause: "identity/finding-channels.5",
@@ -139,11 +143,14 @@ var identityFaults = []faultSpec{
 
 	// identity/identity-tags (nip-cl-identity.md Channel identity tags).
 	{Name: faultIDTagsOnlyOn39000, Clause: "identity/identity-tags.1",
-		Breaks: "39001 and 39002 carry no identity tags (t type, t labels, P)"},
+		Breaks:  "39001 and 39002 carry no identity tags (t type, t labels, P)",
+		install: idTagsOnlyOn39000},
 	{Name: faultIDLabelOrderDiffers, Clause: "identity/identity-tags.2",
-		Breaks: "39001 and 39002 list the labels sorted while 39000 keeps the stored order, so the order differs by kind"},
+		Breaks:  "39001 and 39002 list the labels sorted while 39000 keeps the stored order, so the order differs by kind",
+		install: idLabelOrderDiffers},
 	{Name: faultIDCreatorBeforeType, Clause: "identity/identity-tags.3",
-		Breaks: `the ["P", creator] tag comes before the ["t", type] and label tags on 39000-39002`},
+		Breaks:  `the ["P", creator] tag comes before the ["t", type] and label tags on 39000-39002`,
+		install: idCreatorBeforeType},
 
 	// identity/label-rules (nip-cl-identity.md Channel labels: Rules).
 	{Name: faultIDNineLabels, Clause: "identity/label-rules.1",
@@ -223,9 +230,11 @@ var identityFaults = []faultSpec{
 	{Name: faultIDSystemOpenByDefault, Clause: "identity/system-channels.2",
 		Breaks: "a system channel created without a visibility tag is open"},
 	{Name: faultIDHiddenMissing, Clause: "identity/system-channels.3",
-		Breaks: "a private system channel's 39000 lacks the hidden tag"},
+		Breaks:  "a private system channel's 39000 lacks the hidden tag",
+		install: idHiddenMissing},
 	{Name: faultIDHiddenOnOpen, Clause: "identity/system-channels.3",
-		Breaks: "the 39000 of an open system channel carries hidden too: a private system channel made open keeps the tag"},
+		Breaks:  "the 39000 of an open system channel carries hidden too: a private system channel made open keeps the tag",
+		install: idHiddenOnOpen},
 
 	// Appended (identity sentence walk). identity/creation-time.
 	{Name: faultIDClientCreatedAtOnCreate, Clause: "identity/creation-time.1",

@@ -150,7 +150,8 @@ var labelsFaults = []faultSpec{
 
 	// labels/capability (nip-cl-labels.md Capability discovery).
 	{Name: faultLabelsNIP11HostNoExt, Clause: "labels/capability.1",
-		Breaks: `only the community first asked for its NIP-11 document lists "nip-cl" in supported_extensions: another community's (--host) document omits it`},
+		Breaks:  `only the community first asked for its NIP-11 document lists "nip-cl" in supported_extensions: another community's (--host) document omits it`,
+		install: nip11HostNoExtension},
 
 	// labels/community (nip-cl-labels.md Authorization and visibility: community scope).
 	{Name: faultLabelsCountCommunities, Clause: "labels/community.1",
@@ -204,7 +205,8 @@ var labelsFaults = []faultSpec{
 	{Name: faultLabelsNoMarker, Clause: "labels/responses.1",
 		Breaks: "rejections of covered commands carry only the NIP-01 prefix, without nip-cl-rejected"},
 	{Name: faultLabelsRetryEmptyReason, Clause: "labels/responses.9",
-		Breaks: `an exact retry of a committed command is answered OK true "" instead of "duplicate: nip-cl-committed"`},
+		Breaks:  `an exact retry of a committed command is answered OK true "" instead of "duplicate: nip-cl-committed"`,
+		install: labelsRetryEmptyReason},
 	{Name: faultLabelsRefusedMutationKept, Clause: "labels/responses.2",
 		Breaks: "a label mutation refused for its author's role or the channel's archive state is stored anyway, so once the cause is gone its exact re-send finds it and is answered duplicate: nip-cl-committed although it never applied"},
 	{Name: faultLabelsLimitBeforeAuthority, Clause: "labels/responses.17",
@@ -252,11 +254,14 @@ var labelsFaults = []faultSpec{
 	{Name: faultLabelsLiveStaleLabels, Clause: "labels/snapshot.1",
 		Breaks: "a 39000 delivered live carries the label set of the channel's previous live snapshot (the stored one is right): live subscribers see every change one step late"},
 	{Name: faultLabelsNoNamespace, Clause: "labels/snapshot.2",
-		Breaks: `a labeled 39000 has no ["L","nip-cl"] tag`},
+		Breaks:  `a labeled 39000 has no ["L","nip-cl"] tag`,
+		install: labelsNoNamespace},
 	{Name: faultLabelsUnsorted, Clause: "labels/snapshot.4",
-		Breaks: "39000 l tags come in insertion order instead of sorted by ASCII value"},
+		Breaks:  "39000 l tags come in insertion order instead of sorted by ASCII value",
+		install: labelsUnsorted},
 	{Name: faultLabelsAsTTags, Clause: "labels/snapshot.8",
-		Breaks: "39000 also carries every label as an extra t tag (the competing draft's format)"},
+		Breaks:  "39000 also carries every label as an extra t tag (the competing draft's format)",
+		install: labelsAsTTags},
 
 	// labels/values-and-limits (nip-cl-labels.md Label values and limits).
 	{Name: faultLabelsCreateCopiesCapped, Clause: "labels/values-and-limits.6",

@@ -192,7 +192,8 @@ var nip29Faults = []faultSpec{
 
 	// nip01/ok-prefix (NIP-01 From relay to client: OK and CLOSED machine-readable prefixes).
 	{Name: faultOKWithoutPrefix, Clause: "nip01/ok-prefix.1",
-		Breaks: "OK false messages lose their machine-readable prefix (\"bad signature\" instead of \"invalid: bad signature\")"},
+		Breaks:  "OK false messages lose their machine-readable prefix (\"bad signature\" instead of \"invalid: bad signature\")",
+		install: okWithoutPrefix},
 	{Name: faultRefusedButStored, Clause: "nip01/ok-prefix.3",
 		Breaks: "a group command (9000-9020) refused with restricted: or blocked: is stored anyway (none of its effects): OK false, yet served by ids and by its kind and #h"},
 	{Name: faultAppliedButRefused, Clause: "nip01/ok-prefix.3",
@@ -220,7 +221,8 @@ var nip29Faults = []faultSpec{
 
 	// nip29/admins (NIP-29 Group metadata events: group admins (39001)).
 	{Name: faultAdminsWithoutRoles, Clause: "nip29/admins.1",
-		Breaks: `39001 lists each admin as ["p", <pubkey>] with no role (NIP-29: "Each admin is listed along with one or more roles"; a fault, not a policy)`},
+		Breaks:  `39001 lists each admin as ["p", <pubkey>] with no role (NIP-29: "Each admin is listed along with one or more roles"; a fault, not a policy)`,
+		install: adminsWithoutRoles},
 
 	// nip29/create (NIP-29 Group state -- or moderation: create-group (9007)).
 	{Name: faultCreateTakesOver, Clause: "nip29/create.3",
@@ -344,7 +346,8 @@ var nip29Faults = []faultSpec{
 
 	// nip29/subgroups (NIP-29 Subgroups: parent and child tags, rules, membership).
 	{Name: faultSubgroupsNotAdvertised, Clause: "nip29/subgroups.1",
-		Breaks: `the NIP-11 document has no "nip29": {"subgroups": true} although the relay supports subgroups`},
+		Breaks:  `the NIP-11 document has no "nip29": {"subgroups": true} although the relay supports subgroups`,
+		install: subgroupsNotAdvertised},
 	{Name: faultSubgroupParentNotShown, Clause: "nip29/subgroups.2",
 		Breaks: "a child's 39000 does not carry its parent tag"},
 	{Name: faultSubgroupChildNotListed, Clause: "nip29/subgroups.3",

@@ -63,9 +63,6 @@ func (identityProfile) extensions() []string { return []string{"nip-cl"} }
 
 // supportedNIPs: the draft has no NIP number, so "nip-cl" never goes there.
 func (p identityProfile) supportedNIPs(base []any) []any {
-	if p.faults.on(faultIDNIPCLInNIPs) {
-		return append(slices.Clone(base), "nip-cl")
-	}
 	return base
 }
 
@@ -319,51 +316,16 @@ func (p identityProfile) stateTags(kind int, ch *Channel) nostr.Tags {
 	if kind < kindGroupMetadata || kind > last {
 		return nil
 	}
-	// Fault identity-tags-only-on-39000.
-	if kind != kindGroupMetadata && p.faults.on(faultIDTagsOnlyOn39000) {
-		return nil
-	}
-	labels := ch.Labels
-	// Fault identity-label-order-differs-by-kind.
-	if kind != kindGroupMetadata && p.faults.on(faultIDLabelOrderDiffers) {
-		labels = slices.Clone(labels)
-		sort.Strings(labels)
-	}
-	creator := ch.Creator
-	// Fault identity-creator-follows-owner.
-	if p.faults.on(faultIDCreatorFollowsOwner) {
-		for _, pk := range sortedMembers(ch) {
-			if ch.Members[pk] == roleOwner {
-				creator = pk
-				break
-			}
-		}
-	}
 	tags := nostr.Tags{{"t", ch.Type}}
-	for _, l := range labels {
+	for _, l := range ch.Labels {
 		tags = append(tags, nostr.Tag{"t", l})
 	}
-	// Fault identity-creator-before-type.
-	if p.faults.on(faultIDCreatorBeforeType) {
-		tags = append(nostr.Tags{{"P", creator}}, tags...)
-	} else {
-		tags = append(tags, nostr.Tag{"P", creator})
-	}
+	tags = append(tags, nostr.Tag{"P", ch.Creator})
 	if kind == kindGroupMetadata {
-		createdAt := ch.CreatedAt
-		// Fault identity-created-at-backdated.
-		if p.faults.on(faultIDCreatedAtBackdated) {
-			createdAt -= createdAtBackdate
-		}
-		tags = append(tags, nostr.Tag{"created_at", strconv.FormatInt(createdAt, 10)})
-		// Fault identity-system-hidden-missing. A channel with the NIP-29
-		// hidden flag has the tag from the core already.
-		if ch.Type == typeSystem && ch.Visibility == visibilityPrivate && !ch.Hidden && !p.faults.on(faultIDHiddenMissing) {
-			tags = append(tags, nostr.Tag{"hidden"})
-		}
-		// Fault identity-system-hidden-on-open: an open system channel is
-		// marked hidden too.
-		if ch.Type == typeSystem && ch.Visibility != visibilityPrivate && !ch.Hidden && p.faults.on(faultIDHiddenOnOpen) {
+		tags = append(tags, nostr.Tag{"created_at", strconv.FormatInt(ch.CreatedAt, 10)})
+		// A private system channel is hidden; one with the NIP-29 hidden
+		// flag has the tag from the core already.
+		if ch.Type == typeSystem && ch.Visibility == visibilityPrivate && !ch.Hidden {
 			tags = append(tags, nostr.Tag{"hidden"})
 		}
 	}

@@ -728,24 +728,11 @@ func (p *labelsProfile) stateTags(kind int, ch *Channel) nostr.Tags {
 	if len(ch.Labels) == 0 {
 		return tags
 	}
-	// Fault labels-no-namespace.
-	if !p.faults.on(faultLabelsNoNamespace) {
-		tags = append(tags, nostr.Tag{"L", labelNamespace})
-	}
+	tags = append(tags, nostr.Tag{"L", labelNamespace})
 	labels := slices.Clone(ch.Labels)
 	sort.Strings(labels)
-	// Fault labels-unsorted: reverse ASCII order.
-	if p.faults.on(faultLabelsUnsorted) && len(labels) > 1 {
-		slices.Reverse(labels)
-	}
 	for _, v := range labels {
 		tags = append(tags, nostr.Tag{"l", v, labelNamespace})
-	}
-	// Fault labels-as-t-tags.
-	if p.faults.on(faultLabelsAsTTags) {
-		for _, v := range labels {
-			tags = append(tags, nostr.Tag{"t", v})
-		}
 	}
 	return tags
 }
@@ -789,10 +776,6 @@ func (p *labelsProfile) duplicate(t *txn, ev *nostr.Event) (bool, string) {
 		return false, "duplicate: nip-cl-rejected channel id already used"
 	}
 	committed := "duplicate: nip-cl-committed"
-	// Fault labels-retry-empty-reason.
-	if p.faults.on(faultLabelsRetryEmptyReason) {
-		committed = ""
-	}
 	// Fault labels-retry-skips-admission.
 	if p.faults.on(faultLabelsRetrySkipsAdmit) {
 		return true, committed

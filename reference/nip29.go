@@ -656,11 +656,6 @@ func (r *Relay) stateTags(t *txn, kind int, ch *Channel) nostr.Tags {
 	case kindGroupAdmins:
 		for _, pk := range sortedMembers(ch) {
 			if role := ch.Members[pk]; mayModerate(role) {
-				// Fault admins-without-roles: the p tag names no role.
-				if r.fault(faultAdminsWithoutRoles) {
-					tags = append(tags, nostr.Tag{"p", pk})
-					continue
-				}
 				tags = append(tags, nostr.Tag{"p", pk, r.wireRole(role)})
 			}
 		}
@@ -673,7 +668,7 @@ func (r *Relay) stateTags(t *txn, kind int, ch *Channel) nostr.Tags {
 			tags = append(tags, nostr.Tag{"role", r.wireRole(rd[0]), rd[1]})
 		}
 	}
-	tags = append(tags, r.profile.stateTags(kind, ch)...)
+	tags = r.editedStateTags(kind, ch, append(tags, r.profile.stateTags(kind, ch)...))
 	for _, h := range r.hooks.stateTags {
 		tags = append(tags, h(t, kind, ch)...)
 	}
