@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
 	"sort"
@@ -257,4 +258,179 @@ var labelsRetryEmptyReason = editOK(func(_ *nostr.Event, accepted bool, reason s
 		return ""
 	}
 	return reason
+})
+
+// --- reads: filters, access (query.go) --------------------------------------
+
+// readAs is the install func of a fault that rewrites filters as the relay
+// reads them.
+func readAs(edit func(f nostr.Filter, verb string) nostr.Filter) func(r *Relay) {
+	return func(r *Relay) {
+		r.hooks.readFilter = append(r.hooks.readFilter, edit)
+	}
+}
+
+// skipAccessOn is the install func of a fault that leaves the read-access
+// rule out of some reads.
+func skipAccessOn(skip func(f *nostr.Filter, verb string) bool) func(r *Relay) {
+	return func(r *Relay) {
+		r.hooks.skipAccess = append(r.hooks.skipAccess, skip)
+	}
+}
+
+// grant is the install func of a fault that widens the read-access rule.
+func grant(g readGrant) func(r *Relay) {
+	return func(r *Relay) {
+		r.hooks.grantRead = append(r.hooks.grantRead, g)
+	}
+}
+
+// filterFirstValueOnly: filter-first-value-only keeps each tag filter's
+// first value.
+var filterFirstValueOnly = readAs(func(f nostr.Filter, _ string) nostr.Filter {
+	for name, vals := range f.Tags {
+		if len(vals) > 1 {
+			f.Tags[name] = vals[:1]
+		}
+	}
+	return f
+})
+
+// filterExclusiveSinceUntil: filter-exclusive-since-until moves since and
+// until one second inwards.
+var filterExclusiveSinceUntil = readAs(func(f nostr.Filter, _ string) nostr.Filter {
+	if f.Since != nil {
+		s := *f.Since + 1
+		f.Since = &s
+	}
+	if f.Until != nil {
+		u := *f.Until - 1
+		f.Until = &u
+	}
+	return f
+})
+
+// filterEmptyArrayMatchesAll: filter-empty-array-matches-all drops empty
+// lists.
+var filterEmptyArrayMatchesAll = readAs(func(f nostr.Filter, _ string) nostr.Filter {
+	for name, vals := range f.Tags {
+		if len(vals) == 0 {
+			delete(f.Tags, name)
+		}
+	}
+	if f.IDs != nil && len(f.IDs) == 0 {
+		f.IDs = nil
+	}
+	if f.Authors != nil && len(f.Authors) == 0 {
+		f.Authors = nil
+	}
+	if f.Kinds != nil && len(f.Kinds) == 0 {
+		f.Kinds = nil
+	}
+	return f
+})
+
+// countIgnoresTags: count-ignores-tags drops a COUNT's tag conditions.
+var countIgnoresTags = readAs(func(f nostr.Filter, verb string) nostr.Filter {
+	if verb == readCOUNT {
+		f.Tags = nil
+	}
+	return f
+})
+
+// limitCapsLive: limit-caps-live gives a filter with a limit nothing live
+// (it matches no kind).
+var limitCapsLive = readAs(func(f nostr.Filter, verb string) nostr.Filter {
+	if verb == readLive && f.Limit > 0 {
+		f.Kinds = []int{}
+	}
+	return f
+})
+
+// labelsMixedKindsReadEmpty: labels-mixed-kinds-read-empty answers a REQ
+// with #l and several kinds with no stored event (limit 0).
+var labelsMixedKindsReadEmpty = readAs(func(f nostr.Filter, verb string) nostr.Filter {
+	if verb == readREQ && f.Tags["l"] != nil && len(f.Kinds) > 1 {
+		f.LimitZero = true
+	}
+	return f
+})
+
+// labelsDiscoveryTIgnored: labels-discovery-t-ignored drops #t from a
+// stored read with #l.
+var labelsDiscoveryTIgnored = readAs(func(f nostr.Filter, verb string) nostr.Filter {
+	if verb == readREQ && f.Tags["l"] != nil && f.Tags["t"] != nil {
+		delete(f.Tags, "t")
+	}
+	return f
+})
+
+// readsIDsSkipAccess: reads-ids-skip-access leaves an ids filter's stored
+// reads (REQ, COUNT) unchecked.
+var readsIDsSkipAccess = skipAccessOn(func(f *nostr.Filter, verb string) bool {
+	return verb != readLive && f.IDs != nil
+})
+
+// labelsNamespaceReadSkipsACL: labels-namespace-read-skips-acl leaves a
+// stored #L read without #l unchecked.
+var labelsNamespaceReadSkipsACL = skipAccessOn(func(f *nostr.Filter, verb string) bool {
+	return verb == readREQ && f.Tags["L"] != nil && f.Tags["l"] == nil
+})
+
+// labelsLiveNamespaceSkipsACL: labels-live-namespace-skips-acl treats a
+// #L subscription without #l as a public feed.
+var labelsLiveNamespaceSkipsACL = skipAccessOn(func(f *nostr.Filter, verb string) bool {
+	return verb == readLive && f.Tags["L"] != nil && f.Tags["l"] == nil
+})
+
+// idPOptInSkipsACL: identity-p-opt-in-skips-acl leaves a stored #P read
+// with #t unchecked.
+var idPOptInSkipsACL = skipAccessOn(func(f *nostr.Filter, verb string) bool {
+	return verb == readREQ && f.Tags["P"] != nil && f.Tags["t"] != nil
+})
+
+// privateMessagesReadable: private-messages-readable serves kind 9 of any
+// group to anyone.
+var privateMessagesReadable = grant(readGrant{
+	sql:  func(*reader, bool) (string, []any) { return "e.kind = 9", nil },
+	live: func(ev *nostr.Event, _ *Channel) bool { return ev.Kind == 9 },
+})
+
+// countIgnoresAccess: count-ignores-access counts every event of a
+// channel the rule reads.
+var countIgnoresAccess = grant(readGrant{
+	sql: func(_ *reader, forCount bool) (string, []any) {
+		if forCount {
+			return "1", nil
+		}
+		return "", nil
+	},
+})
+
+// readsRemovedMemberReads: reads-removed-member-reads lets anyone a 9000
+// ever named read the group.
+var readsRemovedMemberReads = grant(readGrant{
+	sql: func(rd *reader, _ bool) (string, []any) {
+		if len(rd.pubkeys) == 0 {
+			return "", nil
+		}
+		in, args := inList("xt.value", rd.pubkeys)
+		return "EXISTS (SELECT 1 FROM events x JOIN event_tags xt ON xt.event_seq = x.seq" +
+			" WHERE x.community = e.community AND x.channel = e.channel AND x.kind = 9000 AND xt.name = 'p' AND " + in + ")", args
+	},
+})
+
+// deleteKeepsMemberLists: delete-keeps-member-lists still serves a
+// deleted group's 39001 and 39002 (stored reads).
+var deleteKeepsMemberLists = grant(readGrant{deleted: true,
+	sql: func(*reader, bool) (string, []any) {
+		return fmt.Sprintf("(c.deleted = 1 AND e.kind IN (%d, %d))", kindGroupAdmins, kindGroupMembers), nil
+	},
+})
+
+// deletedGroupMessagesPublic: deleted-group-messages-public serves a
+// deleted group's events to anyone.
+var deletedGroupMessagesPublic = grant(readGrant{deleted: true,
+	sql:  func(*reader, bool) (string, []any) { return "c.deleted = 1", nil },
+	live: func(*nostr.Event, *Channel) bool { return true },
 })

@@ -117,7 +117,8 @@ var identityFaults = []faultSpec{
 	{Name: faultIDLabelOptsIn, Clause: "identity/asking-for-system.5",
 		Breaks: "any #t (a label too) on a 39000-39003 filter returns system channels"},
 	{Name: faultIDPOptInSkipsACL, Clause: "identity/asking-for-system.7",
-		Breaks: "a 39000 read with #P and #t skips the read ACL: a non-member opting in by creator and label gets private channels' state"},
+		Breaks:  "a 39000 read with #P and #t skips the read ACL: a non-member opting in by creator and label gets private channels' state",
+		install: idPOptInSkipsACL},
 
 	// identity/choosing-one-channel (nip-cl-identity.md Choosing one channel).
 	{Name: faultIDLabelUniquePerCreator, Clause: "identity/choosing-one-channel.1",

@@ -144,7 +144,8 @@ var labelsFaults = []faultSpec{
 	{Name: faultLabelsAuthorityUnserial, Clause: "labels/authorization.5",
 		Breaks: "a label mutation checks its author's role on channel state read before the write lock: a mutation racing the author's demotion or removal is applied after it"},
 	{Name: faultLabelsNSReadSkipsACL, Clause: "labels/authorization.8",
-		Breaks: "a stored 39000 read by #L without #l skips the read ACL: outsiders see private channels' snapshots"},
+		Breaks:  "a stored 39000 read by #L without #l skips the read ACL: outsiders see private channels' snapshots",
+		install: labelsNamespaceReadSkipsACL},
 	{Name: faultLabelsPrivateVisible, Clause: "labels/authorization.8",
 		Breaks: "the 39000 snapshots a label command publishes for a private channel are stored outside the channel ACL"},
 
@@ -177,9 +178,11 @@ var labelsFaults = []faultSpec{
 	{Name: faultLabelsCountLimitACL, Clause: "labels/finding-channels.7",
 		Breaks: "a COUNT filter with a limit counts without the access rule: a private channel's labeled snapshot is counted for outsiders"},
 	{Name: faultLabelsMixedKindsRead, Clause: "labels/finding-channels.1",
-		Breaks: "a filter with #l whose kinds name 39000 beside other kinds matches nothing"},
+		Breaks:  "a filter with #l whose kinds name 39000 beside other kinds matches nothing",
+		install: labelsMixedKindsReadEmpty},
 	{Name: faultLabelsDiscoveryTLost, Clause: "labels/finding-channels.2",
-		Breaks: "a 39000 filter with both #l and #t ignores #t: channels of another type with the label come back"},
+		Breaks:  "a 39000 filter with both #l and #t ignores #t: channels of another type with the label come back",
+		install: labelsDiscoveryTIgnored},
 	{Name: faultLabelsSupersededMatched, Clause: "labels/finding-channels.6",
 		Breaks: "snapshots replaced by a label command stay stored and still match #l filters"},
 	{Name: faultLabelsLimitReadRefused, Clause: "labels/finding-channels.7",
@@ -189,7 +192,8 @@ var labelsFaults = []faultSpec{
 	{Name: faultLabelsLimitBeforeMatch, Clause: "labels/finding-channels.8",
 		Breaks: "#l/#L filters are matched against the newest page of 39000 snapshots only (limit before match)"},
 	{Name: faultLabelsLiveNSSkipsACL, Clause: "labels/finding-channels.10",
-		Breaks: "live delivery to a subscription with #L and no #l skips the read ACL: outsiders receive private channels' snapshots"},
+		Breaks:  "live delivery to a subscription with #L and no #l skips the read ACL: outsiders receive private channels' snapshots",
+		install: labelsLiveNamespaceSkipsACL},
 
 	// labels/initial-labels (nip-cl-labels.md Initial labels: kind 9007).
 	{Name: faultLabelsCreateNoDedup, Clause: "labels/initial-labels.2",

@@ -176,17 +176,21 @@ var nip29Faults = []faultSpec{
 	{Name: faultLimitBeforeFilter, Clause: "nip01/filters.2",
 		Breaks: "tag filters (#x) are applied in Go after the SQL LIMIT, so matching events hide behind newer non-matching ones"},
 	{Name: faultFirstValueOnly, Clause: "nip01/filters.5",
-		Breaks: "a tag filter matches only its first value: {\"#h\":[A,B]} never returns B's events (REQ, COUNT and live)"},
+		Breaks:  "a tag filter matches only its first value: {\"#h\":[A,B]} never returns B's events (REQ, COUNT and live)",
+		install: filterFirstValueOnly},
 	{Name: faultLastFilterOnly, Clause: "nip01/filters.3",
 		Breaks: "of several filters in one REQ or COUNT only the last is answered"},
 	{Name: faultExclusiveSinceUtil, Clause: "nip01/filters.6",
-		Breaks: "since and until are exclusive: an event whose created_at equals since or until does not match"},
+		Breaks:  "since and until are exclusive: an event whose created_at equals since or until does not match",
+		install: filterExclusiveSinceUntil},
 	{Name: faultEmptyArrayMatchAll, Clause: "nip01/filters.1",
-		Breaks: "an empty list (\"ids\":[], \"authors\":[], \"kinds\":[], \"#x\":[]) is read as no condition, so the filter matches every event of its other conditions"},
+		Breaks:  "an empty list (\"ids\":[], \"authors\":[], \"kinds\":[], \"#x\":[]) is read as no condition, so the filter matches every event of its other conditions",
+		install: filterEmptyArrayMatchesAll},
 
 	// nip01/limit (NIP-01 Filters: limit on the initial answer, one limit per filter).
 	{Name: faultLimitCapsLive, Clause: "nip01/limit.1",
-		Breaks: "a subscription filter with a limit gets no live event: the limit is applied to the live stream as if the initial answer had used it up"},
+		Breaks:  "a subscription filter with a limit gets no live event: the limit is applied to the live stream as if the initial answer had used it up",
+		install: limitCapsLive},
 	{Name: faultLimitAcrossFilter, Clause: "nip01/limit.2",
 		Breaks: "the first filter's limit cuts the merged answer of every filter of the REQ, so a filter's own matches are dropped by another's limit"},
 
@@ -234,7 +238,8 @@ var nip29Faults = []faultSpec{
 
 	// nip29/deleted-group (NIP-29 A group after its accepted delete-group (9008)).
 	{Name: faultDeleteKeepsMemberLists, Clause: "nip29/deleted-group.1",
-		Breaks: "an accepted 9008 withdraws the group's 39000 but leaves its 39001 and 39002 served, listing the admins and members of a group that is gone"},
+		Breaks:  "an accepted 9008 withdraws the group's 39000 but leaves its 39001 and 39002 served, listing the admins and members of a group that is gone",
+		install: deleteKeepsMemberLists},
 
 	// nip29/group-ids (NIP-29 Group ids: a random string of any length).
 	{Name: faultGroupIDUUIDOnly, Clause: "nip29/group-ids.1",
@@ -312,13 +317,17 @@ var nip29Faults = []faultSpec{
 
 	// nip29/read-access (NIP-29 Group metadata: the private flag).
 	{Name: faultDeletedGroupPublic, Clause: "nip29/read-access.1",
-		Breaks: "once a group is deleted (9008), its events are served to anyone: a private group's messages reach outsiders"},
+		Breaks:  "once a group is deleted (9008), its events are served to anyone: a private group's messages reach outsiders",
+		install: deletedGroupMessagesPublic},
 	{Name: faultPrivateMessagesReadable, Clause: "nip29/read-access.1",
-		Breaks: "kind 9 messages of a private channel are returned, counted and delivered to non-members"},
+		Breaks:  "kind 9 messages of a private channel are returned, counted and delivered to non-members",
+		install: privateMessagesReadable},
 	{Name: faultReadsIDsSkipAccess, Clause: "nip29/read-access.1",
-		Breaks: "a filter with ids skips the read-access rule (REQ and COUNT): whoever knows an event's id reads it"},
+		Breaks:  "a filter with ids skips the read-access rule (REQ and COUNT): whoever knows an event's id reads it",
+		install: readsIDsSkipAccess},
 	{Name: faultReadsRemovedMemberReads, Clause: "nip29/read-access.1",
-		Breaks: "stored reads (REQ history, COUNT) admit anyone ever put into the channel by a 9000: a member removed by a 9001 keeps reading"},
+		Breaks:  "stored reads (REQ history, COUNT) admit anyone ever put into the channel by a 9000: a member removed by a 9001 keeps reading",
+		install: readsRemovedMemberReads},
 	{Name: faultReadsLaterFiltersNoCheck, Clause: "nip29/read-access.1",
 		Breaks: "only the first filter of a REQ is access-checked; the second and later filters read private channels unchecked"},
 	{Name: faultLimitBeforeAccess, Clause: "nip29/read-access.2",
@@ -399,9 +408,11 @@ var nip29Faults = []faultSpec{
 
 	// nip45/count (NIP-45 Event counts).
 	{Name: faultCountIgnoresAccess, Clause: "nip45/count.3",
-		Breaks: "COUNT counts private-channel events for readers who are not members"},
+		Breaks:  "COUNT counts private-channel events for readers who are not members",
+		install: countIgnoresAccess},
 	{Name: faultCountIgnoresTags, Clause: "nip45/count.1",
-		Breaks: "COUNT ignores the tag conditions of its filters (#h, #t, ...): it counts every event of the kinds, ids and authors named"},
+		Breaks:  "COUNT ignores the tag conditions of its filters (#h, #t, ...): it counts every event of the kinds, ids and authors named",
+		install: countIgnoresTags},
 	{Name: faultCountAnswersLimit, Clause: "nip45/count.1",
 		Breaks: "a COUNT whose filter has a limit answers the limit itself, not the number of matching events"},
 

@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"maps"
 	"net/http"
 	"sort"
 
@@ -68,4 +69,76 @@ func (r *Relay) servedInfo(req *http.Request, doc *Info) {
 	for _, h := range r.hooks.serveInfo {
 		h(req, doc)
 	}
+}
+
+// The verbs of a read, as the readFilter and skipAccess hooks see them.
+const (
+	readREQ   = "REQ"   // the stored answer of a REQ
+	readCOUNT = "COUNT" // a NIP-45 COUNT
+	readLive  = "live"  // live delivery to an open subscription
+)
+
+// readFilter is f as the relay reads it for verb: f itself without
+// readFilter hooks, else a copy the hooks rewrote.
+func (r *Relay) readFilter(f *nostr.Filter, verb string) *nostr.Filter {
+	if len(r.hooks.readFilter) == 0 {
+		return f
+	}
+	cp := *f
+	cp.Tags = maps.Clone(f.Tags)
+	for _, h := range r.hooks.readFilter {
+		cp = h(cp, verb)
+	}
+	return &cp
+}
+
+// skipsAccess reports whether a skipAccess hook leaves the read-access rule
+// out of the read of f by verb.
+func (r *Relay) skipsAccess(f *nostr.Filter, verb string) bool {
+	for _, h := range r.hooks.skipAccess {
+		if h(f, verb) {
+			return true
+		}
+	}
+	return false
+}
+
+// A readGrant widens the read-access rule: events matching it are readable
+// beyond the rule, in the stored reads (an SQL condition over e, events,
+// and c, channels) and in live delivery (the same in Go).
+type readGrant struct {
+	// sql is the condition and its arguments ("" = none for this read).
+	sql func(rd *reader, forCount bool) (string, []any)
+	// deleted: the grant reaches deleted channels too (else only the
+	// channels the rule itself reads: not deleted).
+	deleted bool
+	// live is the grant in Go (nil: stored reads only).
+	live func(ev *nostr.Event, ch *Channel) bool
+}
+
+// grantSQL is the OR of the grants' conditions for deleted or live
+// channels, with their arguments ("" = none).
+func (r *Relay) grantSQL(rd *reader, forCount, deleted bool) (string, []any) {
+	cond, args := "", []any(nil)
+	for _, g := range r.hooks.grantRead {
+		if g.deleted != deleted || g.sql == nil {
+			continue
+		}
+		if c, a := g.sql(rd, forCount); c != "" {
+			cond += " OR " + c
+			args = append(args, a...)
+		}
+	}
+	return cond, args
+}
+
+// granted reports whether a grant makes ev, of channel ch (deleted or
+// not, as deleted says), readable in Go.
+func (r *Relay) granted(ev *nostr.Event, ch *Channel, deleted bool) bool {
+	for _, g := range r.hooks.grantRead {
+		if g.deleted == deleted && g.live != nil && g.live(ev, ch) {
+			return true
+		}
+	}
+	return false
 }

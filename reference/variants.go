@@ -67,6 +67,15 @@ type hooks struct {
 	okText []func(ev *nostr.Event, accepted bool, reason string) string
 	// serveInfo edits the NIP-11 document served to one request.
 	serveInfo []func(req *http.Request, doc *Info)
+	// readFilter rewrites a filter as the relay reads it for verb
+	// (readREQ: the stored read, readCOUNT, readLive: live delivery); the
+	// filter's Tags are the hook's own copy.
+	readFilter []func(f nostr.Filter, verb string) nostr.Filter
+	// skipAccess reports that the read of filter f by verb leaves the
+	// read-access rule out.
+	skipAccess []func(f *nostr.Filter, verb string) bool
+	// grantRead widens the read-access rule (query.go), in SQL and in Go.
+	grantRead []readGrant
 
 	// answerHTTP answers a plain HTTP request for anything but NIP-11 at
 	// "/", the WebSocket upgrade and (when offered) the AV endpoints; the
