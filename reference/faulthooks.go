@@ -434,3 +434,58 @@ var deletedGroupMessagesPublic = grant(readGrant{deleted: true,
 	sql:  func(*reader, bool) (string, []any) { return "c.deleted = 1", nil },
 	live: func(*nostr.Event, *Channel) bool { return true },
 })
+
+// --- who may act (nip29*.go, labels.go, livekit.go) -------------------------
+
+// permit is the install func of a fault that lets a role take an action
+// the conforming rule refuses.
+func permit(action string, roles ...string) func(r *Relay) {
+	return func(r *Relay) {
+		r.hooks.permit = append(r.hooks.permit, func(a, role string) bool {
+			return a == action && (len(roles) == 0 || slices.Contains(roles, role))
+		})
+	}
+}
+
+// --- LiveKit (livekit.go) ---------------------------------------------------
+
+// editClaims is the install func of a fault that edits LiveKit tokens.
+func editClaims(edit func(claims map[string]any)) func(r *Relay) {
+	return func(r *Relay) {
+		r.hooks.tokenClaims = append(r.hooks.tokenClaims, edit)
+	}
+}
+
+// livekitSubUppercase: livekit-sub-uppercase writes the token's sub with
+// the pubkey in uppercase hex.
+var livekitSubUppercase = editClaims(func(claims map[string]any) {
+	sub, _ := claims["sub"].(string)
+	pk, suffix, _ := strings.Cut(sub, "-")
+	if suffix != "" {
+		suffix = "-" + suffix
+	}
+	claims["sub"] = strings.ToUpper(pk) + suffix
+})
+
+// livekitSubNoSuffix: livekit-sub-no-suffix gives every token of a user
+// the same sub (the pubkey alone).
+var livekitSubNoSuffix = editClaims(func(claims map[string]any) {
+	sub, _ := claims["sub"].(string)
+	pk, _, _ := strings.Cut(sub, "-")
+	claims["sub"] = pk
+})
+
+// livekitParticipantsUppercase: livekit-participants-uppercase lists the
+// 39004's participants in uppercase hex.
+var livekitParticipantsUppercase = editState(func(_ *Relay, kind int, _ *Channel, tags nostr.Tags) nostr.Tags {
+	if kind != kindGroupParticipants {
+		return tags
+	}
+	out := slices.Clone(tags)
+	for i, tag := range out {
+		if tagNamed(tag, "participant") && len(tag) > 1 {
+			out[i] = nostr.Tag{"participant", strings.ToUpper(tag[1])}
+		}
+	}
+	return out
+})

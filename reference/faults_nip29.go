@@ -255,7 +255,8 @@ var nip29Faults = []faultSpec{
 	{Name: faultJoinAnyCodeAdmits, Clause: "nip29/invites.2",
 		Breaks: "a join request to a closed group carrying any code, even one no 9009 created, admits the user"},
 	{Name: faultMemberCanInvite, Clause: "nip29/invites.3",
-		Breaks: "a plain member's 9009 create-invite is accepted and its code admits to the closed group"},
+		Breaks:  "a plain member's 9009 create-invite is accepted and its code admits to the closed group",
+		install: permit(actCreateInvite, roleMember)},
 
 	// nip29/join (NIP-29 User-related group management: join request (9021)).
 	{Name: faultJoinDeletedAccepted, Clause: "nip29/join.1",
@@ -275,13 +276,17 @@ var nip29Faults = []faultSpec{
 	{Name: faultLiveKitStatus200, Clause: "nip29/livekit.1",
 		Breaks: "/.well-known/nip29/livekit answers 200 with a body instead of 204"},
 	{Name: faultLiveKitSubUppercase, Clause: "nip29/livekit.2",
-		Breaks: "the issued JWT's sub starts with the caller's pubkey in uppercase hex"},
+		Breaks:  "the issued JWT's sub starts with the caller's pubkey in uppercase hex",
+		install: livekitSubUppercase},
 	{Name: faultLiveKitParticipantsUppercase, Clause: "nip29/state-events.7",
-		Breaks: "the 39004 lists a participant as uppercase hex instead of lowercase"},
+		Breaks:  "the 39004 lists a participant as uppercase hex instead of lowercase",
+		install: livekitParticipantsUppercase},
 	{Name: faultLiveKitSubNoSuffix, Clause: "nip29/livekit.4",
-		Breaks: "the JWT's sub is the bare pubkey, the same for every token a user gets (no random identifier after the 64 hex characters)"},
+		Breaks:  "the JWT's sub is the bare pubkey, the same for every token a user gets (no random identifier after the 64 hex characters)",
+		install: livekitSubNoSuffix},
 	{Name: faultLiveKitAccessUnchecked, Clause: "nip29/livekit.3",
-		Breaks: "the token endpoint issues tokens for a private group to callers who are not members"},
+		Breaks:  "the token endpoint issues tokens for a private group to callers who are not members",
+		install: permit(actJoinAV)},
 
 	// nip29/membership (NIP-29 Group management: put-user / remove-user, 39001 and 39002).
 	{Name: faultSameSecondRemovalLost, Clause: "nip29/membership.6",
@@ -297,15 +302,18 @@ var nip29Faults = []faultSpec{
 
 	// nip29/moderation (NIP-29 Group state -- or moderation: the moderation-event table (9000-9010)).
 	{Name: faultOutsiderRemoveUser, Clause: "nip29/moderation.1",
-		Breaks: "a 9001 remove-user from any key, even one with no role in the group, is applied"},
+		Breaks:  "a 9001 remove-user from any key, even one with no role in the group, is applied",
+		install: permit(actRemoveUser)},
 	{Name: faultOutsiderDeleteEvent, Clause: "nip29/moderation.1",
-		Breaks: "a 9005 delete-event from any key, even one with no role in the group, is applied"},
+		Breaks:  "a 9005 delete-event from any key, even one with no role in the group, is applied",
+		install: permit(actDeleteEvent)},
 	{Name: faultModerationEventsUnserved, Clause: "nip29/moderation.2",
 		Breaks: "accepted moderation events (9000-9020) are applied but never served again, so the group state cannot be reconstructed from them"},
 
 	// nip29/permissions (NIP-29 Group state -- or moderation: who may moderate).
 	{Name: faultMemberCanEdit, Clause: "nip29/permissions.2",
-		Breaks: "plain members (role member) may 9002-edit channel metadata"},
+		Breaks:  "plain members (role member) may 9002-edit channel metadata",
+		install: permit(actEditMetadata, roleMember)},
 
 	// nip29/pins (NIP-29 update-pin-list (9010) and group pinned events (39005)).
 	{Name: faultPinsOrderLost, Clause: "nip29/pins.1",
@@ -313,7 +321,8 @@ var nip29Faults = []faultSpec{
 	{Name: faultPinsNotRegenerated, Clause: "nip29/pins.2",
 		Breaks: "only a group's first 9010 produces a 39005; later pin lists are accepted but the 39005 keeps the first list"},
 	{Name: faultPinsMemberCanUpdate, Clause: "nip29/pins.3",
-		Breaks: "a plain member's 9010 update-pin-list is accepted and changes the 39005"},
+		Breaks:  "a plain member's 9010 update-pin-list is accepted and changes the 39005",
+		install: permit(actUpdatePins, roleMember)},
 
 	// nip29/read-access (NIP-29 Group metadata: the private flag).
 	{Name: faultDeletedGroupPublic, Clause: "nip29/read-access.1",

@@ -142,3 +142,33 @@ func (r *Relay) granted(ev *nostr.Event, ch *Channel, deleted bool) bool {
 	}
 	return false
 }
+
+// The actions a permit hook may open to a role the conforming rule refuses
+// (NIP-29: owners and admins moderate; members and outsiders do not).
+const (
+	actEditMetadata = "edit-metadata" // 9002
+	actRemoveUser   = "remove-user"   // 9001
+	actDeleteEvent  = "delete-event"  // 9005
+	actCreateInvite = "create-invite" // 9009
+	actUpdatePins   = "update-pins"   // 9010
+	actChangeLabels = "change-labels" // a label mutation (labels draft)
+	actJoinAV       = "join-av"       // a LiveKit token for a private group
+)
+
+// permits reports whether a permit hook lets role take action although
+// the conforming rule refuses it.
+func (r *Relay) permits(action, role string) bool {
+	for _, h := range r.hooks.permit {
+		if h(action, role) {
+			return true
+		}
+	}
+	return false
+}
+
+// editedClaims runs the tokenClaims hooks over a LiveKit token's claims.
+func (r *Relay) editedClaims(claims map[string]any) {
+	for _, h := range r.hooks.tokenClaims {
+		h(claims)
+	}
+}

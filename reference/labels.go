@@ -527,7 +527,7 @@ func (p *labelsProfile) mutate(t *txn, ev *nostr.Event) error {
 	if useStaleRole {
 		role = staleRole
 	}
-	if !mayModerate(role) && !(p.faults.on(faultLabelsMemberCanLabel) && role == roleMember) {
+	if !mayModerate(role) && !t.r.permits(actChangeLabels, role) {
 		return p.storeRefused(t, ev, m.channel, reject("restricted", "only a channel owner or admin may change labels"))
 	}
 	if !labelTypeAllowed(base.Type) && !p.faults.on(faultLabelsDMAccepted) {

@@ -392,11 +392,7 @@ func mayModerate(role string) bool { return role == roleOwner || role == roleAdm
 
 // mayEditMetadata: owners and admins edit metadata.
 func (r *Relay) mayEditMetadata(role string) bool {
-	// Fault member-can-edit: plain members may edit too.
-	if r.fault(faultMemberCanEdit) && role == roleMember {
-		return true
-	}
-	return mayModerate(role)
+	return mayModerate(role) || r.permits(actEditMetadata, role)
 }
 
 func (r *Relay) editChannel(t *txn, ev *nostr.Event, ch *Channel) error {
@@ -501,8 +497,7 @@ func (r *Relay) putUser(t *txn, ev *nostr.Event, ch *Channel) error {
 
 func (r *Relay) removeUser(t *txn, ev *nostr.Event, ch *Channel) error {
 	actor := r.actorRole(ch, ev.PubKey)
-	// Fault outsider-remove-user: anyone's 9001 is applied.
-	if !mayModerate(actor) && !r.fault(faultOutsiderRemoveUser) {
+	if !mayModerate(actor) && !r.permits(actRemoveUser, actor) {
 		return reject("restricted", "only an owner or admin may remove users")
 	}
 	// Fault same-second-removal-lost: a same-second 9000 with a higher id wins.

@@ -40,8 +40,7 @@ const maxPins = 64
 // updatePins applies a 9010 update-pin-list to ch.
 func (r *Relay) updatePins(t *txn, ev *nostr.Event, ch *Channel) error {
 	role := ch.roleOf(ev.PubKey)
-	// Fault pins-member-can-update: plain members may pin.
-	if !mayModerate(role) && !(role == roleMember && r.fault(faultPinsMemberCanUpdate)) {
+	if !mayModerate(role) && !r.permits(actUpdatePins, role) {
 		return reject("restricted", "only an owner or admin may update the pinned events")
 	}
 	var refs nostr.Tags

@@ -76,6 +76,11 @@ type hooks struct {
 	skipAccess []func(f *nostr.Filter, verb string) bool
 	// grantRead widens the read-access rule (query.go), in SQL and in Go.
 	grantRead []readGrant
+	// permit lets a role the conforming rule refuses take an action
+	// (actEditMetadata, actRemoveUser, …; role "" = no role in the group).
+	permit []func(action, role string) bool
+	// tokenClaims edits the claims of a LiveKit token the relay mints.
+	tokenClaims []func(claims map[string]any)
 
 	// answerHTTP answers a plain HTTP request for anything but NIP-11 at
 	// "/", the WebSocket upgrade and (when offered) the AV endpoints; the
