@@ -489,3 +489,66 @@ var livekitParticipantsUppercase = editState(func(_ *Relay, kind int, _ *Channel
 	}
 	return out
 })
+
+// --- the group a 9007 or 9002 leaves (nip29.go, identity.go, labels.go) -----
+
+// editGroup is the install func of a fault that edits the group a 9007 or
+// 9002 leaves.
+func editGroup(edit func(ev *nostr.Event, prev, next *Channel)) func(r *Relay) {
+	return func(r *Relay) {
+		r.hooks.editChannel = append(r.hooks.editChannel, edit)
+	}
+}
+
+// idClientCreatorHonoured: identity-client-creator-honoured takes the
+// creator from a client's ["P", pk] tag, on 9007 and 9002.
+var idClientCreatorHonoured = editGroup(func(ev *nostr.Event, _, next *Channel) {
+	if pk, ok := clientCreator(ev); ok {
+		next.Creator = pk
+	}
+})
+
+// idClientCreatedAtOnCreate: identity-client-created-at-on-create takes a
+// 9007's client created_at tag.
+var idClientCreatedAtOnCreate = editGroup(func(ev *nostr.Event, prev, next *Channel) {
+	if at, ok := clientCreatedAt(ev); ok && prev == nil {
+		next.CreatedAt = at
+	}
+})
+
+// idCreatedAtFollowsEdit: identity-created-at-follows-edit moves
+// created_at to each 9002's.
+var idCreatedAtFollowsEdit = editGroup(func(ev *nostr.Event, prev, next *Channel) {
+	if prev != nil {
+		next.CreatedAt = int64(ev.CreatedAt)
+	}
+})
+
+// idClientCreatedAtOnEdit: identity-client-created-at-on-edit takes a
+// 9002's client created_at tag.
+var idClientCreatedAtOnEdit = editGroup(func(ev *nostr.Event, prev, next *Channel) {
+	if at, ok := clientCreatedAt(ev); ok && prev != nil {
+		next.CreatedAt = at
+	}
+})
+
+// labelsOrdinaryEditDrops: labels-ordinary-edit-drops clears the labels
+// on every ordinary 9002.
+var labelsOrdinaryEditDrops = editGroup(func(_ *nostr.Event, prev, next *Channel) {
+	if prev != nil {
+		next.Labels = nil
+	}
+})
+
+// labelsFlagEditDropsLabels: labels-flag-edit-drops-labels clears the
+// labels on a 9002 that sets a flag or a topic.
+var labelsFlagEditDropsLabels = editGroup(func(ev *nostr.Event, prev, next *Channel) {
+	if prev == nil {
+		return
+	}
+	for _, name := range []string{"private", "hidden", "closed", "restricted", "topic", "purpose"} {
+		if hasTag(ev, name) {
+			next.Labels = nil
+		}
+	}
+})

@@ -129,11 +129,13 @@ var identityFaults = []faultSpec{
 		Breaks:  "the 39000 created_at tag is written 10 minutes before the channel's creation (neither the relay clock at the create nor the 9007's created_at)",
 		install: idCreatedAtBackdated},
 	{Name: faultIDCreatedAtFollowsEdit, Clause: "identity/creation-time.2",
-		Breaks: "a 9002 rewrites the created_at tag with the edit's own created_at"},
+		Breaks:  "a 9002 rewrites the created_at tag with the edit's own created_at",
+		install: idCreatedAtFollowsEdit},
 
 	// identity/creator (nip-cl-identity.md Channel identity tags: Creator).
 	{Name: faultIDClientCreator, Clause: "identity/creator.2",
-		Breaks: "a client P tag on 9007 or 9002 sets the creator"},
+		Breaks:  "a client P tag on 9007 or 9002 sets the creator",
+		install: idClientCreatorHonoured},
 	{Name: faultIDCreatorFollowsOwner, Clause: "identity/creator.3",
 		Breaks:  "P names the channel's current (first) owner instead of the key that signed the 9007",
 		install: idCreatorFollowsOwner},
@@ -239,9 +241,11 @@ var identityFaults = []faultSpec{
 
 	// Appended (identity sentence walk). identity/creation-time.
 	{Name: faultIDClientCreatedAtOnCreate, Clause: "identity/creation-time.1",
-		Breaks: `a client ["created_at", <seconds>] tag on the 9007 sets the 39000's created_at tag, which is then not the channel's creation time`},
+		Breaks:  `a client ["created_at", <seconds>] tag on the 9007 sets the 39000's created_at tag, which is then not the channel's creation time`,
+		install: idClientCreatedAtOnCreate},
 	{Name: faultIDClientCreatedAtOnEdit, Clause: "identity/creation-time.2",
-		Breaks: `a client ["created_at", <seconds>] tag on a 9002 rewrites the 39000's created_at tag`},
+		Breaks:  `a client ["created_at", <seconds>] tag on a 9002 rewrites the 39000's created_at tag`,
+		install: idClientCreatedAtOnEdit},
 	// identity/notices.
 	{Name: faultIDNoticeRuleNeedsKinds, Clause: "identity/notices.4",
 		Breaks: "the without-#t notice rule is applied only to filters whose kinds are all 44100/44101: a filter without kinds, or with another kind too, returns, counts and delivers system-channel notices"},

@@ -128,7 +128,8 @@ var labelsFaults = []faultSpec{
 	{Name: faultLabelsNoopPublishes, Clause: "labels/add-remove.11",
 		Breaks: "a no-op label mutation publishes a new 39000 snapshot"},
 	{Name: faultLabelsOrdinaryEditDrops, Clause: "labels/add-remove.15",
-		Breaks: "an ordinary 9002 edit without label operations clears the channel's labels"},
+		Breaks:  "an ordinary 9002 edit without label operations clears the channel's labels",
+		install: labelsOrdinaryEditDrops},
 
 	// labels/application (nip-cl-labels.md Application and publication guarantees).
 	{Name: faultLabelsNonAtomicCreate, Clause: "labels/application.2",
@@ -251,7 +252,8 @@ var labelsFaults = []faultSpec{
 	{Name: faultLabelsEditStaleLabels, Clause: "labels/serialization.3",
 		Breaks: "an ordinary 9002 edit writes back the label set it read before the write lock: a label removed concurrently comes back"},
 	{Name: faultLabelsFlagEditDrops, Clause: "labels/serialization.3",
-		Breaks: "an ordinary 9002 that sets a NIP-29 flag (private, hidden …), a topic or a purpose republishes the 39000 without its labels"},
+		Breaks:  "an ordinary 9002 that sets a NIP-29 flag (private, hidden …), a topic or a purpose republishes the 39000 without its labels",
+		install: labelsFlagEditDropsLabels},
 	{Name: faultLabelsStaleTimestamp, Clause: "labels/serialization.5",
 		Breaks: "the snapshot a label mutation publishes reuses the created_at of the snapshot it replaces"},
 

@@ -172,3 +172,11 @@ func (r *Relay) editedClaims(claims map[string]any) {
 		h(claims)
 	}
 }
+
+// editedChannel runs the editChannel hooks over the group next that ev
+// leaves (prev nil for a 9007).
+func (r *Relay) editedChannel(ev *nostr.Event, prev, next *Channel) {
+	for _, h := range r.hooks.editChannel {
+		h(ev, prev, next)
+	}
+}

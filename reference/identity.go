@@ -204,18 +204,10 @@ func (p identityProfile) onCreate(ev *nostr.Event, ch *Channel) error {
 	if ch.Type == typeSystem && ch.Visibility == "" && !p.faults.on(faultIDSystemOpenByDefault) {
 		ch.Visibility = visibilityPrivate
 	}
-	// Fault identity-client-creator-honoured.
-	if pk, ok := clientCreator(ev); ok && p.faults.on(faultIDClientCreator) {
-		ch.Creator = pk
-	}
 	// Reading identity-created-at: the created_at tag is the relay clock at
 	// creation (the core's default) or the 9007's own created_at.
 	if p.readings.is(clause.ReadingIdentityCreatedAt, "command") {
 		ch.CreatedAt = int64(ev.CreatedAt)
-	}
-	// Fault identity-client-created-at-on-create.
-	if at, ok := clientCreatedAt(ev); ok && p.faults.on(faultIDClientCreatedAtOnCreate) {
-		ch.CreatedAt = at
 	}
 	return nil
 }
@@ -270,18 +262,6 @@ func (p identityProfile) onEdit(ev *nostr.Event, prev, ch *Channel) error {
 	} else if p.faults.on(faultIDEditWithoutTClears) {
 		// Fault identity-edit-without-t-clears.
 		ch.Labels = nil
-	}
-	// Fault identity-client-creator-honoured.
-	if pk, ok := clientCreator(ev); ok && p.faults.on(faultIDClientCreator) {
-		ch.Creator = pk
-	}
-	// Fault identity-created-at-follows-edit.
-	if p.faults.on(faultIDCreatedAtFollowsEdit) {
-		ch.CreatedAt = int64(ev.CreatedAt)
-	}
-	// Fault identity-client-created-at-on-edit.
-	if at, ok := clientCreatedAt(ev); ok && p.faults.on(faultIDClientCreatedAtOnEdit) {
-		ch.CreatedAt = at
 	}
 	return nil
 }

@@ -358,18 +358,6 @@ func (p *labelsProfile) onEdit(ev *nostr.Event, _, next *Channel) error {
 	if err := p.misplaced(ev, "label", "l", "L", "t"); err != nil {
 		return err
 	}
-	// Fault labels-ordinary-edit-drops.
-	if p.faults.on(faultLabelsOrdinaryEditDrops) {
-		next.Labels = nil
-	}
-	// Fault labels-flag-edit-drops-labels.
-	if p.faults.on(faultLabelsFlagEditDrops) {
-		for _, name := range []string{"private", "hidden", "closed", "restricted", "topic", "purpose"} {
-			if hasTag(ev, name) {
-				next.Labels = nil
-			}
-		}
-	}
 	// Fault labels-edit-stale-labels: the edit writes back the label set it
 	// read before the write lock.
 	if st := p.takeStale(ev.ID); st != nil && p.faults.on(faultLabelsEditStaleLabels) {

@@ -369,6 +369,7 @@ func (r *Relay) createChannel(t *txn, ev *nostr.Event, id string) error {
 	if err := r.profile.onCreate(ev, ch); err != nil {
 		return err
 	}
+	r.editedChannel(ev, nil, ch)
 	if ch.Visibility == "" {
 		ch.Visibility = visibilityOpen
 	}
@@ -420,6 +421,7 @@ func (r *Relay) editChannel(t *txn, ev *nostr.Event, ch *Channel) error {
 	if err := r.profile.onEdit(ev, ch, next); err != nil {
 		return err
 	}
+	r.editedChannel(ev, ch, next)
 	// Subgroups: the 9002's parent and child tags (nip29_subgroups.go).
 	if err := r.editTree(t, ev, ch); err != nil {
 		return err

@@ -81,6 +81,9 @@ type hooks struct {
 	permit []func(action, role string) bool
 	// tokenClaims edits the claims of a LiveKit token the relay mints.
 	tokenClaims []func(claims map[string]any)
+	// editChannel edits the group a 9007 (prev nil) or a 9002 (prev: the
+	// group before it) leaves, after the profile's rules applied it.
+	editChannel []func(ev *nostr.Event, prev, next *Channel)
 
 	// answerHTTP answers a plain HTTP request for anything but NIP-11 at
 	// "/", the WebSocket upgrade and (when offered) the AV endpoints; the
