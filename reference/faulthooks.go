@@ -552,3 +552,75 @@ var labelsFlagEditDropsLabels = editGroup(func(ev *nostr.Event, prev, next *Chan
 		}
 	}
 })
+
+// --- the identity draft's system-channel rule (identity.go, search.go) ------
+
+// leakSystem is the install func of a fault that returns system channels'
+// events (not notices) to reads that do not name them: stored reads where
+// stored says so, live delivery where live does.
+func leakSystem(stored func(f *nostr.Filter, rd *reader, verb string) bool, live func(f *nostr.Filter) bool) func(r *Relay) {
+	return func(r *Relay) {
+		g := profileGrant{}
+		if stored != nil {
+			g.sql = func(f *nostr.Filter, rd *reader, verb string) (string, []any) {
+				if !stored(f, rd, verb) {
+					return "", nil
+				}
+				return "e.kind NOT IN (?, ?)", []any{kindMemberAdded, kindMemberRemoved}
+			}
+		}
+		if live != nil {
+			g.live = func(f *nostr.Filter, _ *reader, ev *nostr.Event, _ *Channel) bool {
+				return !isNoticeKind(ev.Kind) && live(f)
+			}
+		}
+		r.hooks.grantProfileRead = append(r.hooks.grantProfileRead, g)
+	}
+}
+
+// readsIDsNameSystem: identity-ids-name-system-channels counts a stored
+// ids read as naming every channel.
+var readsIDsNameSystem = leakSystem(func(f *nostr.Filter, _ *reader, _ string) bool { return f.IDs != nil }, nil)
+
+// idSystemLive: identity-system-live delivers system channels' events to
+// every live subscription.
+var idSystemLive = leakSystem(nil, func(*nostr.Filter) bool { return true })
+
+// idSystemInCount: identity-system-in-count counts system channels.
+var idSystemInCount = leakSystem(func(_ *nostr.Filter, _ *reader, verb string) bool { return verb == readCOUNT }, nil)
+
+// idSystemInHistory: identity-system-in-history serves system channels'
+// stored events.
+var idSystemInHistory = leakSystem(func(_ *nostr.Filter, _ *reader, verb string) bool { return verb == readREQ }, nil)
+
+// idCountUntaggedSystem: identity-count-untagged-counts-system counts
+// system channels for a COUNT without tag filters.
+var idCountUntaggedSystem = leakSystem(func(f *nostr.Filter, _ *reader, verb string) bool {
+	return verb == readCOUNT && len(f.Tags) == 0
+}, nil)
+
+// memberListRead reports whether f reads 39002s by #p.
+func memberListRead(f *nostr.Filter) bool {
+	_, hasp := f.Tags["p"]
+	return hasp && len(f.Kinds) == 1 && f.Kinds[0] == kindGroupMembers
+}
+
+// idMemberListLeaks: identity-member-list-leaks-system lets stored 39002
+// #p reads skip the system-channel rule.
+var idMemberListLeaks = leakSystem(func(f *nostr.Filter, _ *reader, _ string) bool { return memberListRead(f) }, nil)
+
+// idSearchLeaksSystem: identity-search-leaks-system returns system
+// channels' events to a search filter whether or not it names them.
+func idSearchLeaksSystem(r *Relay) {
+	r.hooks.grantProfileRead = append(r.hooks.grantProfileRead, profileGrant{
+		sql: func(f *nostr.Filter, _ *reader, _ string) (string, []any) {
+			if f.Search == "" {
+				return "", nil
+			}
+			return "c.type = ? AND e.kind NOT IN (?, ?)", []any{typeSystem, kindMemberAdded, kindMemberRemoved}
+		},
+		live: func(f *nostr.Filter, _ *reader, ev *nostr.Event, ch *Channel) bool {
+			return f.Search != "" && ch != nil && ch.Type == typeSystem && !isNoticeKind(ev.Kind)
+		},
+	})
+}

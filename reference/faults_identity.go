@@ -215,19 +215,25 @@ var identityFaults = []faultSpec{
 
 	// identity/reads-leave-out (nip-cl-identity.md System channels: Reads that leave system channels out).
 	{Name: faultReadsIDsNameSystem, Clause: "identity/reads-leave-out.1",
-		Breaks: "an ids filter counts as naming a channel, so it returns system channels' events to filters without #h or #d"},
+		Breaks:  "an ids filter counts as naming a channel, so it returns system channels' events to filters without #h or #d",
+		install: readsIDsNameSystem},
 	{Name: faultIDLimitReadRefused, Clause: "identity/reads-leave-out.1",
 		Breaks: "a REQ with a limit that would match a system channel's state the read leaves out is refused with CLOSED, so the older readable match never comes back"},
 	{Name: faultIDSystemInHistory, Clause: "identity/reads-leave-out.1",
-		Breaks: "REQ history returns system channels (and their events) to filters that do not name them"},
+		Breaks:  "REQ history returns system channels (and their events) to filters that do not name them",
+		install: idSystemInHistory},
 	{Name: faultIDMemberListLeaks, Clause: "identity/reads-leave-out.3",
-		Breaks: `a 39002 filter with #p (the channels a reader belongs to) returns system channels`},
+		Breaks:  `a 39002 filter with #p (the channels a reader belongs to) returns system channels`,
+		install: idMemberListLeaks},
 	{Name: faultIDCountUntaggedSystem, Clause: "identity/reads-leave-out.4",
-		Breaks: "COUNT leaves system channels out only for filters with a tag condition: a COUNT without tags (kinds with ids, authors or since) counts them"},
+		Breaks:  "COUNT leaves system channels out only for filters with a tag condition: a COUNT without tags (kinds with ids, authors or since) counts them",
+		install: idCountUntaggedSystem},
 	{Name: faultIDSystemInCount, Clause: "identity/reads-leave-out.4",
-		Breaks: "COUNT counts system channels (and their events) for filters that do not name them"},
+		Breaks:  "COUNT counts system channels (and their events) for filters that do not name them",
+		install: idSystemInCount},
 	{Name: faultIDSystemLive, Clause: "identity/reads-leave-out.6",
-		Breaks: "live subscriptions receive system-channel events for filters that do not name them"},
+		Breaks:  "live subscriptions receive system-channel events for filters that do not name them",
+		install: idSystemLive},
 
 	// identity/system-channels (nip-cl-identity.md System channels).
 	{Name: faultIDSystemOpenByDefault, Clause: "identity/system-channels.2",
@@ -262,7 +268,8 @@ var identityFaults = []faultSpec{
 		Breaks: "an opt-in (#t system or #P on a 39000-39003 filter) in one filter of a REQ or COUNT opts the later filters of the request in too: a kind 9 filter after it returns and counts system-channel messages"},
 	// NIP-50 search (search.go): identity/reads-leave-out and identity/naming.
 	{Name: faultIDSearchLeaksSystem, Clause: "identity/reads-leave-out.5",
-		Breaks: "a NIP-50 search filter returns system channels' events whether or not it names them"},
+		Breaks:  "a NIP-50 search filter returns system channels' events whether or not it names them",
+		install: idSearchLeaksSystem},
 	{Name: faultIDSearchDropsNamedH, Clause: "identity/naming.1",
 		Breaks: "a NIP-50 search filter that names a system channel by #h does not count as naming it, so its member's search returns nothing of it"},
 	// identity/asking-for-system: the opt-in on the other state kinds.

@@ -344,7 +344,8 @@ var nip29Faults = []faultSpec{
 
 	// nip29/restricted (NIP-29 Group metadata: the restricted flag).
 	{Name: faultRestrictedWritesAccepted, Clause: "nip29/restricted.1",
-		Breaks: "non-members may post to a restricted (not private) group"},
+		Breaks:  "non-members may post to a restricted (not private) group",
+		install: permit(actPostRestricted)},
 	{Name: faultClosedRestrictsWrites, Clause: "nip29/restricted.2",
 		Breaks: "a closed group that is not restricted refuses non-members' messages (closed read as restricted)"},
 

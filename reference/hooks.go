@@ -146,13 +146,14 @@ func (r *Relay) granted(ev *nostr.Event, ch *Channel, deleted bool) bool {
 // The actions a permit hook may open to a role the conforming rule refuses
 // (NIP-29: owners and admins moderate; members and outsiders do not).
 const (
-	actEditMetadata = "edit-metadata" // 9002
-	actRemoveUser   = "remove-user"   // 9001
-	actDeleteEvent  = "delete-event"  // 9005
-	actCreateInvite = "create-invite" // 9009
-	actUpdatePins   = "update-pins"   // 9010
-	actChangeLabels = "change-labels" // a label mutation (labels draft)
-	actJoinAV       = "join-av"       // a LiveKit token for a private group
+	actEditMetadata   = "edit-metadata"   // 9002
+	actRemoveUser     = "remove-user"     // 9001
+	actDeleteEvent    = "delete-event"    // 9005
+	actCreateInvite   = "create-invite"   // 9009
+	actUpdatePins     = "update-pins"     // 9010
+	actChangeLabels   = "change-labels"   // a label mutation (labels draft)
+	actJoinAV         = "join-av"         // a LiveKit token for a private group
+	actPostRestricted = "post-restricted" // an outsider's write to a restricted group
 )
 
 // permits reports whether a permit hook lets role take action although
@@ -179,4 +180,47 @@ func (r *Relay) editedChannel(ev *nostr.Event, prev, next *Channel) {
 	for _, h := range r.hooks.editChannel {
 		h(ev, prev, next)
 	}
+}
+
+// A profileGrant widens the profile's read rule (the identity draft's
+// system channels): channel events (not notices) matching it are readable
+// beyond the rule, for filter f (as the profile's rule judges it).
+type profileGrant struct {
+	// sql is the condition over e and c for a stored read by verb
+	// (readREQ, readCOUNT), with its arguments ("" = none).
+	sql func(f *nostr.Filter, rd *reader, verb string) (string, []any)
+	// live is the grant in Go for live delivery (nil = none).
+	live func(f *nostr.Filter, rd *reader, ev *nostr.Event, ch *Channel) bool
+}
+
+// profileGrantSQL widens the profile's stored-read condition cond ("" =
+// the profile has no rule: nothing to widen).
+func (r *Relay) profileGrantSQL(f *nostr.Filter, rd *reader, cond string, args []any) (string, []any) {
+	if cond == "" {
+		return cond, args
+	}
+	verb := readREQ
+	if rd.count {
+		verb = readCOUNT
+	}
+	for _, g := range r.hooks.grantProfileRead {
+		if g.sql == nil {
+			continue
+		}
+		if c, a := g.sql(f, rd, verb); c != "" {
+			cond = "(" + cond + ") OR (" + c + ")"
+			args = append(args, a...)
+		}
+	}
+	return cond, args
+}
+
+// profileGranted reports whether a profileGrant delivers ev live.
+func (r *Relay) profileGranted(f *nostr.Filter, rd *reader, ev *nostr.Event, ch *Channel) bool {
+	for _, g := range r.hooks.grantProfileRead {
+		if g.live != nil && g.live(f, rd, ev, ch) {
+			return true
+		}
+	}
+	return false
 }

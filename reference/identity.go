@@ -478,29 +478,6 @@ func (p identityProfile) scope(f *nostr.Filter, rd *reader) filterScope {
 	return s
 }
 
-// leaksSystem reports whether a fault lets this read return system
-// channels to a filter that does not name them.
-func (p identityProfile) leaksSystem(f *nostr.Filter, rd *reader, live bool) bool {
-	// Fault identity-ids-name-system-channels: ids counts as naming.
-	if !live && f.IDs != nil && p.faults.on(faultReadsIDsNameSystem) {
-		return true
-	}
-	switch {
-	case live:
-		return p.faults.on(faultIDSystemLive)
-	case rd.count && p.faults.on(faultIDSystemInCount):
-		return true
-	case !rd.count && p.faults.on(faultIDSystemInHistory):
-		return true
-	case rd.count && len(f.Tags) == 0 && p.faults.on(faultIDCountUntaggedSystem):
-		// Fault identity-count-untagged-counts-system.
-		return true
-	}
-	// Fault identity-member-list-leaks-system: 39002 #p reads skip the rule.
-	_, hasp := f.Tags["p"]
-	return p.faults.on(faultIDMemberListLeaks) && hasp && len(f.Kinds) == 1 && f.Kinds[0] == kindGroupMembers
-}
-
 // readSQL is the system-channel rule and the notice rule for stored reads
 // (REQ history and COUNT).
 func (p identityProfile) readSQL(f *nostr.Filter, rd *reader) (string, []any) {
@@ -524,9 +501,6 @@ func (p identityProfile) readSQL(f *nostr.Filter, rd *reader) (string, []any) {
 	if s.optIn && !(f.Limit > 0 && p.faults.on(faultIDOptInLimitDropped)) {
 		chanCond += " OR c.type = ?"
 		args = append(args, typeSystem)
-	}
-	if p.leaksSystem(f, rd, false) {
-		chanCond += " OR 1"
 	}
 
 	// Notices: only the p-tagged reader; without #t, legacy types (or no t).
@@ -626,7 +600,7 @@ func (p identityProfile) readMatch(f *nostr.Filter, rd *reader, ev *nostr.Event,
 	if s.optIn && ch.Type == typeSystem && !p.faults.on(faultIDLiveOptInIgnored) {
 		return true
 	}
-	return p.leaksSystem(f, rd, true)
+	return false
 }
 
 // noticeFor reports whether a notice's p tag names one of the reader's keys.

@@ -615,8 +615,7 @@ func (r *Relay) postToChannel(t *txn, ev *nostr.Event, id string) error {
 		if ch.Visibility != visibilityOpen {
 			return reject("restricted", "only members may post in a private channel")
 		}
-		// Fault restricted-writes-accepted: anyone posts to a restricted group.
-		if ch.Restricted && !r.fault(faultRestrictedWritesAccepted) {
+		if ch.Restricted && !r.permits(actPostRestricted, "") {
 			return reject("restricted", "only members may post in a restricted group")
 		}
 		// Fault closed-restricts-writes: closed read as restricted.

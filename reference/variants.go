@@ -76,6 +76,9 @@ type hooks struct {
 	skipAccess []func(f *nostr.Filter, verb string) bool
 	// grantRead widens the read-access rule (query.go), in SQL and in Go.
 	grantRead []readGrant
+	// grantProfileRead widens the profile's read rule (system channels;
+	// search.go), in SQL and in Go.
+	grantProfileRead []profileGrant
 	// permit lets a role the conforming rule refuses take an action
 	// (actEditMetadata, actRemoveUser, …; role "" = no role in the group).
 	permit []func(action, role string) bool
