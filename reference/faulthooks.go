@@ -624,3 +624,19 @@ func idSearchLeaksSystem(r *Relay) {
 		},
 	})
 }
+
+// --- who signs the state events (nip29.go, livekit.go, pins, labels) --------
+
+// signStateWith is the install func of a fault that signs the state events
+// of kinds (nil: every kind) with a key of its own, made at installation.
+func signStateWith(kinds ...int) func(r *Relay) {
+	return func(r *Relay) {
+		key := nostr.GeneratePrivateKey()
+		r.hooks.signState = append(r.hooks.signState, func(kind int) string {
+			if len(kinds) == 0 || slices.Contains(kinds, kind) {
+				return key
+			}
+			return ""
+		})
+	}
+}

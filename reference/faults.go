@@ -121,19 +121,7 @@ type faultState struct {
 	nip11Mu    sync.Mutex
 	nip11First string
 
-	otherStateKey string     // state-signed-by-other-key: signs the state events (stateKey)
-	otherRolesKey string     // roles-not-relay-signed: signs 39003 (stateKeyOf)
-	stale         liveLabels // labels-live-stale-labels: each channel's last live labels
-}
-
-// init makes the state of the switches that are on.
-func (s *faultState) init(faults faultSet) {
-	if faults.on(faultStateSignedByOtherKey) {
-		s.otherStateKey = nostr.GeneratePrivateKey()
-	}
-	if faults.on(faultRolesNotRelaySigned) {
-		s.otherRolesKey = nostr.GeneratePrivateKey()
-	}
+	stale liveLabels // labels-live-stale-labels: each channel's last live labels
 }
 
 // readFaults is what only fault switches keep about one read.

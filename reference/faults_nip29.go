@@ -351,9 +351,11 @@ var nip29Faults = []faultSpec{
 
 	// nip29/state-events (NIP-29 Group metadata events: relay-signed 39000-39003).
 	{Name: faultStateSignedByOtherKey, Clause: "nip29/state-events.1",
-		Breaks: "relay-signed 39000-39003 state events are signed by a random key that is not the NIP-11 self key"},
+		Breaks:  "relay-signed 39000-39003 state events are signed by a random key that is not the NIP-11 self key",
+		install: signStateWith()},
 	{Name: faultRolesNotRelaySigned, Clause: "nip29/state-events.1",
-		Breaks: "the 39003 roles event is signed by a random key that is not the NIP-11 self key (39000-39002 are not)"},
+		Breaks:  "the 39003 roles event is signed by a random key that is not the NIP-11 self key (39000-39002 are not)",
+		install: signStateWith(kindGroupRoles)},
 	{Name: faultStaleReplacementTimestmp, Clause: "nip29/state-events.2",
 		Breaks: "a replacement state event reuses the created_at of the event it replaces instead of a strictly greater one"},
 	{Name: faultIdenticalStateDuplicated, Clause: "nip29/state-events.3",
@@ -467,22 +469,4 @@ func (r *Relay) lostToSameSecond(t *txn, faultOn bool, ev *nostr.Event, channel 
 		return false, err
 	}
 	return true, t.insert(ev, channel)
-}
-
-// stateKey is the key that signs the relay's state events (39000-39005):
-// the relay's own, or another under the state-signed-by-other-key fault.
-func (r *Relay) stateKey() string {
-	if r.fault(faultStateSignedByOtherKey) {
-		return r.faulty.otherStateKey
-	}
-	return r.secretKey
-}
-
-// stateKeyOf is stateKey for a regenerated state event of kind; under the
-// roles-not-relay-signed fault 39003 alone gets a key of its own.
-func (r *Relay) stateKeyOf(kind int) string {
-	if kind == kindGroupRoles && r.fault(faultRolesNotRelaySigned) {
-		return r.faulty.otherRolesKey
-	}
-	return r.stateKey()
 }

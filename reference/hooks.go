@@ -224,3 +224,18 @@ func (r *Relay) profileGranted(f *nostr.Filter, rd *reader, ev *nostr.Event, ch 
 	}
 	return false
 }
+
+// stateKey is the key that signs the relay's state events other than a
+// regenerated 39003 (39000-39005): the relay's own unless a signState hook
+// names another.
+func (r *Relay) stateKey() string { return r.stateKeyOf(0) }
+
+// stateKeyOf is the key that signs a regenerated state event of kind.
+func (r *Relay) stateKeyOf(kind int) string {
+	for _, h := range r.hooks.signState {
+		if k := h(kind); k != "" {
+			return k
+		}
+	}
+	return r.secretKey
+}

@@ -247,7 +247,6 @@ func New(cfg Config) (*Relay, error) {
 	if r.pubKey, err = nostr.GetPublicKey(r.secretKey); err != nil {
 		return nil, fmt.Errorf("reference: bad SecretKey: %w", err)
 	}
-	r.faulty.init(r.faults)
 
 	if r.db, err = openDB(cfg.DBPath); err != nil {
 		return nil, err

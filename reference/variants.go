@@ -84,6 +84,9 @@ type hooks struct {
 	permit []func(action, role string) bool
 	// tokenClaims edits the claims of a LiveKit token the relay mints.
 	tokenClaims []func(claims map[string]any)
+	// signState returns the key that signs a relay-signed state event of
+	// kind ("" = the next hook's, or the relay's own).
+	signState []func(kind int) string
 	// editChannel edits the group a 9007 (prev nil) or a 9002 (prev: the
 	// group before it) leaves, after the profile's rules applied it.
 	editChannel []func(ev *nostr.Event, prev, next *Channel)
