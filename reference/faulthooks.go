@@ -640,3 +640,12 @@ func signStateWith(kinds ...int) func(r *Relay) {
 		})
 	}
 }
+
+// joinMemberNotDuplicate: join-member-not-duplicate refuses a current
+// member's 9021 with blocked: instead of duplicate:.
+var joinMemberNotDuplicate = editOK(func(ev *nostr.Event, accepted bool, reason string) string {
+	if !accepted && ev.Kind == kindJoinRequest && reason == "duplicate: already a member" {
+		return "blocked: already a member"
+	}
+	return reason
+})

@@ -176,7 +176,8 @@ var labelsFaults = []faultSpec{
 
 	// labels/finding-channels (nip-cl-labels.md Finding channels).
 	{Name: faultLabelsUserSnapshot, Clause: "labels/finding-channels.1",
-		Breaks: "a user-signed kind 39000 carrying L/l tags is stored instead of refused, and label reads match it like a relay-signed snapshot"},
+		Breaks:  "a user-signed kind 39000 carrying L/l tags is stored instead of refused, and label reads match it like a relay-signed snapshot",
+		install: permit(actPublishState)},
 	{Name: faultLabelsCountLimitACL, Clause: "labels/finding-channels.7",
 		Breaks: "a COUNT filter with a limit counts without the access rule: a private channel's labeled snapshot is counted for outsiders"},
 	{Name: faultLabelsMixedKindsRead, Clause: "labels/finding-channels.1",

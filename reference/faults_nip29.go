@@ -253,7 +253,8 @@ var nip29Faults = []faultSpec{
 	{Name: faultInviteCodeIgnored, Clause: "nip29/invites.1",
 		Breaks: "a 9009 create-invite is accepted, but a join request carrying its code to the closed group is refused like one without a code"},
 	{Name: faultJoinAnyCodeAdmits, Clause: "nip29/invites.2",
-		Breaks: "a join request to a closed group carrying any code, even one no 9009 created, admits the user"},
+		Breaks:  "a join request to a closed group carrying any code, even one no 9009 created, admits the user",
+		install: permit(actJoinAnyCode)},
 	{Name: faultMemberCanInvite, Clause: "nip29/invites.3",
 		Breaks:  "a plain member's 9009 create-invite is accepted and its code admits to the closed group",
 		install: permit(actCreateInvite, roleMember)},
@@ -262,7 +263,8 @@ var nip29Faults = []faultSpec{
 	{Name: faultJoinDeletedAccepted, Clause: "nip29/join.1",
 		Breaks: "a join request to a deleted group is answered OK true and nobody is added"},
 	{Name: faultJoinMemberNotDuplicate, Clause: "nip29/join.2",
-		Breaks: `a current member's 9021 join request is refused with "blocked: already a member" instead of the duplicate: prefix`},
+		Breaks:  `a current member's 9021 join request is refused with "blocked: already a member" instead of the duplicate: prefix`,
+		install: joinMemberNotDuplicate},
 	{Name: faultJoinAcceptedNotAdmitted, Clause: "nip29/join.3",
 		Breaks: "a 9021 join request to a closed group is accepted (OK true) but the user is not added"},
 
@@ -363,7 +365,8 @@ var nip29Faults = []faultSpec{
 	{Name: faultBannerDropped, Clause: "nip29/state-events.5",
 		Breaks: "the banner of a 9007 or 9002 is not carried into the 39000"},
 	{Name: faultUserStateAccepted, Clause: "nip29/state-events.6",
-		Breaks: "a 39000-39003 signed by a user key is accepted and served like any addressable event"},
+		Breaks:  "a 39000-39003 signed by a user key is accepted and served like any addressable event",
+		install: permit(actPublishState)},
 
 	// nip29/subgroups (NIP-29 Subgroups: parent and child tags, rules, membership).
 	{Name: faultSubgroupsNotAdvertised, Clause: "nip29/subgroups.1",

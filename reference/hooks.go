@@ -154,6 +154,8 @@ const (
 	actChangeLabels   = "change-labels"   // a label mutation (labels draft)
 	actJoinAV         = "join-av"         // a LiveKit token for a private group
 	actPostRestricted = "post-restricted" // an outsider's write to a restricted group
+	actPublishState   = "publish-state"   // a user-signed 39000-39003
+	actJoinAnyCode    = "join-any-code"   // a join request to a closed group with a code no 9009 made
 )
 
 // permits reports whether a permit hook lets role take action although

@@ -147,7 +147,7 @@ func (r *Relay) apply(community string, ev *nostr.Event) (bool, string) {
 
 func (r *Relay) dispatch(t *txn, ev *nostr.Event) error {
 	switch {
-	case isGroupState(ev.Kind) && !r.fault(faultUserStateAccepted) && !r.fault(faultLabelsUserSnapshot): // the faults store it below
+	case isGroupState(ev.Kind) && !r.permits(actPublishState, ""): // a permit stores it below
 		return reject("restricted", "kinds 39000-39003 are signed by the relay only")
 	case ev.Kind == kindGroupPins:
 		return reject("restricted", "kind 39005 (pinned events) is signed by the relay only")

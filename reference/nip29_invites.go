@@ -75,8 +75,7 @@ func (r *Relay) inviteAdmits(t *txn, ev *nostr.Event, ch *Channel) (bool, error)
 	if r.fault(faultInviteCodeIgnored) {
 		return false, nil
 	}
-	// Fault join-any-code-admits: any code admits.
-	if r.fault(faultJoinAnyCodeAdmits) {
+	if r.permits(actJoinAnyCode, "") {
 		return true, nil
 	}
 	var n int
