@@ -319,11 +319,11 @@ func (c *conn) handle(data []byte) {
 			c.malformed(`expected ["CLOSE", <subscription id>]`)
 			return
 		}
-		// Fault close-ignored: the subscription stays open.
-		if c.r.fault(faultCloseIgnored) {
+		c.mu.Lock()
+		if kept := c.r.subscribed(subID, c.subs[subID], nil); kept != nil {
+			c.mu.Unlock()
 			return
 		}
-		c.mu.Lock()
 		delete(c.subs, subID)
 		delete(c.subSeq, subID)
 		c.mu.Unlock()
@@ -502,10 +502,10 @@ func (c *conn) handleReq(subID string, filters nostr.Filters) {
 	if !eoseFirst {
 		c.send(nostr.EOSEEnvelope(subID))
 	}
-	// Fault sub-replace-keeps-old: the old filters stay beside the new.
-	if exists && c.r.fault(faultSubReplaceKeepsOld) {
-		filters = append(append(nostr.Filters{}, old...), filters...)
+	if !exists {
+		old = nil
 	}
+	filters = c.r.subscribed(subID, old, filters)
 	c.mu.Lock()
 	c.subs[subID] = filters
 	if c.subSeq == nil {

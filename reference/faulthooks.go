@@ -649,3 +649,32 @@ var joinMemberNotDuplicate = editOK(func(ev *nostr.Event, accepted bool, reason 
 	}
 	return reason
 })
+
+// --- subscriptions (conn.go) ------------------------------------------------
+
+// keepSubscription is the install func of a fault that changes what a
+// subscription id holds after a REQ or CLOSE.
+func keepSubscription(keep func(old, next nostr.Filters) nostr.Filters) func(r *Relay) {
+	return func(r *Relay) {
+		r.hooks.subscription = append(r.hooks.subscription, func(_ string, old, next nostr.Filters) nostr.Filters {
+			return keep(old, next)
+		})
+	}
+}
+
+// closeIgnored: close-ignored leaves a CLOSEd subscription open.
+var closeIgnored = keepSubscription(func(old, next nostr.Filters) nostr.Filters {
+	if next == nil {
+		return old
+	}
+	return next
+})
+
+// subReplaceKeepsOld: sub-replace-keeps-old keeps a replaced
+// subscription's filters beside the new ones.
+var subReplaceKeepsOld = keepSubscription(func(old, next nostr.Filters) nostr.Filters {
+	if old != nil && next != nil {
+		return append(append(nostr.Filters{}, old...), next...)
+	}
+	return next
+})

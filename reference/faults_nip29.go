@@ -215,9 +215,11 @@ var nip29Faults = []faultSpec{
 
 	// nip01/subscriptions (NIP-01 Subscriptions: REQ under an open id, CLOSE, ids per connection, EOSE).
 	{Name: faultSubReplaceKeepsOld, Clause: "nip01/subscriptions.1",
-		Breaks: "a REQ under the id of an open subscription adds its filters to the old ones: events matching only the old filters still come under that id"},
+		Breaks:  "a REQ under the id of an open subscription adds its filters to the old ones: events matching only the old filters still come under that id",
+		install: subReplaceKeepsOld},
 	{Name: faultCloseIgnored, Clause: "nip01/subscriptions.2",
-		Breaks: "CLOSE is ignored: the subscription keeps receiving new matching events"},
+		Breaks:  "CLOSE is ignored: the subscription keeps receiving new matching events",
+		install: closeIgnored},
 	{Name: faultSubIDsShared, Clause: "nip01/subscriptions.3",
 		Breaks: "subscription ids are global: a REQ under an id ends the subscription of that id on every other connection"},
 	{Name: faultEOSEBeforeStored, Clause: "nip01/subscriptions.4",

@@ -241,3 +241,13 @@ func (r *Relay) stateKeyOf(kind int) string {
 	}
 	return r.secretKey
 }
+
+// subscribed runs the subscription hooks: the filters subID holds after a
+// REQ (next, its filters) or a CLOSE (next nil) on a connection where it
+// held old.
+func (r *Relay) subscribed(subID string, old, next nostr.Filters) nostr.Filters {
+	for _, h := range r.hooks.subscription {
+		next = h(subID, old, next)
+	}
+	return next
+}

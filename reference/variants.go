@@ -27,7 +27,10 @@ import (
 // `serve --variant`, `serve --lawful SEED` and the lawful-relay property
 // draw from one catalogue. A variant installs hooks (hooks below); the
 // conforming code calls the hook slices at the place of the behaviour,
-// never a variant's name.
+// never a variant's name. Faults are the fourth kind, the unlawful one: a
+// fault row with an install func becomes a switch of Kind "fault"
+// (faultSwitches) and is installed through the same path, after the
+// variants (installSwitches, hooks.go).
 type Variant struct {
 	Name string // switch name, as passed in Config.Variants
 	// Dimension groups variants that exclude each other (two answers to
@@ -42,7 +45,8 @@ type Variant struct {
 	Freedom string
 	// Describes is what the relay does under the variant, in our words.
 	Describes string
-	// Kind is "variant", "policy" or "reading".
+	// Kind is "variant", "policy" or "reading" (or "fault" for a fault's
+	// hook set, which Variants does not list: Faults does).
 	Kind string
 	// Drawn reports whether the lawful draw (Lawful, the property test)
 	// may pick the variant; switches that need keys the harness is not
@@ -84,6 +88,10 @@ type hooks struct {
 	permit []func(action, role string) bool
 	// tokenClaims edits the claims of a LiveKit token the relay mints.
 	tokenClaims []func(claims map[string]any)
+	// subscription decides the filters a subscription id holds when a REQ
+	// opens or replaces it (old: its filters before, nil if none; next:
+	// the REQ's) or a CLOSE ends it (next nil); nil = the id holds none.
+	subscription []func(subID string, old, next nostr.Filters) nostr.Filters
 	// signState returns the key that signs a relay-signed state event of
 	// kind ("" = the next hook's, or the relay's own).
 	signState []func(kind int) string
