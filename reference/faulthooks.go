@@ -103,7 +103,7 @@ var idNIPCLInNIPs = editNIP11(func(info *Info) {
 
 // idTagsOnlyOn39000: the identity tags (t, P) go on 39000 only.
 var idTagsOnlyOn39000 = editState(func(_ *Relay, kind int, _ *Channel, tags nostr.Tags) nostr.Tags {
-	if kind == kindGroupMetadata {
+	if kind == kindGroupMetadata || !isGroupState(kind) {
 		return tags
 	}
 	return withoutTags(tags, func(tag nostr.Tag) bool { return tagNamed(tag, "t", "P") })
@@ -112,7 +112,7 @@ var idTagsOnlyOn39000 = editState(func(_ *Relay, kind int, _ *Channel, tags nost
 // idLabelOrderDiffers: the label t tags (after the type's) are sorted on
 // every state kind but 39000.
 var idLabelOrderDiffers = editState(func(_ *Relay, kind int, _ *Channel, tags nostr.Tags) nostr.Tags {
-	if kind == kindGroupMetadata {
+	if kind == kindGroupMetadata || !isGroupState(kind) {
 		return tags
 	}
 	out := slices.Clone(tags)
@@ -184,6 +184,15 @@ var idCreatedAtBackdated = editState(func(_ *Relay, kind int, _ *Channel, tags n
 		}
 	}
 	return out
+})
+
+// idNoticeWithoutType: identity-notice-without-type leaves the channel
+// type's t tag off the membership notices.
+var idNoticeWithoutType = editState(func(_ *Relay, kind int, _ *Channel, tags nostr.Tags) nostr.Tags {
+	if !isNoticeKind(kind) {
+		return tags
+	}
+	return withoutTags(tags, func(tag nostr.Tag) bool { return tagNamed(tag, "t") })
 })
 
 // idHiddenMissing: a private system channel's 39000 lacks the hidden tag.

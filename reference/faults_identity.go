@@ -203,7 +203,8 @@ var identityFaults = []faultSpec{
 
 	// identity/notices (nip-cl-identity.md System channels: Membership notices carry the channel type).
 	{Name: faultIDNoticeWithoutType, Clause: "identity/notices.1",
-		Breaks: "44100/44101 notices carry no [\"t\", type] tag"},
+		Breaks:  "44100/44101 notices carry no [\"t\", type] tag",
+		install: idNoticeWithoutType},
 	{Name: faultIDNoticesNotStored, Clause: "identity/notices.2",
 		Breaks: "44100/44101 notices are only delivered live, never stored (since cannot recover them)"},
 	{Name: faultIDUntypedGetsSystem, Clause: "identity/notices.4",

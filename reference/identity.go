@@ -341,11 +341,7 @@ func (p identityProfile) onMembership(t *txn, ch *Channel, pubkey string, added 
 	if !added {
 		kind = kindMemberRemoved
 	}
-	tags := nostr.Tags{{"p", pubkey}, {"h", ch.UUID}}
-	// Fault identity-notice-without-type.
-	if !p.faults.on(faultIDNoticeWithoutType) {
-		tags = append(tags, nostr.Tag{"t", ch.Type})
-	}
+	tags := t.r.editedStateTags(kind, ch, nostr.Tags{{"p", pubkey}, {"h", ch.UUID}, {"t", ch.Type}})
 	ev := &nostr.Event{Kind: kind, Tags: tags, Content: "", CreatedAt: nostr.Timestamp(t.r.now().Unix())}
 	// The same notice twice in one second (add, remove, add) would repeat an
 	// id; the later one moves to the next free second.

@@ -63,8 +63,9 @@ type Variant struct {
 // NIP texts' most common reading has it.
 type hooks struct {
 	// General slices (hooks.go calls them) that faults and variants share.
-	// editStateTags edits the tags of a state event the relay publishes
-	// (core and profile tags, before the stateTags hooks add theirs).
+	// editStateTags edits the tags of an event the relay generates and
+	// signs: a state event (39000-39003: core and profile tags, before the
+	// stateTags hooks add theirs; 39004) or a membership notice.
 	editStateTags []func(kind int, ch *Channel, tags nostr.Tags) nostr.Tags
 	// okText rewrites the reason of an OK, accepted or not, after the
 	// profile's markers and before a refusal is reworded.
