@@ -93,6 +93,17 @@ func nip11HostNoExtension(r *Relay) {
 	})
 }
 
+// pinsOrderLost: pins-order-lost publishes the 39005's pins sorted by
+// value, not in the 9010's order.
+var pinsOrderLost = editState(func(_ *Relay, kind int, _ *Channel, tags nostr.Tags) nostr.Tags {
+	if kind != kindGroupPins || len(tags) < 2 {
+		return tags
+	}
+	out := slices.Clone(tags)
+	slices.SortFunc(out[1:], func(a, b nostr.Tag) int { return strings.Compare(a[1], b[1]) })
+	return out
+})
+
 // --- identity (faults_identity.go) ------------------------------------------
 
 // idNIPCLInNIPs: identity-nip-cl-in-supported-nips lists "nip-cl" among

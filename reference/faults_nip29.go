@@ -321,7 +321,8 @@ var nip29Faults = []faultSpec{
 
 	// nip29/pins (NIP-29 update-pin-list (9010) and group pinned events (39005)).
 	{Name: faultPinsOrderLost, Clause: "nip29/pins.1",
-		Breaks: "the 39005 lists the pinned references sorted by value, not in the 9010's order"},
+		Breaks:  "the 39005 lists the pinned references sorted by value, not in the 9010's order",
+		install: pinsOrderLost},
 	{Name: faultPinsNotRegenerated, Clause: "nip29/pins.2",
 		Breaks: "only a group's first 9010 produces a 39005; later pin lists are accepted but the 39005 keeps the first list"},
 	{Name: faultPinsMemberCanUpdate, Clause: "nip29/pins.3",

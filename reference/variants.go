@@ -65,7 +65,7 @@ type hooks struct {
 	// General slices (hooks.go calls them) that faults and variants share.
 	// editStateTags edits the tags of an event the relay generates and
 	// signs: a state event (39000-39003: core and profile tags, before the
-	// stateTags hooks add theirs; 39004) or a membership notice.
+	// stateTags hooks add theirs; 39004, 39005) or a membership notice.
 	editStateTags []func(kind int, ch *Channel, tags nostr.Tags) nostr.Tags
 	// okText rewrites the reason of an OK, accepted or not, after the
 	// profile's markers and before a refusal is reworded.
