@@ -147,14 +147,28 @@ type faultSet map[FaultName]bool
 // on reports whether the named switch is on.
 func (f faultSet) on(name FaultName) bool { return f[name] }
 
-// fault reports whether the named switch is on. It is the point check a
-// fault keeps only where its deviation sits inside an algorithm no general
-// hook slice can express without copying the algorithm: the order of
-// admission checks, SQL plans (where a LIMIT or an access clause goes),
-// transaction steps (what is written, deleted or rolled back between
-// two statements), the label parsers and the tie rules of stored events.
-// Every other fault is a hook set: its row's install func appends to the
-// relay's hook slices (hooks.go), as a Variant's does.
+// fault reports whether the named switch is on. Most faults are hook sets:
+// the row's install func appends to the relay's general hook slices
+// (hooks.go, faulthooks.go), as a Variant's does, and the conforming code
+// never names them. fault is the point check a fault keeps only where its
+// deviation sits inside an algorithm that no general hook slice can express
+// without copying the algorithm:
+//   - where a check sits in the order of admission (signature, group id
+//     form, previous, closed/invite/deleted-group refusals, NIP-42's
+//     AUTH verification), so that an earlier hook would change which
+//     refusal a faulty event gets;
+//   - the steps of a write transaction (what is stored, deleted, rolled
+//     back or emitted between two statements: ok-*, same-second-*,
+//     join/leave/delete-event/moderation effects, state regeneration
+//     rules, NIP-09 deletions, replaceable-event ties, tag indexing, the
+//     labels draft's serialisation faults);
+//   - the SQL plan of a read (where a LIMIT, the access rule or a tag
+//     match goes: limit-before-*, count-*, filter-last-filter-only,
+//     reads-later-filters-skip-access, limit-across-filters);
+//   - the parsers and validators of labels and metadata (the identity and
+//     labels drafts' label rules, NIP-29 metadata fields and flags) and
+//     the subgroup tree's rules;
+//   - the identity draft's read scope (opt-in, naming, notices).
 func (r *Relay) fault(name FaultName) bool {
 	return r.faults[name]
 }
