@@ -223,13 +223,7 @@ func (c *conn) readRefusal(verb string, filters nostr.Filters) string {
 }
 
 func (c *conn) ok(ev *nostr.Event, accepted bool, reason string) {
-	reason = c.r.profile.okReason(ev, accepted, reason)
-	if !accepted && c.r.fault(faultOKWithoutPrefix) {
-		// Fault: the refusal's machine-readable prefix is left out.
-		if _, rest, found := strings.Cut(reason, ":"); found {
-			reason = strings.TrimSpace(rest)
-		}
-	}
+	reason = c.r.okReason(ev, accepted, c.r.profile.okReason(ev, accepted, reason))
 	if !accepted {
 		c.beforeRefusal(reason)
 		reason = c.r.refusal(reason)
@@ -325,11 +319,11 @@ func (c *conn) handle(data []byte) {
 			c.malformed(`expected ["CLOSE", <subscription id>]`)
 			return
 		}
-		// Fault close-ignored: the subscription stays open.
-		if c.r.fault(faultCloseIgnored) {
+		c.mu.Lock()
+		if kept := c.r.subscribed(subID, c.subs[subID], nil); kept != nil {
+			c.mu.Unlock()
 			return
 		}
-		c.mu.Lock()
 		delete(c.subs, subID)
 		delete(c.subSeq, subID)
 		c.mu.Unlock()
@@ -508,10 +502,10 @@ func (c *conn) handleReq(subID string, filters nostr.Filters) {
 	if !eoseFirst {
 		c.send(nostr.EOSEEnvelope(subID))
 	}
-	// Fault sub-replace-keeps-old: the old filters stay beside the new.
-	if exists && c.r.fault(faultSubReplaceKeepsOld) {
-		filters = append(append(nostr.Filters{}, old...), filters...)
+	if !exists {
+		old = nil
 	}
+	filters = c.r.subscribed(subID, old, filters)
 	c.mu.Lock()
 	c.subs[subID] = filters
 	if c.subSeq == nil {

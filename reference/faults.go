@@ -25,6 +25,11 @@ type faultSpec struct {
 	Name   FaultName
 	Clause string // clause ID whose sentence Breaks contradicts
 	Breaks string // what the relay does wrong while the fault is on
+	// install, when set, makes the fault a hook set like a Variant's: it
+	// appends to the relay's hook slices (hooks, variants.go) and the
+	// conforming code never names the fault. Without it the fault is a
+	// point check (r.fault).
+	install func(r *Relay)
 }
 
 // faultTables are the fault tables, one per profile ("" = every profile).
@@ -116,19 +121,7 @@ type faultState struct {
 	nip11Mu    sync.Mutex
 	nip11First string
 
-	otherStateKey string     // state-signed-by-other-key: signs the state events (stateKey)
-	otherRolesKey string     // roles-not-relay-signed: signs 39003 (stateKeyOf)
-	stale         liveLabels // labels-live-stale-labels: each channel's last live labels
-}
-
-// init makes the state of the switches that are on.
-func (s *faultState) init(faults faultSet) {
-	if faults.on(faultStateSignedByOtherKey) {
-		s.otherStateKey = nostr.GeneratePrivateKey()
-	}
-	if faults.on(faultRolesNotRelaySigned) {
-		s.otherRolesKey = nostr.GeneratePrivateKey()
-	}
+	stale liveLabels // labels-live-stale-labels: each channel's last live labels
 }
 
 // readFaults is what only fault switches keep about one read.
@@ -154,7 +147,28 @@ type faultSet map[FaultName]bool
 // on reports whether the named switch is on.
 func (f faultSet) on(name FaultName) bool { return f[name] }
 
-// fault reports whether the named switch is on.
+// fault reports whether the named switch is on. Most faults are hook sets:
+// the row's install func appends to the relay's general hook slices
+// (hooks.go, faulthooks.go), as a Variant's does, and the conforming code
+// never names them. fault is the point check a fault keeps only where its
+// deviation sits inside an algorithm that no general hook slice can express
+// without copying the algorithm:
+//   - where a check sits in the order of admission (signature, group id
+//     form, previous, closed/invite/deleted-group refusals, NIP-42's
+//     AUTH verification), so that an earlier hook would change which
+//     refusal a faulty event gets;
+//   - the steps of a write transaction (what is stored, deleted, rolled
+//     back or emitted between two statements: ok-*, same-second-*,
+//     join/leave/delete-event/moderation effects, state regeneration
+//     rules, NIP-09 deletions, replaceable-event ties, tag indexing, the
+//     labels draft's serialisation faults);
+//   - the SQL plan of a read (where a LIMIT, the access rule or a tag
+//     match goes: limit-before-*, count-*, filter-last-filter-only,
+//     reads-later-filters-skip-access, limit-across-filters);
+//   - the parsers and validators of labels and metadata (the identity and
+//     labels drafts' label rules, NIP-29 metadata fields and flags) and
+//     the subgroup tree's rules;
+//   - the identity draft's read scope (opt-in, naming, notices).
 func (r *Relay) fault(name FaultName) bool {
 	return r.faults[name]
 }

@@ -101,9 +101,11 @@ const (
 var identityFaults = []faultSpec{
 	// identity/advertising (nip-cl-identity.md Advertising support).
 	{Name: faultIDNIPCLInNIPs, Clause: "identity/advertising.1",
-		Breaks: `"nip-cl" is listed in NIP-11 supported_nips`},
+		Breaks:  `"nip-cl" is listed in NIP-11 supported_nips`,
+		install: idNIPCLInNIPs},
 	{Name: faultIDNIP11HostNoExt, Clause: "identity/advertising.2",
-		Breaks: `only the community first asked for its NIP-11 document lists "nip-cl" in supported_extensions: another community's (--host) document omits it`},
+		Breaks:  `only the community first asked for its NIP-11 document lists "nip-cl" in supported_extensions: another community's (--host) document omits it`,
+		install: nip11HostNoExtension},
 
 	// identity/asking-for-system (nip-cl-identity.md System channels: Asking for system channels).
 	{Name: faultIDCountTOptInIgnored, Clause: "identity/asking-for-system.1",
@@ -115,7 +117,8 @@ var identityFaults = []faultSpec{
 	{Name: faultIDLabelOptsIn, Clause: "identity/asking-for-system.5",
 		Breaks: "any #t (a label too) on a 39000-39003 filter returns system channels"},
 	{Name: faultIDPOptInSkipsACL, Clause: "identity/asking-for-system.7",
-		Breaks: "a 39000 read with #P and #t skips the read ACL: a non-member opting in by creator and label gets private channels' state"},
+		Breaks:  "a 39000 read with #P and #t skips the read ACL: a non-member opting in by creator and label gets private channels' state",
+		install: idPOptInSkipsACL},
 
 	// identity/choosing-one-channel (nip-cl-identity.md Choosing one channel).
 	{Name: faultIDLabelUniquePerCreator, Clause: "identity/choosing-one-channel.1",
@@ -123,15 +126,19 @@ var identityFaults = []faultSpec{
 
 	// identity/creation-time (nip-cl-identity.md Channel identity tags: Creation time).
 	{Name: faultIDCreatedAtBackdated, Clause: "identity/creation-time.1",
-		Breaks: "the 39000 created_at tag is written 10 minutes before the channel's creation (neither the relay clock at the create nor the 9007's created_at)"},
+		Breaks:  "the 39000 created_at tag is written 10 minutes before the channel's creation (neither the relay clock at the create nor the 9007's created_at)",
+		install: idCreatedAtBackdated},
 	{Name: faultIDCreatedAtFollowsEdit, Clause: "identity/creation-time.2",
-		Breaks: "a 9002 rewrites the created_at tag with the edit's own created_at"},
+		Breaks:  "a 9002 rewrites the created_at tag with the edit's own created_at",
+		install: idCreatedAtFollowsEdit},
 
 	// identity/creator (nip-cl-identity.md Channel identity tags: Creator).
 	{Name: faultIDClientCreator, Clause: "identity/creator.2",
-		Breaks: "a client P tag on 9007 or 9002 sets the creator"},
+		Breaks:  "a client P tag on 9007 or 9002 sets the creator",
+		install: idClientCreatorHonoured},
 	{Name: faultIDCreatorFollowsOwner, Clause: "identity/creator.3",
-		Breaks: "P names the channel's current (first) owner instead of the key that signed the 9007"},
+		Breaks:  "P names the channel's current (first) owner instead of the key that signed the 9007",
+		install: idCreatorFollowsOwner},
 
 	// identity/finding-channels (nip-cl-identity.md Finding channels).
 	{Name: faultIDFirstTValueOnly, Clause: "identity/finding-channels.5",
@@ -139,11 +146,14 @@ var identityFaults = []faultSpec{
 
 	// identity/identity-tags (nip-cl-identity.md Channel identity tags).
 	{Name: faultIDTagsOnlyOn39000, Clause: "identity/identity-tags.1",
-		Breaks: "39001 and 39002 carry no identity tags (t type, t labels, P)"},
+		Breaks:  "39001 and 39002 carry no identity tags (t type, t labels, P)",
+		install: idTagsOnlyOn39000},
 	{Name: faultIDLabelOrderDiffers, Clause: "identity/identity-tags.2",
-		Breaks: "39001 and 39002 list the labels sorted while 39000 keeps the stored order, so the order differs by kind"},
+		Breaks:  "39001 and 39002 list the labels sorted while 39000 keeps the stored order, so the order differs by kind",
+		install: idLabelOrderDiffers},
 	{Name: faultIDCreatorBeforeType, Clause: "identity/identity-tags.3",
-		Breaks: `the ["P", creator] tag comes before the ["t", type] and label tags on 39000-39002`},
+		Breaks:  `the ["P", creator] tag comes before the ["t", type] and label tags on 39000-39002`,
+		install: idCreatorBeforeType},
 
 	// identity/label-rules (nip-cl-identity.md Channel labels: Rules).
 	{Name: faultIDNineLabels, Clause: "identity/label-rules.1",
@@ -193,7 +203,8 @@ var identityFaults = []faultSpec{
 
 	// identity/notices (nip-cl-identity.md System channels: Membership notices carry the channel type).
 	{Name: faultIDNoticeWithoutType, Clause: "identity/notices.1",
-		Breaks: "44100/44101 notices carry no [\"t\", type] tag"},
+		Breaks:  "44100/44101 notices carry no [\"t\", type] tag",
+		install: idNoticeWithoutType},
 	{Name: faultIDNoticesNotStored, Clause: "identity/notices.2",
 		Breaks: "44100/44101 notices are only delivered live, never stored (since cannot recover them)"},
 	{Name: faultIDUntypedGetsSystem, Clause: "identity/notices.4",
@@ -205,33 +216,43 @@ var identityFaults = []faultSpec{
 
 	// identity/reads-leave-out (nip-cl-identity.md System channels: Reads that leave system channels out).
 	{Name: faultReadsIDsNameSystem, Clause: "identity/reads-leave-out.1",
-		Breaks: "an ids filter counts as naming a channel, so it returns system channels' events to filters without #h or #d"},
+		Breaks:  "an ids filter counts as naming a channel, so it returns system channels' events to filters without #h or #d",
+		install: readsIDsNameSystem},
 	{Name: faultIDLimitReadRefused, Clause: "identity/reads-leave-out.1",
 		Breaks: "a REQ with a limit that would match a system channel's state the read leaves out is refused with CLOSED, so the older readable match never comes back"},
 	{Name: faultIDSystemInHistory, Clause: "identity/reads-leave-out.1",
-		Breaks: "REQ history returns system channels (and their events) to filters that do not name them"},
+		Breaks:  "REQ history returns system channels (and their events) to filters that do not name them",
+		install: idSystemInHistory},
 	{Name: faultIDMemberListLeaks, Clause: "identity/reads-leave-out.3",
-		Breaks: `a 39002 filter with #p (the channels a reader belongs to) returns system channels`},
+		Breaks:  `a 39002 filter with #p (the channels a reader belongs to) returns system channels`,
+		install: idMemberListLeaks},
 	{Name: faultIDCountUntaggedSystem, Clause: "identity/reads-leave-out.4",
-		Breaks: "COUNT leaves system channels out only for filters with a tag condition: a COUNT without tags (kinds with ids, authors or since) counts them"},
+		Breaks:  "COUNT leaves system channels out only for filters with a tag condition: a COUNT without tags (kinds with ids, authors or since) counts them",
+		install: idCountUntaggedSystem},
 	{Name: faultIDSystemInCount, Clause: "identity/reads-leave-out.4",
-		Breaks: "COUNT counts system channels (and their events) for filters that do not name them"},
+		Breaks:  "COUNT counts system channels (and their events) for filters that do not name them",
+		install: idSystemInCount},
 	{Name: faultIDSystemLive, Clause: "identity/reads-leave-out.6",
-		Breaks: "live subscriptions receive system-channel events for filters that do not name them"},
+		Breaks:  "live subscriptions receive system-channel events for filters that do not name them",
+		install: idSystemLive},
 
 	// identity/system-channels (nip-cl-identity.md System channels).
 	{Name: faultIDSystemOpenByDefault, Clause: "identity/system-channels.2",
 		Breaks: "a system channel created without a visibility tag is open"},
 	{Name: faultIDHiddenMissing, Clause: "identity/system-channels.3",
-		Breaks: "a private system channel's 39000 lacks the hidden tag"},
+		Breaks:  "a private system channel's 39000 lacks the hidden tag",
+		install: idHiddenMissing},
 	{Name: faultIDHiddenOnOpen, Clause: "identity/system-channels.3",
-		Breaks: "the 39000 of an open system channel carries hidden too: a private system channel made open keeps the tag"},
+		Breaks:  "the 39000 of an open system channel carries hidden too: a private system channel made open keeps the tag",
+		install: idHiddenOnOpen},
 
 	// Appended (identity sentence walk). identity/creation-time.
 	{Name: faultIDClientCreatedAtOnCreate, Clause: "identity/creation-time.1",
-		Breaks: `a client ["created_at", <seconds>] tag on the 9007 sets the 39000's created_at tag, which is then not the channel's creation time`},
+		Breaks:  `a client ["created_at", <seconds>] tag on the 9007 sets the 39000's created_at tag, which is then not the channel's creation time`,
+		install: idClientCreatedAtOnCreate},
 	{Name: faultIDClientCreatedAtOnEdit, Clause: "identity/creation-time.2",
-		Breaks: `a client ["created_at", <seconds>] tag on a 9002 rewrites the 39000's created_at tag`},
+		Breaks:  `a client ["created_at", <seconds>] tag on a 9002 rewrites the 39000's created_at tag`,
+		install: idClientCreatedAtOnEdit},
 	// identity/notices.
 	{Name: faultIDNoticeRuleNeedsKinds, Clause: "identity/notices.4",
 		Breaks: "the without-#t notice rule is applied only to filters whose kinds are all 44100/44101: a filter without kinds, or with another kind too, returns, counts and delivers system-channel notices"},
@@ -248,7 +269,8 @@ var identityFaults = []faultSpec{
 		Breaks: "an opt-in (#t system or #P on a 39000-39003 filter) in one filter of a REQ or COUNT opts the later filters of the request in too: a kind 9 filter after it returns and counts system-channel messages"},
 	// NIP-50 search (search.go): identity/reads-leave-out and identity/naming.
 	{Name: faultIDSearchLeaksSystem, Clause: "identity/reads-leave-out.5",
-		Breaks: "a NIP-50 search filter returns system channels' events whether or not it names them"},
+		Breaks:  "a NIP-50 search filter returns system channels' events whether or not it names them",
+		install: idSearchLeaksSystem},
 	{Name: faultIDSearchDropsNamedH, Clause: "identity/naming.1",
 		Breaks: "a NIP-50 search filter that names a system channel by #h does not count as naming it, so its member's search returns nothing of it"},
 	// identity/asking-for-system: the opt-in on the other state kinds.

@@ -128,7 +128,8 @@ var labelsFaults = []faultSpec{
 	{Name: faultLabelsNoopPublishes, Clause: "labels/add-remove.11",
 		Breaks: "a no-op label mutation publishes a new 39000 snapshot"},
 	{Name: faultLabelsOrdinaryEditDrops, Clause: "labels/add-remove.15",
-		Breaks: "an ordinary 9002 edit without label operations clears the channel's labels"},
+		Breaks:  "an ordinary 9002 edit without label operations clears the channel's labels",
+		install: labelsOrdinaryEditDrops},
 
 	// labels/application (nip-cl-labels.md Application and publication guarantees).
 	{Name: faultLabelsNonAtomicCreate, Clause: "labels/application.2",
@@ -140,17 +141,20 @@ var labelsFaults = []faultSpec{
 	{Name: faultLabelsCountDACL, Clause: "labels/authorization.8",
 		Breaks: "a COUNT filter with #d counts without the access rule: a private channel's snapshot is counted (1, not 0) for outsiders and anonymous readers"},
 	{Name: faultLabelsMemberCanLabel, Clause: "labels/authorization.4",
-		Breaks: "plain members may add and remove labels"},
+		Breaks:  "plain members may add and remove labels",
+		install: permit(actChangeLabels, roleMember)},
 	{Name: faultLabelsAuthorityUnserial, Clause: "labels/authorization.5",
 		Breaks: "a label mutation checks its author's role on channel state read before the write lock: a mutation racing the author's demotion or removal is applied after it"},
 	{Name: faultLabelsNSReadSkipsACL, Clause: "labels/authorization.8",
-		Breaks: "a stored 39000 read by #L without #l skips the read ACL: outsiders see private channels' snapshots"},
+		Breaks:  "a stored 39000 read by #L without #l skips the read ACL: outsiders see private channels' snapshots",
+		install: labelsNamespaceReadSkipsACL},
 	{Name: faultLabelsPrivateVisible, Clause: "labels/authorization.8",
 		Breaks: "the 39000 snapshots a label command publishes for a private channel are stored outside the channel ACL"},
 
 	// labels/capability (nip-cl-labels.md Capability discovery).
 	{Name: faultLabelsNIP11HostNoExt, Clause: "labels/capability.1",
-		Breaks: `only the community first asked for its NIP-11 document lists "nip-cl" in supported_extensions: another community's (--host) document omits it`},
+		Breaks:  `only the community first asked for its NIP-11 document lists "nip-cl" in supported_extensions: another community's (--host) document omits it`,
+		install: nip11HostNoExtension},
 
 	// labels/community (nip-cl-labels.md Authorization and visibility: community scope).
 	{Name: faultLabelsCountCommunities, Clause: "labels/community.1",
@@ -172,13 +176,16 @@ var labelsFaults = []faultSpec{
 
 	// labels/finding-channels (nip-cl-labels.md Finding channels).
 	{Name: faultLabelsUserSnapshot, Clause: "labels/finding-channels.1",
-		Breaks: "a user-signed kind 39000 carrying L/l tags is stored instead of refused, and label reads match it like a relay-signed snapshot"},
+		Breaks:  "a user-signed kind 39000 carrying L/l tags is stored instead of refused, and label reads match it like a relay-signed snapshot",
+		install: permit(actPublishState)},
 	{Name: faultLabelsCountLimitACL, Clause: "labels/finding-channels.7",
 		Breaks: "a COUNT filter with a limit counts without the access rule: a private channel's labeled snapshot is counted for outsiders"},
 	{Name: faultLabelsMixedKindsRead, Clause: "labels/finding-channels.1",
-		Breaks: "a filter with #l whose kinds name 39000 beside other kinds matches nothing"},
+		Breaks:  "a filter with #l whose kinds name 39000 beside other kinds matches nothing",
+		install: labelsMixedKindsReadEmpty},
 	{Name: faultLabelsDiscoveryTLost, Clause: "labels/finding-channels.2",
-		Breaks: "a 39000 filter with both #l and #t ignores #t: channels of another type with the label come back"},
+		Breaks:  "a 39000 filter with both #l and #t ignores #t: channels of another type with the label come back",
+		install: labelsDiscoveryTIgnored},
 	{Name: faultLabelsSupersededMatched, Clause: "labels/finding-channels.6",
 		Breaks: "snapshots replaced by a label command stay stored and still match #l filters"},
 	{Name: faultLabelsLimitReadRefused, Clause: "labels/finding-channels.7",
@@ -188,7 +195,8 @@ var labelsFaults = []faultSpec{
 	{Name: faultLabelsLimitBeforeMatch, Clause: "labels/finding-channels.8",
 		Breaks: "#l/#L filters are matched against the newest page of 39000 snapshots only (limit before match)"},
 	{Name: faultLabelsLiveNSSkipsACL, Clause: "labels/finding-channels.10",
-		Breaks: "live delivery to a subscription with #L and no #l skips the read ACL: outsiders receive private channels' snapshots"},
+		Breaks:  "live delivery to a subscription with #L and no #l skips the read ACL: outsiders receive private channels' snapshots",
+		install: labelsLiveNamespaceSkipsACL},
 
 	// labels/initial-labels (nip-cl-labels.md Initial labels: kind 9007).
 	{Name: faultLabelsCreateNoDedup, Clause: "labels/initial-labels.2",
@@ -204,7 +212,8 @@ var labelsFaults = []faultSpec{
 	{Name: faultLabelsNoMarker, Clause: "labels/responses.1",
 		Breaks: "rejections of covered commands carry only the NIP-01 prefix, without nip-cl-rejected"},
 	{Name: faultLabelsRetryEmptyReason, Clause: "labels/responses.9",
-		Breaks: `an exact retry of a committed command is answered OK true "" instead of "duplicate: nip-cl-committed"`},
+		Breaks:  `an exact retry of a committed command is answered OK true "" instead of "duplicate: nip-cl-committed"`,
+		install: labelsRetryEmptyReason},
 	{Name: faultLabelsRefusedMutationKept, Clause: "labels/responses.2",
 		Breaks: "a label mutation refused for its author's role or the channel's archive state is stored anyway, so once the cause is gone its exact re-send finds it and is answered duplicate: nip-cl-committed although it never applied"},
 	{Name: faultLabelsLimitBeforeAuthority, Clause: "labels/responses.17",
@@ -244,7 +253,8 @@ var labelsFaults = []faultSpec{
 	{Name: faultLabelsEditStaleLabels, Clause: "labels/serialization.3",
 		Breaks: "an ordinary 9002 edit writes back the label set it read before the write lock: a label removed concurrently comes back"},
 	{Name: faultLabelsFlagEditDrops, Clause: "labels/serialization.3",
-		Breaks: "an ordinary 9002 that sets a NIP-29 flag (private, hidden …), a topic or a purpose republishes the 39000 without its labels"},
+		Breaks:  "an ordinary 9002 that sets a NIP-29 flag (private, hidden …), a topic or a purpose republishes the 39000 without its labels",
+		install: labelsFlagEditDropsLabels},
 	{Name: faultLabelsStaleTimestamp, Clause: "labels/serialization.5",
 		Breaks: "the snapshot a label mutation publishes reuses the created_at of the snapshot it replaces"},
 
@@ -252,11 +262,14 @@ var labelsFaults = []faultSpec{
 	{Name: faultLabelsLiveStaleLabels, Clause: "labels/snapshot.1",
 		Breaks: "a 39000 delivered live carries the label set of the channel's previous live snapshot (the stored one is right): live subscribers see every change one step late"},
 	{Name: faultLabelsNoNamespace, Clause: "labels/snapshot.2",
-		Breaks: `a labeled 39000 has no ["L","nip-cl"] tag`},
+		Breaks:  `a labeled 39000 has no ["L","nip-cl"] tag`,
+		install: labelsNoNamespace},
 	{Name: faultLabelsUnsorted, Clause: "labels/snapshot.4",
-		Breaks: "39000 l tags come in insertion order instead of sorted by ASCII value"},
+		Breaks:  "39000 l tags come in insertion order instead of sorted by ASCII value",
+		install: labelsUnsorted},
 	{Name: faultLabelsAsTTags, Clause: "labels/snapshot.8",
-		Breaks: "39000 also carries every label as an extra t tag (the competing draft's format)"},
+		Breaks:  "39000 also carries every label as an extra t tag (the competing draft's format)",
+		install: labelsAsTTags},
 
 	// labels/values-and-limits (nip-cl-labels.md Label values and limits).
 	{Name: faultLabelsCreateCopiesCapped, Clause: "labels/values-and-limits.6",

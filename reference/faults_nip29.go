@@ -176,23 +176,28 @@ var nip29Faults = []faultSpec{
 	{Name: faultLimitBeforeFilter, Clause: "nip01/filters.2",
 		Breaks: "tag filters (#x) are applied in Go after the SQL LIMIT, so matching events hide behind newer non-matching ones"},
 	{Name: faultFirstValueOnly, Clause: "nip01/filters.5",
-		Breaks: "a tag filter matches only its first value: {\"#h\":[A,B]} never returns B's events (REQ, COUNT and live)"},
+		Breaks:  "a tag filter matches only its first value: {\"#h\":[A,B]} never returns B's events (REQ, COUNT and live)",
+		install: filterFirstValueOnly},
 	{Name: faultLastFilterOnly, Clause: "nip01/filters.3",
 		Breaks: "of several filters in one REQ or COUNT only the last is answered"},
 	{Name: faultExclusiveSinceUtil, Clause: "nip01/filters.6",
-		Breaks: "since and until are exclusive: an event whose created_at equals since or until does not match"},
+		Breaks:  "since and until are exclusive: an event whose created_at equals since or until does not match",
+		install: filterExclusiveSinceUntil},
 	{Name: faultEmptyArrayMatchAll, Clause: "nip01/filters.1",
-		Breaks: "an empty list (\"ids\":[], \"authors\":[], \"kinds\":[], \"#x\":[]) is read as no condition, so the filter matches every event of its other conditions"},
+		Breaks:  "an empty list (\"ids\":[], \"authors\":[], \"kinds\":[], \"#x\":[]) is read as no condition, so the filter matches every event of its other conditions",
+		install: filterEmptyArrayMatchesAll},
 
 	// nip01/limit (NIP-01 Filters: limit on the initial answer, one limit per filter).
 	{Name: faultLimitCapsLive, Clause: "nip01/limit.1",
-		Breaks: "a subscription filter with a limit gets no live event: the limit is applied to the live stream as if the initial answer had used it up"},
+		Breaks:  "a subscription filter with a limit gets no live event: the limit is applied to the live stream as if the initial answer had used it up",
+		install: limitCapsLive},
 	{Name: faultLimitAcrossFilter, Clause: "nip01/limit.2",
 		Breaks: "the first filter's limit cuts the merged answer of every filter of the REQ, so a filter's own matches are dropped by another's limit"},
 
 	// nip01/ok-prefix (NIP-01 From relay to client: OK and CLOSED machine-readable prefixes).
 	{Name: faultOKWithoutPrefix, Clause: "nip01/ok-prefix.1",
-		Breaks: "OK false messages lose their machine-readable prefix (\"bad signature\" instead of \"invalid: bad signature\")"},
+		Breaks:  "OK false messages lose their machine-readable prefix (\"bad signature\" instead of \"invalid: bad signature\")",
+		install: okWithoutPrefix},
 	{Name: faultRefusedButStored, Clause: "nip01/ok-prefix.3",
 		Breaks: "a group command (9000-9020) refused with restricted: or blocked: is stored anyway (none of its effects): OK false, yet served by ids and by its kind and #h"},
 	{Name: faultAppliedButRefused, Clause: "nip01/ok-prefix.3",
@@ -210,9 +215,11 @@ var nip29Faults = []faultSpec{
 
 	// nip01/subscriptions (NIP-01 Subscriptions: REQ under an open id, CLOSE, ids per connection, EOSE).
 	{Name: faultSubReplaceKeepsOld, Clause: "nip01/subscriptions.1",
-		Breaks: "a REQ under the id of an open subscription adds its filters to the old ones: events matching only the old filters still come under that id"},
+		Breaks:  "a REQ under the id of an open subscription adds its filters to the old ones: events matching only the old filters still come under that id",
+		install: subReplaceKeepsOld},
 	{Name: faultCloseIgnored, Clause: "nip01/subscriptions.2",
-		Breaks: "CLOSE is ignored: the subscription keeps receiving new matching events"},
+		Breaks:  "CLOSE is ignored: the subscription keeps receiving new matching events",
+		install: closeIgnored},
 	{Name: faultSubIDsShared, Clause: "nip01/subscriptions.3",
 		Breaks: "subscription ids are global: a REQ under an id ends the subscription of that id on every other connection"},
 	{Name: faultEOSEBeforeStored, Clause: "nip01/subscriptions.4",
@@ -220,7 +227,8 @@ var nip29Faults = []faultSpec{
 
 	// nip29/admins (NIP-29 Group metadata events: group admins (39001)).
 	{Name: faultAdminsWithoutRoles, Clause: "nip29/admins.1",
-		Breaks: `39001 lists each admin as ["p", <pubkey>] with no role (NIP-29: "Each admin is listed along with one or more roles"; a fault, not a policy)`},
+		Breaks:  `39001 lists each admin as ["p", <pubkey>] with no role (NIP-29: "Each admin is listed along with one or more roles"; a fault, not a policy)`,
+		install: adminsWithoutRoles},
 
 	// nip29/create (NIP-29 Group state -- or moderation: create-group (9007)).
 	{Name: faultCreateTakesOver, Clause: "nip29/create.3",
@@ -232,7 +240,8 @@ var nip29Faults = []faultSpec{
 
 	// nip29/deleted-group (NIP-29 A group after its accepted delete-group (9008)).
 	{Name: faultDeleteKeepsMemberLists, Clause: "nip29/deleted-group.1",
-		Breaks: "an accepted 9008 withdraws the group's 39000 but leaves its 39001 and 39002 served, listing the admins and members of a group that is gone"},
+		Breaks:  "an accepted 9008 withdraws the group's 39000 but leaves its 39001 and 39002 served, listing the admins and members of a group that is gone",
+		install: deleteKeepsMemberLists},
 
 	// nip29/group-ids (NIP-29 Group ids: a random string of any length).
 	{Name: faultGroupIDUUIDOnly, Clause: "nip29/group-ids.1",
@@ -246,15 +255,18 @@ var nip29Faults = []faultSpec{
 	{Name: faultInviteCodeIgnored, Clause: "nip29/invites.1",
 		Breaks: "a 9009 create-invite is accepted, but a join request carrying its code to the closed group is refused like one without a code"},
 	{Name: faultJoinAnyCodeAdmits, Clause: "nip29/invites.2",
-		Breaks: "a join request to a closed group carrying any code, even one no 9009 created, admits the user"},
+		Breaks:  "a join request to a closed group carrying any code, even one no 9009 created, admits the user",
+		install: permit(actJoinAnyCode)},
 	{Name: faultMemberCanInvite, Clause: "nip29/invites.3",
-		Breaks: "a plain member's 9009 create-invite is accepted and its code admits to the closed group"},
+		Breaks:  "a plain member's 9009 create-invite is accepted and its code admits to the closed group",
+		install: permit(actCreateInvite, roleMember)},
 
 	// nip29/join (NIP-29 User-related group management: join request (9021)).
 	{Name: faultJoinDeletedAccepted, Clause: "nip29/join.1",
 		Breaks: "a join request to a deleted group is answered OK true and nobody is added"},
 	{Name: faultJoinMemberNotDuplicate, Clause: "nip29/join.2",
-		Breaks: `a current member's 9021 join request is refused with "blocked: already a member" instead of the duplicate: prefix`},
+		Breaks:  `a current member's 9021 join request is refused with "blocked: already a member" instead of the duplicate: prefix`,
+		install: joinMemberNotDuplicate},
 	{Name: faultJoinAcceptedNotAdmitted, Clause: "nip29/join.3",
 		Breaks: "a 9021 join request to a closed group is accepted (OK true) but the user is not added"},
 
@@ -268,13 +280,17 @@ var nip29Faults = []faultSpec{
 	{Name: faultLiveKitStatus200, Clause: "nip29/livekit.1",
 		Breaks: "/.well-known/nip29/livekit answers 200 with a body instead of 204"},
 	{Name: faultLiveKitSubUppercase, Clause: "nip29/livekit.2",
-		Breaks: "the issued JWT's sub starts with the caller's pubkey in uppercase hex"},
+		Breaks:  "the issued JWT's sub starts with the caller's pubkey in uppercase hex",
+		install: livekitSubUppercase},
 	{Name: faultLiveKitParticipantsUppercase, Clause: "nip29/state-events.7",
-		Breaks: "the 39004 lists a participant as uppercase hex instead of lowercase"},
+		Breaks:  "the 39004 lists a participant as uppercase hex instead of lowercase",
+		install: livekitParticipantsUppercase},
 	{Name: faultLiveKitSubNoSuffix, Clause: "nip29/livekit.4",
-		Breaks: "the JWT's sub is the bare pubkey, the same for every token a user gets (no random identifier after the 64 hex characters)"},
+		Breaks:  "the JWT's sub is the bare pubkey, the same for every token a user gets (no random identifier after the 64 hex characters)",
+		install: livekitSubNoSuffix},
 	{Name: faultLiveKitAccessUnchecked, Clause: "nip29/livekit.3",
-		Breaks: "the token endpoint issues tokens for a private group to callers who are not members"},
+		Breaks:  "the token endpoint issues tokens for a private group to callers who are not members",
+		install: permit(actJoinAV)},
 
 	// nip29/membership (NIP-29 Group management: put-user / remove-user, 39001 and 39002).
 	{Name: faultSameSecondRemovalLost, Clause: "nip29/membership.6",
@@ -290,33 +306,42 @@ var nip29Faults = []faultSpec{
 
 	// nip29/moderation (NIP-29 Group state -- or moderation: the moderation-event table (9000-9010)).
 	{Name: faultOutsiderRemoveUser, Clause: "nip29/moderation.1",
-		Breaks: "a 9001 remove-user from any key, even one with no role in the group, is applied"},
+		Breaks:  "a 9001 remove-user from any key, even one with no role in the group, is applied",
+		install: permit(actRemoveUser)},
 	{Name: faultOutsiderDeleteEvent, Clause: "nip29/moderation.1",
-		Breaks: "a 9005 delete-event from any key, even one with no role in the group, is applied"},
+		Breaks:  "a 9005 delete-event from any key, even one with no role in the group, is applied",
+		install: permit(actDeleteEvent)},
 	{Name: faultModerationEventsUnserved, Clause: "nip29/moderation.2",
 		Breaks: "accepted moderation events (9000-9020) are applied but never served again, so the group state cannot be reconstructed from them"},
 
 	// nip29/permissions (NIP-29 Group state -- or moderation: who may moderate).
 	{Name: faultMemberCanEdit, Clause: "nip29/permissions.2",
-		Breaks: "plain members (role member) may 9002-edit channel metadata"},
+		Breaks:  "plain members (role member) may 9002-edit channel metadata",
+		install: permit(actEditMetadata, roleMember)},
 
 	// nip29/pins (NIP-29 update-pin-list (9010) and group pinned events (39005)).
 	{Name: faultPinsOrderLost, Clause: "nip29/pins.1",
-		Breaks: "the 39005 lists the pinned references sorted by value, not in the 9010's order"},
+		Breaks:  "the 39005 lists the pinned references sorted by value, not in the 9010's order",
+		install: pinsOrderLost},
 	{Name: faultPinsNotRegenerated, Clause: "nip29/pins.2",
 		Breaks: "only a group's first 9010 produces a 39005; later pin lists are accepted but the 39005 keeps the first list"},
 	{Name: faultPinsMemberCanUpdate, Clause: "nip29/pins.3",
-		Breaks: "a plain member's 9010 update-pin-list is accepted and changes the 39005"},
+		Breaks:  "a plain member's 9010 update-pin-list is accepted and changes the 39005",
+		install: permit(actUpdatePins, roleMember)},
 
 	// nip29/read-access (NIP-29 Group metadata: the private flag).
 	{Name: faultDeletedGroupPublic, Clause: "nip29/read-access.1",
-		Breaks: "once a group is deleted (9008), its events are served to anyone: a private group's messages reach outsiders"},
+		Breaks:  "once a group is deleted (9008), its events are served to anyone: a private group's messages reach outsiders",
+		install: deletedGroupMessagesPublic},
 	{Name: faultPrivateMessagesReadable, Clause: "nip29/read-access.1",
-		Breaks: "kind 9 messages of a private channel are returned, counted and delivered to non-members"},
+		Breaks:  "kind 9 messages of a private channel are returned, counted and delivered to non-members",
+		install: privateMessagesReadable},
 	{Name: faultReadsIDsSkipAccess, Clause: "nip29/read-access.1",
-		Breaks: "a filter with ids skips the read-access rule (REQ and COUNT): whoever knows an event's id reads it"},
+		Breaks:  "a filter with ids skips the read-access rule (REQ and COUNT): whoever knows an event's id reads it",
+		install: readsIDsSkipAccess},
 	{Name: faultReadsRemovedMemberReads, Clause: "nip29/read-access.1",
-		Breaks: "stored reads (REQ history, COUNT) admit anyone ever put into the channel by a 9000: a member removed by a 9001 keeps reading"},
+		Breaks:  "stored reads (REQ history, COUNT) admit anyone ever put into the channel by a 9000: a member removed by a 9001 keeps reading",
+		install: readsRemovedMemberReads},
 	{Name: faultReadsLaterFiltersNoCheck, Clause: "nip29/read-access.1",
 		Breaks: "only the first filter of a REQ is access-checked; the second and later filters read private channels unchecked"},
 	{Name: faultLimitBeforeAccess, Clause: "nip29/read-access.2",
@@ -324,15 +349,18 @@ var nip29Faults = []faultSpec{
 
 	// nip29/restricted (NIP-29 Group metadata: the restricted flag).
 	{Name: faultRestrictedWritesAccepted, Clause: "nip29/restricted.1",
-		Breaks: "non-members may post to a restricted (not private) group"},
+		Breaks:  "non-members may post to a restricted (not private) group",
+		install: permit(actPostRestricted)},
 	{Name: faultClosedRestrictsWrites, Clause: "nip29/restricted.2",
 		Breaks: "a closed group that is not restricted refuses non-members' messages (closed read as restricted)"},
 
 	// nip29/state-events (NIP-29 Group metadata events: relay-signed 39000-39003).
 	{Name: faultStateSignedByOtherKey, Clause: "nip29/state-events.1",
-		Breaks: "relay-signed 39000-39003 state events are signed by a random key that is not the NIP-11 self key"},
+		Breaks:  "relay-signed 39000-39003 state events are signed by a random key that is not the NIP-11 self key",
+		install: signStateWith()},
 	{Name: faultRolesNotRelaySigned, Clause: "nip29/state-events.1",
-		Breaks: "the 39003 roles event is signed by a random key that is not the NIP-11 self key (39000-39002 are not)"},
+		Breaks:  "the 39003 roles event is signed by a random key that is not the NIP-11 self key (39000-39002 are not)",
+		install: signStateWith(kindGroupRoles)},
 	{Name: faultStaleReplacementTimestmp, Clause: "nip29/state-events.2",
 		Breaks: "a replacement state event reuses the created_at of the event it replaces instead of a strictly greater one"},
 	{Name: faultIdenticalStateDuplicated, Clause: "nip29/state-events.3",
@@ -340,11 +368,13 @@ var nip29Faults = []faultSpec{
 	{Name: faultBannerDropped, Clause: "nip29/state-events.5",
 		Breaks: "the banner of a 9007 or 9002 is not carried into the 39000"},
 	{Name: faultUserStateAccepted, Clause: "nip29/state-events.6",
-		Breaks: "a 39000-39003 signed by a user key is accepted and served like any addressable event"},
+		Breaks:  "a 39000-39003 signed by a user key is accepted and served like any addressable event",
+		install: permit(actPublishState)},
 
 	// nip29/subgroups (NIP-29 Subgroups: parent and child tags, rules, membership).
 	{Name: faultSubgroupsNotAdvertised, Clause: "nip29/subgroups.1",
-		Breaks: `the NIP-11 document has no "nip29": {"subgroups": true} although the relay supports subgroups`},
+		Breaks:  `the NIP-11 document has no "nip29": {"subgroups": true} although the relay supports subgroups`,
+		install: subgroupsNotAdvertised},
 	{Name: faultSubgroupParentNotShown, Clause: "nip29/subgroups.2",
 		Breaks: "a child's 39000 does not carry its parent tag"},
 	{Name: faultSubgroupChildNotListed, Clause: "nip29/subgroups.3",
@@ -396,9 +426,11 @@ var nip29Faults = []faultSpec{
 
 	// nip45/count (NIP-45 Event counts).
 	{Name: faultCountIgnoresAccess, Clause: "nip45/count.3",
-		Breaks: "COUNT counts private-channel events for readers who are not members"},
+		Breaks:  "COUNT counts private-channel events for readers who are not members",
+		install: countIgnoresAccess},
 	{Name: faultCountIgnoresTags, Clause: "nip45/count.1",
-		Breaks: "COUNT ignores the tag conditions of its filters (#h, #t, ...): it counts every event of the kinds, ids and authors named"},
+		Breaks:  "COUNT ignores the tag conditions of its filters (#h, #t, ...): it counts every event of the kinds, ids and authors named",
+		install: countIgnoresTags},
 	{Name: faultCountAnswersLimit, Clause: "nip45/count.1",
 		Breaks: "a COUNT whose filter has a limit answers the limit itself, not the number of matching events"},
 
@@ -443,22 +475,4 @@ func (r *Relay) lostToSameSecond(t *txn, faultOn bool, ev *nostr.Event, channel 
 		return false, err
 	}
 	return true, t.insert(ev, channel)
-}
-
-// stateKey is the key that signs the relay's state events (39000-39005):
-// the relay's own, or another under the state-signed-by-other-key fault.
-func (r *Relay) stateKey() string {
-	if r.fault(faultStateSignedByOtherKey) {
-		return r.faulty.otherStateKey
-	}
-	return r.secretKey
-}
-
-// stateKeyOf is stateKey for a regenerated state event of kind; under the
-// roles-not-relay-signed fault 39003 alone gets a key of its own.
-func (r *Relay) stateKeyOf(kind int) string {
-	if kind == kindGroupRoles && r.fault(faultRolesNotRelaySigned) {
-		return r.faulty.otherRolesKey
-	}
-	return r.stateKey()
 }

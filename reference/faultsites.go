@@ -21,12 +21,16 @@ import (
 var source embed.FS
 
 // FaultSite is one place in the relay's code that consults a fault switch:
-// a call r.fault(faultX) or faults.on(faultX).
+// a call r.fault(faultX) or faults.on(faultX) (a point check), or, for a
+// fault whose row carries an install func, a statement of that func that
+// joins a hook slice (Hook names it: "hooks.okText") or sets relay state
+// its hooks read.
 type FaultSite struct {
 	Fault string // switch name
 	Const string // the constant naming it (faultX)
 	Func  string // the function consulting it: "Type.method" or "func"
 	Pos   string // "reference/file.go:line"
+	Hook  string // installed faults: what the install func sets ("hooks.X"); "" for a point check
 }
 
 // faultScan is what scanning the relay's code found: the fault constants
@@ -104,12 +108,33 @@ func scanFaults(fsys fs.FS) (faultScan, error) {
 			}
 		}
 	}
+	funcs := map[string]*ast.FuncDecl{}
+	vars := map[string]*ast.ValueSpec{}
 	for _, f := range parsed {
 		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-				sc.consultations(fset, fd)
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Body == nil {
+					continue
+				}
+				sc.consultations(fset, d)
+				if d.Recv == nil {
+					funcs[d.Name.Name] = d
+				}
+			case *ast.GenDecl:
+				if d.Tok != token.VAR {
+					continue
+				}
+				for _, spec := range d.Specs {
+					if vs := spec.(*ast.ValueSpec); len(vs.Names) == 1 {
+						vars[vs.Names[0].Name] = vs
+					}
+				}
 			}
 		}
+	}
+	for _, f := range parsed {
+		sc.installs(fset, f, funcs, vars)
 	}
 	sort.SliceStable(sc.sites, func(i, j int) bool { return posLess(sc.sites[i].Pos, sc.sites[j].Pos) })
 	return sc, nil
@@ -171,6 +196,107 @@ func (sc *faultScan) consultations(fset *token.FileSet, fd *ast.FuncDecl) {
 	})
 }
 
+// installs adds the sites of the install funcs that fault rows in f carry
+// ({Name: faultX, …, install: F}). F is a func literal or a function
+// (fault-specific: a site is each statement that assigns to the relay,
+// r.hooks.X = append(r.hooks.X, …) or r.field = …), or a package variable
+// or call built by a shared helper (editState(…)): then the site is the
+// variable (or the row) and Hook each hook slice the helper joins.
+func (sc *faultScan) installs(fset *token.FileSet, f *ast.File, funcs map[string]*ast.FuncDecl, vars map[string]*ast.ValueSpec) {
+	ast.Inspect(f, func(n ast.Node) bool {
+		lit, ok := n.(*ast.CompositeLit)
+		if !ok {
+			return true
+		}
+		var name string
+		var inst ast.Expr
+		for _, el := range lit.Elts {
+			kv, ok := el.(*ast.KeyValueExpr)
+			if !ok {
+				continue
+			}
+			key, _ := kv.Key.(*ast.Ident)
+			switch {
+			case key == nil:
+			case key.Name == "Name":
+				if id, ok := kv.Value.(*ast.Ident); ok {
+					name = id.Name
+				}
+			case key.Name == "install":
+				inst = kv.Value
+			}
+		}
+		if name == "" || inst == nil || sc.consts[name] == "" {
+			return true
+		}
+		fn, at, own := "faultSpec.install", inst.Pos(), true
+		var body *ast.BlockStmt
+		called := func(e ast.Expr) {
+			if call, ok := e.(*ast.CallExpr); ok {
+				if id, ok := call.Fun.(*ast.Ident); ok && funcs[id.Name] != nil {
+					body, own = funcs[id.Name].Body, false
+				}
+			}
+		}
+		switch e := inst.(type) {
+		case *ast.FuncLit:
+			body = e.Body
+		case *ast.Ident:
+			if fd := funcs[e.Name]; fd != nil {
+				fn, body = fd.Name.Name, fd.Body
+			} else if vs := vars[e.Name]; vs != nil && len(vs.Values) == 1 {
+				fn, at = e.Name, vs.Pos()
+				if fl, ok := vs.Values[0].(*ast.FuncLit); ok {
+					body = fl.Body
+				} else {
+					called(vs.Values[0])
+				}
+			}
+		case *ast.CallExpr:
+			if id, ok := e.Fun.(*ast.Ident); ok {
+				fn = id.Name
+			}
+			called(e)
+		}
+		site := func(p token.Pos, hook string) {
+			pos := fset.Position(p)
+			sc.sites = append(sc.sites, FaultSite{Fault: sc.consts[name], Const: name, Func: fn,
+				Pos: fmt.Sprintf("%s:%d", pos.Filename, pos.Line), Hook: hook})
+		}
+		found := map[string]bool{}
+		if body != nil {
+			ast.Inspect(body, func(n ast.Node) bool {
+				as, ok := n.(*ast.AssignStmt)
+				if !ok {
+					return true
+				}
+				for _, lhs := range as.Lhs {
+					target := exprString(lhs)
+					if !strings.HasPrefix(target, "r.") {
+						continue
+					}
+					hook := strings.TrimPrefix(target, "r.")
+					if !own && found[hook] {
+						break
+					}
+					found[hook] = true
+					if own {
+						site(as.Pos(), hook)
+					} else {
+						site(at, hook)
+					}
+					break
+				}
+				return true
+			})
+		}
+		if len(found) == 0 {
+			site(at, "install")
+		}
+		return true
+	})
+}
+
 // exprString renders the few expression shapes a consultation uses.
 func exprString(e ast.Expr) string {
 	switch e := e.(type) {
@@ -186,6 +312,8 @@ func exprString(e ast.Expr) string {
 		return exprString(e.Fun) + "(" + strings.Join(args, ", ") + ")"
 	case *ast.BasicLit:
 		return e.Value
+	case *ast.IndexExpr:
+		return exprString(e.X) + "[" + exprString(e.Index) + "]"
 	}
 	return fmt.Sprintf("%T", e)
 }

@@ -63,9 +63,6 @@ func (identityProfile) extensions() []string { return []string{"nip-cl"} }
 
 // supportedNIPs: the draft has no NIP number, so "nip-cl" never goes there.
 func (p identityProfile) supportedNIPs(base []any) []any {
-	if p.faults.on(faultIDNIPCLInNIPs) {
-		return append(slices.Clone(base), "nip-cl")
-	}
 	return base
 }
 
@@ -207,18 +204,10 @@ func (p identityProfile) onCreate(ev *nostr.Event, ch *Channel) error {
 	if ch.Type == typeSystem && ch.Visibility == "" && !p.faults.on(faultIDSystemOpenByDefault) {
 		ch.Visibility = visibilityPrivate
 	}
-	// Fault identity-client-creator-honoured.
-	if pk, ok := clientCreator(ev); ok && p.faults.on(faultIDClientCreator) {
-		ch.Creator = pk
-	}
 	// Reading identity-created-at: the created_at tag is the relay clock at
 	// creation (the core's default) or the 9007's own created_at.
 	if p.readings.is(clause.ReadingIdentityCreatedAt, "command") {
 		ch.CreatedAt = int64(ev.CreatedAt)
-	}
-	// Fault identity-client-created-at-on-create.
-	if at, ok := clientCreatedAt(ev); ok && p.faults.on(faultIDClientCreatedAtOnCreate) {
-		ch.CreatedAt = at
 	}
 	return nil
 }
@@ -274,18 +263,6 @@ func (p identityProfile) onEdit(ev *nostr.Event, prev, ch *Channel) error {
 		// Fault identity-edit-without-t-clears.
 		ch.Labels = nil
 	}
-	// Fault identity-client-creator-honoured.
-	if pk, ok := clientCreator(ev); ok && p.faults.on(faultIDClientCreator) {
-		ch.Creator = pk
-	}
-	// Fault identity-created-at-follows-edit.
-	if p.faults.on(faultIDCreatedAtFollowsEdit) {
-		ch.CreatedAt = int64(ev.CreatedAt)
-	}
-	// Fault identity-client-created-at-on-edit.
-	if at, ok := clientCreatedAt(ev); ok && p.faults.on(faultIDClientCreatedAtOnEdit) {
-		ch.CreatedAt = at
-	}
 	return nil
 }
 
@@ -319,51 +296,16 @@ func (p identityProfile) stateTags(kind int, ch *Channel) nostr.Tags {
 	if kind < kindGroupMetadata || kind > last {
 		return nil
 	}
-	// Fault identity-tags-only-on-39000.
-	if kind != kindGroupMetadata && p.faults.on(faultIDTagsOnlyOn39000) {
-		return nil
-	}
-	labels := ch.Labels
-	// Fault identity-label-order-differs-by-kind.
-	if kind != kindGroupMetadata && p.faults.on(faultIDLabelOrderDiffers) {
-		labels = slices.Clone(labels)
-		sort.Strings(labels)
-	}
-	creator := ch.Creator
-	// Fault identity-creator-follows-owner.
-	if p.faults.on(faultIDCreatorFollowsOwner) {
-		for _, pk := range sortedMembers(ch) {
-			if ch.Members[pk] == roleOwner {
-				creator = pk
-				break
-			}
-		}
-	}
 	tags := nostr.Tags{{"t", ch.Type}}
-	for _, l := range labels {
+	for _, l := range ch.Labels {
 		tags = append(tags, nostr.Tag{"t", l})
 	}
-	// Fault identity-creator-before-type.
-	if p.faults.on(faultIDCreatorBeforeType) {
-		tags = append(nostr.Tags{{"P", creator}}, tags...)
-	} else {
-		tags = append(tags, nostr.Tag{"P", creator})
-	}
+	tags = append(tags, nostr.Tag{"P", ch.Creator})
 	if kind == kindGroupMetadata {
-		createdAt := ch.CreatedAt
-		// Fault identity-created-at-backdated.
-		if p.faults.on(faultIDCreatedAtBackdated) {
-			createdAt -= createdAtBackdate
-		}
-		tags = append(tags, nostr.Tag{"created_at", strconv.FormatInt(createdAt, 10)})
-		// Fault identity-system-hidden-missing. A channel with the NIP-29
-		// hidden flag has the tag from the core already.
-		if ch.Type == typeSystem && ch.Visibility == visibilityPrivate && !ch.Hidden && !p.faults.on(faultIDHiddenMissing) {
-			tags = append(tags, nostr.Tag{"hidden"})
-		}
-		// Fault identity-system-hidden-on-open: an open system channel is
-		// marked hidden too.
-		if ch.Type == typeSystem && ch.Visibility != visibilityPrivate && !ch.Hidden && p.faults.on(faultIDHiddenOnOpen) {
+		tags = append(tags, nostr.Tag{"created_at", strconv.FormatInt(ch.CreatedAt, 10)})
+		// A private system channel is hidden; one with the NIP-29 hidden
+		// flag has the tag from the core already.
+		if ch.Type == typeSystem && ch.Visibility == visibilityPrivate && !ch.Hidden {
 			tags = append(tags, nostr.Tag{"hidden"})
 		}
 	}
@@ -399,11 +341,7 @@ func (p identityProfile) onMembership(t *txn, ch *Channel, pubkey string, added 
 	if !added {
 		kind = kindMemberRemoved
 	}
-	tags := nostr.Tags{{"p", pubkey}, {"h", ch.UUID}}
-	// Fault identity-notice-without-type.
-	if !p.faults.on(faultIDNoticeWithoutType) {
-		tags = append(tags, nostr.Tag{"t", ch.Type})
-	}
+	tags := t.r.editedStateTags(kind, ch, nostr.Tags{{"p", pubkey}, {"h", ch.UUID}, {"t", ch.Type}})
 	ev := &nostr.Event{Kind: kind, Tags: tags, Content: "", CreatedAt: nostr.Timestamp(t.r.now().Unix())}
 	// The same notice twice in one second (add, remove, add) would repeat an
 	// id; the later one moves to the next free second.
@@ -536,29 +474,6 @@ func (p identityProfile) scope(f *nostr.Filter, rd *reader) filterScope {
 	return s
 }
 
-// leaksSystem reports whether a fault lets this read return system
-// channels to a filter that does not name them.
-func (p identityProfile) leaksSystem(f *nostr.Filter, rd *reader, live bool) bool {
-	// Fault identity-ids-name-system-channels: ids counts as naming.
-	if !live && f.IDs != nil && p.faults.on(faultReadsIDsNameSystem) {
-		return true
-	}
-	switch {
-	case live:
-		return p.faults.on(faultIDSystemLive)
-	case rd.count && p.faults.on(faultIDSystemInCount):
-		return true
-	case !rd.count && p.faults.on(faultIDSystemInHistory):
-		return true
-	case rd.count && len(f.Tags) == 0 && p.faults.on(faultIDCountUntaggedSystem):
-		// Fault identity-count-untagged-counts-system.
-		return true
-	}
-	// Fault identity-member-list-leaks-system: 39002 #p reads skip the rule.
-	_, hasp := f.Tags["p"]
-	return p.faults.on(faultIDMemberListLeaks) && hasp && len(f.Kinds) == 1 && f.Kinds[0] == kindGroupMembers
-}
-
 // readSQL is the system-channel rule and the notice rule for stored reads
 // (REQ history and COUNT).
 func (p identityProfile) readSQL(f *nostr.Filter, rd *reader) (string, []any) {
@@ -582,9 +497,6 @@ func (p identityProfile) readSQL(f *nostr.Filter, rd *reader) (string, []any) {
 	if s.optIn && !(f.Limit > 0 && p.faults.on(faultIDOptInLimitDropped)) {
 		chanCond += " OR c.type = ?"
 		args = append(args, typeSystem)
-	}
-	if p.leaksSystem(f, rd, false) {
-		chanCond += " OR 1"
 	}
 
 	// Notices: only the p-tagged reader; without #t, legacy types (or no t).
@@ -684,7 +596,7 @@ func (p identityProfile) readMatch(f *nostr.Filter, rd *reader, ev *nostr.Event,
 	if s.optIn && ch.Type == typeSystem && !p.faults.on(faultIDLiveOptInIgnored) {
 		return true
 	}
-	return p.leaksSystem(f, rd, true)
+	return false
 }
 
 // noticeFor reports whether a notice's p tag names one of the reader's keys.

@@ -358,18 +358,6 @@ func (p *labelsProfile) onEdit(ev *nostr.Event, _, next *Channel) error {
 	if err := p.misplaced(ev, "label", "l", "L", "t"); err != nil {
 		return err
 	}
-	// Fault labels-ordinary-edit-drops.
-	if p.faults.on(faultLabelsOrdinaryEditDrops) {
-		next.Labels = nil
-	}
-	// Fault labels-flag-edit-drops-labels.
-	if p.faults.on(faultLabelsFlagEditDrops) {
-		for _, name := range []string{"private", "hidden", "closed", "restricted", "topic", "purpose"} {
-			if hasTag(ev, name) {
-				next.Labels = nil
-			}
-		}
-	}
 	// Fault labels-edit-stale-labels: the edit writes back the label set it
 	// read before the write lock.
 	if st := p.takeStale(ev.ID); st != nil && p.faults.on(faultLabelsEditStaleLabels) {
@@ -527,7 +515,7 @@ func (p *labelsProfile) mutate(t *txn, ev *nostr.Event) error {
 	if useStaleRole {
 		role = staleRole
 	}
-	if !mayModerate(role) && !(p.faults.on(faultLabelsMemberCanLabel) && role == roleMember) {
+	if !mayModerate(role) && !t.r.permits(actChangeLabels, role) {
 		return p.storeRefused(t, ev, m.channel, reject("restricted", "only a channel owner or admin may change labels"))
 	}
 	if !labelTypeAllowed(base.Type) && !p.faults.on(faultLabelsDMAccepted) {
@@ -728,24 +716,11 @@ func (p *labelsProfile) stateTags(kind int, ch *Channel) nostr.Tags {
 	if len(ch.Labels) == 0 {
 		return tags
 	}
-	// Fault labels-no-namespace.
-	if !p.faults.on(faultLabelsNoNamespace) {
-		tags = append(tags, nostr.Tag{"L", labelNamespace})
-	}
+	tags = append(tags, nostr.Tag{"L", labelNamespace})
 	labels := slices.Clone(ch.Labels)
 	sort.Strings(labels)
-	// Fault labels-unsorted: reverse ASCII order.
-	if p.faults.on(faultLabelsUnsorted) && len(labels) > 1 {
-		slices.Reverse(labels)
-	}
 	for _, v := range labels {
 		tags = append(tags, nostr.Tag{"l", v, labelNamespace})
-	}
-	// Fault labels-as-t-tags.
-	if p.faults.on(faultLabelsAsTTags) {
-		for _, v := range labels {
-			tags = append(tags, nostr.Tag{"t", v})
-		}
 	}
 	return tags
 }
@@ -789,10 +764,6 @@ func (p *labelsProfile) duplicate(t *txn, ev *nostr.Event) (bool, string) {
 		return false, "duplicate: nip-cl-rejected channel id already used"
 	}
 	committed := "duplicate: nip-cl-committed"
-	// Fault labels-retry-empty-reason.
-	if p.faults.on(faultLabelsRetryEmptyReason) {
-		committed = ""
-	}
 	// Fault labels-retry-skips-admission.
 	if p.faults.on(faultLabelsRetrySkipsAdmit) {
 		return true, committed

@@ -90,8 +90,7 @@ func (r *Relay) serveLiveKit(w http.ResponseWriter, req *http.Request) {
 		http.Error(w, "unknown group", http.StatusNotFound)
 		return
 	}
-	// Fault livekit-access-unchecked: anyone gets a private group's token.
-	if ch.Visibility == visibilityPrivate && ch.roleOf(pubkey) == "" && !r.fault(faultLiveKitAccessUnchecked) {
+	if ch.Visibility == visibilityPrivate && ch.roleOf(pubkey) == "" && !r.permits(actJoinAV, "") {
 		http.Error(w, "restricted: only members may join this group's AV room", http.StatusForbidden)
 		return
 	}
@@ -157,24 +156,15 @@ func (r *Relay) mintLiveKitJWT(pubkey, group string) (string, error) {
 	if _, err := rand.Read(nonce[:]); err != nil {
 		return "", err
 	}
-	sub := pubkey
-	// Fault livekit-sub-uppercase.
-	if r.fault(faultLiveKitSubUppercase) {
-		sub = strings.ToUpper(sub)
-	}
-	suffix := "-" + hex.EncodeToString(nonce[:])
-	// Fault livekit-sub-no-suffix: every token of a user has the same sub.
-	if r.fault(faultLiveKitSubNoSuffix) {
-		suffix = ""
-	}
 	now := r.now()
 	claims := map[string]any{
 		"iss":   "nipcl-reference",
-		"sub":   sub + suffix,
+		"sub":   pubkey + "-" + hex.EncodeToString(nonce[:]),
 		"nbf":   now.Unix(),
 		"exp":   now.Add(time.Hour).Unix(),
 		"video": map[string]any{"room": group, "roomJoin": true},
 	}
+	r.editedClaims(claims)
 	header, _ := json.Marshal(map[string]string{"alg": "HS256", "typ": "JWT"})
 	payload, err := json.Marshal(claims)
 	if err != nil {
@@ -213,13 +203,9 @@ func (r *Relay) publishParticipants(t *txn, group, pubkey string) error {
 		}
 	}
 	if !listed {
-		p := pubkey
-		// Fault livekit-participants-uppercase.
-		if r.fault(faultLiveKitParticipantsUppercase) {
-			p = strings.ToUpper(p)
-		}
-		tags = append(tags, nostr.Tag{"participant", p})
+		tags = append(tags, nostr.Tag{"participant", pubkey})
 	}
+	tags = r.editedStateTags(kindGroupParticipants, &Channel{UUID: group}, tags)
 	ts := nostr.Timestamp(r.now().Unix())
 	if prev != nil && ts <= prev.CreatedAt {
 		ts = prev.CreatedAt + 1

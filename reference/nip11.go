@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/nbd-wtf/go-nostr/nip11"
@@ -114,12 +113,7 @@ func (r *Relay) serveHTTP(w http.ResponseWriter, req *http.Request) {
 	if strings.Contains(req.Header.Get("Accept"), "application/nostr+json") {
 		w.Header().Set("Content-Type", "application/nostr+json")
 		doc := r.Info()
-		// Faults identity-nip11-host-no-extension,
-		// labels-nip11-host-no-extension: a community other than the
-		// first asked is served a document without nip-cl.
-		if (r.fault(faultIDNIP11HostNoExt) || r.fault(faultLabelsNIP11HostNoExt)) && r.faulty.nip11Secondary(communityOf(req)) {
-			doc.SupportedExtensions = slices.DeleteFunc(doc.SupportedExtensions, func(e string) bool { return e == "nip-cl" })
-		}
+		r.servedInfo(req, &doc)
 		_ = json.NewEncoder(w).Encode(doc)
 		return
 	}

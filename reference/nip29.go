@@ -147,7 +147,7 @@ func (r *Relay) apply(community string, ev *nostr.Event) (bool, string) {
 
 func (r *Relay) dispatch(t *txn, ev *nostr.Event) error {
 	switch {
-	case isGroupState(ev.Kind) && !r.fault(faultUserStateAccepted) && !r.fault(faultLabelsUserSnapshot): // the faults store it below
+	case isGroupState(ev.Kind) && !r.permits(actPublishState, ""): // a permit stores it below
 		return reject("restricted", "kinds 39000-39003 are signed by the relay only")
 	case ev.Kind == kindGroupPins:
 		return reject("restricted", "kind 39005 (pinned events) is signed by the relay only")
@@ -369,6 +369,7 @@ func (r *Relay) createChannel(t *txn, ev *nostr.Event, id string) error {
 	if err := r.profile.onCreate(ev, ch); err != nil {
 		return err
 	}
+	r.editedChannel(ev, nil, ch)
 	if ch.Visibility == "" {
 		ch.Visibility = visibilityOpen
 	}
@@ -392,11 +393,7 @@ func mayModerate(role string) bool { return role == roleOwner || role == roleAdm
 
 // mayEditMetadata: owners and admins edit metadata.
 func (r *Relay) mayEditMetadata(role string) bool {
-	// Fault member-can-edit: plain members may edit too.
-	if r.fault(faultMemberCanEdit) && role == roleMember {
-		return true
-	}
-	return mayModerate(role)
+	return mayModerate(role) || r.permits(actEditMetadata, role)
 }
 
 func (r *Relay) editChannel(t *txn, ev *nostr.Event, ch *Channel) error {
@@ -424,6 +421,7 @@ func (r *Relay) editChannel(t *txn, ev *nostr.Event, ch *Channel) error {
 	if err := r.profile.onEdit(ev, ch, next); err != nil {
 		return err
 	}
+	r.editedChannel(ev, ch, next)
 	// Subgroups: the 9002's parent and child tags (nip29_subgroups.go).
 	if err := r.editTree(t, ev, ch); err != nil {
 		return err
@@ -501,8 +499,7 @@ func (r *Relay) putUser(t *txn, ev *nostr.Event, ch *Channel) error {
 
 func (r *Relay) removeUser(t *txn, ev *nostr.Event, ch *Channel) error {
 	actor := r.actorRole(ch, ev.PubKey)
-	// Fault outsider-remove-user: anyone's 9001 is applied.
-	if !mayModerate(actor) && !r.fault(faultOutsiderRemoveUser) {
+	if !mayModerate(actor) && !r.permits(actRemoveUser, actor) {
 		return reject("restricted", "only an owner or admin may remove users")
 	}
 	// Fault same-second-removal-lost: a same-second 9000 with a higher id wins.
@@ -618,8 +615,7 @@ func (r *Relay) postToChannel(t *txn, ev *nostr.Event, id string) error {
 		if ch.Visibility != visibilityOpen {
 			return reject("restricted", "only members may post in a private channel")
 		}
-		// Fault restricted-writes-accepted: anyone posts to a restricted group.
-		if ch.Restricted && !r.fault(faultRestrictedWritesAccepted) {
+		if ch.Restricted && !r.permits(actPostRestricted, "") {
 			return reject("restricted", "only members may post in a restricted group")
 		}
 		// Fault closed-restricts-writes: closed read as restricted.
@@ -656,11 +652,6 @@ func (r *Relay) stateTags(t *txn, kind int, ch *Channel) nostr.Tags {
 	case kindGroupAdmins:
 		for _, pk := range sortedMembers(ch) {
 			if role := ch.Members[pk]; mayModerate(role) {
-				// Fault admins-without-roles: the p tag names no role.
-				if r.fault(faultAdminsWithoutRoles) {
-					tags = append(tags, nostr.Tag{"p", pk})
-					continue
-				}
 				tags = append(tags, nostr.Tag{"p", pk, r.wireRole(role)})
 			}
 		}
@@ -673,7 +664,7 @@ func (r *Relay) stateTags(t *txn, kind int, ch *Channel) nostr.Tags {
 			tags = append(tags, nostr.Tag{"role", r.wireRole(rd[0]), rd[1]})
 		}
 	}
-	tags = append(tags, r.profile.stateTags(kind, ch)...)
+	tags = r.editedStateTags(kind, ch, append(tags, r.profile.stateTags(kind, ch)...))
 	for _, h := range r.hooks.stateTags {
 		tags = append(tags, h(t, kind, ch)...)
 	}

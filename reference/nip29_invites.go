@@ -39,8 +39,7 @@ CREATE TABLE IF NOT EXISTS group_invites (
 // createInvite applies a 9009 create-invite to ch.
 func (r *Relay) createInvite(t *txn, ev *nostr.Event, ch *Channel) error {
 	role := ch.roleOf(ev.PubKey)
-	// Fault member-can-invite: a plain member's 9009 is honoured.
-	if !mayModerate(role) && !(role == roleMember && r.fault(faultMemberCanInvite)) {
+	if !mayModerate(role) && !r.permits(actCreateInvite, role) {
 		return reject("restricted", "only an owner or admin may create invites")
 	}
 	var codes []string
@@ -76,8 +75,7 @@ func (r *Relay) inviteAdmits(t *txn, ev *nostr.Event, ch *Channel) (bool, error)
 	if r.fault(faultInviteCodeIgnored) {
 		return false, nil
 	}
-	// Fault join-any-code-admits: any code admits.
-	if r.fault(faultJoinAnyCodeAdmits) {
+	if r.permits(actJoinAnyCode, "") {
 		return true, nil
 	}
 	var n int

@@ -38,10 +38,6 @@ import (
 // joinRequest applies a 9021 join request to ch.
 func (r *Relay) joinRequest(t *txn, ev *nostr.Event, ch *Channel) error {
 	if ch.roleOf(ev.PubKey) != "" {
-		// Fault join-member-not-duplicate: the wrong prefix.
-		if r.fault(faultJoinMemberNotDuplicate) {
-			return reject("blocked", "already a member")
-		}
 		return reject("duplicate", "already a member")
 	}
 	invited, err := r.inviteAdmits(t, ev, ch)

@@ -29,8 +29,7 @@ const kindDeleteEvent = 9005
 
 // deleteEvent applies a 9005 delete-event.
 func (r *Relay) deleteEvent(t *txn, ev *nostr.Event, ch *Channel) error {
-	// Fault outsider-delete-event: anyone's 9005 is applied.
-	if !mayModerate(ch.roleOf(ev.PubKey)) && !r.fault(faultOutsiderDeleteEvent) {
+	if role := ch.roleOf(ev.PubKey); !mayModerate(role) && !r.permits(actDeleteEvent, role) {
 		return reject("restricted", "only an owner or admin may delete events")
 	}
 	var ids []string

@@ -40,8 +40,7 @@ const maxPins = 64
 // updatePins applies a 9010 update-pin-list to ch.
 func (r *Relay) updatePins(t *txn, ev *nostr.Event, ch *Channel) error {
 	role := ch.roleOf(ev.PubKey)
-	// Fault pins-member-can-update: plain members may pin.
-	if !mayModerate(role) && !(role == roleMember && r.fault(faultPinsMemberCanUpdate)) {
+	if !mayModerate(role) && !r.permits(actUpdatePins, role) {
 		return reject("restricted", "only an owner or admin may update the pinned events")
 	}
 	var refs nostr.Tags
@@ -63,10 +62,6 @@ func (r *Relay) updatePins(t *txn, ev *nostr.Event, ch *Channel) error {
 	if len(refs) > maxPins {
 		return reject("invalid", "at most %d pinned events, got %d", maxPins, len(refs))
 	}
-	// Fault pins-order-lost: the list is sorted.
-	if r.fault(faultPinsOrderLost) {
-		slices.SortFunc(refs, func(a, b nostr.Tag) int { return strings.Compare(a[1], b[1]) })
-	}
 	if err := t.insert(ev, ch.UUID); err != nil {
 		return err
 	}
@@ -86,7 +81,8 @@ func (r *Relay) updatePins(t *txn, ev *nostr.Event, ch *Channel) error {
 	if prev != nil && ts <= prev.CreatedAt {
 		ts = prev.CreatedAt + 1
 	}
-	pins := &nostr.Event{Kind: kindGroupPins, CreatedAt: ts, Tags: append(nostr.Tags{{"d", ch.UUID}}, refs...), Content: ""}
+	tags := r.editedStateTags(kindGroupPins, ch, append(nostr.Tags{{"d", ch.UUID}}, refs...))
+	pins := &nostr.Event{Kind: kindGroupPins, CreatedAt: ts, Tags: tags, Content: ""}
 	if err := r.signer.sign(pins, r.stateKey()); err != nil {
 		return fmt.Errorf("sign 39005: %w", err)
 	}

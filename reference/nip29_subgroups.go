@@ -60,10 +60,6 @@ func (r *Relay) nip29Info() *nip29Info {
 	if r.lacks(featureSubgroups) {
 		return nil
 	}
-	// Fault subgroups-not-advertised: the NIP-11 document says nothing.
-	if r.fault(faultSubgroupsNotAdvertised) {
-		return nil
-	}
 	return &nip29Info{Subgroups: true}
 }
 

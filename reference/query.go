@@ -2,7 +2,6 @@ package reference
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"sort"
 	"sync"
@@ -41,13 +40,6 @@ func (r *Relay) accessSQL(rd *reader, forCount bool) (string, []any) {
 		in, inArgs := inList("m.pubkey", rd.pubkeys)
 		member = "EXISTS (SELECT 1 FROM members m WHERE m.community = e.community AND m.uuid = e.channel AND " + in + ")"
 		args = inArgs
-		// Fault reads-removed-member-reads: anyone a 9000 ever named counts.
-		if r.fault(faultReadsRemovedMemberReads) {
-			in2, args2 := inList("xt.value", rd.pubkeys)
-			member = "(" + member + " OR EXISTS (SELECT 1 FROM events x JOIN event_tags xt ON xt.event_seq = x.seq" +
-				" WHERE x.community = e.community AND x.channel = e.channel AND x.kind = 9000 AND xt.name = 'p' AND " + in2 + "))"
-			args = append(args, args2...)
-		}
 	}
 	hidden := r.hiddenKinds()
 	readable := "(c.visibility = '" + visibilityOpen + "' AND (c.hidden = 0 OR e.kind NOT IN (" +
@@ -64,12 +56,9 @@ func (r *Relay) accessSQL(rd *reader, forCount bool) (string, []any) {
 			readable += fmt.Sprintf(" OR e.kind = %d", kindGroupMetadata)
 		}
 	}
-	if r.fault(faultPrivateMessagesReadable) {
-		readable += " OR e.kind = 9"
-	}
-	if forCount && r.fault(faultCountIgnoresAccess) {
-		readable, args = "1", nil
-	}
+	grant, grantArgs := r.grantSQL(rd, forCount, false)
+	readable += grant
+	args = append(args, grantArgs...)
 	// Kinds the profile reads by its own rule skip the channel rule.
 	self, selfArgs := "", []any(nil)
 	if ks := r.profile.selfReadKinds(); len(ks) > 0 {
@@ -78,16 +67,9 @@ func (r *Relay) accessSQL(rd *reader, forCount bool) (string, []any) {
 			selfArgs = append(selfArgs, k)
 		}
 	}
-	// Fault delete-keeps-member-lists: a deleted channel's 39001 and 39002
-	// are still served.
-	if r.fault(faultDeleteKeepsMemberLists) {
-		self += fmt.Sprintf(" OR (c.deleted = 1 AND e.kind IN (%d, %d))", kindGroupAdmins, kindGroupMembers)
-	}
-	// Fault deleted-group-messages-public: a deleted channel's events are
-	// served to anyone.
-	if r.fault(faultDeletedGroupPublic) {
-		self += " OR c.deleted = 1"
-	}
+	grant, grantArgs = r.grantSQL(rd, forCount, true)
+	self += grant
+	selfArgs = append(selfArgs, grantArgs...)
 	return "(e.channel = ''" + self + " OR (c.deleted = 0 AND (" + readable + ")))", append(selfArgs, args...)
 }
 
@@ -106,8 +88,7 @@ func (r *Relay) canRead(rd *reader, ev *nostr.Event, ch *Channel) bool {
 		return true
 	}
 	if ch == nil || ch.Deleted {
-		// Fault deleted-group-messages-public.
-		return ch != nil && r.fault(faultDeletedGroupPublic)
+		return ch != nil && r.granted(ev, ch, true)
 	}
 	if ch.Visibility == visibilityOpen && !(ch.Hidden && slices.Contains(r.hiddenKinds(), ev.Kind)) {
 		return true
@@ -115,10 +96,7 @@ func (r *Relay) canRead(rd *reader, ev *nostr.Event, ch *Channel) bool {
 	if r.metadataPublic() && ev.Kind == kindGroupMetadata && !(ch.Hidden && slices.Contains(r.hiddenKinds(), ev.Kind)) {
 		return true
 	}
-	if r.fault(faultPrivateMessagesReadable) && ev.Kind == 9 {
-		return true
-	}
-	return ch.roleOf(rd.pubkeys...) != ""
+	return r.granted(ev, ch, false) || ch.roleOf(rd.pubkeys...) != ""
 }
 
 // --- filters -> SQL ---------------------------------------------------------
@@ -191,8 +169,11 @@ func (r *Relay) filterSQL(f *nostr.Filter, rd *reader, withTags, withAccess, for
 			}
 		}
 	}
-	// Fault reads-ids-skip-access: an ids filter is not access-checked.
-	if withAccess && !rd.faulty.raw && !(f.IDs != nil && r.fault(faultReadsIDsSkipAccess)) {
+	verb := readREQ
+	if forCount {
+		verb = readCOUNT
+	}
+	if withAccess && !rd.faulty.raw && !r.skipsAccess(f, verb) {
 		cond, args := r.accessSQL(rd, forCount)
 		b.add(cond, args...)
 	}
@@ -219,33 +200,20 @@ func (r *Relay) effectiveLimit(f *nostr.Filter) int {
 // (created_at DESC, id ASC), with every predicate and access rule applied
 // before LIMIT.
 func (r *Relay) queryFilter(rd *reader, f *nostr.Filter) ([]*nostr.Event, error) {
-	f = r.filterFaults(f)
+	f = r.readFilter(f, readREQ)
 	limit := r.effectiveLimit(f)
 	if limit == 0 {
 		return nil, nil
-	}
-	// Faults labels-mixed-kinds-read-empty, labels-discovery-t-ignored.
-	if r.fault(faultLabelsMixedKindsRead) && f.Tags["l"] != nil && len(f.Kinds) > 1 {
-		return nil, nil
-	}
-	if r.fault(faultLabelsDiscoveryTLost) && f.Tags["l"] != nil && f.Tags["t"] != nil {
-		cp := *f
-		cp.Tags = maps.Clone(f.Tags)
-		delete(cp.Tags, "t")
-		f = &cp
 	}
 	// Fault limit-before-filter: tag predicates leave the SQL and are
 	// applied to the LIMITed page in Go.
 	tagsLate := r.fault(faultLimitBeforeFilter) && len(f.Tags) > 0
 	// Fault limit-before-access: the access rule leaves the SQL and is
 	// applied to the LIMITed page in Go.
-	// Fault labels-namespace-read-skips-acl: a #L read without #l skips
-	// the access rule; a reader marked skipAccess (fault
-	// reads-later-filters-skip-access) skips it too. Skipping is accessLate
-	// with nothing applied afterwards.
-	skipAccess := rd.faulty.skipAccess || (r.fault(faultLabelsNSReadSkipsACL) && f.Tags["L"] != nil && f.Tags["l"] == nil)
-	// Fault identity-p-opt-in-skips-acl: a #P read with #t skips the access rule.
-	skipAccess = skipAccess || (r.fault(faultIDPOptInSkipsACL) && f.Tags["P"] != nil && f.Tags["t"] != nil)
+	// A reader marked skipAccess (fault reads-later-filters-skip-access)
+	// skips the access rule, and so does a read a skipAccess hook names
+	// (filterSQL). Skipping is accessLate with nothing applied afterwards.
+	skipAccess := rd.faulty.skipAccess || r.skipsAccess(f, readREQ)
 	accessLate := r.fault(faultLimitBeforeAccess) && !skipAccess
 
 	query, args := r.selectSQL(rd, f, tagsLate, accessLate || skipAccess, limit)
@@ -439,47 +407,6 @@ func (p *probeCounts) put(key string, n int64, now time.Time) {
 	p.m[key] = probeCount{n: n, at: now}
 }
 
-// filterFaults is f as the filter-matching faults read it (f itself when
-// none is on): filter-first-value-only keeps each tag filter's first value,
-// filter-exclusive-since-until moves since and until one second inwards,
-// filter-empty-array-matches-all drops empty lists.
-func (r *Relay) filterFaults(f *nostr.Filter) *nostr.Filter {
-	first, exclusive, empty := r.fault(faultFirstValueOnly), r.fault(faultExclusiveSinceUtil), r.fault(faultEmptyArrayMatchAll)
-	if !first && !exclusive && !empty {
-		return f
-	}
-	cp := *f
-	cp.Tags = maps.Clone(f.Tags)
-	for name, vals := range cp.Tags {
-		switch {
-		case empty && len(vals) == 0:
-			delete(cp.Tags, name)
-		case first && len(vals) > 1:
-			cp.Tags[name] = vals[:1]
-		}
-	}
-	if empty {
-		if cp.IDs != nil && len(cp.IDs) == 0 {
-			cp.IDs = nil
-		}
-		if cp.Authors != nil && len(cp.Authors) == 0 {
-			cp.Authors = nil
-		}
-		if cp.Kinds != nil && len(cp.Kinds) == 0 {
-			cp.Kinds = nil
-		}
-	}
-	if exclusive && cp.Since != nil {
-		s := *cp.Since + 1
-		cp.Since = &s
-	}
-	if exclusive && cp.Until != nil {
-		u := *cp.Until - 1
-		cp.Until = &u
-	}
-	return &cp
-}
-
 // query runs several filters and merges them newest first without repeats.
 func (r *Relay) query(rd *reader, filters []nostr.Filter) ([]*nostr.Event, error) {
 	// Fault filter-last-filter-only: only the last filter is answered.
@@ -560,15 +487,6 @@ func (r *Relay) countIn(rd *reader, filters []nostr.Filter) (int64, error) {
 			return int64(filters[i].Limit), nil
 		}
 	}
-	// Fault count-ignores-tags: the tag conditions are dropped.
-	if r.fault(faultCountIgnoresTags) {
-		untagged := make([]nostr.Filter, len(filters))
-		for i := range filters {
-			untagged[i] = filters[i]
-			untagged[i].Tags = nil
-		}
-		filters = untagged
-	}
 	where := ""
 	var args []any
 	for i := range filters {
@@ -580,7 +498,7 @@ func (r *Relay) countIn(rd *reader, filters []nostr.Filter) (int64, error) {
 			raw.faulty.raw = true
 			frd = &raw
 		}
-		b := r.filterSQL(r.filterFaults(&filters[i]), frd, true, true, true, "")
+		b := r.filterSQL(r.readFilter(&filters[i], readCOUNT), frd, true, true, true, "")
 		if i > 0 {
 			where += " OR "
 		}
@@ -595,14 +513,7 @@ func (r *Relay) countIn(rd *reader, filters []nostr.Filter) (int64, error) {
 // liveMatch decides whether a newly committed event goes to one filter of a
 // live subscription.
 func (r *Relay) liveMatch(f *nostr.Filter, rd *reader, ev *nostr.Event, ch *Channel) bool {
-	// Fault labels-live-namespace-skips-acl: a #L subscription without #l
-	// is treated as a public feed.
-	nsFeed := r.fault(faultLabelsLiveNSSkipsACL) && f.Tags["L"] != nil && f.Tags["l"] == nil
-	// Fault limit-caps-live: a filter with a limit gets nothing live.
-	if f.Limit > 0 && r.fault(faultLimitCapsLive) {
-		return false
-	}
-	return r.filterFaults(f).Matches(ev) && searchMatches(f, ev) && (nsFeed || r.canRead(rd, ev, ch)) && r.profileReadMatch(f, rd, ev, ch)
+	return r.readFilter(f, readLive).Matches(ev) && searchMatches(f, ev) && (r.skipsAccess(f, readLive) || r.canRead(rd, ev, ch)) && r.profileReadMatch(f, rd, ev, ch)
 }
 
 func keep(evs []*nostr.Event, pred func(*nostr.Event) bool) []*nostr.Event {

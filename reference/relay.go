@@ -232,9 +232,7 @@ func New(cfg Config) (*Relay, error) {
 	r.initLimits()
 	r.createdAtPast, r.createdAtFuture = CreatedAtWindow, CreatedAtWindow
 	r.hooks.absent = map[feature]bool{}
-	for _, v := range variants {
-		v.install(r)
-	}
+	installSwitches(r, append(variants, faultSwitches(faults)...))
 	if r.defaultLimit > r.maxLimit {
 		r.defaultLimit = r.maxLimit
 	}
@@ -249,7 +247,6 @@ func New(cfg Config) (*Relay, error) {
 	if r.pubKey, err = nostr.GetPublicKey(r.secretKey); err != nil {
 		return nil, fmt.Errorf("reference: bad SecretKey: %w", err)
 	}
-	r.faulty.init(r.faults)
 
 	if r.db, err = openDB(cfg.DBPath); err != nil {
 		return nil, err

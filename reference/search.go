@@ -96,23 +96,15 @@ func searchMatches(f *nostr.Filter, ev *nostr.Event) bool {
 // history and COUNT), as filterSQL adds it: the rule applies to a search
 // filter as to any other, except under the search faults.
 func (r *Relay) profileReadSQL(f *nostr.Filter, rd *reader) (string, []any) {
-	cond, args := r.profile.readSQL(r.searchProfileView(f), rd)
-	// Fault identity-search-leaks-system: a search filter returns system
-	// channels' events (not notices) whether or not it names them.
-	if cond != "" && f.Search != "" && r.fault(faultIDSearchLeaksSystem) {
-		cond = "(" + cond + ") OR (c.type = ? AND e.kind NOT IN (?, ?))"
-		args = append(args, typeSystem, kindMemberAdded, kindMemberRemoved)
-	}
-	return cond, args
+	view := r.searchProfileView(f)
+	cond, args := r.profile.readSQL(view, rd)
+	return r.profileGrantSQL(view, rd, cond, args)
 }
 
 // profileReadMatch is profileReadSQL's rule for live delivery.
 func (r *Relay) profileReadMatch(f *nostr.Filter, rd *reader, ev *nostr.Event, ch *Channel) bool {
-	if r.profile.readMatch(r.searchProfileView(f), rd, ev, ch) {
-		return true
-	}
-	// Fault identity-search-leaks-system (see profileReadSQL).
-	return f.Search != "" && r.fault(faultIDSearchLeaksSystem) && ch != nil && ch.Type == typeSystem && !isNoticeKind(ev.Kind)
+	view := r.searchProfileView(f)
+	return r.profile.readMatch(view, rd, ev, ch) || r.profileGranted(view, rd, ev, ch)
 }
 
 // searchProfileView is the filter the profile's read rule judges: f itself,

@@ -27,7 +27,10 @@ import (
 // `serve --variant`, `serve --lawful SEED` and the lawful-relay property
 // draw from one catalogue. A variant installs hooks (hooks below); the
 // conforming code calls the hook slices at the place of the behaviour,
-// never a variant's name.
+// never a variant's name. Faults are the fourth kind, the unlawful one: a
+// fault row with an install func becomes a switch of Kind "fault"
+// (faultSwitches) and is installed through the same path, after the
+// variants (installSwitches, hooks.go).
 type Variant struct {
 	Name string // switch name, as passed in Config.Variants
 	// Dimension groups variants that exclude each other (two answers to
@@ -42,7 +45,8 @@ type Variant struct {
 	Freedom string
 	// Describes is what the relay does under the variant, in our words.
 	Describes string
-	// Kind is "variant", "policy" or "reading".
+	// Kind is "variant", "policy" or "reading" (or "fault" for a fault's
+	// hook set, which Variants does not list: Faults does).
 	Kind string
 	// Drawn reports whether the lawful draw (Lawful, the property test)
 	// may pick the variant; switches that need keys the harness is not
@@ -58,6 +62,44 @@ type Variant struct {
 // RejectEvent, QueryEvents, … slices). Empty slices leave the relay as the
 // NIP texts' most common reading has it.
 type hooks struct {
+	// General slices (hooks.go calls them) that faults and variants share.
+	// editStateTags edits the tags of an event the relay generates and
+	// signs: a state event (39000-39003: core and profile tags, before the
+	// stateTags hooks add theirs; 39004, 39005) or a membership notice.
+	editStateTags []func(kind int, ch *Channel, tags nostr.Tags) nostr.Tags
+	// okText rewrites the reason of an OK, accepted or not, after the
+	// profile's markers and before a refusal is reworded.
+	okText []func(ev *nostr.Event, accepted bool, reason string) string
+	// serveInfo edits the NIP-11 document served to one request.
+	serveInfo []func(req *http.Request, doc *Info)
+	// readFilter rewrites a filter as the relay reads it for verb
+	// (readREQ: the stored read, readCOUNT, readLive: live delivery); the
+	// filter's Tags are the hook's own copy.
+	readFilter []func(f nostr.Filter, verb string) nostr.Filter
+	// skipAccess reports that the read of filter f by verb leaves the
+	// read-access rule out.
+	skipAccess []func(f *nostr.Filter, verb string) bool
+	// grantRead widens the read-access rule (query.go), in SQL and in Go.
+	grantRead []readGrant
+	// grantProfileRead widens the profile's read rule (system channels;
+	// search.go), in SQL and in Go.
+	grantProfileRead []profileGrant
+	// permit lets a role the conforming rule refuses take an action
+	// (actEditMetadata, actRemoveUser, …; role "" = no role in the group).
+	permit []func(action, role string) bool
+	// tokenClaims edits the claims of a LiveKit token the relay mints.
+	tokenClaims []func(claims map[string]any)
+	// subscription decides the filters a subscription id holds when a REQ
+	// opens or replaces it (old: its filters before, nil if none; next:
+	// the REQ's) or a CLOSE ends it (next nil); nil = the id holds none.
+	subscription []func(subID string, old, next nostr.Filters) nostr.Filters
+	// signState returns the key that signs a relay-signed state event of
+	// kind ("" = the next hook's, or the relay's own).
+	signState []func(kind int) string
+	// editChannel edits the group a 9007 (prev nil) or a 9002 (prev: the
+	// group before it) leaves, after the profile's rules applied it.
+	editChannel []func(ev *nostr.Event, prev, next *Channel)
+
 	// answerHTTP answers a plain HTTP request for anything but NIP-11 at
 	// "/", the WebSocket upgrade and (when offered) the AV endpoints; the
 	// first hook that returns true wrote the answer.

@@ -39,9 +39,9 @@ func cmdFaults(args []string, stdout, stderr io.Writer) int {
 			}
 			for i, s := range ss {
 				if i == 0 {
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s (%s)\n", f.Name, p, f.Clause, s.Pos, s.Func)
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s (%s)\n", f.Name, p, f.Clause, s.Pos, siteFunc(s))
 				} else {
-					fmt.Fprintf(tw, "\t\t\t%s (%s)\n", s.Pos, s.Func)
+					fmt.Fprintf(tw, "\t\t\t%s (%s)\n", s.Pos, siteFunc(s))
 				}
 			}
 		}
@@ -342,9 +342,22 @@ func explainClauseFaults(w io.Writer, clauseID string) {
 			continue
 		}
 		for _, s := range sites[f.Name] {
-			fmt.Fprintf(w, "      consulted at %s (%s)\n", s.Pos, s.Func)
+			verb := "consulted"
+			if s.Hook != "" {
+				verb = "installed"
+			}
+			fmt.Fprintf(w, "      %s at %s (%s)\n", verb, s.Pos, siteFunc(s))
 		}
 	}
+}
+
+// siteFunc names the function of a fault site; for a fault installed as a
+// hook set, with the hook slice (or relay state) its install func sets.
+func siteFunc(s reference.FaultSite) string {
+	if s.Hook == "" {
+		return s.Func
+	}
+	return s.Func + " -> " + s.Hook
 }
 
 // clauseStatus is the one-word coverage state of a clause.
