@@ -40,6 +40,8 @@ var protocolClauses = []Clause{
 		"An AUTH message carrying an event of a kind other than 22242 is refused (OK false)."),
 	nip42("nip42/verify.4", LevelMust, "NIP-42 § New client-relay protocol messages",
 		"After AUTH messages for several pubkeys on one connection, every one of them counts as authenticated, not only the last."),
+	nip42("nip42/verify.5", LevelMust, refNIP42Verify,
+		"An AUTH event whose relay tag names another relay (another host) is refused (OK false); the relay may normalise its URL or compare only the host."),
 
 	// NIP-45 several filters.
 	nip45("nip45/filters.1", LevelMust, refNIP45,

@@ -8,7 +8,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	"net/url"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -587,8 +589,14 @@ func (c *conn) handleAuth(ev *nostr.Event) {
 		fail("invalid: challenge tag does not match")
 		return
 	}
-	if rl := ev.Tags.Find("relay"); rl == nil || strings.TrimSpace(rl[1]) == "" {
+	rl := ev.Tags.Find("relay")
+	if rl == nil || strings.TrimSpace(rl[1]) == "" {
 		fail("invalid: missing relay tag")
+		return
+	}
+	// Fault auth-ignores-relay: a relay tag naming any other relay passes.
+	if !c.r.namesThisRelay(c.community, rl[1]) && !c.r.fault(faultAuthIgnoresRelay) {
+		fail("invalid: relay tag names another relay")
 		return
 	}
 	c.mu.Lock()
@@ -610,6 +618,33 @@ func (c *conn) handleAuth(ev *nostr.Event) {
 		c.r.broadcast(c.community, ev, nil, liveNow)
 		c.r.wmu.Unlock()
 	}
+}
+
+// namesThisRelay reports whether an AUTH relay tag names this relay, by
+// host only (NIP-42: "URL normalization techniques can be applied. For
+// most cases just checking if the domain name is correct should be
+// enough"): the connection's community (its Host header), the host the
+// relay listens on, or a loopback name (the harness, tunnels and proxies
+// reach the reference relay on the local machine).
+func (r *Relay) namesThisRelay(community, tag string) bool {
+	u, err := url.Parse(strings.TrimSpace(tag))
+	if err != nil {
+		return false
+	}
+	host := strings.Trim(strings.ToLower(u.Hostname()), "[]")
+	if host == "" {
+		return false
+	}
+	if host == community || host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return true
+	}
+	if self, err := url.Parse(r.URL()); err == nil && self.Hostname() != "" && strings.EqualFold(self.Hostname(), host) {
+		return true
+	}
+	return false
 }
 
 func randomHex(n int) string {

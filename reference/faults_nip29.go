@@ -153,6 +153,7 @@ const (
 	faultAuthIgnoresCreatedAt FaultName = "auth-ignores-created-at"
 	faultAuthAnyKind          FaultName = "auth-any-kind"
 	faultAuthLastKeyOnly      FaultName = "auth-last-key-only"
+	faultAuthIgnoresRelay     FaultName = "auth-ignores-relay"
 
 	// nip45/count (NIP-45 Event counts).
 	faultCountIgnoresAccess FaultName = "count-ignores-access"
@@ -393,6 +394,8 @@ var nip29Faults = []faultSpec{
 		Breaks: "an AUTH message carrying an event of any kind is accepted as if it were kind 22242"},
 	{Name: faultAuthLastKeyOnly, Clause: "nip42/verify.4",
 		Breaks: "a second AUTH on a connection replaces the first: only the last key counts as authenticated"},
+	{Name: faultAuthIgnoresRelay, Clause: "nip42/verify.5",
+		Breaks: "an AUTH event is accepted whatever relay its relay tag names (wss://not-this-relay.invalid/)"},
 
 	// nip45/count (NIP-45 Event counts).
 	{Name: faultCountIgnoresAccess, Clause: "nip45/count.3",

@@ -94,13 +94,19 @@ func init() {
 	faultProbes[faultAuthIgnoresChallenge] = func(t *testing.T, r *Relay, url string) bool {
 		return dial(t, url).authResult(newActor(t), "not-the-challenge", 0).OK
 	}
+	faultProbes[faultAuthIgnoresRelay] = func(t *testing.T, r *Relay, url string) bool {
+		c := dial(t, url)
+		ev := newActor(t).event(t, nostr.KindClientAuthentication, nostr.Tags{{"relay", "wss://not-this-relay.invalid/"}, {"challenge", c.challenge}}, "", 0)
+		c.send(&nostr.AuthEnvelope{Event: *ev})
+		return c.okFor(ev.ID).OK
+	}
 	faultProbes[faultAuthIgnoresCreatedAt] = func(t *testing.T, r *Relay, url string) bool {
 		c := dial(t, url)
 		return c.authResult(newActor(t), c.challenge, -7200).OK
 	}
 	faultProbes[faultAuthAnyKind] = func(t *testing.T, r *Relay, url string) bool {
 		c := dial(t, url)
-		ev := newActor(t).event(t, 1, nostr.Tags{{"relay", "ws://test"}, {"challenge", c.challenge}}, "", 0)
+		ev := newActor(t).event(t, 1, nostr.Tags{{"relay", "ws://localhost"}, {"challenge", c.challenge}}, "", 0)
 		c.send(&nostr.AuthEnvelope{Event: *ev})
 		return c.okFor(ev.ID).OK
 	}
