@@ -18,6 +18,8 @@ var protocolClauses = []Clause{
 		"Subscription ids belong to their connection: the same id open on two connections is two subscriptions, and a REQ under that id on one leaves the other's running."),
 	nip01("nip01/subscriptions.4", LevelMust, refNIP01FromRel,
 		"EOSE ends the stored events: the stored events a REQ matches come before its EOSE, never after it as if newly received."),
+	nip01("nip01/subscriptions.5", LevelMust, refNIP01FromRel,
+		"EVENT frames come only under the id of a subscription the client opened on that connection (with REQ): never under an id it never opened there, such as another connection's, and each under the subscription whose filters it matches."),
 
 	// NIP-01 replaceable kinds.
 	nip01("nip01/replaceable-kinds.1", LevelMust, refNIP01Kinds,

@@ -521,6 +521,9 @@ func (c *conn) handleReq(subID string, filters nostr.Filters) {
 	}
 	c.subSeq[subID] = c.r.liveSeq // stable: wmu is held shared
 	c.mu.Unlock()
+	if c.r.fault(faultLiveForeignSubID) {
+		c.r.faulty.noteSub(c, subID)
+	}
 }
 
 func (c *conn) handleCount(subID string, filters nostr.Filters) {
@@ -554,6 +557,12 @@ func (c *conn) deliver(ev *nostr.Event, ch *Channel, committed uint64) {
 		for i := range filters {
 			if c.r.liveMatch(&filters[i], rd, ev, ch) {
 				id := subID
+				// Fault live-foreign-subid: another connection's id.
+				if c.r.fault(faultLiveForeignSubID) {
+					if other := c.r.faulty.foreignSub(c); other != "" {
+						id = other
+					}
+				}
 				c.send(nostr.EventEnvelope{SubscriptionID: &id, Event: *ev})
 				break
 			}

@@ -119,6 +119,10 @@ type faultState struct {
 	otherStateKey string     // state-signed-by-other-key: signs the state events (stateKey)
 	otherRolesKey string     // roles-not-relay-signed: signs 39003 (stateKeyOf)
 	stale         liveLabels // labels-live-stale-labels: each channel's last live labels
+
+	subMu       sync.Mutex // live-foreign-subid: the subscription last opened on the relay
+	lastSubConn *conn
+	lastSubID   string
 }
 
 // init makes the state of the switches that are on.

@@ -40,6 +40,7 @@ const (
 	faultCloseIgnored       FaultName = "close-ignored"
 	faultSubIDsShared       FaultName = "sub-ids-shared"
 	faultEOSEBeforeStored   FaultName = "eose-before-stored"
+	faultLiveForeignSubID   FaultName = "live-foreign-subid"
 
 	// nip29/admins (NIP-29 Group metadata events: group admins (39001)).
 	faultAdminsWithoutRoles FaultName = "admins-without-roles"
@@ -218,6 +219,8 @@ var nip29Faults = []faultSpec{
 		Breaks: "subscription ids are global: a REQ under an id ends the subscription of that id on every other connection"},
 	{Name: faultEOSEBeforeStored, Clause: "nip01/subscriptions.4",
 		Breaks: "EOSE is sent before the stored events, which then arrive as if newly received"},
+	{Name: faultLiveForeignSubID, Clause: "nip01/subscriptions.5",
+		Breaks: "a live event goes out under the id of the subscription last opened on the relay by another connection, not under the id of the receiving connection's own matching subscription"},
 
 	// nip29/admins (NIP-29 Group metadata events: group admins (39001)).
 	{Name: faultAdminsWithoutRoles, Clause: "nip29/admins.1",
@@ -464,4 +467,23 @@ func (r *Relay) stateKeyOf(kind int) string {
 		return r.faulty.otherRolesKey
 	}
 	return r.stateKey()
+}
+
+// noteSub records the subscription last opened on the relay
+// (live-foreign-subid).
+func (s *faultState) noteSub(c *conn, id string) {
+	s.subMu.Lock()
+	s.lastSubConn, s.lastSubID = c, id
+	s.subMu.Unlock()
+}
+
+// foreignSub is the id of the subscription last opened on the relay when
+// another connection than c opened it, else "" (live-foreign-subid).
+func (s *faultState) foreignSub(c *conn) string {
+	s.subMu.Lock()
+	defer s.subMu.Unlock()
+	if s.lastSubConn == nil || s.lastSubConn == c {
+		return ""
+	}
+	return s.lastSubID
 }

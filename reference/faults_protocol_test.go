@@ -54,6 +54,27 @@ func init() {
 		w.mustPublish(m)
 		return !onSub(t, c1, "m", m.ID)["x"]
 	}
+	faultProbes[faultLiveForeignSubID] = func(t *testing.T, r *Relay, url string) bool {
+		owner := newActor(t)
+		c1, c2, w := dial(t, url), dial(t, url), dial(t, url)
+		w.auth(owner)
+		a := newChannelID()
+		w.mustPublish(owner.create(t, a))
+		f := nostr.Filter{Kinds: []int{9}, Tags: nostr.TagMap{"h": {a}}}
+		c1.req("mine", f)
+		c2.req("theirs", f)
+		m := owner.msg(t, a, "whose id", 0)
+		w.mustPublish(m)
+		var under string
+		c1.expect(func(e nostr.Envelope) bool {
+			if v, ok := e.(*nostr.EventEnvelope); ok && v.SubscriptionID != nil && v.Event.ID == m.ID {
+				under = *v.SubscriptionID
+				return true
+			}
+			return false
+		})
+		return under != "mine"
+	}
 	faultProbes[faultEOSEBeforeStored] = func(t *testing.T, r *Relay, url string) bool {
 		owner := newActor(t)
 		c := dial(t, url)
