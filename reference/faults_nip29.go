@@ -140,7 +140,8 @@ const (
 	faultSubgroupMoveDropsHistory     FaultName = "subgroup-move-drops-history"
 
 	// nip29/state-follow (NIP-29 Group metadata events: every state event follows every command that changes it).
-	faultStateStaleOnRemoval FaultName = "state-stale-on-removal"
+	faultStateStaleOnRemoval    FaultName = "state-stale-on-removal"
+	faultStateStaleOnRoleChange FaultName = "state-stale-on-role-change"
 
 	// nip29/timeline (NIP-29 Timeline references (previous)).
 	faultPreviousUnchecked FaultName = "previous-unchecked"
@@ -377,6 +378,8 @@ var nip29Faults = []faultSpec{
 	// nip29/state-follow (NIP-29 Group metadata events: every state event follows every command that changes it).
 	{Name: faultStateStaleOnRemoval, Clause: "nip29/state-follow.1",
 		Breaks: "a state event is not regenerated when the new one would drop a tag of the current one (a flag cleared, a member, admin or pin removed, a parent or child detached, a field changed): the old instance stays"},
+	{Name: faultStateStaleOnRoleChange, Clause: "nip29/state-follow.1",
+		Breaks: "a 9000 changing an existing member's role is applied, but the 39001 and 39002 are not republished: the old role stays listed"},
 
 	// nip29/timeline (NIP-29 Timeline references (previous)).
 	{Name: faultPreviousUnchecked, Clause: "nip29/timeline.1",

@@ -187,6 +187,21 @@ func onSub(t *testing.T, c *client, marker, id string) map[string]bool {
 
 // The state-follow fault's probe: a removed member stays in the 39002.
 func init() {
+	faultProbes[faultStateStaleOnRoleChange] = func(t *testing.T, r *Relay, url string) bool {
+		owner, user := newActor(t), newActor(t)
+		c := dial(t, url)
+		c.auth(owner)
+		id := newChannelID()
+		c.mustPublish(owner.create(t, id))
+		c.mustPublish(owner.put(t, id, user.pk, "member"))
+		c.mustPublish(owner.put(t, id, user.pk, "admin"))
+		for _, tag := range c.state(kindGroupAdmins, id).Tags {
+			if len(tag) >= 3 && tag[0] == "p" && tag[1] == user.pk && tag[2] == "admin" {
+				return false
+			}
+		}
+		return true
+	}
 	faultProbes[faultStateStaleOnRemoval] = func(t *testing.T, r *Relay, url string) bool {
 		owner, user := newActor(t), newActor(t)
 		c := dial(t, url)
