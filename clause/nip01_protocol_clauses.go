@@ -3,6 +3,9 @@ package clause
 // refNIP42Verify: the list of checks NIP-42 gives relays for an AUTH event.
 const refNIP42Verify = "NIP-42 § Signed Event Verification"
 
+// refNIP45HLL: the HyperLogLog sections of NIP-45.
+const refNIP45HLL = "NIP-45 § HyperLogLog: Algorithm, offset computation, hll encoding"
+
 // protocolClauses are the NIP-01 subscription and limit sentences, the
 // NIP-42 AUTH verification list and the NIP-45 multi-filter sentence that a
 // NIP-29 relay keeps (issue 37), each at the level of its own sentence; a
@@ -48,6 +51,12 @@ var protocolClauses = []Clause{
 	// NIP-45 several filters.
 	nip45("nip45/filters.1", LevelMust, refNIP45,
 		"A COUNT's filters are OR'd into one count: an event two of its filters match is counted once."),
+
+	// NIP-45 HyperLogLog (optional: "Relays may return an HyperLogLog value").
+	nip45("nip45/hll.1", LevelMust, refNIP45HLL,
+		"A COUNT answer that carries hll carries 256 one-byte registers, hex-encoded: a string of 512 hex characters."),
+	nip45("nip45/hll.2", LevelShould, refNIP45HLL,
+		"The hll registers are NIP-45's algorithm over the counted events: for a filter whose first tag attribute's first value gives the offset (its 64-hex form's character 32, plus 8), each register a counted event's pubkey byte at offset names holds the largest count, among those events, of leading zero bits after that byte plus one; every other register is 0."),
 
 	// NIP-29 state events after every command that changes them.
 	nip29("nip29/state-follow.1", LevelShould, refNIP29Meta,

@@ -533,13 +533,17 @@ func (c *conn) handleCount(subID string, filters nostr.Filters) {
 	}
 	c.r.wmu.RLock()
 	n, err := c.r.count(c.reader(), filters)
+	hll := ""
+	if err == nil {
+		hll, err = c.r.hll(c.reader(), filters)
+	}
 	c.r.wmu.RUnlock()
 	if err != nil {
 		c.r.logf("count: %v", err)
 		c.closed(subID, "error: count failed")
 		return
 	}
-	c.send(nostr.CountEnvelope{SubscriptionID: subID, Count: &n})
+	c.send(countAnswer{id: subID, n: n, hll: hll})
 }
 
 // deliver pushes a committed event to this connection's matching

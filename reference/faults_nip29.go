@@ -162,6 +162,10 @@ const (
 	faultCountIgnoresTags   FaultName = "count-ignores-tags"
 	faultCountAnswersLimit  FaultName = "count-answers-limit"
 
+	// nip45/hll (NIP-45 HyperLogLog registers).
+	faultHLLShort     FaultName = "hll-short"
+	faultHLLNoPlusOne FaultName = "hll-no-plus-one"
+
 	// nip45/filters (NIP-45 Event counts: several filters OR'd into one count).
 	faultCountSumsFilters FaultName = "count-sums-filters"
 )
@@ -414,6 +418,12 @@ var nip29Faults = []faultSpec{
 	// nip45/filters (NIP-45 Event counts: several filters OR'd into one count).
 	{Name: faultCountSumsFilters, Clause: "nip45/filters.1",
 		Breaks: "a COUNT with several filters adds up each filter's count: an event two filters match is counted twice"},
+
+	// nip45/hll (NIP-45 HyperLogLog registers).
+	{Name: faultHLLShort, Clause: "nip45/hll.1",
+		Breaks: "a COUNT answer's hll carries 255 registers (510 hex characters), not 256"},
+	{Name: faultHLLNoPlusOne, Clause: "nip45/hll.2",
+		Breaks: "each hll register holds the leading zero bits after the register byte without adding 1"},
 }
 
 // The same-second faults' variant: the relay orders a group's commands by
