@@ -41,6 +41,7 @@ var sections = []Section{
 	{"nip42/verify", DocNIP42, "Signed event verification: kind, created_at, challenge"},
 	{"nip45/count", DocNIP45, "Event counts"},
 	{"nip45/filters", DocNIP45, "Event counts: several filters OR'd into one count"},
+	{"nip45/hll", DocNIP45, "Event counts: HyperLogLog registers"},
 	// NIP-29, current text.
 	{"nip29/create", DocNIP29, "Moderation events: create-group"},
 	{"nip29/state-events", DocNIP29, "Group metadata events: relay-signed 39000-39003"},

@@ -8,7 +8,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	"net/url"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -513,6 +515,9 @@ func (c *conn) handleReq(subID string, filters nostr.Filters) {
 	}
 	c.subSeq[subID] = c.r.liveSeq // stable: wmu is held shared
 	c.mu.Unlock()
+	if c.r.fault(faultLiveForeignSubID) {
+		c.r.faulty.noteSub(c, subID)
+	}
 }
 
 func (c *conn) handleCount(subID string, filters nostr.Filters) {
@@ -522,13 +527,17 @@ func (c *conn) handleCount(subID string, filters nostr.Filters) {
 	}
 	c.r.wmu.RLock()
 	n, err := c.r.count(c.reader(), filters)
+	hll := ""
+	if err == nil {
+		hll, err = c.r.hll(c.reader(), filters)
+	}
 	c.r.wmu.RUnlock()
 	if err != nil {
 		c.r.logf("count: %v", err)
 		c.closed(subID, "error: count failed")
 		return
 	}
-	c.send(nostr.CountEnvelope{SubscriptionID: subID, Count: &n})
+	c.send(countAnswer{id: subID, n: n, hll: hll})
 }
 
 // deliver pushes a committed event to this connection's matching
@@ -546,6 +555,12 @@ func (c *conn) deliver(ev *nostr.Event, ch *Channel, committed uint64) {
 		for i := range filters {
 			if c.r.liveMatch(&filters[i], rd, ev, ch) {
 				id := subID
+				// Fault live-foreign-subid: another connection's id.
+				if c.r.fault(faultLiveForeignSubID) {
+					if other := c.r.faulty.foreignSub(c); other != "" {
+						id = other
+					}
+				}
 				c.send(nostr.EventEnvelope{SubscriptionID: &id, Event: *ev})
 				break
 			}
@@ -581,8 +596,14 @@ func (c *conn) handleAuth(ev *nostr.Event) {
 		fail("invalid: challenge tag does not match")
 		return
 	}
-	if rl := ev.Tags.Find("relay"); rl == nil || strings.TrimSpace(rl[1]) == "" {
+	rl := ev.Tags.Find("relay")
+	if rl == nil || strings.TrimSpace(rl[1]) == "" {
 		fail("invalid: missing relay tag")
+		return
+	}
+	// Fault auth-ignores-relay: a relay tag naming any other relay passes.
+	if !c.r.namesThisRelay(c.community, rl[1]) && !c.r.fault(faultAuthIgnoresRelay) {
+		fail("invalid: relay tag names another relay")
 		return
 	}
 	c.mu.Lock()
@@ -604,6 +625,33 @@ func (c *conn) handleAuth(ev *nostr.Event) {
 		c.r.broadcast(c.community, ev, nil, liveNow)
 		c.r.wmu.Unlock()
 	}
+}
+
+// namesThisRelay reports whether an AUTH relay tag names this relay, by
+// host only (NIP-42: "URL normalization techniques can be applied. For
+// most cases just checking if the domain name is correct should be
+// enough"): the connection's community (its Host header), the host the
+// relay listens on, or a loopback name (the harness, tunnels and proxies
+// reach the reference relay on the local machine).
+func (r *Relay) namesThisRelay(community, tag string) bool {
+	u, err := url.Parse(strings.TrimSpace(tag))
+	if err != nil {
+		return false
+	}
+	host := strings.Trim(strings.ToLower(u.Hostname()), "[]")
+	if host == "" {
+		return false
+	}
+	if host == community || host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return true
+	}
+	if self, err := url.Parse(r.URL()); err == nil && self.Hostname() != "" && strings.EqualFold(self.Hostname(), host) {
+		return true
+	}
+	return false
 }
 
 func randomHex(n int) string {

@@ -122,6 +122,10 @@ type faultState struct {
 	nip11First string
 
 	stale liveLabels // labels-live-stale-labels: each channel's last live labels
+
+	subMu       sync.Mutex // live-foreign-subid: the subscription last opened on the relay
+	lastSubConn *conn
+	lastSubID   string
 }
 
 // readFaults is what only fault switches keep about one read.

@@ -16,6 +16,7 @@ const (
 	// labels/add-remove (nip-cl-labels.md Add and remove labels: kind 9002).
 	faultLabelsMutationRetypes   FaultName = "labels-mutation-channel-type-applied"
 	faultLabelsMixedEdit         FaultName = "labels-mixed-edit-accepted"
+	faultLabelsEnvelopeRefused   FaultName = "labels-envelope-tags-refused"
 	faultLabelsOverlapAccepted   FaultName = "labels-overlap-accepted"
 	faultLabelsNoopPublishes     FaultName = "labels-noop-publishes"
 	faultLabelsOrdinaryEditDrops FaultName = "labels-ordinary-edit-drops"
@@ -123,6 +124,8 @@ var labelsFaults = []faultSpec{
 		Breaks: "a label mutation carrying channel_type is not refused: the labels apply and the channel takes the named type"},
 	{Name: faultLabelsMixedEdit, Clause: "labels/add-remove.2",
 		Breaks: "a label mutation that also changes name, about, visibility or archive state is applied"},
+	{Name: faultLabelsEnvelopeRefused, Clause: "labels/add-remove.3",
+		Breaks: "a label-only 9002 carrying any tag but h, add-label and remove-label (client, expiration, nonce, [\"-\"]) is refused as not label-only"},
 	{Name: faultLabelsOverlapAccepted, Clause: "labels/add-remove.5",
 		Breaks: "a 9002 whose add-label and remove-label values intersect is applied (adds, then removes)"},
 	{Name: faultLabelsNoopPublishes, Clause: "labels/add-remove.11",

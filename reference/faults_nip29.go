@@ -40,6 +40,7 @@ const (
 	faultCloseIgnored       FaultName = "close-ignored"
 	faultSubIDsShared       FaultName = "sub-ids-shared"
 	faultEOSEBeforeStored   FaultName = "eose-before-stored"
+	faultLiveForeignSubID   FaultName = "live-foreign-subid"
 
 	// nip29/admins (NIP-29 Group metadata events: group admins (39001)).
 	faultAdminsWithoutRoles FaultName = "admins-without-roles"
@@ -139,7 +140,8 @@ const (
 	faultSubgroupMoveDropsHistory     FaultName = "subgroup-move-drops-history"
 
 	// nip29/state-follow (NIP-29 Group metadata events: every state event follows every command that changes it).
-	faultStateStaleOnRemoval FaultName = "state-stale-on-removal"
+	faultStateStaleOnRemoval    FaultName = "state-stale-on-removal"
+	faultStateStaleOnRoleChange FaultName = "state-stale-on-role-change"
 
 	// nip29/timeline (NIP-29 Timeline references (previous)).
 	faultPreviousUnchecked FaultName = "previous-unchecked"
@@ -153,11 +155,16 @@ const (
 	faultAuthIgnoresCreatedAt FaultName = "auth-ignores-created-at"
 	faultAuthAnyKind          FaultName = "auth-any-kind"
 	faultAuthLastKeyOnly      FaultName = "auth-last-key-only"
+	faultAuthIgnoresRelay     FaultName = "auth-ignores-relay"
 
 	// nip45/count (NIP-45 Event counts).
 	faultCountIgnoresAccess FaultName = "count-ignores-access"
 	faultCountIgnoresTags   FaultName = "count-ignores-tags"
 	faultCountAnswersLimit  FaultName = "count-answers-limit"
+
+	// nip45/hll (NIP-45 HyperLogLog registers).
+	faultHLLShort     FaultName = "hll-short"
+	faultHLLNoPlusOne FaultName = "hll-no-plus-one"
 
 	// nip45/filters (NIP-45 Event counts: several filters OR'd into one count).
 	faultCountSumsFilters FaultName = "count-sums-filters"
@@ -224,6 +231,8 @@ var nip29Faults = []faultSpec{
 		Breaks: "subscription ids are global: a REQ under an id ends the subscription of that id on every other connection"},
 	{Name: faultEOSEBeforeStored, Clause: "nip01/subscriptions.4",
 		Breaks: "EOSE is sent before the stored events, which then arrive as if newly received"},
+	{Name: faultLiveForeignSubID, Clause: "nip01/subscriptions.5",
+		Breaks: "a live event goes out under the id of the subscription last opened on the relay by another connection, not under the id of the receiving connection's own matching subscription"},
 
 	// nip29/admins (NIP-29 Group metadata events: group admins (39001)).
 	{Name: faultAdminsWithoutRoles, Clause: "nip29/admins.1",
@@ -403,6 +412,8 @@ var nip29Faults = []faultSpec{
 	// nip29/state-follow (NIP-29 Group metadata events: every state event follows every command that changes it).
 	{Name: faultStateStaleOnRemoval, Clause: "nip29/state-follow.1",
 		Breaks: "a state event is not regenerated when the new one would drop a tag of the current one (a flag cleared, a member, admin or pin removed, a parent or child detached, a field changed): the old instance stays"},
+	{Name: faultStateStaleOnRoleChange, Clause: "nip29/state-follow.1",
+		Breaks: "a 9000 changing an existing member's role is applied, but the 39001 and 39002 are not republished: the old role stays listed"},
 
 	// nip29/timeline (NIP-29 Timeline references (previous)).
 	{Name: faultPreviousUnchecked, Clause: "nip29/timeline.1",
@@ -423,6 +434,8 @@ var nip29Faults = []faultSpec{
 		Breaks: "an AUTH message carrying an event of any kind is accepted as if it were kind 22242"},
 	{Name: faultAuthLastKeyOnly, Clause: "nip42/verify.4",
 		Breaks: "a second AUTH on a connection replaces the first: only the last key counts as authenticated"},
+	{Name: faultAuthIgnoresRelay, Clause: "nip42/verify.5",
+		Breaks: "an AUTH event is accepted whatever relay its relay tag names (wss://not-this-relay.invalid/)"},
 
 	// nip45/count (NIP-45 Event counts).
 	{Name: faultCountIgnoresAccess, Clause: "nip45/count.3",
@@ -437,6 +450,12 @@ var nip29Faults = []faultSpec{
 	// nip45/filters (NIP-45 Event counts: several filters OR'd into one count).
 	{Name: faultCountSumsFilters, Clause: "nip45/filters.1",
 		Breaks: "a COUNT with several filters adds up each filter's count: an event two filters match is counted twice"},
+
+	// nip45/hll (NIP-45 HyperLogLog registers).
+	{Name: faultHLLShort, Clause: "nip45/hll.1",
+		Breaks: "a COUNT answer's hll carries 255 registers (510 hex characters), not 256"},
+	{Name: faultHLLNoPlusOne, Clause: "nip45/hll.2",
+		Breaks: "each hll register holds the leading zero bits after the register byte without adding 1"},
 }
 
 // The same-second faults' variant: the relay orders a group's commands by
@@ -475,4 +494,23 @@ func (r *Relay) lostToSameSecond(t *txn, faultOn bool, ev *nostr.Event, channel 
 		return false, err
 	}
 	return true, t.insert(ev, channel)
+}
+
+// noteSub records the subscription last opened on the relay
+// (live-foreign-subid).
+func (s *faultState) noteSub(c *conn, id string) {
+	s.subMu.Lock()
+	s.lastSubConn, s.lastSubID = c, id
+	s.subMu.Unlock()
+}
+
+// foreignSub is the id of the subscription last opened on the relay when
+// another connection than c opened it, else "" (live-foreign-subid).
+func (s *faultState) foreignSub(c *conn) string {
+	s.subMu.Lock()
+	defer s.subMu.Unlock()
+	if s.lastSubConn == nil || s.lastSubConn == c {
+		return ""
+	}
+	return s.lastSubID
 }

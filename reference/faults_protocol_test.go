@@ -54,6 +54,27 @@ func init() {
 		w.mustPublish(m)
 		return !onSub(t, c1, "m", m.ID)["x"]
 	}
+	faultProbes[faultLiveForeignSubID] = func(t *testing.T, r *Relay, url string) bool {
+		owner := newActor(t)
+		c1, c2, w := dial(t, url), dial(t, url), dial(t, url)
+		w.auth(owner)
+		a := newChannelID()
+		w.mustPublish(owner.create(t, a))
+		f := nostr.Filter{Kinds: []int{9}, Tags: nostr.TagMap{"h": {a}}}
+		c1.req("mine", f)
+		c2.req("theirs", f)
+		m := owner.msg(t, a, "whose id", 0)
+		w.mustPublish(m)
+		var under string
+		c1.expect(func(e nostr.Envelope) bool {
+			if v, ok := e.(*nostr.EventEnvelope); ok && v.SubscriptionID != nil && v.Event.ID == m.ID {
+				under = *v.SubscriptionID
+				return true
+			}
+			return false
+		})
+		return under != "mine"
+	}
 	faultProbes[faultEOSEBeforeStored] = func(t *testing.T, r *Relay, url string) bool {
 		owner := newActor(t)
 		c := dial(t, url)
@@ -94,13 +115,19 @@ func init() {
 	faultProbes[faultAuthIgnoresChallenge] = func(t *testing.T, r *Relay, url string) bool {
 		return dial(t, url).authResult(newActor(t), "not-the-challenge", 0).OK
 	}
+	faultProbes[faultAuthIgnoresRelay] = func(t *testing.T, r *Relay, url string) bool {
+		c := dial(t, url)
+		ev := newActor(t).event(t, nostr.KindClientAuthentication, nostr.Tags{{"relay", "wss://not-this-relay.invalid/"}, {"challenge", c.challenge}}, "", 0)
+		c.send(&nostr.AuthEnvelope{Event: *ev})
+		return c.okFor(ev.ID).OK
+	}
 	faultProbes[faultAuthIgnoresCreatedAt] = func(t *testing.T, r *Relay, url string) bool {
 		c := dial(t, url)
 		return c.authResult(newActor(t), c.challenge, -7200).OK
 	}
 	faultProbes[faultAuthAnyKind] = func(t *testing.T, r *Relay, url string) bool {
 		c := dial(t, url)
-		ev := newActor(t).event(t, 1, nostr.Tags{{"relay", "ws://test"}, {"challenge", c.challenge}}, "", 0)
+		ev := newActor(t).event(t, 1, nostr.Tags{{"relay", "ws://localhost"}, {"challenge", c.challenge}}, "", 0)
 		c.send(&nostr.AuthEnvelope{Event: *ev})
 		return c.okFor(ev.ID).OK
 	}
@@ -160,6 +187,21 @@ func onSub(t *testing.T, c *client, marker, id string) map[string]bool {
 
 // The state-follow fault's probe: a removed member stays in the 39002.
 func init() {
+	faultProbes[faultStateStaleOnRoleChange] = func(t *testing.T, r *Relay, url string) bool {
+		owner, user := newActor(t), newActor(t)
+		c := dial(t, url)
+		c.auth(owner)
+		id := newChannelID()
+		c.mustPublish(owner.create(t, id))
+		c.mustPublish(owner.put(t, id, user.pk, "member"))
+		c.mustPublish(owner.put(t, id, user.pk, "admin"))
+		for _, tag := range c.state(kindGroupAdmins, id).Tags {
+			if len(tag) >= 3 && tag[0] == "p" && tag[1] == user.pk && tag[2] == "admin" {
+				return false
+			}
+		}
+		return true
+	}
 	faultProbes[faultStateStaleOnRemoval] = func(t *testing.T, r *Relay, url string) bool {
 		owner, user := newActor(t), newActor(t)
 		c := dial(t, url)

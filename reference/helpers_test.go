@@ -177,7 +177,7 @@ func (c *client) auth(a actor) {
 
 func (c *client) authResult(a actor, challenge string, offset int64) *nostr.OKEnvelope {
 	c.t.Helper()
-	ev := a.event(c.t, nostr.KindClientAuthentication, nostr.Tags{{"relay", "ws://test"}, {"challenge", challenge}}, "", offset)
+	ev := a.event(c.t, nostr.KindClientAuthentication, nostr.Tags{{"relay", "ws://localhost"}, {"challenge", challenge}}, "", offset)
 	c.send(&nostr.AuthEnvelope{Event: *ev})
 	return c.okFor(ev.ID)
 }

@@ -394,6 +394,11 @@ func (p *labelsProfile) parseMutation(ev *nostr.Event) (*mutation, error) {
 	// Fault labels-mixed-edit-accepted: metadata tags ride along.
 	if !p.faults.on(faultLabelsMixedEdit) {
 		for _, tag := range ev.Tags {
+			// Fault labels-envelope-tags-refused: any tag but h and the
+			// label operations makes the mutation not label-only.
+			if !slices.Contains([]string{"h", "add-label", "remove-label"}, tag[0]) && p.faults.on(faultLabelsEnvelopeRefused) {
+				return nil, reject("invalid", "a label mutation must be label-only; %q is not allowed with add-label/remove-label", text.Clip(tag[0], 16))
+			}
 			// Reading labels-mixed-extended-fields: the draft names topic,
 			// purpose and TTL but no tags for them; the relay refuses them
 			// beside a label operation or ignores them (it has no such field).

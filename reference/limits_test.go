@@ -120,7 +120,7 @@ func TestRateLimit(t *testing.T) {
 func (c *client) authResultAt(a actor, now time.Time) {
 	c.t.Helper()
 	ev := &nostr.Event{Kind: nostr.KindClientAuthentication, CreatedAt: nostr.Timestamp(now.Unix()),
-		Tags: nostr.Tags{{"relay", "ws://test"}, {"challenge", c.challenge}}}
+		Tags: nostr.Tags{{"relay", "ws://localhost"}, {"challenge", c.challenge}}}
 	_ = ev.Sign(a.sk)
 	c.send(&nostr.AuthEnvelope{Event: *ev})
 	if ok := c.okFor(ev.ID); !ok.OK {

@@ -444,6 +444,7 @@ func (r *Relay) putUser(t *txn, ev *nostr.Event, ch *Channel) error {
 	}
 	next := ch.clone()
 	var added []string
+	roleChanged := false
 	n := 0
 	for _, tag := range ev.Tags {
 		if len(tag) == 0 || tag[0] != "p" {
@@ -478,6 +479,9 @@ func (r *Relay) putUser(t *txn, ev *nostr.Event, ch *Channel) error {
 		if prev == "" {
 			added = append(added, pk)
 		}
+		if prev != "" && prev != role {
+			roleChanged = true
+		}
 		next.Members[pk] = role
 	}
 	if n == 0 {
@@ -485,6 +489,14 @@ func (r *Relay) putUser(t *txn, ev *nostr.Event, ch *Channel) error {
 	}
 	if err := r.checkOwnerRemains(next); err != nil {
 		return err
+	}
+	// Fault state-stale-on-role-change: the role change is applied and the
+	// 9000 stored, but no state event is republished.
+	if roleChanged && len(added) == 0 && r.fault(faultStateStaleOnRoleChange) {
+		if err := t.saveChannel(next); err != nil {
+			return err
+		}
+		return t.insert(ev, next.UUID)
 	}
 	if err := r.commitCommand(t, ev, next); err != nil {
 		return err

@@ -186,7 +186,7 @@ func TestAuthFlow(t *testing.T) {
 	if ok := c.authResult(alice, c.challenge, -2000); ok.OK {
 		t.Fatal("AUTH with stale created_at accepted")
 	}
-	bad := alice.event(t, 1, nostr.Tags{{"relay", "ws://x"}, {"challenge", c.challenge}}, "", 0)
+	bad := alice.event(t, 1, nostr.Tags{{"relay", "ws://localhost"}, {"challenge", c.challenge}}, "", 0)
 	c.send(&nostr.AuthEnvelope{Event: *bad})
 	if ok := c.okFor(bad.ID); ok.OK {
 		t.Fatal("AUTH with kind 1 accepted")

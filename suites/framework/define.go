@@ -73,7 +73,8 @@ func runSpec(ctx SpecContext, env *Env, s Spec) {
 			judgeFailure(t, s.Case)
 		}
 	})
-	DeferCleanup(t.checkOKs) // runs first: the OK postcondition (okpostcondition.go)
+	DeferCleanup(t.checkSubIDs) // the subscription-id watch (subwatch.go), after the OK postcondition
+	DeferCleanup(t.checkOKs)    // runs first: the OK postcondition (okpostcondition.go)
 	s.Run(t)
 }
 

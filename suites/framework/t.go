@@ -613,6 +613,13 @@ func (t *T) QueryResult(c *fixtures.Client, filters ...nostr.Filter) fixtures.Qu
 // be a CLOSED.
 func (t *T) Count(c *fixtures.Client, filters ...nostr.Filter) int64 {
 	GinkgoHelper()
+	return t.CountAnswer(c, filters...).Count
+}
+
+// CountAnswer is Count with the whole answer: the count and the NIP-45
+// hll value the relay sent with it, if any.
+func (t *T) CountAnswer(c *fixtures.Client, filters ...nostr.Filter) fixtures.CountResult {
+	GinkgoHelper()
 	advertised := t.Env.Info != nil && t.Env.Info.Supports(45)
 	t.FiltersWithinLimits(filters)
 	r, err := c.Count(t.ctx, filters...)
@@ -631,7 +638,7 @@ func (t *T) Count(c *fixtures.Client, filters ...nostr.Filter) int64 {
 		}
 		t.Unsupported(fmt.Sprintf("COUNT refused with CLOSED %q (NIP-45 lets a relay decline; advertised in supported_nips: %v)", r.ClosedReason, advertised))
 	}
-	return r.Count
+	return r
 }
 
 // Subscribe opens a live subscription (after EOSE).

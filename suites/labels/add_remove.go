@@ -3,6 +3,7 @@ package labels
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -298,6 +299,35 @@ func addRemoveSpecs() []framework.Spec {
 				acceptNew(t, c, again, "remove it again (a new event)")
 				t.Checking("labels/add-remove.11")
 				expectUnchanged(t, c, ch, before, "no-op")
+			}},
+		{Case: framework.NewCase("labels/add-remove/17", framework.MUST,
+			"A label-only 9002 that also carries an envelope or authentication tag (NIP-89 client, NIP-40 expiration, NIP-13 nonce, NIP-70 [\"-\"]), one tag per command, is accepted and applied: each adds its value and keeps every other label.",
+			"labels/add-remove.3", "labels/add-remove.14").
+			WithReading("The draft: \"Required envelope and authentication tags remain permitted\" beside a label mutation; the tags are those of published NIPs a client or its relay may require. [\"-\"] is sent only on a connection authenticated as the author (NIP-70 lets a relay refuse a protected event otherwise); without AUTH it is left out, noted."),
+			Run: func(t *framework.T) {
+				t.Checking("labels/add-remove.3")
+				c := t.Connect(t.Actor("owner"))
+				want := []string{lbl(t, "kept")}
+				ch := createLabeled(t, c, "", fixtures.Open, want[0])
+				for _, env := range []struct {
+					name string
+					tag  nostr.Tag
+				}{
+					{"client", nostr.Tag{"client", "nipcl-conform"}},
+					{"expiration", nostr.Tag{"expiration", strconv.FormatInt(time.Now().Add(24*time.Hour).Unix(), 10)}},
+					{"nonce", nostr.Tag{"nonce", "0", "0"}},
+					{"protected", nostr.Tag{"-"}},
+				} {
+					if env.name == "protected" && !c.Authed() {
+						t.Note("the connection is not authenticated (the relay sent no challenge): the [\"-\"] row is left out")
+						continue
+					}
+					x := lbl(t, env.name)
+					ev := fixtures.EditChannel(c.Actor(), ch, append(labelOps([]string{x}, nil), env.tag)...)
+					acceptNew(t, c, ev, fmt.Sprintf("label-only 9002 adding %s with the %s tag %v", x, env.name, env.tag))
+					want = append(want, x)
+					expectLabels(t, c, ch, want...)
+				}
 			}},
 	}...)
 	return out

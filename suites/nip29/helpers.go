@@ -44,6 +44,7 @@ func Specs() []framework.Spec {
 		nip01LimitSpecs(),
 		nip42VerifySpecs(),
 		nip45FiltersSpecs(),
+		nip45HllSpecs(),
 		stateFollowSpecs(),
 		deletedGroupSpecs(),
 		nip01ReplaceableKindsSpecs(),

@@ -3,8 +3,10 @@ package nip29
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
+	. "github.com/onsi/gomega"
 
 	"github.com/nipcl/nipcl-conform/fixtures"
 	"github.com/nipcl/nipcl-conform/suites/framework"
@@ -148,6 +150,59 @@ func nip01SubscriptionsSpecs() []framework.Spec {
 					t.Violates("nip01/subscriptions.4", "NIP-01 (nip01/subscriptions.4): stored message %s came after the EOSE of REQ {ids:[%s]}, as if newly received; EOSE marks the end of stored events", m.ID, m.ID)
 				}
 				t.Blocked(framework.PreReadServed, fmt.Sprintf("REQ by ids of the reader's own message %s in an open group returned nothing, before or after EOSE", m.ID))
+			}},
+		{Case: framework.NewCase("base/subscriptions/5", framework.MUST,
+			"Each live event comes under the id of the receiving connection's own subscription that matches it: one connection with a subscription on group A and one on group B, a second connection with one on A (opened last); new messages of A and B come to the first connection each under its own group's id, never under the other group's or the other connection's.",
+			"nip01/subscriptions.5").
+			WithReading("NIP-01: \"EVENT messages MUST be sent only with a subscription ID related to a subscription previously initiated by the client\": an id another connection opened was not initiated by this client, and the subscription of another group is not the one a message relates to. The second connection's delivery is the marker (none: blocked on live-delivery, which base/live/1 judges); the first connection's frames are read until both messages came or a settle window passed. Every case also runs the framework's subscription-id watch (an EVENT under an id no REQ of the connection opened)."),
+			Run: func(t *framework.T) {
+				c := t.Connect(t.Actor("owner"))
+				a := t.CreateChannel(c, fixtures.ChannelSpec{})
+				b := t.CreateChannel(c, fixtures.ChannelSpec{})
+				r1, r2 := t.Connect(t.Actor("owner")), t.Connect(t.Actor("owner"))
+				sA := openSub(t, r1, subID(t, "route-a"), groupMessages(a))
+				sB := openSub(t, r1, subID(t, "route-b"), groupMessages(b))
+				sC := openSub(t, r2, subID(t, "route-c"), groupMessages(a))
+				ma := fixtures.Message(c.Actor(), a, "routed to group A")
+				t.Accept(c, ma, "message in group A")
+				mb := fixtures.Message(c.Actor(), b, "routed to group B")
+				t.Accept(c, mb, "message in group B")
+				if _, err := sC.WaitFor(t.Ctx(), func(e *nostr.Event) bool { return e.ID == ma.ID }); err != nil {
+					t.Blocked(preLiveMarker, err.Error())
+				}
+				got := map[*fixtures.Subscription][]string{}
+				strayOf := func(id string) bool {
+					return slices.ContainsFunc(r1.StrayEvents(), func(line string) bool { return strings.Contains(line, id) })
+				}
+				came := func(id string) bool {
+					return slices.Contains(got[sA], id) || slices.Contains(got[sB], id) || strayOf(id)
+				}
+				drain := func() {
+					for _, s := range []*fixtures.Subscription{sA, sB} {
+						got[s] = append(got[s], framework.IDs(s.Drain())...)
+					}
+				}
+				t.Within(func(g Gomega) {
+					drain()
+					g.Expect(came(ma.ID) && came(mb.ID)).To(BeTrue())
+				})
+				t.Must(r1.Ping(t.Ctx()), "REQ round trip on the first connection")
+				drain()
+				if strays := r1.StrayEvents(); len(strays) > 0 {
+					t.Violates("nip01/subscriptions.5", "NIP-01 (nip01/subscriptions.5): EVENT messages must be sent only under the id of a subscription the client opened; the first connection opened %q (group %s) and %q (group %s), the second %q (group %s), yet %s", sA.ID, a, sB.ID, b, sC.ID, a, strings.Join(strays, "; "))
+				}
+				for _, w := range []struct {
+					s    *fixtures.Subscription
+					m    *nostr.Event
+					want string
+				}{{sB, ma, a}, {sA, mb, b}} {
+					if slices.Contains(got[w.s], w.m.ID) {
+						t.Violates("nip01/subscriptions.5", "NIP-01 (nip01/subscriptions.5): message %s of group %s came under subscription %q, whose filter names another group; an EVENT goes only under a subscription it relates to", w.m.ID, w.want, w.s.ID)
+					}
+				}
+				if !came(ma.ID) && !came(mb.ID) {
+					t.Blocked(preLiveMarker, fmt.Sprintf("the first connection received neither new message (%s, %s) under any id, though the second connection's subscription got %s", ma.ID, mb.ID, ma.ID))
+				}
 			}},
 	}
 }

@@ -27,6 +27,11 @@ func challenged(t *framework.T, a *fixtures.Actor) *fixtures.Client {
 	return c
 }
 
+// otherRelayURL is a relay URL no relay under test is: its host is in the
+// reserved .invalid domain (RFC 2606), so it differs from the relay's own
+// name by host, whatever URL the harness reaches the relay by.
+const otherRelayURL = "wss://not-this-relay.invalid/"
+
 // refusedAuth sends ev as an AUTH on c and fails the case for clauseID
 // when the relay accepts it; then a correct AUTH on the same connection,
 // the positive control, must be accepted (else the relay accepts no AUTH
@@ -76,6 +81,16 @@ func nip42VerifySpecs() []framework.Spec {
 				c := challenged(t, a)
 				ev := a.Event(1, nostr.Tags{{"relay", c.AuthRelayURL()}, {"challenge", c.Challenge()}}, "")
 				refusedAuth(t, c, ev, "nip42/verify.3", "a kind 1 event")
+			}},
+		{Case: framework.NewCase("base/auth/9", framework.MUST,
+			"An AUTH event whose relay tag names another relay (wss://not-this-relay.invalid/) is refused; a correct AUTH on the same connection is then accepted.",
+			"nip42/verify.5", "nip42/auth.1").
+			WithReading("NIP-42 § Signed Event Verification: \"relays must ensure ... that the relay tag matches the relay URL\" (a lower-case must stating a rule: MUST), with \"URL normalization techniques can be applied. For most cases just checking if the domain name is correct should be enough\". The harness may reach the relay by another URL than the relay's own (a tunnel, --simulate-rtt, a proxy, a Host header), so the tag names a host no relay is: any refusal passes, and a relay comparing only the host or normalising is never failed."),
+			Run: func(t *framework.T) {
+				a := t.Actor("owner")
+				c := challenged(t, a)
+				ev := a.Event(fixtures.KindAuth, nostr.Tags{{"relay", otherRelayURL}, {"challenge", c.Challenge()}}, "")
+				refusedAuth(t, c, ev, "nip42/verify.5", "a kind 22242 event whose relay tag names another relay ("+otherRelayURL+")")
 			}},
 		{Case: framework.NewCase("base/auth/8", framework.MUST,
 			"A connection that authenticated as two keys, one AUTH after the other, may write as either: the first key's write after the second AUTH is accepted as it is on a connection of its own.",

@@ -3,6 +3,7 @@ package nip29
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
 	. "github.com/onsi/gomega"
@@ -15,6 +16,11 @@ import (
 // observes: the state events "should reflect the latest group state (as it
 // was changed by moderation events over time)".
 const clauseStateFollow = "nip29/state-follow.1"
+
+// preCommandApplied: a row judges the state event, not the command; a
+// command not applied as sent is its own case's to judge.
+var preCommandApplied = framework.Precondition{ID: "command-applied", Need: "the command the row sends takes effect as sent (its own case judges whether it does)",
+	Adapt: "apply the command as NIP-29 defines it"}
 
 // followRead reads kind of group again as c until holds says the command's
 // change is there; a relay that shows it within the step deadline
@@ -40,8 +46,7 @@ func followRead(t *framework.T, clause string, c *fixtures.Client, kind int, gro
 		tags = framework.TagsOf(last)
 	}
 	if last != nil && (prev == nil || last.ID != prev.ID) {
-		t.Blocked(framework.Precondition{ID: "command-applied", Need: "the command the row sends takes effect as sent (its own case judges whether it does)",
-			Adapt: "apply the command as NIP-29 defines it"},
+		t.Blocked(preCommandApplied,
 			fmt.Sprintf("after %s, the relay republished the kind %d of %s without the change (tags: %s): the state event follows the group's state, and the command was not applied as sent", what, kind, group, tags))
 	}
 	t.Violates(clause, "NIP-29 (%s): the state events should reflect the latest group state; after %s, the kind %d of %s read again is the instance served before the command (tags: %s)", clause, what, kind, group, tags)
@@ -96,6 +101,72 @@ func flagFollows(t *framework.T, flag, opposite string) {
 func listed(ev *nostr.Event, pubkey, role string) bool {
 	found, roles := framework.HasP(ev, pubkey)
 	return found && (role == "" || slices.Contains(roles, role))
+}
+
+// plainRole is the role name a 9000 gives to make an existing member a
+// plain member again: --role-map member, else the profile's member role,
+// else a role named "member" in the group's 39003. "" when none is known:
+// a 9000 without roles on a member who has one may keep the role or reset
+// it (reading nip29-roleless-put-user), so it demotes nobody for sure.
+func plainRole(t *framework.T, c *fixtures.Client, group, moderator string) string {
+	if r := t.PutRole(c, group, "member"); r != "" && r != moderator {
+		return r
+	}
+	roles := t.StateEvent(c, fixtures.KindRoles, group)
+	if roles == nil {
+		return ""
+	}
+	for _, tag := range roles.Tags {
+		if len(tag) >= 2 && tag[0] == "role" && strings.EqualFold(tag[1], "member") && tag[1] != moderator {
+			return tag[1]
+		}
+	}
+	return ""
+}
+
+// roleFollows: the owner puts a user as a plain member, then a 9000 gives
+// it the moderating role — the 39001 lists it with the role — then takes
+// the role away: by a 9000 with the plain member role (demote), the 39001
+// read again no longer lists it with the role and the 39002 (when the
+// relay publishes one) still lists it as a member; or by a 9001 (remove),
+// neither the 39001 nor the 39002 (when it listed the user) lists it any
+// more.
+func roleFollows(t *framework.T, demote bool) {
+	owner := t.Connect(t.Actor("owner"))
+	ch := t.CreateChannel(owner, fixtures.ChannelSpec{})
+	t.MustStateEvent(owner, fixtures.KindAdmins, ch)
+	pk := t.Actor("admin").PubKey
+	role := t.PutRole(owner, ch, "admin")
+	plain := ""
+	if demote {
+		if plain = plainRole(t, owner, ch, role); plain == "" {
+			t.Unsupported("no plain-member role name is known (no --role-map member, no \"member\" role in the group's 39003): a 9000 without roles on an admin may keep or reset its role (reading nip29-roleless-put-user), so no 9000 takes the role away for sure")
+		}
+	}
+	t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, pk, t.PutRole(owner, ch, "member")), "the owner's 9000 putting the user as a member")
+	t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, pk, role), "the owner's 9000 giving the member role "+role)
+	followRead(t, clauseStateFollow, owner, fixtures.KindAdmins, ch, func(ev *nostr.Event) bool { return listed(ev, pk, role) }, "the owner's accepted 9000 changing "+pk+"'s role to "+role)
+	if demote {
+		put := fixtures.PutUser(owner.Actor(), ch, pk, plain)
+		if ok := t.Publish(owner, put); !ok.Accepted {
+			framework.CheckPrefix("OK", ok.Reason)
+			t.Blocked(preCommandApplied, fmt.Sprintf("the owner's 9000 changing the admin's role back to %q was refused (%s): NIP-29 updates an existing member's roles by 9000 (base/membership/* judge it)", plain, ok))
+		}
+		t.Track(put)
+		followRead(t, clauseStateFollow, owner, fixtures.KindAdmins, ch, func(ev *nostr.Event) bool { return !listed(ev, pk, role) }, "the owner's accepted 9000 changing "+pk+"'s role from "+role+" back to "+plain)
+		// The 39002 is optional (NIP-29: a relay MAY publish it): read
+		// only when the relay publishes one.
+		if t.StateEvent(owner, fixtures.KindMembers, ch) != nil {
+			followRead(t, clauseStateFollow, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return listed(ev, pk, "") }, "the owner's accepted 9000 changing "+pk+"'s role back to "+plain+" (still a member)")
+		}
+		return
+	}
+	members := t.StateEvent(owner, fixtures.KindMembers, ch)
+	t.Accept(owner, fixtures.RemoveUser(owner.Actor(), ch, pk), "the owner's 9001 removing the admin")
+	followRead(t, clauseStateFollow, owner, fixtures.KindAdmins, ch, func(ev *nostr.Event) bool { return !listed(ev, pk, "") }, "the owner's accepted 9001 removing the admin "+pk)
+	if members != nil && listed(members, pk, "") {
+		followRead(t, clauseStateFollow, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return !listed(ev, pk, "") }, "the owner's accepted 9001 removing the admin "+pk+" (the 39002 listed it)")
+	}
 }
 
 // stateFollowSpecs are the cases of nip29/state-follow: one row per command
@@ -232,5 +303,14 @@ func stateFollowSpecs() []framework.Spec {
 				t.Accept(owner, clear, "the owner's 9010 with an empty list")
 				followRead(t, clauseStateFollow, owner, kindGroupPins, ch, func(ev *nostr.Event) bool { return len(pinRefs(ev)) == 0 }, "the accepted 9010 with an empty list")
 			}},
+		{Case: framework.NewCase("base/follow/11", framework.SHOULD,
+			"After a 9000 changing a member's role to the moderating role the 39001 lists it with the role; after a 9000 changing it back to the plain member role, the 39001 read again no longer lists it with that role, and the 39002 still lists it.",
+			clauseStateFollow).
+			WithReading("NIP-29: on an existing member a 9000's \"user roles must just be updated\". The role is taken back by a 9000 naming the plain member role (--role-map member, or \"member\" in the 39003): without one, a role-less 9000 may keep or reset the role (reading nip29-roleless-put-user), so the row is unsupported."),
+			Run: func(t *framework.T) { roleFollows(t, true) }},
+		{Case: framework.NewCase("base/follow/12", framework.SHOULD,
+			"After a 9000 changing a member's role to the moderating role the 39001 lists it; after a 9001 removing the user, neither the 39001 nor the 39002 (which listed it) read again lists it.",
+			clauseStateFollow),
+			Run: func(t *framework.T) { roleFollows(t, false) }},
 	}
 }
