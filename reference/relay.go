@@ -50,10 +50,15 @@ type Config struct {
 	// "restricted:" (see tenancy.go). Communities not listed admit every
 	// key.
 	HostAdmittedKeys map[string][]string
-	SecretKey        string           // relay key hex; generated when empty
-	Name             string           // NIP-11 name
-	Now              func() time.Time // clock; nil = time.Now
-	Logf             func(format string, args ...any)
+	// RoutedHosts are further Host names (a port is ignored) at which the
+	// host-routing variant serves communities, beside localhost, the
+	// loopback addresses, the listen address and HostAdmittedKeys' hosts
+	// (serve --routed-host; a run's --host-header).
+	RoutedHosts []string
+	SecretKey   string           // relay key hex; generated when empty
+	Name        string           // NIP-11 name
+	Now         func() time.Time // clock; nil = time.Now
+	Logf        func(format string, args ...any)
 
 	// Optional limits (0 = default).
 	MaxMessageSize int // bytes per WebSocket message, default 512 KiB

@@ -294,6 +294,18 @@ var explains = map[string][]allowance{
 	// A case that needs a created_at outside the relay's published window.
 	"created-at-60s-past-30s-future":             {{reports.Unsupported, "", "created_at", ""}},
 	"created-at-60s-past-30s-future-unpublished": {{reports.Unsupported, "", "created_at", ""}, {reports.Blocked, "", "created_at", ""}},
+	// Brief h34v. A write gate that does not tie writes to the signer's
+	// own AUTH, or no write gate: the AUTH cases have nothing to refuse.
+	"auth-writes-any-key": {{reports.Unsupported, "", "does not tie writes to AUTH", "base/auth/"}},
+	"no-auth-for-writes": {{reports.Unsupported, "", "does not tie writes to AUTH", "base/auth/"}, {reports.Unsupported, "", "does not gate writes on NIP-42", "base/auth/"},
+		{reports.Unsupported, "", "sent no AUTH challenge", "base/auth/"}},
+	// NIP-11 only for its Accept header, several roles per admin and
+	// routing by Host explain nothing: the harness asks with the header,
+	// accepts any role set holding the one it asked for, and reaches the
+	// relay at the names it knows.
+	"nip11-accept-only-426":   nil,
+	"several-roles-per-admin": nil,
+	"host-routing":            nil,
 }
 
 type allowance struct {
