@@ -127,6 +127,10 @@ type ReadRule struct {
 	Build   func(t *framework.T, viewer, shape string) *ReadFx // shape: what the row reads with
 	Shapes  []ReadShape
 	Rows    []ReadRow
+	// LevelReadings, by the clause ID a row rests on, say at which level
+	// a sentence without a keyword is judged and why ("Level: …"); it
+	// goes before the shape's reading in the case's Reading.
+	LevelReadings map[string]string
 }
 
 // ReadsSpecs returns the matrix cases of the given rules, one per row.
@@ -185,6 +189,9 @@ func (rule ReadRule) spec(row ReadRow) framework.Spec {
 			rule.Name, shape.name, row.Viewer, rule.Rests, verb, row.Viewer, shape.what, cl),
 		cl)
 	c.Reading = shape.reading
+	if lr := rule.LevelReadings[cl]; lr != "" {
+		c.Reading = strings.TrimSpace(lr + " " + shape.reading)
+	}
 	c.Refusal = rule.Refusal
 	return framework.Spec{Case: c, Run: func(t *framework.T) { rule.run(t, row, shape, cl) }}
 }
