@@ -426,13 +426,12 @@ var relay29KindsAllowlist = []int{9, 10, 11, 12, 1111, 30023, 31922, 31923, 9802
 // allowlist, tag limits) and a per-connection rate limit. Grouped here by
 // their own dimensions.
 var issue34Variants = []Variant{
-	// nip29 only for now: the drafts name no roles (owner/admin are the
-	// buzz relay's convention, /work/shared/spec/README.md), so the
-	// freedom holds for identity and labels too, but their suites put
-	// users as "admin"/"owner" by name: under this variant 8 identity and
-	// 13 labels cases fail on `invalid: role "admin" is not one this relay
-	// supports` (brief h34v run), a harness limit left open.
-	{Name: variantRoleNames, Dimension: "role-names", Kind: "variant", Drawn: true, Profiles: []string{"nip29"},
+	// Every profile: the drafts name no roles (owner/admin are the buzz
+	// relay's convention, /work/shared/spec/README.md). NIP-29's way learns
+	// the creator's role; the drafts' profiles put users by the role words
+	// unless --role-map names the relay's own (the lawful property passes
+	// admin=moderator,owner=king there).
+	{Name: variantRoleNames, Dimension: "role-names", Kind: "variant", Drawn: true,
 		Freedom:   "NIP-29: \"These users are identified by role labels which are arbitrarily defined by the relays (see also the description of kind:39003)\"; \"the exact role name is not relevant\"",
 		Describes: "the relay's roles are named \"king\" (the creator's, with every power) and \"moderator\" (edits metadata, puts and removes users) in its 9000s, 39001, 39002 and 39003; a 9000 naming \"owner\" or \"admin\" is refused \"invalid:\" (roles it does not support)",
 		install: func(r *Relay) {
