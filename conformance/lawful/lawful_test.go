@@ -222,10 +222,6 @@ var masks = []struct {
 	// reading, so the without-#t rule for their notices has nothing to
 	// apply to (a draw of brief h34v's run).
 	{"identity-notice-rule-only-on-notice-kinds", []string{"identity-system-notices=not-sent"}},
-	// Its one killing case, base/deleted/3, blocks on unprivileged-key when
-	// every key moderates (its outsider); the case could still judge its
-	// anonymous reader without one (left open; a draw of brief h34v's run).
-	{"deleted-group-messages-public", []string{"every-key-moderates"}},
 }
 
 // maskedSections: a variant that removes an optional feature masks the
