@@ -302,7 +302,8 @@ var explains = map[string][]allowance{
 	// own AUTH, or no write gate: the AUTH cases have nothing to refuse.
 	"auth-writes-any-key": {{reports.Unsupported, "", "does not tie writes to AUTH", "base/auth/"}},
 	"no-auth-for-writes": {{reports.Unsupported, "", "does not tie writes to AUTH", "base/auth/"}, {reports.Unsupported, "", "does not gate writes on NIP-42", "base/auth/"},
-		{reports.Unsupported, "", "sent no AUTH challenge", "base/auth/"}, {reports.Unsupported, "", "no AUTH could be completed", "base/auth/"}},
+		{reports.Unsupported, "", "sent no AUTH challenge", "base/auth/"}, {reports.Unsupported, "", "no AUTH could be completed", "base/auth/"},
+		{reports.Blocked, "auth", "never authenticated", ""}},
 	// NIP-11 only for its Accept header, several roles per admin and
 	// routing by Host explain nothing: the harness asks with the header,
 	// accepts any role set holding the one it asked for, and reaches the

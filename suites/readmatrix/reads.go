@@ -254,6 +254,9 @@ func (rule ReadRule) judge(t *framework.T, fx *ReadFx, row ReadRow, shape ReadSh
 			targets = append(targets, ev.ID)
 		}
 	}
+	if row.Want == WantSeen && len(targets) == 0 && unauthenticatedMember(fx) {
+		t.Blocked(framework.PreAuth, fmt.Sprintf("%s: %s returned no target to the member, whose connection never authenticated: the relay sent no NIP-42 challenge, on connect or to the harness's probe event, so it could not know the reader is a member", who, shape.what))
+	}
 	switch {
 	case row.Want == WantSeen && len(targets) == 0:
 		framework.Failf("%s: the %s must read the target by %s; got %d event(s) and no target: %s", who, row.Viewer, shape.what, len(obs.events), strings.Join(framework.IDs(obs.events), ", "))
@@ -506,3 +509,13 @@ func RemoveViewer(t *framework.T, viewer string, owner, member *fixtures.Client,
 
 // RelayKey is the key relay-signed state carries.
 func (fx *ReadFx) RelayKey() string { return fx.Relay }
+
+// unauthenticatedMember reports whether the row's viewer, a key the case
+// put in the group, never authenticated because the relay never sent a
+// challenge (a relay that gates no write on AUTH and challenges only on
+// demand accepts the harness's probe event without one): such a relay
+// serves it the anonymous view, and what members read is not observed.
+func unauthenticatedMember(fx *ReadFx) bool {
+	v := fx.Viewer
+	return v != nil && v.Actor() != nil && !v.Authed() && !v.HasChallenge()
+}
