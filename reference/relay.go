@@ -43,6 +43,11 @@ type Config struct {
 	// must carry (a deployment's own admission tag); without it the relay
 	// answers "restricted:" (see commandtag.go).
 	RequireCommandTag string
+	// RoutedHosts are further Host names (a port is ignored) at which the
+	// host-routing variant serves communities, beside localhost, the
+	// loopback addresses, the listen address and HostAdmittedKeys' hosts
+	// (serve --routed-host; a run's --host-header).
+	RoutedHosts []string
 	// HostAdmittedKeys admits writes per community: in the community a
 	// host name (the Host header without its port) resolves to, only the
 	// listed public keys (hex) may write, as a multi-tenant deployment
@@ -50,15 +55,10 @@ type Config struct {
 	// "restricted:" (see tenancy.go). Communities not listed admit every
 	// key.
 	HostAdmittedKeys map[string][]string
-	// RoutedHosts are further Host names (a port is ignored) at which the
-	// host-routing variant serves communities, beside localhost, the
-	// loopback addresses, the listen address and HostAdmittedKeys' hosts
-	// (serve --routed-host; a run's --host-header).
-	RoutedHosts []string
-	SecretKey   string           // relay key hex; generated when empty
-	Name        string           // NIP-11 name
-	Now         func() time.Time // clock; nil = time.Now
-	Logf        func(format string, args ...any)
+	SecretKey        string           // relay key hex; generated when empty
+	Name             string           // NIP-11 name
+	Now              func() time.Time // clock; nil = time.Now
+	Logf             func(format string, args ...any)
 
 	// Optional limits (0 = default).
 	MaxMessageSize int // bytes per WebSocket message, default 512 KiB
