@@ -92,6 +92,11 @@ func (r *Relay) serveHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	default:
 	}
+	// Variant host-routing: no community is served at an unknown Host.
+	if r.hostUnknown(communityOf(req)) {
+		http.Error(w, "no community is served at host "+communityOf(req), http.StatusNotFound)
+		return
+	}
 	if strings.HasPrefix(req.URL.Path, livekitPath) && !r.policy(policyNoLiveKit) {
 		r.serveLiveKit(w, req)
 		return

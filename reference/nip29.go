@@ -92,7 +92,7 @@ func (r *Relay) validateEvent(ev *nostr.Event) error {
 
 // checkAuthor requires the event's pubkey to be authenticated (NIP-42).
 func (r *Relay) checkAuthor(c *conn, ev *nostr.Event) error {
-	if c.isAuthed(ev.PubKey) {
+	if r.authorAuthed(c, ev) {
 		// Policy listed-keys-only: an authenticated key that is not listed.
 		if !r.admitted(ev.PubKey) {
 			return reject("restricted", "this relay admits listed keys only")
@@ -664,7 +664,7 @@ func (r *Relay) stateTags(t *txn, kind int, ch *Channel) nostr.Tags {
 	case kindGroupAdmins:
 		for _, pk := range sortedMembers(ch) {
 			if role := ch.Members[pk]; mayModerate(role) {
-				tags = append(tags, nostr.Tag{"p", pk, r.wireRole(role)})
+				tags = append(tags, r.roleTag(pk, role))
 			}
 		}
 	case kindGroupMembers:

@@ -43,6 +43,11 @@ type Config struct {
 	// must carry (a deployment's own admission tag); without it the relay
 	// answers "restricted:" (see commandtag.go).
 	RequireCommandTag string
+	// RoutedHosts are further Host names (a port is ignored) at which the
+	// host-routing variant serves communities, beside localhost, the
+	// loopback addresses, the listen address and HostAdmittedKeys' hosts
+	// (serve --routed-host; a run's --host-header).
+	RoutedHosts []string
 	// HostAdmittedKeys admits writes per community: in the community a
 	// host name (the Host header without its port) resolves to, only the
 	// listed public keys (hex) may write, as a multi-tenant deployment

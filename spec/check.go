@@ -87,6 +87,20 @@ type CheckReport struct {
 	// clause whose sentence it lacks is "not yet anchored" rather than
 	// stale, and fails nothing.
 	AllowStale bool `json:"allow_stale,omitempty"`
+	// LevelReadings are the cases on the report's clauses judged at a
+	// level the text gives without a keyword (a definition, a lowercase
+	// "must"/"should"): their reading starts with "Level:" and says which
+	// level and why (filled by the caller, which knows the cases).
+	LevelReadings []LevelReading `json:"level_readings"`
+}
+
+// LevelReading is one case judged at a level its sentence gives without
+// an RFC 2119 keyword.
+type LevelReading struct {
+	Case    string   `json:"case"`
+	Level   string   `json:"level"`
+	Clauses []string `json:"clauses"`
+	Reading string   `json:"reading"`
 }
 
 // StaleMust counts the stale clauses at MUST or MUST NOT: an editor's CI

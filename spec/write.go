@@ -140,6 +140,10 @@ func writeCheckMD(w io.Writer, r *CheckReport) error {
 	for _, s := range r.Unsure {
 		fmt.Fprintf(&b, "- %s — **%s** — %s — %s\n", s.Where(), s.Level, quote(s.Text), s.Unsure)
 	}
+	fmt.Fprintf(&b, "\n## Level readings (%d)\n\nCases judged at a level their sentence gives without a keyword, with the reading that says which level and why.\n\n", len(r.LevelReadings))
+	for _, l := range r.LevelReadings {
+		fmt.Fprintf(&b, "- %s — **%s** — %s — %s\n", l.Case, l.Level, strings.Join(l.Clauses, ", "), l.Reading)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -332,6 +336,10 @@ func writeCheckHTML(w io.Writer, r *CheckReport) error {
 	fmt.Fprintf(&b, "</table>\n<h2>Unsure or ambiguous sentences (%d)</h2><table><tr><th>where</th><th>level</th><th>sentence</th><th>why</th></tr>", len(r.Unsure))
 	for _, s := range r.Unsure {
 		fmt.Fprintf(&b, "<tr><td>%s</td><td class=lvl>%s</td><td>%s</td><td>%s</td></tr>", esc(s.Where()), s.Level, esc(s.Text), esc(s.Unsure))
+	}
+	fmt.Fprintf(&b, "</table>\n<h2>Level readings (%d)</h2><table><tr><th>case</th><th>level</th><th>clauses</th><th>reading</th></tr>", len(r.LevelReadings))
+	for _, l := range r.LevelReadings {
+		fmt.Fprintf(&b, "<tr><td>%s</td><td class=lvl>%s</td><td class=small>%s</td><td>%s</td></tr>", esc(l.Case), esc(l.Level), esc(strings.Join(l.Clauses, ", ")), esc(l.Reading))
 	}
 	b.WriteString("</table></body></html>\n")
 	_, err := io.WriteString(w, b.String())

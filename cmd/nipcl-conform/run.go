@@ -455,6 +455,11 @@ func (f *runFlags) simulateRTT(plans []runner.Plan, worker *workerSpec) ([]runne
 			return nil, usagef("--simulate-rtt and --host-header work on ws:// targets only (their proxy does not speak TLS)")
 		}
 		for i := range plans {
+			// The built-in relay under host-routing serves the --host-header
+			// name as one of its own.
+			if rt, ok := plans[i].Target.(*runner.ReferenceTarget); ok && *f.hostHeader != "" {
+				rt.Config.RoutedHosts = append(rt.Config.RoutedHosts, *f.hostHeader)
+			}
 			plans[i].Target = &runner.DelayedTarget{Inner: plans[i].Target, RTT: *f.simRTT, Host: *f.hostHeader}
 		}
 	}

@@ -25,9 +25,10 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	minPrevious := fs.Int("min-previous", 0, "refuse group events with fewer NIP-29 previous (timeline) references than this (NIP-29 recommends 3); 0 = any number. References present are always checked against stored events")
 	contact := fs.String("nip11-pubkey", "", "publish this key (hex) as the NIP-11 pubkey, the operator contact, instead of the relay key; self stays the relay key (tests clients that confuse the two)")
 	simRTT := fs.Duration("simulate-rtt", 0, "serve through a delay proxy that adds this round trip (e.g. 50ms); the relay itself listens on a free port")
-	var faults, readingArgs, policies, admitKeys, creatorKeys, hostAdmit listFlag
+	var faults, readingArgs, policies, admitKeys, creatorKeys, hostAdmit, routedHosts listFlag
 	requireTag := fs.String("require-command-tag", "", "K=V: refuse (restricted:) every group command (9000-9022) without the tag [\"K\",\"V\"], as a deployment with its own admission tag does (test the harness's --command-tag)")
 	fs.Var(&hostAdmit, "host-admit", "HOST=PUBKEY: in the community HOST names (a Host header without its port) admit writes only from the listed public keys (repeatable), as a deployment whose communities admit different keys does (test the harness's --host-key)")
+	fs.Var(&routedHosts, "routed-host", "HOST: under --variant host-routing, serve communities at this Host name too (repeatable; besides localhost, the loopback addresses, the --addr host and every --host-admit HOST), e.g. the --host-header a run sends through a tunnel")
 	fs.Var(&faults, "fault", "fault switch to turn on (repeatable; env NIPCL_FAULTS, comma-separated)")
 	fs.Var(&readingArgs, "reading", "ID=VALUE: take this careful reading of a point the specs leave open (repeatable; env NIPCL_READINGS, comma-separated; see `nipcl-conform list --readings`)")
 	fs.Var(&policies, "policy", "relay policy switch to turn on (repeatable; env NIPCL_POLICIES, comma-separated; see `nipcl-conform faults`)")
@@ -106,7 +107,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	}
 	r, err := reference.New(reference.Config{Addr: relayAddr, DBPath: *db, Profile: *profile, Faults: faults, Readings: readings, SecretKey: *key, MinPrevious: *minPrevious, ContactPubKey: *contact,
 		Policies: policies, AdmittedKeys: admitted, CreatorKeys: creators, RequireCommandTag: *requireTag,
-		HostAdmittedKeys: hostAdmitted, Variants: variants,
+		HostAdmittedKeys: hostAdmitted, Variants: variants, RoutedHosts: routedHosts,
 		Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
 	if err != nil {
 		fmt.Fprintf(stderr, "nipcl-conform serve: %v\n", err)

@@ -204,6 +204,7 @@ func cmdSpecCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	r := spec.Check(d, cat, p, how)
 	r.AllowStale = *allowStale
+	r.LevelReadings = levelReadings(r)
 	if code := writeOut(*out, stdout, stderr, func(w io.Writer) error { return spec.WriteCheck(w, r, *format) }); code != 0 {
 		return code
 	}
@@ -303,4 +304,36 @@ func cmdSpecAnnotate(args []string, stdout, stderr io.Writer) int {
 	return writeOut(*out, stdout, stderr, func(w io.Writer) error {
 		return spec.Annotate(w, d, cat, p, how, impls)
 	})
+}
+
+// levelReadings lists the cases on the report's clauses whose reading
+// starts with "Level:" (a level the text gives without a keyword), by case
+// ID.
+func levelReadings(r *spec.CheckReport) []spec.LevelReading {
+	onReport := map[string]bool{}
+	for _, s := range r.Sentences {
+		for _, c := range s.Clauses {
+			onReport[c] = true
+		}
+	}
+	for _, s := range r.Stale {
+		onReport[s.Clause] = true
+	}
+	out := []spec.LevelReading{}
+	for _, c := range suites.Catalogue() {
+		if !strings.HasPrefix(c.Reading, "Level:") {
+			continue
+		}
+		var cls []string
+		for _, id := range c.Clauses {
+			if onReport[id] {
+				cls = append(cls, id)
+			}
+		}
+		if len(cls) == 0 {
+			continue
+		}
+		out = append(out, spec.LevelReading{Case: c.ID, Level: string(c.Level), Clauses: cls, Reading: c.Reading})
+	}
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -242,5 +243,45 @@ func TestSpecNIP29Repros(t *testing.T) {
 	code, out, errs := runDispatch(t, "spec", "check", nip29)
 	if code != 0 || !strings.Contains(out, "| MUST NOT | 1 | 1 | 1 |") || !strings.Contains(out, "client/nip29/subgroup-membership-not-inherited") || !strings.Contains(out, "not testable: ") {
 		t.Errorf("check 29.md: exit %d\n%.1500s\n%s", code, out, errs)
+	}
+}
+
+// TestSpecCheckListsLevelReadings: spec check on NIP-29 names every case
+// judged at a level the text gives without a keyword (its reading starts
+// with "Level:"), with its level, clause and reading, in the json and
+// markdown outputs; the briefed readings are among them.
+func TestSpecCheckListsLevelReadings(t *testing.T) {
+	const nip29 = "../../spec/testdata/nips/29.md"
+	out := filepath.Join(t.TempDir(), "check.json")
+	if code, _, errs := runDispatch(t, "spec", "check", "--format", "json", "--out", out, nip29); code > 1 {
+		t.Fatalf("spec check: exit %d: %s", code, errs)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r spec.CheckReport
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]spec.LevelReading{}
+	for _, l := range r.LevelReadings {
+		if !strings.HasPrefix(l.Reading, "Level:") || l.Level == "" || len(l.Clauses) == 0 {
+			t.Errorf("level reading of %s lacks a level, a clause or its Level: text: %+v", l.Case, l)
+		}
+		got[l.Case] = l
+	}
+	for id, cl := range map[string]string{
+		"base/restricted/1": "nip29/restricted.1", "base/reads/7": "nip29/read-access.1", "base/reads/1": "nip29/read-access.3",
+		"base/join/3": "nip29/join.3", "base/admins/1": "nip29/admins.1", "base/pins/2": "nip29/pins.2",
+		"base/subgroups/11": "nip29/subgroups.11", "base/subgroups/12": "nip29/subgroups.13",
+	} {
+		if l, ok := got[id]; !ok || !slices.Contains(l.Clauses, cl) {
+			t.Errorf("spec check does not list %s's level reading on %s: %+v", id, cl, l)
+		}
+	}
+	_, md, _ := runDispatch(t, "spec", "check", nip29)
+	if !strings.Contains(md, "## Level readings (") || !strings.Contains(md, "- base/admins/1 — **MUST** — nip29/admins.1 — Level:") {
+		t.Errorf("the markdown report has no level readings section naming base/admins/1")
 	}
 }

@@ -218,6 +218,10 @@ var masks = []struct {
 	{"admins-without-roles", []string{"state-lost-on-regeneration"}},
 	{"roles-not-relay-signed", []string{"no-39003"}},
 	{"livekit-participants-uppercase", []string{"no-39004"}},
+	// System channels' membership changes produce no notices under this
+	// reading, so the without-#t rule for their notices has nothing to
+	// apply to (a draw of issue 34's property runs).
+	{"identity-notice-rule-only-on-notice-kinds", []string{"identity-system-notices=not-sent"}},
 }
 
 // maskedSections: a variant that removes an optional feature masks the
@@ -294,6 +298,22 @@ var explains = map[string][]allowance{
 	// A case that needs a created_at outside the relay's published window.
 	"created-at-60s-past-30s-future":             {{reports.Unsupported, "", "created_at", ""}},
 	"created-at-60s-past-30s-future-unpublished": {{reports.Unsupported, "", "created_at", ""}, {reports.Blocked, "", "created_at", ""}},
+	// Issue 34. A write gate that does not tie writes to the signer's
+	// own AUTH, or no write gate: the AUTH cases have nothing to refuse.
+	"auth-writes-any-key": {{reports.Unsupported, "", "does not tie writes to AUTH", "base/auth/"}},
+	"no-auth-for-writes": {{reports.Unsupported, "", "does not tie writes to AUTH", "base/auth/"}, {reports.Unsupported, "", "does not gate writes on NIP-42", "base/auth/"},
+		{reports.Unsupported, "", "sent no AUTH challenge", "base/auth/"}, {reports.Unsupported, "", "no AUTH could be completed", "base/auth/"},
+		{reports.Blocked, "auth", "never authenticated", ""}},
+	// NIP-11 only for its Accept header, several roles per admin and
+	// routing by Host explain nothing: the harness asks with the header,
+	// accepts any role set holding the one it asked for, and reaches the
+	// relay at the names it knows.
+	"nip11-accept-only-426":   nil,
+	"several-roles-per-admin": nil,
+	// A relay that reviews joins to open groups defers them: the case that
+	// follows an honoured join has none (a draw of issue 34's property runs).
+	"nip29-join-open-group=review": {{reports.Unsupported, "", "defers joins", ""}},
+	"host-routing":                 nil,
 }
 
 type allowance struct {
@@ -311,7 +331,7 @@ type allowance struct {
 // must not read, a parent's admin refused on the child. A relay on which
 // every key moderates blocks them, and only them.
 const unprivilegedCases = "base/count/2 base/create/4 base/create/5 base/delete/2 base/invites/3 base/livekit/3 " +
-	"base/moderation/1 base/moderation/2 base/moderation/3 base/moderation/4 base/moderation/5 base/moderation/6 base/permissions/ base/pins/3 base/read/ base/reads/ base/restricted/1 base/subgroups/11 " +
+	"base/deleted/3 base/moderation/1 base/moderation/2 base/moderation/3 base/moderation/4 base/moderation/5 base/moderation/6 base/permissions/ base/pins/3 base/read/ base/reads/ base/restricted/1 base/subgroups/11 " +
 	"identity/labels/12 identity/leave/ identity/naming/ identity/optin/ identity/reads/ identity/system/2 identity/system/3 " +
 	"labels/add-remove/9 labels/add-remove/10 labels/add-remove/12 labels/authorization/ labels/discovery/9 labels/discovery/13 " +
 	"labels/initial/5 labels/reads/ labels/responses/6 labels/responses/10 labels/responses/11 labels/scope/8"
@@ -524,8 +544,16 @@ func TestLawfulChild(t *testing.T) {
 	if spec.Planted {
 		override = map[string]func(*framework.T){"base/livekit/1": plantedAVCase}
 	}
+	// The drafts' profiles put users by the role words admin and owner
+	// (the buzz relay's names) unless --role-map names the relay's own;
+	// NIP-29's way learns the creator's role. A relay with its own names
+	// is driven as its operator would drive it.
+	var roleMap map[string]string
+	if slices.Contains(spec.Variants, "role-names-king-moderator") && len(spec.Profiles) == 1 && spec.Profiles[0] != framework.ProfileNIP29 {
+		roleMap = map[string]string{"admin": "moderator", "owner": "king"}
+	}
 	if _, err := runner.Run(context.Background(), runner.Options{
-		Plans: plans, ReportDir: spec.ReportDir, StepTimeout: 5 * time.Second, Deadline: 10 * time.Minute, Scale: 25, Override: override,
+		Plans: plans, ReportDir: spec.ReportDir, StepTimeout: 5 * time.Second, Deadline: 10 * time.Minute, Scale: 25, Override: override, RoleMap: roleMap,
 	}); err != nil {
 		t.Fatalf("run: %v", err)
 	}

@@ -14,7 +14,8 @@ func adminsSpecs() []framework.Spec {
 	return []framework.Spec{
 		{Case: framework.NewCase("base/admins/1", framework.MUST,
 			"Every admin a group's 39001 lists carries one or more role names in its p tag.",
-			"nip29/admins.1"),
+			"nip29/admins.1").
+			WithReading("Level: \"Each admin is listed along with one or more roles\" has no keyword. It is held at MUST as the definition of the 39001 entry: publishing 39001 is optional (\"(or none)\", so no 39001 is unsupported), but a 39001 the relay does publish is the NIP's event only in the NIP's form, and an entry without a role tells clients nothing the NIP defines it to tell. The next sentence's SHOULD (roles corresponding to 39003) is not judged here."),
 			Run: func(t *framework.T) {
 				c := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(c, fixtures.ChannelSpec{})

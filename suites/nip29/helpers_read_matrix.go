@@ -24,9 +24,20 @@ func basePrivateRule(rows []readmatrix.ReadRow) readmatrix.ReadRule {
 		Build: func(t *framework.T, viewer, shape string) *readmatrix.ReadFx {
 			return buildBasePrivate(t, viewer, shape, false)
 		},
-		Shapes: basePrivateShapes(),
-		Rows:   rows,
+		Shapes:        basePrivateShapes(),
+		Rows:          rows,
+		LevelReadings: privateLevelReadings,
 	}
+}
+
+// privateLevelReadings are the levels the private-group rows are judged
+// at, by clause: NIP-29 defines private without a keyword.
+var privateLevelReadings = map[string]string{
+	"nip29/read-access.1": "Level: \"private indicates that only members can read group messages\" is a definition without a keyword. It is held at MUST as binding on a relay that shows the flag: every row judges only after the group's 39000 shows private (else blocked on flag-private), so the relay's own metadata tells clients that only members read, and serving a message to anyone else makes what it published false.",
+	"nip29/read-access.3": "Level: \"private indicates that only members can read group messages\" is a definition without a keyword. It is held at MUST for members too: a private group is one its members read, and a relay that withholds their own group's messages from members has no private group at all (a refused read blocks the row; it does not fail it).",
+	"nip29/read-access.2": "Level: SHOULD. NIP-29 says nothing of limits: that unreadable private messages do not use up an outsider's limit follows from the private definition read with NIP-01's \"Relays SHOULD use the limit value to guide how many events are returned\" and \"it is assumed that the events returned in the initial query will be the last n events\" (of those the reader may get). NIP-01's \"Returning fewer events is acceptable\" keeps it below MUST.",
+	"nip45/count.1":       "Level: MUST, from NIP-45 (a COUNT is answered with the count of what the filters match) with the private definition (\"only members can read\", no keyword) deciding that a member's COUNT counts the private messages; a refused COUNT blocks the row.",
+	"nip45/count.3":       "Level: SHOULD. NIP-45 does not name private groups; that a COUNT must not count what the reader may not read follows from the private definition (\"only members can read group messages\", no keyword) and is held at SHOULD, because a count discloses how many messages exist, not what they say.",
 }
 
 // basePrivateShapes are the read shapes of the NIP-29 private-group rules.
@@ -76,8 +87,9 @@ func baseFlippedRule(rows []readmatrix.ReadRow) readmatrix.ReadRule {
 		Build: func(t *framework.T, viewer, shape string) *readmatrix.ReadFx {
 			return buildBasePrivate(t, viewer, shape, true)
 		},
-		Shapes: basePrivateShapes(),
-		Rows:   rows,
+		Shapes:        basePrivateShapes(),
+		Rows:          rows,
+		LevelReadings: privateLevelReadings,
 	}
 }
 

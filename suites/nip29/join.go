@@ -70,7 +70,8 @@ func joinSpecs() []framework.Spec {
 			}},
 		{Case: framework.NewCase("base/join/3", framework.MUST,
 			"A join request without an invite code to a closed group is refused and the user is not added.",
-			"nip29/join.3"),
+			"nip29/join.3").
+			WithReading("Level: MUST, from the 9021 sentence \"Relays MUST reject the request if the user has not been added to the group\". \"closed indicates that join requests are ignored\" is a definition without a keyword; it only tells that the request does not add the user, and the MUST of the 9021 sentence then requires the rejection. The case judges only after the group's 39000 shows closed (else blocked on flag-closed)."),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{Flags: []string{fixtures.FlagClosed}})

@@ -26,7 +26,8 @@ func pinsSpecs() []framework.Spec {
 			}},
 		{Case: framework.NewCase("base/pins/2", framework.MUST,
 			"A second 9010 that unpins one event and reorders the rest, then a third with no references, are each mirrored by the 39005.",
-			"nip29/pins.2"),
+			"nip29/pins.2").
+			WithReading("Level: \"Whenever one is accepted the relay regenerates this event to mirror it\" has no keyword. It is held at MUST as the definition of kind 39005, which exists only to mirror the last accepted 9010: pins are optional (a relay without a 39005 it signed is unsupported), but a relay that shows pins and keeps an old list after accepting a new 9010 publishes a 39005 that is not the NIP's. \"The relay may choose to limit the number of pins\" is respected: the case pins two events."),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				group, e1, e2, pinned := pinnedGroup(t, owner)

@@ -161,7 +161,8 @@ func subgroupsSpecs() []framework.Spec {
 			}},
 		{Case: framework.NewCase("base/subgroups/11", framework.MUST,
 			"An admin of the parent only may not put a user into the child, and the parent's member is not in the child's 39002 unless a 9000 of the child names it.",
-			"nip29/subgroups.11"),
+			"nip29/subgroups.11").
+			WithReading("Level: \"Each subgroup has its own independent membership\", \"Nothing is inherited across the parent-child link\" and \"being an admin of the parent grants no authority over any child unless the child's own kind:39001 lists the same pubkey\" have no keyword. They are held at MUST as the definition of a subgroup's membership in a feature the relay chose to offer (no subgroups: unsupported). The text's own MAY (a relay \"MAY emit the corresponding kind:9000/kind:9001 moderation events itself\") is respected: a member listed in the child after a 9000 of the child is not a failure, and the parent's admin is a key with no power of its own in the child."),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				parent, children := subgroupFamily(t, owner, 1)
@@ -189,7 +190,8 @@ func subgroupsSpecs() []framework.Spec {
 			}},
 		{Case: framework.NewCase("base/subgroups/12", framework.MUST,
 			"A message stored in a group before the group gains a parent is still served, by #h and by id, after the group gains a parent, moves to another parent and becomes a root again.",
-			"nip29/subgroups.13"),
+			"nip29/subgroups.13").
+			WithReading("Level: \"Historical events under the group's h tag remain valid across these transitions\" has no keyword. It stands in the Rules list of subgroups beside MUST rules and is held at MUST there: a relay that offers subgroups and drops a group's history when it gains or loses a parent breaks the rule the list states, and NIP-01 reads serve what the relay stored. A relay without subgroups is unsupported."),
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				group := t.CreateChannel(owner, fixtures.ChannelSpec{Name: t.Unique("history")})

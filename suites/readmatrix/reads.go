@@ -127,6 +127,10 @@ type ReadRule struct {
 	Build   func(t *framework.T, viewer, shape string) *ReadFx // shape: what the row reads with
 	Shapes  []ReadShape
 	Rows    []ReadRow
+	// LevelReadings, by the clause ID a row rests on, say at which level
+	// a sentence without a keyword is judged and why ("Level: …"); it
+	// goes before the shape's reading in the case's Reading.
+	LevelReadings map[string]string
 }
 
 // ReadsSpecs returns the matrix cases of the given rules, one per row.
@@ -185,6 +189,9 @@ func (rule ReadRule) spec(row ReadRow) framework.Spec {
 			rule.Name, shape.name, row.Viewer, rule.Rests, verb, row.Viewer, shape.what, cl),
 		cl)
 	c.Reading = shape.reading
+	if lr := rule.LevelReadings[cl]; lr != "" {
+		c.Reading = strings.TrimSpace(lr + " " + shape.reading)
+	}
 	c.Refusal = rule.Refusal
 	return framework.Spec{Case: c, Run: func(t *framework.T) { rule.run(t, row, shape, cl) }}
 }
@@ -246,6 +253,9 @@ func (rule ReadRule) judge(t *framework.T, fx *ReadFx, row ReadRow, shape ReadSh
 		if fx.IsTarget(ev) {
 			targets = append(targets, ev.ID)
 		}
+	}
+	if row.Want == WantSeen && len(targets) == 0 && unauthenticatedMember(fx) {
+		t.Blocked(framework.PreAuth, fmt.Sprintf("%s: %s returned no target to the member, whose connection never authenticated: the relay sent no NIP-42 challenge, on connect or to the harness's probe event, so it could not know the reader is a member", who, shape.what))
 	}
 	switch {
 	case row.Want == WantSeen && len(targets) == 0:
@@ -499,3 +509,13 @@ func RemoveViewer(t *framework.T, viewer string, owner, member *fixtures.Client,
 
 // RelayKey is the key relay-signed state carries.
 func (fx *ReadFx) RelayKey() string { return fx.Relay }
+
+// unauthenticatedMember reports whether the row's viewer, a key the case
+// put in the group, never authenticated because the relay never sent a
+// challenge (a relay that gates no write on AUTH and challenges only on
+// demand accepts the harness's probe event without one): such a relay
+// serves it the anonymous view, and what members read is not observed.
+func unauthenticatedMember(fx *ReadFx) bool {
+	v := fx.Viewer
+	return v != nil && v.Actor() != nil && !v.Authed() && !v.HasChallenge()
+}
