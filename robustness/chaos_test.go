@@ -17,10 +17,10 @@ const (
 	stepTimeout = time.Second
 	// runDeadline is the CLI's --deadline. Modes that time out every step
 	// need about one step per case, so they hit it: 15s keeps the package
-	// quick and exercises the deadline path.
+	// quick and exercises the deadline path. Whether a run hits it depends
+	// on the machine's load (the fast-failing modes take 8-13 s on an idle
+	// machine), so the checks hold either way: see checkDeadline.
 	runDeadline = 15 * time.Second
-	// deadlineMargin covers process start, report writing and exit.
-	deadlineMargin = 5 * time.Second
 )
 
 // Baseline cases that need a REQ answered with EOSE (Query, StateEvent,
@@ -154,9 +154,6 @@ func startCLI(dir string, args ...string) runResult {
 func checkRun(t *testing.T, m chaos.Mode, exp expectation, r runResult) {
 	t.Helper()
 	t.Logf("%s: exit %d in %s; outcomes %v", m, r.code, r.took.Round(time.Millisecond), r.results.Counts())
-	if r.took > runDeadline+deadlineMargin {
-		t.Errorf("run took %s, deadline %s (+%s margin)", r.took, runDeadline, deadlineMargin)
-	}
 	// A mode that times every case out may not fit the run's deadline:
 	// the cases the deadline kept from running are not-run and the run is
 	// incomplete (exit 4), never a verdict on the relay.
@@ -173,6 +170,7 @@ func checkRun(t *testing.T, m chaos.Mode, exp expectation, r runResult) {
 	if len(r.results.Cases) == 0 {
 		t.Fatalf("results.json lists no cases")
 	}
+	checkDeadline(t, r.results, runDeadline)
 	for _, k := range []string{"step_timeout", "deadline"} {
 		if r.results.Settings[k] == "" {
 			t.Errorf("results.json settings lack %s: %v", k, r.results.Settings)
@@ -214,5 +212,36 @@ func checkRun(t *testing.T, m chaos.Mode, exp expectation, r runResult) {
 		if exp.want != "" && c.Outcome != exp.want {
 			t.Errorf("%s: outcome %s, want %s (message: %s)", id, c.Outcome, exp.want, text.FirstLine(c.Message))
 		}
+	}
+}
+
+// checkDeadline: no case started after the run's deadline. With one
+// process the cases run one after another from after the deadline was set
+// (an explicit --deadline covers setup too), so every case but the last to
+// run started within the deadline, and the durations of all but one add up
+// to at most the deadline. The longest case stands in for the last (the one
+// the deadline may have cut short, which Ginkgo's grace period lets wind
+// down): sum - longest <= sum - last <= deadline.
+//
+// This is counted from the run's own case durations, not timed around the
+// process: a loaded machine slows every case (the fast-failing modes then
+// reach the deadline and stop incomplete, which checkRun accepts), and
+// process start, the interrupted case's grace period and report writing
+// stretch the wall-clock time past any fixed margin — none of which is the
+// run ignoring its deadline. A run that did ignore it (every case run to
+// its end in a mode that times out each step) is caught by this sum, a
+// hung one by startCLI's guard.
+func checkDeadline(t *testing.T, res *reports.Results, deadline time.Duration) {
+	t.Helper()
+	var sum, longest time.Duration
+	for _, c := range res.Cases {
+		d := time.Duration(c.DurationMS) * time.Millisecond
+		sum += d
+		longest = max(longest, d)
+	}
+	t.Logf("cases ran %s in all, %s without the longest (deadline %s)", sum.Round(time.Millisecond), (sum - longest).Round(time.Millisecond), deadline)
+	if sum-longest > deadline {
+		t.Errorf("cases ran %s in all (%s without the longest) with a %s deadline: cases started after it (stopped by %q)",
+			sum.Round(time.Millisecond), (sum - longest).Round(time.Millisecond), deadline, res.StoppedBy)
 	}
 }
