@@ -203,6 +203,7 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 	}
 
 	est := estimate(prepared, &opts)
+	allowSharedPacing(prepared, &opts, est)
 	if ctx.Err() == nil {
 		var cancel context.CancelFunc
 		ctx, cancel = fitDeadline(ctx, &opts, est, res)
