@@ -458,7 +458,7 @@ func detect(ctx context.Context, opts *Options, env *suites.Env, runID string) (
 	if len(env.Keys) > 0 {
 		actor = env.Keys[0]
 	}
-	d, err := DetectProfile(ctx, env.URL, env.AuthOnConnect, opts.StepTimeout, actor, runID, env.RelayURL, env.Header)
+	d, err := DetectProfile(ctx, env.URL, env.AuthOnConnect, opts.StepTimeout, actor, runID, env.RelayURL, env.Header, env.Pace)
 	switch {
 	case err != nil:
 		return framework.ProfileLabels, "profile auto: nip-cl advertised, but detection failed (" + err.Error() + "); checking the labels line — pass --profile to choose"
