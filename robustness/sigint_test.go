@@ -64,9 +64,6 @@ func TestSIGINTWritesReports(t *testing.T) {
 	}
 	res := readResults(t, dir)
 	t.Logf("exit %d %s after SIGINT; outcomes %v; %q", code, took.Round(time.Millisecond), res.Counts(), res.Interrupted)
-	if took > 5*time.Second {
-		t.Errorf("exit took %s after SIGINT, want under 5s", took)
-	}
 	if code != reports.ExitIncomplete {
 		t.Errorf("exit code %d after SIGINT, want %d (incomplete)", code, reports.ExitIncomplete)
 	}
@@ -79,6 +76,15 @@ func TestSIGINTWritesReports(t *testing.T) {
 	for _, c := range res.Cases {
 		if c.Outcome == reports.Pass && c.ID != "base/nip11/1" {
 			t.Errorf("%s passed against the slow relay", c.ID)
+		}
+		// Every answer of the slow relay comes after the step timeout, so
+		// a case that talked to it and ran to its end is a timeout: none
+		// may be, the one the interrupt cut short included (not-run). This
+		// is how "it ends quickly" is checked, counted rather than timed:
+		// the time to exit includes the interrupted case's grace period
+		// and report writing, which stretch with the machine's load.
+		if c.Outcome == reports.Timeout || c.Outcome == reports.Fail {
+			t.Errorf("%s: %s after SIGINT: a case ran to its end against the slow relay (%s)", c.ID, c.Outcome, c.Message)
 		}
 		if c.Outcome == reports.Skipped {
 			t.Errorf("%s: skipped; cases the interrupt kept from running are not-run", c.ID)

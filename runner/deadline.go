@@ -92,3 +92,23 @@ func estimate(prepared []*preparedPlan, opts *Options) Estimate {
 	e.Deadline = ((e.Work+e.Pace)*deadlineMargin + deadlineFloor).Round(time.Second)
 	return e
 }
+
+// allowSharedPacing lengthens every case's own deadline by the pacing of
+// the whole plan when the pacer is shared with other processes
+// (Options.Pace: a parallel run's workers take their write slots from
+// their parent). caseTimeout allows for a case's writes at the full rate,
+// but a shared pacer hands each worker a fraction of it: 24 workers at 5
+// writes/s wait about 4.8 s a write, and a case of 30 writes then outlasted
+// its own deadline — a timeout of the harness's pacing, never the relay's.
+// A case's writes cannot wait longer than every write of the run, which is
+// est.Pace (estimated for the whole plan, whatever this worker's share).
+func allowSharedPacing(prepared []*preparedPlan, opts *Options, est Estimate) {
+	if opts.Pace == nil || est.Pace <= 0 {
+		return
+	}
+	for _, p := range prepared {
+		if p.env != nil {
+			p.env.CaseTimeout += est.Pace
+		}
+	}
+}

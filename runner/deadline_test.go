@@ -60,3 +60,27 @@ func TestDerivedDeadlineGrowsWithThePlan(t *testing.T) {
 		t.Errorf("paced estimate %+v, want pacing %s, deadline at least twice that", paced, want)
 	}
 }
+
+// TestSharedPacingNeverEatsACaseDeadline: a worker whose writes wait on
+// its parent's shared pacer gets the whole plan's pacing on top of each
+// case's own deadline (its share of the rate is unknown to it, and a case's
+// writes cannot wait longer than every write of the run); a pacer of its
+// own leaves the case deadline as Prepare set it.
+func TestSharedPacingNeverEatsACaseDeadline(t *testing.T) {
+	plan := func() []*preparedPlan {
+		return []*preparedPlan{{env: &suites.Env{Profile: "labels", CaseTimeout: time.Minute}, result: reports.PlanResult{RTTMS: 1}}}
+	}
+	shared := &Options{Rate: 5, Safe: true, Pace: func(context.Context) error { return nil }}
+	p := plan()
+	est := estimate(p, shared)
+	allowSharedPacing(p, shared, est)
+	if want := time.Minute + est.Pace; p[0].env.CaseTimeout != want || est.Pace < time.Duration(est.Cases*writesPerCase/5)*time.Second {
+		t.Errorf("shared pacer: case timeout %s, want %s (the plan's pacing %s on top)", p[0].env.CaseTimeout, want, est.Pace)
+	}
+	own := &Options{Rate: 5, Safe: true}
+	p = plan()
+	allowSharedPacing(p, own, estimate(p, own))
+	if p[0].env.CaseTimeout != time.Minute {
+		t.Errorf("own pacer: case timeout %s, want it unchanged (1m0s)", p[0].env.CaseTimeout)
+	}
+}

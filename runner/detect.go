@@ -26,7 +26,9 @@ type Detection struct {
 // Probe channels are deleted afterwards (9008). authURL, when set, is the
 // URL signed into AUTH relay tags (the relay's own URL behind a proxy);
 // header holds extra HTTP headers for the WebSocket upgrade (--header).
-func DetectProfile(ctx context.Context, url string, authOnConnect bool, step time.Duration, actor *fixtures.Actor, runID string, authURL string, header http.Header) (Detection, error) {
+// pace, when set, is waited on before each of its writes (--rate: the
+// detection writes count against the run's pacing like the cases').
+func DetectProfile(ctx context.Context, url string, authOnConnect bool, step time.Duration, actor *fixtures.Actor, runID string, authURL string, header http.Header, pace func(context.Context) error) (Detection, error) {
 	if actor == nil {
 		actor = fixtures.NewActor("detector")
 	}
@@ -44,11 +46,19 @@ func DetectProfile(ctx context.Context, url string, authOnConnect bool, step tim
 		}
 		return r.Events[0], nil
 	}
-	cleanup := func(ch string) { _, _ = c.Publish(ctx, fixtures.DeleteChannel(actor, ch)) }
+	publish := func(ev *nostr.Event) (fixtures.OK, error) {
+		if pace != nil {
+			if err := pace(ctx); err != nil {
+				return fixtures.OK{}, fmt.Errorf("pacing writes: %w", err)
+			}
+		}
+		return c.Publish(ctx, ev)
+	}
+	cleanup := func(ch string) { _, _ = publish(fixtures.DeleteChannel(actor, ch)) }
 
 	// Identity form: labels are extra t tags.
 	spec := &fixtures.ChannelSpec{Name: label, Type: fixtures.TypeStream, Visibility: fixtures.Open, Extra: nostr.Tags{{"t", label}}}
-	ok, err := c.Publish(ctx, fixtures.CreateChannel(actor, spec))
+	ok, err := publish(fixtures.CreateChannel(actor, spec))
 	if err != nil {
 		return Detection{}, fmt.Errorf("profile detection: %w", err)
 	}
@@ -69,7 +79,7 @@ func DetectProfile(ctx context.Context, url string, authOnConnect bool, step tim
 
 	// Labels form: label tags, NIP-32 L/l on the snapshot.
 	spec2 := &fixtures.ChannelSpec{Name: label, Type: fixtures.TypeStream, Visibility: fixtures.Open, Extra: nostr.Tags{{"label", label}}}
-	ok2, err := c.Publish(ctx, fixtures.CreateChannel(actor, spec2))
+	ok2, err := publish(fixtures.CreateChannel(actor, spec2))
 	if err != nil {
 		return Detection{}, fmt.Errorf("profile detection: %w", err)
 	}

@@ -128,6 +128,9 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 	if err := CheckSelection(opts.Focus, opts.Skip, opts.LabelFilter); err != nil {
 		return nil, err
 	}
+	if err := CheckProfileSelection(planProfiles(opts.Plans), opts.Focus, opts.Skip, opts.LabelFilter); err != nil {
+		return nil, err
+	}
 	// An explicit deadline covers the whole run, setup included; a derived
 	// one (Options.Deadline 0) starts once the plans are prepared.
 	if opts.Deadline > 0 {
@@ -193,8 +196,14 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 		}
 	}
 	wg.Wait()
+	// An auto profile is known now: a selection of none of the detected
+	// profiles' cases is refused like an empty one.
+	if err := CheckProfileSelection(preparedProfiles(prepared), opts.Focus, opts.Skip, opts.LabelFilter); err != nil {
+		return nil, err
+	}
 
 	est := estimate(prepared, &opts)
+	allowSharedPacing(prepared, &opts, est)
 	if ctx.Err() == nil {
 		var cancel context.CancelFunc
 		ctx, cancel = fitDeadline(ctx, &opts, est, res)
@@ -249,6 +258,34 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 		return res, err
 	}
 	return res, nil
+}
+
+// planProfiles lists the plans' profiles as asked ("auto" for a profile
+// still to be detected).
+func planProfiles(plans []Plan) []string {
+	var out []string
+	for _, p := range plans {
+		out = append(out, p.Profile)
+	}
+	return out
+}
+
+// preparedProfiles lists the profiles of the prepared plans that will run
+// cases: none (no judgement) when a plan runs every profile's cases (a
+// relay without NIP-CL asked for it: reported unsupported) or when no plan
+// was set up.
+func preparedProfiles(prepared []*preparedPlan) []string {
+	var out []string
+	for _, p := range prepared {
+		switch {
+		case p.env.SetupErr != nil:
+		case p.env.Unsupported != "":
+			return nil
+		default:
+			out = append(out, p.env.Profile)
+		}
+	}
+	return out
 }
 
 // fitDeadline sets a derived deadline on ctx when the run has none
@@ -421,7 +458,7 @@ func detect(ctx context.Context, opts *Options, env *suites.Env, runID string) (
 	if len(env.Keys) > 0 {
 		actor = env.Keys[0]
 	}
-	d, err := DetectProfile(ctx, env.URL, env.AuthOnConnect, opts.StepTimeout, actor, runID, env.RelayURL, env.Header)
+	d, err := DetectProfile(ctx, env.URL, env.AuthOnConnect, opts.StepTimeout, actor, runID, env.RelayURL, env.Header, env.Pace)
 	switch {
 	case err != nil:
 		return framework.ProfileLabels, "profile auto: nip-cl advertised, but detection failed (" + err.Error() + "); checking the labels line — pass --profile to choose"

@@ -268,7 +268,7 @@ func detectBenchProfile(ctx context.Context, name, u string, step time.Duration,
 	}
 	detector := fixtures.NewActor("detector")
 	detector.CommandTags = cmdTags
-	d, err := runner.DetectProfile(ctx, u, false, step, detector, runID, "", header)
+	d, err := runner.DetectProfile(ctx, u, false, step, detector, runID, "", header, nil)
 	if err != nil {
 		return "", "", &bench.Error{Target: name, Kind: bench.Failed, Detail: err.Error(), Err: err}
 	}

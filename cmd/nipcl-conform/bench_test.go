@@ -57,10 +57,13 @@ func benchRefusal(t *testing.T, want string, args ...string) {
 	if lines := strings.Count(strings.TrimSpace(r.stderr), "\n") + 1; lines != 1 || !strings.Contains(r.stderr, want) {
 		t.Errorf("want one line containing %q, got:\n%s", want, r.stderr)
 	}
-	if r.took > 10*time.Second {
-		t.Errorf("took %s", r.took)
+	// Refused, not measured: exit 2 with one line and no measurement. Not
+	// timed: a fresh process dialling with a 2s timeout takes longer on a
+	// loaded machine, and a hang is cli's limit (exit -1, not 2).
+	if strings.Contains(r.stdout, "mutations/s") {
+		t.Errorf("a refused target was measured:\n%s", r.stdout)
 	}
-	t.Logf("stderr: %s", r.stderr)
+	t.Logf("stderr (after %s): %s", r.took.Round(time.Millisecond), r.stderr)
 }
 
 func TestBenchUnreachableTarget(t *testing.T) {

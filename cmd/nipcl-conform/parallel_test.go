@@ -95,20 +95,30 @@ func (e errTest) Error() string { return string(e) }
 // one pacer, their parent's, so --rate holds for the run as a whole: 4
 // workers writing 5 times each at 20 writes/s take about a second, not a
 // quarter of it.
+//
+// The property is counted, never timed per slot: the pacer grants its k-th
+// slot no earlier than k intervals after the first, so by any moment t a
+// worker has seen at most 1 + t·rate grants. Load on the machine only
+// delays a grant reaching its worker, which can bunch two observed slots
+// together but can never make the k-th earlier: the count holds however
+// loaded the machine is, while per-worker pacing (4 grants at once) breaks
+// it from the first slots.
 func TestRateIsGlobalAcrossWorkers(t *testing.T) {
-	q := &claimQueue{claimed: map[[2]string]int{}, pacer: pace.New(20)}
+	const rate, workers, writes = 20.0, 4, 5
+	interval := time.Duration(float64(time.Second) / rate)
+	q := &claimQueue{claimed: map[[2]string]int{}, pacer: pace.New(rate)}
 	srv := httptest.NewServer(q)
 	defer srv.Close()
 	start := time.Now()
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var slots []time.Duration
-	for w := 1; w <= 4; w++ {
+	for w := 1; w <= workers; w++ {
 		wait := (&workerSpec{ClaimURL: srv.URL + "/claim", Worker: w}).pacer()
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := 0; i < 5; i++ {
+			for i := 0; i < writes; i++ {
 				if err := wait(context.Background()); err != nil {
 					t.Error(err)
 					return
@@ -120,15 +130,16 @@ func TestRateIsGlobalAcrossWorkers(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	took := time.Since(start)
-	// 20 slots 50 ms apart: the last at 950 ms at the earliest.
-	if took < 900*time.Millisecond {
-		t.Errorf("20 paced writes by 4 workers took %s at 20/s: the rate is per worker", took)
+	if len(slots) != workers*writes {
+		t.Fatalf("%d writes granted, want %d", len(slots), workers*writes)
 	}
 	sort.Slice(slots, func(i, j int) bool { return slots[i] < slots[j] })
-	for i := 10; i < len(slots); i++ {
-		if rate := float64(i-9) / (slots[i] - slots[9]).Seconds(); rate > 22 {
-			t.Errorf("measured %.1f writes/s over slots 10..%d, asked 20", rate, i+1)
+	// Grant k (from 0) comes k intervals after the first at the earliest,
+	// and the first comes after start.
+	for k, at := range slots {
+		if early := time.Duration(k) * interval; at < early {
+			t.Errorf("write %d of %d granted %s after start, before %s: %d writes in %s is above %g/s for the run (the rate is per worker)",
+				k+1, len(slots), at.Round(time.Millisecond), early, k+1, at.Round(time.Millisecond), rate)
 			break
 		}
 	}

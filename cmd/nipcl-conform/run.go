@@ -256,6 +256,9 @@ func (f *runFlags) checkRunShape() error {
 	if err := runner.CheckSelection(f.focus, f.skip, *f.labelFilter); err != nil {
 		return usagef("%v", err)
 	}
+	if err := runner.CheckProfileSelection(profilesFor(*f.profile), f.focus, f.skip, *f.labelFilter); err != nil {
+		return usagef("%v", err)
+	}
 	if *f.runID != "" && !runner.ValidRunID(*f.runID) {
 		return usagef("--run-id %q: want 1-16 lowercase letters, digits or '-' (it becomes part of every label the run creates)", *f.runID)
 	}

@@ -53,3 +53,65 @@ func TestEmptySelectionIsRefused(t *testing.T) {
 		t.Errorf("--focus base/leave/*: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestSelectionOfOtherProfilesIsRefused: a selection that matches cases of
+// the catalogue but none of the checked profile's (the labels cases for a
+// nip29 run) would run no case and report as if the relay conformed; it is
+// refused like an empty selection (exit 2), naming the selection, the
+// profile asked for and the profiles whose cases it matched — before the
+// run for a --profile given, once the profile is detected for auto.
+func TestSelectionOfOtherProfilesIsRefused(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--profile", "nip29", "--focus", "labels/*"},
+			[]string{"no case of the nip29 profile is selected by --focus labels/*", "of the labels profile", "--profile labels"}},
+		{[]string{"--profile", "identity", "--focus", "labels/snapshot/1", "--focus", "labels/grammar/"},
+			[]string{"no case of the identity profile is selected by --focus labels/snapshot/1 --focus labels/grammar/", "of the labels profile"}},
+		{[]string{"--profile", "none", "--focus", "identity/"},
+			[]string{"no case of the nip29 profile", "of the identity profile", "--profile identity"}},
+		{[]string{"--profile", "labels", "--skip", "base/", "--skip", "labels/"},
+			[]string{"no case of the labels profile", "--skip base/ --skip labels/", "of the identity profile"}},
+	} {
+		dir := filepath.Join(t.TempDir(), "reports")
+		r := cli(t, time.Minute, append([]string{"run", "--report-dir", dir}, tc.args...)...)
+		checkRefused(t, tc.args, r, dir, tc.want)
+	}
+	// A --target without --profile is detected first: an identity relay
+	// with a labels-only selection is refused once it is known.
+	url := serve(t, "--profile", "identity")
+	dir := filepath.Join(t.TempDir(), "reports")
+	args := []string{"--target", url, "--parallel", "1", "--focus", "labels/*"}
+	r := cli(t, 2*time.Minute, append([]string{"run", "--report-dir", dir}, args...)...)
+	checkRefused(t, args, r, "", []string{"no case of the identity profile is selected by --focus labels/*", "of the labels profile"})
+	// The baseline cases are every profile's: selecting them is no refusal.
+	r = cli(t, time.Minute, "run", "--profile", "identity", "--focus", "base/leave/*", "--report-dir", t.TempDir())
+	if r.code != reports.ExitOK {
+		t.Errorf("--profile identity --focus base/leave/*: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// checkRefused: exit 2, stderr naming want, no claim of conformance, and
+// (dir non-empty) no reports written.
+func checkRefused(t *testing.T, args []string, r cliResult, dir string, want []string) {
+	t.Helper()
+	if r.code != reports.ExitHarness {
+		t.Errorf("%v: exit %d, want %d (bad input)\nstdout:\n%s\nstderr:\n%s", args, r.code, reports.ExitHarness, r.stdout, r.stderr)
+	}
+	for _, w := range want {
+		if !strings.Contains(r.stderr, w) {
+			t.Errorf("%v: stderr lacks %q:\n%s", args, w, r.stderr)
+		}
+	}
+	if strings.Contains(r.stdout, "conforms") {
+		t.Errorf("%v: a run that selects no case of its profile claims conformance:\n%s", args, r.stdout)
+	}
+	if dir == "" {
+		return
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("%v: report dir %s written (err %v)", args, dir, err)
+	}
+}

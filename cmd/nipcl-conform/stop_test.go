@@ -178,11 +178,20 @@ func TestInterruptAsCasesStartStopsAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	stdout := first + string(rest)
-	// Seconds, not the minute of --deadline: the cases stop as they start.
-	if took > 20*time.Second {
-		t.Errorf("the run stopped %s after the interrupt, want seconds\n%s", took.Round(time.Second), stdout)
-	}
+	// The cases stop as they start, not at the minute of --deadline: at
+	// most the one case under way when Ginkgo heard the signal ran, every
+	// other is not-run. Counted, not timed: the time to exit (a case's
+	// grace period, report writing) stretches with the machine's load,
+	// while a run that ignored the interrupt runs case after case.
+	t.Logf("exit %d %s after the interrupt", code, took.Round(time.Millisecond))
 	checkIncomplete(t, code, stdout, dir, "an interrupt (SIGINT)")
+	res, err := reports.ReadJSON(filepath.Join(dir, "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ran := len(res.Cases) - res.Counts()[reports.NotRun]; ran > 1 {
+		t.Errorf("%d cases ran after an interrupt sent as the cases started, want at most 1; outcomes %v", ran, res.Counts())
+	}
 }
 
 // TestSafeRunCancelledHalfWayCleansUp: a --safe run against a live relay

@@ -111,3 +111,19 @@ func TestPrivateCATarget(t *testing.T) {
 		t.Errorf("missing CA file: exit %d\n%s", r.code, r.stderr)
 	}
 }
+
+// TestPrivateCAReachesTheRelayThroughTheCasesOwnProxy: cases that put a
+// proxy of their own between the client and the relay (the lost
+// acknowledgement of labels/responses/8 and /9) dial the wss:// relay with
+// the roots --ca-cert installed, as every other connection does — not a
+// harness error of an untrusted certificate.
+func TestPrivateCAReachesTheRelayThroughTheCasesOwnProxy(t *testing.T) {
+	caFile, cert := privateCA(t)
+	relay := serve(t, "--profile", "labels")
+	target := tlsFront(t, cert, strings.TrimPrefix(relay, "ws://"))
+	r := cli(t, 2*time.Minute, "run", "--target", target, "--profile", "labels", "--parallel", "1",
+		"--focus", "labels/responses/8", "--focus", "labels/responses/9", "--ca-cert", caFile, "--report-dir", t.TempDir())
+	if r.code != 0 {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+}

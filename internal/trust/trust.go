@@ -34,7 +34,8 @@ func Pool(files []string) (*x509.CertPool, error) {
 
 // Install makes every HTTP request and WebSocket of this process (both use
 // http.DefaultTransport) trust the system roots plus the certificates in
-// files. No files: nothing changes.
+// files, and so every TLS connection made with ClientConfig (a proxy that
+// dials the relay itself). No files: nothing changes.
 func Install(files []string) error {
 	if len(files) == 0 {
 		return nil
@@ -54,4 +55,16 @@ func Install(files []string) error {
 	cfg.RootCAs = pool
 	t.TLSClientConfig = cfg
 	return nil
+}
+
+// ClientConfig is the TLS configuration for a connection this process
+// makes to serverName outside http.DefaultTransport (a raw TLS dial): the
+// roots Install set up, else the system's.
+func ClientConfig(serverName string) *tls.Config {
+	cfg := &tls.Config{MinVersion: tls.VersionTLS12}
+	if t, ok := http.DefaultTransport.(*http.Transport); ok && t.TLSClientConfig != nil {
+		cfg = t.TLSClientConfig.Clone()
+	}
+	cfg.ServerName = serverName
+	return cfg
 }

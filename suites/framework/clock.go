@@ -94,6 +94,9 @@ func (t *T) NewerMetadata(c *fixtures.Client, ch string, than nostr.Timestamp) *
 	}
 	t.Eventually(func(g Gomega) {
 		m.Name = t.Unique("renamed")
+		if t.Env.Pace != nil { // paced like every write (--rate)
+			g.Expect(t.Env.Pace(t.Ctx())).To(Succeed(), "pacing writes")
+		}
 		ok, err := c.Publish(t.Ctx(), fixtures.EditGroup(c.Actor(), ch, m))
 		g.Expect(err).NotTo(HaveOccurred())
 		g.Expect(ok.Accepted).To(BeTrue(), "the rename was refused: %s", ok)
