@@ -121,7 +121,8 @@ type faultState struct {
 	nip11Mu    sync.Mutex
 	nip11First string
 
-	stale liveLabels // labels-live-stale-labels: each channel's last live labels
+	stale   liveLabels  // labels-live-stale-labels: each channel's last live labels
+	removal removalFeed // labels-live-removal-feed: each 39000's predecessor labels
 
 	subMu       sync.Mutex // live-foreign-subid: the subscription last opened on the relay
 	lastSubConn *conn

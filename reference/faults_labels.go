@@ -56,6 +56,7 @@ const (
 	faultLabelsIDsLimitBeforeACL FaultName = "labels-ids-limit-before-acl"
 	faultLabelsLimitBeforeMatch  FaultName = "labels-limit-before-match"
 	faultLabelsLiveNSSkipsACL    FaultName = "labels-live-namespace-skips-acl"
+	faultLabelsLiveRemovalFeed   FaultName = "labels-live-removal-feed"
 
 	// labels/initial-labels (nip-cl-labels.md Initial labels: kind 9007).
 	faultLabelsCreateNoDedup     FaultName = "labels-create-no-dedup"
@@ -197,6 +198,8 @@ var labelsFaults = []faultSpec{
 		Breaks: "a read with ids and a limit takes the newest named events first and applies the read ACL after: a withheld snapshot uses up the limit"},
 	{Name: faultLabelsLimitBeforeMatch, Clause: "labels/finding-channels.8",
 		Breaks: "#l/#L filters are matched against the newest page of 39000 snapshots only (limit before match)"},
+	{Name: faultLabelsLiveRemovalFeed, Clause: "labels/finding-channels.11",
+		Breaks: "a replacement 39000 is delivered live to the #l subscriptions its predecessor matched: a channel that lost a label is sent to the label's subscribers (a removal feed)"},
 	{Name: faultLabelsLiveNSSkipsACL, Clause: "labels/finding-channels.10",
 		Breaks:  "live delivery to a subscription with #L and no #l skips the read ACL: outsiders receive private channels' snapshots",
 		install: labelsLiveNamespaceSkipsACL},
@@ -357,14 +360,7 @@ type liveLabels struct {
 // previous live snapshot, and remembers ev's own.
 func (r *Relay) staleLabelsCopy(community string, ev *nostr.Event) *nostr.Event {
 	key := community + "\x00" + ev.Tags.GetD()
-	var own, rest nostr.Tags
-	for _, tag := range ev.Tags {
-		if len(tag) > 0 && (tag[0] == "L" || tag[0] == "l") {
-			own = append(own, tag)
-		} else {
-			rest = append(rest, tag)
-		}
-	}
+	own, rest := splitLabelTags(ev.Tags)
 	r.faulty.stale.mu.Lock()
 	if r.faulty.stale.last == nil {
 		r.faulty.stale.last = map[string]nostr.Tags{}
@@ -497,4 +493,50 @@ func nipCLMarked(tag nostr.Tag) bool {
 		return len(tag) >= 3 && tag[2] == labelNamespace
 	}
 	return true
+}
+
+// removalFeed keeps, per 39000 the relay delivers live, a copy carrying the
+// label tags of the channel's snapshot before it
+// (labels-live-removal-feed).
+type removalFeed struct {
+	mu     sync.Mutex
+	labels map[string]nostr.Tags   // community + d -> the last snapshot's label tags
+	prior  map[string]*nostr.Event // 39000 id -> a copy with its predecessor's labels
+}
+
+// noteSnapshot records ev's predecessor's labels before ev replaces them.
+func (f *removalFeed) noteSnapshot(community string, ev *nostr.Event) {
+	key := community + "\x00" + ev.Tags.GetD()
+	own, rest := splitLabelTags(ev.Tags)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.labels == nil {
+		f.labels, f.prior = map[string]nostr.Tags{}, map[string]*nostr.Event{}
+	}
+	if prev, ok := f.labels[key]; ok {
+		cp := *ev
+		cp.Tags = append(slices.Clone(rest), prev...)
+		f.prior[ev.ID] = &cp
+	}
+	f.labels[key] = own
+}
+
+// predecessor is ev with its predecessor's labels, or nil.
+func (f *removalFeed) predecessor(ev *nostr.Event) *nostr.Event {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.prior[ev.ID]
+}
+
+// splitLabelTags splits a snapshot's tags into its label tags (L, l) and
+// the rest.
+func splitLabelTags(tags nostr.Tags) (labels, rest nostr.Tags) {
+	for _, tag := range tags {
+		if len(tag) > 0 && (tag[0] == "L" || tag[0] == "l") {
+			labels = append(labels, tag)
+		} else {
+			rest = append(rest, tag)
+		}
+	}
+	return labels, rest
 }

@@ -513,7 +513,16 @@ func (r *Relay) countIn(rd *reader, filters []nostr.Filter) (int64, error) {
 // liveMatch decides whether a newly committed event goes to one filter of a
 // live subscription.
 func (r *Relay) liveMatch(f *nostr.Filter, rd *reader, ev *nostr.Event, ch *Channel) bool {
-	return r.readFilter(f, readLive).Matches(ev) && searchMatches(f, ev) && (r.skipsAccess(f, readLive) || r.canRead(rd, ev, ch)) && r.profileReadMatch(f, rd, ev, ch)
+	lf := r.readFilter(f, readLive)
+	matches := lf.Matches(ev)
+	// Fault labels-live-removal-feed: a replacement snapshot goes to the
+	// subscriptions its predecessor matched.
+	if !matches && ev.Kind == kindGroupMetadata && r.fault(faultLabelsLiveRemovalFeed) {
+		if prev := r.faulty.removal.predecessor(ev); prev != nil {
+			matches = lf.Matches(prev)
+		}
+	}
+	return matches && searchMatches(f, ev) && (r.skipsAccess(f, readLive) || r.canRead(rd, ev, ch)) && r.profileReadMatch(f, rd, ev, ch)
 }
 
 func keep(evs []*nostr.Event, pred func(*nostr.Event) bool) []*nostr.Event {

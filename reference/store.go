@@ -300,6 +300,11 @@ func (r *Relay) write(community string, fn func(t *txn) error) (err error) {
 		if !r.deliveredLive(ev) {
 			continue
 		}
+		// Fault labels-live-removal-feed: live #l reads also match the
+		// labels the channel had.
+		if ev.Kind == kindGroupMetadata && r.fault(faultLabelsLiveRemovalFeed) {
+			r.faulty.removal.noteSnapshot(community, ev)
+		}
 		// Fault labels-live-stale-labels: the live copy carries the
 		// previous live snapshot's labels.
 		if ev.Kind == kindGroupMetadata && r.fault(faultLabelsLiveStaleLabels) {
