@@ -37,3 +37,10 @@ export const outcomeOf = (e, msgs = []) => {
   const all = [String(e?.message ?? e), ...msgs]
   return { outcome: all.some(okRefusal) ? 'rejected' : 'unknown', evidence: all }
 }
+
+// wait is how long the harness's reference client waits for an OK before
+// it counts an attempt as Unknown (NIPCL_CLIENT_WAIT_MS, from
+// --reference-wait; 3 s by default): the adapters set their library's own
+// publish timeout to it where the library has that option, so a withheld
+// OK costs what it costs the reference client, not the library's default.
+export const wait = Number(process.env.NIPCL_CLIENT_WAIT_MS) || 3000

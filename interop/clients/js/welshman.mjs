@@ -13,7 +13,7 @@ import {
 import {
   Pool, Socket, defaultSocketPolicies, makeSocketPolicyAuth, netContext, publishOne, request, PublishStatus,
 } from '@welshman/net'
-import { serve, okRefusal } from './loop.mjs'
+import { serve, okRefusal, wait } from './loop.mjs'
 
 let signer
 
@@ -37,10 +37,11 @@ const templates = {
 }
 
 // publishOne resolves with Success on an OK true, Failure on an OK false,
-// Timeout when no OK came in time (5 s: the adapter's wait).
+// Timeout when no OK came in time (publishOne's timeout option: the
+// harness's wait, loop.mjs).
 async function publish(i) {
   const event = await signer.sign(templates[i.op](i))
-  const r = await publishOne({ event, relay: i.relay, timeout: 5000 })
+  const r = await publishOne({ event, relay: i.relay, timeout: wait })
   const outcome = r.status === PublishStatus.Success ? 'committed'
     : r.status === PublishStatus.Failure && okRefusal(r.detail) ? 'rejected' : 'unknown'
   return { outcome, evidence: { status: r.status, detail: r.detail } }
