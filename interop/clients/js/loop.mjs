@@ -3,10 +3,19 @@
 // line in, one answer a line out, intents handled one at a time. An
 // exception becomes an "error" answer (a harness error: the adapter broke).
 import { createInterface } from 'node:readline'
-import WebSocket from 'ws'
 
-// Node 20 has no global WebSocket; the libraries look for one.
-globalThis.WebSocket ??= WebSocket
+// lazy loads an adapter's library the first time an intent needs it: a
+// case whose intents the library has no API for (answered unsupported)
+// then costs the adapter process's start, not the library's loading
+// (BENCHMARKS.md, "Client mode"). load runs once, after ws is the global
+// WebSocket (Node 20 has none; the libraries look for one).
+export function lazy(load) {
+  let p
+  return () => (p ??= import('ws').then(({ default: WebSocket }) => {
+    globalThis.WebSocket ??= WebSocket
+    return load()
+  }))
+}
 
 export function serve(handle) {
   const rl = createInterface({ input: process.stdin })
