@@ -123,7 +123,7 @@ func defineRunFlags(fs *flag.FlagSet) *runFlags {
 		rate:        fs.Float64("rate", 0, "writes per second (default unlimited; 5 in --safe mode)"),
 		allowHeavy:  fs.Bool("allow-heavy", false, "in --safe mode, still run cases that need many writes"),
 		slow:        fs.Bool("slow", false, "also run slow cases that wait on the relay's clock (e.g. the ±900 s retry window)"),
-		parallel:    fs.Int("parallel", 0, "run the cases in N worker processes that take them from one queue, longest first, and merge their reports (default: for the built-in reference relay one per core, 2 to 4, or 1 when paced by --rate or --safe; for any other target from the measured round trip: 1 under 2 ms, 24 from 2 ms, 32 from 100 ms; 1 forces one process)"),
+		parallel:    fs.Int("parallel", 0, "run the cases in N worker processes that take them from one queue, longest first, and merge their reports (default: for the built-in reference relay twice the cores, at most 4, or 1 when paced by --rate or --safe; for any other target from the measured round trip: 1 under 2 ms, 24 from 2 ms, 32 from 100 ms; 1 forces one process)"),
 		shard:       fs.String("shard", "", "i/N: run only shard i of N (1-based), a stable subset; merge with `report merge`"),
 		runID:       fs.String("run-id", "", "run identifier (namespaces channels and labels; shards of one run share it)"),
 		seed:        fs.Int64("seed", 0, "run the cases in a random order drawn from this seed (0: the fixed catalogue order); the report records it"),
@@ -557,15 +557,16 @@ func (f *runFlags) workerCount(ctx context.Context, plans []runner.Plan, started
 }
 
 // referenceWorkers is the worker count for the built-in reference relay:
-// one worker per core, at least 2 and at most maxReferenceWorkers. Its
-// round trips cost nothing, but its cases still wait (on the relay's
-// clock, on settle windows after a barrier), and two workers overlap those
-// waits (BENCHMARKS.md, "Run"); more than a few only share the same cores
-// with the relay. A paced run (--rate, --safe) waits on its pacer, not on
+// two workers per core, at most maxReferenceWorkers. Its round trips cost
+// nothing, but its cases still wait (on the relay's clock, on settle
+// windows after a barrier), and workers overlap those waits: on two quiet
+// cores 4 workers took 8.4–11.5 s, 2 took 11.2–12.1 s, one process 16–20 s
+// (BENCHMARKS.md, "Run"); more than a few only share the same cores with
+// the relay. A paced run (--rate, --safe) waits on its pacer, not on
 // the relay: it runs in one process (execute).
 func referenceWorkers() (int, string) {
 	cores := runtime.NumCPU()
-	n := min(max(cores, 2), maxReferenceWorkers)
+	n := min(2*cores, maxReferenceWorkers)
 	return n, fmt.Sprintf("the built-in reference relay: %d workers for %d cores, overlapping the cases' waits; --parallel 1 for one process", n, cores)
 }
 
