@@ -43,6 +43,12 @@ type Options struct {
 	IgnoreLimit bool
 }
 
+// WaitEnv names the environment variable that tells an adapter process
+// how long, in milliseconds, the harness's reference client waits for an
+// OK before it counts the attempt as Unknown (--reference-wait): an
+// adapter may set its library's own timeouts to it.
+const WaitEnv = "NIPCL_CLIENT_WAIT_MS"
+
 // DefaultParallel is the number of cases run at once when
 // Options.Parallel is zero: twice the number of cores, since a case
 // spends most of its time waiting on sockets and on the client.
@@ -248,7 +254,14 @@ func runCase(ctx context.Context, c Case, o Options) runResult {
 	}
 	var cl Client
 	if o.Command != "" {
-		cl, err = StartProcess(o.Command, os.Environ())
+		// The adapter may set its library's own timeouts (a publish's
+		// wait for an OK, a read's wait for EOSE) to what the reference
+		// client waits for an OK: NIPCL_CLIENT_WAIT_MS.
+		wait := o.Wait
+		if wait <= 0 {
+			wait = DefaultWait
+		}
+		cl, err = StartProcess(o.Command, append(os.Environ(), fmt.Sprintf("%s=%d", WaitEnv, wait.Milliseconds())))
 		if err != nil {
 			return runResult{outcome: reports.HarnessError, msg: err.Error()}
 		}

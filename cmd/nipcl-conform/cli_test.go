@@ -424,7 +424,7 @@ func TestParallelAndShardsMatchSerial(t *testing.T) {
 	common := []string{"run", "--profile", "labels", "--fault", "private-messages-readable", "--deadline", heavyDeadline}
 	// The four runs are independent processes: all at once.
 	runs := map[string][]string{
-		"serial": append(common, "--report-dir", filepath.Join(root, "serial")),
+		"serial": append(common, "--parallel", "1", "--report-dir", filepath.Join(root, "serial")),
 		"par":    append(common, "--parallel", "2", "--report-dir", filepath.Join(root, "par")),
 		"s1":     append(common, "--shard", "1/2", "--report-dir", filepath.Join(root, "s1")),
 		"s2":     append(common, "--shard", "2/2", "--report-dir", filepath.Join(root, "s2")),

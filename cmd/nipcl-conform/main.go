@@ -60,8 +60,13 @@ Every run also writes badge.svg: MUST cases passed / MUST cases not skipped or u
 
 func main() {
 	// NIPCL_CPUPROFILE=FILE writes a CPU profile of the whole command
-	// (BENCHMARKS.md: where the in-process run's time goes).
+	// (BENCHMARKS.md: where the in-process run's time goes); a worker of
+	// run --parallel writes FILE.worker-N beside its parent's (which holds
+	// the relays).
 	if path := os.Getenv("NIPCL_CPUPROFILE"); path != "" {
+		if w, err := workerFromEnv(); err == nil && w != nil {
+			path += fmt.Sprintf(".worker-%d", w.Worker)
+		}
 		if f, err := os.Create(path); err == nil && pprof.StartCPUProfile(f) == nil {
 			code := dispatch(os.Args[1:], os.Stdout, os.Stderr)
 			pprof.StopCPUProfile()

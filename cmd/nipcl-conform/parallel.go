@@ -143,6 +143,8 @@ type claimQueue struct {
 	// progress, when set, is called with the counts after each finished case.
 	progress     func(done, failed int, last string)
 	done, failed int
+	// log, when set, gets a line per finished case (the run's ginkgo.log).
+	log io.Writer
 }
 
 func (q *claimQueue) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -169,6 +171,13 @@ func (q *claimQueue) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			q.failed++
 		}
 		done, failed := q.done, q.failed
+		if q.log != nil {
+			word := "passed"
+			if r.URL.Query().Get("failed") == "true" {
+				word = "not passing"
+			}
+			fmt.Fprintf(q.log, "worker %s: %s %s %s\n", r.URL.Query().Get("worker"), r.URL.Query().Get("plan"), r.URL.Query().Get("case"), word)
+		}
 		q.mu.Unlock()
 		if q.progress != nil {
 			q.progress(done, failed, r.URL.Query().Get("plan")+" "+r.URL.Query().Get("case"))
@@ -263,8 +272,83 @@ type parallelRun struct {
 	rate      float64 // --rate, paced for all workers together
 	stderr    io.Writer
 	// progress, when set, receives a live progress line (a terminal);
-	// else out, when set, a progress line every few seconds.
+	// else out, when set, a progress line every few seconds. Either also
+	// receives what the workers say that a run in one process would print
+	// as it goes (workerLines).
 	progress, out io.Writer
+	// printMu orders the lines this process prints while the workers run.
+	printMu sync.Mutex
+	// saidDeadline is set once a worker's deadline line was passed on.
+	saidDeadline bool
+}
+
+// say prints one line while the workers run: on a terminal, over the
+// live progress line, which the next finished case draws again.
+func (pr *parallelRun) say(line string) {
+	pr.printMu.Lock()
+	defer pr.printMu.Unlock()
+	switch {
+	case pr.progress != nil:
+		fmt.Fprintf(pr.progress, "\r\033[K%s\n", line)
+	case pr.out != nil:
+		fmt.Fprintln(pr.out, line)
+	}
+}
+
+// workerLine passes on a line of a worker's output that a run in one
+// process prints as it goes: the deadline the run derived from the plan
+// (or the warning that a --deadline is short), once for all workers —
+// each derives the same one from the whole plan —, and each case that did
+// not pass (FAIL, BLOCKED, KNOWN …). The rest of a worker's output is
+// its own (its progress lines, its part of the reports).
+func (pr *parallelRun) workerLine(line string) {
+	switch {
+	case strings.HasPrefix(line, "deadline ") && strings.Contains(line, "derived from the plan"),
+		strings.HasPrefix(line, "warning: --deadline "):
+		pr.printMu.Lock()
+		said := pr.saidDeadline
+		pr.saidDeadline = true
+		pr.printMu.Unlock()
+		if !said {
+			pr.say(line)
+		}
+	case strings.HasPrefix(line, "FAIL "), strings.HasPrefix(line, "BLOCKED "), strings.HasPrefix(line, "KNOWN "):
+		pr.say(line)
+	}
+}
+
+// lineWriter calls each on every complete line written to it (without
+// its newline), and keeps everything written in all.
+type lineWriter struct {
+	mu      sync.Mutex
+	all     bytes.Buffer
+	partial []byte
+	each    func(string)
+}
+
+func (w *lineWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.all.Write(p)
+	w.partial = append(w.partial, p...)
+	for {
+		i := bytes.IndexByte(w.partial, '\n')
+		if i < 0 {
+			break
+		}
+		line := strings.TrimSuffix(string(w.partial[:i]), "\r")
+		w.partial = w.partial[i+1:]
+		if w.each != nil {
+			w.each(line)
+		}
+	}
+	return len(p), nil
+}
+
+func (w *lineWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.all.String()
 }
 
 // startPlans starts every plan's relay once; the caller stops them.
@@ -325,12 +409,12 @@ func autoParallel(ctx context.Context, started []workerPlan, step time.Duration)
 }
 
 // localParallel is the worker count for a relay on this machine reached
-// by URL: one process, as before issue 36. Its round trips cost nothing,
-// but the cases still wait (on the relay's clock, on settle windows), so
-// one worker per core would overlap those waits; the parallel path does
-// not yet keep the single process's behaviour on SIGTERM, its progress
-// lines and its deadline message (cmd/nipcl-conform stop tests), so the
-// count stays 1 until it does (BENCHMARKS.md, "Run").
+// by URL: one process. Its round trips cost nothing, but the cases still
+// wait (on the relay's clock, on settle windows), so workers would overlap
+// those waits, as they do for the built-in relay (referenceWorkers); a
+// relay other than ours may order concurrent writes in ways its own
+// ordering cases do not expect of a single client, so the count stays 1
+// for it.
 func localParallel() (int, string) {
 	return 1, "run in one process"
 }
@@ -361,11 +445,22 @@ func (pr *parallelRun) run(ctx context.Context, started []workerPlan) (*reports.
 	if pr.rate > 0 {
 		queue.pacer = pace.New(pr.rate)
 	}
+	// ginkgo.log, as in a run in one process, shows the run under way: a
+	// line per finished case (each worker's own Ginkgo log is in its
+	// worker-N directory).
+	if err := os.MkdirAll(pr.reportDir, 0o755); err != nil {
+		return nil, fmt.Errorf("--parallel: report directory: %w", err)
+	}
+	logFile, err := os.Create(filepath.Join(pr.reportDir, "ginkgo.log"))
+	if err != nil {
+		return nil, fmt.Errorf("--parallel: %w", err)
+	}
+	defer logFile.Close()
+	queue.log = logFile
 	if pr.progress != nil {
-		var pmu sync.Mutex
 		queue.progress = func(done, failed int, last string) {
-			pmu.Lock()
-			defer pmu.Unlock()
+			pr.printMu.Lock()
+			defer pr.printMu.Unlock()
 			fmt.Fprintf(pr.progress, "\r\033[K[%d done, %d workers] %d not passing  %s", done, pr.n, failed, last)
 		}
 		defer fmt.Fprintln(pr.progress)
@@ -382,7 +477,7 @@ func (pr *parallelRun) run(ctx context.Context, started []workerPlan) (*reports.
 					queue.mu.Lock()
 					done, failed := queue.done, queue.failed
 					queue.mu.Unlock()
-					fmt.Fprintf(pr.out, "progress: %d cases done by %d workers, %d not passing so far\n", done, pr.n, failed)
+					pr.say(fmt.Sprintf("progress: %d cases done, %d not passing so far (%d workers)", done, failed, pr.n))
 				case <-stop:
 					return
 				}
@@ -398,6 +493,9 @@ func (pr *parallelRun) run(ctx context.Context, started []workerPlan) (*reports.
 	defer srv.Close()
 	claimURL := "http://" + ln.Addr().String() + "/claim"
 
+	if ctx.Err() != nil {
+		return nil, errStoppedBeforeWorkers
+	}
 	base := childArgs(pr.fs)
 	// Each worker keeps its own deadline (--deadline, or derived from the
 	// plan); this process gives them a little longer to write reports.
@@ -423,8 +521,8 @@ func (pr *parallelRun) run(ctx context.Context, started []workerPlan) (*reports.
 			// way a user would ask, and writes what it has.
 			cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 			cmd.WaitDelay = 10 * time.Second
-			var out bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &out, &out
+			out := &lineWriter{each: pr.workerLine}
+			cmd.Stdout, cmd.Stderr = out, out
 			runErr := cmd.Run()
 			r, err := reports.ReadJSON(filepath.Join(dir, "results.json"))
 			if err != nil {
@@ -445,6 +543,9 @@ func (pr *parallelRun) run(ctx context.Context, started []workerPlan) (*reports.
 		}
 		got = append(got, p)
 	}
+	if len(got) == 0 && stoppedBy(ctx) != "" {
+		return nil, errStoppedBeforeWorkers
+	}
 	if len(got) == 0 {
 		return nil, fmt.Errorf("--parallel: none of the %d workers produced results", pr.n)
 	}
@@ -463,6 +564,11 @@ func (pr *parallelRun) run(ctx context.Context, started []workerPlan) (*reports.
 	merged.Sort()
 	return merged, runner.WriteReports(pr.reportDir, pr.junitPath, merged)
 }
+
+// errStoppedBeforeWorkers is a parallel run stopped (an interrupt, a
+// cancel) before any worker could report: the caller reports every case
+// not run, as a run in one process stopped before its cases does.
+var errStoppedBeforeWorkers = errors.New("--parallel: stopped before the workers reported")
 
 // keepClaimed leaves in each worker's results (parts[i] is worker i+1's)
 // the cases that worker claimed, and once, in the first worker that has

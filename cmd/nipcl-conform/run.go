@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -122,7 +123,7 @@ func defineRunFlags(fs *flag.FlagSet) *runFlags {
 		rate:        fs.Float64("rate", 0, "writes per second (default unlimited; 5 in --safe mode)"),
 		allowHeavy:  fs.Bool("allow-heavy", false, "in --safe mode, still run cases that need many writes"),
 		slow:        fs.Bool("slow", false, "also run slow cases that wait on the relay's clock (e.g. the ±900 s retry window)"),
-		parallel:    fs.Int("parallel", 0, "run the cases in N worker processes that take them from one queue, longest first, and merge their reports (default from the measured round trip: 1 under 2 ms, 24 from 2 ms, 32 from 100 ms, for every target but the built-in in-process relay; 1 forces one process)"),
+		parallel:    fs.Int("parallel", 0, "run the cases in N worker processes that take them from one queue, longest first, and merge their reports (default: for the built-in reference relay twice the cores, at most 4, or 1 when paced by --rate or --safe; for any other target from the measured round trip: 1 under 2 ms, 24 from 2 ms, 32 from 100 ms; 1 forces one process)"),
 		shard:       fs.String("shard", "", "i/N: run only shard i of N (1-based), a stable subset; merge with `report merge`"),
 		runID:       fs.String("run-id", "", "run identifier (namespaces channels and labels; shards of one run share it)"),
 		seed:        fs.Int64("seed", 0, "run the cases in a random order drawn from this seed (0: the fixed catalogue order); the report records it"),
@@ -481,7 +482,7 @@ func (f *runFlags) execute(fs *flag.FlagSet, s *runSettings, plans []runner.Plan
 	var caseDone func(plan, caseID string, failed bool)
 	if s.worker != nil {
 		claim, caseDone = s.worker.claimer(), s.worker.doneReporter()
-	} else if *f.parallel > 1 || (*f.parallel == 0 && !onThisMachine(plans)) {
+	} else if *f.parallel > 1 || (*f.parallel == 0 && (!onThisMachine(plans) || *f.rate == 0)) {
 		// The relays are started once, here; the workers (or this
 		// process, when one is enough) share them.
 		startedPlans, err := startPlans(ctx, plans, *f.timeout)
@@ -497,9 +498,13 @@ func (f *runFlags) execute(fs *flag.FlagSet, s *runSettings, plans []runner.Plan
 			res, rerr := runner.Run(ctx, f.runnerOptions(s, failed, nil, nil, stdout))
 			return conclude(res, rerr, *f.strict, started, *f.reportDir, stdout, stderr)
 		}
-		if n := f.workerCount(ctx, startedPlans, stderr); n > 1 {
+		if n := f.workerCount(ctx, plans, startedPlans, stderr); n > 1 {
 			res, err := f.runParallel(ctx, fs, n, startedPlans, stdout, stderr)
-			return conclude(res, err, *f.strict, started, *f.reportDir, stdout, stderr)
+			if !errors.Is(err, errStoppedBeforeWorkers) {
+				return conclude(res, err, *f.strict, started, *f.reportDir, stdout, stderr)
+			}
+			// Stopped before any worker reported: this process reports
+			// every case not run (its context is already cancelled).
 		}
 		shared := (&workerSpec{Plans: startedPlans}).plans()
 		for i := range shared {
@@ -539,18 +544,43 @@ func stopContext() (ctx context.Context, stop func()) {
 	}
 }
 
-// workerCount is --parallel, or when it is 0 the count the measured round
-// trip to the started relays calls for (said on stderr).
-func (f *runFlags) workerCount(ctx context.Context, startedPlans []workerPlan, stderr io.Writer) int {
+// workerCount is --parallel, or when it is 0 the count the run calls for
+// (said on stderr): for the built-in reference relay in this process,
+// referenceWorkers; for any other target, what the measured round trip to
+// the started relays calls for (autoParallel).
+func (f *runFlags) workerCount(ctx context.Context, plans []runner.Plan, startedPlans []workerPlan, stderr io.Writer) int {
 	n := *f.parallel
 	if n == 0 {
 		var why string
-		if n, why = autoParallel(ctx, startedPlans, *f.timeout); why != "" {
+		if onThisMachine(plans) {
+			n, why = referenceWorkers()
+		} else {
+			n, why = autoParallel(ctx, startedPlans, *f.timeout)
+		}
+		if why != "" {
 			fmt.Fprintf(stderr, "nipcl-conform: --parallel %d (%s)\n", n, why)
 		}
 	}
 	return n
 }
+
+// referenceWorkers is the worker count for the built-in reference relay:
+// two workers per core, at most maxReferenceWorkers. Its round trips cost
+// nothing, but its cases still wait (on the relay's clock, on settle
+// windows after a barrier), and workers overlap those waits: on two quiet
+// cores 4 workers took 8.4–11.5 s, 2 took 11.2–12.1 s, one process 16–20 s
+// (BENCHMARKS.md, "Run"); more than a few only share the same cores with
+// the relay. A paced run (--rate, --safe) waits on its pacer, not on
+// the relay: it runs in one process (execute).
+func referenceWorkers() (int, string) {
+	cores := runtime.NumCPU()
+	n := min(2*cores, maxReferenceWorkers)
+	return n, fmt.Sprintf("the built-in reference relay: %d workers for %d cores, overlapping the cases' waits; --parallel 1 for one process", n, cores)
+}
+
+// maxReferenceWorkers caps the default worker count of a run against the
+// built-in reference relay (referenceWorkers).
+const maxReferenceWorkers = 4
 
 // runParallel runs the started plans in n worker processes sharing one
 // case queue and merges their reports.
@@ -565,9 +595,8 @@ func (f *runFlags) runParallel(ctx context.Context, fs *flag.FlagSet, n int, sta
 	} else {
 		pr.out = stdout
 	}
-	if *f.deadline == 0 {
-		fmt.Fprintf(stdout, "deadline: each of the %d workers derives one from the plan (the whole plan's cases at the measured round trip, plus pacing); results.json settings.deadline records it; --deadline to set one\n", n)
-	}
+	// Each worker derives the same deadline from the whole plan and says
+	// it; the first to say it is passed on (parallelRun.workerLine).
 	return pr.run(ctx, startedPlans)
 }
 
@@ -615,8 +644,8 @@ func conclude(res *reports.Results, err error, strict bool, started time.Time, r
 
 // onThisMachine reports whether every plan's relay is the built-in
 // reference relay in this process, with no simulated latency: round trips
-// cost nothing there and CPU is the budget, so one process is the fastest
-// way. Every other target is measured (autoParallel): a loopback URL may
+// cost nothing there, so its worker count follows the cores
+// (referenceWorkers). Every other target is measured (autoParallel): a loopback URL may
 // be a tunnel or port forward to a relay far away, and a container engine
 // may run on another machine; the link, not the address, decides.
 func onThisMachine(plans []runner.Plan) bool {

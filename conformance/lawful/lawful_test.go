@@ -43,14 +43,24 @@ var profiles = []string{framework.ProfileNIP29, framework.ProfileIdentity, frame
 // blocked or unsupported by the combination (the fault is not observable
 // there). A counterexample is a minimal combination, replayed by the seed
 // rapid prints.
+//
+// The three profiles run at once (each its own baseline, then its draws,
+// in order: rapid's draws and their seed are those of one profile run
+// alone), and each combination's clean run and kill plan run in two child
+// processes at once: a run of the suites mostly waits on its relay, so
+// the children overlap those waits (BENCHMARKS.md, "The lawful-relay
+// property").
 func TestLawful(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the suite once per drawn combination and profile")
 	}
-	base := baselines(t, profiles, nil)
+	// rapid reads its flags when a check starts: set once, before the
+	// profiles' checks run concurrently.
+	configureRapid(t, *combos, 90*time.Second)
 	for _, p := range profiles {
 		t.Run(p, func(t *testing.T) {
-			configureRapid(t, *combos)
+			t.Parallel()
+			base := baselines(t, []string{p}, nil)
 			rapid.Check(t, property(p, base[p], nil, false, true))
 		})
 	}
@@ -68,7 +78,10 @@ func TestLawfulCatchesAPlantedWrongCase(t *testing.T) {
 	sections := []string{"nip29/livekit"}
 	base := baselines(t, []string{framework.ProfileNIP29}, sections)
 	rec := &recordingTB{name: t.Name()}
-	configureRapid(t, 40)
+	// Any combination that shows the planted case has no-livekit (with AV
+	// the relay answers 204): shrinking need not reach the minimal one for
+	// the assertions below, so it gets 15 s, not TestLawful's 90 s.
+	configureRapid(t, 40, 15*time.Second)
 	func() {
 		defer func() {
 			if r := recover(); r != nil && r != errStop {
@@ -140,18 +153,31 @@ func property(profile string, base map[string]reports.CaseResult, sections []str
 // under variants (and, in a second plan, with fault on) and returns what
 // breaks the property.
 func runCombination(profile string, variants []string, fault *reference.Fault, base map[string]reports.CaseResult, sections []string, planted bool) []string {
-	spec := childSpec{Profiles: []string{profile}, Variants: variants, Sections: sections, Planted: planted}
+	// The clean run and the kill plan are two child processes at once.
+	specs := []childSpec{{Profiles: []string{profile}, Variants: variants, Sections: sections, Planted: planted}}
 	if fault != nil {
-		spec.Fault = fault.Name
+		specs = append(specs, childSpec{Profiles: []string{profile}, Variants: variants, Sections: sections, Planted: planted,
+			Fault: fault.Name, FaultOnly: true})
 	}
-	res, err := runChild(spec)
-	if err != nil {
-		return []string{"run: " + err.Error()}
+	results := make([]*reports.Results, len(specs))
+	errs := make([]error, len(specs))
+	var wg sync.WaitGroup
+	for i, spec := range specs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i], errs[i] = runChild(spec)
+		}()
 	}
-	byPlan := conformance.ByPlan(res.Cases)
-	findings := judgeClean(variants, base, byPlan["clean"])
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return []string{"run: " + err.Error()}
+		}
+	}
+	findings := judgeClean(variants, base, conformance.ByPlan(results[0].Cases)["clean"])
 	if fault != nil {
-		findings = append(findings, judgeFault(*fault, profile, variants, base, byPlan["fault"])...)
+		findings = append(findings, judgeFault(*fault, profile, variants, base, conformance.ByPlan(results[1].Cases)["fault"])...)
 	}
 	return findings
 }
@@ -371,6 +397,9 @@ func baselines(t *testing.T, ps []string, sections []string) map[string]map[stri
 	}
 	out := map[string]map[string]reports.CaseResult{}
 	for plan, cases := range conformance.ByPlan(res.Cases) {
+		if plan == "clean" && len(ps) == 1 {
+			plan = ps[0] // a child of one profile names its plan "clean"
+		}
 		out[plan] = map[string]reports.CaseResult{}
 		for _, c := range cases {
 			if !conformance.CleanOutcome(c) {
@@ -394,12 +423,14 @@ func faultsOf(profile string) []reference.Fault {
 }
 
 // configureRapid sets rapid's number of checks and seed from -lawful.n and
-// -lawful.seed, unless -rapid.checks or -rapid.seed were given, and keeps
-// rapid from writing fail files into the tree.
-func configureRapid(t *testing.T, checks int) {
+// -lawful.seed, and its shrink time to shrink, unless -rapid.checks,
+// -rapid.seed or -rapid.shrinktime were given, and keeps rapid from
+// writing fail files into the tree.
+func configureRapid(t *testing.T, checks int, shrink time.Duration) {
 	t.Helper()
-	given := map[string]bool{}
-	flag.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	// The flags given on the command line, seen before the first call sets
+	// any (flag.Visit counts a flag.Set as given too).
+	givenOnce.Do(func() { flag.Visit(func(f *flag.Flag) { given[f.Name] = true }) })
 	set := func(name, v string) {
 		if !given[name] {
 			if err := flag.Set(name, v); err != nil {
@@ -412,8 +443,13 @@ func configureRapid(t *testing.T, checks int) {
 	set("rapid.nofailfile", "true")
 	// Each check is a run of the suite: give shrinking time to reach a
 	// minimal combination.
-	set("rapid.shrinktime", "90s")
+	set("rapid.shrinktime", shrink.String())
 }
+
+var (
+	givenOnce sync.Once
+	given     = map[string]bool{}
+)
 
 var (
 	tmpOnce sync.Once
@@ -505,11 +541,14 @@ const childEnv = "NIPCL_LAWFUL_CHILD"
 // variants ("clean", or the profile's name for a baseline), and a kill
 // plan ("fault") when Fault is set.
 type childSpec struct {
-	Profiles  []string
-	Variants  []string
-	Fault     string
-	Sections  []string
-	Planted   bool // plantedAVCase replaces base/livekit/1
+	Profiles []string
+	Variants []string
+	Fault    string
+	Sections []string
+	Planted  bool // plantedAVCase replaces base/livekit/1
+	// FaultOnly runs the kill plan alone (its combination's clean run is
+	// another child, at the same time).
+	FaultOnly bool
 	ReportDir string
 }
 
@@ -526,6 +565,9 @@ func TestLawfulChild(t *testing.T) {
 	}
 	var plans []runner.Plan
 	for _, p := range spec.Profiles {
+		if spec.FaultOnly {
+			break
+		}
 		name := p
 		if len(spec.Profiles) == 1 {
 			name = "clean"

@@ -4,10 +4,17 @@
 // commands. The adapter only translates (see loop.mjs for how it reads a
 // library error). It keeps one NDK per relay and one NDKSimpleGroup per
 // group across the intents of a case, as an app holding a group view would.
-import NDK, { NDKEvent, NDKPrivateKeySigner, NDKRelaySet, NDKSimpleGroup } from '@nostr-dev-kit/ndk'
-import { serve, outcomeOf } from './loop.mjs'
+import { serve, outcomeOf, lazy } from './loop.mjs'
 
-let signer, pk
+// The library is loaded by the first intent that needs it (loop.mjs lazy).
+let NDK, NDKEvent, NDKRelaySet, NDKSimpleGroup, signer, pk, secret
+const library = lazy(async () => {
+  const m = await import('@nostr-dev-kit/ndk')
+  ;({ NDKEvent, NDKRelaySet, NDKSimpleGroup } = m)
+  NDK = m.default
+  signer = new m.NDKPrivateKeySigner(secret)
+  pk = (await signer.user()).pubkey
+})
 const ndks = new Map()
 const groups = new Map()
 
@@ -101,16 +108,19 @@ async function readMessages(i) {
 serve(async i => {
   switch (i.op) {
     case 'init':
-      signer = new NDKPrivateKeySigner(i.secret)
-      pk = (await signer.user()).pubkey
+      secret = i.secret
       return { protocol: 3, evidence: '@nostr-dev-kit/ndk 3.0.3 (NDKSimpleGroup)' }
     case 'create-group': case 'join': case 'leave': case 'post': case 'remove-user': case 'add-label': case 'create':
+      await library()
       return command(i)
     case 'read-group':
+      await library()
       return readGroup(i)
     case 'am-member':
+      await library()
       return amMember(i)
     case 'read-messages':
+      await library()
       return readMessages(i)
     default: // read-labels, find, ensure, read-channel, locate-group
       return { unsupported: `NDK 3.0.3 has no API for ${i.op}` }

@@ -3,15 +3,22 @@
 // and read the group's state events; Relay.publish sends commands. The
 // adapter only translates intents and answers (see loop.mjs for how it
 // reads a library error); where it decides, a comment says so.
-import { finalizeEvent, getPublicKey } from 'nostr-tools/pure'
-import { Relay } from 'nostr-tools/relay'
-import { SimplePool } from 'nostr-tools/pool'
-import * as nip29 from 'nostr-tools/nip29'
-import { hexToBytes } from '@noble/hashes/utils.js'
-import { serve, outcomeOf } from './loop.mjs'
+import { serve, outcomeOf, wait, lazy } from './loop.mjs'
 
-let sk, pk
-const pool = new SimplePool()
+// The library is loaded by the first intent that needs it (loop.mjs lazy).
+let finalizeEvent, Relay, nip29, pool, sk, pk, secret
+const library = lazy(async () => {
+  const [pure, relay, poolMod, n29, utils] = await Promise.all([
+    import('nostr-tools/pure'), import('nostr-tools/relay'), import('nostr-tools/pool'), import('nostr-tools/nip29'),
+    import('@noble/hashes/utils.js'),
+  ])
+  finalizeEvent = pure.finalizeEvent
+  Relay = relay.Relay
+  nip29 = n29
+  pool = new poolMod.SimplePool()
+  sk = utils.hexToBytes(secret)
+  pk = pure.getPublicKey(sk)
+})
 const now = () => Math.floor(Date.now() / 1000)
 
 const templates = {
@@ -29,12 +36,14 @@ const templates = {
 
 // publish sends the event once with Relay.publish, which resolves on the
 // first OK true and rejects on an OK false, a closed connection or its
-// own timeout.
+// own timeout (Relay.publishTimeout, 4.4 s by default: set to the
+// harness's wait, loop.mjs).
 async function publish(i) {
   const ev = finalizeEvent(templates[i.op](i), sk)
   let relay
   try {
     relay = await Relay.connect(i.relay)
+    relay.publishTimeout = wait
   } catch (e) {
     return { outcome: 'unknown', evidence: `Relay.connect: ${e?.message ?? e}` }
   }
@@ -105,16 +114,19 @@ async function readMessages(i) {
 serve(async i => {
   switch (i.op) {
     case 'init':
-      sk = hexToBytes(i.secret)
-      pk = getPublicKey(sk)
+      secret = i.secret
       return { protocol: 3, evidence: 'nostr-tools 2.25.2 (nip29)' }
     case 'create-group': case 'join': case 'leave': case 'post': case 'remove-user': case 'add-label': case 'create':
+      await library()
       return publish(i)
     case 'read-group':
+      await library()
       return readGroup(i)
     case 'am-member':
+      await library()
       return amMember(i)
     case 'read-messages':
+      await library()
       return readMessages(i)
     default: // read-labels, find, ensure, read-channel, locate-group
       return { unsupported: `nostr-tools 2.25.2 has no API for ${i.op}` }

@@ -6,21 +6,23 @@
 // signs challenges with @welshman/signer, as flotilla sets up), and its
 // Repository keeps what was read. The adapter only translates; where it
 // decides, a comment says so.
-import { Nip01Signer } from '@welshman/signer'
-import {
-  makeEvent, readRoomMeta, makeRoomCreateEvent, makeRoomJoinEvent, makeRoomLeaveEvent, makeRoomRemoveMemberEvent,
-} from '@welshman/util'
-import {
-  Pool, Socket, defaultSocketPolicies, makeSocketPolicyAuth, netContext, publishOne, request, PublishStatus,
-} from '@welshman/net'
-import { serve, okRefusal } from './loop.mjs'
+import { serve, okRefusal, wait, lazy } from './loop.mjs'
 
-let signer
-
-// One pool for the case, whose sockets authenticate whenever a relay sends
-// a challenge (makeSocketPolicyAuth), as flotilla configures welshman.
-netContext.pool = new Pool({
-  makeSocket: url => new Socket(url, [...defaultSocketPolicies, makeSocketPolicyAuth({ sign: e => signer.sign(e) })]),
+// The library is loaded by the first intent that needs it (loop.mjs lazy).
+let makeEvent, readRoomMeta, makeRoomCreateEvent, makeRoomJoinEvent, makeRoomLeaveEvent, makeRoomRemoveMemberEvent
+let netContext, publishOne, request, PublishStatus
+let signer, secret
+const library = lazy(async () => {
+  const [sig, util, net] = await Promise.all([import('@welshman/signer'), import('@welshman/util'), import('@welshman/net')])
+  ;({ makeEvent, readRoomMeta, makeRoomCreateEvent, makeRoomJoinEvent, makeRoomLeaveEvent, makeRoomRemoveMemberEvent } = util)
+  ;({ netContext, publishOne, request, PublishStatus } = net)
+  signer = sig.Nip01Signer.fromSecret(secret)
+  // One pool for the case, whose sockets authenticate whenever a relay
+  // sends a challenge (makeSocketPolicyAuth), as flotilla configures
+  // welshman.
+  netContext.pool = new net.Pool({
+    makeSocket: url => new net.Socket(url, [...net.defaultSocketPolicies, net.makeSocketPolicyAuth({ sign: e => signer.sign(e) })]),
+  })
 })
 
 // Commands: the Room helpers where welshman has one; a chat message and
@@ -37,10 +39,11 @@ const templates = {
 }
 
 // publishOne resolves with Success on an OK true, Failure on an OK false,
-// Timeout when no OK came in time (5 s: the adapter's wait).
+// Timeout when no OK came in time (publishOne's timeout option: the
+// harness's wait, loop.mjs).
 async function publish(i) {
   const event = await signer.sign(templates[i.op](i))
-  const r = await publishOne({ event, relay: i.relay, timeout: 5000 })
+  const r = await publishOne({ event, relay: i.relay, timeout: wait })
   const outcome = r.status === PublishStatus.Success ? 'committed'
     : r.status === PublishStatus.Failure && okRefusal(r.detail) ? 'rejected' : 'unknown'
   return { outcome, evidence: { status: r.status, detail: r.detail } }
@@ -76,13 +79,16 @@ async function readMessages(i) {
 serve(async i => {
   switch (i.op) {
     case 'init':
-      signer = Nip01Signer.fromSecret(i.secret)
+      secret = i.secret
       return { protocol: 3, evidence: '@welshman/util, net, signer, lib 0.8.15' }
     case 'create-group': case 'join': case 'leave': case 'post': case 'remove-user': case 'add-label': case 'create':
+      await library()
       return publish(i)
     case 'read-group':
+      await library()
       return readGroup(i)
     case 'read-messages':
+      await library()
       return readMessages(i)
     default: // am-member, read-labels, find, ensure, read-channel, locate-group
       return { unsupported: `welshman 0.8.15 has no API for ${i.op}` }
