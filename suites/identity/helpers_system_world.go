@@ -1,6 +1,7 @@
 package identity
 
 import (
+	"fmt"
 	"slices"
 	"time"
 
@@ -66,6 +67,32 @@ func (w *sysWorld) build(t *framework.T) {
 	t.Accept(w.O, fixtures.PutUser(o, w.Stream, w.X.Actor().PubKey, "member"), "add X to the open stream")
 	for _, ch := range []string{w.StreamPriv, w.Stream} {
 		w.post(t, ch)
+	}
+	requireKnownMember(t, w.M, w.Msg[w.StreamPriv])
+}
+
+// requireKnownMember is the positive control of a member's reads: member
+// reads the message msg of a private channel it belongs to, naming the
+// channel (a relay that asks for AUTH there gets it: the client answers
+// "auth-required:"). A relay that sent the connection no NIP-42 challenge,
+// on connect or on any answer, and serves it nothing cannot know the
+// reader is a member (NIP-42 lets a client authenticate only when
+// challenged): what the member reads is not observable, and the case is
+// blocked on AUTH rather than judged on an anonymous view.
+func requireKnownMember(t *framework.T, member *fixtures.Client, msg *nostr.Event) {
+	GinkgoHelper()
+	if member.Authed() || msg == nil {
+		return
+	}
+	f := nostr.Filter{Kinds: []int{msg.Kind}, Tags: nostr.TagMap{"h": {msg.Tags.GetFirst([]string{"h", ""}).Value()}}}
+	r := t.QueryResult(member, f)
+	for _, ev := range r.Events {
+		if ev.ID == msg.ID {
+			return
+		}
+	}
+	if !member.Authed() && !member.HasChallenge() {
+		t.Blocked(framework.PreAuth, fmt.Sprintf("member: %s (its own private channel's messages) returned none of them to the member, whose connection never authenticated: the relay sent no NIP-42 challenge, on connect, on its writes or on this read, so it could not know the reader is a member", framework.FilterString([]nostr.Filter{f})))
 	}
 }
 
