@@ -84,7 +84,11 @@ func requireKnownMember(t *framework.T, member *fixtures.Client, msg *nostr.Even
 	if member.Authed() || msg == nil {
 		return
 	}
-	f := nostr.Filter{Kinds: []int{msg.Kind}, Tags: nostr.TagMap{"h": {msg.Tags.GetFirst([]string{"h", ""}).Value()}}}
+	h := msg.Tags.Find("h")
+	if len(h) < 2 {
+		return
+	}
+	f := nostr.Filter{Kinds: []int{msg.Kind}, Tags: nostr.TagMap{"h": {h[1]}}}
 	r := t.QueryResult(member, f)
 	for _, ev := range r.Events {
 		if ev.ID == msg.ID {
