@@ -95,7 +95,7 @@ func requireKnownMember(t *framework.T, member *fixtures.Client, msg *nostr.Even
 			return
 		}
 	}
-	if !member.Authed() && !member.HasChallenge() {
+	if member.Unidentified() {
 		t.Blocked(framework.PreAuth, fmt.Sprintf("member: %s (its own private channel's messages) returned none of them to the member, whose connection never authenticated: the relay sent no NIP-42 challenge, on connect, on its writes or on this read, so it could not know the reader is a member", framework.FilterString([]nostr.Filter{f})))
 	}
 }

@@ -100,7 +100,7 @@ func readsLeaveOutSpecs() []framework.Spec {
 				// A member its relay could not know when the subscriptions
 				// opened (no AUTH, no challenge) is only known after build's
 				// control read: what it received before is the anonymous view.
-				anonymous := !w.M.Authed() && !w.M.HasChallenge()
+				anonymous := w.M.Unidentified()
 				subs := map[*fixtures.Client]*fixtures.Subscription{}
 				for _, r := range w.readers() {
 					subs[r.c] = t.Subscribe(r.c,

@@ -517,5 +517,5 @@ func (fx *ReadFx) RelayKey() string { return fx.Relay }
 // serves it the anonymous view, and what members read is not observed.
 func unauthenticatedMember(fx *ReadFx) bool {
 	v := fx.Viewer
-	return v != nil && v.Actor() != nil && !v.Authed() && !v.HasChallenge()
+	return v != nil && v.Actor() != nil && v.Unidentified()
 }
