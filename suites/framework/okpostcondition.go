@@ -201,6 +201,16 @@ func (t *T) checkOKs() {
 	msg := fmt.Sprintf("NIP-01 (%s): an OK false means the event was not accepted, but %d refused event(s) were stored: %s",
 		ClauseOKTruth, len(lies), strings.Join(lies, "; "))
 	t.tr.Note("OK postcondition: %s", msg)
+	t.reportAfterCase(report, ClauseOKTruth, msg)
+}
+
+// reportAfterCase records a finding a check made once the case body had
+// ended (the OK postcondition, the subscription-id watch) at clauseID: it
+// fails a case that passed or was skipped; a case that failed or was
+// blocked without naming a clause of its own is recorded as failing at
+// clauseID; one that failed at a clause it named keeps that verdict, with
+// the finding as a note.
+func (t *T) reportAfterCase(report types.SpecReport, clauseID, msg string) {
 	if report.State.Is(types.SpecStateFailed) {
 		prior, _ := VerdictOf(report)
 		scoped, _ := t.failureScope(report.Failure.Location)
@@ -208,10 +218,10 @@ func (t *T) checkOKs() {
 			AddReportEntry(EntryNote, "also: "+msg, ReportEntryVisibilityNever)
 			return
 		}
-		recordVerdict(Verdict{Outcome: reports.Fail, Violates: ClauseOKTruth})
+		recordVerdict(Verdict{Outcome: reports.Fail, Violates: clauseID})
 		AddReportEntry(EntryNote, msg, ReportEntryVisibilityNever)
 		return
 	}
-	recordVerdict(Verdict{Violates: ClauseOKTruth})
+	recordVerdict(Verdict{Violates: clauseID})
 	Fail(msg)
 }

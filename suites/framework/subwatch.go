@@ -7,8 +7,6 @@ import (
 
 	. "github.com/onsi/ginkgo/v2" //nolint:revive // Ginkgo DSL
 	"github.com/onsi/ginkgo/v2/types"
-
-	"github.com/nipcl/nipcl-conform/reports"
 )
 
 // ClauseSubIDs is NIP-01's sentence on EVENT frames: sent only under the
@@ -49,17 +47,5 @@ func (t *T) checkSubIDs() {
 	msg := fmt.Sprintf("NIP-01 (%s): EVENT messages must be sent only with the id of a subscription the client opened, but %s%s",
 		ClauseSubIDs, strings.Join(strays, "; "), more)
 	t.tr.Note("subscription-id watch: %s", msg)
-	if report.State.Is(types.SpecStateFailed) {
-		prior, _ := VerdictOf(report)
-		scoped, _ := t.failureScope(report.Failure.Location)
-		if prior.Outcome != reports.Blocked && (prior.Violates != "" || scoped != "") {
-			AddReportEntry(EntryNote, "also: "+msg, ReportEntryVisibilityNever)
-			return
-		}
-		recordVerdict(Verdict{Outcome: reports.Fail, Violates: ClauseSubIDs})
-		AddReportEntry(EntryNote, msg, ReportEntryVisibilityNever)
-		return
-	}
-	recordVerdict(Verdict{Violates: ClauseSubIDs})
-	Fail(msg)
+	t.reportAfterCase(report, ClauseSubIDs, msg)
 }
