@@ -1,7 +1,6 @@
 package nip29
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -22,13 +21,12 @@ func challenged(t *framework.T, a *fixtures.Actor) *fixtures.Client {
 		// challenges on demand does.
 		t.Publish(c, fixtures.CreateGroup(a, t.NewGroupID()))
 	}
-	// One step's wait: a relay that gates no write on AUTH and challenges
-	// only on demand never sends one here, and the case must not wait out
-	// its own timeout for it (issue 34: no-auth-for-writes + auth-on-demand).
-	wctx, cancel := context.WithTimeout(t.Ctx(), t.Env.StepTimeout)
-	defer cancel()
-	if !c.HasChallenge() && !c.WaitChallenge(wctx) {
-		t.Unsupported("the relay sent no AUTH challenge, on connect or on a write: it does not use NIP-42, so there is no AUTH to verify")
+	// A barrier, not the step timeout: a relay that gates no write on AUTH
+	// and challenges only on demand never sends one here, and the case
+	// must not wait out its own timeout for it (issue 34: no-auth-for-writes
+	// + auth-on-demand; issue 36: absence by barrier).
+	if ok, why := t.AwaitChallenge(c); !ok {
+		t.Unsupported("the relay sent no AUTH challenge, on connect or on a write (" + why + "): it does not use NIP-42, so there is no AUTH to verify")
 	}
 	return c
 }
