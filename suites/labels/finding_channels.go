@@ -1,6 +1,8 @@
 package labels
 
 import (
+	"errors"
+
 	"fmt"
 	"slices"
 
@@ -74,7 +76,15 @@ func findingChannelsSpecs() []framework.Spec {
 					var got []*nostr.Event
 					var err error
 					if live > 0 || i == 0 {
-						got, err = p.sub.WaitFor(t.Ctx(), func(ev *nostr.Event) bool { return ev.Tags.GetD() == open })
+						// Absence by barrier (issue 36): a stored read on the
+						// path's connection finds the open channel's labeled
+						// snapshot, then a settle window.
+						w := t.AwaitLive(p.conn, p.sub, func(ev *nostr.Event) bool { return ev.Tags.GetD() == open && hasLabel(ev, x) },
+							nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {open}}})
+						got, err = w.Seen, w.Err
+						if !w.Live && w.Stored != "" {
+							err = errors.New(w.Why)
+						}
 					}
 					if i == 0 && err == nil {
 						if _, perr := subM.WaitFor(t.Ctx(), func(ev *nostr.Event) bool { return ev.Tags.GetD() == priv }); perr == nil {
@@ -127,7 +137,14 @@ func findingChannelsSpecs() []framework.Spec {
 				own := t.Subscribe(watcher, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})
 				acceptNew(t, c, mutationEv(c.Actor(), ch, nil, []string{x}), "remove the label")
 				acceptNew(t, c, mutationEv(c.Actor(), marker, []string{x}, nil), "label the marker channel")
-				seen, err := sub.WaitFor(t.Ctx(), func(ev *nostr.Event) bool { return ev.Tags.GetD() == marker })
+				// Absence by barrier (issue 36): a stored read finds the
+				// marker's labeled snapshot, then a settle window.
+				w := t.AwaitLive(watcher, sub, func(ev *nostr.Event) bool { return ev.Tags.GetD() == marker && hasLabel(ev, x) },
+					nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {marker}}})
+				seen, err := w.Seen, w.Err
+				if !w.Live && w.Stored != "" {
+					err = errors.New(w.Why)
+				}
 				if err == nil {
 					if _, oerr := own.WaitFor(t.Ctx(), func(ev *nostr.Event) bool { return !hasLabel(ev, x) }); oerr == nil {
 						if perr := watcher.Ping(t.Ctx()); perr != nil {

@@ -356,14 +356,23 @@ func expectOneNew(t *framework.T, oks []fixtures.OK, what string) {
 const readingLiveSubset = "The draft does not promise delivery of every live notification: assertions rest on the stored snapshot after the commands; live snapshots are checked only as delivered (each canonical, no two with one created_at, none newer than the stored current one, label changes consistent in created_at order). A relay that delivers none passes that part with a note."
 
 // liveUntil collects the live snapshots on sub until the one with id
-// marker arrives or the step timeout passes, then closes sub. ok reports
-// whether the marker arrived.
+// marker arrives, then closes sub. ok reports whether the marker arrived.
+// Its absence is decided by a barrier, not the step timeout (issue 36): a
+// stored read of the marker on sub's own connection, then a settle window
+// (framework.T.AwaitLive); an absence is noted with how long it waited.
 func liveUntil(t *framework.T, sub *fixtures.Subscription, marker string) (evs []*nostr.Event, ok bool) {
 	GinkgoHelper()
-	seen, err := sub.WaitFor(t.Ctx(), func(ev *nostr.Event) bool { return ev.ID == marker })
-	seen = append(seen, sub.Drain()...)
+	w := t.AwaitLive(sub.Client(), sub, func(ev *nostr.Event) bool { return ev.ID == marker }, nostr.Filter{IDs: []string{marker}})
+	switch {
+	case w.Live:
+	case w.Stored != "":
+		t.Note("live snapshots: the marker %s was not delivered live: %s", marker, w.Why)
+	default:
+		t.Note("live snapshots: the marker %s was not delivered live: %v", marker, w.Err)
+	}
+	seen := append(w.Seen, sub.Drain()...)
 	sub.Close(t.Ctx())
-	return seen, err == nil
+	return seen, w.Live
 }
 
 // liveWatch runs liveUntil round after round, but once a marker has not

@@ -139,9 +139,16 @@ func nip42AuthSpecs() []framework.Spec {
 				// The group's 39000 arrives after the AUTH on the relay's side:
 				// once it is here, a broadcast AUTH would be too.
 				t.CreateGroupNIP29(c, fixtures.ChannelSpec{ID: ch})
-				_, err = marker.WaitFor(t.Ctx(), func(ev *nostr.Event) bool { return ev.Kind == fixtures.KindMetadata })
-				if err != nil {
-					t.Blocked(framework.Precondition{ID: "live-state", Need: "the relay delivers a new group's 39000 to an open #d subscription (used as a marker)", Adapt: "deliver replaced state events live"}, err.Error())
+				// Absence by barrier (issue 36): a stored read finds the
+				// group's 39000, then a settle window, not the step timeout.
+				w := t.AwaitLive(watcher, marker, func(ev *nostr.Event) bool { return ev.Kind == fixtures.KindMetadata },
+					nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})
+				if !w.Live {
+					observed := fmt.Sprint(w.Err)
+					if w.Stored != "" {
+						observed = w.Why
+					}
+					t.Blocked(framework.Precondition{ID: "live-state", Need: "the relay delivers a new group's 39000 to an open #d subscription (used as a marker)", Adapt: "deliver replaced state events live"}, observed)
 				}
 				for _, ev := range authSub.Drain() {
 					t.Violates("nip42/auth.2", "NIP-42 (nip42/auth.2): kind 22242 events must never be broadcast, got %s from %s", ev.ID, ev.PubKey)

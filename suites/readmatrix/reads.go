@@ -435,7 +435,20 @@ func LiveShape(what string, optional bool) ReadShape {
 			return readObs{refused: reason}
 		}
 		target, control := fx.Live()
-		seen, err := sub.WaitFor(t.Ctx(), func(ev *nostr.Event) bool { return ev.ID == target.ID || ev.ID == control })
+		pick := func(ev *nostr.Event) bool { return ev.ID == target.ID || ev.ID == control }
+		var seen []*nostr.Event
+		var err error
+		if optional {
+			// Absence by barrier (issue 36): a stored read finds the
+			// readable control, then a settle window, not the step timeout.
+			w := t.AwaitLive(fx.Viewer, sub, pick, nostr.Filter{IDs: []string{control}})
+			if !w.Live && w.Stored != "" {
+				t.Unsupported(fmt.Sprintf("no live delivery: neither the target %s nor the readable control %s arrived on %s (%s; the draft promises no live metadata feed)", target.ID, control, fx.LiveFilter.String(), w.Why))
+			}
+			seen, err = w.Seen, w.Err
+		} else {
+			seen, err = sub.WaitFor(t.Ctx(), pick)
+		}
 		if err == nil && seen[len(seen)-1].ID == target.ID {
 			// The target came first; a withholding viewer must not get it.
 			return readObs{events: seen}
