@@ -86,8 +86,11 @@ var deploymentVariants = []Variant{
 	// A moderator's first role is the plain member's: a harness that takes
 	// the first role it reads for the moderating one puts plain members
 	// and judges moderation by them. The 9000 reading is the set's: a put
-	// with several roles grants the most powerful of them.
-	{Name: variantPowerlessFirst, Dimension: "admin-role-order", Kind: "variant", Drawn: true,
+	// with several roles grants the most powerful of them. Another answer
+	// of several-roles-per-admin's dimension (the form of a 39001 entry's
+	// role list), so adding it left the lawful property's fixed draw as it
+	// was; the hooks compose, TestVariantPowerlessRoleFirst runs both.
+	{Name: variantPowerlessFirst, Dimension: "roles-per-admin", Kind: "variant", Drawn: true,
 		Freedom:   "NIP-29 (39001): \"Each admin is listed along with one or more roles\", in no order the text gives; 9000 carries \"p with pubkey hex and optional roles\" (several roles per p tag)",
 		Describes: "every owner and admin is listed in 39001 with the plain member's role first (\"member\", as 39003 lists it; it grants nothing of its own), then the granted role; a 9000 p tag with several roles grants the most powerful of them",
 		install: func(r *Relay) {
