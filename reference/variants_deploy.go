@@ -88,8 +88,8 @@ var deploymentVariants = []Variant{
 	// and judges moderation by them. The 9000 reading is the set's: a put
 	// with several roles grants the most powerful of them. Another answer
 	// of several-roles-per-admin's dimension (the form of a 39001 entry's
-	// role list), so adding it left the lawful property's fixed draw as it
-	// was; the hooks compose, TestVariantPowerlessRoleFirst runs both.
+	// role list; a dimension of its own re-drew the lawful property's fixed
+	// sample); the hooks compose, TestVariantPowerlessRoleFirst runs both.
 	{Name: variantPowerlessFirst, Dimension: "roles-per-admin", Kind: "variant", Drawn: true,
 		Freedom:   "NIP-29 (39001): \"Each admin is listed along with one or more roles\", in no order the text gives; 9000 carries \"p with pubkey hex and optional roles\" (several roles per p tag)",
 		Describes: "every owner and admin is listed in 39001 with the plain member's role first (\"member\", as 39003 lists it; it grants nothing of its own), then the granted role; a 9000 p tag with several roles grants the most powerful of them",
