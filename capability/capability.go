@@ -160,10 +160,12 @@ type Findings struct {
 	// new group), no, or absent (not observed: no group, or a read failed).
 	State         map[int]Answer
 	StateEvidence []string
-	// CreatorRole is the first role the probe's own 39001 gave the group's
-	// creator ("" when none was seen): the relay's moderating role, for
+	// CreatorRoles are the roles the probe's own 39001 gave the group's
+	// creator, every non-empty one in the relay's order (nil when none was
+	// seen): the relay's moderating role set (NIP-29: "Each admin is listed
+	// along with one or more roles", in no order the text gives), for
 	// cases whose own group's 39001 is gone (NIP-29 allows none).
-	CreatorRole string
+	CreatorRoles []string
 	// StateDelays are the delays the probe measured between an OK and the
 	// state event it produced (its 9002's OK → the 39000 showing it): the
 	// first samples of the cases' settle windows (suites/framework).

@@ -59,7 +59,7 @@ func Probe(ctx context.Context, tg Target, keys []*Key) *Findings {
 	}
 	f := &Findings{Keys: keys, Answered: p.answered}
 	if len(p.groups) > 0 {
-		f.State, f.StateEvidence, f.CreatorRole, f.StateDelays = p.stateKinds(ctx, p.groups[0])
+		f.State, f.StateEvidence, f.CreatorRoles, f.StateDelays = p.stateKinds(ctx, p.groups[0])
 	}
 	f.Deleted, f.Undeleted = p.deleteGroups(ctx)
 	return f
@@ -78,11 +78,11 @@ var StateKinds = []int{fixtures.KindMetadata, fixtures.KindAdmins, fixtures.Kind
 // since the first read answered (EOSE: the relay had processed the
 // creation long before): 4 × that delay, at least 100 ms, at most a fifth
 // of the step timeout (the whole fifth when no delay could be measured).
-func (p *prober) stateKinds(ctx context.Context, g probeGroup) (out map[int]Answer, evidence []string, creatorRole string, delays []time.Duration) {
+func (p *prober) stateKinds(ctx context.Context, g probeGroup) (out map[int]Answer, evidence []string, creatorRoles []string, delays []time.Duration) {
 	out = map[int]Answer{}
 	c, err := p.conn(ctx, g.owner)
 	if err != nil {
-		return out, []string{"state events: " + err.Error()}, "", nil
+		return out, []string{"state events: " + err.Error()}, nil, nil
 	}
 	record := func(evs []*nostr.Event) {
 		for _, ev := range evs {
@@ -92,10 +92,8 @@ func (p *prober) stateKinds(ctx context.Context, g probeGroup) (out map[int]Answ
 			out[ev.Kind] = Yes
 			evidence = append(evidence, fmt.Sprintf("kind %d: published (%s)", ev.Kind, ev.ID))
 			if ev.Kind == fixtures.KindAdmins {
-				for _, tag := range ev.Tags {
-					if len(tag) >= 3 && tag[0] == "p" && tag[1] == g.owner.PubKey && creatorRole == "" {
-						creatorRole = tag[2]
-					}
+				if creatorRoles == nil {
+					creatorRoles = rolesOf(ev, g.owner.PubKey)
 				}
 			}
 		}
@@ -125,10 +123,10 @@ func (p *prober) stateKinds(ctx context.Context, g probeGroup) (out map[int]Answ
 		switch {
 		case err != nil:
 			evidence = append(evidence, fmt.Sprintf("state kinds: %v", err))
-			return out, evidence, creatorRole, delays
+			return out, evidence, creatorRoles, delays
 		case r.Closed:
 			evidence = append(evidence, fmt.Sprintf("state kinds %v: CLOSED %q", StateKinds, r.ClosedReason))
-			return out, evidence, creatorRole, delays
+			return out, evidence, creatorRoles, delays
 		}
 		record(r.Events)
 		missing := 0
@@ -138,7 +136,7 @@ func (p *prober) stateKinds(ctx context.Context, g probeGroup) (out map[int]Answ
 			}
 		}
 		if missing == 0 {
-			return out, evidence, creatorRole, delays
+			return out, evidence, creatorRoles, delays
 		}
 		if time.Since(start) >= window {
 			for _, kind := range StateKinds {
@@ -147,10 +145,10 @@ func (p *prober) stateKinds(ctx context.Context, g probeGroup) (out map[int]Answ
 					evidence = append(evidence, fmt.Sprintf("kind %d: none for the group, read %s after the relay answered a first read (its creation long processed; settle window %s)", kind, time.Since(start).Round(time.Millisecond), window))
 				}
 			}
-			return out, evidence, creatorRole, delays
+			return out, evidence, creatorRoles, delays
 		}
 		if !pause(ctx, min(50*time.Millisecond, window-time.Since(start)+time.Millisecond)) {
-			return out, evidence, creatorRole, delays
+			return out, evidence, creatorRoles, delays
 		}
 	}
 }
@@ -419,4 +417,23 @@ func (p *prober) deleteGroups(ctx context.Context) (deleted int, undeleted []str
 		}
 	}
 	return deleted, undeleted
+}
+
+// rolesOf returns the roles a 39001 lists for pubkey: every non-empty role
+// of its first p tag, each once, in the relay's order (nil when it lists
+// none). The moderating role is the set, not its first member.
+func rolesOf(admins *nostr.Event, pubkey string) []string {
+	for _, tag := range admins.Tags {
+		if len(tag) < 2 || tag[0] != "p" || tag[1] != pubkey {
+			continue
+		}
+		var roles []string
+		for _, r := range tag[2:] {
+			if r != "" && !slices.Contains(roles, r) {
+				roles = append(roles, r)
+			}
+		}
+		return roles
+	}
+	return nil
 }

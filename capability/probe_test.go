@@ -2,6 +2,7 @@ package capability
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -82,6 +83,25 @@ func TestProbeStateKinds(t *testing.T) {
 	for _, kind := range StateKinds {
 		if f.State[kind] != Yes {
 			t.Errorf("kind %d: %q, want yes (evidence %q)", kind, f.State[kind], f.StateEvidence)
+		}
+	}
+}
+
+// TestProbeCreatorRoles: the probe's moderating role is the creator's
+// whole 39001 role set, in the relay's order, not its first role (a relay
+// may list a powerless role first).
+func TestProbeCreatorRoles(t *testing.T) {
+	for _, tc := range []struct {
+		variants []string
+		want     []string
+	}{
+		{nil, []string{"owner"}},
+		{[]string{"powerless-role-first"}, []string{"member", "owner"}},
+		{[]string{"several-roles-per-admin"}, []string{"owner", "gardener"}},
+	} {
+		f := probe(t, reference.Config{Variants: tc.variants}, nil)
+		if !slices.Equal(f.CreatorRoles, tc.want) {
+			t.Errorf("variants %v: creator roles %q, want %q (evidence %q)", tc.variants, f.CreatorRoles, tc.want, f.StateEvidence)
 		}
 	}
 }

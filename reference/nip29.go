@@ -461,11 +461,10 @@ func (r *Relay) putUser(t *txn, ev *nostr.Event, ch *Channel) error {
 		if r.reading(clause.ReadingNIP29RolelessPut, "reset") {
 			role = ""
 		}
-		if len(tag) >= 3 && tag[2] != "" {
-			role = r.internalRole(tag[2])
-			if role == "" {
-				return reject("invalid", "role %q is not one this relay supports (see its 39003)", text.Clip(tag[2], 32))
-			}
+		if put, named, err := r.putRole(tag[2:]); err != nil {
+			return err
+		} else if named {
+			role = put
 		}
 		if role == "" {
 			role = roleMember

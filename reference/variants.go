@@ -139,11 +139,13 @@ type hooks struct {
 	// Issue 34, variants_deploy.go. writeAuthed decides
 	// whether an EVENT passes the NIP-42 write gate (the first hook that
 	// decides answers; none: the event's own key must have authenticated).
-	// extraRoles lists roles a 39001 entry carries beside the granted one.
+	// extraRoles lists roles a 39001 entry carries after the granted one,
+	// leadingRoles those it carries before it.
 	// unknownHost reports a Host name at which no community is served.
-	writeAuthed []func(c *conn, ev *nostr.Event) (authed, decided bool)
-	extraRoles  []func(role string) []string
-	unknownHost []func(host string) bool
+	writeAuthed  []func(c *conn, ev *nostr.Event) (authed, decided bool)
+	extraRoles   []func(role string) []string
+	leadingRoles []func(role string) []string
+	unknownHost  []func(host string) bool
 }
 
 // wireRole is the name the relay gives the internal role on the wire.

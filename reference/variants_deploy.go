@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/nipcl/nipcl-conform/internal/text"
 )
 
 // Deployment variants (issue 34): how a deployment answers NIP-11, AUTH,
@@ -20,6 +22,7 @@ const (
 	variantAuthWritesAnyKey = "auth-writes-any-key"
 	variantNoAuthForWrites  = "no-auth-for-writes"
 	variantSeveralRoles     = "several-roles-per-admin"
+	variantPowerlessFirst   = "powerless-role-first"
 	variantPreviousMin3     = "previous-min-3"
 	variantHostRouting      = "host-routing"
 )
@@ -80,6 +83,19 @@ var deploymentVariants = []Variant{
 				return nostr.Tags{{"role", extraRole, "kept beside an admin's granted role; no power of its own"}}
 			})
 		}},
+	// A moderator's first role is the plain member's: a harness that takes
+	// the first role it reads for the moderating one puts plain members
+	// and judges moderation by them. The 9000 reading is the set's: a put
+	// with several roles grants the most powerful of them. Another answer
+	// of several-roles-per-admin's dimension (the form of a 39001 entry's
+	// role list; a dimension of its own re-drew the lawful property's fixed
+	// sample); the hooks compose, TestVariantPowerlessRoleFirst runs both.
+	{Name: variantPowerlessFirst, Dimension: "roles-per-admin", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-29 (39001): \"Each admin is listed along with one or more roles\", in no order the text gives; 9000 carries \"p with pubkey hex and optional roles\" (several roles per p tag)",
+		Describes: "every owner and admin is listed in 39001 with the plain member's role first (\"member\", as 39003 lists it; it grants nothing of its own), then the granted role; a 9000 p tag with several roles grants the most powerful of them",
+		install: func(r *Relay) {
+			r.hooks.leadingRoles = append(r.hooks.leadingRoles, func(string) []string { return []string{r.wireRole(roleMember)} })
+		}},
 	// Not drawn: the harness sends no previous tags on ordinary group
 	// events (NIP-29: "There can be any number of references (including
 	// zero)"), and a relay that enforces the recommended three refuses a
@@ -123,14 +139,63 @@ func (r *Relay) authorAuthed(c *conn, ev *nostr.Event) bool {
 	return c.isAuthed(ev.PubKey)
 }
 
-// roleTag is the p tag of a 39001 entry: the key, the wire name of its
-// role, then any roles a variant lists beside it.
+// roleTag is the p tag of a 39001 entry: the key, any roles a variant
+// lists before the granted one, the wire name of its role, then any roles
+// a variant lists after it.
 func (r *Relay) roleTag(pk, role string) nostr.Tag {
-	tag := nostr.Tag{"p", pk, r.wireRole(role)}
+	tag := nostr.Tag{"p", pk}
+	for _, h := range r.hooks.leadingRoles {
+		tag = append(tag, h(role)...)
+	}
+	tag = append(tag, r.wireRole(role))
 	for _, h := range r.hooks.extraRoles {
 		tag = append(tag, h(role)...)
 	}
 	return tag
+}
+
+// keptRole reports whether name is a role a variant lists in 39001 beside
+// a moderator's granted one: a 9000 may carry it back, and it grants
+// nothing.
+func (r *Relay) keptRole(name string) bool {
+	for _, role := range []string{roleOwner, roleAdmin} {
+		for _, hs := range [][]func(string) []string{r.hooks.leadingRoles, r.hooks.extraRoles} {
+			for _, h := range hs {
+				if slices.Contains(h(role), name) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// putRole reads the roles of a 9000 p tag (NIP-29: "p with pubkey hex and
+// optional roles"): the most powerful role the relay supports among them;
+// a role a variant keeps beside a granted one grants nothing, and any
+// other name is one the relay does not support. ok is false when the tag
+// names no role at all.
+func (r *Relay) putRole(names []string) (role string, ok bool, err error) {
+	for _, name := range names {
+		if name == "" {
+			continue
+		}
+		ok = true
+		in := r.internalRole(name)
+		if roleRank(in) == 0 {
+			if r.keptRole(name) {
+				continue
+			}
+			return "", true, reject("invalid", "role %q is not one this relay supports (see its 39003)", text.Clip(name, 32))
+		}
+		if roleRank(in) > roleRank(role) {
+			role = in
+		}
+	}
+	if ok && role == "" {
+		role = roleMember
+	}
+	return role, ok, nil
 }
 
 // hostUnknown reports whether a variant keeps the relay from serving any

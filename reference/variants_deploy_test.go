@@ -3,6 +3,7 @@ package reference
 import (
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -88,6 +89,54 @@ func TestVariantSeveralRoles(t *testing.T) {
 	}
 	if roles := c.state(kindGroupRoles, id); roles.Tags.FindWithValue("role", extraRole) == nil {
 		t.Errorf("39003 does not list %q: %v", extraRole, roles.Tags)
+	}
+}
+
+// TestVariantPowerlessRoleFirst: every moderator is listed with the
+// plain member's role first; a 9000 carrying several roles grants the most
+// powerful of them, and a role the relay does not know is refused. Beside
+// several-roles-per-admin's hook (one dimension, so installed by hand
+// here), a kept role grants nothing.
+func TestVariantPowerlessRoleFirst(t *testing.T) {
+	for _, kept := range []bool{false, true} {
+		r, err := New(Config{Profile: "nip29", Variants: []string{variantPowerlessFirst}, Logf: t.Logf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var extra []string
+		if kept {
+			several, _ := LookupVariant(variantSeveralRoles)
+			several.install(r)
+			extra = []string{extraRole}
+		}
+		url, err := r.Start()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = r.Close() })
+		owner, admin, plain := newActor(t), newActor(t), newActor(t)
+		c := dial(t, url)
+		c.auth(owner)
+		id := newChannelID()
+		c.mustPublish(owner.create(t, id))
+		put := func(pk string, roles ...string) *nostr.Event {
+			return owner.event(t, kindPutUser, nostr.Tags{{"h", id}, append(nostr.Tag{"p", pk}, roles...)}, "", 0)
+		}
+		c.mustPublish(put(admin.pk, append([]string{roleMember, roleAdmin}, extra...)...))
+		c.mustPublish(put(plain.pk, append([]string{roleMember}, extra...)...))
+		admins := c.state(kindGroupAdmins, id)
+		for pk, granted := range map[string]string{owner.pk: roleOwner, admin.pk: roleAdmin} {
+			tag := admins.Tags.FindWithValue("p", pk)
+			if want := append(nostr.Tag{"p", pk, roleMember, granted}, extra...); !slices.Equal(tag, want) {
+				t.Errorf("kept %v: 39001 entry of %s: %v, want %v", kept, pk[:8], tag, want)
+			}
+		}
+		if tag := admins.Tags.FindWithValue("p", plain.pk); tag != nil {
+			t.Errorf("kept %v: a user put with the member role (and kept ones) is listed as a moderator: %v", kept, tag)
+		}
+		if ok := c.publish(put(plain.pk, roleMember, "founder")); ok.OK || !strings.HasPrefix(ok.Reason, "invalid:") {
+			t.Errorf("kept %v: a 9000 naming an unknown role: OK %v %q, want invalid:", kept, ok.OK, ok.Reason)
+		}
 	}
 }
 

@@ -110,7 +110,7 @@ func probeKeys(ctx context.Context, env *suites.Env, keys []*capability.Key, res
 	found := capability.Probe(pctx, capability.Target{
 		URL: env.URL, AuthRelayURL: env.RelayURL, Header: env.Header, CommandTags: env.CommandTags, PoW: env.PoW, AuthOnConnect: env.AuthOnConnect, StepTimeout: env.StepTimeout, Pace: env.Pace,
 	}, keys)
-	env.KeyCaps, env.StatePublished, env.ProbedCreatorRole = found.Keys, found.State, found.CreatorRole
+	env.KeyCaps, env.StatePublished, env.ProbedCreatorRoles = found.Keys, found.State, found.CreatorRoles
 	if env.Delays == nil {
 		env.Delays = &suites.Delays{}
 	}

@@ -86,10 +86,11 @@ type Env struct {
 	// 39001, 39002) the relay publishes for a new group: the relay-wide
 	// precondition those kinds are, judged once before the cases.
 	StatePublished map[int]capability.Answer
-	// ProbedCreatorRole is the role the probe's own 39001 gave its group's
-	// creator ("" = none seen): the moderating role a case falls back on
-	// when its own group's 39001 is gone (NIP-29 allows none).
-	ProbedCreatorRole string
+	// ProbedCreatorRoles are the roles the probe's own 39001 gave its
+	// group's creator, the whole set (nil = none seen): the moderating
+	// roles a case falls back on when its own group's 39001 is gone
+	// (NIP-29 allows none).
+	ProbedCreatorRoles []string
 	// RoleMap names the relay's roles for the harness's role words
 	// ("admin", "owner", "member"): --role-map admin=moderator. Empty: the
 	// NIP-29 cases learn the moderating role from 39001.

@@ -81,6 +81,6 @@ func ChannelWithMemberKind(t *T, visibility, role string, kind ActorKind) (owner
 	owner = t.Connect(t.Actor("owner"))
 	member = t.Connect(t.ActorAs(kind, role))
 	ch = t.CreateChannel(owner, fixtures.ChannelSpec{Visibility: visibility})
-	t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, member.Actor().PubKey, t.PutRole(owner, ch, role)), "put user as "+role)
+	t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, member.Actor().PubKey, t.PutRoles(owner, ch, role)...), "put user as "+role)
 	return owner, member, ch
 }

@@ -3,6 +3,7 @@ package framework
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -238,75 +239,111 @@ func (t *T) LastState(c *fixtures.Client, kind int, ch string) *nostr.Event {
 	return t.lastState[stateKey{kind, ch, c.Actor().PubKey}]
 }
 
-// ModeratorRole returns the role name that lets a user moderate: --role-map
-// admin=…, else the role the relay gave the group's creator in 39001. What
-// was observed decides how a relay without one blocks the case: no 39001
-// at all (admins-list), a 39001 without the creator, or one listing the
-// creator with no role (moderator-role; the last also breaks NIP-29's
-// "Each admin is listed along with one or more roles", nip29/admins.1,
-// which a case of its own reports).
-func (t *T) ModeratorRole(c *fixtures.Client, ch string) string {
+// ModeratorRoles returns the roles that let a user moderate, as one set a
+// 9000 puts in one p tag: --role-map admin=…, else every role the relay
+// gave the group's creator in 39001 (NIP-29: "Each admin is listed along
+// with one or more roles", in no order the text gives, so the first is
+// not the moderating one by position). What was observed decides how a
+// relay without one blocks the case: no 39001 at all (admins-list), a
+// 39001 without the creator, or one listing the creator with no role
+// (moderator-role; the last also breaks NIP-29's "Each admin is listed
+// along with one or more roles", nip29/admins.1, which a case of its own
+// reports).
+func (t *T) ModeratorRoles(c *fixtures.Client, ch string) []string {
 	GinkgoHelper()
 	if r := t.Env.RoleMap["admin"]; r != "" {
-		return r
+		return []string{r}
 	}
-	role, pre, observed := t.CreatorRole(c, ch)
-	if role == "" && pre.ID == PreAdminsList.ID && t.Env.ProbedCreatorRole != "" {
-		t.Note("%s; the case goes on with the moderating role the capability probe read in its own group's 39001: %q", observed, t.Env.ProbedCreatorRole)
-		return t.Env.ProbedCreatorRole
+	roles, pre, observed := t.CreatorRoles(c, ch)
+	if len(roles) == 0 && pre.ID == PreAdminsList.ID && len(t.Env.ProbedCreatorRoles) > 0 {
+		t.Note("%s; the case goes on with the moderating roles the capability probe read in its own group's 39001: %s", observed, RoleSet(t.Env.ProbedCreatorRoles))
+		return slices.Clone(t.Env.ProbedCreatorRoles)
 	}
-	if role == "" {
+	if len(roles) == 0 {
 		t.Blocked(pre, observed)
 	}
-	return role
+	return roles
 }
 
-// CreatorRole reads the creator's role from the group's 39001. With no
-// role it returns the precondition the observation leaves unmet and what
-// was observed, in words that tell the three cases apart.
-func (t *T) CreatorRole(c *fixtures.Client, ch string) (string, Precondition, string) {
+// CreatorRoles reads the creator's roles from the group's 39001: every
+// non-empty role of its entry, in the relay's order. With none it returns
+// the precondition the observation leaves unmet and what was observed, in
+// words that tell the three cases apart.
+func (t *T) CreatorRoles(c *fixtures.Client, ch string) ([]string, Precondition, string) {
 	GinkgoHelper()
 	admins := t.StateEvent(c, fixtures.KindAdmins, ch)
 	if admins == nil {
 		t.stateLost(c, fixtures.KindAdmins, ch)
 		if admins = t.LastState(c, fixtures.KindAdmins, ch); admins == nil {
-			return "", PreAdminsList, fmt.Sprintf("no 39001 published for #d %s (read as the creator %s)", ch, ActorName(c))
+			return nil, PreAdminsList, fmt.Sprintf("no 39001 published for #d %s (read as the creator %s)", ch, ActorName(c))
 		}
-		t.Note("the creator's role is read from the 39001 of %s the case read earlier (%s): the relay serves none now", ch, admins.ID)
+		t.Note("the creator's roles are read from the 39001 of %s the case read earlier (%s): the relay serves none now", ch, admins.ID)
 	}
-	found, roles := HasP(admins, c.Actor().PubKey)
+	found, listed := HasP(admins, c.Actor().PubKey)
 	if !found {
-		return "", PreModerator, fmt.Sprintf("the 39001 of %s does not list the creator: %s", ch, TagsOf(admins))
+		return nil, PreModerator, fmt.Sprintf("the 39001 of %s does not list the creator: %s", ch, TagsOf(admins))
 	}
-	for _, r := range roles {
-		if r != "" {
-			return r, Precondition{}, ""
-		}
+	if roles := RolesOf(listed); len(roles) > 0 {
+		return roles, Precondition{}, ""
 	}
-	return "", PreModerator, fmt.Sprintf("the 39001 of %s lists the creator with no role at all: %s (NIP-29: \"Each admin is listed along with one or more roles\", nip29/admins.1)", ch, TagsOf(admins))
+	return nil, PreModerator, fmt.Sprintf("the 39001 of %s lists the creator with no role at all: %s (NIP-29: \"Each admin is listed along with one or more roles\", nip29/admins.1)", ch, TagsOf(admins))
 }
 
-// PutRole names the role a case's "admin" or "owner" gets on this target:
-// the role map, or (NIP-29 way) the creator's moderating role; "member" or
-// "" means no role at all (a plain member).
-func (t *T) PutRole(c *fixtures.Client, ch, role string) string {
+// RolesOf returns the non-empty role names of a p tag's roles (tag[2:]),
+// each once, in their order.
+func RolesOf(listed []string) []string {
+	var out []string
+	for _, r := range listed {
+		if r != "" && !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// HasRoles reports whether the roles a p tag lists (tag[2:]) contain every
+// role of put: a role set is compared as a set, in any order and beside
+// any other role the relay keeps (NIP-29: "one or more roles").
+func HasRoles(listed, put []string) bool {
+	for _, r := range put {
+		if !slices.Contains(listed, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// RoleSet names a role set for a message: ["admin"], ["member" "admin"];
+// "no role" for none.
+func RoleSet(roles []string) string {
+	if len(roles) == 0 {
+		return "no role"
+	}
+	return fmt.Sprintf("%q", roles)
+}
+
+// PutRoles names the roles a case's "admin" or "owner" gets on this
+// target, for one p tag: the role map, or (NIP-29 way) the creator's
+// moderating roles, the whole set; "member" or "" means no role at all (a
+// plain member, nil).
+func (t *T) PutRoles(c *fixtures.Client, ch, role string) []string {
 	GinkgoHelper()
 	if role == "" || role == "member" {
 		if r := t.Env.RoleMap["member"]; r != "" {
-			return r
+			return []string{r}
 		}
-		if t.nip29Way() {
-			return ""
+		if t.nip29Way() || role == "" {
+			return nil
 		}
-		return role
+		return []string{role}
 	}
 	if r := t.Env.RoleMap[role]; r != "" {
-		return r
+		return []string{r}
 	}
 	if t.nip29Way() {
-		return t.ModeratorRole(c, ch)
+		return t.ModeratorRoles(c, ch)
 	}
-	return role
+	return []string{role}
 }
 
 func ActorName(c *fixtures.Client) string {

@@ -47,7 +47,7 @@ func choosingOneChannelSpecs() []framework.Spec {
 				owner, admin, b := framework.ChannelWithMember(t, fixtures.Open, "admin")
 				t.Accept(owner, fixtures.EditChannel(owner.Actor(), b, tTags(label)...), "an owner takes a label another key uses")
 				c := mkChannel(t, owner, chanOpts{Type: fixtures.TypeForum, Visibility: fixtures.Open})
-				t.Accept(owner, fixtures.PutUser(owner.Actor(), c, admin.Actor().PubKey, t.PutRole(owner, c, "admin")), "add the admin")
+				t.Accept(owner, fixtures.PutUser(owner.Actor(), c, admin.Actor().PubKey, t.PutRoles(owner, c, "admin")...), "add the admin")
 				t.Accept(admin, fixtures.EditChannel(admin.Actor(), c, tTags(label)...), "an admin takes the same label")
 				t.Expect(findChannels(t, first, nostr.TagMap{"t": {label}})).To(Equal(sortedCopy(a, b, c)))
 			}},

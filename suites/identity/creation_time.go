@@ -135,7 +135,7 @@ func creationTimeSpecs() []framework.Spec {
 				t.Expect(prev).To(BeNumerically(">", meta.CreatedAt), "39000 created_at must grow on an edit")
 				t.Accept(owner, editAt(owner.Actor(), ch, now.Add(80*time.Second), tTags(freshLabel(t))...), "replace the labels")
 				check(owner, "a label change")
-				t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, heir.Actor().PubKey, t.PutRole(owner, ch, "owner")), "add a second owner")
+				t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, heir.Actor().PubKey, t.PutRoles(owner, ch, "owner")...), "add a second owner")
 				t.Accept(heir, fixtures.RemoveUser(heir.Actor(), ch, owner.Actor().PubKey), "the heir removes the creator")
 				t.Accept(heir, editAt(heir.Actor(), ch, now.Add(120*time.Second), nostr.Tag{"about", t.Unique("about")}), "the heir edits")
 				check(heir, "an ownership transfer and an edit by the new owner")

@@ -17,7 +17,7 @@ func creatorSpecs() []framework.Spec {
 				t.Checking("identity/creator.1")
 				c := t.Connect(t.Actor("creator"))
 				ch := mkChannel(t, c, chanOpts{Visibility: fixtures.Open})
-				t.Accept(c, fixtures.PutUser(c.Actor(), ch, t.Actor("admin").PubKey, t.PutRole(c, ch, "admin")), "add an admin")
+				t.Accept(c, fixtures.PutUser(c.Actor(), ch, t.Actor("admin").PubKey, t.PutRoles(c, ch, "admin")...), "add an admin")
 				t.Accept(c, fixtures.PutUser(c.Actor(), ch, t.Actor("member").PubKey, "member"), "add a member")
 				requireIdentityAll(t, c, ch, fixtures.TypeStream, nil, c.Actor().PubKey)
 			}},
@@ -30,7 +30,7 @@ func creatorSpecs() []framework.Spec {
 				heir := t.Connect(t.Actor("heir"))
 				labels := freshLabels(t, 1)
 				ch := mkChannel(t, owner, chanOpts{Type: fixtures.TypeWorkflow, Visibility: fixtures.Open, Labels: labels})
-				t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, heir.Actor().PubKey, t.PutRole(owner, ch, "owner")), "add a second owner")
+				t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, heir.Actor().PubKey, t.PutRoles(owner, ch, "owner")...), "add a second owner")
 				t.Accept(heir, fixtures.RemoveUser(heir.Actor(), ch, owner.Actor().PubKey), "the heir removes the creator")
 				next := freshLabels(t, 1)
 				t.Accept(heir, fixtures.EditChannel(heir.Actor(), ch, append(nostr.Tags{{"name", t.Unique("heir")}}, tTags(next...)...)...), "the heir renames and relabels")

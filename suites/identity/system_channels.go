@@ -63,7 +63,7 @@ func systemChannelsSpecs() []framework.Spec {
 				t.Expect(framework.IDs(t.Query(m, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {ch}}}))).To(Equal([]string{msg.ID}), "the member reads it by #h")
 				// Roles work as usual: an admin adds a member and changes the labels.
 				admin := t.Connect(t.Actor("admin"))
-				t.Accept(o, fixtures.PutUser(o.Actor(), ch, admin.Actor().PubKey, t.PutRole(o, ch, "admin")), "add an admin")
+				t.Accept(o, fixtures.PutUser(o.Actor(), ch, admin.Actor().PubKey, t.PutRoles(o, ch, "admin")...), "add an admin")
 				t.Accept(admin, fixtures.PutUser(admin.Actor(), ch, t.Actor("late").PubKey, "member"), "the admin adds a member")
 				next := freshLabels(t, 2)
 				t.Accept(admin, fixtures.EditChannel(admin.Actor(), ch, tTags(next...)...), "the admin relabels")

@@ -24,7 +24,7 @@ func trustSpecs() []framework.Spec {
 						t.Accept(owner, fixtures.EditChannel(owner.Actor(), ch, tTags(freshLabel(t))...), "relabel")
 					},
 					func() {
-						t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, heir.Actor().PubKey, t.PutRole(owner, ch, "owner")), "add an owner")
+						t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, heir.Actor().PubKey, t.PutRoles(owner, ch, "owner")...), "add an owner")
 						t.Accept(heir, fixtures.RemoveUser(heir.Actor(), ch, owner.Actor().PubKey), "remove the creator")
 					},
 				}

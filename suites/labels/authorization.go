@@ -42,7 +42,7 @@ func authorizationSpecs() []framework.Spec {
 						base := snapshot(t, reader, ch)
 						sub := t.Subscribe(reader, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})
 						removal := r%2 == 1
-						change := fixtures.PutUser(owner.Actor(), ch, pk, t.PutRole(owner, ch, "member"))
+						change := fixtures.PutUser(owner.Actor(), ch, pk, t.PutRoles(owner, ch, "member")...)
 						if removal {
 							change = fixtures.RemoveUser(owner.Actor(), ch, pk)
 						}

@@ -356,7 +356,7 @@ func withRoles(t *framework.T, owner *fixtures.Client, ch string, roles ...strin
 			kind = framework.KindUnprivileged
 		}
 		c := t.Connect(t.ActorAs(kind, role))
-		t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, c.Actor().PubKey, t.PutRole(owner, ch, role)), "put user as "+role)
+		t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, c.Actor().PubKey, t.PutRoles(owner, ch, role)...), "put user as "+role)
 		out = append(out, c)
 	}
 	return out

@@ -207,7 +207,7 @@ func responsesSpecs() []framework.Spec {
 				x := lbl(t, "x")
 				denied := mutationEv(member.Actor(), ch, []string{x}, nil)
 				rejectCL(t, member, denied, "a member's add-label", "restricted")
-				t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, member.Actor().PubKey, t.PutRole(owner, ch, "admin")), "make the member an admin")
+				t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, member.Actor().PubKey, t.PutRoles(owner, ch, "admin")...), "make the member an admin")
 				cur := resendRefused(t, member, owner, ch, denied, x, []string{a}, "the member's refused add-label, re-sent after the promotion")
 				y := lbl(t, "y")
 				t.Accept(owner, fixtures.EditChannel(owner.Actor(), ch, nostr.Tag{"archived", "true"}), "archive")

@@ -143,7 +143,7 @@ func retryAdmissionSpecs() []framework.Spec {
 				// applies nothing). The promotion was signed at or before now;
 				// a second ahead is always a new event and well inside the window.
 				restore := owner.Actor().EventAt(time.Now().Add(time.Second), fixtures.KindPutUser,
-					nostr.Tags{{"h", ch}, {"p", admin.Actor().PubKey, t.PutRole(owner, ch, "admin")}}, "")
+					nostr.Tags{{"h", ch}, append(nostr.Tag{"p", admin.Actor().PubKey}, t.PutRoles(owner, ch, "admin")...)}, "")
 				if ok := t.Accept(owner, restore, "restore"); strings.HasPrefix(ok.Reason, "duplicate:") {
 					framework.Failf("restore: the relay took a new 9000 for a duplicate: %s", ok)
 				}

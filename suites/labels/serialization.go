@@ -522,26 +522,26 @@ var preGrantAdmin = framework.Precondition{ID: "grant-admin",
 // raceAdmin connects a fresh actor and makes it an admin of ch as the
 // owner; a refused grant blocks the case (no draft obliges a relay to take
 // the harness's role name).
-func raceAdmin(t *framework.T, owner *fixtures.Client, ch string) (*fixtures.Client, string) {
+func raceAdmin(t *framework.T, owner *fixtures.Client, ch string) (*fixtures.Client, []string) {
 	GinkgoHelper()
 	c := t.Connect(t.Actor("admin"))
-	role := t.PutRole(owner, ch, "admin")
-	ok := t.Publish(owner, fixtures.PutUser(owner.Actor(), ch, c.Actor().PubKey, role))
+	roles := t.PutRoles(owner, ch, "admin")
+	ok := t.Publish(owner, fixtures.PutUser(owner.Actor(), ch, c.Actor().PubKey, roles...))
 	if !ok.Accepted {
 		framework.CheckPrefix("OK", ok.Reason)
-		t.Blocked(preGrantAdmin, fmt.Sprintf("9000 giving role %q in %s as its owner: %s", role, ch, ok))
+		t.Blocked(preGrantAdmin, fmt.Sprintf("9000 giving roles %s in %s as its owner: %s", framework.RoleSet(roles), ch, ok))
 	}
-	return c, role
+	return c, roles
 }
 
-// roleChangeSeen reports whether a read shows pk no longer holding role
-// (or, for a removal, no longer a member), and whether the read could tell
-// at all (the state kinds it needs were in it).
-func roleChangeSeen(view []*nostr.Event, pk, role string, removal bool) (seen, known bool) {
+// roleChangeSeen reports whether a read shows pk no longer holding every
+// role of roles (or, for a removal, no longer a member), and whether the
+// read could tell at all (the state kinds it needs were in it).
+func roleChangeSeen(view []*nostr.Event, pk string, roles []string, removal bool) (seen, known bool) {
 	if admins := currentOf(view, fixtures.KindAdmins); admins != nil {
 		known = true
-		found, roles := framework.HasP(admins, pk)
-		if !found || !slices.Contains(roles, role) {
+		found, listed := framework.HasP(admins, pk)
+		if !found || !framework.HasRoles(listed, roles) {
 			seen = true
 		}
 	}

@@ -24,12 +24,12 @@ func adminsSpecs() []framework.Spec {
 					// The relay published one for the probe's group (NIP-29
 					// allows none for a while): a change of admins makes it
 					// publish this group's again.
-					role := t.Env.ProbedCreatorRole
-					if role == "" {
-						role = "admin"
+					roles := t.Env.ProbedCreatorRoles
+					if len(roles) == 0 {
+						roles = []string{"admin"}
 					}
 					second := t.Actor("admin")
-					t.Accept(c, fixtures.PutUser(c.Actor(), ch, second.PubKey, role), "put a second admin, so the relay publishes the group's 39001")
+					t.Accept(c, fixtures.PutUser(c.Actor(), ch, second.PubKey, roles...), "put a second admin, so the relay publishes the group's 39001")
 					admins = t.StateEvent(c, fixtures.KindAdmins, ch)
 				}
 				if admins == nil {

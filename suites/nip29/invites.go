@@ -64,7 +64,7 @@ func invitesSpecs() []framework.Spec {
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{Flags: []string{fixtures.FlagClosed}})
 				t.RequireFlags(owner, ch, fixtures.FlagClosed)
 				member := t.Connect(t.ActorAs(framework.KindUnprivileged, "member"))
-				t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, member.Actor().PubKey, t.PutRole(owner, ch, "member")), "put user as member")
+				t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, member.Actor().PubKey, t.PutRoles(owner, ch, "member")...), "put user as member")
 				code := t.Unique("member-invite")
 				t.Reject(member, fixtures.CreateInvite(member.Actor(), ch, code), "", "NIP-29 (nip29/invites.3): moderation events must come from an authorized admin; a plain member's 9009 create-invite")
 				friend := t.Connect(t.Actor("friend"))

@@ -31,7 +31,7 @@ func joinSpecs() []framework.Spec {
 				}
 				t.Track(join)
 				added := t.Within(func(g Gomega) {
-					if members := t.StateEvent(joiner, fixtures.KindMembers, ch); members != nil && listed(members, pk, "") {
+					if members := t.StateEvent(joiner, fixtures.KindMembers, ch); members != nil && listed(members, pk, nil) {
 						return
 					}
 					puts := t.QueryResult(joiner, nostr.Filter{Kinds: []int{fixtures.KindPutUser}, Tags: nostr.TagMap{"h": {ch}, "p": {pk}}})

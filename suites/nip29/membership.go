@@ -2,7 +2,6 @@ package nip29
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/nipcl/nipcl-conform/clause"
 	"github.com/nipcl/nipcl-conform/fixtures"
@@ -69,11 +68,11 @@ func membershipSpecs() []framework.Spec {
 			"nip29/membership.3"),
 			Run: func(t *framework.T) {
 				owner, member, ch := framework.ChannelWithMember(t, fixtures.Open, "member")
-				role := t.PutRole(owner, ch, "admin")
-				t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, member.Actor().PubKey, role), "put the existing member again with role "+role)
+				put := t.PutRoles(owner, ch, "admin")
+				t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, member.Actor().PubKey, put...), "put the existing member again with roles "+framework.RoleSet(put))
 				found, roles := framework.HasP(t.MustStateEvent(owner, fixtures.KindAdmins, ch), member.Actor().PubKey)
-				if !found || !slices.Contains(roles, role) {
-					t.Violates("nip29/membership.3", "NIP-29 (nip29/membership.3): a 9000 on an existing member must update its roles; 39001 entry after giving %q: found=%v roles=%q", role, found, roles)
+				if !found || !framework.HasRoles(roles, put) {
+					t.Violates("nip29/membership.3", "NIP-29 (nip29/membership.3): a 9000 on an existing member must update its roles; 39001 entry after giving %s: found=%v roles=%q", framework.RoleSet(put), found, roles)
 				}
 			}},
 		{Case: framework.NewCase("base/membership/5", framework.SHOULD,
@@ -81,10 +80,10 @@ func membershipSpecs() []framework.Spec {
 			"nip29/membership.4"),
 			Run: func(t *framework.T) {
 				owner, admin, ch := framework.ChannelWithMember(t, fixtures.Open, "admin")
-				role := t.PutRole(owner, ch, "admin")
+				put := t.PutRoles(owner, ch, "admin")
 				found, roles := framework.HasP(t.MustStateEvent(owner, fixtures.KindAdmins, ch), admin.Actor().PubKey)
-				if !found || !slices.Contains(roles, role) {
-					t.Violates("nip29/membership.4", "NIP-29 (nip29/membership.4): the new %q is not listed in 39001 with that role (found=%v roles=%q)", role, found, roles)
+				if !found || !framework.HasRoles(roles, put) {
+					t.Violates("nip29/membership.4", "NIP-29 (nip29/membership.4): the user put with roles %s is not listed in 39001 with them (found=%v roles=%q)", framework.RoleSet(put), found, roles)
 				}
 			}},
 		{Case: framework.NewCase("base/membership/6", framework.SHOULD,
@@ -94,9 +93,10 @@ func membershipSpecs() []framework.Spec {
 			Run: func(t *framework.T) {
 				owner, admin, ch := framework.ChannelWithMember(t, fixtures.Open, "admin")
 				pk := admin.Actor().PubKey
-				role := t.PutRole(owner, ch, "admin")
-				if found, roles := framework.HasP(t.MustStateEvent(owner, fixtures.KindAdmins, ch), pk); !found || !slices.Contains(roles, role) {
-					t.Blocked(framework.PreModerator, fmt.Sprintf("the user put with role %q is not listed with it in 39001 (found=%v roles=%q; see base/membership/5)", role, found, roles))
+				put := t.PutRoles(owner, ch, "admin")
+				role := framework.RoleSet(put)
+				if found, roles := framework.HasP(t.MustStateEvent(owner, fixtures.KindAdmins, ch), pk); !found || !framework.HasRoles(roles, put) {
+					t.Blocked(framework.PreModerator, fmt.Sprintf("the user put with roles %s is not listed with them in 39001 (found=%v roles=%q; see base/membership/5)", role, found, roles))
 				}
 				// Preconditions judged before the step: 39001 (above) and 39002.
 				t.MustStateEvent(owner, fixtures.KindMembers, ch)
@@ -113,16 +113,16 @@ func membershipSpecs() []framework.Spec {
 				}
 				found, roles := framework.HasP(admins, pk)
 				switch {
-				case found && slices.Contains(roles, role):
+				case found && framework.HasRoles(roles, put):
 					if ok.Accepted {
 						t.Reading(clause.ReadingNIP29RolelessPut, "keep")
 					}
 				case !ok.Accepted:
-					t.Violates("nip29/membership.5", "NIP-29 (nip29/membership.5): the refused 9000 still changed the user's roles: 39001 found=%v roles=%q, was %q", found, roles, role)
+					t.Violates("nip29/membership.5", "NIP-29 (nip29/membership.5): the refused 9000 still changed the user's roles: 39001 found=%v roles=%q, was %s", found, roles, role)
 				case !found || len(roles) == 0:
 					t.Reading(clause.ReadingNIP29RolelessPut, "reset")
 				default:
-					t.Note("the role-less 9000 changed the user's roles from %q to %q", role, roles)
+					t.Note("the role-less 9000 changed the user's roles from %s to %q", role, roles)
 				}
 			}},
 	}

@@ -133,7 +133,7 @@ func moderationSpecs() []framework.Spec {
 			Run: func(t *framework.T) {
 				owner := t.Connect(t.Actor("owner"))
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{})
-				put := fixtures.PutUser(owner.Actor(), ch, t.Actor("member").PubKey, t.PutRole(owner, ch, "member"))
+				put := fixtures.PutUser(owner.Actor(), ch, t.Actor("member").PubKey, t.PutRoles(owner, ch, "member")...)
 				t.Accept(owner, put, "the creator puts a member")
 				edit := fixtures.EditGroup(owner.Actor(), ch, fixtures.GroupMetadata{Name: t.Unique("renamed")})
 				t.Accept(owner, edit, "the creator renames the group")

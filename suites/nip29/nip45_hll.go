@@ -80,7 +80,7 @@ type hllSeen struct {
 func hllAnswer(t *framework.T) hllSeen {
 	owner, m1, ch := framework.ChannelWithMember(t, fixtures.Open, "member")
 	m2 := t.Connect(t.Actor("member2"))
-	t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, m2.Actor().PubKey, t.PutRole(owner, ch, "member")), "put the second member")
+	t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, m2.Actor().PubKey, t.PutRoles(owner, ch, "member")...), "put the second member")
 	target := fixtures.Message(owner.Actor(), ch, "react to me")
 	t.Accept(owner, target, "the message the reactions name")
 	var authors []string

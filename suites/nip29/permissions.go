@@ -28,7 +28,7 @@ func permissionsSpecs() []framework.Spec {
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{})
 				outsider := t.Connect(t.Actor("outsider"))
 				friend := t.Actor("friend")
-				t.Reject(outsider, fixtures.PutUser(outsider.Actor(), ch, friend.PubKey, t.PutRole(owner, ch, "admin")), "", "an outsider puts a user")
+				t.Reject(outsider, fixtures.PutUser(outsider.Actor(), ch, friend.PubKey, t.PutRoles(owner, ch, "admin")...), "", "an outsider puts a user")
 				for _, k := range []int{fixtures.KindMembers, fixtures.KindAdmins} {
 					if found, _ := framework.HasP(t.StateEvent(owner, k, ch), friend.PubKey); found {
 						t.Violates("nip29/permissions.1", "NIP-29 (nip29/permissions.1): the outsider's refused 9000 still added its friend to kind %d", k)

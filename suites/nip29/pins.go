@@ -45,7 +45,7 @@ func pinsSpecs() []framework.Spec {
 				group, e1, _, pinned := pinnedGroup(t, owner)
 				awaitPins(t, owner, group, pinned, "the 39005 after the owner's 9010")
 				member := t.Connect(t.ActorAs(framework.KindUnprivileged, "member"))
-				t.Accept(owner, fixtures.PutUser(owner.Actor(), group, member.Actor().PubKey, t.PutRole(owner, group, "member")), "put user as member")
+				t.Accept(owner, fixtures.PutUser(owner.Actor(), group, member.Actor().PubKey, t.PutRoles(owner, group, "member")...), "put user as member")
 				t.Reject(member, pinList(member.Actor(), group, nostr.Tag{"e", e1}), "", "NIP-29 (nip29/pins.3): moderation events should be rejected unless they come from an authorized admin; a plain member's 9010")
 				awaitPins(t, owner, group, pinned, "NIP-29 (nip29/pins.3): after the member's refused 9010, the 39005")
 			}},

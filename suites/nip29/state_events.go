@@ -140,11 +140,11 @@ func stateEventsSpecs() []framework.Spec {
 			"nip29/state-events.3"),
 			Run: func(t *framework.T) {
 				owner, member, ch := framework.ChannelWithMember(t, fixtures.Open, "member")
-				role := t.PutRole(owner, ch, "member")
+				roles := t.PutRoles(owner, ch, "member")
 				m := fixtures.GroupMetadata{Name: t.Unique("same")}
 				for i := 0; i < 2; i++ {
 					t.Accept(owner, fixtures.EditGroup(owner.Actor(), ch, m), fmt.Sprintf("the same 9002, time %d", i+1))
-					again := fixtures.PutUser(owner.Actor(), ch, member.Actor().PubKey, role)
+					again := fixtures.PutUser(owner.Actor(), ch, member.Actor().PubKey, roles...)
 					again.Content = t.Unique("again") // a new event with the same effect
 					t.Accept(owner, owner.Actor().Sign(again), fmt.Sprintf("the same 9000, time %d", i+1))
 				}

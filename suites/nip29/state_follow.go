@@ -96,11 +96,11 @@ func flagFollows(t *framework.T, flag, opposite string) {
 	}
 }
 
-// listed reports whether ev has a p tag for pubkey (with role among its
-// roles when role is not "").
-func listed(ev *nostr.Event, pubkey, role string) bool {
-	found, roles := framework.HasP(ev, pubkey)
-	return found && (role == "" || slices.Contains(roles, role))
+// listed reports whether ev has a p tag for pubkey (holding every role of
+// roles, compared as a set, when roles is not empty).
+func listed(ev *nostr.Event, pubkey string, roles []string) bool {
+	found, held := framework.HasP(ev, pubkey)
+	return found && framework.HasRoles(held, roles)
 }
 
 // plainRole is the role name a 9000 gives to make an existing member a
@@ -108,16 +108,16 @@ func listed(ev *nostr.Event, pubkey, role string) bool {
 // else a role named "member" in the group's 39003. "" when none is known:
 // a 9000 without roles on a member who has one may keep the role or reset
 // it (reading nip29-roleless-put-user), so it demotes nobody for sure.
-func plainRole(t *framework.T, c *fixtures.Client, group, moderator string) string {
-	if r := t.PutRole(c, group, "member"); r != "" && r != moderator {
-		return r
+func plainRole(t *framework.T, c *fixtures.Client, group string, moderator []string) string {
+	if r := t.PutRoles(c, group, "member"); len(r) == 1 && !slices.Equal(r, moderator) {
+		return r[0]
 	}
 	roles := t.StateEvent(c, fixtures.KindRoles, group)
 	if roles == nil {
 		return ""
 	}
 	for _, tag := range roles.Tags {
-		if len(tag) >= 2 && tag[0] == "role" && strings.EqualFold(tag[1], "member") && tag[1] != moderator {
+		if len(tag) >= 2 && tag[0] == "role" && strings.EqualFold(tag[1], "member") && !slices.Equal([]string{tag[1]}, moderator) {
 			return tag[1]
 		}
 	}
@@ -136,16 +136,16 @@ func roleFollows(t *framework.T, demote bool) {
 	ch := t.CreateChannel(owner, fixtures.ChannelSpec{})
 	t.MustStateEvent(owner, fixtures.KindAdmins, ch)
 	pk := t.Actor("admin").PubKey
-	role := t.PutRole(owner, ch, "admin")
+	role := t.PutRoles(owner, ch, "admin")
 	plain := ""
 	if demote {
 		if plain = plainRole(t, owner, ch, role); plain == "" {
 			t.Unsupported("no plain-member role name is known (no --role-map member, no \"member\" role in the group's 39003): a 9000 without roles on an admin may keep or reset its role (reading nip29-roleless-put-user), so no 9000 takes the role away for sure")
 		}
 	}
-	t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, pk, t.PutRole(owner, ch, "member")), "the owner's 9000 putting the user as a member")
-	t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, pk, role), "the owner's 9000 giving the member role "+role)
-	followRead(t, clauseStateFollow, owner, fixtures.KindAdmins, ch, func(ev *nostr.Event) bool { return listed(ev, pk, role) }, "the owner's accepted 9000 changing "+pk+"'s role to "+role)
+	t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, pk, t.PutRoles(owner, ch, "member")...), "the owner's 9000 putting the user as a member")
+	t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, pk, role...), "the owner's 9000 giving the member roles "+framework.RoleSet(role))
+	followRead(t, clauseStateFollow, owner, fixtures.KindAdmins, ch, func(ev *nostr.Event) bool { return listed(ev, pk, role) }, "the owner's accepted 9000 changing "+pk+"'s roles to "+framework.RoleSet(role))
 	if demote {
 		put := fixtures.PutUser(owner.Actor(), ch, pk, plain)
 		if ok := t.Publish(owner, put); !ok.Accepted {
@@ -153,19 +153,19 @@ func roleFollows(t *framework.T, demote bool) {
 			t.Blocked(preCommandApplied, fmt.Sprintf("the owner's 9000 changing the admin's role back to %q was refused (%s): NIP-29 updates an existing member's roles by 9000 (base/membership/* judge it)", plain, ok))
 		}
 		t.Track(put)
-		followRead(t, clauseStateFollow, owner, fixtures.KindAdmins, ch, func(ev *nostr.Event) bool { return !listed(ev, pk, role) }, "the owner's accepted 9000 changing "+pk+"'s role from "+role+" back to "+plain)
+		followRead(t, clauseStateFollow, owner, fixtures.KindAdmins, ch, func(ev *nostr.Event) bool { return !listed(ev, pk, role) }, "the owner's accepted 9000 changing "+pk+"'s roles from "+framework.RoleSet(role)+" back to "+plain)
 		// The 39002 is optional (NIP-29: a relay MAY publish it): read
 		// only when the relay publishes one.
 		if t.StateEvent(owner, fixtures.KindMembers, ch) != nil {
-			followRead(t, clauseStateFollow, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return listed(ev, pk, "") }, "the owner's accepted 9000 changing "+pk+"'s role back to "+plain+" (still a member)")
+			followRead(t, clauseStateFollow, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return listed(ev, pk, nil) }, "the owner's accepted 9000 changing "+pk+"'s role back to "+plain+" (still a member)")
 		}
 		return
 	}
 	members := t.StateEvent(owner, fixtures.KindMembers, ch)
 	t.Accept(owner, fixtures.RemoveUser(owner.Actor(), ch, pk), "the owner's 9001 removing the admin")
-	followRead(t, clauseStateFollow, owner, fixtures.KindAdmins, ch, func(ev *nostr.Event) bool { return !listed(ev, pk, "") }, "the owner's accepted 9001 removing the admin "+pk)
-	if members != nil && listed(members, pk, "") {
-		followRead(t, clauseStateFollow, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return !listed(ev, pk, "") }, "the owner's accepted 9001 removing the admin "+pk+" (the 39002 listed it)")
+	followRead(t, clauseStateFollow, owner, fixtures.KindAdmins, ch, func(ev *nostr.Event) bool { return !listed(ev, pk, nil) }, "the owner's accepted 9001 removing the admin "+pk)
+	if members != nil && listed(members, pk, nil) {
+		followRead(t, clauseStateFollow, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return !listed(ev, pk, nil) }, "the owner's accepted 9001 removing the admin "+pk+" (the 39002 listed it)")
 	}
 }
 
@@ -198,10 +198,10 @@ func stateFollowSpecs() []framework.Spec {
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{})
 				t.MustStateEvent(owner, fixtures.KindMembers, ch)
 				pk := t.Actor("member").PubKey
-				t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, pk, t.PutRole(owner, ch, "member")), "the owner's 9000 putting the user")
-				followRead(t, clauseStateFollow, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return listed(ev, pk, "") }, "the owner's accepted 9000 putting "+pk)
+				t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, pk, t.PutRoles(owner, ch, "member")...), "the owner's 9000 putting the user")
+				followRead(t, clauseStateFollow, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return listed(ev, pk, nil) }, "the owner's accepted 9000 putting "+pk)
 				t.Accept(owner, fixtures.RemoveUser(owner.Actor(), ch, pk), "the owner's 9001 removing the user")
-				followRead(t, clauseStateFollow, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return !listed(ev, pk, "") }, "the owner's accepted 9001 removing "+pk)
+				followRead(t, clauseStateFollow, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return !listed(ev, pk, nil) }, "the owner's accepted 9001 removing "+pk)
 			}},
 		{Case: framework.NewCase("base/follow/6", framework.SHOULD,
 			"After a 9000 giving a user the moderating role the 39001 lists it with the role; after a 9001 removing the user, the 39001 read again no longer lists it.",
@@ -211,11 +211,11 @@ func stateFollowSpecs() []framework.Spec {
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{})
 				t.MustStateEvent(owner, fixtures.KindAdmins, ch)
 				pk := t.Actor("admin").PubKey
-				role := t.PutRole(owner, ch, "admin")
-				t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, pk, role), "the owner's 9000 giving the user role "+role)
-				followRead(t, clauseStateFollow, owner, fixtures.KindAdmins, ch, func(ev *nostr.Event) bool { return listed(ev, pk, role) }, "the owner's accepted 9000 giving "+pk+" role "+role)
+				role := t.PutRoles(owner, ch, "admin")
+				t.Accept(owner, fixtures.PutUser(owner.Actor(), ch, pk, role...), "the owner's 9000 giving the user roles "+framework.RoleSet(role))
+				followRead(t, clauseStateFollow, owner, fixtures.KindAdmins, ch, func(ev *nostr.Event) bool { return listed(ev, pk, role) }, "the owner's accepted 9000 giving "+pk+" roles "+framework.RoleSet(role))
 				t.Accept(owner, fixtures.RemoveUser(owner.Actor(), ch, pk), "the owner's 9001 removing the admin")
-				followRead(t, clauseStateFollow, owner, fixtures.KindAdmins, ch, func(ev *nostr.Event) bool { return !listed(ev, pk, "") }, "the owner's accepted 9001 removing the admin "+pk)
+				followRead(t, clauseStateFollow, owner, fixtures.KindAdmins, ch, func(ev *nostr.Event) bool { return !listed(ev, pk, nil) }, "the owner's accepted 9001 removing the admin "+pk)
 			}},
 		{Case: framework.NewCase("base/follow/7", framework.SHOULD,
 			"After an accepted 9021 join request to an open group the 39002 lists the user; after its 9022 leave request, the 39002 read again no longer does.",
@@ -231,10 +231,10 @@ func stateFollowSpecs() []framework.Spec {
 					framework.CheckPrefix("OK", ok.Reason)
 					t.Unsupported("the join request to the open group was refused (" + ok.String() + "): the relay defers joins, so there is no join to follow")
 				}
-				followRead(t, clauseStateFollow, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return listed(ev, pk, "") }, "the accepted 9021 join request of "+pk)
+				followRead(t, clauseStateFollow, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return listed(ev, pk, nil) }, "the accepted 9021 join request of "+pk)
 				leave := fixtures.LeaveRequest(joiner.Actor(), ch)
 				t.Accept(joiner, leave, "the member's 9022 leave request")
-				followRead(t, clauseStateFollow, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return !listed(ev, pk, "") }, "the accepted 9022 leave request of "+pk)
+				followRead(t, clauseStateFollow, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return !listed(ev, pk, nil) }, "the accepted 9022 leave request of "+pk)
 			}},
 		{Case: framework.NewCase("base/follow/8", framework.SHOULD,
 			"After an accepted join request carrying a 9009 invite code to a closed group the 39002 lists the user; after the owner's 9001 removing it, the 39002 read again no longer does.",
@@ -256,9 +256,9 @@ func stateFollowSpecs() []framework.Spec {
 					framework.CheckPrefix("OK", ok.Reason)
 					t.Unsupported("the invited join request was refused (" + ok.String() + "): nothing to follow (base/invites/1 judges it)")
 				}
-				followRead(t, clauseStateFollow, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return listed(ev, pk, "") }, "the accepted invited 9021 of "+pk)
+				followRead(t, clauseStateFollow, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return listed(ev, pk, nil) }, "the accepted invited 9021 of "+pk)
 				t.Accept(owner, fixtures.RemoveUser(owner.Actor(), ch, pk), "the owner's 9001 removing the invited member")
-				followRead(t, clauseStateFollow, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return !listed(ev, pk, "") }, "the owner's accepted 9001 removing the invited member "+pk)
+				followRead(t, clauseStateFollow, owner, fixtures.KindMembers, ch, func(ev *nostr.Event) bool { return !listed(ev, pk, nil) }, "the owner's accepted 9001 removing the invited member "+pk)
 			}},
 		{Case: framework.NewCase("base/follow/9", framework.SHOULD,
 			"After a 9002 making a group the child of another, the child's 39000 carries the parent and the parent's the child; after a 9002 detaching it (no parent tag), both 39000s read again carry neither.",

@@ -172,8 +172,8 @@ func subgroupsSpecs() []framework.Spec {
 				// parent's role does not give it any.
 				admin := t.Connect(t.ActorAs(framework.KindUnprivileged, "admin"))
 				member := t.Connect(t.Actor("member"))
-				t.Accept(owner, fixtures.PutUser(owner.Actor(), parent, admin.Actor().PubKey, t.PutRole(owner, parent, "admin")), "put the parent's admin")
-				t.Accept(owner, fixtures.PutUser(owner.Actor(), parent, member.Actor().PubKey, t.PutRole(owner, parent, "member")), "put the parent's member")
+				t.Accept(owner, fixtures.PutUser(owner.Actor(), parent, admin.Actor().PubKey, t.PutRoles(owner, parent, "admin")...), "put the parent's admin")
+				t.Accept(owner, fixtures.PutUser(owner.Actor(), parent, member.Actor().PubKey, t.PutRoles(owner, parent, "member")...), "put the parent's member")
 				if found, _ := framework.HasP(t.StateEvent(owner, fixtures.KindAdmins, child), admin.Actor().PubKey); found {
 					t.Note("the child's 39001 lists the parent's admin (the relay put it there itself)")
 					return
