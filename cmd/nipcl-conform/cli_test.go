@@ -254,6 +254,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "--command-tag", "novalue"}, "--command-tag: want K=V"},
 		{[]string{"bench", "--command-tag", "=v"}, "--command-tag: want K=V"},
 		{[]string{"serve", "--require-command-tag", "novalue"}, "RequireCommandTag: want K=V"},
+		{[]string{"run", "--role-map", "admin=moderator,boss=king"}, "separate pairs with commas"},
+		{[]string{"run", "--role-map", "admin=moderator", "--role-map", "admin=king"}, "two roles for admin"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -132,7 +132,7 @@ func defineRunFlags(fs *flag.FlagSet) *runFlags {
 	}
 	f.hostHeader = fs.String("host-header", "", "HOST: the Host header naming the relay's main community on every request, for a --target reached through a tunnel or port forward (ssh -L, kubectl port-forward) to a relay that routes by Host; ws:// targets (a local proxy sets it). --simulate-rtt already sends the relay's own host")
 	f.labelFilter = fs.String("label-filter", "", "select cases by their Ginkgo labels: profile (nip29, identity, labels), level (MUST, SHOULD, MAY), source (nip, draft, contract), area:X, section:X.Y, slow, heavy; e.g. 'labels && MUST && !slow'")
-	fs.Var(&f.roleMap, "role-map", "WORD=ROLE: the relay's role name for the harness's role word admin, owner or member (repeatable; default: learned from the creator's 39001 entry)")
+	fs.Var(&f.roleMap, "role-map", "WORD=ROLE: the relay's role name for the harness's role word admin, owner or member (repeatable, or comma-separated pairs; default: learned from the creator's 39001 entry)")
 	fs.Var(&f.actorKeys, "actor-key", "[ROLE=]HEX: a secret key the suites may act with (repeatable); ROLE creator (may create groups) or unprivileged (may not moderate groups it does not administer) says which is which; every key is probed before the cases either way")
 	fs.Var(&f.variants, "variant", "NAME: run the built-in reference relay under this lawful variant (repeatable or comma-separated; see `nipcl-conform faults`)")
 	f.lawful = fs.String("lawful", "", "SEED: run the built-in reference relay under a random lawful combination of variants drawn from SEED for each profile (printed in the plan name)")
@@ -361,12 +361,20 @@ func (f *runFlags) settleMaps(s *runSettings) error {
 		s.envMap[k] = v
 	}
 	s.roles = map[string]string{}
-	for _, kv := range f.roleMap {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || (k != "admin" && k != "owner" && k != "member") {
-			return usagef("--role-map wants admin=ROLE, owner=ROLE or member=ROLE, got %q", kv)
+	for _, arg := range f.roleMap {
+		// One flag may carry several pairs, comma-separated
+		// (admin=moderator,owner=king): a role name with a comma or an
+		// equals sign is no role a relay would publish.
+		for kv := range strings.SplitSeq(arg, ",") {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok || (k != "admin" && k != "owner" && k != "member") || strings.Contains(v, "=") {
+				return usagef("--role-map wants admin=ROLE, owner=ROLE or member=ROLE (repeat the flag or separate pairs with commas), got %q", arg)
+			}
+			if prev, dup := s.roles[k]; dup && prev != v {
+				return usagef("--role-map names two roles for %s: %q and %q", k, prev, v)
+			}
+			s.roles[k] = v
 		}
-		s.roles[k] = v
 	}
 	if *f.baseline != "" {
 		b, err := reports.LoadBaseline(*f.baseline)
