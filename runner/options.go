@@ -26,6 +26,10 @@ type Plan struct {
 	// Sections too: to the listed cases of those sections). The fault
 	// kill test runs only the cases citing a fault's clause.
 	Cases []string
+	// Findings, when set, is what another process of the run (a parallel
+	// run's parent, ProbePlans) observed of this plan's relay: the plan's
+	// set-up uses it instead of probing the relay again.
+	Findings *Findings
 }
 
 // Options configures a run. The zero value plus Plans is usable.
