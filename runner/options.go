@@ -106,6 +106,10 @@ type Options struct {
 	// Claim(plan, case ID) grants it, cases are taken longest first, and
 	// the results hold only the cases this process ran.
 	Claim func(plan, caseID string) bool
+	// ResultsOnly writes only results.json to ReportDir: a worker of a
+	// parallel run, whose parent merges the workers' results and writes
+	// every report once.
+	ResultsOnly bool
 	// CaseDone, when set, is told of every case this process finished
 	// (a worker tells the parent, which draws the progress line).
 	CaseDone func(plan, caseID string, failed bool)

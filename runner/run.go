@@ -256,6 +256,9 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 		opts.Baseline.Apply(res)
 		res.Settings["baseline"] = opts.Baseline.Path
 	}
+	if opts.ResultsOnly {
+		return res, reports.WriteFile(filepath.Join(opts.ReportDir, "results.json"), res, reports.WriteJSON)
+	}
 	if err := WriteReports(opts.ReportDir, opts.JUnitPath, res); err != nil {
 		return res, err
 	}

@@ -533,6 +533,9 @@ func (f *runFlags) execute(fs *flag.FlagSet, s *runSettings, plans []runner.Plan
 	if s.worker != nil && *f.rate > 0 {
 		opts.Pace = s.worker.pacer() // --rate for the whole run, not per worker
 	}
+	// A worker's results.json is merged by its parent, which writes the
+	// reports (HTML, JUnit, summary, badge) once.
+	opts.ResultsOnly = s.worker != nil
 	res, err := runner.Run(ctx, opts)
 	if s.worker != nil {
 		// A worker's results go to its parent, which prints the summary.
