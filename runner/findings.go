@@ -60,6 +60,13 @@ type KeyFinding struct {
 // carry it).
 func ProbePlans(ctx context.Context, opts Options, runID string) ([]*Findings, []string) {
 	opts.defaults()
+	if opts.Deadline > 0 {
+		// As in Run: an explicit deadline bounds the set-up too (the
+		// capability probe takes at most a third of what is left).
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, opts.Deadline, StopByDeadline(opts.Deadline))
+		defer cancel()
+	}
 	prepared := make([]*preparedPlan, len(opts.Plans))
 	var wg sync.WaitGroup
 	for i, plan := range opts.Plans {
