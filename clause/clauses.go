@@ -2,6 +2,7 @@ package clause
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -136,6 +137,29 @@ var clauseByID = func() map[string]Clause {
 // Clauses returns every clause, ordered by section ID and then by number.
 func Clauses() []Clause {
 	return append([]Clause(nil), clauses...)
+}
+
+// clausePos is each clause's position in Clauses.
+var clausePos = func() map[string]int {
+	m := make(map[string]int, len(clauses))
+	for i, c := range clauses {
+		m[c.ID] = i
+	}
+	return m
+}()
+
+// InOrder returns the IDs of ids that name a clause, once each, in the
+// order of Clauses (without copying the catalogue, as a loop over
+// Clauses would for every case a run reports).
+func InOrder(ids []string) []string {
+	var out []string
+	for _, id := range ids {
+		if _, ok := clausePos[id]; ok && !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return clausePos[out[i]] < clausePos[out[j]] })
+	return out
 }
 
 // LookupClause returns the clause with the given ID.

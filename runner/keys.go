@@ -95,8 +95,9 @@ func hostKeys(values, hosts []string, commandTags nostr.Tags) (map[string]*fixtu
 // probeKeys runs the capability probe once for the plan, before any case:
 // the configured keys, or one fresh key for every generated one. The
 // findings go to the env (actor assignment) and the plan's report; it
-// returns how many of the probe's groups were deleted and which were not.
-func probeKeys(ctx context.Context, env *suites.Env, keys []*capability.Key, result *reports.PlanResult) (deleted int, undeleted []string, answered bool) {
+// returns them (with how many of the probe's groups were deleted and
+// which were not).
+func probeKeys(ctx context.Context, env *suites.Env, keys []*capability.Key, result *reports.PlanResult) *capability.Findings {
 	// A budget of steps, and never more than a third of what is left of
 	// the run: a relay that answers nothing must leave the cases their time.
 	budget := time.Duration(4*len(keys)+6) * env.StepTimeout
@@ -110,6 +111,13 @@ func probeKeys(ctx context.Context, env *suites.Env, keys []*capability.Key, res
 	found := capability.Probe(pctx, capability.Target{
 		URL: env.URL, AuthRelayURL: env.RelayURL, Header: env.Header, CommandTags: env.CommandTags, PoW: env.PoW, AuthOnConnect: env.AuthOnConnect, StepTimeout: env.StepTimeout, Pace: env.Pace,
 	}, keys)
+	recordKeyFindings(env, found, result)
+	return found
+}
+
+// recordKeyFindings gives the env (actor assignment, state kinds, the
+// OK→state delays) and the plan's report the capability probe's findings.
+func recordKeyFindings(env *suites.Env, found *capability.Findings, result *reports.PlanResult) {
 	env.KeyCaps, env.StatePublished, env.ProbedCreatorRoles = found.Keys, found.State, found.CreatorRoles
 	if env.Delays == nil {
 		env.Delays = &suites.Delays{}
@@ -134,5 +142,4 @@ func probeKeys(ctx context.Context, env *suites.Env, keys []*capability.Key, res
 		}
 		result.Keys = append(result.Keys, f)
 	}
-	return found.Deleted, found.Undeleted, found.Answered
 }

@@ -26,6 +26,10 @@ type Plan struct {
 	// Sections too: to the listed cases of those sections). The fault
 	// kill test runs only the cases citing a fault's clause.
 	Cases []string
+	// Findings, when set, is what another process of the run (a parallel
+	// run's parent, ProbePlans) observed of this plan's relay: the plan's
+	// set-up uses it instead of probing the relay again.
+	Findings *Findings
 }
 
 // Options configures a run. The zero value plus Plans is usable.
@@ -102,6 +106,10 @@ type Options struct {
 	// Claim(plan, case ID) grants it, cases are taken longest first, and
 	// the results hold only the cases this process ran.
 	Claim func(plan, caseID string) bool
+	// ResultsOnly writes only results.json to ReportDir: a worker of a
+	// parallel run, whose parent merges the workers' results and writes
+	// every report once.
+	ResultsOnly bool
 	// CaseDone, when set, is told of every case this process finished
 	// (a worker tells the parent, which draws the progress line).
 	CaseDone func(plan, caseID string, failed bool)

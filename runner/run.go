@@ -63,6 +63,8 @@ type preparedPlan struct {
 	// deleted and could not delete (safe mode reports them).
 	probeDeleted   int
 	probeUndeleted []string
+	// findings is what the set-up observed (ProbePlans hands it on).
+	findings *Findings
 }
 
 // stopInfo is what stopped a run early, for convert.
@@ -254,6 +256,9 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 		opts.Baseline.Apply(res)
 		res.Settings["baseline"] = opts.Baseline.Path
 	}
+	if opts.ResultsOnly {
+		return res, reports.WriteFile(filepath.Join(opts.ReportDir, "results.json"), res, reports.WriteJSON)
+	}
 	if err := WriteReports(opts.ReportDir, opts.JUnitPath, res); err != nil {
 		return res, err
 	}
@@ -390,8 +395,11 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 		return p
 	}
 
-	probe, err := probeLink(ctx, ep.URL, opts.StepTimeout, opts.Header)
-	if err != nil {
+	given := plan.Findings
+	var probe linkProbe
+	if given != nil {
+		probe = linkProbe{rtt: given.RTT, challenge: given.Challenge}
+	} else if probe, err = probeLink(ctx, ep.URL, opts.StepTimeout, opts.Header); err != nil {
 		setupFailed(p, err, errors.Is(err, fixtures.ErrTimeout))
 		return p
 	}
@@ -410,16 +418,32 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 		env.Priority = casePriority
 	}
 
-	profile, note := resolveProfile(env.Profile, info, opts.Force)
-	if env.Profile == clause.ProfileAuto && info.HasExtension("nip-cl") {
-		profile, note = detect(ctx, opts, env, runID)
+	var profile, note string
+	switch {
+	case given != nil:
+		// Observed once for the whole run (a parallel run's parent).
+		profile, note = given.Profile, given.Note
+	default:
+		profile, note = resolveProfile(env.Profile, info, opts.Force)
+		if env.Profile == clause.ProfileAuto && info.HasExtension("nip-cl") {
+			profile, note = detect(ctx, opts, env, runID)
+		}
 	}
 	env.Profile, p.result.Profile, p.result.Note = profile, profile, joinNotes(keyNote, note)
-	var answered bool
-	p.probeDeleted, p.probeUndeleted, answered = probeKeys(ctx, env, declared, &p.result)
-	if err, timedOut := observedNothing(p.result, probe, answered); err != nil {
-		setupFailed(p, err, timedOut)
-		return p
+	if given != nil {
+		if err := applyKeyFindings(env, declared, given, &p.result); err != nil {
+			setupFailed(p, fmt.Errorf("harness error: %w", err), false)
+			return p
+		}
+		p.probeDeleted, p.probeUndeleted = given.Deleted, given.Undeleted
+	} else {
+		found := probeKeys(ctx, env, declared, &p.result)
+		p.probeDeleted, p.probeUndeleted = found.Deleted, found.Undeleted
+		if err, timedOut := observedNothing(p.result, probe, found.Answered); err != nil {
+			setupFailed(p, err, timedOut)
+			return p
+		}
+		p.findings = findingsOf(probe, profile, note, found)
 	}
 	if profile == framework.ProfileNIP29 && clause.CanonicalProfile(plan.Profile) != framework.ProfileNIP29 && !opts.Force {
 		env.Unsupported = note

@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -49,6 +50,9 @@ type workerPlan struct {
 	RelayURL    string   `json:"relay_url,omitempty"`
 	Desc        string   `json:"desc"`
 	Repro       string   `json:"repro"`
+	// Findings is what the parent observed of the relay before the
+	// workers started (runner.ProbePlans): the workers skip those probes.
+	Findings *runner.Findings `json:"findings,omitempty"`
 }
 
 // workerFromEnv reads a worker's share of a parallel run, or returns nil
@@ -72,7 +76,7 @@ func (w *workerSpec) plans() []runner.Plan {
 		out = append(out, runner.Plan{Name: p.Name, Profile: p.Profile, Target: &runner.StartedTarget{
 			Endpoint: runner.Endpoint{URL: p.URL, RelayPubKey: p.RelayPubKey, Hosts: p.Hosts, RelayURL: p.RelayURL},
 			Desc:     p.Desc, Repro: p.Repro,
-		}})
+		}, Findings: p.Findings})
 	}
 	return out
 }
@@ -511,7 +515,7 @@ func (pr *parallelRun) run(ctx context.Context, started []workerPlan) (*reports.
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			spec, _ := json.Marshal(workerSpec{ClaimURL: claimURL, Worker: i + 1, Plans: started})
+			spec, _ := json.Marshal(workerSpec{ClaimURL: claimURL, Worker: i + 1, Plans: workerShare(started, i+1)})
 			dir := filepath.Join(pr.reportDir, fmt.Sprintf("worker-%d", i+1))
 			args := append([]string{"run"}, base...)
 			args = append(args, "--report-dir", dir, "--run-id", pr.runID)
@@ -563,6 +567,24 @@ func (pr *parallelRun) run(ctx context.Context, started []workerPlan) (*reports.
 	merged.Settings["scheduling"] = "queue, longest cases first"
 	merged.Sort()
 	return merged, runner.WriteReports(pr.reportDir, pr.junitPath, merged)
+}
+
+// workerShare is the plans as worker w gets them: the probe's groups it
+// deleted (or could not) are reported by worker 1 only, since the merged
+// report adds up the workers' clean-up counts.
+func workerShare(started []workerPlan, w int) []workerPlan {
+	if w == 1 {
+		return started
+	}
+	out := slices.Clone(started)
+	for i, p := range out {
+		if p.Findings != nil {
+			f := *p.Findings
+			f.Deleted, f.Undeleted = 0, nil
+			out[i].Findings = &f
+		}
+	}
+	return out
 }
 
 // errStoppedBeforeWorkers is a parallel run stopped (an interrupt, a

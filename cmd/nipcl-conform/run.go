@@ -507,6 +507,23 @@ func (f *runFlags) execute(fs *flag.FlagSet, s *runSettings, plans []runner.Plan
 			return conclude(res, rerr, *f.strict, started, *f.reportDir, stdout, stderr)
 		}
 		if n := f.workerCount(ctx, plans, startedPlans, stderr); n > 1 {
+			// The relays are probed once, here (NIP-11, the link, the
+			// profile, the capability probe); every worker gets the
+			// findings instead of probing each relay again.
+			if *f.runID == "" {
+				*f.runID = runner.NewRunID()
+			}
+			shared := (&workerSpec{Plans: startedPlans}).plans()
+			found, profiles := runner.ProbePlans(ctx, f.runnerOptions(s, shared, nil, nil, io.Discard), *f.runID)
+			// An auto profile is known now: a selection of none of the
+			// detected profiles' cases is refused once, not per worker.
+			if err := runner.CheckProfileSelection(profiles, f.focus, f.skip, *f.labelFilter); err != nil {
+				fmt.Fprintf(stderr, "nipcl-conform: %v\n", err)
+				return reports.ExitHarness
+			}
+			for i := range startedPlans {
+				startedPlans[i].Findings = found[i]
+			}
 			res, err := f.runParallel(ctx, fs, n, startedPlans, stdout, stderr)
 			if !errors.Is(err, errStoppedBeforeWorkers) {
 				return conclude(res, err, *f.strict, started, *f.reportDir, stdout, stderr)
@@ -524,6 +541,9 @@ func (f *runFlags) execute(fs *flag.FlagSet, s *runSettings, plans []runner.Plan
 	if s.worker != nil && *f.rate > 0 {
 		opts.Pace = s.worker.pacer() // --rate for the whole run, not per worker
 	}
+	// A worker's results.json is merged by its parent, which writes the
+	// reports (HTML, JUnit, summary, badge) once.
+	opts.ResultsOnly = s.worker != nil
 	res, err := runner.Run(ctx, opts)
 	if s.worker != nil {
 		// A worker's results go to its parent, which prints the summary.

@@ -86,6 +86,14 @@ func TestSelectionOfOtherProfilesIsRefused(t *testing.T) {
 	args := []string{"--target", url, "--parallel", "1", "--focus", "labels/*"}
 	r := cli(t, 2*time.Minute, append([]string{"run", "--report-dir", dir}, args...)...)
 	checkRefused(t, args, r, "", []string{"no case of the identity profile is selected by --focus labels/*", "of the labels profile"})
+	// A parallel run detects the profile once, in the parent, and its
+	// workers inherit it: the refusal is said once, not once per worker.
+	args = []string{"--target", url, "--parallel", "2", "--focus", "labels/*"}
+	r = cli(t, 2*time.Minute, append([]string{"run", "--report-dir", dir}, args...)...)
+	checkRefused(t, args, r, "", []string{"no case of the identity profile is selected by --focus labels/*", "of the labels profile"})
+	if n := strings.Count(r.stderr, "no case of the identity profile"); n != 1 {
+		t.Errorf("%v: the refusal is said %d times, want once:\n%s", args, n, r.stderr)
+	}
 	// The baseline cases are every profile's: selecting them is no refusal.
 	r = cli(t, time.Minute, "run", "--profile", "identity", "--focus", "base/leave/*", "--report-dir", t.TempDir())
 	if r.code != reports.ExitOK {

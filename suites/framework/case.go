@@ -251,17 +251,7 @@ const modulePath = "github.com/nipcl/nipcl-conform"
 
 // ClausesInOrder returns a case's Clauses in clause order (clause.Clauses).
 func ClausesInOrder(c Case) []string {
-	cited := map[string]bool{}
-	for _, id := range c.Clauses {
-		cited[id] = true
-	}
-	var out []string
-	for _, cl := range clause.Clauses() {
-		if cited[cl.ID] {
-			out = append(out, cl.ID)
-		}
-	}
-	return out
+	return clause.InOrder(c.Clauses)
 }
 
 // CaseSource returns whose rule a case enforces, from the clauses it

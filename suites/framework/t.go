@@ -809,8 +809,8 @@ func (t *T) RequireRelaySigned(ev *nostr.Event) {
 	// case cites.
 	defer t.Invariant("nip29/state-events.1")()
 	t.Expect(ev.PubKey).To(Equal(t.Env.RelayPubKey), "kind %d %s must be signed by the relay key (NIP-11 self)", ev.Kind, ev.ID)
-	t.Expect(ev.CheckID()).To(BeTrue(), "kind %d %s: id must match its content", ev.Kind, ev.ID)
-	okSig, err := ev.CheckSignature()
+	okID, okSig, err := fixtures.VerifyEvent(ev)
+	t.Expect(okID).To(BeTrue(), "kind %d %s: id must match its content", ev.Kind, ev.ID)
 	t.Expect(err).NotTo(HaveOccurred(), "kind %d %s: signature check", ev.Kind, ev.ID)
 	t.Expect(okSig).To(BeTrue(), "kind %d %s: signature must verify", ev.Kind, ev.ID)
 }

@@ -1,0 +1,63 @@
+package runner
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/nipcl/nipcl-conform/capability"
+	"github.com/nipcl/nipcl-conform/fixtures"
+	"github.com/nipcl/nipcl-conform/reports"
+	"github.com/nipcl/nipcl-conform/suites"
+)
+
+// TestFindingsHandedOnGiveTheSameEnv: a worker that applies the parent's
+// findings (through their JSON, as the worker description carries them)
+// ends with the env and plan report the probe itself gave: the same keys'
+// findings (the worker's own --actor-key keys), state kinds, creator role
+// and OK→state delays. Findings that do not match the worker's keys are
+// an error, not a silent mix.
+func TestFindingsHandedOnGiveTheSameEnv(t *testing.T) {
+	hex := fixtures.NewActor("k").SecretKey
+	declared, err := parseActorKeys([]string{"creator=" + hex})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := declared[0]
+	k.Admitted, k.MayCreate, k.ModeratesForeign, k.Evidence = capability.Yes, capability.Yes, capability.No, []string{"9007: OK true"}
+	found := &capability.Findings{Keys: declared, State: map[int]capability.Answer{39000: capability.Yes, 39002: capability.No},
+		CreatorRoles: []string{"admin"}, StateDelays: []time.Duration{3 * time.Millisecond}, Deleted: 2}
+	probed, probedRes := &suites.Env{}, reports.PlanResult{}
+	recordKeyFindings(probed, found, &probedRes)
+
+	raw, err := json.Marshal(findingsOf(linkProbe{rtt: time.Millisecond, challenge: true}, "labels", "note", found))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f Findings
+	if err := json.Unmarshal(raw, &f); err != nil {
+		t.Fatal(err)
+	}
+	if f.RTT != time.Millisecond || !f.Challenge || f.Profile != "labels" || f.Deleted != 2 {
+		t.Errorf("findings lost in JSON: %+v", f)
+	}
+	mine, err := parseActorKeys([]string{"creator=" + hex})
+	if err != nil {
+		t.Fatal(err)
+	}
+	given, givenRes := &suites.Env{}, reports.PlanResult{}
+	if err := applyKeyFindings(given, mine, &f, &givenRes); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(probedRes, givenRes) {
+		t.Errorf("plan report from handed-on findings:\n%+v\nwant the probe's:\n%+v", givenRes, probedRes)
+	}
+	if given.KeyCaps[0].Actor != mine[0].Actor || given.KeyCaps[0].Kind() != probed.KeyCaps[0].Kind() ||
+		!reflect.DeepEqual(given.ProbedCreatorRoles, []string{"admin"}) || !reflect.DeepEqual(given.StatePublished, probed.StatePublished) {
+		t.Errorf("env from handed-on findings differs: %+v", given)
+	}
+	if err := applyKeyFindings(&suites.Env{}, nil, &f, &reports.PlanResult{}); err == nil {
+		t.Error("findings of one key applied to a worker with none: no error")
+	}
+}
