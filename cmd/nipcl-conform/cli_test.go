@@ -524,30 +524,41 @@ func TestAutoProfileDetectsTheLine(t *testing.T) {
 }
 
 // TestSharedRunIDShardsDoNotCollide: shards that share a run ID — two
-// --shard processes started together, and --parallel 8 — against one
-// relay mint distinct names and labels, so a correct relay passes them all
-// (before, per-process counters collided and label searches found another
-// shard's channel). --junit keeps its meaning under --parallel.
+// --shard processes started together against one relay, and the workers
+// of one --parallel 8 run against another — mint distinct names and
+// labels, so a correct relay passes them all (before, per-process counters
+// collided and label searches found another shard's channel). --junit
+// keeps its meaning under --parallel. The shards and the --parallel run
+// go at once, each against its own relay.
 func TestSharedRunIDShardsDoNotCollide(t *testing.T) {
 	t.Parallel()
-	url := serve(t, "--profile", "labels")
+	shardURL, parURL := serve(t, "--profile", "labels"), serve(t, "--profile", "labels")
 	root := t.TempDir()
-	common := []string{"run", "--target", url, "--profile", "labels", "--run-id", "shared1", "--deadline", heavyDeadline}
-	results := make(chan cliResult, 2)
-	for i := 1; i <= 2; i++ {
-		go func(i int) {
-			results <- cliNoFatal(t, 10*time.Minute, append(common, "--shard", fmt.Sprintf("%d/2", i), "--report-dir", filepath.Join(root, fmt.Sprintf("s%d", i)))...)
-		}(i)
-	}
-	for i := 0; i < 2; i++ {
-		if r := <-results; r.code != 0 {
-			t.Errorf("a shard sharing the run ID exited %d\n%s\n%s", r.code, r.stdout, r.stderr)
-		}
-	}
+	common := []string{"run", "--profile", "labels", "--run-id", "shared1", "--deadline", heavyDeadline}
 	junit := filepath.Join(root, "custom", "conformance.xml")
-	par := cli(t, 10*time.Minute, append(common, "--parallel", "8", "--report-dir", filepath.Join(root, "par"), "--junit", junit)...)
-	if par.code != 0 {
-		t.Errorf("--parallel 8 with a shared run ID exited %d\n%s\n%s", par.code, par.stdout, par.stderr)
+	runs := map[string][]string{
+		"shard 1/2":    append(slices.Clone(common), "--target", shardURL, "--shard", "1/2", "--report-dir", filepath.Join(root, "s1")),
+		"shard 2/2":    append(slices.Clone(common), "--target", shardURL, "--shard", "2/2", "--report-dir", filepath.Join(root, "s2")),
+		"--parallel 8": append(slices.Clone(common), "--target", parURL, "--parallel", "8", "--report-dir", filepath.Join(root, "par"), "--junit", junit),
+	}
+	done := map[string]cliResult{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for name, args := range runs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := cliNoFatal(t, 10*time.Minute, args...)
+			mu.Lock()
+			done[name] = r
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	for name, r := range done {
+		if r.code != 0 {
+			t.Errorf("%s with a shared run ID exited %d %s\n%s\n%s", name, r.code, r.err, r.stdout, r.stderr)
+		}
 	}
 	readJUnit(t, junit)
 }
