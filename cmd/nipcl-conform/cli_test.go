@@ -524,22 +524,22 @@ func TestAutoProfileDetectsTheLine(t *testing.T) {
 }
 
 // TestSharedRunIDShardsDoNotCollide: shards that share a run ID — two
-// --shard processes started together against one relay, and the workers
-// of one --parallel 8 run against another — mint distinct names and
-// labels, so a correct relay passes them all (before, per-process counters
-// collided and label searches found another shard's channel). --junit
-// keeps its meaning under --parallel. The shards and the --parallel run
-// go at once, each against its own relay.
+// --shard processes and a --parallel 8 run (eight workers), all started
+// together against one relay — mint distinct names and labels (each
+// process carries its own random instance beside the run ID), so a
+// correct relay passes them all (before, per-process counters collided
+// and label searches found another shard's channel). --junit keeps its
+// meaning under --parallel.
 func TestSharedRunIDShardsDoNotCollide(t *testing.T) {
 	t.Parallel()
-	shardURL, parURL := serve(t, "--profile", "labels"), serve(t, "--profile", "labels")
+	url := serve(t, "--profile", "labels")
 	root := t.TempDir()
 	common := []string{"run", "--profile", "labels", "--run-id", "shared1", "--deadline", heavyDeadline}
 	junit := filepath.Join(root, "custom", "conformance.xml")
 	runs := map[string][]string{
-		"shard 1/2":    append(slices.Clone(common), "--target", shardURL, "--shard", "1/2", "--report-dir", filepath.Join(root, "s1")),
-		"shard 2/2":    append(slices.Clone(common), "--target", shardURL, "--shard", "2/2", "--report-dir", filepath.Join(root, "s2")),
-		"--parallel 8": append(slices.Clone(common), "--target", parURL, "--parallel", "8", "--report-dir", filepath.Join(root, "par"), "--junit", junit),
+		"shard 1/2":    append(slices.Clone(common), "--target", url, "--shard", "1/2", "--report-dir", filepath.Join(root, "s1")),
+		"shard 2/2":    append(slices.Clone(common), "--target", url, "--shard", "2/2", "--report-dir", filepath.Join(root, "s2")),
+		"--parallel 8": append(slices.Clone(common), "--target", url, "--parallel", "8", "--report-dir", filepath.Join(root, "par"), "--junit", junit),
 	}
 	done := map[string]cliResult{}
 	var mu sync.Mutex
