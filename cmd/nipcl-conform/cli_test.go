@@ -25,7 +25,9 @@ import (
 
 // binary is the CLI built once for the subprocess tests: runner.Run may be
 // called once per process (Ginkgo), so every run is its own process.
-var binary string
+// binDir holds it and the other programs the tests build once; TestMain
+// removes it.
+var binary, binDir string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "nipcl-cli-")
@@ -33,7 +35,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	binary = filepath.Join(dir, "nipcl-conform")
+	binDir, binary = dir, filepath.Join(dir, "nipcl-conform")
 	// Most tests run the binary and wait on its runs (the reference
 	// relay's clocks, step timeouts): more of them at once than the
 	// default -test.parallel (GOMAXPROCS) overlap those waits.
@@ -355,10 +357,18 @@ func TestSafeModeDeletesEveryChannel(t *testing.T) {
 	}
 }
 
+// TestMatrixWritesCaseByTarget: the default matrix (every profile's
+// suites against the reference relay of every profile) writes one column
+// per plan, named after its relay and suites, and keeps the plan names in
+// its results. A matrix's exit code says nothing of the cases' outcomes,
+// so a few cases of each suite show the columns as well as every case
+// would: the whole suites run in TestDefaultRunPassesAndWritesJUnit,
+// TestServeThenRunTarget and the conformance packages.
 func TestMatrixWritesCaseByTarget(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	r := cli(t, 10*time.Minute, "matrix", "--report-dir", dir)
+	r := cli(t, 5*time.Minute, "matrix", "--report-dir", dir,
+		"--focus", "base/nip11/*", "--focus", "identity/tags/*", "--focus", "labels/grammar/1")
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
@@ -419,11 +429,16 @@ func sameOutcomes(t *testing.T, what string, want, got map[string]string) {
 
 // TestParallelAndShardsMatchSerial: --parallel 2 and two --shard runs joined
 // by `report merge` report the same cases with the same outcomes as a
-// serial run (with a fault on, so not every outcome is pass).
+// serial run (with a fault on, so not every outcome is pass). The runs
+// take three sections of the labels profile (about 50 cases, of which
+// the fault fails about 30): the flags split and join whatever cases
+// are selected, and the whole suite in worker processes is
+// TestDefaultRunPassesAndWritesJUnit's.
 func TestParallelAndShardsMatchSerial(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
-	common := []string{"run", "--profile", "labels", "--fault", "private-messages-readable", "--deadline", heavyDeadline}
+	common := []string{"run", "--profile", "labels", "--fault", "private-messages-readable", "--deadline", heavyDeadline,
+		"--focus", "base/reads/*", "--focus", "base/read/*", "--focus", "labels/snapshot/*"}
 	// The four runs are independent processes: all at once.
 	runs := map[string][]string{
 		"serial": append(common, "--parallel", "1", "--report-dir", filepath.Join(root, "serial")),
@@ -511,30 +526,41 @@ func TestAutoProfileDetectsTheLine(t *testing.T) {
 }
 
 // TestSharedRunIDShardsDoNotCollide: shards that share a run ID — two
-// --shard processes started together, and --parallel 8 — against one
-// relay mint distinct names and labels, so a correct relay passes them all
-// (before, per-process counters collided and label searches found another
-// shard's channel). --junit keeps its meaning under --parallel.
+// --shard processes and a --parallel 8 run (eight workers), all started
+// together against one relay — mint distinct names and labels (each
+// process carries its own random instance beside the run ID), so a
+// correct relay passes them all (before, per-process counters collided
+// and label searches found another shard's channel). --junit keeps its
+// meaning under --parallel.
 func TestSharedRunIDShardsDoNotCollide(t *testing.T) {
 	t.Parallel()
 	url := serve(t, "--profile", "labels")
 	root := t.TempDir()
-	common := []string{"run", "--target", url, "--profile", "labels", "--run-id", "shared1", "--deadline", heavyDeadline}
-	results := make(chan cliResult, 2)
-	for i := 1; i <= 2; i++ {
-		go func(i int) {
-			results <- cliNoFatal(t, 10*time.Minute, append(common, "--shard", fmt.Sprintf("%d/2", i), "--report-dir", filepath.Join(root, fmt.Sprintf("s%d", i)))...)
-		}(i)
-	}
-	for i := 0; i < 2; i++ {
-		if r := <-results; r.code != 0 {
-			t.Errorf("a shard sharing the run ID exited %d\n%s\n%s", r.code, r.stdout, r.stderr)
-		}
-	}
+	common := []string{"run", "--profile", "labels", "--run-id", "shared1", "--deadline", heavyDeadline}
 	junit := filepath.Join(root, "custom", "conformance.xml")
-	par := cli(t, 10*time.Minute, append(common, "--parallel", "8", "--report-dir", filepath.Join(root, "par"), "--junit", junit)...)
-	if par.code != 0 {
-		t.Errorf("--parallel 8 with a shared run ID exited %d\n%s\n%s", par.code, par.stdout, par.stderr)
+	runs := map[string][]string{
+		"shard 1/2":    append(slices.Clone(common), "--target", url, "--shard", "1/2", "--report-dir", filepath.Join(root, "s1")),
+		"shard 2/2":    append(slices.Clone(common), "--target", url, "--shard", "2/2", "--report-dir", filepath.Join(root, "s2")),
+		"--parallel 8": append(slices.Clone(common), "--target", url, "--parallel", "8", "--report-dir", filepath.Join(root, "par"), "--junit", junit),
+	}
+	done := map[string]cliResult{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for name, args := range runs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := cliNoFatal(t, 10*time.Minute, args...)
+			mu.Lock()
+			done[name] = r
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	for name, r := range done {
+		if r.code != 0 {
+			t.Errorf("%s with a shared run ID exited %d %s\n%s\n%s", name, r.code, r.err, r.stdout, r.stderr)
+		}
 	}
 	readJUnit(t, junit)
 }
@@ -573,7 +599,12 @@ func TestLabelFilterSelectsCases(t *testing.T) {
 }
 
 // TestRootCausesLeadTheSummary: one broken rule seen by many cases is one
-// root cause; two unrelated broken rules are two.
+// root cause; two unrelated broken rules are two. The runs take the
+// sections where the two faults show (labels-unsorted fails 55 cases of
+// labels/reads, /add-remove and /snapshot; join-member-not-duplicate
+// fails base/join/2): the summary groups the cases that did not pass;
+// over the whole profile labels-unsorted fails 80 cases, of the same one
+// root cause.
 func TestRootCausesLeadTheSummary(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -585,7 +616,8 @@ func TestRootCausesLeadTheSummary(t *testing.T) {
 	} {
 		t.Run(strings.Join(tc.faults, "+"), func(t *testing.T) {
 			t.Parallel()
-			args := []string{"run", "--profile", "labels", "--deadline", heavyDeadline, "--report-dir", t.TempDir()}
+			args := []string{"run", "--profile", "labels", "--deadline", heavyDeadline, "--report-dir", t.TempDir(),
+				"--focus", "labels/reads/*", "--focus", "labels/add-remove/*", "--focus", "labels/snapshot/*", "--focus", "base/join/*"}
 			for _, f := range tc.faults {
 				args = append(args, "--fault", f)
 			}

@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/nipcl/nipcl-conform/clause"
@@ -90,30 +92,51 @@ func shouldCase(clauseID string) string {
 	return ""
 }
 
+// exampleAdapter is examples/client-adapter, built once for the package
+// (TestClientModeAdapter and TestDocsCommandsRun both run it) into the
+// directory TestMain removes.
+var exampleAdapter = sync.OnceValues(func() (string, error) {
+	adapter := filepath.Join(binDir, "client-adapter")
+	build := exec.Command("go", "build", "-o", adapter, "../../examples/client-adapter")
+	if b, err := build.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("build example adapter: %w\n%s", err, b)
+	}
+	return adapter, nil
+})
+
+// TestClientModeAdapter runs the example adapter clean and with three of
+// its faults, the four runs at once: each has its own adapter processes
+// and scripted relays, and mostly waits on them.
 func TestClientModeAdapter(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the example adapter")
 	}
-	adapter := filepath.Join(t.TempDir(), "client-adapter")
-	build := exec.Command("go", "build", "-o", adapter, "../../examples/client-adapter")
-	if b, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build example adapter: %v\n%s", err, b)
+	t.Parallel()
+	adapter, err := exampleAdapter()
+	if err != nil {
+		t.Fatal(err)
 	}
-	code, out, _ := clientRun(t, "--client-cmd", adapter+" --wait 500ms")
-	if code != reports.ExitOK {
-		t.Fatalf("example adapter: exit %d\n%s", code, out)
-	}
+	t.Run("clean", func(t *testing.T) {
+		t.Parallel()
+		code, out, _ := clientRun(t, "--client-cmd", adapter+" --wait 500ms")
+		if code != reports.ExitOK {
+			t.Fatalf("example adapter: exit %d\n%s", code, out)
+		}
+	})
 	for _, f := range []string{"resign-on-retry", "snapshot-rollback", "identity-trust-any"} {
-		code, out, r := clientRun(t, "--client-cmd", adapter+" --wait 500ms --fault "+f)
-		want := ""
-		for _, x := range clientmode.Faults {
-			if x.Name == f {
-				want = x.Clause
+		t.Run(f, func(t *testing.T) {
+			t.Parallel()
+			code, out, r := clientRun(t, "--client-cmd", adapter+" --wait 500ms --fault "+f)
+			want := ""
+			for _, x := range clientmode.Faults {
+				if x.Name == f {
+					want = x.Clause
+				}
 			}
-		}
-		if code != reports.ExitFailed || !failingCites(r, want) {
-			t.Errorf("adapter --fault %s: exit %d, want 1 with a failing case citing %s\n%s", f, code, want, out)
-		}
+			if code != reports.ExitFailed || !failingCites(r, want) {
+				t.Errorf("adapter --fault %s: exit %d, want 1 with a failing case citing %s\n%s", f, code, want, out)
+			}
+		})
 	}
 }
 

@@ -246,11 +246,9 @@ func TestDocsCommandsRun(t *testing.T) {
 	}
 	start := time.Now()
 	dir, haveDrafts := docFixture(t, root)
-	adapter := filepath.Join(t.TempDir(), "client-adapter")
-	build := exec.Command("go", "build", "-o", adapter, "./examples/client-adapter")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build client adapter: %v\n%s", err, out)
+	adapter, err := exampleAdapter()
+	if err != nil {
+		t.Fatal(err)
 	}
 
 	var mu sync.Mutex
