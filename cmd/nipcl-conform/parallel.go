@@ -481,6 +481,16 @@ func (pr *parallelRun) run(ctx context.Context, started []workerPlan) (*reports.
 					queue.mu.Lock()
 					done, failed := queue.done, queue.failed
 					queue.mu.Unlock()
+					pr.printMu.Lock()
+					said := pr.saidDeadline
+					pr.printMu.Unlock()
+					// The run's first line is its deadline (or the
+					// warning that --deadline is short): no heartbeat
+					// before it, nor before the first case ends, however
+					// long a loaded machine takes to start the workers.
+					if done == 0 && !said {
+						continue
+					}
 					pr.say(fmt.Sprintf("progress: %d cases done, %d not passing so far (%d workers)", done, failed, pr.n))
 				case <-stop:
 					return
