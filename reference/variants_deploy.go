@@ -86,7 +86,7 @@ var deploymentVariants = []Variant{
 	// member's first message once others posted. Run it with --variant.
 	{Name: variantPreviousMin3, Dimension: "previous-minimum", Kind: "variant",
 		Freedom:   "NIP-29: \"it's recommended that clients include at least 3 and that relays enforce this\" (unknown references are refused by the plain relay already: \"Relays are expected to reject any events that contain timeline references to events not found in their own database\")",
-		Describes: "a group event with fewer than 3 previous references (counting only the group's events by other keys the author could name) is refused \"invalid:\" (serve --min-previous 3)",
+		Describes: "a group event with fewer than 3 previous references (counting only the group's undeleted events by other keys the author could name: none in a deleted group, or in a private one it is not in) is refused \"invalid:\" (serve --min-previous 3)",
 		install: func(r *Relay) {
 			r.cfg.MinPrevious = max(r.cfg.MinPrevious, 3)
 		}},
