@@ -178,6 +178,14 @@ type Findings struct {
 	// an OK (accepted or refused), so it is not silent even when no
 	// answer said what a key may do (a pow: or rate-limited: refusal).
 	Answered bool
+	// Previous is how many NIP-29 timeline references the relay was seen
+	// to require on a group event (a probe event without them refused
+	// with words of previous references, accepted with them; 0 = not
+	// seen): the run's actors then send them (fixtures.Actor.Previous).
+	// PreviousEvidence is the wire answers that showed it, or that showed
+	// a refusal that was not taken for enforcement.
+	Previous         int
+	PreviousEvidence []string
 }
 
 // Target is how the probe reaches the relay.

@@ -58,10 +58,12 @@ func Probe(ctx context.Context, tg Target, keys []*Key) *Findings {
 		}
 	}
 	f := &Findings{Keys: keys, Answered: p.answered}
+	f.Previous = p.previous
 	if len(p.groups) > 0 {
 		f.State, f.StateEvidence, f.CreatorRoles, f.StateDelays = p.stateKinds(ctx, p.groups[0])
 	}
 	f.Deleted, f.Undeleted = p.deleteGroups(ctx)
+	f.PreviousEvidence = p.previousEvidence
 	return f
 }
 
@@ -216,6 +218,10 @@ type prober struct {
 	fresh  *probeGroup // a fresh key's group, made when no configured key's group fits
 	// answered: some write of the probe got an OK.
 	answered bool
+	// previous: the timeline references the relay was seen to enforce (0
+	// = not seen), with the answers that showed it (timeline).
+	previous         int
+	previousEvidence []string
 }
 
 func (k *Key) note(format string, args ...any) {
@@ -271,11 +277,59 @@ func (p *prober) publish(ctx context.Context, a *fixtures.Actor, ev *nostr.Event
 			return fixtures.OK{}, fmt.Errorf("pacing writes: %w", err)
 		}
 	}
+	if p.previous > 0 {
+		a.Previous = p.previous
+	}
 	ok, err := c.Publish(ctx, ev)
 	if err == nil {
 		p.answered = true
+		if p.previous == 0 {
+			ok, err = p.timeline(ctx, c, a, ev, ok)
+		}
 	}
 	return ok, err
+}
+
+// timeline learns whether the relay enforces NIP-29 timeline references
+// ("it's recommended that clients include at least 3 and that relays
+// enforce this") from positive evidence only: a group event of the probe
+// without a previous tag, sent where another key had posted, refused with
+// an OK whose text speaks of previous references, then the same event
+// with references (read on the connection, fixtures.Client.Publish)
+// answered otherwise. From then on every probe actor, and the run's
+// actors (Findings.Previous), send them. Any other answer is returned
+// unchanged.
+func (p *prober) timeline(ctx context.Context, c *fixtures.Client, a *fixtures.Actor, ev *nostr.Event, ok fixtures.OK) (fixtures.OK, error) {
+	n, refused := fixtures.PreviousRefusal(ok)
+	if !refused || fixtures.HasPrevious(ev) || ev.Tags.Find("h") == nil {
+		return ok, nil
+	}
+	first := ok
+	a.Previous = n
+	if p.tg.Pace != nil {
+		if err := p.tg.Pace(ctx); err != nil {
+			a.Previous = 0
+			return first, fmt.Errorf("pacing writes: %w", err)
+		}
+	}
+	again, err := c.Publish(ctx, ev)
+	switch {
+	case err != nil:
+		a.Previous = 0
+		return first, err
+	case !fixtures.HasPrevious(ev):
+		a.Previous = 0
+		p.previousEvidence = append(p.previousEvidence, fmt.Sprintf("kind %d without previous references: %s; no event of another key to reference could be read, so enforcement is not assumed", ev.Kind, first))
+		return first, nil
+	}
+	if _, still := fixtures.PreviousRefusal(again); still {
+		a.Previous = 0
+		p.previousEvidence = append(p.previousEvidence, fmt.Sprintf("kind %d without previous references: %s; with references: %s (refused for them again: enforcement is not assumed)", ev.Kind, first, again))
+		return again, nil
+	}
+	p.previous = n
+	p.previousEvidence = append(p.previousEvidence, fmt.Sprintf("kind %d without previous references, after another key posted in the group: %s; the same with %d references: %s", ev.Kind, first, len(ev.Tags.Find("previous"))-1, again))
+	return again, nil
 }
 
 // keyRefused reports whether an OK false refuses the key rather than the

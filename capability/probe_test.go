@@ -136,3 +136,38 @@ func TestDeclaredRoles(t *testing.T) {
 		t.Error("ParseRole accepted an unknown role word")
 	}
 }
+
+// TestProbeTimeline: a relay enforcing NIP-29 timeline references is
+// learned from the 9000 refused in words of previous references and
+// answered otherwise with them; a relay that does not enforce them shows
+// nothing, and the probe's findings on the keys are the same either way.
+func TestProbeTimeline(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		min  int
+		want int
+	}{
+		{"plain relay", 0, 0},
+		{"min-previous 3", 3, fixtures.PreviousRecommended},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := probe(t, reference.Config{MinPrevious: tc.min}, nil)
+			if f.Previous != tc.want {
+				t.Fatalf("Previous = %d, want %d (evidence %q)", f.Previous, tc.want, f.PreviousEvidence)
+			}
+			k := f.Keys[0]
+			if k.MayCreate != Yes || k.ModeratesForeign != No {
+				t.Fatalf("key findings changed: create %q, moderates %q (%q)", k.MayCreate, k.ModeratesForeign, k.Evidence)
+			}
+			if tc.want > 0 && (len(f.PreviousEvidence) != 1 || !strings.Contains(f.PreviousEvidence[0], "previous references")) {
+				t.Fatalf("evidence = %q, want the refusal and the answer with references", f.PreviousEvidence)
+			}
+			if tc.want == 0 && len(f.PreviousEvidence) != 0 {
+				t.Fatalf("evidence on a relay that does not enforce references: %q", f.PreviousEvidence)
+			}
+			if len(f.Undeleted) != 0 {
+				t.Fatalf("probe groups left: %q", f.Undeleted)
+			}
+		})
+	}
+}

@@ -24,7 +24,9 @@ import (
 //     database." Config.MinPrevious (serve --min-previous) also refuses an
 //     event with fewer references, NIP-29's recommendation for relays,
 //     counting only what the author could reference (up to MinPrevious of
-//     the group's events by other keys), so a new group can start.
+//     the group's events by other keys, in a group the author can read:
+//     not deleted, open or with the author in it), so a new group can
+//     start and a key that reads nothing of a group names nothing.
 const kindDeleteEvent = 9005
 
 // deleteEvent applies a 9005 delete-event.
@@ -95,13 +97,22 @@ func (r *Relay) checkTimeline(t *txn, ev *nostr.Event) error {
 		}
 	}
 	if n < r.cfg.MinPrevious {
-		// The minimum counts only what the author could reference: the
-		// group's events by other keys (relay-signed state aside).
-		ch, _ := channelID(ev)
-		var others int
-		if err := t.q.QueryRow(`SELECT COUNT(*) FROM (SELECT 1 FROM events WHERE community = ? AND channel = ? AND pubkey != ? AND kind < 39000 LIMIT ?)`,
-			t.community, ch, ev.PubKey, r.cfg.MinPrevious).Scan(&others); err != nil {
+		// The minimum counts only what the author could reference (NIP-29:
+		// "events seen by the user"): the group's events by other keys
+		// (relay-signed state aside, deleted ones too) in a group the
+		// author can read — one that exists and is not deleted, open or
+		// with the author in it.
+		id, _ := channelID(ev)
+		ch, err := t.channel(id)
+		if err != nil {
 			return err
+		}
+		var others int
+		if ch != nil && !ch.Deleted && (ch.Visibility == visibilityOpen || ch.roleOf(ev.PubKey) != "") {
+			if err := t.q.QueryRow(`SELECT COUNT(*) FROM (SELECT 1 FROM events e WHERE e.community = ? AND e.channel = ? AND e.pubkey != ? AND e.kind < 39000 AND `+notDeletedSQL+` LIMIT ?)`,
+				t.community, id, ev.PubKey, r.cfg.MinPrevious).Scan(&others); err != nil {
+				return err
+			}
 		}
 		if n < others {
 			return reject("invalid", "a group event needs at least %d previous references (of the group's events by others), got %d", others, n)

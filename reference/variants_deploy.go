@@ -96,13 +96,13 @@ var deploymentVariants = []Variant{
 		install: func(r *Relay) {
 			r.hooks.leadingRoles = append(r.hooks.leadingRoles, func(string) []string { return []string{r.wireRole(roleMember)} })
 		}},
-	// Not drawn: the harness sends no previous tags on ordinary group
-	// events (NIP-29: "There can be any number of references (including
-	// zero)"), and a relay that enforces the recommended three refuses a
-	// member's first message once others posted. Run it with --variant.
-	{Name: variantPreviousMin3, Dimension: "previous-minimum", Kind: "variant",
+	// Drawn: the capability probe sees the refusal of a reference-less
+	// 9000 (another key posted first) and the harness then sends, like
+	// NIP-29's recommended client, up to 3 references of others' events
+	// on every group event without its own (fixtures/timeline.go).
+	{Name: variantPreviousMin3, Dimension: "previous-minimum", Kind: "variant", Drawn: true,
 		Freedom:   "NIP-29: \"it's recommended that clients include at least 3 and that relays enforce this\" (unknown references are refused by the plain relay already: \"Relays are expected to reject any events that contain timeline references to events not found in their own database\")",
-		Describes: "a group event with fewer than 3 previous references (counting only the group's events by other keys the author could name) is refused \"invalid:\" (serve --min-previous 3)",
+		Describes: "a group event with fewer than 3 previous references (counting only the group's undeleted events by other keys the author could name: none in a deleted group, or in a private one it is not in) is refused \"invalid:\" (serve --min-previous 3)",
 		install: func(r *Relay) {
 			r.cfg.MinPrevious = max(r.cfg.MinPrevious, 3)
 		}},

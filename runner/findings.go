@@ -32,7 +32,11 @@ type Findings struct {
 	Keys         []KeyFinding              `json:"keys"`
 	State        map[int]capability.Answer `json:"state,omitempty"`
 	CreatorRoles []string                  `json:"creator_roles,omitempty"`
-	StateDelays  []time.Duration           `json:"state_delays,omitempty"`
+	// Previous and PreviousEvidence: the NIP-29 timeline references the
+	// relay was seen to require (capability.Findings.Previous).
+	Previous         int             `json:"previous,omitempty"`
+	PreviousEvidence []string        `json:"previous_evidence,omitempty"`
+	StateDelays      []time.Duration `json:"state_delays,omitempty"`
 	// Deleted and Undeleted are the probe's groups it deleted and could
 	// not delete (safe mode reports them): one worker reports them.
 	Deleted   int      `json:"deleted,omitempty"`
@@ -90,6 +94,7 @@ func ProbePlans(ctx context.Context, opts Options, runID string) ([]*Findings, [
 func findingsOf(link linkProbe, profile, note string, found *capability.Findings) *Findings {
 	f := &Findings{RTT: link.rtt, Challenge: link.challenge, Profile: profile, Note: note,
 		State: found.State, CreatorRoles: found.CreatorRoles, StateDelays: found.StateDelays,
+		Previous: found.Previous, PreviousEvidence: found.PreviousEvidence,
 		Deleted: found.Deleted, Undeleted: found.Undeleted}
 	for _, k := range found.Keys {
 		f.Keys = append(f.Keys, KeyFinding{Label: k.Label, Generated: k.Generated, Declared: k.Declared,
@@ -122,6 +127,7 @@ func applyKeyFindings(env *suites.Env, declared []*capability.Key, f *Findings, 
 		k.Label, k.Generated, k.Declared = kf.Label, kf.Generated, kf.Declared
 		k.Admitted, k.MayCreate, k.ModeratesForeign, k.Evidence = kf.Admitted, kf.MayCreate, kf.ModeratesForeign, kf.Evidence
 	}
-	recordKeyFindings(env, &capability.Findings{Keys: keys, State: f.State, CreatorRoles: f.CreatorRoles, StateDelays: f.StateDelays}, result)
+	recordKeyFindings(env, &capability.Findings{Keys: keys, State: f.State, CreatorRoles: f.CreatorRoles, StateDelays: f.StateDelays,
+		Previous: f.Previous, PreviousEvidence: f.PreviousEvidence}, result)
 	return nil
 }

@@ -27,7 +27,8 @@ func TestFindingsHandedOnGiveTheSameEnv(t *testing.T) {
 	k := declared[0]
 	k.Admitted, k.MayCreate, k.ModeratesForeign, k.Evidence = capability.Yes, capability.Yes, capability.No, []string{"9007: OK true"}
 	found := &capability.Findings{Keys: declared, State: map[int]capability.Answer{39000: capability.Yes, 39002: capability.No},
-		CreatorRoles: []string{"admin"}, StateDelays: []time.Duration{3 * time.Millisecond}, Deleted: 2}
+		CreatorRoles: []string{"admin"}, StateDelays: []time.Duration{3 * time.Millisecond}, Deleted: 2,
+		Previous: 3, PreviousEvidence: []string{"9000 without references: OK false \"invalid: needs 3 previous references\""}}
 	probed, probedRes := &suites.Env{}, reports.PlanResult{}
 	recordKeyFindings(probed, found, &probedRes)
 
@@ -46,7 +47,7 @@ func TestFindingsHandedOnGiveTheSameEnv(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	given, givenRes := &suites.Env{}, reports.PlanResult{}
+	given, givenRes := &suites.Env{Keys: []*fixtures.Actor{mine[0].Actor}}, reports.PlanResult{}
 	if err := applyKeyFindings(given, mine, &f, &givenRes); err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +55,8 @@ func TestFindingsHandedOnGiveTheSameEnv(t *testing.T) {
 		t.Errorf("plan report from handed-on findings:\n%+v\nwant the probe's:\n%+v", givenRes, probedRes)
 	}
 	if given.KeyCaps[0].Actor != mine[0].Actor || given.KeyCaps[0].Kind() != probed.KeyCaps[0].Kind() ||
-		!reflect.DeepEqual(given.ProbedCreatorRoles, []string{"admin"}) || !reflect.DeepEqual(given.StatePublished, probed.StatePublished) {
+		!reflect.DeepEqual(given.ProbedCreatorRoles, []string{"admin"}) || !reflect.DeepEqual(given.StatePublished, probed.StatePublished) ||
+		given.Previous != 3 || mine[0].Actor.Previous != 3 {
 		t.Errorf("env from handed-on findings differs: %+v", given)
 	}
 	if err := applyKeyFindings(&suites.Env{}, nil, &f, &reports.PlanResult{}); err == nil {

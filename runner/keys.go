@@ -119,6 +119,16 @@ func probeKeys(ctx context.Context, env *suites.Env, keys []*capability.Key, res
 // OK→state delays) and the plan's report the capability probe's findings.
 func recordKeyFindings(env *suites.Env, found *capability.Findings, result *reports.PlanResult) {
 	env.KeyCaps, env.StatePublished, env.ProbedCreatorRoles = found.Keys, found.State, found.CreatorRoles
+	env.Previous = found.Previous
+	for _, a := range env.Keys {
+		a.Previous = env.Previous
+	}
+	for _, a := range env.HostKeys {
+		a.Previous = env.Previous
+	}
+	if note := previousNote(found); note != "" {
+		result.Note = joinNotes(result.Note, note)
+	}
 	if env.Delays == nil {
 		env.Delays = &suites.Delays{}
 	}
@@ -142,4 +152,20 @@ func recordKeyFindings(env *suites.Env, found *capability.Findings, result *repo
 		}
 		result.Keys = append(result.Keys, f)
 	}
+}
+
+// previousNote says in the plan's report what the probe learned of NIP-29
+// timeline references: that the relay requires them and the harness
+// includes them (with the answers that showed it), or why a refusal that
+// spoke of them was not taken for enforcement; "" when nothing was seen.
+func previousNote(found *capability.Findings) string {
+	if len(found.PreviousEvidence) == 0 {
+		return ""
+	}
+	evidence := strings.Join(found.PreviousEvidence, "; ")
+	if found.Previous == 0 {
+		return "NIP-29 timeline references: a refusal spoke of them, but the relay was not seen to require them (capability probe: " + evidence + ")"
+	}
+	return fmt.Sprintf("the relay requires previous references on group events (NIP-29 timeline references: \"recommended that clients include at least 3 and that relays enforce this\"); the harness includes up to %d, the first %d hex digits of events by other keys among the group's last %d, in every group event it sends without a previous tag of its own (capability probe: %s)",
+		found.Previous, fixtures.PreviousPrefix, fixtures.PreviousWindow, evidence)
 }

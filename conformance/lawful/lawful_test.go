@@ -347,6 +347,9 @@ var explains = map[string][]allowance{
 	// follows an honoured join has none (a draw of issue 34's property runs).
 	"nip29-join-open-group=review": {{reports.Unsupported, "", "defers joins", ""}},
 	"host-routing":                 nil,
+	// Timeline references a relay enforces explain nothing: the probe
+	// sees it and the harness sends them (NIP-29's recommended client).
+	"previous-min-3": nil,
 }
 
 type allowance struct {

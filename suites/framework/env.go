@@ -63,6 +63,11 @@ type Env struct {
 	// (fixtures.Actor.PoW): --pow, or the relay's published
 	// limitation.min_pow_difficulty up to fixtures.AutoPoW.
 	PoW int
+	// Previous is how many NIP-29 timeline references the relay was seen
+	// to require on group events (capability.Findings.Previous; 0 = not
+	// seen): every case actor then adds them to the group events it
+	// publishes without a previous tag (fixtures.Actor.Previous).
+	Previous int
 	// Scale is the distractor count for limit-ordering cases.
 	Scale int
 	// Rounds is how many times race scenarios repeat.

@@ -63,6 +63,9 @@ var (
 	PreProofOfWork = Precondition{"proof-of-work",
 		"the relay accepts writes without NIP-13 proof of work",
 		"the relay requires NIP-13 proof of work on the harness's writes (pow:, or words of proof of work): run again with --pow N, N the difficulty its refusal names (the harness mines a nonce tag on every event it signs; it mines on its own only what NIP-11 limitation.min_pow_difficulty publishes, up to 16 bits); no --actor-key can satisfy it"}
+	PreTimeline = Precondition{"timeline-references",
+		"the relay accepts the harness's group events with the NIP-29 timeline references it can supply (the first 8 hex digits of events by other keys among the group's last 50 it can read)",
+		"the relay requires previous references (NIP-29: \"recommended that clients include at least 3 and that relays enforce this\") and refused the ones the harness could read, or found none to read (a key that cannot read the group cannot name its events): the refusal is quoted; count only events the author can read, or leave these cases blocked"}
 	PreAuth = Precondition{"auth",
 		"the relay answers the harness's NIP-42 AUTH",
 		"send a challenge on connect or with auth-required:, and accept kind 22242 answers whose relay tag is the relay's URL (the --target URL, or the one --relay-url names)"}
@@ -385,3 +388,42 @@ var PrePutListed = Precondition{"put-listed",
 var PreWithheldMetadata = Precondition{ID: "withheld-metadata",
 	Need:  "a 9002 carrying a group's name with NIP-29's [\"private\"] and [\"hidden\"] flags withholds its 39000 from non-members",
 	Adapt: "support NIP-29's private and hidden flags on 9002 (hidden: metadata served to members only)"}
+
+// TimelineRefused blocks the case on PreTimeline when ok refuses ev for
+// its timeline references (fixtures.PreviousRefusal) and the references
+// were the harness's, not the case's own (fixtures.Client.HarnessTimeline):
+// the relay enforces NIP-29's recommended references and the harness
+// could not satisfy it, which says nothing of what the case tests.
+func (t *T) TimelineRefused(c *fixtures.Client, ev *nostr.Event, ok fixtures.OK) {
+	GinkgoHelper()
+	if t.Env.Previous <= 0 || ok.Accepted || !c.HarnessTimeline(ev.ID) {
+		return
+	}
+	if _, refused := fixtures.PreviousRefusal(ok); refused {
+		t.Blocked(PreTimeline, fmt.Sprintf("kind %d event with the harness's timeline references: %s", ev.Kind, ok))
+	}
+}
+
+// Timeline adds NIP-29 timeline references to ev, unsigned, when the
+// relay enforces them (fixtures.Client.TimelineRefs): for a case that
+// fixes an event's id before publishing it (same-second ties). Publish
+// adds them to every other group event by itself.
+func (t *T) Timeline(c *fixtures.Client, ev *nostr.Event) *nostr.Event {
+	GinkgoHelper()
+	_, err := c.TimelineRefs(t.ctx, ev)
+	t.Must(err, "timeline references")
+	return ev
+}
+
+// TimelineContext gives the group ch, where the relay enforces NIP-29
+// timeline references, as many events of c's actor as the harness sends
+// references (ordinary kind 9 messages): then every other key has enough
+// to name, and an event of c's actor still in flight when another key
+// writes (a race) cannot raise that key's minimum past what it read.
+// Without enforcement it does nothing.
+func (t *T) TimelineContext(c *fixtures.Client, ch string) {
+	GinkgoHelper()
+	for i := 0; i < t.Env.Previous; i++ {
+		t.Accept(c, fixtures.Message(c.Actor(), ch, t.Unique("timeline context")), "a message other keys' timeline references can name")
+	}
+}

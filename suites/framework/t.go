@@ -189,6 +189,7 @@ func (t *T) rememberActor(a *fixtures.Actor) {
 	a.Clock = t.actorClockLocked()
 	a.CommandTags = t.Env.CommandTags
 	a.PoW = t.Env.PoW
+	a.Previous = t.Env.Previous
 }
 
 // Unique returns a run-scoped unique token usable in names and labels
@@ -258,6 +259,7 @@ func (t *T) Publish(c *fixtures.Client, ev *nostr.Event) fixtures.OK {
 	GinkgoHelper()
 	ok, err := t.Send(c, ev)
 	t.Must(err, fmt.Sprintf("publish kind %d", ev.Kind))
+	t.TimelineRefused(c, ev, ok)
 	return ok
 }
 

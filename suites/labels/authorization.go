@@ -36,6 +36,7 @@ func authorizationSpecs() []framework.Spec {
 					for r := lane; r < t.Env.Rounds; r += raceLanes {
 						what := fmt.Sprintf("round %d", r)
 						admin, adminRole := raceAdmin(t, owner, ch)
+						t.TimelineContext(admin, ch)
 						again := t.Connect(admin.Actor())
 						pk := admin.Actor().PubKey
 						x := lbl(t, "race")

@@ -41,6 +41,7 @@ func admissionRefusal(t *framework.T, c *fixtures.Client, ev *nostr.Event, why s
 	if ok.Accepted {
 		framework.Failf("%s: expected a refusal, got %s", why, ok)
 	}
+	t.TimelineRefused(c, ev, ok)
 	framework.CheckPrefix("OK", ok.Reason)
 	p := prefixOf(ok.Reason)
 	rest := strings.TrimSpace(strings.TrimPrefix(ok.Reason, p+":"))

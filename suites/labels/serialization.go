@@ -331,6 +331,7 @@ func inFlight(t *framework.T, conns []*fixtures.Client, ev func(i int) *nostr.Ev
 	for i, p := range pend {
 		ok, err := p.Wait(t.Ctx())
 		t.Must(err, "answer")
+		t.TimelineRefused(p.Client(), p.Event(), ok)
 		oks[i] = ok
 	}
 	return oks
@@ -493,6 +494,7 @@ func begin(t *framework.T, c *fixtures.Client, ev *nostr.Event) *fixtures.Pendin
 func wait(t *framework.T, p *fixtures.Pending) fixtures.OK {
 	ok, err := p.Wait(t.Ctx())
 	t.Must(err, "answer")
+	t.TimelineRefused(p.Client(), p.Event(), ok)
 	return ok
 }
 

@@ -21,10 +21,12 @@ func leaveSpecs() []framework.Spec {
 				ch := t.CreateChannel(owner, fixtures.ChannelSpec{})
 				pk := member.Actor().PubKey
 				at := t.SameSecond(ch)
-				put := signTie(owner.Actor(), fixtures.PutUser(owner.Actor(), ch, pk, ""), at, "", false)
-				leave := signTie(member.Actor(), fixtures.LeaveRequest(member.Actor(), ch), at, put.ID, true)
+				put := signTie(owner.Actor(), t.Timeline(owner, fixtures.PutUser(owner.Actor(), ch, pk, "")), at, "", false)
 				t.Accept(owner, put, "put the member (the leave follows in the same second)")
 				framework.RequireListed(t, owner, ch, pk)
+				// Signed once the put is stored: timeline references, where
+				// the relay enforces them, may then name it.
+				leave := signTie(member.Actor(), t.Timeline(member, fixtures.LeaveRequest(member.Actor(), ch)), at, put.ID, true)
 				t.Note("%s", tieNote("put then leave", put, leave))
 				ok := t.Publish(member, leave)
 				if !ok.Accepted {

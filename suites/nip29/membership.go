@@ -21,8 +21,8 @@ func membershipSpecs() []framework.Spec {
 				// Both readings agree: the removal is later and has the lower id.
 				a := t.Actor("removed").PubKey
 				at := t.SameSecond(ch)
-				put := signTie(owner.Actor(), fixtures.PutUser(owner.Actor(), ch, a, ""), at, "", false)
-				rm := signTie(owner.Actor(), fixtures.RemoveUser(owner.Actor(), ch, a), at, put.ID, true)
+				put := signTie(owner.Actor(), t.Timeline(owner, fixtures.PutUser(owner.Actor(), ch, a, "")), at, "", false)
+				rm := signTie(owner.Actor(), t.Timeline(owner, fixtures.RemoveUser(owner.Actor(), ch, a)), at, put.ID, true)
 				t.Accept(owner, put, "put the user (the removal follows in the same second)")
 				framework.RequireListed(t, owner, ch, a)
 				t.Note("%s", tieNote("put then removal", put, rm))
@@ -32,8 +32,8 @@ func membershipSpecs() []framework.Spec {
 				// The readings disagree: the removal is later, the put has the lower id.
 				b := t.Actor("contested").PubKey
 				at = t.SameSecond(ch)
-				put = signTie(owner.Actor(), fixtures.PutUser(owner.Actor(), ch, b, ""), at, "", false)
-				rm = signTie(owner.Actor(), fixtures.RemoveUser(owner.Actor(), ch, b), at, put.ID, false)
+				put = signTie(owner.Actor(), t.Timeline(owner, fixtures.PutUser(owner.Actor(), ch, b, "")), at, "", false)
+				rm = signTie(owner.Actor(), t.Timeline(owner, fixtures.RemoveUser(owner.Actor(), ch, b)), at, put.ID, false)
 				t.Accept(owner, put, "put a second user (its removal follows in the same second)")
 				framework.RequireListed(t, owner, ch, b)
 				t.Note("%s", tieNote("put then removal", put, rm))

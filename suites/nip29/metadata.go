@@ -26,8 +26,8 @@ func metadataSpecs() []framework.Spec {
 				// Both readings agree on the second edit.
 				first, second := t.Unique("first"), t.Unique("second")
 				at := t.SameSecond(ch)
-				e1 := signTie(c.Actor(), edit(first), at, "", false)
-				e2 := signTie(c.Actor(), edit(second), at, e1.ID, true)
+				e1 := signTie(c.Actor(), t.Timeline(c, edit(first)), at, "", false)
+				e2 := signTie(c.Actor(), t.Timeline(c, edit(second)), at, e1.ID, true)
 				t.Accept(c, e1, "the first same-second edit")
 				t.Accept(c, e2, "the second same-second edit, its id sorting first")
 				t.Note("%s", tieNote("two edits", e1, e2))
@@ -36,8 +36,8 @@ func metadataSpecs() []framework.Spec {
 				// The readings disagree: the second is later, the first has the lower id.
 				third, fourth := t.Unique("third"), t.Unique("fourth")
 				at = t.SameSecond(ch)
-				e3 := signTie(c.Actor(), edit(third), at, "", false)
-				e4 := signTie(c.Actor(), edit(fourth), at, e3.ID, false)
+				e3 := signTie(c.Actor(), t.Timeline(c, edit(third)), at, "", false)
+				e4 := signTie(c.Actor(), t.Timeline(c, edit(fourth)), at, e3.ID, false)
 				t.Accept(c, e3, "the third edit")
 				t.Note("%s", tieNote("two more edits", e3, e4))
 				ok := t.Publish(c, e4)

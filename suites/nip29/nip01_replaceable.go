@@ -24,8 +24,8 @@ func nip01ReplaceableSpecs() []framework.Spec {
 				}
 				for _, lowerSecond := range []bool{true, false} {
 					d := t.Unique("tie")
-					v1 := signTie(a, version(d), at, "", false)
-					v2 := signTie(a, version(d), at, v1.ID, lowerSecond)
+					v1 := signTie(a, t.Timeline(c, version(d)), at, "", false)
+					v2 := signTie(a, t.Timeline(c, version(d)), at, v1.ID, lowerSecond)
 					keep, drop := v2, v1
 					if !lowerSecond {
 						keep, drop = v1, v2
