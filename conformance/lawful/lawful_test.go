@@ -156,8 +156,13 @@ func runCombination(profile string, variants []string, fault *reference.Fault, b
 	// The clean run and the kill plan are two child processes at once.
 	specs := []childSpec{{Profiles: []string{profile}, Variants: variants, Sections: sections, Planted: planted}}
 	if fault != nil {
+		// The fault under the combination, and the fault on the plain
+		// relay: the cases that kill it there are the ones that observe
+		// it (a case citing the clause for another path, e.g. an open
+		// group's join beside a deleted group's, proves nothing).
 		specs = append(specs, childSpec{Profiles: []string{profile}, Variants: variants, Sections: sections, Planted: planted,
-			Fault: fault.Name, FaultOnly: true})
+			Fault: fault.Name, FaultOnly: true},
+			childSpec{Profiles: []string{profile}, Sections: sections, Planted: planted, Fault: fault.Name, FaultOnly: true})
 	}
 	results := make([]*reports.Results, len(specs))
 	errs := make([]error, len(specs))
@@ -177,7 +182,7 @@ func runCombination(profile string, variants []string, fault *reference.Fault, b
 	}
 	findings := judgeClean(variants, base, conformance.ByPlan(results[0].Cases)["clean"])
 	if fault != nil {
-		findings = append(findings, judgeFault(*fault, profile, variants, base, conformance.ByPlan(results[1].Cases)["fault"])...)
+		findings = append(findings, judgeFault(*fault, profile, variants, conformance.ByPlan(results[2].Cases)["fault"], conformance.ByPlan(results[1].Cases)["fault"])...)
 	}
 	return findings
 }
@@ -213,18 +218,27 @@ func judgeClean(variants []string, base map[string]reports.CaseResult, cases []r
 	return out
 }
 
-// judgeFault requires the fault to be killed, or every case that could
-// kill it to be blocked or unsupported for a reason a variant explains.
-func judgeFault(f reference.Fault, profile string, variants []string, base map[string]reports.CaseResult, cases []reports.CaseResult) []string {
+// judgeFault requires the fault to be killed under the combination, or
+// every case that kills it on the plain relay (plain: the fault alone) to
+// be blocked, unsupported or left out here: the fault is then not
+// observable in this combination. A killer of the plain relay that ran
+// and passed here is a survival.
+func judgeFault(f reference.Fault, profile string, variants []string, plain, cases []reports.CaseResult) []string {
 	if killed, _ := conformance.Killed(f, profile, cases); killed || masked(f, variants) {
 		return nil
 	}
+	observers := conformance.Judge(f, profile, plain).Killers
+	if len(observers) == 0 {
+		// Not killed on the plain relay either (the kill test's own
+		// finding): every case citing the clause stands in.
+		observers = conformance.CitingCases(f.Clause)
+	}
 	for _, c := range cases {
-		if c.Outcome == reports.Pass && slices.Contains(conformance.CitingCases(f.Clause), c.ID) {
-			return []string{fmt.Sprintf("fault %s (clause %s) survived: %s passed under the fault although it ran", f.Name, f.Clause, c.ID)}
+		if c.Outcome == reports.Pass && slices.Contains(observers, c.ID) {
+			return []string{fmt.Sprintf("fault %s (clause %s) survived: %s passed under the fault although it ran (on the plain relay it kills the fault)", f.Name, f.Clause, c.ID)}
 		}
 	}
-	return nil // every citing case was blocked, unsupported or left out: not observable here
+	return nil // every case that observes the fault was blocked, unsupported or left out: not observable here
 }
 
 // masks lists lawful variants that take away what a fault breaks: under
