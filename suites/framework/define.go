@@ -43,8 +43,12 @@ func DefineSpecs(env *Env, specs []Spec) {
 
 func runSpec(ctx SpecContext, env *Env, s Spec) {
 	if env.Claim != nil && !env.Claim(s.ID) {
+		// Another worker's case: the verdict says so and the reports
+		// leave the spec out. A plain return, not Skip: Skip records a
+		// whole stack trace, and each worker passes over every case the
+		// others claimed (3 of 21 CPU-s of 48 workers' run).
 		recordVerdict(Verdict{Unclaimed: true})
-		Skip("run by another worker")
+		return
 	}
 	if env.SetupErr != nil {
 		if env.SetupTimedOut {

@@ -41,7 +41,12 @@ func (a httpAnswer) String() string {
 
 // livekitURL is the absolute http(s) URL of path on the relay's host.
 func livekitURL(t *framework.T, path string) string {
-	hu, err := fixtures.HTTPURL(t.Env.URL)
+	return livekitURLOf(t, t.Env.URL, path)
+}
+
+// livekitURLOf is path on base's HTTP form.
+func livekitURLOf(t *framework.T, base, path string) string {
+	hu, err := fixtures.HTTPURL(base)
 	t.Must(err, "the relay's HTTP URL")
 	u, err := url.Parse(hu)
 	t.Must(err, "the relay's HTTP URL")
@@ -87,11 +92,15 @@ func livekitStatus(t *framework.T) httpAnswer {
 }
 
 // livekitToken asks the token endpoint of group as c's actor, with a NIP-98
-// Authorization (kind 27235, u = the endpoint's URL, method POST) and
-// LiveKit's standard POST with a JSON body.
+// Authorization (kind 27235, u = the endpoint's absolute URL as the relay
+// knows itself, method POST) and LiveKit's standard POST with a JSON body.
+// u is built on the relay's own URL (Env.SelfURL: --relay-url, or the
+// relay behind --simulate-rtt's proxy), not the address the request goes
+// to: NIP-98's "absolute URL" is the one the relay serves.
 func livekitToken(t *framework.T, c *fixtures.Client, group string) httpAnswer {
-	target := livekitURL(t, livekitPath+"/"+url.PathEscape(group))
-	auth := c.Actor().Event(27235, nostr.Tags{{"u", target}, {"method", http.MethodPost}}, "")
+	path := livekitPath + "/" + url.PathEscape(group)
+	target := livekitURL(t, path)
+	auth := c.Actor().Event(27235, nostr.Tags{{"u", livekitURLOf(t, t.Env.SelfURL(), path)}, {"method", http.MethodPost}}, "")
 	raw, err := json.Marshal(auth)
 	t.Must(err, "NIP-98 event")
 	h := http.Header{}
