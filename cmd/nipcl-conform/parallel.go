@@ -427,12 +427,15 @@ func localParallel() (int, string) {
 // parallelWorkers is how many workers a remote run gets by default, and
 // farWorkers how many it gets from farRTT on (an intercontinental link:
 // each case waits longer on round trips, so more of them are in flight).
-// Measured in BENCHMARKS.md ("Remote runs").
+// Measured in BENCHMARKS.md ("Remote runs"; raised in issue 36's third
+// round, once a worker no longer paid a stack trace per case another
+// claimed: identity + labels at 50 ms took 26 s with 24 workers, 21 s
+// with 40; at 150 ms 53 s with 32, 41 s with 48).
 const (
 	localRTT        = 2 * time.Millisecond
-	parallelWorkers = 24
+	parallelWorkers = 40
 	farRTT          = 100 * time.Millisecond
-	farWorkers      = 32
+	farWorkers      = 48
 )
 
 // run starts the relays, the queue and the workers, then merges what the
