@@ -84,6 +84,26 @@ func cli(t *testing.T, limit time.Duration, args ...string) cliResult {
 	return r
 }
 
+// cliAtOnce runs each named command line as its own process, all at once
+// (each within 10 minutes), and returns their results by name.
+func cliAtOnce(t *testing.T, runs map[string][]string) map[string]cliResult {
+	done := map[string]cliResult{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for name, args := range runs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := cliNoFatal(t, 10*time.Minute, slices.Clone(args)...)
+			mu.Lock()
+			done[name] = r
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return done
+}
+
 // cliNoFatal is cli for a goroutine other than the test's: a hang or a
 // binary that does not start is code -1 with err saying which.
 func cliNoFatal(t *testing.T, limit time.Duration, args ...string) cliResult {
@@ -446,20 +466,7 @@ func TestParallelAndShardsMatchSerial(t *testing.T) {
 		"s1":     append(common, "--shard", "1/2", "--report-dir", filepath.Join(root, "s1")),
 		"s2":     append(common, "--shard", "2/2", "--report-dir", filepath.Join(root, "s2")),
 	}
-	done := map[string]cliResult{}
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for name, args := range runs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r := cliNoFatal(t, 10*time.Minute, slices.Clone(args)...)
-			mu.Lock()
-			done[name] = r
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
+	done := cliAtOnce(t, runs)
 	for name, r := range done {
 		if r.code < 0 {
 			t.Fatalf("%s run did not finish:\n%s", name, r.stderr)
@@ -543,20 +550,7 @@ func TestSharedRunIDShardsDoNotCollide(t *testing.T) {
 		"shard 2/2":    append(slices.Clone(common), "--target", url, "--shard", "2/2", "--report-dir", filepath.Join(root, "s2")),
 		"--parallel 8": append(slices.Clone(common), "--target", url, "--parallel", "8", "--report-dir", filepath.Join(root, "par"), "--junit", junit),
 	}
-	done := map[string]cliResult{}
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for name, args := range runs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r := cliNoFatal(t, 10*time.Minute, args...)
-			mu.Lock()
-			done[name] = r
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
+	done := cliAtOnce(t, runs)
 	for name, r := range done {
 		if r.code != 0 {
 			t.Errorf("%s with a shared run ID exited %d %s\n%s\n%s", name, r.code, r.err, r.stdout, r.stderr)
