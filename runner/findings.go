@@ -68,7 +68,7 @@ func ProbePlans(ctx context.Context, opts Options, runID string) ([]*Findings, [
 		// As in Run: an explicit deadline bounds the set-up too (the
 		// capability probe takes at most a third of what is left).
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, opts.Deadline, StopByDeadline(opts.Deadline))
+		ctx, cancel = context.WithDeadlineCause(ctx, opts.deadlineAt(), StopByDeadline(opts.Deadline))
 		defer cancel()
 	}
 	prepared := make([]*preparedPlan, len(opts.Plans))

@@ -63,7 +63,12 @@ type Options struct {
 	// the plans once they are prepared (cases × their cost at the
 	// measured round trip, plus pacing at Rate, with a margin) and prints
 	// it to Out.
-	Deadline    time.Duration
+	Deadline time.Duration
+	// Started is when the run began: an explicit Deadline counts from it
+	// (zero: from the call). A parallel run's workers get their parent's,
+	// so the whole run, the parent's probes and the workers' start
+	// included, fits the --deadline.
+	Started     time.Time
 	ReportDir   string   // default "nipcl-report"
 	JUnitPath   string   // default <ReportDir>/junit.xml
 	Force       bool     // run NIP-CL cases even when the relay does not advertise nip-cl
@@ -123,3 +128,13 @@ type Options struct {
 
 // Shard selects the i-th of n stable subsets of the cases.
 type Shard struct{ Index, Total int }
+
+// deadlineAt is when an explicit Deadline ends the run: Deadline after
+// Started, or after now when Started is zero.
+func (o *Options) deadlineAt() time.Time {
+	start := o.Started
+	if start.IsZero() {
+		start = time.Now()
+	}
+	return start.Add(o.Deadline)
+}

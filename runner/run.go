@@ -137,7 +137,7 @@ func Run(ctx context.Context, opts Options) (*reports.Results, error) {
 	// one (Options.Deadline 0) starts once the plans are prepared.
 	if opts.Deadline > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, opts.Deadline, StopByDeadline(opts.Deadline))
+		ctx, cancel = context.WithDeadlineCause(ctx, opts.deadlineAt(), StopByDeadline(opts.Deadline))
 		defer cancel()
 	}
 

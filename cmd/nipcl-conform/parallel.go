@@ -39,6 +39,9 @@ type workerSpec struct {
 	ClaimURL string       `json:"claim_url"`
 	Worker   int          `json:"worker"`
 	Plans    []workerPlan `json:"plans"`
+	// Started is when the parent began the run: an explicit --deadline
+	// counts from it in every worker (runner.Options.Started).
+	Started time.Time `json:"started,omitzero"`
 }
 
 type workerPlan struct {
@@ -273,7 +276,8 @@ type parallelRun struct {
 	junitPath string
 	runID     string
 	deadline  time.Duration
-	rate      float64 // --rate, paced for all workers together
+	started   time.Time // when the run began (the --deadline counts from it)
+	rate      float64   // --rate, paced for all workers together
 	stderr    io.Writer
 	// progress, when set, receives a live progress line (a terminal);
 	// else out, when set, a progress line every few seconds. Either also
@@ -514,11 +518,15 @@ func (pr *parallelRun) run(ctx context.Context, started []workerPlan) (*reports.
 		return nil, errStoppedBeforeWorkers
 	}
 	base := childArgs(pr.fs)
-	// Each worker keeps its own deadline (--deadline, or derived from the
-	// plan); this process gives them a little longer to write reports.
+	// Each worker keeps the run's deadline (--deadline from the run's
+	// start, or derived from the plan); this process gives them a little
+	// longer to write reports.
 	cancel := context.CancelFunc(func() {})
+	if pr.started.IsZero() {
+		pr.started = time.Now()
+	}
 	if pr.deadline > 0 {
-		ctx, cancel = context.WithTimeoutCause(ctx, pr.deadline+30*time.Second, runner.StopByDeadline(pr.deadline))
+		ctx, cancel = context.WithDeadlineCause(ctx, pr.started.Add(pr.deadline+30*time.Second), runner.StopByDeadline(pr.deadline))
 	}
 	defer cancel()
 	parts := make([]*reports.Results, pr.n)
@@ -528,7 +536,7 @@ func (pr *parallelRun) run(ctx context.Context, started []workerPlan) (*reports.
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			spec, _ := json.Marshal(workerSpec{ClaimURL: claimURL, Worker: i + 1, Plans: workerShare(started, i+1)})
+			spec, _ := json.Marshal(workerSpec{ClaimURL: claimURL, Worker: i + 1, Plans: workerShare(started, i+1), Started: pr.started})
 			dir := filepath.Join(pr.reportDir, fmt.Sprintf("worker-%d", i+1))
 			args := append([]string{"run"}, base...)
 			args = append(args, "--report-dir", dir, "--run-id", pr.runID)

@@ -158,13 +158,16 @@ type runSettings struct {
 	commandTags nostr.Tags
 	shard       runner.Shard
 	worker      *workerSpec // non-nil in a worker process of a parallel run
-	sources     int         // how many of --target, --image, --dockerfile are given
-	creators    []string
-	admitted    []string
-	readings    map[string]string
-	envMap      map[string]string
-	roles       map[string]string
-	base        *reports.Baseline
+	// started is when the run began: its parent's start in a worker (an
+	// explicit --deadline counts from it, runner.Options.Started).
+	started  time.Time
+	sources  int // how many of --target, --image, --dockerfile are given
+	creators []string
+	admitted []string
+	readings map[string]string
+	envMap   map[string]string
+	roles    map[string]string
+	base     *reports.Baseline
 }
 
 // usageErr is a bad flag: printed as "usage error: …", exit 2.
@@ -486,6 +489,10 @@ func (f *runFlags) execute(fs *flag.FlagSet, s *runSettings, plans []runner.Plan
 	ctx, stop := stopContext()
 	defer stop()
 	started := time.Now()
+	s.started = started
+	if s.worker != nil && !s.worker.Started.IsZero() {
+		s.started = s.worker.Started
+	}
 	var claim func(plan, caseID string) bool
 	var caseDone func(plan, caseID string, failed bool)
 	if s.worker != nil {
@@ -524,7 +531,7 @@ func (f *runFlags) execute(fs *flag.FlagSet, s *runSettings, plans []runner.Plan
 			for i := range startedPlans {
 				startedPlans[i].Findings = found[i]
 			}
-			res, err := f.runParallel(ctx, fs, n, startedPlans, stdout, stderr)
+			res, err := f.runParallel(ctx, fs, n, startedPlans, started, stdout, stderr)
 			if !errors.Is(err, errStoppedBeforeWorkers) {
 				return conclude(res, err, *f.strict, started, *f.reportDir, stdout, stderr)
 			}
@@ -612,12 +619,12 @@ const maxReferenceWorkers = 4
 
 // runParallel runs the started plans in n worker processes sharing one
 // case queue and merges their reports.
-func (f *runFlags) runParallel(ctx context.Context, fs *flag.FlagSet, n int, startedPlans []workerPlan, stdout, stderr io.Writer) (*reports.Results, error) {
+func (f *runFlags) runParallel(ctx context.Context, fs *flag.FlagSet, n int, startedPlans []workerPlan, started time.Time, stdout, stderr io.Writer) (*reports.Results, error) {
 	id := *f.runID
 	if id == "" {
 		id = runner.NewRunID()
 	}
-	pr := &parallelRun{fs: fs, n: n, reportDir: *f.reportDir, junitPath: *f.junit, runID: id, deadline: *f.deadline, rate: *f.rate, stderr: stderr}
+	pr := &parallelRun{fs: fs, n: n, reportDir: *f.reportDir, junitPath: *f.junit, runID: id, deadline: *f.deadline, started: started, rate: *f.rate, stderr: stderr}
 	if isTerminal(stdout) {
 		pr.progress = stdout
 	} else {
@@ -632,7 +639,7 @@ func (f *runFlags) runParallel(ctx context.Context, fs *flag.FlagSet, n int, sta
 func (f *runFlags) runnerOptions(s *runSettings, plans []runner.Plan, claim func(plan, caseID string) bool, caseDone func(plan, caseID string, failed bool), stdout io.Writer) runner.Options {
 	return runner.Options{
 		Plans: plans, RelayPubKey: *f.relayPubKey, RelayURL: *f.relayURL, ActorKeys: f.actorKeys, Hosts: f.hosts, HostKeys: f.hostKeys, Header: s.header, CommandTags: s.commandTags, PoW: *f.pow,
-		StepTimeout: *f.timeout, Deadline: *f.deadline, ReportDir: *f.reportDir, JUnitPath: *f.junit,
+		StepTimeout: *f.timeout, Deadline: *f.deadline, Started: s.started, ReportDir: *f.reportDir, JUnitPath: *f.junit,
 		Force: *f.force, Focus: f.focus, Skip: f.skip, Scale: *f.scale, Out: stdout, Baseline: s.base,
 		Safe: *f.safe, Rate: *f.rate, AllowHeavy: *f.allowHeavy, Slow: *f.slow, Progress: isTerminal(stdout),
 		Shard: s.shard, RunID: *f.runID, RoleMap: s.roles, LabelFilter: *f.labelFilter, Claim: claim, CaseDone: caseDone, Seed: *f.seed,
