@@ -18,6 +18,7 @@ import (
 // relay and a served one in one run: one Markdown column each, JSON in the
 // --out file, exit 0.
 func TestBenchReferenceAndTargetSideBySide(t *testing.T) {
+	t.Parallel() // its own CLI processes and relays: it mostly waits on them
 	u := serve(t, "--profile", "labels")
 	out := filepath.Join(t.TempDir(), "bench.json")
 	r := cli(t, 60*time.Second, "bench", "--target", "served="+u, "--profile", "labels",

@@ -238,6 +238,7 @@ func TestServeThenRunTarget(t *testing.T) {
 }
 
 func TestAutoProfileOnPlainRelayIsUnsupported(t *testing.T) {
+	t.Parallel() // its own CLI processes and relays: it mostly waits on them
 	url := serve(t, "--profile", "none")
 	dir := t.TempDir()
 	r := cli(t, time.Minute, "run", "--target", url, "--report-dir", dir)
@@ -257,6 +258,7 @@ func TestAutoProfileOnPlainRelayIsUnsupported(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
+	t.Parallel() // its own CLI processes and relays: it mostly waits on them
 	tests := []struct {
 		args []string
 		want string
@@ -308,6 +310,7 @@ func TestUnreachableTargetExits2Quickly(t *testing.T) {
 
 // TestSilentRelayTimesOut: a TCP listener that accepts and never answers.
 func TestSilentRelayTimesOut(t *testing.T) {
+	t.Parallel() // its own CLI processes and relays: it mostly waits on them
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -573,6 +576,7 @@ func TestRunIDIsValidated(t *testing.T) {
 // TestLabelFilterSelectsCases: cases carry their metadata as Ginkgo labels,
 // so Ginkgo's filter syntax selects them; a bad filter is a usage error.
 func TestLabelFilterSelectsCases(t *testing.T) {
+	t.Parallel() // its own CLI processes and relays: it mostly waits on them
 	dir := t.TempDir()
 	r := cli(t, 5*time.Minute, "run", "--profile", "labels", "--label-filter", "labels && MUST && !slow && section:labels.snapshot", "--report-dir", dir)
 	if r.code != 0 {

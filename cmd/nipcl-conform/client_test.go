@@ -141,6 +141,7 @@ func TestClientModeAdapter(t *testing.T) {
 }
 
 func TestClientModeBrokenAdapters(t *testing.T) {
+	t.Parallel() // its own CLI processes and relays: it mostly waits on them
 	one := []string{"--case", "client/labels/retry-same-event"}
 	// Garbage on the pipe: harness error, and the run still writes its reports.
 	code, _, r := clientRun(t, append(one, "--client-cmd", "echo garbage")...)

@@ -11,6 +11,7 @@ import (
 )
 
 func TestMatrixUsageErrors(t *testing.T) {
+	t.Parallel() // its own CLI processes and relays: it mostly waits on them
 	missing := filepath.Join(t.TempDir(), "no-such", "results.json")
 	tests := []struct {
 		args []string
@@ -110,6 +111,7 @@ func TestMatrixFromResultsFiles(t *testing.T) {
 // TestMatrixNamedTargetOnly runs the --profile suites against one named
 // live relay, without the reference columns.
 func TestMatrixNamedTargetOnly(t *testing.T) {
+	t.Parallel() // its own CLI processes and relays: it mostly waits on them
 	url := serve(t, "--profile", "nip29")
 	dir := t.TempDir()
 	r := cli(t, 2*time.Minute, "matrix", "--no-reference", "--target", "ref29="+url, "--profile", "none", "--report-dir", dir)

@@ -63,6 +63,7 @@ func TestSpecCheckExitCodes(t *testing.T) {
 // TestSpecRefusesWhatIsNotADraft: each kind of wrong file is refused by
 // every spec tool with exit 2 and one line naming the file and what it is.
 func TestSpecRefusesWhatIsNotADraft(t *testing.T) {
+	t.Parallel() // its own CLI processes and relays: it mostly waits on them
 	dir := t.TempDir()
 	utf16 := []byte{0xff, 0xfe}
 	for _, r := range "# Title\n\nThe relay MUST answer.\n" {

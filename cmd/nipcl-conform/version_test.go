@@ -42,6 +42,7 @@ func TestVersionCommand(t *testing.T) {
 // NIP-11 identity, and that report verify accepts the fresh results file
 // and rejects an edited count or version.
 func TestRunIsAClaimVerifyChecks(t *testing.T) {
+	t.Parallel() // its own CLI processes and relays: it mostly waits on them
 	dir := t.TempDir()
 	r := cli(t, 2*time.Minute, "run", "--profile", "nip29", "--report-dir", dir)
 	if r.code != 0 {
