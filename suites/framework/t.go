@@ -643,11 +643,13 @@ func (t *T) CountAnswer(c *fixtures.Client, filters ...nostr.Filter) fixtures.Co
 	return r
 }
 
-// Subscribe opens a live subscription (after EOSE).
+// Subscribe opens a live subscription (after EOSE); a relay that answers
+// CLOSED "auth-required:" gets the AUTH it asks for and the REQ once more
+// (fixtures.Client.SubscribeAuthed), as a read does.
 func (t *T) Subscribe(c *fixtures.Client, filters ...nostr.Filter) *fixtures.Subscription {
 	GinkgoHelper()
 	t.FiltersWithinLimits(filters)
-	s, err := c.Subscribe(t.ctx, filters...)
+	s, err := c.SubscribeAuthed(t.ctx, filters...)
 	t.Must(err, "subscribe")
 	return s
 }

@@ -106,7 +106,10 @@ func nip42AuthSpecs() []framework.Spec {
 				t.Checking("nip42/auth.2")
 				watcher := t.Connect(t.Actor("watcher"))
 				t.Must(framework.AuthIfNeeded(t, watcher), "authenticate the watcher")
-				authSub, err := watcher.Subscribe(t.Ctx(), nostr.Filter{Kinds: []int{fixtures.KindAuth}})
+				// A relay that asks for AUTH only on a read (auth-required:)
+				// gets it: a refusal of the unauthenticated watcher says
+				// nothing of kind 22242.
+				authSub, err := watcher.SubscribeAuthed(t.Ctx(), nostr.Filter{Kinds: []int{fixtures.KindAuth}})
 				t.Must(err, "subscribe to kind 22242")
 				if closed, reason := authSub.ClosedReason(); closed {
 					framework.CheckPrefix("CLOSED", reason)
@@ -119,7 +122,7 @@ func nip42AuthSpecs() []framework.Spec {
 				owner := t.Actor("owner")
 				c := t.ConnectWith(fixtures.DialOptions{Actor: owner, NoAutoAuth: true})
 				ch := t.NewGroupID()
-				marker, err := watcher.Subscribe(t.Ctx(), nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})
+				marker, err := watcher.SubscribeAuthed(t.Ctx(), nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {ch}}})
 				t.Must(err, "subscribe to the marker group's 39000")
 				if closed, reason := marker.ClosedReason(); closed {
 					t.Blocked(framework.PreReadServed, fmt.Sprintf("REQ for a 39000 by #d answered CLOSED %q", reason))
