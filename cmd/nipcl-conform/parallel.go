@@ -84,12 +84,41 @@ func (w *workerSpec) plans() []runner.Plan {
 	return out
 }
 
-// claimer asks the parent for each case. A parent that cannot be reached
-// grants nothing: the case is then the parent's to report.
+// claimer asks the parent for each case this worker does not know to be
+// taken: each answer brings the claims made since the worker's last ask
+// (claimQueue.order), so a worker asks about the cases it runs and a few it
+// races for, not about every case of the plan (with 40 workers that was
+// 26,000 requests, a tenth of the run's CPU). A parent that cannot be
+// reached grants nothing: the case is then the parent's to report.
 func (w *workerSpec) claimer() func(plan, caseID string) bool {
 	client := &http.Client{Timeout: 10 * time.Second}
+	var mu sync.Mutex
+	taken := map[[2]string]bool{}
+	seen := 0 // the claims log read so far
 	return func(plan, caseID string) bool {
-		return w.post(client, "/claim", url.Values{"plan": {plan}, "case": {caseID}}) == "run"
+		mu.Lock()
+		defer mu.Unlock()
+		if taken[[2]string{plan, caseID}] {
+			return false
+		}
+		q := url.Values{"plan": {plan}, "case": {caseID}, "since": {strconv.Itoa(seen)}, "worker": {strconv.Itoa(w.Worker)}}
+		resp, err := client.Post(w.ClaimURL+"?"+q.Encode(), "text/plain", nil)
+		if err != nil {
+			return false
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
+		if err != nil || resp.StatusCode != http.StatusOK {
+			return false
+		}
+		answer, rest, _ := strings.Cut(string(body), "\n")
+		for _, line := range strings.Split(rest, "\n") {
+			if p, c, ok := strings.Cut(line, "\t"); ok {
+				taken[[2]string{p, c}] = true
+				seen++
+			}
+		}
+		return answer == "run"
 	}
 }
 
@@ -147,6 +176,9 @@ type claimQueue struct {
 	pacer   *pace.Pacer
 	mu      sync.Mutex
 	claimed map[[2]string]int // (plan, case) → worker
+	// order is every claim in the order granted: a claim's answer carries
+	// the entries the asking worker has not read (its "since").
+	order [][2]string
 	// progress, when set, is called with the counts after each finished case.
 	progress     func(done, failed int, last string)
 	done, failed int
@@ -198,17 +230,24 @@ func (q *claimQueue) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "want worker, plan and case", http.StatusBadRequest)
 		return
 	}
+	since, _ := strconv.Atoi(r.URL.Query().Get("since"))
 	q.mu.Lock()
 	_, taken := q.claimed[key]
 	if !taken {
 		q.claimed[key] = worker
+		q.order = append(q.order, key)
+	}
+	var b strings.Builder
+	if taken {
+		b.WriteString("skip\n")
+	} else {
+		b.WriteString("run\n")
+	}
+	for _, k := range q.order[min(max(since, 0), len(q.order)):] {
+		b.WriteString(k[0] + "\t" + k[1] + "\n")
 	}
 	q.mu.Unlock()
-	if taken {
-		_, _ = io.WriteString(w, "skip")
-		return
-	}
-	_, _ = io.WriteString(w, "run")
+	_, _ = io.WriteString(w, b.String())
 }
 
 // claims returns every claim, sorted by plan and case.
@@ -542,7 +581,7 @@ func (pr *parallelRun) run(ctx context.Context, started []workerPlan) (*reports.
 			args := append([]string{"run"}, base...)
 			args = append(args, "--report-dir", dir, "--run-id", pr.runID)
 			cmd := exec.CommandContext(ctx, exe, args...)
-			cmd.Env = append(os.Environ(), workerEnv+"="+string(spec))
+			cmd.Env = workerEnviron(os.Environ(), spec)
 			// Interrupted or out of time: a worker is asked to stop the
 			// way a user would ask, and writes what it has.
 			cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
@@ -589,6 +628,22 @@ func (pr *parallelRun) run(ctx context.Context, started []workerPlan) (*reports.
 	merged.Settings["scheduling"] = "queue, longest cases first"
 	merged.Sort()
 	return merged, runner.WriteReports(pr.reportDir, pr.junitPath, merged)
+}
+
+// workerEnviron is a worker's environment: this process's, its share of
+// the run (workerEnv) and, unless the user set GOMAXPROCS, one processor.
+// A worker mostly waits on the relay; with a processor per core its idle
+// ones spin looking for work, and with 4 workers beside the built-in
+// relay on 2 cores that spinning cost about a CPU-second of 15 and a
+// second of the run's 9 (BENCHMARKS.md, "Fifth round").
+func workerEnviron(environ []string, spec []byte) []string {
+	env := append(slices.Clip(environ), workerEnv+"="+string(spec))
+	for _, kv := range environ {
+		if strings.HasPrefix(kv, "GOMAXPROCS=") {
+			return env
+		}
+	}
+	return append(env, "GOMAXPROCS=1")
 }
 
 // workerShare is the plans as worker w gets them: the probe's groups it

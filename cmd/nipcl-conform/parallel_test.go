@@ -61,6 +61,45 @@ func TestClaimQueueGrantsEachCaseOnce(t *testing.T) {
 	}
 }
 
+// TestClaimAnswersCarryTheLog: a worker learns from each answer what the
+// others took, and asks again only about a case it does not know to be
+// taken: worker 2, in the same order as worker 1 and behind it, asks once
+// for the first of worker 1's cases and never for the other two.
+func TestClaimAnswersCarryTheLog(t *testing.T) {
+	q := &claimQueue{claimed: map[[2]string]int{}}
+	var mu sync.Mutex
+	asks := map[string]int{} // worker → requests
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		asks[r.URL.Query().Get("worker")]++
+		mu.Unlock()
+		q.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	first := (&workerSpec{ClaimURL: srv.URL + "/claim", Worker: 1}).claimer()
+	second := (&workerSpec{ClaimURL: srv.URL + "/claim", Worker: 2}).claimer()
+	cases := []string{"labels/retry/1", "labels/retry/2", "labels/retry/3"}
+	for _, id := range cases {
+		if !first("labels", id) {
+			t.Fatalf("worker 1 was refused %s, which nobody had taken", id)
+		}
+	}
+	for _, id := range cases {
+		if second("labels", id) {
+			t.Errorf("worker 2 was granted %s, which worker 1 had taken", id)
+		}
+	}
+	if !second("labels", "labels/retry/4") {
+		t.Error("worker 2 was refused a case nobody had taken")
+	}
+	if asks["2"] != 2 {
+		t.Errorf("worker 2 sent %d claims, want 2 (one learns worker 1's three, one takes the fourth)", asks["2"])
+	}
+	if got := q.claims(); len(got) != 4 || got[3].worker != 2 {
+		t.Errorf("claims %v, want four, the last worker 2's", got)
+	}
+}
+
 // TestUnreachableQueueGrantsNothing: a worker whose parent is gone runs
 // nothing rather than everything.
 func TestUnreachableQueueGrantsNothing(t *testing.T) {
@@ -142,5 +181,25 @@ func TestRateIsGlobalAcrossWorkers(t *testing.T) {
 				k+1, len(slots), at.Round(time.Millisecond), early, k+1, at.Round(time.Millisecond), rate)
 			break
 		}
+	}
+}
+
+// TestWorkerEnvironOneProcessor: a worker gets one processor unless the
+// user chose GOMAXPROCS, which it keeps; its share of the run is always
+// there, and the parent's environment is not written to.
+func TestWorkerEnvironOneProcessor(t *testing.T) {
+	parent := make([]string, 1, 4)
+	parent[0] = "HOME=/root"
+	env := workerEnviron(parent, []byte(`{"worker":1}`))
+	want := []string{"HOME=/root", workerEnv + `={"worker":1}`, "GOMAXPROCS=1"}
+	if strings.Join(env, "|") != strings.Join(want, "|") {
+		t.Errorf("worker environment %q, want %q", env, want)
+	}
+	if got := parent[:2][1]; got != "" {
+		t.Errorf("the parent's environment slice was written to: %q", got)
+	}
+	env = workerEnviron([]string{"GOMAXPROCS=2"}, []byte(`{}`))
+	if strings.Join(env, "|") != "GOMAXPROCS=2|"+workerEnv+"={}" {
+		t.Errorf("with the user's GOMAXPROCS: %q", env)
 	}
 }
