@@ -169,7 +169,7 @@ func testRelay29(t *testing.T, d relay29Deployment) {
 // relay configured with its public URL knows it) and refuses AUTH events
 // whose relay tag names another URL: the harness must sign the relay's URL,
 // not the proxy's. One worker (--parallel 1): the run compares the proxy's
-// effect alone. With the 24 workers a 50 ms link gets by default,
+// effect alone. With the workers a 50 ms link gets by default (up to 40),
 // base/filters/1 fails now and then: relay29's slicestore iterates its
 // event slice in a goroutine without a lock while SaveEvent inserts into it
 // (eventstore slicestore QueryEvents / SaveEvent), so a concurrent write

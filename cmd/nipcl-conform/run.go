@@ -513,7 +513,9 @@ func (f *runFlags) execute(fs *flag.FlagSet, s *runSettings, plans []runner.Plan
 			res, rerr := runner.Run(ctx, f.runnerOptions(s, failed, nil, nil, stdout))
 			return conclude(res, rerr, *f.strict, started, *f.reportDir, stdout, stderr)
 		}
-		if n := f.workerCount(ctx, plans, startedPlans, stderr); n > 1 {
+		n, grow := f.workerCount(ctx, plans, startedPlans, stderr)
+		defer grow.release()
+		if n > 1 {
 			// The relays are probed once, here (NIP-11, the link, the
 			// profile, the capability probe); every worker gets the
 			// findings instead of probing each relay again.
@@ -531,7 +533,7 @@ func (f *runFlags) execute(fs *flag.FlagSet, s *runSettings, plans []runner.Plan
 			for i := range startedPlans {
 				startedPlans[i].Findings = found[i]
 			}
-			res, err := f.runParallel(ctx, fs, n, startedPlans, started, stdout, stderr)
+			res, err := f.runParallel(ctx, fs, n, grow, startedPlans, started, stdout, stderr)
 			if !errors.Is(err, errStoppedBeforeWorkers) {
 				return conclude(res, err, *f.strict, started, *f.reportDir, stdout, stderr)
 			}
@@ -583,20 +585,21 @@ func stopContext() (ctx context.Context, stop func()) {
 // (said on stderr): for the built-in reference relay in this process,
 // referenceWorkers; for any other target, what the measured round trip to
 // the started relays calls for (autoParallel).
-func (f *runFlags) workerCount(ctx context.Context, plans []runner.Plan, startedPlans []workerPlan, stderr io.Writer) int {
+func (f *runFlags) workerCount(ctx context.Context, plans []runner.Plan, startedPlans []workerPlan, stderr io.Writer) (int, *growth) {
 	n := *f.parallel
+	var grow *growth
 	if n == 0 {
 		var why string
 		if onThisMachine(plans) {
 			n, why = referenceWorkers()
 		} else {
-			n, why = autoParallel(ctx, startedPlans, *f.timeout)
+			n, why, grow = autoParallel(ctx, startedPlans, *f.timeout)
 		}
 		if why != "" {
 			fmt.Fprintf(stderr, "nipcl-conform: --parallel %d (%s)\n", n, why)
 		}
 	}
-	return n
+	return n, grow
 }
 
 // referenceWorkers is the worker count for the built-in reference relay:
@@ -619,12 +622,12 @@ const maxReferenceWorkers = 4
 
 // runParallel runs the started plans in n worker processes sharing one
 // case queue and merges their reports.
-func (f *runFlags) runParallel(ctx context.Context, fs *flag.FlagSet, n int, startedPlans []workerPlan, started time.Time, stdout, stderr io.Writer) (*reports.Results, error) {
+func (f *runFlags) runParallel(ctx context.Context, fs *flag.FlagSet, n int, grow *growth, startedPlans []workerPlan, started time.Time, stdout, stderr io.Writer) (*reports.Results, error) {
 	id := *f.runID
 	if id == "" {
 		id = runner.NewRunID()
 	}
-	pr := &parallelRun{fs: fs, n: n, reportDir: *f.reportDir, junitPath: *f.junit, runID: id, deadline: *f.deadline, started: started, rate: *f.rate, stderr: stderr}
+	pr := &parallelRun{fs: fs, n: n, grow: grow, reportDir: *f.reportDir, junitPath: *f.junit, runID: id, deadline: *f.deadline, started: started, rate: *f.rate, stderr: stderr}
 	if isTerminal(stdout) {
 		pr.progress = stdout
 	} else {
