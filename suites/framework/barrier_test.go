@@ -11,6 +11,7 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/nbd-wtf/go-nostr"
+	. "github.com/onsi/gomega"
 
 	"github.com/nipcl/nipcl-conform/fixtures"
 )
@@ -144,5 +145,31 @@ func TestAwaitLiveByBarrier(t *testing.T) {
 	}
 	if w := ct.AwaitLive(c, sub, pick, confirm); !w.Live || len(w.Seen) != 1 {
 		t.Fatalf("delivered live: got live %v, seen %d (%s)", w.Live, len(w.Seen), w.Why)
+	}
+}
+
+// TestEventuallyStopsOnAClosedConnection: a poll through a connection the
+// relay dropped fails at once, saying so, instead of after the step
+// timeout; a condition that is only unmet still gets the whole timeout.
+func TestEventuallyStopsOnAClosedConnection(t *testing.T) {
+	ct, c := barrierT(t, barrierRelay{}.start(t))
+	c.Close()
+	start := time.Now()
+	msg := ct.poll(func(g Gomega) {
+		_, err := c.Query(ct.Ctx(), nostr.Filter{IDs: []string{strings.Repeat("0", 64)}})
+		g.Expect(err).NotTo(HaveOccurred())
+	}, "the event")
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("the closed connection was polled for %s", took)
+	}
+	if !strings.Contains(msg, "the event: not seen before the connection closed") {
+		t.Errorf("failure %q does not say the connection closed", msg)
+	}
+
+	ct.Env.StepTimeout = 200 * time.Millisecond
+	start = time.Now()
+	msg = ct.poll(func(g Gomega) { g.Expect(1).To(Equal(2), "one is not two") }, "two")
+	if took := time.Since(start); took < 200*time.Millisecond || !strings.Contains(msg, "two: not seen within 200ms") || !strings.Contains(msg, "one is not two") {
+		t.Errorf("an unmet condition failed after %s with %q; want the step timeout and its complaint", took, msg)
 	}
 }

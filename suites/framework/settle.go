@@ -115,23 +115,10 @@ func (e *Env) SettleWindow() (time.Duration, string) {
 	return w, why
 }
 
-// settleMiss stops one look at a condition at its first unmet expectation.
-type settleMiss struct{}
-
-// look evaluates cond once: whether every expectation held. A failure of
-// the case inside cond (Failf, a refused read) is passed on.
+// look evaluates cond once: whether every expectation held (attempt). A
+// failure of the case inside cond (Failf, a refused read) is passed on.
 func look(cond func(g Gomega)) (held bool) {
-	defer func() {
-		if r := recover(); r != nil {
-			if _, ok := r.(settleMiss); ok {
-				held = false
-				return
-			}
-			panic(r)
-		}
-	}()
-	cond(NewGomega(func(string, ...int) { panic(settleMiss{}) }))
-	return true
+	return attempt(cond) == ""
 }
 
 // deferredWindow is the shortest window for work a relay may defer

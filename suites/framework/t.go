@@ -791,18 +791,62 @@ func FilterString(filters []nostr.Filter) string {
 
 // Eventually polls cond until it passes or the step timeout elapses; a
 // condition never met fails the case with what and cond's last complaint.
+// A complaint of a closed connection (fixtures.ErrClosed) ends the polling
+// at once: every condition polls through connections it already holds, so
+// no later attempt can succeed (a relay that drops the connection cost a
+// whole step timeout per such wait).
 func (t *T) Eventually(cond func(g Gomega), what string) {
 	GinkgoHelper()
-	var failures []string
-	g := NewGomega(func(message string, _ ...int) { failures = append(failures, message) })
-	g.Eventually(t.ctx, cond).WithTimeout(t.Env.StepTimeout).WithPolling(20 * time.Millisecond).Should(Succeed())
-	if len(failures) > 0 {
-		last := failures[0]
-		if i := strings.LastIndex(last, "with:\n"); i >= 0 {
-			last = last[i+len("with:\n"):]
-		}
-		Failf("%s: not seen within %s: %s", what, t.Env.StepTimeout, Reword(strings.TrimSpace(last)))
+	if failure := t.poll(cond, what); failure != "" {
+		Failf("%s", failure)
 	}
+}
+
+// poll is Eventually's loop: "" when cond held, else the case's failure.
+func (t *T) poll(cond func(g Gomega), what string) string {
+	deadline := time.Now().Add(t.Env.StepTimeout)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		last := attempt(cond)
+		if last == "" {
+			return ""
+		}
+		last = Reword(strings.TrimSpace(last))
+		if strings.Contains(last, fixtures.ErrClosed.Error()) {
+			return fmt.Sprintf("%s: not seen before the connection closed: %s", what, last)
+		}
+		if !time.Now().Before(deadline) || t.ctx.Err() != nil {
+			return fmt.Sprintf("%s: not seen within %s: %s", what, t.Env.StepTimeout, last)
+		}
+		select {
+		case <-t.ctx.Done():
+		case <-tick.C:
+		}
+	}
+}
+
+// pollFailure carries an attempt's first failed assertion out of cond.
+type pollFailure struct{ message string }
+
+// attempt runs cond once with a Gomega whose first failed assertion ends
+// it, and returns that assertion's message ("" when cond passed). A
+// failure of the case inside cond (Failf, a refused read) is passed on.
+func attempt(cond func(g Gomega)) (failure string) {
+	defer func() {
+		if r := recover(); r != nil {
+			f, ok := r.(pollFailure)
+			if !ok {
+				panic(r)
+			}
+			failure = f.message
+			if failure == "" {
+				failure = "an assertion failed"
+			}
+		}
+	}()
+	cond(NewGomega(func(message string, _ ...int) { panic(pollFailure{message}) }))
+	return ""
 }
 
 // RequireRelaySigned fails unless ev is signed, with a valid id and
