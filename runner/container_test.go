@@ -139,6 +139,7 @@ func assertRemoved(t *testing.T, runID string) {
 }
 
 func TestContainerReferenceProfiles(t *testing.T) {
+	t.Parallel() // a container engine's waits (image builds are once per binary, ports picked free)
 	img := referenceImage(t)
 	cases := []struct {
 		profile string
@@ -188,6 +189,7 @@ func TestContainerReferenceProfiles(t *testing.T) {
 }
 
 func TestContainerStopRemovesContainer(t *testing.T) {
+	t.Parallel() // a container engine's waits (image builds are once per binary, ports picked free)
 	img := referenceImage(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -217,6 +219,7 @@ func TestContainerStopRemovesContainer(t *testing.T) {
 }
 
 func TestContainerFromDockerfile(t *testing.T) {
+	t.Parallel() // a container engine's waits (image builds are once per binary, ports picked free)
 	requireDocker(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -259,6 +262,7 @@ func TestContainerFromDockerfile(t *testing.T) {
 }
 
 func TestContainerFailedStartCleansUp(t *testing.T) {
+	t.Parallel() // a container engine's waits (image builds are once per binary, ports picked free)
 	t.Run("entrypoint exits", func(t *testing.T) {
 		// The harness image's entrypoint prints help and exits at once.
 		img := harnessImageTag(t)
@@ -382,6 +386,7 @@ func TestHarnessImageHelp(t *testing.T) {
 // Testcontainers once per profile: every case must pass and the containers
 // must be gone afterwards.
 func TestReferenceImageFullSuite(t *testing.T) {
+	t.Parallel() // a container engine's waits (image builds are once per binary, ports picked free)
 	img := referenceImage(t)
 	runID := "fullsuite-" + NewRunID()
 	var plans []Plan

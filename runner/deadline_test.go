@@ -15,6 +15,7 @@ import (
 // choice, never the relay's slowness), from the step deadline Prepare
 // measured.
 func TestPacingNeverEatsACaseDeadline(t *testing.T) {
+	t.Parallel() // its probe waits on the pacer; no timing is asserted
 	if got := caseTimeout(time.Second, 0); got != 30*time.Second {
 		t.Errorf("unpaced case timeout %s, want 30s", got)
 	}
