@@ -14,7 +14,8 @@ import (
 // "keeps up" means is what the relay shows under the run's own load: one
 // read on the parent's own connection per tick (the REQ for an unknown id
 // that measured the round trip before any worker started), which must
-// take at most growSlack times that round trip plus growMargin. Three
+// take at most growSlack times that round trip plus growMargin, once every
+// worker started so far has asked for its first case. Three
 // slower reads in a row end the growth: the relay, or this machine, is
 // slowing under the load already there, and more workers would have the
 // cases judge the harness's load as the relay's slowness. A worker that
@@ -45,6 +46,11 @@ type growth struct {
 	every time.Duration
 	// close releases the connection read uses (nil: nothing to release).
 	close func()
+	// started, when set, reports whether the first n workers have all
+	// started (each has asked for a case): no read is judged before, since
+	// a worker's own start (a process, its Ginkgo tree) loads this machine,
+	// not the relay.
+	started func(n int) bool
 }
 
 // newGrowth dials the parent's own connection to url and times
@@ -120,6 +126,9 @@ func (g *growth) run(ctx context.Context, have, most int, spawn func(i int), fin
 		case <-finished:
 			return have, "a worker found every case taken"
 		case <-tick.C:
+		}
+		if g.started != nil && !g.started(have) {
+			continue
 		}
 		took, err := g.read(ctx)
 		switch {

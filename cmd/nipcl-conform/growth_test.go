@@ -96,3 +96,19 @@ func TestNoGrowthStartsEveryWorker(t *testing.T) {
 	}
 	g.release()
 }
+
+// TestGrowthWaitsForStartedWorkers: no read is taken, and no worker added,
+// before every worker started so far has asked for a case.
+func TestGrowthWaitsForStartedWorkers(t *testing.T) {
+	reads, ticks := 0, 0
+	g := &growth{baseline: 50 * time.Millisecond, every: time.Millisecond,
+		read: func(context.Context) (time.Duration, error) { reads++; return 50 * time.Millisecond, nil },
+		started: func(n int) bool {
+			ticks++
+			return ticks > 5 // the first five ticks: a worker still starting
+		}}
+	n, _ := g.run(context.Background(), growFrom, growFrom+growStep, func(int) {}, nil)
+	if n != growFrom+growStep || reads != 1 || ticks != 6 {
+		t.Errorf("grew to %d after %d reads in %d ticks; want %d after 1 read, on the sixth tick", n, reads, ticks, growFrom+growStep)
+	}
+}

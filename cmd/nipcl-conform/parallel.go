@@ -177,6 +177,8 @@ type claimQueue struct {
 	pacer   *pace.Pacer
 	mu      sync.Mutex
 	claimed map[[2]string]int // (plan, case) → worker
+	// asked is the workers that have asked for a case (growth.started).
+	asked map[int]bool
 	// order is every claim in the order granted: a claim's answer carries
 	// the entries the asking worker has not read (its "since").
 	order [][2]string
@@ -233,6 +235,10 @@ func (q *claimQueue) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	since, _ := strconv.Atoi(r.URL.Query().Get("since"))
 	q.mu.Lock()
+	if q.asked == nil {
+		q.asked = map[int]bool{}
+	}
+	q.asked[worker] = true
 	_, taken := q.claimed[key]
 	if !taken {
 		q.claimed[key] = worker
@@ -249,6 +255,18 @@ func (q *claimQueue) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	q.mu.Unlock()
 	_, _ = io.WriteString(w, b.String())
+}
+
+// askedBy reports whether workers 1 to n have each asked for a case.
+func (q *claimQueue) askedBy(n int) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for w := 1; w <= n; w++ {
+		if !q.asked[w] {
+			return false
+		}
+	}
+	return true
 }
 
 // claims returns every claim, sorted by plan and case.
@@ -617,6 +635,9 @@ func (pr *parallelRun) run(ctx context.Context, started []workerPlan) (*reports.
 			}
 			parts[i] = r
 		}()
+	}
+	if pr.grow != nil {
+		pr.grow.started = queue.askedBy
 	}
 	spawned := pr.grow.start(pr.n)
 	for i := 0; i < spawned; i++ {

@@ -84,6 +84,9 @@ func TestClaimAnswersCarryTheLog(t *testing.T) {
 			t.Fatalf("worker 1 was refused %s, which nobody had taken", id)
 		}
 	}
+	if !q.askedBy(1) || q.askedBy(2) {
+		t.Errorf("after worker 1's claims: askedBy(1) %v, askedBy(2) %v; want true, false", q.askedBy(1), q.askedBy(2))
+	}
 	for _, id := range cases {
 		if second("labels", id) {
 			t.Errorf("worker 2 was granted %s, which worker 1 had taken", id)
