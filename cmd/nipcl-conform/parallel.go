@@ -468,11 +468,19 @@ func autoParallel(ctx context.Context, started []workerPlan, step time.Duration)
 		n, why := localParallel()
 		return n, fmt.Sprintf("round trip %s (the median of %d reads): a relay on this machine; %s", rtt.Round(time.Microsecond), 7, why), nil
 	}
+	// The growth's reads (a REQ and its EOSE: one whole round trip) also
+	// decide a far link: behind a tunnel or port forward the TCP handshake
+	// is local, and the round trip above can read half the link's.
+	g := newGrowth(ctx, u, step)
 	n := parallelWorkers
-	if rtt >= farRTT {
+	why := fmt.Sprintf("round trip %s (the median of 7 reads)", rtt.Round(time.Millisecond))
+	if g != nil && g.baseline >= farRTT && rtt < farRTT {
+		why += fmt.Sprintf(", a read %s", g.baseline.Round(time.Millisecond))
+	}
+	if rtt >= farRTT || (g != nil && g.baseline >= farRTT) {
 		n = farWorkers
 	}
-	why := fmt.Sprintf("round trip %s (the median of 7 reads): up to %d workers", rtt.Round(time.Millisecond), n)
+	why += fmt.Sprintf(": up to %d workers", n)
 	ictx, cancel := context.WithTimeout(ctx, step)
 	defer cancel()
 	if info, err := fixtures.FetchInfo(ictx, u, ""); err == nil && info.Limitation != nil && info.Limitation.MaxSubscriptions > 0 && info.Limitation.MaxSubscriptions < n {
@@ -480,9 +488,9 @@ func autoParallel(ctx context.Context, started []workerPlan, step time.Duration)
 		why += fmt.Sprintf(", capped at the relay's limitation.max_subscriptions %d", n)
 	}
 	if n <= growFrom {
+		g.release()
 		return n, why, nil
 	}
-	g := newGrowth(ctx, u, step)
 	if g != nil {
 		why += ", " + g.plan(n)
 	}
