@@ -19,7 +19,7 @@ import (
 // slower reads in a row end the growth: the relay, or this machine, is
 // slowing under the load already there, and more workers would have the
 // cases judge the harness's load as the relay's slowness. A worker that
-// has finished also ends it: every case is then taken.
+// has ended also ends it: every case is then taken (or the workers fail).
 const (
 	growFrom   = 8
 	growStep   = 4
@@ -124,7 +124,7 @@ func (g *growth) run(ctx context.Context, have, most int, spawn func(i int), fin
 		case <-ctx.Done():
 			return have, "the run was stopped"
 		case <-finished:
-			return have, "a worker found every case taken"
+			return have, "a worker ended, so every case is taken or the workers fail"
 		case <-tick.C:
 		}
 		if g.started != nil && !g.started(have) {

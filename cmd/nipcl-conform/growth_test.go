@@ -61,7 +61,7 @@ func TestGrowthStopsWhenAWorkerFinishes(t *testing.T) {
 	g.every = time.Hour
 	spawned := 0
 	n, why := g.run(context.Background(), growFrom, 40, func(int) { spawned++ }, finished)
-	if n != growFrom || spawned != 0 || !strings.Contains(why, "every case taken") {
+	if n != growFrom || spawned != 0 || !strings.Contains(why, "a worker ended") {
 		t.Errorf("grew to %d (%d spawned, %q) after a worker finished", n, spawned, why)
 	}
 }

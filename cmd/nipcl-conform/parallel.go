@@ -114,9 +114,12 @@ func (w *workerSpec) claimer() func(plan, caseID string) bool {
 		}
 		answer, rest, _ := strings.Cut(string(body), "\n")
 		for _, line := range strings.Split(rest, "\n") {
-			if p, c, ok := strings.Cut(line, "\t"); ok {
-				taken[[2]string{p, c}] = true
-				seen++
+			if line == "" {
+				continue
+			}
+			seen++ // one line per claim, read or not
+			if e, err := url.ParseQuery(line); err == nil {
+				taken[[2]string{e.Get("plan"), e.Get("case")}] = true
 			}
 		}
 		return answer == "run"
@@ -251,7 +254,8 @@ func (q *claimQueue) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		b.WriteString("run\n")
 	}
 	for _, k := range q.order[min(max(since, 0), len(q.order)):] {
-		b.WriteString(k[0] + "\t" + k[1] + "\n")
+		// query-escaped: a plan or case name may hold any character
+		b.WriteString(url.Values{"plan": {k[0]}, "case": {k[1]}}.Encode() + "\n")
 	}
 	q.mu.Unlock()
 	_, _ = io.WriteString(w, b.String())

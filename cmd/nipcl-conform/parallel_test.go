@@ -78,7 +78,7 @@ func TestClaimAnswersCarryTheLog(t *testing.T) {
 	defer srv.Close()
 	first := (&workerSpec{ClaimURL: srv.URL + "/claim", Worker: 1}).claimer()
 	second := (&workerSpec{ClaimURL: srv.URL + "/claim", Worker: 2}).claimer()
-	cases := []string{"labels/retry/1", "labels/retry/2", "labels/retry/3"}
+	cases := []string{"labels/retry/1", "labels/retry/2\twith a tab", "labels/retry/3\nand a line"}
 	for _, id := range cases {
 		if !first("labels", id) {
 			t.Fatalf("worker 1 was refused %s, which nobody had taken", id)
