@@ -112,8 +112,7 @@ func (g *growth) plan(most int) string {
 
 // run adds workers (spawn(i) starts worker i, from 0) from have up to most
 // while the relay keeps up, until ctx ends or finished is closed (a worker
-// is done: every case is taken). It returns the count started and why the
-// growth ended.
+// ended). It returns the count started and why the growth ended.
 func (g *growth) run(ctx context.Context, have, most int, spawn func(i int), finished <-chan struct{}) (int, string) {
 	limit := growSlack(g.baseline)
 	tick := time.NewTicker(g.every)

@@ -102,17 +102,8 @@ func (w *workerSpec) claimer() func(plan, caseID string) bool {
 		if taken[[2]string{plan, caseID}] {
 			return false
 		}
-		q := url.Values{"plan": {plan}, "case": {caseID}, "since": {strconv.Itoa(seen)}, "worker": {strconv.Itoa(w.Worker)}}
-		resp, err := client.Post(w.ClaimURL+"?"+q.Encode(), "text/plain", nil)
-		if err != nil {
-			return false
-		}
-		defer resp.Body.Close()
-		body, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
-		if err != nil || resp.StatusCode != http.StatusOK {
-			return false
-		}
-		answer, rest, _ := strings.Cut(string(body), "\n")
+		body := w.post(client, "/claim", url.Values{"plan": {plan}, "case": {caseID}, "since": {strconv.Itoa(seen)}}, 4<<20)
+		answer, rest, _ := strings.Cut(body, "\n")
 		for _, line := range strings.Split(rest, "\n") {
 			if line == "" {
 				continue
@@ -152,21 +143,22 @@ func (w *workerSpec) pacer() func(ctx context.Context) error {
 func (w *workerSpec) doneReporter() func(plan, caseID string, failed bool) {
 	client := &http.Client{Timeout: 10 * time.Second}
 	return func(plan, caseID string, failed bool) {
-		w.post(client, "/done", url.Values{"plan": {plan}, "case": {caseID}, "failed": {strconv.FormatBool(failed)}})
+		w.post(client, "/done", url.Values{"plan": {plan}, "case": {caseID}, "failed": {strconv.FormatBool(failed)}}, 16)
 	}
 }
 
 // post sends one of this worker's messages to the parent's queue (path
-// /claim or /done) and returns the answer ("" when there is none).
-func (w *workerSpec) post(client *http.Client, path string, q url.Values) string {
+// /claim or /done) and returns the answer, read up to limit bytes (""
+// when there is none, or it could not be read whole).
+func (w *workerSpec) post(client *http.Client, path string, q url.Values, limit int64) string {
 	q.Set("worker", strconv.Itoa(w.Worker))
 	resp, err := client.Post(strings.TrimSuffix(w.ClaimURL, "/claim")+path+"?"+q.Encode(), "text/plain", nil)
 	if err != nil {
 		return ""
 	}
 	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 16))
-	if resp.StatusCode != http.StatusOK {
+	body, err := io.ReadAll(io.LimitReader(resp.Body, limit))
+	if err != nil || resp.StatusCode != http.StatusOK {
 		return ""
 	}
 	return string(body)
@@ -618,7 +610,7 @@ func (pr *parallelRun) run(ctx context.Context, started []workerPlan) (*reports.
 	errs := make([]error, pr.n)
 	var wg sync.WaitGroup
 	// finished is closed when the first worker ends (every case is then
-	// taken: no worker is added after it).
+	// taken, or the workers fail): no worker is added after it.
 	finished := make(chan struct{})
 	var finishOnce sync.Once
 	spawn := func(i int) {
