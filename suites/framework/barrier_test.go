@@ -150,12 +150,23 @@ func TestAwaitLiveByBarrier(t *testing.T) {
 
 // TestEventuallyStopsOnAClosedConnection: a poll through a connection the
 // relay dropped fails at once, saying so, instead of after the step
-// timeout; a condition that is only unmet still gets the whole timeout.
+// timeout; a condition that is only unmet, or whose complaint only quotes
+// the words (a relay's own message), still gets the whole timeout.
 func TestEventuallyStopsOnAClosedConnection(t *testing.T) {
 	ct, c := barrierT(t, barrierRelay{}.start(t))
-	c.Close()
+	ct.clients = append(ct.clients, c) // as T.Connect keeps it
+	ct.Env.StepTimeout = 200 * time.Millisecond
 	start := time.Now()
 	msg := ct.poll(func(g Gomega) {
+		g.Expect("error: connection closed by the relay's policy").To(BeEmpty(), "the relay's CLOSED")
+	}, "quoted")
+	if took := time.Since(start); took < 200*time.Millisecond || !strings.Contains(msg, "quoted: not seen within 200ms") {
+		t.Errorf("a complaint quoting the words on a live connection failed after %s with %q; want the step timeout", took, msg)
+	}
+	ct.Env.StepTimeout = 10 * time.Second
+	c.Close()
+	start = time.Now()
+	msg = ct.poll(func(g Gomega) {
 		_, err := c.Query(ct.Ctx(), nostr.Filter{IDs: []string{strings.Repeat("0", 64)}})
 		g.Expect(err).NotTo(HaveOccurred())
 	}, "the event")
