@@ -41,6 +41,13 @@ type Findings struct {
 	// not delete (safe mode reports them): one worker reports them.
 	Deleted   int      `json:"deleted,omitempty"`
 	Undeleted []string `json:"undeleted,omitempty"`
+	// Failed, when set, is the plan as its failed set-up left it (its
+	// setup_error says why; FailedTimedOut: the relay left a step
+	// unanswered): the run reports it without probing the relay again,
+	// which for a silent relay would wait out the same step timeouts
+	// once more in every worker.
+	Failed         *reports.PlanResult `json:"failed,omitempty"`
+	FailedTimedOut bool                `json:"failed_timed_out,omitempty"`
 }
 
 // KeyFinding is one key's row of Findings (capability.Key without its
@@ -57,9 +64,9 @@ type KeyFinding struct {
 
 // ProbePlans prepares every plan as Run would — NIP-11, the link probe,
 // profile detection, the capability probe — without running a case, and
-// returns each plan's findings (nil for a plan whose set-up failed: its
-// run probes again and reports the failure) and the profiles the plans
-// resolved to (preparedProfiles). The plans' targets must already be
+// returns each plan's findings (for a plan whose set-up failed, the
+// failure: Findings.Failed) and the profiles the plans resolved to
+// (preparedProfiles). The plans' targets must already be
 // started (StartedTarget). runID must be the run's (the probe's labels
 // carry it).
 func ProbePlans(ctx context.Context, opts Options, runID string) ([]*Findings, []string) {
@@ -85,7 +92,11 @@ func ProbePlans(ctx context.Context, opts Options, runID string) ([]*Findings, [
 	for i, p := range prepared {
 		if p.env.SetupErr == nil {
 			out[i] = p.findings
+			continue
 		}
+		failed := p.result
+		out[i] = &Findings{Failed: &failed, FailedTimedOut: p.env.SetupTimedOut,
+			Deleted: p.probeDeleted, Undeleted: p.probeUndeleted}
 	}
 	return out, preparedProfiles(prepared)
 }

@@ -333,6 +333,16 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 	}
 	p.env = env
 	p.result = reports.PlanResult{Name: plan.Name, Target: plan.Target.String(), Profile: plan.Profile}
+	if f := plan.Findings; f != nil && f.Failed != nil {
+		// The set-up already failed once for the whole run (a parallel
+		// run's parent): the same failure, without a second probe.
+		failed := *f.Failed
+		failed.Name, failed.Target = p.result.Name, p.result.Target
+		p.result = failed
+		p.probeDeleted, p.probeUndeleted = f.Deleted, f.Undeleted
+		setupFailed(p, errors.New(failed.SetupError), f.FailedTimedOut)
+		return p
+	}
 	if include := caseFilter(plan, opts); include != nil {
 		env.Include = include
 	}

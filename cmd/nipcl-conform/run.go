@@ -513,25 +513,34 @@ func (f *runFlags) execute(fs *flag.FlagSet, s *runSettings, plans []runner.Plan
 			res, rerr := runner.Run(ctx, f.runnerOptions(s, failed, nil, nil, stdout))
 			return conclude(res, rerr, *f.strict, started, *f.reportDir, stdout, stderr)
 		}
+		// The relays are probed once, here (NIP-11, the link, the
+		// profile, the capability probe); every worker gets the findings
+		// instead of probing each relay again, and so does this process
+		// when it runs the cases itself. The probe's round trips overlap
+		// those that choose the worker count (a tunnel's second or so).
+		if *f.runID == "" {
+			*f.runID = runner.NewRunID()
+		}
+		var found []*runner.Findings
+		var profiles []string
+		probed := make(chan struct{})
+		go func() {
+			defer close(probed)
+			shared := (&workerSpec{Plans: startedPlans}).plans()
+			found, profiles = runner.ProbePlans(ctx, f.runnerOptions(s, shared, nil, nil, io.Discard), *f.runID)
+		}()
 		n, grow := f.workerCount(ctx, plans, startedPlans, stderr)
 		defer grow.release()
+		<-probed
+		for i := range startedPlans {
+			startedPlans[i].Findings = found[i]
+		}
 		if n > 1 {
-			// The relays are probed once, here (NIP-11, the link, the
-			// profile, the capability probe); every worker gets the
-			// findings instead of probing each relay again.
-			if *f.runID == "" {
-				*f.runID = runner.NewRunID()
-			}
-			shared := (&workerSpec{Plans: startedPlans}).plans()
-			found, profiles := runner.ProbePlans(ctx, f.runnerOptions(s, shared, nil, nil, io.Discard), *f.runID)
 			// An auto profile is known now: a selection of none of the
 			// detected profiles' cases is refused once, not per worker.
 			if err := runner.CheckProfileSelection(profiles, f.focus, f.skip, *f.labelFilter); err != nil {
 				fmt.Fprintf(stderr, "nipcl-conform: %v\n", err)
 				return reports.ExitHarness
-			}
-			for i := range startedPlans {
-				startedPlans[i].Findings = found[i]
 			}
 			res, err := f.runParallel(ctx, fs, n, grow, startedPlans, started, stdout, stderr)
 			if !errors.Is(err, errStoppedBeforeWorkers) {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,8 +19,19 @@ import (
 // dropper serves NIP-11 and accepts every WebSocket upgrade, then closes
 // the connection at once: a relay that crashes on every connection.
 func dropper(t *testing.T) string {
+	url, _ := countingDropper(t)
+	return url
+}
+
+// countingDropper is dropper, with a count of the WebSocket upgrades it
+// accepted.
+func countingDropper(t *testing.T) (string, *atomic.Int64) {
 	t.Helper()
+	var upgrades atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Upgrade") != "" {
+			upgrades.Add(1)
+		}
 		if r.Header.Get("Upgrade") == "" {
 			w.Header().Set("Content-Type", "application/nostr+json")
 			fmt.Fprint(w, `{"name":"dropper","self":"79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798","supported_nips":[1,11,29,42]}`)
@@ -35,7 +47,30 @@ func dropper(t *testing.T) string {
 		conn.Close()
 	}))
 	t.Cleanup(srv.Close)
-	return "ws" + strings.TrimPrefix(srv.URL, "http")
+	return "ws" + strings.TrimPrefix(srv.URL, "http"), &upgrades
+}
+
+// TestFailedSetupIsProbedOnce: without --parallel the run probes the relay
+// while it measures the link for the worker count, and the process that
+// then runs the cases reports that probe's setup error instead of probing
+// the relay again (for a silent relay, a second round of step timeouts).
+// Beyond what --parallel 1 does, the relay sees only the worker count's
+// WebSockets.
+func TestFailedSetupIsProbedOnce(t *testing.T) {
+	url, upgrades := countingDropper(t)
+	r := cli(t, time.Minute, "run", "--target", url, "--profile", "nip29", "--parallel", "1", "--report-dir", t.TempDir())
+	if r.code != reports.ExitHarness {
+		t.Fatalf("--parallel 1: exit %d, want %d\n%s", r.code, reports.ExitHarness, r.stdout)
+	}
+	once := upgrades.Swap(0)
+	r = cli(t, time.Minute, "run", "--target", url, "--profile", "nip29", "--report-dir", t.TempDir())
+	if r.code != reports.ExitHarness || !strings.Contains(r.stderr, "dropped every connection") {
+		t.Fatalf("default: exit %d, want %d with the setup error\n%s%s", r.code, reports.ExitHarness, r.stdout, r.stderr)
+	}
+	// runner.MeasureRTT opens at most two WebSockets.
+	if got, most := upgrades.Load(), once+2; got > most {
+		t.Errorf("the default run opened %d WebSockets, want at most %d (--parallel 1's %d and the worker count's 2): the setup was probed twice", got, most, once)
+	}
 }
 
 // TestRelayDroppingEveryConnectionIsOneSetupError: the capability probe
