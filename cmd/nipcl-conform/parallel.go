@@ -539,6 +539,7 @@ func (pr *parallelRun) run(ctx context.Context, started []workerPlan) (*reports.
 	if err := os.MkdirAll(pr.reportDir, 0o755); err != nil {
 		return nil, fmt.Errorf("--parallel: report directory: %w", err)
 	}
+	clearWorkerDirs(pr.reportDir)
 	logFile, err := os.Create(filepath.Join(pr.reportDir, "ginkgo.log"))
 	if err != nil {
 		return nil, fmt.Errorf("--parallel: %w", err)
@@ -693,6 +694,37 @@ func (pr *parallelRun) run(ctx context.Context, started []workerPlan) (*reports.
 	merged.Settings["scheduling"] = "queue, longest cases first"
 	merged.Sort()
 	return merged, runner.WriteReports(pr.reportDir, pr.junitPath, merged)
+}
+
+// workerReportFiles are the files a worker-N directory may hold: what a
+// worker writes (results.json, ginkgo.log) and what workers of earlier
+// versions wrote besides.
+var workerReportFiles = []string{"results.json", "ginkgo.log", "junit.xml", "summary.md", "report.html", "badge.svg"}
+
+// clearWorkerDirs removes the worker-N directories an earlier run left in
+// the report directory this run now claims: a run with 4 workers after one
+// with 40 would otherwise leave worker-5 to worker-40 beside its own, each
+// with another run's results. Only the report files are removed, and a
+// directory only once empty: nothing else put there is lost.
+func clearWorkerDirs(reportDir string) {
+	entries, err := os.ReadDir(reportDir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		n, ok := strings.CutPrefix(e.Name(), "worker-")
+		if !ok || !e.IsDir() {
+			continue
+		}
+		if _, err := strconv.Atoi(n); err != nil {
+			continue
+		}
+		dir := filepath.Join(reportDir, e.Name())
+		for _, f := range workerReportFiles {
+			_ = os.Remove(filepath.Join(dir, f))
+		}
+		_ = os.Remove(dir) // fails, and keeps it, when anything else is there
+	}
 }
 
 // workerEnviron is a worker's environment: this process's, its share of

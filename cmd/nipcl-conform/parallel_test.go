@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -204,5 +206,32 @@ func TestWorkerEnvironOneProcessor(t *testing.T) {
 	env = workerEnviron([]string{"GOMAXPROCS=2"}, []byte(`{}`))
 	if strings.Join(env, "|") != "GOMAXPROCS=2|"+workerEnv+"={}" {
 		t.Errorf("with the user's GOMAXPROCS: %q", env)
+	}
+}
+
+// TestStaleWorkerDirsAreCleared: a parallel run removes the worker-N
+// report files an earlier run left in its report directory, and the
+// directories once empty; anything else there stays.
+func TestStaleWorkerDirsAreCleared(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"worker-40/results.json", "worker-40/ginkgo.log", "worker-2/report.html", "worker-2/notes.txt", "worker-x/results.json", "results.json"} {
+		write(f)
+	}
+	clearWorkerDirs(dir)
+	for f, want := range map[string]bool{"worker-40": false, "worker-2/report.html": false, "worker-2/notes.txt": true, "worker-x/results.json": true, "results.json": true} {
+		_, err := os.Stat(filepath.Join(dir, f))
+		if got := err == nil; got != want {
+			t.Errorf("%s exists: %v, want %v", f, got, want)
+		}
 	}
 }
