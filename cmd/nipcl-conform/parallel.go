@@ -450,8 +450,11 @@ func stopPlans(plans []runner.Plan) {
 // run starts with fewer and adds workers while the relay keeps up
 // (growth, when the returned one is not nil). It returns the count and
 // why ("" when the relay could not be probed: the run then reports why in
-// its own words).
-func autoParallel(ctx context.Context, started []workerPlan, step time.Duration) (int, string, *growth) {
+// its own words). measured, when set, is called as soon as the round trip
+// says the relay is not on this machine (the parent's probe then starts,
+// its first round trips reads like the growth's baseline; no write of it
+// can make a local relay's round trip look remote).
+func autoParallel(ctx context.Context, started []workerPlan, step time.Duration, measured func()) (int, string, *growth) {
 	if len(started) == 0 {
 		return 1, "no relay", nil
 	}
@@ -459,6 +462,9 @@ func autoParallel(ctx context.Context, started []workerPlan, step time.Duration)
 	rtt, err := runner.MeasureRTT(ctx, u, step)
 	if err != nil || rtt == 0 {
 		return 1, "", nil // the run itself reports a relay it cannot reach or read
+	}
+	if rtt >= localRTT && measured != nil {
+		measured()
 	}
 	if rtt < localRTT {
 		n, why := localParallel()

@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -516,21 +517,28 @@ func (f *runFlags) execute(fs *flag.FlagSet, s *runSettings, plans []runner.Plan
 		// The relays are probed once, here (NIP-11, the link, the
 		// profile, the capability probe); every worker gets the findings
 		// instead of probing each relay again, and so does this process
-		// when it runs the cases itself. The probe's round trips overlap
-		// those that choose the worker count (a tunnel's second or so).
+		// when it runs the cases itself. On a remote link the probe
+		// starts once the round trip is measured, and its round trips
+		// overlap the growth's baseline reads (autoParallel).
 		if *f.runID == "" {
 			*f.runID = runner.NewRunID()
 		}
 		var found []*runner.Findings
 		var profiles []string
 		probed := make(chan struct{})
-		go func() {
-			defer close(probed)
-			shared := (&workerSpec{Plans: startedPlans}).plans()
-			found, profiles = runner.ProbePlans(ctx, f.runnerOptions(s, shared, nil, nil, io.Discard), *f.runID)
-		}()
-		n, grow := f.workerCount(ctx, plans, startedPlans, stderr)
+		var probeOnce sync.Once
+		probe := func() {
+			probeOnce.Do(func() {
+				go func() {
+					defer close(probed)
+					shared := (&workerSpec{Plans: startedPlans}).plans()
+					found, profiles = runner.ProbePlans(ctx, f.runnerOptions(s, shared, nil, nil, io.Discard), *f.runID)
+				}()
+			})
+		}
+		n, grow := f.workerCount(ctx, plans, startedPlans, stderr, probe)
 		defer grow.release()
+		probe() // not started by the worker count (a relay on this machine, --parallel N): now
 		<-probed
 		for i := range startedPlans {
 			startedPlans[i].Findings = found[i]
@@ -594,7 +602,12 @@ func stopContext() (ctx context.Context, stop func()) {
 // (said on stderr): for the built-in reference relay in this process,
 // referenceWorkers; for any other target, what the measured round trip to
 // the started relays calls for (autoParallel).
-func (f *runFlags) workerCount(ctx context.Context, plans []runner.Plan, startedPlans []workerPlan, stderr io.Writer) (int, *growth) {
+//
+// measured, when set, is called once the link's round trip is measured and
+// is not this machine's: what follows (the growth's baseline reads, the
+// relay's NIP-11 limits) may overlap other round trips, while the round
+// trip itself, which decides one process or many, was measured alone.
+func (f *runFlags) workerCount(ctx context.Context, plans []runner.Plan, startedPlans []workerPlan, stderr io.Writer, measured func()) (int, *growth) {
 	n := *f.parallel
 	var grow *growth
 	if n == 0 {
@@ -602,7 +615,7 @@ func (f *runFlags) workerCount(ctx context.Context, plans []runner.Plan, started
 		if onThisMachine(plans) {
 			n, why = referenceWorkers()
 		} else {
-			n, why, grow = autoParallel(ctx, startedPlans, *f.timeout)
+			n, why, grow = autoParallel(ctx, startedPlans, *f.timeout, measured)
 		}
 		if why != "" {
 			fmt.Fprintf(stderr, "nipcl-conform: --parallel %d (%s)\n", n, why)
