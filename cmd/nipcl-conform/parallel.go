@@ -451,9 +451,10 @@ func stopPlans(plans []runner.Plan) {
 // (growth, when the returned one is not nil). It returns the count and
 // why ("" when the relay could not be probed: the run then reports why in
 // its own words). measured, when set, is called as soon as the round trip
-// says the relay is not on this machine (the parent's probe then starts,
-// its first round trips reads like the growth's baseline; no write of it
-// can make a local relay's round trip look remote).
+// says the relay is not on this machine: the parent's probe then starts
+// beside the growth's baseline reads (its own first round trips are reads
+// too), and none of its writes can make a local relay's round trip look
+// remote.
 func autoParallel(ctx context.Context, started []workerPlan, step time.Duration, measured func()) (int, string, *growth) {
 	if len(started) == 0 {
 		return 1, "no relay", nil

@@ -29,14 +29,12 @@ func countingDropper(t *testing.T) (string, *atomic.Int64) {
 	t.Helper()
 	var upgrades atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Upgrade") != "" {
-			upgrades.Add(1)
-		}
 		if r.Header.Get("Upgrade") == "" {
 			w.Header().Set("Content-Type", "application/nostr+json")
 			fmt.Fprint(w, `{"name":"dropper","self":"79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798","supported_nips":[1,11,29,42]}`)
 			return
 		}
+		upgrades.Add(1)
 		accept := sha1.Sum([]byte(r.Header.Get("Sec-WebSocket-Key") + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"))
 		conn, buf, err := w.(http.Hijacker).Hijack()
 		if err != nil {
