@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sync"
 	"time"
@@ -48,6 +49,37 @@ type Findings struct {
 	// once more in every worker.
 	Failed         *reports.PlanResult `json:"failed,omitempty"`
 	FailedTimedOut bool                `json:"failed_timed_out,omitempty"`
+	// NIP11 is the relay's NIP-11 document as the probe read it: a worker
+	// starts from it instead of fetching it again (a round trip each,
+	// while the workers grow).
+	NIP11 string `json:"nip11,omitempty"`
+}
+
+// maxHandedNIP11 is the largest NIP-11 document Findings carries: a
+// worker's description travels in one environment variable, which Linux
+// caps at 128 KiB; a larger document is fetched by each worker.
+const maxHandedNIP11 = 16 << 10
+
+// handedNIP11 is the document Findings carries: raw, or none when it is
+// larger than maxHandedNIP11.
+func handedNIP11(raw string) string {
+	if len(raw) > maxHandedNIP11 {
+		return ""
+	}
+	return raw
+}
+
+// relayInfo is the NIP-11 document the probe read (nil without one, f
+// nil included): the document a fetch would give, Raw as served.
+func (f *Findings) relayInfo() *fixtures.RelayInfo {
+	if f == nil || f.NIP11 == "" {
+		return nil
+	}
+	info := &fixtures.RelayInfo{Raw: f.NIP11}
+	if json.Unmarshal([]byte(f.NIP11), info) != nil {
+		return nil // not what a fetch accepted: fetch it
+	}
+	return info
 }
 
 // KeyFinding is one key's row of Findings (capability.Key without its

@@ -3,6 +3,7 @@ package runner
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -61,5 +62,34 @@ func TestFindingsHandedOnGiveTheSameEnv(t *testing.T) {
 	}
 	if err := applyKeyFindings(&suites.Env{}, nil, &f, &reports.PlanResult{}); err == nil {
 		t.Error("findings of one key applied to a worker with none: no error")
+	}
+}
+
+// TestFindingsHandOnTheNIP11Document: the document the probe read comes
+// back from the findings' JSON as a fetch would give it (Raw as served),
+// and a worker without one, or with one no fetch would accept, fetches.
+func TestFindingsHandOnTheNIP11Document(t *testing.T) {
+	doc := `{"name":"r","self":"ab","supported_nips":[1,29],"supported_extensions":["nip-cl"],"limitation":{"max_subscriptions":7}}`
+	raw, err := json.Marshal(&Findings{NIP11: doc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f Findings
+	if err := json.Unmarshal(raw, &f); err != nil {
+		t.Fatal(err)
+	}
+	info := f.relayInfo()
+	if info == nil || info.Raw != doc || info.Name != "r" || info.Self != "ab" || !info.HasExtension("nip-cl") || !info.Supports(29) ||
+		info.Limitation == nil || info.Limitation.MaxSubscriptions != 7 {
+		t.Errorf("document handed on: %+v", info)
+	}
+	big := `{"name":"r","description":"` + strings.Repeat("x", maxHandedNIP11) + `"}`
+	if handedNIP11(doc) != doc || handedNIP11(big) != "" {
+		t.Errorf("a %d-byte document is handed on, a %d-byte one is not: want the first only", len(doc), len(big))
+	}
+	for _, f := range []*Findings{nil, {}, {NIP11: "not json"}} {
+		if info := f.relayInfo(); info != nil {
+			t.Errorf("%+v: %+v, want nil (fetch it)", f, info)
+		}
 	}
 }

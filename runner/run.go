@@ -375,12 +375,15 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 		return p
 	}
 
-	infoCtx, cancel := context.WithTimeout(ctx, opts.StepTimeout)
-	info, err := fixtures.FetchInfoWith(infoCtx, ep.URL, "", opts.Header)
-	cancel()
-	if err != nil {
-		setupFailed(p, fmt.Errorf("no NIP-11 document: %w", err), errors.Is(err, fixtures.ErrTimeout))
-		return p
+	info := plan.Findings.relayInfo()
+	if info == nil {
+		infoCtx, cancel := context.WithTimeout(ctx, opts.StepTimeout)
+		info, err = fixtures.FetchInfoWith(infoCtx, ep.URL, "", opts.Header)
+		cancel()
+		if err != nil {
+			setupFailed(p, fmt.Errorf("no NIP-11 document: %w", err), errors.Is(err, fixtures.ErrTimeout))
+			return p
+		}
 	}
 	env.Info = info
 	env.PoW = minedDifficulty(opts.PoW, info)
@@ -454,6 +457,7 @@ func prepare(ctx context.Context, opts *Options, plan Plan, runID string) *prepa
 			return p
 		}
 		p.findings = findingsOf(probe, profile, note, found)
+		p.findings.NIP11 = handedNIP11(info.Raw)
 	}
 	if profile == framework.ProfileNIP29 && clause.CanonicalProfile(plan.Profile) != framework.ProfileNIP29 && !opts.Force {
 		env.Unsupported = note
