@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sync"
 	"time"
@@ -75,8 +74,8 @@ func (f *Findings) relayInfo() *fixtures.RelayInfo {
 	if f == nil || f.NIP11 == "" {
 		return nil
 	}
-	info := &fixtures.RelayInfo{Raw: f.NIP11}
-	if json.Unmarshal([]byte(f.NIP11), info) != nil {
+	info, err := fixtures.ParseInfo([]byte(f.NIP11))
+	if err != nil {
 		return nil // not what a fetch accepted: fetch it
 	}
 	return info
