@@ -113,6 +113,10 @@ func (c *conn) shutdown() {
 }
 
 func (c *conn) readLoop() {
+	// Under messages-handled-concurrently each message gets a goroutine;
+	// the connection ends once they all have.
+	var handlers sync.WaitGroup
+	defer handlers.Wait()
 	for {
 		typ, data, err := c.ws.Read(c.ctx)
 		if err != nil {
@@ -120,6 +124,18 @@ func (c *conn) readLoop() {
 		}
 		if typ != websocket.MessageText {
 			c.malformed("binary frames are not supported")
+			continue
+		}
+		if delay, ok := c.r.messageDelay(); ok {
+			handlers.Go(func() {
+				t := time.NewTimer(delay)
+				defer t.Stop()
+				select {
+				case <-t.C:
+					c.handle(data)
+				case <-c.ctx.Done():
+				}
+			})
 			continue
 		}
 		c.handle(data)
