@@ -101,6 +101,9 @@ func (r *Relay) serveWS(w http.ResponseWriter, req *http.Request) {
 	if r.challengeOnConnect() {
 		c.sendChallenge()
 	}
+	for _, h := range r.hooks.onConnect {
+		h(c)
+	}
 	c.readLoop()
 	cancel()
 	<-writerDone
@@ -345,6 +348,9 @@ func (c *conn) handle(data []byte) {
 		delete(c.subs, subID)
 		delete(c.subSeq, subID)
 		c.mu.Unlock()
+		for _, h := range c.r.hooks.onCloseMessage {
+			h(c, subID)
+		}
 	case "AUTH":
 		if len(arr) != 2 || !isObject(arr[1]) {
 			c.malformed(`expected ["AUTH", <signed kind 22242 event>]`)

@@ -112,6 +112,11 @@ type hooks struct {
 	// its own goroutine, started after the hook's delay, so a later
 	// message may take effect (and be answered) before an earlier one.
 	concurrentMessages []func() time.Duration
+	// onConnect runs once a connection is open (after the challenge, when
+	// it goes out on connect).
+	onConnect []func(c *conn)
+	// onCloseMessage runs after a client's CLOSE of subID was applied.
+	onCloseMessage []func(c *conn, subID string)
 	// refuseRead returns the CLOSED reason for a REQ or COUNT refused
 	// before it is read ("" = read it).
 	refuseRead []func(c *conn, verb string, filters nostr.Filters) string
@@ -286,6 +291,8 @@ const (
 	variantPoWUnpublished = "pow-10-unpublished"
 	// One connection's messages handled concurrently, as khatru does.
 	variantConcurrentMessages = "messages-handled-concurrently"
+	variantNoticeOnConnect    = "notice-on-connect"
+	variantClosedAfterClose   = "closed-answers-close"
 )
 
 // powDifficulty is what the proof-of-work variants require: small enough
@@ -345,6 +352,22 @@ var variantCatalogue = []Variant{
 					return rand.N(25 * time.Millisecond)
 				}
 				return rand.N(2 * time.Millisecond)
+			})
+		}},
+	{Name: variantNoticeOnConnect, Dimension: "connect-notice", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-01: NOTICE is \"used to send human-readable error messages or other things to clients\", at no set moment",
+		Describes: "every connection gets a NOTICE (a welcome line) as soon as it opens, before it has sent anything",
+		install: func(r *Relay) {
+			r.hooks.onConnect = append(r.hooks.onConnect, func(c *conn) {
+				c.notice("welcome to the nipcl-conform reference relay")
+			})
+		}},
+	{Name: variantClosedAfterClose, Dimension: "close-answer", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-01 asks no answer to a client's CLOSE and forbids none: CLOSED \"indicate[s] that a subscription was ended on the server side\", and the relay ends it",
+		Describes: "every CLOSE is answered [\"CLOSED\", <its subscription id>, \"\"] once the relay has ended the subscription",
+		install: func(r *Relay) {
+			r.hooks.onCloseMessage = append(r.hooks.onCloseMessage, func(c *conn, subID string) {
+				c.send(nostr.ClosedEnvelope{SubscriptionID: subID, Reason: ""})
 			})
 		}},
 	{Name: variantAuthForReads, Dimension: "nip42-reads", Kind: "variant", Drawn: true,

@@ -111,15 +111,27 @@ func nip01SubscriptionsSpecs() []framework.Spec {
 				if !slices.Contains(got[0], m.ID) {
 					return
 				}
-				// The first message came under the closed id: a second,
-				// published once the first reached the marker and a
-				// round trip after, must not.
-				m2 := fixtures.Message(c.Actor(), a, "after close, again")
-				t.Accept(c, m2, "second message after the CLOSE")
-				if got := markerSaw(t, r, marker, m2, closing); slices.Contains(got[0], m2.ID) {
-					t.Violates("nip01/subscriptions.2", "NIP-01 (nip01/subscriptions.2): subscription %q was closed (CLOSE) before messages %s and %s, which both still came under its id (the second after the first had reached another subscription)", closing.ID, m.ID, m2.ID)
+				// The first message came under the closed id: the relay
+				// may apply the CLOSE later than it answered the messages
+				// after it (khatru, under load, by tens of milliseconds).
+				// Fresh messages, each published once the one before
+				// reached the marker, must stop coming under the id within
+				// the settle window.
+				late, last := []string{m.ID}, ""
+				stopped := t.Within(func(g Gomega) {
+					mi := fixtures.Message(c.Actor(), a, "after close, again")
+					t.Accept(c, mi, "another message after the CLOSE")
+					got := markerSaw(t, r, marker, mi, closing)
+					last = mi.ID
+					if slices.Contains(got[0], mi.ID) {
+						late = append(late, mi.ID)
+					}
+					g.Expect(got[0]).NotTo(ContainElement(mi.ID))
+				})
+				if !stopped {
+					t.Violates("nip01/subscriptions.2", "NIP-01 (nip01/subscriptions.2): subscription %q was closed (CLOSE) before messages %s, which all still came under its id, each published once the one before had reached another subscription (%s)", closing.ID, strings.Join(late, ", "), t.LastSettle())
 				}
-				t.Note("message %s still came under the closed id %q, the next one %s did not: the relay applied the CLOSE after it answered the REQ sent after it (it handles a connection's messages concurrently; NIP-01 orders none)", m.ID, closing.ID, m2.ID)
+				t.Note("%d message(s) still came under the closed id %q, the next one %s did not: the relay applied the CLOSE after it answered the REQ sent after it (it handles a connection's messages concurrently; NIP-01 orders none)", len(late), closing.ID, last)
 			}},
 		{Case: framework.NewCase("base/subscriptions/3", framework.MUST,
 			"Subscription ids belong to their connection: two connections open the same id on a group, and a new message of the group comes to both.",

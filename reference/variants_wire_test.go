@@ -46,3 +46,27 @@ func TestVariantMessagesHandledConcurrently(t *testing.T) {
 	}
 	t.Fatal("under messages-handled-concurrently 5 rounds of 30 REQs were all answered in the order sent")
 }
+
+// TestVariantNoticeOnConnect: a NOTICE comes before the client sent
+// anything.
+func TestVariantNoticeOnConnect(t *testing.T) {
+	_, url := startRelay(t, Config{Profile: "nip29", Variants: []string{variantNoticeOnConnect}})
+	c := dial(t, url)
+	defer c.close()
+	c.expect(func(e nostr.Envelope) bool { _, ok := e.(*nostr.NoticeEnvelope); return ok })
+}
+
+// TestVariantClosedAnswersClose: a CLOSE is answered CLOSED with its id,
+// after the subscription ended (nothing more comes under it).
+func TestVariantClosedAnswersClose(t *testing.T) {
+	_, url := startRelay(t, Config{Profile: "nip29", Variants: []string{variantClosedAfterClose}})
+	c := dial(t, url)
+	defer c.close()
+	c.req("x", nostr.Filter{Kinds: []int{1}, Limit: 1})
+	closeX := nostr.CloseEnvelope("x")
+	c.send(&closeX)
+	env := c.expect(func(e nostr.Envelope) bool { _, ok := e.(*nostr.ClosedEnvelope); return ok })
+	if got := env.(*nostr.ClosedEnvelope).SubscriptionID; got != "x" {
+		t.Fatalf("CLOSED for %q, want x", got)
+	}
+}
