@@ -53,7 +53,7 @@ var baselineClauses = []Clause{
 	nip01("nip01/filters.3", LevelMust, refNIP01Filters,
 		"A REQ with several filters returns events matching any of them."),
 	nip01("nip01/filters.4", LevelShould, refNIP01Filters,
-		"Stored events come newest first."),
+		"With a limit, stored events come newest first (NIP-01 orders them only \"when limit: n is present\")."),
 	nip01("nip01/filters.5", LevelShould, refNIP01Filters,
 		"A list condition (ids, authors, kinds, a tag) holds when any one of its values matches, wherever that value stands in the list: a REQ returns the stored events matching its second or last value as it returns those matching its first."),
 	nip01("nip01/filters.6", LevelShould, refNIP01Filters,

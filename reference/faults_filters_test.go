@@ -31,6 +31,18 @@ func init() {
 		c.mustPublish(m2)
 		return !hasID(c.query(nostr.Filter{IDs: []string{m1.ID}}, nostr.Filter{IDs: []string{m2.ID}}), m1.ID)
 	}
+	faultProbes[faultStoredOldestFirst] = func(t *testing.T, r *Relay, url string) bool {
+		owner := newActor(t)
+		c := dial(t, url)
+		c.auth(owner)
+		a := newChannelID()
+		c.mustPublish(owner.create(t, a))
+		m1, m2 := owner.msg(t, a, "older", -1), owner.msg(t, a, "newer", 0)
+		c.mustPublish(m1)
+		c.mustPublish(m2)
+		got := c.query(nostr.Filter{Kinds: []int{9}, Tags: nostr.TagMap{"h": {a}}, Limit: 10})
+		return len(got) == 2 && got[0].ID == m1.ID
+	}
 	faultProbes[faultExclusiveSinceUtil] = func(t *testing.T, r *Relay, url string) bool {
 		owner := newActor(t)
 		c := dial(t, url)

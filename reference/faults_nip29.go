@@ -1,6 +1,8 @@
 package reference
 
 import (
+	"slices"
+
 	"github.com/nbd-wtf/go-nostr"
 )
 
@@ -16,6 +18,7 @@ const (
 	faultLimitBeforeFilter  FaultName = "limit-before-filter"
 	faultFirstValueOnly     FaultName = "filter-first-value-only"
 	faultLastFilterOnly     FaultName = "filter-last-filter-only"
+	faultStoredOldestFirst  FaultName = "stored-oldest-first"
 	faultExclusiveSinceUtil FaultName = "filter-exclusive-since-until"
 	faultEmptyArrayMatchAll FaultName = "filter-empty-array-matches-all"
 
@@ -187,6 +190,13 @@ var nip29Faults = []faultSpec{
 		install: filterFirstValueOnly},
 	{Name: faultLastFilterOnly, Clause: "nip01/filters.3",
 		Breaks: "of several filters in one REQ or COUNT only the last is answered"},
+	{Name: faultStoredOldestFirst, Clause: "nip01/filters.4",
+		Breaks: "the stored events of a REQ come oldest first, with a limit too (the limit still picks the newest n)",
+		install: func(r *Relay) {
+			r.hooks.orderStored = append(r.hooks.orderStored, func(_ []nostr.Filter, evs []*nostr.Event) {
+				slices.Reverse(evs)
+			})
+		}},
 	{Name: faultExclusiveSinceUtil, Clause: "nip01/filters.6",
 		Breaks:  "since and until are exclusive: an event whose created_at equals since or until does not match",
 		install: filterExclusiveSinceUntil},

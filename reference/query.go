@@ -446,6 +446,9 @@ func (r *Relay) query(rd *reader, filters []nostr.Filter) ([]*nostr.Event, error
 	if len(filters) > 1 && filters[0].Limit > 0 && len(out) > filters[0].Limit && r.fault(faultLimitAcrossFilter) {
 		out = out[:filters[0].Limit]
 	}
+	for _, h := range r.hooks.orderStored {
+		h(filters, out)
+	}
 	return out, nil
 }
 

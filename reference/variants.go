@@ -117,6 +117,9 @@ type hooks struct {
 	onConnect []func(c *conn)
 	// onCloseMessage runs after a client's CLOSE of subID was applied.
 	onCloseMessage []func(c *conn, subID string)
+	// orderStored reorders the stored events a REQ's filters matched
+	// (newest first, ties by the tie rule, when it is called).
+	orderStored []func(filters []nostr.Filter, evs []*nostr.Event)
 	// refuseRead returns the CLOSED reason for a REQ or COUNT refused
 	// before it is read ("" = read it).
 	refuseRead []func(c *conn, verb string, filters nostr.Filters) string
@@ -293,6 +296,7 @@ const (
 	variantConcurrentMessages = "messages-handled-concurrently"
 	variantNoticeOnConnect    = "notice-on-connect"
 	variantClosedAfterClose   = "closed-answers-close"
+	variantUnlimitedUnordered = "unlimited-reads-unordered"
 )
 
 // powDifficulty is what the proof-of-work variants require: small enough
@@ -368,6 +372,19 @@ var variantCatalogue = []Variant{
 		install: func(r *Relay) {
 			r.hooks.onCloseMessage = append(r.hooks.onCloseMessage, func(c *conn, subID string) {
 				c.send(nostr.ClosedEnvelope{SubscriptionID: subID, Reason: ""})
+			})
+		}},
+	{Name: variantUnlimitedUnordered, Dimension: "stored-order", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-01 orders the stored events of an initial query only \"when limit: n is present\" (\"Newer events should appear first\"); a REQ without a limit may get them in any order",
+		Describes: "a REQ none of whose filters has a limit gets its stored events in a random order (then EOSE); a REQ with a limit gets them newest first",
+		install: func(r *Relay) {
+			r.hooks.orderStored = append(r.hooks.orderStored, func(filters []nostr.Filter, evs []*nostr.Event) {
+				for _, f := range filters {
+					if f.Limit > 0 || f.LimitZero {
+						return
+					}
+				}
+				rand.Shuffle(len(evs), func(i, j int) { evs[i], evs[j] = evs[j], evs[i] })
 			})
 		}},
 	{Name: variantAuthForReads, Dimension: "nip42-reads", Kind: "variant", Drawn: true,

@@ -45,11 +45,12 @@ func nip01FiltersSpecs() []framework.Spec {
 				t.Expect(framework.IDs(got)).To(ConsistOf(m1.ID, m2.ID), "NIP-01 (nip01/filters.3): several filters are || conditions")
 			}},
 		{Case: framework.NewCase("base/filters/4", framework.SHOULD,
-			"Stored events come newest first.",
-			"nip01/filters.4"),
+			"With a limit, stored events come newest first: a REQ with limit 10 for a group's two messages gets the newer first.",
+			"nip01/filters.4").
+			WithReading("NIP-01: \"When limit: n is present it is assumed that the events returned in the initial query will be the last n events ordered by the created_at. Newer events should appear first\": the order is set for a REQ with a limit only, so the case reads with one (10, above the two messages); a REQ without a limit may get its events in any order."),
 			Run: func(t *framework.T) {
 				c, m1, m2 := twoMessages(t)
-				got := t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {mustH(m1)}}})
+				got := t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {mustH(m1)}}, Limit: 10})
 				t.Checking("nip01/filters.4")
 				t.Expect(framework.IDs(got)).To(Equal([]string{m2.ID, m1.ID}), "NIP-01 (nip01/filters.4): newer events should come first")
 			}},
