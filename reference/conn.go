@@ -48,6 +48,11 @@ type conn struct {
 	outMu   sync.Mutex
 	out     [][]byte
 	outWake chan struct{}
+
+	// liveTail is closed when the connection's last late delivery
+	// (deliverLate) is done; guarded by liveMu.
+	liveMu   sync.Mutex
+	liveTail chan struct{}
 }
 
 func (r *Relay) serveWS(w http.ResponseWriter, req *http.Request) {
@@ -566,6 +571,34 @@ func (c *conn) handleCount(subID string, filters nostr.Filters) {
 // subscriptions. ch is the event's channel (nil if none). Subscriptions
 // registered at or after the commit numbered committed (see
 // Relay.broadcast) already read the event as history and are skipped.
+// deliverLate is deliver after delay (live-delivery-late), in the order
+// the connection's deliveries were asked for.
+func (c *conn) deliverLate(ev *nostr.Event, ch *Channel, committed uint64, delay time.Duration) {
+	done := make(chan struct{})
+	c.liveMu.Lock()
+	prev := c.liveTail
+	c.liveTail = done
+	c.liveMu.Unlock()
+	go func() {
+		defer close(done)
+		t := time.NewTimer(delay)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-c.ctx.Done():
+			return
+		}
+		if prev != nil {
+			select {
+			case <-prev:
+			case <-c.ctx.Done():
+				return
+			}
+		}
+		c.deliver(ev, ch, committed)
+	}()
+}
+
 func (c *conn) deliver(ev *nostr.Event, ch *Channel, committed uint64) {
 	rd := c.reader()
 	c.mu.Lock()

@@ -359,7 +359,18 @@ func (r *Relay) broadcast(community string, ev *nostr.Event, ch *Channel, commit
 		}
 	}
 	r.connMu.Unlock()
+	delay, late := r.liveDelay()
+	if late && committed == liveNow {
+		// Delivered later, outside wmu: a subscription registered from
+		// now on reads ev as history (every caller holds wmu, so liveSeq
+		// is this commit's).
+		committed = r.liveSeq
+	}
 	for _, c := range targets {
+		if late {
+			c.deliverLate(ev, ch, committed, delay)
+			continue
+		}
 		c.deliver(ev, ch, committed)
 	}
 }

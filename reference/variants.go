@@ -112,6 +112,9 @@ type hooks struct {
 	// its own goroutine, started after the hook's delay, so a later
 	// message may take effect (and be answered) before an earlier one.
 	concurrentMessages []func() time.Duration
+	// liveLate: each live delivery to a connection goes out after the
+	// hook's delay, in the order the connection's deliveries were made.
+	liveLate []func() time.Duration
 	// onConnect runs once a connection is open (after the challenge, when
 	// it goes out on connect).
 	onConnect []func(c *conn)
@@ -238,6 +241,15 @@ func (r *Relay) deliveredLive(ev *nostr.Event) bool {
 	return true
 }
 
+// liveDelay reports whether live deliveries go out late, and the delay of
+// the next one.
+func (r *Relay) liveDelay() (time.Duration, bool) {
+	for _, h := range r.hooks.liveLate {
+		return h(), true
+	}
+	return 0, false
+}
+
 // messageDelay reports whether a connection's messages are handled
 // concurrently, and the delay before the next one's handling starts.
 func (r *Relay) messageDelay() (time.Duration, bool) {
@@ -297,6 +309,7 @@ const (
 	variantNoticeOnConnect    = "notice-on-connect"
 	variantClosedAfterClose   = "closed-answers-close"
 	variantUnlimitedUnordered = "unlimited-reads-unordered"
+	variantLiveLate           = "live-delivery-late"
 )
 
 // powDifficulty is what the proof-of-work variants require: small enough
@@ -385,6 +398,17 @@ var variantCatalogue = []Variant{
 					}
 				}
 				rand.Shuffle(len(evs), func(i, j int) { evs[i], evs[j] = evs[j], evs[i] })
+			})
+		}},
+	{Name: variantLiveLate, Dimension: "live-latency", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-01: the relay \"send[s] again all future events it receives\" to an open subscription, at no set delay (a relay that fans events out from a queue delivers them after its OK)",
+		Describes: "each live delivery to a connection goes out after a random delay (up to 2 ms, or for one in eight up to 25 ms), in the order the connection's deliveries were made: often after the publisher's OK, and at different moments on different connections",
+		install: func(r *Relay) {
+			r.hooks.liveLate = append(r.hooks.liveLate, func() time.Duration {
+				if rand.N(8) == 0 {
+					return rand.N(25 * time.Millisecond)
+				}
+				return rand.N(2 * time.Millisecond)
 			})
 		}},
 	{Name: variantAuthForReads, Dimension: "nip42-reads", Kind: "variant", Drawn: true,

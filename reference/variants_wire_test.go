@@ -70,3 +70,62 @@ func TestVariantClosedAnswersClose(t *testing.T) {
 		t.Fatalf("CLOSED for %q, want x", got)
 	}
 }
+
+// TestVariantLiveDeliveryLate: under the variant every message reaches an
+// open subscription, in the order published, and a subscription opened
+// after a message was stored reads it as history only (the late delivery
+// must not bring it again).
+func TestVariantLiveDeliveryLate(t *testing.T) {
+	_, url := startRelay(t, Config{Profile: "nip29", Variants: []string{variantLiveLate}})
+	owner := newActor(t)
+	pub := dial(t, url)
+	defer pub.close()
+	pub.auth(owner)
+	g := newChannelID()
+	pub.mustPublish(owner.create(t, g))
+	watcher := dial(t, url)
+	defer watcher.close()
+	watcher.auth(owner)
+	watcher.req("w", nostr.Filter{Kinds: []int{kindChatMessage}, Tags: nostr.TagMap{"h": {g}}, Limit: 1})
+	var ids []string
+	for i := range 20 {
+		m := owner.msg(t, g, fmt.Sprintf("m%02d", i), 0)
+		pub.mustPublish(m)
+		ids = append(ids, m.ID)
+	}
+	for i, id := range ids {
+		ev, err := watcher.live("w", func(*nostr.Event) bool { return true })
+		if err != nil {
+			t.Fatalf("live message %d: %v", i, err)
+		}
+		if ev.ID != id {
+			t.Fatalf("live message %d is %s, want %s (published order)", i, ev.ID, id)
+		}
+	}
+	// A message stored just before a REQ opens comes as history; the
+	// next one, published after EOSE, is the first live one.
+	late := dial(t, url)
+	defer late.close()
+	late.auth(owner)
+	for range 10 {
+		m := owner.msg(t, g, "", 0)
+		pub.mustPublish(m)
+		sub := fmt.Sprintf("h-%s", m.ID[:8])
+		hist := late.req(sub, nostr.Filter{IDs: []string{m.ID}, Limit: 1})
+		if !hasID(hist, m.ID) {
+			t.Fatalf("stored message %s not in the REQ's history", m.ID)
+		}
+		marker := owner.msg(t, g, "", 0)
+		mark := nostr.ReqEnvelope{SubscriptionID: sub + "-m", Filters: nostr.Filters{{Kinds: []int{kindChatMessage}, Tags: nostr.TagMap{"h": {g}}, Limit: 0, LimitZero: true}}}
+		late.send(&mark)
+		late.expect(func(e nostr.Envelope) bool { v, ok := e.(*nostr.EOSEEnvelope); return ok && string(*v) == sub+"-m" })
+		pub.mustPublish(marker)
+		env := late.expect(func(e nostr.Envelope) bool {
+			v, ok := e.(*nostr.EventEnvelope)
+			return ok && v.SubscriptionID != nil && (*v.SubscriptionID == sub || v.Event.ID == marker.ID)
+		})
+		if v := env.(*nostr.EventEnvelope); *v.SubscriptionID == sub {
+			t.Fatalf("message %s, read as history by %s, came again live", m.ID, sub)
+		}
+	}
+}
