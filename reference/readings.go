@@ -118,15 +118,17 @@ type coalescer struct {
 
 type pendingState struct {
 	community string
-	ev        *nostr.Event
-	seq       uint64 // liveSeq of the commit that stored ev
+	ev        *nostr.Event // what a delivery sends
+	storedID  string       // the stored snapshot ev is delivered for (ev's id but under a fault)
+	seq       uint64       // liveSeq of the commit that stored it
 }
 
-// coalesceSnapshot delivers a committed 39000 at once when the channel's
-// last live delivery is a window ago, and otherwise keeps it (replacing a
-// waiting older one) until the window ends. Called from write with wmu
-// held exclusively.
-func (r *Relay) coalesceSnapshot(community string, ev *nostr.Event, ch *Channel) {
+// coalesceSnapshot delivers a committed 39000 (stored; ev is what its
+// delivery sends: stored itself, or a fault's copy of it) at once when the
+// channel's last live delivery is a window ago, and otherwise keeps it
+// (replacing a waiting older one) until the window ends. Called from write
+// with wmu held exclusively.
+func (r *Relay) coalesceSnapshot(community string, stored, ev *nostr.Event, ch *Channel) {
 	key := community + "\x00" + ev.Tags.GetD()
 	c := &r.live
 	now := time.Now()
@@ -136,11 +138,11 @@ func (r *Relay) coalesceSnapshot(community string, ev *nostr.Event, ch *Channel)
 		c.last, c.pending = map[string]time.Time{}, map[string]*pendingState{}
 	}
 	if p := c.pending[key]; p != nil {
-		p.ev, p.seq = ev, r.liveSeq // the intermediate snapshot is never delivered
+		p.ev, p.storedID, p.seq = ev, stored.ID, r.liveSeq // the intermediate snapshot is never delivered
 		return
 	}
 	if wait := c.last[key].Add(coalesceWindow).Sub(now); wait > 0 {
-		c.pending[key] = &pendingState{community: community, ev: ev, seq: r.liveSeq}
+		c.pending[key] = &pendingState{community: community, ev: ev, storedID: stored.ID, seq: r.liveSeq}
 		time.AfterFunc(wait, func() { r.flushSnapshot(key) })
 		return
 	}
@@ -178,7 +180,7 @@ func (r *Relay) flushSnapshot(key string) {
 		return
 	}
 	var n int
-	if err := r.db.QueryRow(`SELECT COUNT(*) FROM events WHERE community = ? AND id = ?`, p.community, p.ev.ID).Scan(&n); err != nil || n == 0 {
+	if err := r.db.QueryRow(`SELECT COUNT(*) FROM events WHERE community = ? AND id = ?`, p.community, p.storedID).Scan(&n); err != nil || n == 0 {
 		return
 	}
 	ch, err := loadChannel(r.sqlDB(), p.community, p.ev.Tags.GetD())

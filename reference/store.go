@@ -305,6 +305,7 @@ func (r *Relay) write(community string, fn func(t *txn) error) (err error) {
 		if ev.Kind == kindGroupMetadata && r.fault(faultLabelsLiveRemovalFeed) {
 			r.faulty.removal.noteSnapshot(community, ev)
 		}
+		stored := ev
 		// Fault labels-live-stale-labels: the live copy carries the
 		// previous live snapshot's labels.
 		if ev.Kind == kindGroupMetadata && r.fault(faultLabelsLiveStaleLabels) {
@@ -312,9 +313,9 @@ func (r *Relay) write(community string, fn func(t *txn) error) (err error) {
 		}
 		// Reading labels-live-snapshots=latest: a 39000 published soon
 		// after the channel's last live one waits, and only the latest one
-		// still current is delivered.
+		// still current (stored's id) is delivered.
 		if ev.Kind == kindGroupMetadata && r.reading(clause.ReadingLabelsLive, "latest") {
-			r.coalesceSnapshot(community, ev, ch)
+			r.coalesceSnapshot(community, stored, ev, ch)
 			continue
 		}
 		r.broadcast(community, ev, ch, liveNow)

@@ -738,7 +738,7 @@ func rewordAsError(reason string) string {
 func keepUnknownMetadataTags(r *Relay) {
 	var mu sync.Mutex
 	kept := map[string]nostr.Tags{} // community + "\x00" + group id -> tags
-	known := map[string]bool{"h": true, "name": true, "picture": true, "about": true, "private": true, "public": true,
+	known := map[string]bool{"h": true, "name": true, "picture": true, "banner": true, "about": true, "private": true, "public": true,
 		"closed": true, "open": true, "hidden": true, "visible": true, "restricted": true, "unrestricted": true,
 		"previous": true, "livekit": true, "no-text": true, "no-livekit": true}
 	implemented := func(name string) bool {
