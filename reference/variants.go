@@ -310,6 +310,7 @@ const (
 	variantClosedAfterClose   = "closed-answers-close"
 	variantUnlimitedUnordered = "unlimited-reads-unordered"
 	variantLiveLate           = "live-delivery-late"
+	variantMembersByPubkey    = "member-lists-by-pubkey"
 )
 
 // powDifficulty is what the proof-of-work variants require: small enough
@@ -409,6 +410,30 @@ var variantCatalogue = []Variant{
 					return rand.N(25 * time.Millisecond)
 				}
 				return rand.N(2 * time.Millisecond)
+			})
+		}},
+	{Name: variantMembersByPubkey, Dimension: "member-list-order", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-29 sets no order for the p tags of a 39001 (admins) or a 39002 (members)",
+		Describes: "the p tags of every 39001 and 39002 are listed by pubkey, highest first, not in the order the users were added (the creator is not first)",
+		install: func(r *Relay) {
+			r.hooks.editStateTags = append(r.hooks.editStateTags, func(kind int, _ *Channel, tags nostr.Tags) nostr.Tags {
+				if kind != kindGroupAdmins && kind != kindGroupMembers {
+					return tags
+				}
+				var at []int
+				var ps nostr.Tags
+				for i, tag := range tags {
+					if len(tag) >= 2 && tag[0] == "p" {
+						at = append(at, i)
+						ps = append(ps, tag)
+					}
+				}
+				slices.SortStableFunc(ps, func(a, b nostr.Tag) int { return strings.Compare(b[1], a[1]) })
+				out := slices.Clone(tags)
+				for j, i := range at {
+					out[i] = ps[j]
+				}
+				return out
 			})
 		}},
 	{Name: variantAuthForReads, Dimension: "nip42-reads", Kind: "variant", Drawn: true,

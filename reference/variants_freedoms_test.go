@@ -3,6 +3,7 @@ package reference
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -127,5 +128,32 @@ func TestVariantLiveDeliveryLate(t *testing.T) {
 		if v := env.(*nostr.EventEnvelope); *v.SubscriptionID == sub {
 			t.Fatalf("message %s, read as history by %s, came again live", m.ID, sub)
 		}
+	}
+}
+
+// TestVariantMemberListsByPubkey: the 39002 lists its p tags by pubkey,
+// highest first, whatever order the users were added in.
+func TestVariantMemberListsByPubkey(t *testing.T) {
+	_, url := startRelay(t, Config{Profile: "nip29", Variants: []string{variantMembersByPubkey}})
+	owner := newActor(t)
+	c := dial(t, url)
+	defer c.close()
+	c.auth(owner)
+	g := newChannelID()
+	c.mustPublish(owner.create(t, g))
+	for range 4 {
+		c.mustPublish(owner.put(t, g, newActor(t).pk, ""))
+	}
+	var got []string
+	for _, tag := range c.state(kindGroupMembers, g).Tags {
+		if len(tag) >= 2 && tag[0] == "p" {
+			got = append(got, tag[1])
+		}
+	}
+	if len(got) != 5 {
+		t.Fatalf("39002 lists %d members, want 5", len(got))
+	}
+	if !slices.IsSortedFunc(got, func(a, b string) int { return strings.Compare(b, a) }) {
+		t.Fatalf("39002 p tags %v are not by pubkey, highest first", got)
 	}
 }
