@@ -677,7 +677,7 @@ func (c *conn) handleAuth(ev *nostr.Event) {
 	// subscriptions, as a write would.
 	if c.r.fault(faultAuthEventBroadcast) {
 		c.r.wmu.Lock()
-		c.r.broadcast(c.community, ev, nil, liveNow)
+		c.r.broadcast(c.community, ev, nil, liveUnstored)
 		c.r.wmu.Unlock()
 	}
 }

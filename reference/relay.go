@@ -360,11 +360,17 @@ func (r *Relay) broadcast(community string, ev *nostr.Event, ch *Channel, commit
 	}
 	r.connMu.Unlock()
 	delay, late := r.liveDelay()
-	if late && committed == liveNow {
+	if late {
 		// Delivered later, outside wmu: a subscription registered from
 		// now on reads ev as history (every caller holds wmu, so liveSeq
-		// is this commit's).
-		committed = r.liveSeq
+		// is this commit's); one registered from now on never gets an
+		// event that was not stored, which no commit follows.
+		switch committed {
+		case liveNow:
+			committed = r.liveSeq
+		case liveUnstored:
+			committed = r.liveSeq + 1
+		}
 	}
 	for _, c := range targets {
 		if late {
@@ -375,8 +381,14 @@ func (r *Relay) broadcast(community string, ev *nostr.Event, ch *Channel, commit
 	}
 }
 
-// liveNow is broadcast's committed value for an immediate delivery.
-const liveNow = ^uint64(0)
+// liveNow is broadcast's committed value for an immediate delivery;
+// liveUnstored for one of an event that was not stored (the fault
+// auth-event-broadcast's 22242), which reaches every subscription open
+// when it is broadcast.
+const (
+	liveNow      = ^uint64(0)
+	liveUnstored = ^uint64(0) - 1
+)
 
 func randomUint() uint64 {
 	var b [8]byte

@@ -157,3 +157,21 @@ func TestVariantMemberListsByPubkey(t *testing.T) {
 		t.Fatalf("39002 p tags %v are not by pubkey, highest first", got)
 	}
 }
+
+// TestLiveDeliveryLateKeepsUnstoredBroadcasts: under live-delivery-late
+// the fault auth-event-broadcast still shows: its 22242, never stored,
+// reaches a subscription open when it was broadcast, late (the late path
+// once skipped every subscription opened since the last commit).
+func TestLiveDeliveryLateKeepsUnstoredBroadcasts(t *testing.T) {
+	_, url := startRelay(t, Config{Profile: "nip29", Faults: []string{string(faultAuthEventBroadcast)}, Variants: []string{variantLiveLate}})
+	watcher, other := dial(t, url), dial(t, url)
+	defer watcher.close()
+	defer other.close()
+	watcher.auth(newActor(t))
+	watcher.req("auth", nostr.Filter{Kinds: []int{nostr.KindClientAuthentication}})
+	someone := newActor(t)
+	other.auth(someone)
+	if _, err := watcher.live("auth", func(ev *nostr.Event) bool { return ev.PubKey == someone.pk }); err != nil {
+		t.Fatalf("under live-delivery-late the fault auth-event-broadcast's 22242 never came: %v", err)
+	}
+}
