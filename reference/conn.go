@@ -134,7 +134,7 @@ func (c *conn) readLoop() {
 			c.malformed("binary frames are not supported")
 			continue
 		}
-		if delay, ok := c.r.messageDelay(); ok {
+		if delay, ok := c.r.messageDelay(data); ok {
 			handlers.Go(func() {
 				t := time.NewTimer(delay)
 				defer t.Stop()
