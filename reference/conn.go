@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -48,6 +49,9 @@ type conn struct {
 	outMu   sync.Mutex
 	out     [][]byte
 	outWake chan struct{}
+
+	// handled counts the messages handled (notices-midstream).
+	handled atomic.Int64
 
 	// liveTail is closed when the connection's last late delivery
 	// (deliverLate) is done; guarded by liveMu.
@@ -285,6 +289,11 @@ func (c *conn) isAuthed(pk string) bool {
 // handle processes one text frame; it never panics, and no frame ends the
 // connection.
 func (c *conn) handle(data []byte) {
+	defer func() {
+		for _, h := range c.r.hooks.afterMessage {
+			h(c)
+		}
+	}()
 	defer func() {
 		if p := recover(); p != nil {
 			c.r.logf("panic handling %q: %v\n%s", text.Clip(string(data), 200), p, debug.Stack())

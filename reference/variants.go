@@ -119,6 +119,8 @@ type hooks struct {
 	// onConnect runs once a connection is open (after the challenge, when
 	// it goes out on connect).
 	onConnect []func(c *conn)
+	// afterMessage runs after each message of a connection was handled.
+	afterMessage []func(c *conn)
 	// onCloseMessage runs after a client's CLOSE of subID was applied.
 	onCloseMessage []func(c *conn, subID string)
 	// orderStored reorders the stored events a REQ's filters matched
@@ -312,6 +314,7 @@ const (
 	variantUnlimitedUnordered = "unlimited-reads-unordered"
 	variantLiveLate           = "live-delivery-late"
 	variantMembersByPubkey    = "member-lists-by-pubkey"
+	variantNoticesMidstream   = "notices-midstream"
 )
 
 // powDifficulty is what the proof-of-work variants require: small enough
@@ -381,12 +384,25 @@ var variantCatalogue = []Variant{
 				return rand.N(time.Millisecond)
 			})
 		}},
-	{Name: variantNoticeOnConnect, Dimension: "connect-notice", Kind: "variant", Drawn: true,
+	{Name: variantNoticeOnConnect, Dimension: "unsolicited-notices", Kind: "variant", Drawn: true,
 		Freedom:   "NIP-01: NOTICE is \"used to send human-readable error messages or other things to clients\", at no set moment",
 		Describes: "every connection gets a NOTICE (a welcome line) as soon as it opens, before it has sent anything",
 		install: func(r *Relay) {
 			r.hooks.onConnect = append(r.hooks.onConnect, func(c *conn) {
 				c.notice("welcome to the nipcl-conform reference relay")
+			})
+		}},
+	{Name: variantNoticesMidstream, Dimension: "unsolicited-notices", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-01: NOTICE is \"used to send human-readable error messages or other things to clients\", at no set moment",
+		Describes: "a NOTICE on connect and then one after every fifth message a connection sends, whatever the message was (a busy relay's warnings: \"slow down\", \"maintenance at midnight\")",
+		install: func(r *Relay) {
+			r.hooks.onConnect = append(r.hooks.onConnect, func(c *conn) {
+				c.notice("welcome to the nipcl-conform reference relay")
+			})
+			r.hooks.afterMessage = append(r.hooks.afterMessage, func(c *conn) {
+				if c.handled.Add(1)%5 == 0 {
+					c.notice("maintenance: this relay restarts at midnight UTC")
+				}
 			})
 		}},
 	{Name: variantClosedAfterClose, Dimension: "close-answer", Kind: "variant", Drawn: true,

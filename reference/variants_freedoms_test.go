@@ -175,3 +175,19 @@ func TestLiveDeliveryLateKeepsUnstoredBroadcasts(t *testing.T) {
 		t.Fatalf("under live-delivery-late the fault auth-event-broadcast's 22242 never came: %v", err)
 	}
 }
+
+// TestVariantNoticesMidstream: a NOTICE on connect, then one after every
+// fifth message.
+func TestVariantNoticesMidstream(t *testing.T) {
+	_, url := startRelay(t, Config{Profile: "nip29", Variants: []string{variantNoticesMidstream}})
+	c := dial(t, url)
+	defer c.close()
+	c.expect(func(e nostr.Envelope) bool { _, ok := e.(*nostr.NoticeEnvelope); return ok })
+	for i := range 5 {
+		c.req(fmt.Sprintf("r%d", i), nostr.Filter{Kinds: []int{1}, Limit: 1})
+	}
+	c.expect(func(e nostr.Envelope) bool {
+		v, ok := e.(*nostr.NoticeEnvelope)
+		return ok && strings.HasPrefix(string(*v), "maintenance")
+	})
+}
