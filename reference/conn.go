@@ -214,10 +214,22 @@ func (c *conn) sendChallenge() {
 	c.mu.Lock()
 	sent := c.challengeSent
 	c.challengeSent = true
+	challenge := c.challenge
 	c.mu.Unlock()
 	if !sent {
-		c.send(nostr.AuthEnvelope{Challenge: &c.challenge})
+		c.send(nostr.AuthEnvelope{Challenge: &challenge})
 	}
+}
+
+// renewChallenge replaces the connection's challenge with a fresh one and
+// sends it (NIP-42: a challenge is valid "until another challenge is sent
+// by the relay").
+func (c *conn) renewChallenge() {
+	challenge := randomHex(16)
+	c.mu.Lock()
+	c.challenge, c.challengeSent = challenge, true
+	c.mu.Unlock()
+	c.send(nostr.AuthEnvelope{Challenge: &challenge})
 }
 
 // beforeRefusal sends the challenge ahead of the connection's first
@@ -655,8 +667,11 @@ func (c *conn) handleAuth(ev *nostr.Event) {
 		fail(fmt.Sprintf("invalid: created_at must be within %d seconds of the relay clock", AuthWindow))
 		return
 	}
+	c.mu.Lock()
+	current := c.challenge
+	c.mu.Unlock()
 	// Fault auth-ignores-challenge: any challenge tag passes.
-	if ch := ev.Tags.Find("challenge"); (ch == nil || ch[1] != c.challenge) && !c.r.fault(faultAuthIgnoresChallenge) {
+	if ch := ev.Tags.Find("challenge"); (ch == nil || ch[1] != current) && !c.r.fault(faultAuthIgnoresChallenge) {
 		fail("invalid: challenge tag does not match")
 		return
 	}
@@ -680,6 +695,9 @@ func (c *conn) handleAuth(ev *nostr.Event) {
 	}
 	c.mu.Unlock()
 	c.send(nostr.OKEnvelope{EventID: ev.ID, OK: true, Reason: ""})
+	for _, h := range c.r.hooks.afterAuth {
+		h(c)
+	}
 	// A 22242 is never stored and never delivered (NIP-42: "Relays MUST
 	// exclude kind: 22242 events from being broadcasted to any client").
 	// Fault auth-event-broadcast: deliver it to the community's matching

@@ -119,6 +119,8 @@ type hooks struct {
 	// onConnect runs once a connection is open (after the challenge, when
 	// it goes out on connect).
 	onConnect []func(c *conn)
+	// afterAuth runs after an AUTH was accepted (and its OK queued).
+	afterAuth []func(c *conn)
 	// afterMessage runs after each message of a connection was handled.
 	afterMessage []func(c *conn)
 	// onCloseMessage runs after a client's CLOSE of subID was applied.
@@ -315,6 +317,7 @@ const (
 	variantLiveLate           = "live-delivery-late"
 	variantMembersByPubkey    = "member-lists-by-pubkey"
 	variantNoticesMidstream   = "notices-midstream"
+	variantChallengeRenewed   = "challenge-renewed-after-auth"
 )
 
 // powDifficulty is what the proof-of-work variants require: small enough
@@ -460,6 +463,12 @@ var variantCatalogue = []Variant{
 				}
 				return out
 			})
+		}},
+	{Name: variantChallengeRenewed, Dimension: "nip42-challenge-renewal", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-42: the challenge is valid \"for the duration of the connection or until another challenge is sent by the relay\", and the relay MAY send AUTH at any time",
+		Describes: "after every accepted AUTH the relay sends a fresh challenge, and only the newest one authenticates the next key on the connection",
+		install: func(r *Relay) {
+			r.hooks.afterAuth = append(r.hooks.afterAuth, func(c *conn) { c.renewChallenge() })
 		}},
 	{Name: variantAuthForReads, Dimension: "nip42-reads", Kind: "variant", Drawn: true,
 		Freedom:   "NIP-42: a relay may require authentication for reads (\"auth-required:\" on CLOSED)",

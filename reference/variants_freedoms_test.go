@@ -191,3 +191,24 @@ func TestVariantNoticesMidstream(t *testing.T) {
 		return ok && strings.HasPrefix(string(*v), "maintenance")
 	})
 }
+
+// TestVariantChallengeRenewedAfterAuth: after an accepted AUTH a fresh
+// challenge comes, the old one no longer authenticates, the new one does.
+func TestVariantChallengeRenewedAfterAuth(t *testing.T) {
+	_, url := startRelay(t, Config{Profile: "nip29", Variants: []string{variantChallengeRenewed}})
+	c := dial(t, url)
+	defer c.close()
+	first := c.challenge
+	c.auth(newActor(t))
+	env := c.expect(func(e nostr.Envelope) bool { _, ok := e.(*nostr.AuthEnvelope); return ok })
+	fresh := *env.(*nostr.AuthEnvelope).Challenge
+	if fresh == first {
+		t.Fatalf("the challenge after the AUTH is the first one, %q", first)
+	}
+	if ok := c.authResult(newActor(t), first, 0); ok.OK {
+		t.Fatal("an AUTH with the superseded challenge was accepted")
+	}
+	if ok := c.authResult(newActor(t), fresh, 0); !ok.OK {
+		t.Fatalf("an AUTH with the fresh challenge was refused: %s", ok.Reason)
+	}
+}
