@@ -21,25 +21,11 @@ func init() {
 		return !hasID(c.query(nostr.Filter{Kinds: []int{9}, Tags: nostr.TagMap{"h": {a, b}}}), m.ID)
 	}
 	faultProbes[faultLastFilterOnly] = func(t *testing.T, r *Relay, url string) bool {
-		owner := newActor(t)
-		c := dial(t, url)
-		c.auth(owner)
-		a := newChannelID()
-		c.mustPublish(owner.create(t, a))
-		m1, m2 := owner.msg(t, a, "one", -1), owner.msg(t, a, "two", 0)
-		c.mustPublish(m1)
-		c.mustPublish(m2)
+		c, _, m1, m2 := twoMessages(t, url)
 		return !hasID(c.query(nostr.Filter{IDs: []string{m1.ID}}, nostr.Filter{IDs: []string{m2.ID}}), m1.ID)
 	}
 	faultProbes[faultStoredOldestFirst] = func(t *testing.T, r *Relay, url string) bool {
-		owner := newActor(t)
-		c := dial(t, url)
-		c.auth(owner)
-		a := newChannelID()
-		c.mustPublish(owner.create(t, a))
-		m1, m2 := owner.msg(t, a, "older", -1), owner.msg(t, a, "newer", 0)
-		c.mustPublish(m1)
-		c.mustPublish(m2)
+		c, a, m1, _ := twoMessages(t, url)
 		got := c.query(nostr.Filter{Kinds: []int{9}, Tags: nostr.TagMap{"h": {a}}, Limit: 10})
 		return len(got) == 2 && got[0].ID == m1.ID
 	}
@@ -63,6 +49,21 @@ func init() {
 		c.mustPublish(owner.msg(t, a, "any", 0))
 		return len(c.query(nostr.Filter{Kinds: []int{9}, Tags: nostr.TagMap{"h": {a}, "t": {}}})) > 0
 	}
+}
+
+// twoMessages opens an authenticated connection, creates a group and
+// publishes two messages in it, the first a second older.
+func twoMessages(t *testing.T, url string) (c *client, group string, older, newer *nostr.Event) {
+	t.Helper()
+	owner := newActor(t)
+	c = dial(t, url)
+	c.auth(owner)
+	group = newChannelID()
+	c.mustPublish(owner.create(t, group))
+	older, newer = owner.msg(t, group, "older", -1), owner.msg(t, group, "newer", 0)
+	c.mustPublish(older)
+	c.mustPublish(newer)
+	return c, group, older, newer
 }
 
 // hasID reports whether evs holds the event id.

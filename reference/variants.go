@@ -255,6 +255,17 @@ func (r *Relay) liveDelay() (time.Duration, bool) {
 	return 0, false
 }
 
+// noticeFreedom is the sentence that lets a relay send a NOTICE whenever
+// it likes (notice-on-connect, notices-midstream).
+const noticeFreedom = "NIP-01: NOTICE is \"used to send human-readable error messages or other things to clients\", at no set moment"
+
+// welcomeNotice sends every connection a NOTICE as soon as it opens.
+func welcomeNotice(r *Relay) {
+	r.hooks.onConnect = append(r.hooks.onConnect, func(c *conn) {
+		c.notice("welcome to the nipcl-conform reference relay")
+	})
+}
+
 // messageDelay reports whether a connection's messages are handled
 // concurrently, and the delay before the next one's handling starts.
 func (r *Relay) messageDelay(data []byte) (time.Duration, bool) {
@@ -388,20 +399,14 @@ var variantCatalogue = []Variant{
 			})
 		}},
 	{Name: variantNoticeOnConnect, Dimension: "unsolicited-notices", Kind: "variant", Drawn: true,
-		Freedom:   "NIP-01: NOTICE is \"used to send human-readable error messages or other things to clients\", at no set moment",
+		Freedom:   noticeFreedom,
 		Describes: "every connection gets a NOTICE (a welcome line) as soon as it opens, before it has sent anything",
-		install: func(r *Relay) {
-			r.hooks.onConnect = append(r.hooks.onConnect, func(c *conn) {
-				c.notice("welcome to the nipcl-conform reference relay")
-			})
-		}},
+		install:   welcomeNotice},
 	{Name: variantNoticesMidstream, Dimension: "unsolicited-notices", Kind: "variant", Drawn: true,
-		Freedom:   "NIP-01: NOTICE is \"used to send human-readable error messages or other things to clients\", at no set moment",
+		Freedom:   noticeFreedom,
 		Describes: "a NOTICE on connect and then one after every fifth message a connection sends, whatever the message was (a busy relay's warnings: \"slow down\", \"maintenance at midnight\")",
 		install: func(r *Relay) {
-			r.hooks.onConnect = append(r.hooks.onConnect, func(c *conn) {
-				c.notice("welcome to the nipcl-conform reference relay")
-			})
+			welcomeNotice(r)
 			r.hooks.afterMessage = append(r.hooks.afterMessage, func(c *conn) {
 				if c.handled.Add(1)%5 == 0 {
 					c.notice("maintenance: this relay restarts at midnight UTC")
