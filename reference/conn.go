@@ -588,10 +588,6 @@ func (c *conn) handleCount(subID string, filters nostr.Filters) {
 	c.send(countAnswer{id: subID, n: n, hll: hll})
 }
 
-// deliver pushes a committed event to this connection's matching
-// subscriptions. ch is the event's channel (nil if none). Subscriptions
-// registered at or after the commit numbered committed (see
-// Relay.broadcast) already read the event as history and are skipped.
 // deliverLate is deliver after delay (live-delivery-late), in the order
 // the connection's deliveries were asked for.
 func (c *conn) deliverLate(ev *nostr.Event, ch *Channel, committed uint64, delay time.Duration) {
@@ -620,6 +616,10 @@ func (c *conn) deliverLate(ev *nostr.Event, ch *Channel, committed uint64, delay
 	}()
 }
 
+// deliver pushes a committed event to this connection's matching
+// subscriptions. ch is the event's channel (nil if none). Subscriptions
+// registered at or after the commit numbered committed (see
+// Relay.broadcast) already read the event as history and are skipped.
 func (c *conn) deliver(ev *nostr.Event, ch *Channel, committed uint64) {
 	rd := c.reader()
 	c.mu.Lock()

@@ -361,10 +361,12 @@ func (r *Relay) broadcast(community string, ev *nostr.Event, ch *Channel, commit
 	r.connMu.Unlock()
 	delay, late := r.liveDelay()
 	if late {
-		// Delivered later, outside wmu: a subscription registered from
-		// now on reads ev as history (every caller holds wmu, so liveSeq
-		// is this commit's); one registered from now on never gets an
-		// event that was not stored, which no commit follows.
+		// Delivered later, outside wmu, so deliver's check needs a commit
+		// number instead of liveNow. A stored event skips the
+		// subscriptions registered from now on, which read it as history
+		// (every caller holds wmu, so liveSeq is this commit's). An
+		// unstored one (no commit follows it) reaches every subscription
+		// registered before the next commit.
 		switch committed {
 		case liveNow:
 			committed = r.liveSeq
