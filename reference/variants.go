@@ -379,7 +379,7 @@ var variantCatalogue = []Variant{
 		}},
 	{Name: variantConcurrentMessages, Dimension: "message-order", Kind: "variant", Drawn: true,
 		Freedom:   "NIP-01 sets no order in which a relay handles the messages of one connection, nor in which it answers them; khatru (relay29's base) handles each message on its own goroutine",
-		Describes: "each message of a connection is handled on its own goroutine, after a random delay (up to 1 ms; a CLOSE one time in two, any other message one time in 32, up to 25 ms): a later message (a CLOSE, a second REQ, an EVENT sent before the last OK) may take effect, and be answered, before an earlier one",
+		Describes: "each message of a connection is handled on its own goroutine, after a random delay (up to 0.2 ms; a CLOSE one time in two, any other message one time in 64, up to 25 ms): a later message (a CLOSE, a second REQ, an EVENT sent before the last OK) may take effect, and be answered, before an earlier one",
 		install: func(r *Relay) {
 			r.hooks.concurrentMessages = append(r.hooks.concurrentMessages, func(data []byte) time.Duration {
 				// Mostly short; now and then as late as a busy relay's
@@ -388,14 +388,16 @@ var variantCatalogue = []Variant{
 				// delay costs the run its length on every message it
 				// falls on, so it falls mostly on CLOSE, the message
 				// whose lateness a client cannot see.
-				tail := 32
+				tail := 64
 				if bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte(`["CLOSE"`)) {
 					tail = 2
 				}
 				if rand.N(tail) == 0 {
 					return rand.N(25 * time.Millisecond)
 				}
-				return rand.N(time.Millisecond)
+				// Two messages sent back to back arrive microseconds
+				// apart: a fraction of a millisecond reorders them.
+				return rand.N(200 * time.Microsecond)
 			})
 		}},
 	{Name: variantNoticeOnConnect, Dimension: "unsolicited-notices", Kind: "variant", Drawn: true,
