@@ -329,6 +329,7 @@ const (
 	variantMembersByPubkey    = "member-lists-by-pubkey"
 	variantNoticesMidstream   = "notices-midstream"
 	variantChallengeRenewed   = "challenge-renewed-after-auth"
+	variantDefaultLimitHidden = "default-limit-100-unpublished"
 )
 
 // powDifficulty is what the proof-of-work variants require: small enough
@@ -560,6 +561,17 @@ var variantCatalogue = []Variant{
 		Describes: "a filter's limit is capped at 20 (limitation.max_limit = 20, default_limit 20)",
 		install: func(r *Relay) {
 			r.maxLimit, r.defaultLimit = 20, 20
+		}},
+	{Name: variantDefaultLimitHidden, Dimension: "default-limit", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-11 limitation.default_limit (\"the maximum returned events if you send a filter without a limit\") is optional to publish, and a relay may apply one it does not publish",
+		Describes: "a filter without a limit gets at most the newest 100 matches; NIP-11 publishes no default_limit (max_limit stays as it is)",
+		install: func(r *Relay) {
+			r.defaultLimit = min(r.defaultLimit, 100)
+			r.hooks.editInfo = append(r.hooks.editInfo, func(doc *Info) {
+				if doc.Limitation != nil {
+					doc.Limitation.DefaultLimit = 0
+				}
+			})
 		}},
 	{Name: variantMaxSubs8, Dimension: "max-subscriptions", Kind: "variant", Drawn: true,
 		Freedom:   "NIP-11 limitation.max_subscriptions: a relay bounds the open subscriptions of a connection",

@@ -212,3 +212,30 @@ func TestVariantChallengeRenewedAfterAuth(t *testing.T) {
 		t.Fatalf("an AUTH with the fresh challenge was refused: %s", ok.Reason)
 	}
 }
+
+// TestVariantDefaultLimitUnpublished: NIP-11 names no default_limit, and a
+// read without a limit gets the newest 100 of 120 matches (one with limit
+// 120 gets them all).
+func TestVariantDefaultLimitUnpublished(t *testing.T) {
+	_, url := startRelay(t, Config{Profile: "nip29", Variants: []string{variantDefaultLimitHidden}})
+	if _, body := httpGet(t, url, "", "application/nostr+json"); strings.Contains(body, `"default_limit"`) {
+		t.Fatalf("NIP-11 publishes default_limit: %s", body)
+	}
+	owner := newActor(t)
+	c := dial(t, url)
+	defer c.close()
+	c.auth(owner)
+	g := newChannelID()
+	c.mustPublish(owner.create(t, g))
+	for i := range 120 {
+		c.mustPublish(owner.msg(t, g, fmt.Sprintf("m%03d", i), 0))
+	}
+	f := nostr.Filter{Kinds: []int{kindChatMessage}, Tags: nostr.TagMap{"h": {g}}}
+	if got := len(c.query(f)); got != 100 {
+		t.Fatalf("a read without a limit got %d messages, want the newest 100", got)
+	}
+	f.Limit = 120
+	if got := len(c.query(f)); got != 120 {
+		t.Fatalf("a read with limit 120 got %d messages, want 120", got)
+	}
+}

@@ -150,7 +150,11 @@ func anySlice(filters []nostr.Filter) []any {
 // it pages back with until, as NIP-01 clients do, until a page comes back
 // short. A CLOSED refusal is handled as by Query. A page that holds
 // nothing new (more events share one second than one answer holds) makes
-// the case unsupported, naming the limit.
+// the case unsupported, naming the limit. Where the relay publishes no
+// default_limit, it may still cut an answer without a limit at one it
+// keeps to itself (NIP-11 makes publishing it optional): the read pages
+// back until a page brings nothing new, one more round trip where nothing
+// was cut.
 func (t *T) QueryEvery(c *fixtures.Client, f nostr.Filter) []*nostr.Event {
 	GinkgoHelper()
 	return t.PageBack(c, f, t.queryServed(c, f))
@@ -161,6 +165,9 @@ func (t *T) QueryEvery(c *fixtures.Client, f nostr.Filter) []*nostr.Event {
 func (t *T) PageBack(c *fixtures.Client, f nostr.Filter, page []*nostr.Event) []*nostr.Event {
 	GinkgoHelper()
 	l := t.Limitation()
+	if (l == nil || l.DefaultLimit <= 0) && f.Limit == 0 && !f.LimitZero && len(page) > 0 {
+		return t.pageBackUnpublished(c, f, page)
+	}
 	if l == nil || ResultMayBeCut(l, []nostr.Filter{f}, len(page)) == "" {
 		return page
 	}
@@ -189,6 +196,43 @@ func (t *T) PageBack(c *fixtures.Client, f nostr.Filter, page []*nostr.Event) []
 			return out
 		}
 	}
+}
+
+// pageBackUnpublished is PageBack where no default_limit is published:
+// each page's oldest second starts the next (until), until a page brings
+// nothing new. When a page after the first brought events the first
+// lacked, and a later page of exactly the first's length brings nothing
+// new, the relay seems to cut answers at that length, with more events in
+// one second than it sends at once: no NIP-01 read gets them all, and the
+// case is unsupported (saying what was seen).
+func (t *T) pageBackUnpublished(c *fixtures.Client, f nostr.Filter, page []*nostr.Event) []*nostr.Event {
+	GinkgoHelper()
+	seen := map[string]bool{}
+	out := []*nostr.Event{}
+	first, cut := len(page), false
+	for n := 0; len(page) > 0; n++ {
+		fresh := 0
+		oldest := page[0].CreatedAt
+		for _, ev := range page {
+			if !seen[ev.ID] {
+				seen[ev.ID] = true
+				out = append(out, ev)
+				fresh++
+			}
+			oldest = min(oldest, ev.CreatedAt)
+		}
+		if fresh == 0 {
+			if cut && len(page) == first {
+				t.Unsupported(fmt.Sprintf("a read without a limit got %d events, paging back with until found more, and a page of %d events all in or after the second %d brought nothing new: the relay seems to cut answers at %d without publishing default_limit, with more events in one second than that, so no read with until gets them all", first, len(page), oldest, first))
+			}
+			break
+		}
+		cut = cut || n > 0
+		next := f
+		next.Until = &oldest
+		page = t.queryServed(c, next)
+	}
+	return out
 }
 
 // idDifficulty is the NIP-13 difficulty of an event id: its leading zero
