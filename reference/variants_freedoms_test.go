@@ -27,6 +27,21 @@ func eoseOrder(t *testing.T, url string, n int) (sent, got []string) {
 	return sent, got
 }
 
+// groupUnder starts a nip29 relay under variant and returns its URL, an
+// authenticated owner's connection (closed at test end) and a group the
+// owner created.
+func groupUnder(t *testing.T, variant string) (url string, owner actor, c *client, group string) {
+	t.Helper()
+	_, url = startRelay(t, Config{Profile: "nip29", Variants: []string{variant}})
+	owner = newActor(t)
+	c = dial(t, url)
+	t.Cleanup(c.close)
+	c.auth(owner)
+	group = newChannelID()
+	c.mustPublish(owner.create(t, group))
+	return url, owner, c, group
+}
+
 // TestVariantMessagesHandledConcurrently: under the variant, REQs sent
 // back to back are all answered, and not always in the order sent; the
 // conforming relay answers them in order.
@@ -77,13 +92,7 @@ func TestVariantClosedAnswersClose(t *testing.T) {
 // after a message was stored reads it as history only (the late delivery
 // must not bring it again).
 func TestVariantLiveDeliveryLate(t *testing.T) {
-	_, url := startRelay(t, Config{Profile: "nip29", Variants: []string{variantLiveLate}})
-	owner := newActor(t)
-	pub := dial(t, url)
-	defer pub.close()
-	pub.auth(owner)
-	g := newChannelID()
-	pub.mustPublish(owner.create(t, g))
+	url, owner, pub, g := groupUnder(t, variantLiveLate)
 	watcher := dial(t, url)
 	defer watcher.close()
 	watcher.auth(owner)
@@ -134,13 +143,7 @@ func TestVariantLiveDeliveryLate(t *testing.T) {
 // TestVariantMemberListsByPubkey: the 39002 lists its p tags by pubkey,
 // highest first, whatever order the users were added in.
 func TestVariantMemberListsByPubkey(t *testing.T) {
-	_, url := startRelay(t, Config{Profile: "nip29", Variants: []string{variantMembersByPubkey}})
-	owner := newActor(t)
-	c := dial(t, url)
-	defer c.close()
-	c.auth(owner)
-	g := newChannelID()
-	c.mustPublish(owner.create(t, g))
+	_, owner, c, g := groupUnder(t, variantMembersByPubkey)
 	for range 4 {
 		c.mustPublish(owner.put(t, g, newActor(t).pk, ""))
 	}
@@ -217,16 +220,10 @@ func TestVariantChallengeRenewedAfterAuth(t *testing.T) {
 // read without a limit gets the newest 100 of 120 matches (one with limit
 // 120 gets them all).
 func TestVariantDefaultLimitUnpublished(t *testing.T) {
-	_, url := startRelay(t, Config{Profile: "nip29", Variants: []string{variantDefaultLimitHidden}})
+	url, owner, c, g := groupUnder(t, variantDefaultLimitHidden)
 	if _, body := httpGet(t, url, "", "application/nostr+json"); strings.Contains(body, `"default_limit"`) {
 		t.Fatalf("NIP-11 publishes default_limit: %s", body)
 	}
-	owner := newActor(t)
-	c := dial(t, url)
-	defer c.close()
-	c.auth(owner)
-	g := newChannelID()
-	c.mustPublish(owner.create(t, g))
 	for i := range 120 {
 		c.mustPublish(owner.msg(t, g, fmt.Sprintf("m%03d", i), 0))
 	}

@@ -161,7 +161,8 @@ func (t *T) QueryEvery(c *fixtures.Client, f nostr.Filter) []*nostr.Event {
 }
 
 // PageBack completes page, the answer to f, when it may have been cut at
-// a published limit (see QueryEvery).
+// a published limit, or at one the relay does not publish (see
+// QueryEvery).
 func (t *T) PageBack(c *fixtures.Client, f nostr.Filter, page []*nostr.Event) []*nostr.Event {
 	GinkgoHelper()
 	l := t.Limitation()
@@ -171,21 +172,11 @@ func (t *T) PageBack(c *fixtures.Client, f nostr.Filter, page []*nostr.Event) []
 	if l == nil || ResultMayBeCut(l, []nostr.Filter{f}, len(page)) == "" {
 		return page
 	}
-	seen := map[string]bool{}
-	out := []*nostr.Event{}
+	var pages pagedRead
 	for {
-		fresh := 0
-		oldest := page[0].CreatedAt
-		for _, ev := range page {
-			if !seen[ev.ID] {
-				seen[ev.ID] = true
-				out = append(out, ev)
-				fresh++
-			}
-			oldest = min(oldest, ev.CreatedAt)
-		}
+		fresh, oldest := pages.add(page)
 		if why := ResultMayBeCut(l, []nostr.Filter{f}, len(page)); why == "" {
-			return out
+			return pages.out
 		} else if fresh == 0 {
 			t.Unsupported("this case reads more than the relay publishes it sends, and paging back with until found nothing new: " + why)
 		}
@@ -193,7 +184,7 @@ func (t *T) PageBack(c *fixtures.Client, f nostr.Filter, page []*nostr.Event) []
 		next.Until = &oldest
 		page = t.queryServed(c, next)
 		if len(page) == 0 {
-			return out
+			return pages.out
 		}
 	}
 }
@@ -207,20 +198,10 @@ func (t *T) PageBack(c *fixtures.Client, f nostr.Filter, page []*nostr.Event) []
 // case is unsupported (saying what was seen).
 func (t *T) pageBackUnpublished(c *fixtures.Client, f nostr.Filter, page []*nostr.Event) []*nostr.Event {
 	GinkgoHelper()
-	seen := map[string]bool{}
-	out := []*nostr.Event{}
+	var pages pagedRead
 	first, cut := len(page), false
 	for n := 0; len(page) > 0; n++ {
-		fresh := 0
-		oldest := page[0].CreatedAt
-		for _, ev := range page {
-			if !seen[ev.ID] {
-				seen[ev.ID] = true
-				out = append(out, ev)
-				fresh++
-			}
-			oldest = min(oldest, ev.CreatedAt)
-		}
+		fresh, oldest := pages.add(page)
 		if fresh == 0 {
 			if cut && len(page) == first {
 				t.Unsupported(fmt.Sprintf("a read without a limit got %d events, paging back with until found more, and a page of %d events all in or after the second %d brought nothing new: the relay seems to cut answers at %d without publishing default_limit, with more events in one second than that, so no read with until gets them all", first, len(page), oldest, first))
@@ -232,7 +213,32 @@ func (t *T) pageBackUnpublished(c *fixtures.Client, f nostr.Filter, page []*nost
 		next.Until = &oldest
 		page = t.queryServed(c, next)
 	}
-	return out
+	return pages.out
+}
+
+// pagedRead gathers the pages of a read paged back with until: each event
+// once, in the order first seen.
+type pagedRead struct {
+	seen map[string]bool
+	out  []*nostr.Event
+}
+
+// add takes a non-empty page: how many of its events are new, and its
+// oldest created_at (the next page's until).
+func (p *pagedRead) add(page []*nostr.Event) (fresh int, oldest nostr.Timestamp) {
+	if p.seen == nil {
+		p.seen, p.out = map[string]bool{}, []*nostr.Event{}
+	}
+	oldest = page[0].CreatedAt
+	for _, ev := range page {
+		if !p.seen[ev.ID] {
+			p.seen[ev.ID] = true
+			p.out = append(p.out, ev)
+			fresh++
+		}
+		oldest = min(oldest, ev.CreatedAt)
+	}
+	return fresh, oldest
 }
 
 // idDifficulty is the NIP-13 difficulty of an event id: its leading zero
