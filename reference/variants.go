@@ -255,6 +255,16 @@ func (r *Relay) liveDelay() (time.Duration, bool) {
 	return 0, false
 }
 
+// randomDelay is the timing variants' delay: one time in late, up to
+// 25 ms (as late as a busy relay's scheduler leaves work), else up to
+// usual.
+func randomDelay(late int, usual time.Duration) time.Duration {
+	if rand.N(late) == 0 {
+		return rand.N(25 * time.Millisecond)
+	}
+	return rand.N(usual)
+}
+
 // noticeFreedom is the sentence that lets a relay send a NOTICE whenever
 // it likes (notice-on-connect, notices-midstream).
 const noticeFreedom = "NIP-01: NOTICE is \"used to send human-readable error messages or other things to clients\", at no set moment"
@@ -389,16 +399,13 @@ var variantCatalogue = []Variant{
 				// delay costs the run its length on every message it
 				// falls on, so it falls mostly on CLOSE, the message
 				// whose lateness a client cannot see.
-				tail := 64
+				late := 64
 				if bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte(`["CLOSE"`)) {
-					tail = 2
-				}
-				if rand.N(tail) == 0 {
-					return rand.N(25 * time.Millisecond)
+					late = 2
 				}
 				// Two messages sent back to back arrive microseconds
 				// apart: a fraction of a millisecond reorders them.
-				return rand.N(200 * time.Microsecond)
+				return randomDelay(late, 200*time.Microsecond)
 			})
 		}},
 	{Name: variantNoticeOnConnect, Dimension: "unsolicited-notices", Kind: "variant", Drawn: true,
@@ -442,10 +449,7 @@ var variantCatalogue = []Variant{
 		Describes: "each live delivery to a connection goes out after a random delay (up to 2 ms, or for one in eight up to 25 ms), in the order the connection's deliveries were made: often after the publisher's OK, and at different moments on different connections",
 		install: func(r *Relay) {
 			r.hooks.liveLate = append(r.hooks.liveLate, func() time.Duration {
-				if rand.N(8) == 0 {
-					return rand.N(25 * time.Millisecond)
-				}
-				return rand.N(2 * time.Millisecond)
+				return randomDelay(8, 2*time.Millisecond)
 			})
 		}},
 	{Name: variantMembersByPubkey, Dimension: "member-list-order", Kind: "variant", Drawn: true,
