@@ -540,18 +540,9 @@ func (c *conn) handleReq(subID string, filters nostr.Filters) {
 		c.closed(subID, "error: query failed")
 		return
 	}
-	// Fault eose-before-stored: EOSE goes out before the stored events.
-	eoseFirst := c.r.fault(faultEOSEBeforeStored)
-	if eoseFirst {
-		c.send(nostr.EOSEEnvelope(subID))
-	}
-	for _, ev := range evs {
-		id := subID
-		c.send(nostr.EventEnvelope{SubscriptionID: &id, Event: *ev})
-	}
-	if !eoseFirst {
-		c.send(nostr.EOSEEnvelope(subID))
-	}
+	// Registered before its EOSE goes out, so a client that has read the
+	// EOSE finds the subscription in place (wmu, held shared, keeps every
+	// live delivery until after the EOSE).
 	if !exists {
 		old = nil
 	}
@@ -565,6 +556,18 @@ func (c *conn) handleReq(subID string, filters nostr.Filters) {
 	c.mu.Unlock()
 	if c.r.fault(faultLiveForeignSubID) {
 		c.r.faulty.noteSub(c, subID)
+	}
+	// Fault eose-before-stored: EOSE goes out before the stored events.
+	eoseFirst := c.r.fault(faultEOSEBeforeStored)
+	if eoseFirst {
+		c.send(nostr.EOSEEnvelope(subID))
+	}
+	for _, ev := range evs {
+		id := subID
+		c.send(nostr.EventEnvelope{SubscriptionID: &id, Event: *ev})
+	}
+	if !eoseFirst {
+		c.send(nostr.EOSEEnvelope(subID))
 	}
 }
 
