@@ -176,8 +176,7 @@ func findingChannelsSpecs() []framework.Spec {
 				// A newer unlabeled channel of this case's own, so a relay
 				// that applies the limit before matching labels meets a
 				// newer 39000 to stop at even when the case runs alone.
-				t.RelayClockPast(want.CreatedAt, "the relay's clock past the labeled snapshot")
-				createLabeled(t, c, "", fixtures.Open)
+				t.NewerMetadata(c, createLabeled(t, c, "", fixtures.Open), want.CreatedAt)
 				reader := t.Connect(t.Actor("reader"))
 				got := t.Query(reader, nostr.Filter{Kinds: []int{fixtures.KindMetadata, 1}, Tags: nostr.TagMap{"L": {labelNS}, "l": {x}}, Limit: 1})
 				if len(got) != 1 || got[0].ID != want.ID {
@@ -193,11 +192,10 @@ func findingChannelsSpecs() []framework.Spec {
 				x := lbl(t, "behind")
 				labeled := createLabeled(t, c, "", fixtures.Open, x)
 				want := snapshot(t, c, labeled)
-				t.RelayClockPast(want.CreatedAt, "the relay's clock past the labeled snapshot")
 				for i := 0; i < 2; i++ {
-					createLabeled(t, c, "", fixtures.Open)
+					t.NewerMetadata(c, createLabeled(t, c, "", fixtures.Open), want.CreatedAt)
 				}
-				if ok := t.Publish(c, c.Actor().Event(1, nil, "a newer kind 1 event")); !ok.Accepted {
+				if ok := t.Publish(c, c.Actor().EventAt(framework.After(want.CreatedAt), 1, nil, "a newer kind 1 event")); !ok.Accepted {
 					framework.CheckPrefix("OK", ok.Reason)
 					t.Note("the relay refused a kind 1 event (%s): only the newer unlabeled snapshots stand in front", ok)
 				}
@@ -231,10 +229,9 @@ func findingChannelsSpecs() []framework.Spec {
 				x := lbl(t, "forged")
 				ch := createLabeled(t, c, "", fixtures.Open, x)
 				want := snapshot(t, c, ch)
-				t.RelayClockPast(want.CreatedAt, "the relay's clock past the channel's snapshot")
 				user := t.Connect(t.Actor("user"))
 				for _, d := range []string{ch, fixtures.NewChannelID()} {
-					forged := user.Actor().Event(fixtures.KindMetadata, nostr.Tags{{"d", d}, {"name", "forged"}, {"L", labelNS}, {"l", x, labelNS}}, "")
+					forged := user.Actor().EventAt(framework.After(want.CreatedAt), fixtures.KindMetadata, nostr.Tags{{"d", d}, {"name", "forged"}, {"L", labelNS}, {"l", x, labelNS}}, "")
 					if ok := t.Publish(user, forged); ok.Accepted {
 						t.Note("the relay accepted a user-signed 39000 for %s (%s; NIP-29's state-event cases judge that)", d, ok)
 					} else {

@@ -34,7 +34,8 @@ func hiddenSpecs() []framework.Spec {
 				// Every hidden 39000 must be strictly newer than the visible
 				// one: in a shared second a relay that cuts the limit before
 				// withholding could return the visible group by its tie order.
-				t.RelayClockPast(seen, "the relay's clock past the visible group's 39000")
+				// NewerMetadata renames a hidden group that is not, and waits
+				// for the relay's clock only when a rename is not newer either.
 				ids := []string{visible}
 				for i := 0; i < 5; i++ {
 					h := t.CreateChannel(owner, fixtures.ChannelSpec{Flags: []string{fixtures.FlagHidden}})
