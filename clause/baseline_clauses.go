@@ -92,7 +92,7 @@ var baselineClauses = []Clause{
 
 	// NIP-45 (optional: checked when advertised or answered).
 	nip45("nip45/count.1", LevelMust, refNIP45,
-		"A relay that serves COUNT answers with the number of events the filters match."),
+		"A relay that serves COUNT answers with the number of events the filters match. Reading: an answer flagged \"approximate\": true is an estimate, which NIP-45 allows (\"Relays may use probabilistic counts\"), and is not judged against the number; an unflagged answer is read as exact."),
 	nip45("nip45/count.2", LevelMust, refNIP45,
 		"A relay that refuses a COUNT answers with CLOSED."),
 	nip45("nip45/count.3", LevelShould, "NIP-45 with NIP-29 § group metadata: private",

@@ -588,7 +588,13 @@ func (c *conn) handleCount(subID string, filters nostr.Filters) {
 		c.closed(subID, "error: count failed")
 		return
 	}
-	c.send(countAnswer{id: subID, n: n, hll: hll})
+	approximate := false
+	for _, h := range c.r.hooks.estimateCount {
+		var flagged bool
+		n, flagged = h(n)
+		approximate = approximate || flagged
+	}
+	c.send(countAnswer{id: subID, n: n, hll: hll, approximate: approximate})
 }
 
 // deliverLate is deliver after delay (live-delivery-late), in the order

@@ -93,21 +93,30 @@ func (r *Relay) hll(rd *reader, filters []nostr.Filter) (string, error) {
 	return hex.EncodeToString(regs), nil
 }
 
-// countAnswer is a COUNT answer with an optional hll.
+// countAnswer is a COUNT answer with an optional hll and approximate flag.
 type countAnswer struct {
-	id  string
-	n   int64
-	hll string
+	id          string
+	n           int64
+	hll         string
+	approximate bool
 }
 
-// MarshalJSON writes ["COUNT", id, {"count": n, "hll": hex}].
+// MarshalJSON writes ["COUNT", id, {"count": n, "hll": hex, "approximate": true}]
+// (hll and approximate only when set).
 func (a countAnswer) MarshalJSON() ([]byte, error) {
-	if a.hll == "" {
+	if a.hll == "" && !a.approximate {
 		return nostr.CountEnvelope{SubscriptionID: a.id, Count: &a.n}.MarshalJSON()
 	}
 	id, err := json.Marshal(a.id)
 	if err != nil {
 		return nil, fmt.Errorf("encode COUNT id: %w", err)
 	}
-	return []byte(`["COUNT",` + string(id) + `,{"count":` + strconv.FormatInt(a.n, 10) + `,"hll":"` + a.hll + `"}]`), nil
+	body := `{"count":` + strconv.FormatInt(a.n, 10)
+	if a.hll != "" {
+		body += `,"hll":"` + a.hll + `"`
+	}
+	if a.approximate {
+		body += `,"approximate":true`
+	}
+	return []byte(`["COUNT",` + string(id) + `,` + body + `}]`), nil
 }

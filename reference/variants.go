@@ -131,6 +131,9 @@ type hooks struct {
 	// refuseRead returns the CLOSED reason for a REQ or COUNT refused
 	// before it is read ("" = read it).
 	refuseRead []func(c *conn, verb string, filters nostr.Filters) string
+	// estimateCount answers a COUNT whose exact number is n with an
+	// estimate, and whether the answer says so ("approximate": true).
+	estimateCount []func(n int64) (estimate int64, approximate bool)
 	// refuseEvent returns the OK reason for an authenticated event
 	// refused before it is applied ("" = apply it).
 	refuseEvent []func(c *conn, ev *nostr.Event) string
@@ -313,6 +316,7 @@ const (
 	variantMaxLimit20       = "max-limit-20"
 	variantMaxSubs8         = "max-subscriptions-8"
 	variantNoCount          = "no-count"
+	variantCountApproximate = "count-approximate"
 	variantNoSearch         = "no-search"
 	variantNoSubgroups      = "no-subgroups"
 	variantNoPins           = "no-pins"
@@ -595,6 +599,17 @@ var variantCatalogue = []Variant{
 				return ""
 			})
 			r.hooks.editInfo = append(r.hooks.editInfo, dropNIP(45))
+		}},
+	{Name: variantCountApproximate, Dimension: "nip45", Kind: "variant", Drawn: true,
+		Freedom:   "NIP-45: \"Relays may use probabilistic counts to reduce compute requirements. In case a relay uses probabilistic counts, it MAY indicate it in the response with approximate key\"",
+		Describes: "every COUNT answer is an estimate flagged \"approximate\": true: a count of one or more is one too many or one too few half of the time (a count of none stays 0); the hll is exact",
+		install: func(r *Relay) {
+			r.hooks.estimateCount = append(r.hooks.estimateCount, func(n int64) (int64, bool) {
+				if n > 0 && rand.IntN(2) == 0 {
+					n += int64(2*rand.IntN(2) - 1)
+				}
+				return n, true
+			})
 		}},
 	{Name: variantNoSearch, Dimension: "nip50", Kind: "variant", Drawn: true,
 		Freedom:   "NIP-50 is optional: a relay that does not support search leaves 50 out of supported_nips",

@@ -236,3 +236,47 @@ func TestVariantDefaultLimitUnpublished(t *testing.T) {
 		t.Fatalf("a read with limit 120 got %d messages, want 120", got)
 	}
 }
+
+// TestVariantCountApproximate: under the variant every COUNT answer says
+// "approximate": true and a count of one or more is sometimes one off
+// (never more); a count of none stays 0. Without it the answer is exact
+// and unflagged.
+func TestVariantCountApproximate(t *testing.T) {
+	if b, _ := (countAnswer{id: "x", n: 2, approximate: true}).MarshalJSON(); string(b) != `["COUNT","x",{"count":2,"approximate":true}]` {
+		t.Fatalf("an approximate answer is written %s", b)
+	}
+	if b, _ := (countAnswer{id: "x", n: 2}).MarshalJSON(); strings.Contains(string(b), "approximate") {
+		t.Fatalf("an exact answer is written %s", b)
+	}
+	count := func(c *client, f nostr.Filter) int64 {
+		id := "n-" + newChannelID()[:8]
+		b, _ := f.MarshalJSON()
+		c.sendRaw(`["COUNT",` + quote(id) + `,` + string(b) + `]`)
+		env := c.expect(func(e nostr.Envelope) bool {
+			v, ok := e.(*nostr.CountEnvelope)
+			return ok && v.SubscriptionID == id
+		})
+		return *env.(*nostr.CountEnvelope).Count
+	}
+	_, owner, c, group := groupUnder(t, variantCountApproximate)
+	for i := range 3 {
+		c.mustPublish(owner.msg(t, group, "counted", int64(i)))
+	}
+	f := nostr.Filter{Kinds: []int{9}, Tags: nostr.TagMap{"h": {group}}}
+	off := false
+	for range 20 {
+		switch n := count(c, f); n {
+		case 3:
+		case 2, 4:
+			off = true
+		default:
+			t.Fatalf("an estimate of 3 messages answered %d", n)
+		}
+	}
+	if !off {
+		t.Fatal("20 estimates of 3 messages were all exact")
+	}
+	if n := count(c, nostr.Filter{Kinds: []int{9}, Tags: nostr.TagMap{"h": {newChannelID()}}}); n != 0 {
+		t.Fatalf("an estimate of no events answered %d", n)
+	}
+}

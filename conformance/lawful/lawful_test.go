@@ -322,11 +322,14 @@ var explains = map[string][]allowance{
 	"default-limit-100-unpublished": {{reports.Unsupported, "", "without publishing default_limit", ""}},
 	"max-subscriptions-8":           {{reports.Unsupported, "", "subscription", ""}},
 	"no-count":                      {{reports.Unsupported, "", "COUNT", ""}},
-	"no-search":                     {{reports.Unsupported, "", "NIP-50", ""}, {reports.Unsupported, "", "search", ""}},
-	"no-subgroups":                  {{reports.Unsupported, "", "subgroups", ""}},
-	"no-pins":                       {{reports.Unsupported, "", "pinned events", ""}, {reports.Unsupported, "", "no 39005", ""}},
-	"no-invites":                    {{reports.Unsupported, "", "invites are optional", ""}},
-	"no-livekit":                    {{reports.Unsupported, "", "", "base/livekit/"}, {reports.Unsupported, "", "39004", ""}},
+	// Counts flagged approximate are not judged against exact numbers.
+	// base/hll/2 cannot know the registers of what an estimate counted.
+	"count-approximate": {{reports.Unsupported, "", `"approximate":true`, ""}, {reports.Unsupported, "", "probabilistic or otherwise", "base/hll/"}},
+	"no-search":         {{reports.Unsupported, "", "NIP-50", ""}, {reports.Unsupported, "", "search", ""}},
+	"no-subgroups":      {{reports.Unsupported, "", "subgroups", ""}},
+	"no-pins":           {{reports.Unsupported, "", "pinned events", ""}, {reports.Unsupported, "", "no 39005", ""}},
+	"no-invites":        {{reports.Unsupported, "", "invites are optional", ""}},
+	"no-livekit":        {{reports.Unsupported, "", "", "base/livekit/"}, {reports.Unsupported, "", "39004", ""}},
 	// Only the cases whose assertion rests on a key's lack of moderation
 	// power (unprivilegedCases) may be blocked for want of such a key.
 	"every-key-moderates":            {{reports.Blocked, "unprivileged-key", "", unprivilegedCases}},

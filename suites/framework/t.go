@@ -613,9 +613,31 @@ func (t *T) QueryResult(c *fixtures.Client, filters ...nostr.Filter) fixtures.Qu
 // the case unsupported, as does any CLOSED refusal (NIP-45's own way to
 // decline). A relay that lists 45 and never answers fails: a refusal must
 // be a CLOSED.
+//
+// The number is judged as exact: a relay that flags its answer
+// "approximate": true makes the case unsupported (RequireExactCount).
 func (t *T) Count(c *fixtures.Client, filters ...nostr.Filter) int64 {
 	GinkgoHelper()
-	return t.CountAnswer(c, filters...).Count
+	r := t.CountAnswer(c, filters...)
+	t.RequireExactCount(c, r, filters)
+	return r.Count
+}
+
+// RequireExactCount ends the case unsupported when a COUNT answer says it
+// is an estimate. NIP-45: "Relays may use probabilistic counts to reduce
+// compute requirements. In case a relay uses probabilistic counts, it MAY
+// indicate it in the response with approximate key". A case that compares
+// a count with the number of events it wrote cannot judge an estimate (an
+// estimate off by one is lawful, a leak of one withheld event is not), so
+// an answer flagged approximate is not judged at all, whatever its value.
+// Reading: an answer without the flag is read as exact, the relay's own
+// word; the NIP lets a relay that estimates leave the flag out (MAY), and
+// such a relay would meet exact checks here.
+func (t *T) RequireExactCount(c *fixtures.Client, r fixtures.CountResult, filters []nostr.Filter) {
+	GinkgoHelper()
+	if r.Approximate {
+		t.Unsupported(fmt.Sprintf("COUNT %s as %s answered {\"count\":%d,\"approximate\":true}: NIP-45 lets a relay estimate counts and say so, and this case needs the exact number", FilterString(filters), ActorName(c), r.Count))
+	}
 }
 
 // CountAnswer is Count with the whole answer: the count and the NIP-45

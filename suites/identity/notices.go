@@ -506,6 +506,7 @@ func countNone(t *framework.T, c *fixtures.Client, why string, filters ...nostr.
 		framework.CheckPrefix("CLOSED", r.ClosedReason)
 		return fmt.Sprintf("refused with CLOSED %q", r.ClosedReason)
 	}
+	t.RequireExactCount(c, r, filters)
 	t.Expect(r.Count).To(BeZero(), "%s: COUNT %s as %s", why, framework.FilterString(filters), framework.ActorName(c))
 	return "0"
 }

@@ -95,6 +95,7 @@ func nip45CountSpecs() []framework.Spec {
 					t.Note("the outsider's COUNT was refused: CLOSED %q", r.ClosedReason)
 					return
 				}
+				t.RequireExactCount(outsider, r, []nostr.Filter{f})
 				if r.Count != 0 {
 					t.Violates("nip45/count.3", "NIP-45 with NIP-29 private (nip45/count.3): an outsider's COUNT of a private group's messages answered %d, want 0 or a refusal", r.Count)
 				}
