@@ -209,10 +209,16 @@ func (t *T) NewGroupID() string {
 }
 
 func (t *T) DialOptions(a *fixtures.Actor, host string) fixtures.DialOptions {
-	return fixtures.DialOptions{
+	o := fixtures.DialOptions{
 		Actor: a, Host: host, Header: t.Env.Header, StepTimeout: t.Env.StepTimeout, Transcript: t.tr,
 		AuthOnConnect: t.Env.AuthOnConnect && a != nil, AuthRelayURL: t.Env.RelayURL,
 	}
+	if l := t.Limitation(); l != nil {
+		o.MaxSubscriptions = l.MaxSubscriptions
+	}
+	o.CloseSettle, _ = t.Env.SettleWindow()
+	o.CloseSettle = min(o.CloseSettle, time.Second)
+	return o
 }
 
 // Connect opens a connection as actor a (nil = anonymous), authenticated
