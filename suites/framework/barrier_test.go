@@ -26,8 +26,10 @@ type barrierRelay struct {
 	live      []*nostr.Event
 }
 
-// start serves r on loopback and returns its ws:// URL.
-func (r barrierRelay) start(t *testing.T) string {
+// loopbackRelay serves one relay script per connection on loopback and
+// returns its ws:// URL: serve reads the client's frames from ws and
+// answers with send (each argument one element of a JSON array frame).
+func loopbackRelay(t *testing.T, serve func(ctx context.Context, ws *websocket.Conn, send func(v ...any))) string {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		ws, err := websocket.Accept(w, req, nil)
@@ -36,10 +38,19 @@ func (r barrierRelay) start(t *testing.T) string {
 		}
 		defer ws.CloseNow()
 		ctx := req.Context()
-		send := func(v ...any) {
+		serve(ctx, ws, func(v ...any) {
 			data, _ := json.Marshal(v)
 			_ = ws.Write(ctx, websocket.MessageText, data)
-		}
+		})
+	}))
+	t.Cleanup(srv.Close)
+	return "ws" + strings.TrimPrefix(srv.URL, "http")
+}
+
+// start serves r on loopback and returns its ws:// URL.
+func (r barrierRelay) start(t *testing.T) string {
+	t.Helper()
+	return loopbackRelay(t, func(ctx context.Context, ws *websocket.Conn, send func(v ...any)) {
 		if r.challenge {
 			send("AUTH", "c")
 		}
@@ -70,9 +81,7 @@ func (r barrierRelay) start(t *testing.T) string {
 				}
 			}
 		}
-	}))
-	t.Cleanup(srv.Close)
-	return "ws" + strings.TrimPrefix(srv.URL, "http")
+	})
 }
 
 // barrierT is a T against url with a 10 s step timeout and a relay that
@@ -82,9 +91,16 @@ func barrierT(t *testing.T, url string) (*T, *fixtures.Client) {
 	env := &Env{StepTimeout: 10 * time.Second}
 	env.defaults()
 	env.Delays.Observe(time.Millisecond)
+	return dialT(t, url, env, nil)
+}
+
+// dialT is a T with env against url, and a connection there as actor a
+// (nil: anonymous) that never authenticates on its own.
+func dialT(t *testing.T, url string, env *Env, a *fixtures.Actor) (*T, *fixtures.Client) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)
-	c, err := fixtures.Dial(ctx, url, fixtures.DialOptions{StepTimeout: env.StepTimeout, NoAutoAuth: true})
+	c, err := fixtures.Dial(ctx, url, fixtures.DialOptions{StepTimeout: env.StepTimeout, Actor: a, NoAutoAuth: true})
 	if err != nil {
 		t.Fatalf("dial: %v", err)
 	}

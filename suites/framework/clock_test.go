@@ -3,9 +3,6 @@ package framework
 import (
 	"context"
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -37,17 +34,7 @@ func newStampRelay(group string, at nostr.Timestamp, stamp func(nostr.Timestamp)
 // start serves r on loopback and returns its ws:// URL.
 func (r *stampRelay) start(t *testing.T) string {
 	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		ws, err := websocket.Accept(w, req, nil)
-		if err != nil {
-			return
-		}
-		defer ws.CloseNow()
-		ctx := req.Context()
-		send := func(v ...any) {
-			data, _ := json.Marshal(v)
-			_ = ws.Write(ctx, websocket.MessageText, data)
-		}
+	return loopbackRelay(t, func(ctx context.Context, ws *websocket.Conn, send func(v ...any)) {
 		for {
 			_, data, err := ws.Read(ctx)
 			if err != nil {
@@ -78,9 +65,7 @@ func (r *stampRelay) start(t *testing.T) string {
 				send("OK", ev.ID, true, "")
 			}
 		}
-	}))
-	t.Cleanup(srv.Close)
-	return "ws" + strings.TrimPrefix(srv.URL, "http")
+	})
 }
 
 // clockT is a T against url whose client signs as an actor.
@@ -88,14 +73,7 @@ func clockT(t *testing.T, url string) (*T, *fixtures.Client) {
 	t.Helper()
 	env := &Env{StepTimeout: 5 * time.Second}
 	env.defaults()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	t.Cleanup(cancel)
-	c, err := fixtures.Dial(ctx, url, fixtures.DialOptions{StepTimeout: env.StepTimeout, Actor: fixtures.NewActor("owner"), NoAutoAuth: true})
-	if err != nil {
-		t.Fatalf("dial: %v", err)
-	}
-	t.Cleanup(c.Close)
-	return newT(ctx, env, Case{}), c
+	return dialT(t, url, env, fixtures.NewActor("owner"))
 }
 
 // TestNewerMetadata: a relay that stamps each replacement a second past
