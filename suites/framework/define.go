@@ -87,6 +87,7 @@ func runSpec(ctx SpecContext, env *Env, s Spec) {
 	DeferCleanup(t.checkSubIDs) // the subscription-id watch (subwatch.go), after the OK postcondition
 	DeferCleanup(t.checkOKs)    // runs first: the OK postcondition (okpostcondition.go)
 	s.Run(t)
+	t.endNotJudged()
 }
 
 // judgeFailure decides, in one place, what a failed case's failure means

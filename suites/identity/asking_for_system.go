@@ -76,7 +76,7 @@ func askingForSystemSpecs() []framework.Spec {
 					// naming a channel.
 					byIDs := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, IDs: ids, Tags: nostr.TagMap{"t": {fixtures.TypeSystem}}}
 					t.Expect(channelSet(t.Query(c, byIDs))).To(Equal(want), "#t:[system] with ids of this world's 39000s")
-					t.Expect(t.Count(c, byIDs)).To(Equal(int64(len(want))), "COUNT #t:[system] with ids of this world's 39000s (no #P)")
+					t.ExpectCount(c, int64(len(want)), "COUNT #t:[system] with ids of this world's 39000s (no #P)", byIDs)
 				}
 			}},
 		{Case: framework.NewCase("identity/optin/2", framework.MUST,
@@ -93,7 +93,7 @@ func askingForSystemSpecs() []framework.Spec {
 				for _, r := range w.readers() {
 					want := sortedCopy(append(w.legacyFor(r.c), w.systemFor(r.c)...)...)
 					t.Expect(channelSet(t.Query(r.c, f))).To(Equal(want), "%s: #P:[creator]", r.name)
-					t.Expect(t.Count(r.c, f)).To(Equal(int64(len(want))), "%s: COUNT #P:[creator]", r.name)
+					t.ExpectCount(r.c, int64(len(want)), fmt.Sprintf("%s: COUNT #P:[creator]", r.name), f)
 				}
 				withLabel := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"P": {w.O.Actor().PubKey}, "t": {w.L}}}
 				t.Expect(channelSet(t.Query(w.M, withLabel))).To(Equal(sortedCopy(w.all()...)), "member: #P:[creator] #t:[label] (one creator's channels with a label, system or not)")
@@ -125,7 +125,7 @@ func askingForSystemSpecs() []framework.Spec {
 					for _, k := range kinds {
 						pairs = append(pairs, pairsOf(k, w.legacyFor(w.M)...)...)
 					}
-					t.Expect(t.Count(w.M, f)).To(Equal(int64(len(w.present(t, pairs)))), "member: COUNT kinds %v #t:[label]", kinds)
+					t.ExpectCount(w.M, int64(len(w.present(t, pairs))), fmt.Sprintf("member: COUNT kinds %v #t:[label]", kinds), f)
 				}
 			}},
 		{Case: framework.NewCase("identity/optin/5", framework.MUST,
@@ -136,7 +136,7 @@ func askingForSystemSpecs() []framework.Spec {
 				w := newSysWorld(t)
 				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata, fixtures.KindMessage}, Tags: nostr.TagMap{"P": {w.O.Actor().PubKey}}}
 				t.Expect(w.ours(t.Query(w.M, f))).To(Equal(w.legacyFor(w.M)), "member: kinds:[39000,9] #P:[creator]")
-				t.Expect(t.Count(w.M, f)).To(Equal(int64(len(w.legacyFor(w.M)))), "member: COUNT kinds:[39000,9] #P:[creator]")
+				t.ExpectCount(w.M, int64(len(w.legacyFor(w.M))), "member: COUNT kinds:[39000,9] #P:[creator]", f)
 				f = nostr.Filter{Kinds: []int{fixtures.KindMetadata, fixtures.KindMessage}, Tags: nostr.TagMap{"t": {fixtures.TypeSystem, w.L}}}
 				t.Expect(w.ours(t.Query(w.M, f))).To(Equal(w.legacyFor(w.M)), "member: kinds:[39000,9] #t:[system, label]")
 				f = nostr.Filter{Tags: nostr.TagMap{"P": {w.O.Actor().PubKey}}}
@@ -145,7 +145,7 @@ func askingForSystemSpecs() []framework.Spec {
 				// The creator is fresh, so every event with its P is this
 				// world's: COUNT must agree with the REQ (39000-39002 of each
 				// stream channel, and 39003 where the relay puts P there).
-				t.Expect(t.Count(w.M, f)).To(Equal(int64(len(got))), "member: COUNT #P:[creator] without kinds agrees with the REQ")
+				t.ExpectCount(w.M, int64(len(got)), "member: COUNT #P:[creator] without kinds agrees with the REQ", f)
 			}},
 		{Case: framework.NewCase("identity/optin/6", framework.MUST,
 			`"My system channels": kinds:[39002] #p:[me] #t:["system"] lists the system channels the reader belongs to.`,
@@ -227,7 +227,7 @@ func askingForSystemSpecs() []framework.Spec {
 				for _, r := range w.readers() {
 					want := sortedCopy(append(pairsOf(fixtures.KindMetadata, w.systemFor(r.c)...), pairsOf(fixtures.KindMessage, w.legacyFor(r.c)...)...)...)
 					t.Checking("identity/asking-for-system.1")
-					t.Expect(t.Count(r.c, optIn)).To(Equal(int64(len(w.systemFor(r.c)))), "identity/asking-for-system.1: %s: COUNT of the opt-in filter alone", r.name)
+					t.ExpectCount(r.c, int64(len(w.systemFor(r.c))), fmt.Sprintf("identity/asking-for-system.1: %s: COUNT of the opt-in filter alone", r.name), optIn)
 					for _, fs := range [][]nostr.Filter{{optIn, msgs}, {msgs, optIn}} {
 						what := fmt.Sprintf("%s: %s", r.name, framework.FilterString(fs))
 						got := pairsFor(t.Query(r.c, fs...), w.all())
@@ -243,7 +243,7 @@ func askingForSystemSpecs() []framework.Spec {
 						t.Expect(sortedCopy(meta...)).To(Equal(sortedCopy(pairsOf(fixtures.KindMetadata, w.systemFor(r.c)...)...)), "identity/asking-for-system.1: REQ %s: the opt-in filter's system channels", what)
 						t.Checking("identity/reads-leave-out.2")
 						t.Expect(sortedCopy(chat...)).To(Equal(sortedCopy(pairsOf(fixtures.KindMessage, w.legacyFor(r.c)...)...)), "identity/reads-leave-out.2: REQ %s: the kind 9 filter's messages (no system channel)", what)
-						t.Expect(t.Count(r.c, fs...)).To(Equal(int64(len(want))), "identity/reads-leave-out.2: COUNT %s: the opt-in does not reach the kind 9 filter", what)
+						t.ExpectCount(r.c, int64(len(want)), fmt.Sprintf("identity/reads-leave-out.2: COUNT %s: the opt-in does not reach the kind 9 filter", what), fs...)
 					}
 				}
 			}},
@@ -285,7 +285,7 @@ func askingForSystemSpecs() []framework.Spec {
 					got := t.Query(w.M, f)
 					t.Checking("identity/asking-for-system.2")
 					t.Expect(w.ours(got)).To(Equal(want), "identity/asking-for-system.2: member: %s", what)
-					t.Expect(t.Count(w.M, f)).To(Equal(int64(len(pairs))), "identity/asking-for-system.2: member: COUNT %s", what)
+					t.ExpectCount(w.M, int64(len(pairs)), fmt.Sprintf("identity/asking-for-system.2: member: COUNT %s", what), f)
 					// The outsider: the open system channel comes back (and the
 					// open stream, the control, unless #t asks for system
 					// only); the private system channel never does. Whether a

@@ -28,10 +28,10 @@ func namingSpecs() []framework.Spec {
 					return nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {ch}}}
 				}
 				t.Expect(framework.IDs(t.Query(w.M, byH(w.Sys)))).To(Equal([]string{w.Msg[w.Sys].ID}), "member, private system channel")
-				t.Expect(t.Count(w.M, byH(w.Sys))).To(Equal(int64(1)), "member, COUNT")
+				t.ExpectCount(w.M, 1, "member, COUNT", byH(w.Sys))
 				for _, c := range readersOf(t, anon, byH(w.SysOpen), w.M, w.X) {
 					t.Expect(framework.IDs(t.Query(c, byH(w.SysOpen)))).To(Equal([]string{w.Msg[w.SysOpen].ID}), "open system channel by #h")
-					t.Expect(t.Count(c, byH(w.SysOpen))).To(Equal(int64(1)), "open system channel, COUNT")
+					t.ExpectCount(c, 1, "open system channel, COUNT", byH(w.SysOpen))
 				}
 				for _, c := range []*fixtures.Client{w.X, anon} {
 					t.Note("%s, private system channel by #h: %s", framework.ActorName(c), t.QueryAbsent(c, "outsider, private system channel by #h", byH(w.Sys)))
@@ -57,7 +57,7 @@ func namingSpecs() []framework.Spec {
 					return sortedCopy(w.present(t, out)...)
 				}
 				t.Expect(pairsFor(t.Query(w.M, byD(w.Sys)), w.all())).To(Equal(want(w.Sys)), "member, private system channel")
-				t.Expect(t.Count(w.M, byD(w.Sys))).To(Equal(int64(len(want(w.Sys)))), "member, COUNT")
+				t.ExpectCount(w.M, int64(len(want(w.Sys))), "member, COUNT", byD(w.Sys))
 				for _, c := range readersOf(t, anon, byD(w.SysOpen), w.M, w.X) {
 					t.Expect(pairsFor(t.Query(c, byD(w.SysOpen)), w.all())).To(Equal(want(w.SysOpen)), "open system channel by #d")
 					t.Expect(pairsFor(t.Query(c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"d": {w.SysOpen}}}), w.all())).
@@ -76,7 +76,7 @@ func namingSpecs() []framework.Spec {
 				for _, extra := range []int{fixtures.KindMessage, 44100} {
 					f := nostr.Filter{Kinds: []int{fixtures.KindMetadata, extra}, Tags: nostr.TagMap{"d": w.all()}}
 					t.Expect(pairsFor(t.Query(w.M, f), w.all())).To(Equal(sortedCopy(pairsOf(fixtures.KindMetadata, w.Stream, w.StreamPriv)...)), "member, kinds:[39000,%d] #d", extra)
-					t.Expect(t.Count(w.M, f)).To(Equal(int64(2)), "member, COUNT kinds:[39000,%d] #d", extra)
+					t.ExpectCount(w.M, 2, fmt.Sprintf("member, COUNT kinds:[39000,%d] #d", extra), f)
 				}
 				noKinds := nostr.Filter{Tags: nostr.TagMap{"d": w.all()}}
 				// A 39003 of the stream channels may come back too (NIP-29
@@ -115,20 +115,20 @@ func namingSpecs() []framework.Spec {
 					want = sortedCopy(w.present(t, want)...)
 					t.Expect(pairsFor(t.Query(r.c, named, generic), w.all())).To(Equal(want), "%s: REQ [named #d, generic #t]", r.name)
 					t.Expect(pairsFor(t.Query(r.c, generic, named), w.all())).To(Equal(want), "%s: REQ [generic #t, named #d]", r.name)
-					t.Expect(t.Count(r.c, named)).To(Equal(int64(1)), "%s: COUNT named", r.name)
+					t.ExpectCount(r.c, 1, fmt.Sprintf("%s: COUNT named", r.name), named)
 					var genericPairs []string
 					for _, k := range genericKinds {
 						genericPairs = append(genericPairs, pairsOf(k, w.legacyFor(r.c)...)...)
 					}
-					t.Expect(t.Count(r.c, generic)).To(Equal(int64(len(w.present(t, genericPairs)))), "%s: COUNT generic", r.name)
-					t.Expect(t.Count(r.c, named, generic)).To(Equal(int64(len(want))), "%s: COUNT [named, generic]", r.name)
+					t.ExpectCount(r.c, int64(len(w.present(t, genericPairs))), fmt.Sprintf("%s: COUNT generic", r.name), generic)
+					t.ExpectCount(r.c, int64(len(want)), fmt.Sprintf("%s: COUNT [named, generic]", r.name), named, generic)
 				}
 				// #h naming a private system channel for its member, next to a generic 39000 filter.
 				named := nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"h": {w.Sys}}}
 				generic := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {w.L}}}
 				want := sortedCopy(append(pairsOf(fixtures.KindMessage, w.Sys), pairsOf(fixtures.KindMetadata, w.Stream, w.StreamPriv)...)...)
 				t.Expect(pairsFor(t.Query(w.M, named, generic), w.all())).To(Equal(want), "member: REQ [named #h, generic 39000 #t]")
-				t.Expect(t.Count(w.M, named, generic)).To(Equal(int64(len(want))), "member: COUNT [named #h, generic 39000 #t]")
+				t.ExpectCount(w.M, int64(len(want)), "member: COUNT [named #h, generic 39000 #t]", named, generic)
 			}},
 		{Case: framework.NewCase("identity/naming/5", framework.MUST,
 			"Naming holds on live subscriptions: a member's subscription naming a private system channel by #h receives its new message, one with #d on kinds [39000] its new 39000; one with the same #d on kinds [39000, 9] receives the named stream's new 39000 but nothing of the system channel.",

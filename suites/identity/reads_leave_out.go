@@ -1,6 +1,7 @@
 package identity
 
 import (
+	"fmt"
 	"github.com/nbd-wtf/go-nostr"
 	. "github.com/onsi/gomega"
 
@@ -70,10 +71,10 @@ func readsLeaveOutSpecs() []framework.Spec {
 				ids := stateIDs(t, w.O, w.all())
 				for _, r := range w.readers() {
 					n := int64(len(w.legacyFor(r.c)))
-					t.Expect(t.Count(r.c, nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {w.L}}})).To(Equal(n), "%s: COUNT 39000 #t:[label]", r.name)
-					t.Expect(t.Count(r.c, nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"t": {w.L}}})).To(Equal(n), "%s: COUNT kind 9 #t:[label]", r.name)
+					t.ExpectCount(r.c, n, fmt.Sprintf("%s: COUNT 39000 #t:[label]", r.name), nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"t": {w.L}}})
+					t.ExpectCount(r.c, n, fmt.Sprintf("%s: COUNT kind 9 #t:[label]", r.name), nostr.Filter{Kinds: []int{fixtures.KindMessage}, Tags: nostr.TagMap{"t": {w.L}}})
 					if len(t.StateKinds(fixtures.KindMembers)) > 0 {
-						t.Expect(t.Count(r.c, nostr.Filter{Kinds: []int{fixtures.KindMembers}, Tags: nostr.TagMap{"p": {r.c.Actor().PubKey}}})).To(Equal(int64(1)), "%s: COUNT 39002 #p:[me]", r.name)
+						t.ExpectCount(r.c, 1, fmt.Sprintf("%s: COUNT 39002 #p:[me]", r.name), nostr.Filter{Kinds: []int{fixtures.KindMembers}, Tags: nostr.TagMap{"p": {r.c.Actor().PubKey}}})
 					}
 					// Generic filters without any tag: the world's 39000s by
 					// ids, and the creator's messages by author (fresh key).
@@ -88,7 +89,7 @@ func readsLeaveOutSpecs() []framework.Spec {
 						if r.c == w.M {
 							t.Expect(w.ours(got)).To(Equal(w.legacyFor(r.c)), "%s: REQ %s reads both stream channels", r.name, what)
 						}
-						t.Expect(t.Count(r.c, f)).To(Equal(int64(len(got))), "%s: COUNT %s counts what the REQ returns (no system channel)", r.name, what)
+						t.ExpectCount(r.c, int64(len(got)), fmt.Sprintf("%s: COUNT %s counts what the REQ returns (no system channel)", r.name, what), f)
 					}
 				}
 			}},

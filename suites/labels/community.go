@@ -59,8 +59,8 @@ func communitySpecs() []framework.Spec {
 				a := t.Connect(owner)
 				createLabeled(t, a, "", fixtures.Open, x)
 				f := nostr.Filter{Kinds: []int{fixtures.KindMetadata}, Tags: nostr.TagMap{"L": {labelNS}, "l": {x}}}
-				t.Expect(t.Count(a, f)).To(Equal(int64(1)), "COUNT in the first community, which holds one channel labeled %s (the second community holds the other)", x)
-				t.Expect(t.Count(b, f)).To(Equal(int64(1)), "COUNT from the second community (%s), which holds its own channel labeled %s: it must count that one and not the first community's", t.Env.Hosts[0], x)
+				t.ExpectCount(a, 1, fmt.Sprintf("COUNT in the first community, which holds one channel labeled %s (the second community holds the other)", x), f)
+				t.ExpectCount(b, 1, fmt.Sprintf("COUNT from the second community (%s), which holds its own channel labeled %s: it must count that one and not the first community's", t.Env.Hosts[0], x), f)
 			}},
 	}
 	// "Authorization and visibility: community scope".
