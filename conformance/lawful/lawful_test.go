@@ -234,11 +234,27 @@ func judgeFault(f reference.Fault, profile string, variants []string, plain, cas
 		observers = conformance.CitingCases(f.Clause)
 	}
 	for _, c := range cases {
-		if c.Outcome == reports.Pass && slices.Contains(observers, c.ID) {
+		if c.Outcome == reports.Pass && slices.Contains(observers, c.ID) && !refusedBeforeAuth(c) {
 			return []string{fmt.Sprintf("fault %s (clause %s) survived: %s passed under the fault although it ran (on the plain relay it kills the fault)", f.Name, f.Clause, c.ID)}
 		}
 	}
 	return nil // every case that observes the fault was blocked, unsupported or left out: not observable here
+}
+
+// refusedBeforeAuth reports whether a passing read-matrix row (one viewer
+// per case; its note "… as anonymous: withheld by a refusal (CLOSED …)")
+// was withheld by an "auth-required:" refusal: the relay (auth-for-reads)
+// serves that reader nothing before AUTH, so a fault that lets
+// non-members read is not observable through it, and its pass is no
+// survival. Cases with several readers note refusals otherwise and are
+// not excused.
+func refusedBeforeAuth(c reports.CaseResult) bool {
+	for _, n := range c.Notes {
+		if strings.Contains(n, `withheld by a refusal (CLOSED "auth-required:`) {
+			return true
+		}
+	}
+	return false
 }
 
 // masks lists lawful variants that take away what a fault breaks: under
@@ -273,11 +289,6 @@ var masks = []struct {
 	// user-signed 39000-39003 before the fault could accept it: the
 	// relay then keeps the sentence the fault breaks (lawful seed 13).
 	{"user-state-accepted", []string{"kinds-allowlist-relay29"}},
-	// Every key moderates, so no outsider row can judge a private group's
-	// messages (they block on the unprivileged key), and an anonymous
-	// reader is refused every read before AUTH: no reader is left that
-	// the fault lets in (a draw of issue 36's property runs).
-	{"private-messages-readable", []string{"every-key-moderates", "auth-for-reads"}},
 	{"labels-user-snapshot-matched", []string{"kinds-allowlist-relay29"}},
 }
 
