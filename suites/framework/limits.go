@@ -213,6 +213,18 @@ func (t *T) pageBackUnpublished(c *fixtures.Client, f nostr.Filter, page []*nost
 			if cut && len(page) == first {
 				t.Unsupported(fmt.Sprintf("a read without a limit got %d events, paging back with until found more, and a page of %d events all in or after the second %d brought nothing new: the relay seems to cut answers at %d without publishing default_limit, with more events in one second than that, so no read with until gets them all", first, len(page), oldest, first))
 			}
+			// The first page back brought nothing new: nothing was cut,
+			// unless the first page lies in one second and the relay
+			// holds older matches, which it would have sent first had it
+			// not cut inside that second.
+			if !cut && inOneSecond(pages.out) {
+				older := f
+				before := oldest - 1
+				older.Until = &before
+				if n := len(t.queryServed(c, older)); n > 0 {
+					t.Unsupported(fmt.Sprintf("a read without a limit got %d events, all in the second %d, and paging back to that second brought nothing new, while %d older events match: the relay seems to cut answers at %d without publishing default_limit, with more events in one second than that, so no read with until gets them all", first, oldest, n, first))
+				}
+			}
 			break
 		}
 		cut = cut || n > 0
@@ -221,6 +233,16 @@ func (t *T) pageBackUnpublished(c *fixtures.Client, f nostr.Filter, page []*nost
 		page = t.queryServed(c, next)
 	}
 	return pages.out
+}
+
+// inOneSecond reports whether evs all share one created_at.
+func inOneSecond(evs []*nostr.Event) bool {
+	for _, ev := range evs {
+		if ev.CreatedAt != evs[0].CreatedAt {
+			return false
+		}
+	}
+	return true
 }
 
 // pagedRead gathers the pages of a read paged back with until: each event

@@ -319,15 +319,17 @@ func ReqShape(name, what string, filters func(fx *ReadFx) []nostr.Filter) ReadSh
 func reqOnce(t *framework.T, fx *ReadFx, fs []nostr.Filter) readObs {
 	t.FiltersWithinLimits(fs)
 	r := t.QueryResult(fx.Viewer, fs...)
-	if !r.Closed && framework.ResultMayBeCut(t.Limitation(), fs, len(r.Events)) != "" {
-		// An answer cut at a published limit shows neither presence
-		// nor absence: one filter is read whole by paging back with
-		// until; several are not observable.
-		if len(fs) == 1 {
-			r.Events = t.PageBack(fx.Viewer, fs[0], r.Events)
-		} else {
-			t.ResultWithinLimits(fs, len(r.Events))
-		}
+	// An answer cut at a limit shows neither presence nor absence: one
+	// filter is read whole by paging back with until (PageBack: where a
+	// limit is published and reached, or wherever no default_limit is
+	// published, a limit the relay may keep without saying); several
+	// are not observable past a published limit.
+	switch {
+	case r.Closed:
+	case len(fs) == 1:
+		r.Events = t.PageBack(fx.Viewer, fs[0], r.Events)
+	case framework.ResultMayBeCut(t.Limitation(), fs, len(r.Events)) != "":
+		t.ResultWithinLimits(fs, len(r.Events))
 	}
 	return readObs{events: r.Events, refused: closedReason(r)}
 }
@@ -376,9 +378,11 @@ func WithControl(s ReadShape, what string, control func(fx *ReadFx) []nostr.Filt
 		if len(fx.Base) == 0 || o.counted != nil {
 			return o
 		}
-		r := t.QueryResult(fx.Viewer, control(fx)...)
-		got := framework.IDs(r.Events)
-		if r.Closed {
+		// Read as the row's own read is: an answer cut at a limit is paged
+		// back, so a control past the cut is not taken as missing.
+		c := reqOnce(t, fx, control(fx))
+		got := framework.IDs(c.events)
+		if c.refused != "" {
 			got = nil
 		}
 		return eachOrder(o, func(o *readObs) { o.must, o.control, o.controlWhat = fx.Base, got, what })
