@@ -26,10 +26,12 @@ type barrierRelay struct {
 	live      []*nostr.Event
 }
 
-// loopbackRelay serves one relay script per connection on loopback and
-// returns its ws:// URL: serve reads the client's frames from ws and
-// answers with send (each argument one element of a JSON array frame).
-func loopbackRelay(t *testing.T, serve func(ctx context.Context, ws *websocket.Conn, send func(v ...any))) string {
+// loopbackRelay serves a scripted relay on loopback and returns its ws://
+// URL. For each connection, conn is called once with the connection's
+// send (each argument one element of a JSON array frame; conn may greet
+// with it) and returns the handler of the client's frames: each frame
+// that is a JSON array of two or more elements, with its verb.
+func loopbackRelay(t *testing.T, conn func(send func(v ...any)) func(verb string, frame []json.RawMessage)) string {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		ws, err := websocket.Accept(w, req, nil)
@@ -38,10 +40,23 @@ func loopbackRelay(t *testing.T, serve func(ctx context.Context, ws *websocket.C
 		}
 		defer ws.CloseNow()
 		ctx := req.Context()
-		serve(ctx, ws, func(v ...any) {
+		handle := conn(func(v ...any) {
 			data, _ := json.Marshal(v)
 			_ = ws.Write(ctx, websocket.MessageText, data)
 		})
+		for {
+			_, data, err := ws.Read(ctx)
+			if err != nil {
+				return
+			}
+			var frame []json.RawMessage
+			var verb string
+			if json.Unmarshal(data, &frame) != nil || len(frame) < 2 {
+				continue
+			}
+			_ = json.Unmarshal(frame[0], &verb)
+			handle(verb, frame)
+		}
 	}))
 	t.Cleanup(srv.Close)
 	return "ws" + strings.TrimPrefix(srv.URL, "http")
@@ -50,26 +65,17 @@ func loopbackRelay(t *testing.T, serve func(ctx context.Context, ws *websocket.C
 // start serves r on loopback and returns its ws:// URL.
 func (r barrierRelay) start(t *testing.T) string {
 	t.Helper()
-	return loopbackRelay(t, func(ctx context.Context, ws *websocket.Conn, send func(v ...any)) {
+	return loopbackRelay(t, func(send func(v ...any)) func(string, []json.RawMessage) {
 		if r.challenge {
 			send("AUTH", "c")
 		}
 		first := true
-		for {
-			_, data, err := ws.Read(ctx)
-			if err != nil {
+		return func(verb string, frame []json.RawMessage) {
+			if verb != "REQ" {
 				return
 			}
-			var f []json.RawMessage
-			var verb, id string
-			if json.Unmarshal(data, &f) != nil || len(f) < 2 {
-				continue
-			}
-			_ = json.Unmarshal(f[0], &verb)
-			_ = json.Unmarshal(f[1], &id)
-			if verb != "REQ" {
-				continue
-			}
+			var id string
+			_ = json.Unmarshal(frame[1], &id)
 			for _, ev := range r.stored {
 				send("EVENT", id, ev)
 			}

@@ -1,13 +1,11 @@
 package framework
 
 import (
-	"context"
 	"encoding/json"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
 	"github.com/nbd-wtf/go-nostr"
 
 	"github.com/nipcl/nipcl-conform/fixtures"
@@ -34,22 +32,12 @@ func newStampRelay(group string, at nostr.Timestamp, stamp func(nostr.Timestamp)
 // start serves r on loopback and returns its ws:// URL.
 func (r *stampRelay) start(t *testing.T) string {
 	t.Helper()
-	return loopbackRelay(t, func(ctx context.Context, ws *websocket.Conn, send func(v ...any)) {
-		for {
-			_, data, err := ws.Read(ctx)
-			if err != nil {
-				return
-			}
-			var f []json.RawMessage
-			var verb string
-			if json.Unmarshal(data, &f) != nil || len(f) < 2 {
-				continue
-			}
-			_ = json.Unmarshal(f[0], &verb)
+	return loopbackRelay(t, func(send func(v ...any)) func(string, []json.RawMessage) {
+		return func(verb string, frame []json.RawMessage) {
 			switch verb {
 			case "REQ":
 				var id string
-				_ = json.Unmarshal(f[1], &id)
+				_ = json.Unmarshal(frame[1], &id)
 				r.mu.Lock()
 				meta := r.meta
 				r.mu.Unlock()
@@ -57,7 +45,7 @@ func (r *stampRelay) start(t *testing.T) string {
 				send("EOSE", id)
 			case "EVENT":
 				var ev nostr.Event
-				_ = json.Unmarshal(f[1], &ev)
+				_ = json.Unmarshal(frame[1], &ev)
 				r.mu.Lock()
 				r.renames++
 				r.meta = r.signer.Sign(&nostr.Event{Kind: fixtures.KindMetadata, CreatedAt: r.stamp(r.meta.CreatedAt), Tags: nostr.Tags{{"d", r.group}, {"name", "renamed"}}})

@@ -1,13 +1,10 @@
 package framework
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/coder/websocket"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/nbd-wtf/go-nostr/nip11"
@@ -29,14 +26,7 @@ func TestPageBackStopsAtAPublishedMaxLimit(t *testing.T) {
 	ct.Env.Info = &fixtures.RelayInfo{RelayInformationDocument: nip11.RelayInformationDocument{Limitation: &nip11.RelayLimitationDocument{MaxLimit: 20}}}
 	since := nostr.Timestamp(1_800_000_000)
 	f := nostr.Filter{Kinds: []int{9}, Since: &since, Until: &since}
-	var got any
-	func() {
-		defer func() { got = recover() }()
-		ct.PageBack(c, f, stored)
-	}()
-	// Outside a running Ginkgo spec, recording the case's outcome
-	// (Unsupported records one, then skips) panics at that record.
-	if got == nil || !strings.Contains(fmt.Sprint(got), "AddReportEntry(EntryVerdict") {
+	if ok, got := recordsOutcome(func() { ct.PageBack(c, f, stored) }); !ok {
 		t.Fatalf("paging a page of max_limit events that paging cannot get past returned (panic %v); want the case's outcome recorded (unsupported)", got)
 	}
 }
@@ -44,23 +34,14 @@ func TestPageBackStopsAtAPublishedMaxLimit(t *testing.T) {
 // cutRelay serves stored newest first, at most max of those a REQ's
 // until admits, and publishes no default_limit.
 func cutRelay(t *testing.T, stored []*nostr.Event, max int) string {
-	return loopbackRelay(t, func(ctx context.Context, ws *websocket.Conn, send func(v ...any)) {
-		for {
-			_, data, err := ws.Read(ctx)
-			if err != nil {
+	return loopbackRelay(t, func(send func(v ...any)) func(string, []json.RawMessage) {
+		return func(verb string, frame []json.RawMessage) {
+			if verb != "REQ" || len(frame) < 3 {
 				return
 			}
-			var frame []json.RawMessage
-			var verb, id string
-			if json.Unmarshal(data, &frame) != nil || len(frame) < 3 {
-				continue
-			}
-			_ = json.Unmarshal(frame[0], &verb)
-			_ = json.Unmarshal(frame[1], &id)
-			if verb != "REQ" {
-				continue
-			}
+			var id string
 			var f nostr.Filter
+			_ = json.Unmarshal(frame[1], &id)
 			_ = json.Unmarshal(frame[2], &f)
 			n := 0
 			for _, ev := range stored {
@@ -72,6 +53,19 @@ func cutRelay(t *testing.T, stored []*nostr.Event, max int) string {
 			send("EOSE", id)
 		}
 	})
+}
+
+// recordsOutcome runs call and reports whether it recorded the case's
+// outcome: outside a running Ginkgo spec, recording one (Unsupported
+// records one, then skips) panics at that record; what panicked is
+// returned for the failure text.
+func recordsOutcome(call func()) (recorded bool, panicked any) {
+	defer func() {
+		panicked = recover()
+		recorded = panicked != nil && strings.Contains(fmt.Sprint(panicked), "AddReportEntry(EntryVerdict")
+	}()
+	call()
+	return false, nil
 }
 
 // TestPageBackFindsACutInsideOneSecond: a relay that cuts at 2 without
@@ -87,12 +81,7 @@ func TestPageBackFindsACutInsideOneSecond(t *testing.T) {
 	f := nostr.Filter{Kinds: []int{9}}
 
 	ct, c := barrierT(t, cutRelay(t, stored, 2))
-	var got any
-	func() {
-		defer func() { got = recover() }()
-		ct.PageBack(c, f, stored[:2])
-	}()
-	if got == nil || !strings.Contains(fmt.Sprint(got), "AddReportEntry(EntryVerdict") {
+	if ok, got := recordsOutcome(func() { ct.PageBack(c, f, stored[:2]) }); !ok {
 		t.Fatalf("a page cut inside one second with an older match returned (panic %v); want the case's outcome recorded (unsupported)", got)
 	}
 
